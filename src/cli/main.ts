@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * The `tabiya` command. Subcommands are declared here in one table and loaded lazily, so
+ * `--help` and small commands start fast. This is the only place that exits the process.
+ */
+import { Command, CommanderError } from 'commander';
+import { CliError } from './errors.js';
+import { registerCommands } from './registry.js';
+
+export function buildProgram(): Command {
+  const program = new Command('tabiya')
+    .description('Chess engine and opening-book toolkit')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride();
+  registerCommands(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof CliError) {
+      process.stderr.write(`tabiya: ${e.message}\n`);
+      return e.exitCode;
+    }
+    if (e instanceof Error && 'code' in e && typeof (e as { code: unknown }).code === 'string' && /^(ERR_|E[A-Z]+$)/.test((e as { code: string }).code)) {
+      // Parse errors and file-system errors carry a code and a message that names the input.
+      process.stderr.write(`tabiya: ${e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`tabiya: internal error, please report it with the command line:\n${e instanceof Error ? e.stack : String(e)}\n`);
+    return 70;
+  }
+}
+
+const code = await main(process.argv);
+// Let pending stdout writes drain before exiting.
+process.exitCode = code;

@@ -1,0 +1,70 @@
+/**
+ * Progress for long jobs: a bar with rate and ETA on a TTY (cli-progress), a line every few
+ * seconds otherwise (logs, CI). Always on stderr, so --json output stays clean.
+ */
+import cliProgress from 'cli-progress';
+
+export interface Progress {
+  /** Sets the absolute amount done (same unit as total). */
+  update(done: number, extra?: string): void;
+  stop(): void;
+}
+
+export interface ProgressOptions {
+  label: string;
+  /** Total amount (bytes, games, …); 0 when unknown. */
+  total: number;
+  unit: string;
+  /** Silence everything (tests, --quiet). */
+  quiet?: boolean;
+  /** Seconds between lines when stderr is not a TTY. */
+  interval?: number;
+}
+
+export function startProgress(opts: ProgressOptions): Progress {
+  if (opts.quiet) return { update() {}, stop() {} };
+  const started = Date.now();
+  if (process.stderr.isTTY && opts.total > 0) {
+    const bar = new cliProgress.SingleBar(
+      {
+        format: `${opts.label} [{bar}] {percentage}% | {rate} | ETA {eta_formatted} {extra}`,
+        stream: process.stderr,
+        hideCursor: true,
+        etaBuffer: 50,
+        fps: 5,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(opts.total, 0, { rate: '', extra: '' });
+    return {
+      update(done, extra = '') {
+        const secs = (Date.now() - started) / 1000;
+        bar.update(done, { rate: `${formatRate(done / Math.max(secs, 1e-3))} ${opts.unit}/s`, extra });
+      },
+      stop() {
+        bar.stop();
+      },
+    };
+  }
+  const every = (opts.interval ?? 5) * 1000;
+  let next = started + every;
+  return {
+    update(done, extra = '') {
+      const now = Date.now();
+      if (now < next) return;
+      next = now + every;
+      const secs = (now - started) / 1000;
+      const rate = done / Math.max(secs, 1e-3);
+      const pct = opts.total > 0 ? ` ${((100 * done) / opts.total).toFixed(1)}%` : '';
+      const eta = opts.total > 0 && rate > 0 ? `, ETA ${Math.round((opts.total - done) / rate)} s` : '';
+      process.stderr.write(`${opts.label}:${pct} ${done} ${opts.unit}, ${formatRate(rate)} ${opts.unit}/s${eta} ${extra}\n`);
+    },
+    stop() {},
+  };
+}
+
+export function formatRate(x: number): string {
+  if (x >= 1e6) return (x / 1e6).toFixed(2) + 'M';
+  if (x >= 1e4) return (x / 1e3).toFixed(1) + 'k';
+  return x.toFixed(0);
+}
