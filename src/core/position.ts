@@ -64,10 +64,8 @@ export class Position {
   chess960 = false;
 
   // The state stack, indexed by ply: what `undo` needs to restore.
-  private stCastling = new Uint8Array(INITIAL_STACK);
-  private stEp = new Int8Array(INITIAL_STACK);
-  private stHalfmoves = new Uint16Array(INITIAL_STACK);
-  private stCaptured = new Int8Array(INITIAL_STACK);
+  /** castling | (ep + 1) << 4 | captured << 11 | halfmoves << 15, one write per move. */
+  private stInfo = new Int32Array(INITIAL_STACK);
   private stMove = new Uint16Array(INITIAL_STACK);
   /** Keys of earlier positions, for repetition detection. */
   stKeyLo = new Int32Array(INITIAL_STACK);
@@ -112,12 +110,6 @@ export class Position {
       this.bbHi[piece]! &= b;
       this.bbHi[c]! &= b;
     }
-  }
-
-  private movePiece(from: number, to: number): void {
-    const piece = this.board[from]!;
-    this.removePiece(from);
-    this.putPiece(piece, to);
   }
 
   // ----- attacks -------------------------------------------------------------------------
@@ -182,10 +174,7 @@ export class Position {
       b.set(a);
       return b;
     };
-    this.stCastling = g(this.stCastling, (k) => new Uint8Array(k));
-    this.stEp = g(this.stEp, (k) => new Int8Array(k));
-    this.stHalfmoves = g(this.stHalfmoves, (k) => new Uint16Array(k));
-    this.stCaptured = g(this.stCaptured, (k) => new Int8Array(k));
+    this.stInfo = g(this.stInfo, (k) => new Int32Array(k));
     this.stMove = g(this.stMove, (k) => new Uint16Array(k));
     this.stKeyLo = g(this.stKeyLo, (k) => new Int32Array(k));
     this.stKeyHi = g(this.stKeyHi, (k) => new Int32Array(k));
@@ -197,9 +186,7 @@ export class Position {
     if (sp + 1 >= this.stMove.length) this.grow();
     const us = this.turn;
     const them = us ^ 1;
-    this.stCastling[sp] = this.castling;
-    this.stEp[sp] = this.epSquare;
-    this.stHalfmoves[sp] = this.halfmoves;
+    const info = this.castling | ((this.epSquare + 1) << 4) | (Math.min(this.halfmoves, 65535) << 15);
     this.stKeyLo[sp] = this.keyLo;
     this.stKeyHi[sp] = this.keyHi;
     this.stMove[sp] = m;
@@ -240,13 +227,32 @@ export class Position {
       } else {
         captured = this.board[to]!;
         if (captured !== EMPTY) {
-          this.removePiece(to);
+          // Inline removal: this is the hottest branch of search and perft.
+          const b = 1 << to;
+          if (to < 32) {
+            this.bbLo[captured]! ^= b;
+            this.bbLo[captured & 8]! ^= b;
+          } else {
+            this.bbHi[captured]! ^= b;
+            this.bbHi[captured & 8]! ^= b;
+          }
           kLo ^= Z_PIECE_LO[(captured << 6) | to]!;
           kHi ^= Z_PIECE_HI[(captured << 6) | to]!;
           this.halfmoves = 0;
         }
       }
-      this.movePiece(from, to);
+      // Move the piece with one XOR per bitboard half (shift counts wrap at 32).
+      const fb = 1 << from;
+      const tb = 1 << to;
+      const mLo = (from < 32 ? fb : 0) | (to < 32 ? tb : 0);
+      const mHi = (from >= 32 ? fb : 0) | (to >= 32 ? tb : 0);
+      const uo = us << 3;
+      this.bbLo[piece]! ^= mLo;
+      this.bbHi[piece]! ^= mHi;
+      this.bbLo[uo]! ^= mLo;
+      this.bbHi[uo]! ^= mHi;
+      this.board[from] = EMPTY;
+      this.board[to] = piece;
       kLo ^= Z_PIECE_LO[(piece << 6) | from]! ^ Z_PIECE_LO[(piece << 6) | to]!;
       kHi ^= Z_PIECE_HI[(piece << 6) | from]! ^ Z_PIECE_HI[(piece << 6) | to]!;
       const type = piece & 7;
@@ -278,7 +284,7 @@ export class Position {
       kHi ^= Z_CASTLE_HI[this.castling]! ^ Z_CASTLE_HI[rights]!;
       this.castling = rights;
     }
-    this.stCaptured[sp] = captured;
+    this.stInfo[sp] = info | (captured << 11);
     this.keyLo = kLo;
     this.keyHi = kHi;
     this.turn = them;
@@ -290,9 +296,10 @@ export class Position {
     const sp = --this.ply;
     const m = this.stMove[sp]!;
     const us = (this.turn ^= 1);
-    this.castling = this.stCastling[sp]!;
-    this.epSquare = this.stEp[sp]!;
-    this.halfmoves = this.stHalfmoves[sp]!;
+    const info = this.stInfo[sp]!;
+    this.castling = info & 15;
+    this.epSquare = ((info >>> 4) & 127) - 1;
+    this.halfmoves = info >>> 15;
     this.keyLo = this.stKeyLo[sp]!;
     this.keyHi = this.stKeyHi[sp]!;
     if (m === MOVE_NULL) return;
@@ -316,10 +323,21 @@ export class Position {
       this.removePiece(to);
       this.putPiece((us << 3) | PAWN, from);
     } else {
-      this.movePiece(to, from);
-      if ((this.board[from]! & 7) === KING) this.kingSq[us] = from;
+      const piece = this.board[to]!;
+      const fb = 1 << from;
+      const tb = 1 << to;
+      const mLo = (from < 32 ? fb : 0) | (to < 32 ? tb : 0);
+      const mHi = (from >= 32 ? fb : 0) | (to >= 32 ? tb : 0);
+      const uo = us << 3;
+      this.bbLo[piece]! ^= mLo;
+      this.bbHi[piece]! ^= mHi;
+      this.bbLo[uo]! ^= mLo;
+      this.bbHi[uo]! ^= mHi;
+      this.board[to] = EMPTY;
+      this.board[from] = piece;
+      if ((piece & 7) === KING) this.kingSq[us] = from;
     }
-    const captured = this.stCaptured[sp]!;
+    const captured = (info >>> 11) & 15;
     if (captured !== EMPTY) this.putPiece(captured, kind === EN_PASSANT ? to ^ 8 : to);
   }
 
@@ -327,13 +345,10 @@ export class Position {
   playNull(): void {
     const sp = this.ply;
     if (sp + 1 >= this.stMove.length) this.grow();
-    this.stCastling[sp] = this.castling;
-    this.stEp[sp] = this.epSquare;
-    this.stHalfmoves[sp] = this.halfmoves;
+    this.stInfo[sp] = this.castling | ((this.epSquare + 1) << 4) | (Math.min(this.halfmoves, 65535) << 15);
     this.stKeyLo[sp] = this.keyLo;
     this.stKeyHi[sp] = this.keyHi;
     this.stMove[sp] = MOVE_NULL;
-    this.stCaptured[sp] = EMPTY;
     this.keyLo ^= Z_TURN_LO;
     this.keyHi ^= Z_TURN_HI;
     if (this.epSquare !== NO_SQUARE) {
@@ -515,10 +530,7 @@ export class Position {
     p.startTurn = this.startTurn;
     p.chess960 = this.chess960;
     while (p.stMove.length < this.stMove.length) p.grow();
-    p.stCastling.set(this.stCastling);
-    p.stEp.set(this.stEp);
-    p.stHalfmoves.set(this.stHalfmoves);
-    p.stCaptured.set(this.stCaptured);
+    p.stInfo.set(this.stInfo);
     p.stMove.set(this.stMove);
     p.stKeyLo.set(this.stKeyLo);
     p.stKeyHi.set(this.stKeyHi);

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Board } from './board.js';
+
+test('Board: play by SAN or UCI, print FEN, key, take back', () => {
+  const b = new Board();
+  assert.equal(b.polyglotKeyHex(), '463b96181691fc9c');
+  b.push('e4');
+  b.push('d7d5');
+  b.push('e5');
+  b.push('f5');
+  assert.equal(b.fen(), 'rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3');
+  assert.equal(b.polyglotKeyHex(), '22a48b5a8e47ff78');
+  assert.equal(b.polyglotKey(), 0x22a48b5a8e47ff78n);
+  assert.deepEqual(
+    b.moves().filter((m) => m.from === 'e5').map((m) => m.san).sort(),
+    ['e6', 'exf6'],
+  );
+  b.pop();
+  assert.equal(b.polyglotKeyHex(), '662fafb965db29d4');
+  assert.equal(b.turn, 'black');
+  assert.throws(() => b.push('Ke3'), /illegal move "Ke3"/);
+  assert.throws(() => new Board('nonsense'), /board field/);
+});
+
+test('Board: game-end status', () => {
+  const mate = new Board();
+  for (const m of ['f3', 'e5', 'g4', 'Qh4#']) mate.push(m);
+  assert.deepEqual(mate.outcome(), { winner: 'black', termination: 'checkmate' });
+  assert.ok(mate.isCheckmate() && mate.isCheck() && mate.isGameOver());
+
+  const stale = new Board('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1');
+  assert.deepEqual(stale.outcome(), { winner: undefined, termination: 'stalemate' });
+
+  assert.equal(new Board('8/8/4k3/8/8/2B5/4K3/8 w - - 0 1').outcome()?.termination, 'insufficient-material');
+  assert.equal(new Board('8/8/4k3/8/8/2N5/4K3/8 w - - 0 1').isInsufficientMaterial(), true);
+  assert.equal(new Board('8/8/4k3/8/8/2N5/4KN2/8 w - - 0 1').isInsufficientMaterial(), false);
+  assert.equal(new Board('8/8/4k3/8/8/2b5/4K3/5B2 w - - 0 1').isInsufficientMaterial(), false);
+  assert.equal(new Board('8/8/4k3/8/8/8/4KR2/8 w - - 99 80').isFiftyMoves(), false);
+  assert.equal(new Board('8/8/4k3/8/8/8/4KR2/8 w - - 100 80').outcome()?.termination, 'fifty-moves');
+
+  const rep = new Board();
+  for (const m of ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1']) rep.push(m);
+  assert.equal(rep.isThreefoldRepetition(), false);
+  rep.push('Ng8');
+  assert.equal(rep.isThreefoldRepetition(), true);
+  assert.equal(rep.outcome()?.termination, 'threefold-repetition');
+});

@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeEpd, parseEpd, perftExpectations } from './epd.js';
+import { positionFromFen } from './fen.js';
+import { unwrap } from '../core/result.js';
+
+test('EPD operations: bm with several moves, quoted strings with semicolons, c0..c9', () => {
+  const rec = unwrap(parseEpd('2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6 Qh4; id "WAC; 001"; c0 "a \\"b\\"";'));
+  assert.equal(rec.fen, '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1');
+  assert.deepEqual(rec.ops.get('bm'), ['Qg6', 'Qh4']);
+  assert.deepEqual(rec.ops.get('id'), ['WAC; 001']);
+  assert.deepEqual(rec.ops.get('c0'), ['a "b"']);
+});
+
+test('perft-suite dialect and move counters', () => {
+  const rec = unwrap(parseEpd('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400'));
+  assert.equal(rec.fen, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  assert.deepEqual([...perftExpectations(rec)], [[1, 20], [2, 400]]);
+  const counters = unwrap(parseEpd('8/8/8/8/8/8/8/K6k b - - hmvc 12; fmvn 40;'));
+  assert.equal(counters.fen, '8/8/8/8/8/8/8/K6k b - - 12 40');
+});
+
+test('makeEpd writes operations back', () => {
+  const pos = unwrap(positionFromFen('8/8/8/8/8/8/8/K6k b - - 0 1'));
+  const line = makeEpd(pos, [['bm', ['Kg2']], ['id', ['test 1']]]);
+  assert.equal(line, '8/8/8/8/8/8/8/K6k b - - bm Kg2; id "test 1";');
+  assert.deepEqual(unwrap(parseEpd(line)).ops.get('id'), ['test 1']);
+});
+
+test('EPD errors', () => {
+  assert.equal((parseEpd('8/8/8 w') as { ok: false; error: { code: string } }).error.code, 'ERR_EPD_FIELDS');
+  assert.equal((parseEpd('8/8/8/8/8/8/8/K6k b - - id "open') as { ok: false; error: { code: string } }).error.code, 'ERR_EPD_STRING');
+});

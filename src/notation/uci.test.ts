@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { positionFromFen, STARTING_FEN } from './fen.js';
+import { makeUci, parseUci } from './uci.js';
+import { unwrap } from '../core/result.js';
+import { MOVE_NULL } from '../core/move.js';
+
+test('UCI castling: e1g1 in standard chess, king takes rook in Chess960, both accepted', () => {
+  const pos = unwrap(positionFromFen('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'));
+  const m = unwrap(parseUci(pos, 'e1g1'));
+  assert.equal(unwrap(parseUci(pos, 'e1h1')), m);
+  assert.equal(makeUci(m), 'e1g1');
+  assert.equal(makeUci(m, true), 'e1h1');
+  assert.equal(makeUci(MOVE_NULL), '0000');
+});
+
+test('UCI errors name the move and the position', () => {
+  const pos = unwrap(positionFromFen(STARTING_FEN));
+  const bad = parseUci(pos, 'e2e5');
+  assert.ok(!bad.ok && bad.error.code === 'ERR_UCI_ILLEGAL');
+  assert.match(bad.error.message, /"e2e5" in position rnbqkbnr/);
+  for (const s of ['', 'e2', 'e2e4x', 'i2i4', 'e7e8k']) assert.ok(!parseUci(pos, s).ok, s);
+  assert.equal(makeUci(unwrap(parseUci(unwrap(positionFromFen('8/4P1k1/8/8/8/8/8/4K3 w - - 0 1')), 'e7e8Q'))), 'e7e8q');
+});
