@@ -1,0 +1,47 @@
+/** The `tabiya perft` command as users run it: JSON output, divide, suites, bad input. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+
+test('perft --json prints one JSON object with nodes and nps', () => {
+  const r = run('perft', '--depth', '4', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { nodes: number; nps: number };
+  assert.equal(out.nodes, 197281);
+  assert.ok(out.nps > 0);
+});
+
+test('perft --divide lists every root move', () => {
+  const r = run('perft', '--fen', 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', '--depth', '2', '--divide', '--json');
+  const out = JSON.parse(r.stdout) as { nodes: number; divide: { move: string; nodes: number }[] };
+  assert.equal(out.nodes, 2039);
+  assert.equal(out.divide.length, 48);
+  assert.deepEqual(out.divide.find((d) => d.move === 'e1g1'), { move: 'e1g1', nodes: 43 });
+});
+
+test('perft --suite reports every mismatch with file and line, and fails', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-'));
+  const file = join(dir, 'suite.epd');
+  writeFileSync(file, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\nnot a position\n');
+  const r = run('perft', '--suite', file, '--max-depth', '3', '--json');
+  assert.equal(r.status, 1);
+  const out = JSON.parse(r.stdout) as { mismatches: { line: number; depth: number; expected: number; got: number }[]; errors: { line: number }[] };
+  assert.deepEqual(out.mismatches.map((m) => [m.line, m.depth, m.expected, m.got]), [[1, 2, 401, 400]]);
+  assert.deepEqual(out.errors.map((e) => e.line), [2]);
+});
+
+test('bad input is an explained error with a non-zero exit, not a stack trace', () => {
+  for (const args of [['perft', '--fen', '8/8/8 w - -'], ['perft', '--depth', 'x'], ['perft', '--suite', '/nonexistent.epd']]) {
+    const r = run(...args);
+    assert.notEqual(r.status, 0, args.join(' '));
+    assert.match(r.stderr, /^tabiya: /, args.join(' '));
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, args.join(' '));
+  }
+});
