@@ -278,11 +278,13 @@ export class Position {
         this.kingSq[us] = to;
       }
     }
-    const rights = this.castling & ~(this.castleMask[from]! | this.castleMask[to]!);
-    if (rights !== this.castling) {
-      kLo ^= Z_CASTLE_LO[this.castling]! ^ Z_CASTLE_LO[rights]!;
-      kHi ^= Z_CASTLE_HI[this.castling]! ^ Z_CASTLE_HI[rights]!;
-      this.castling = rights;
+    if (this.castling !== 0) {
+      const rights = this.castling & ~(this.castleMask[from]! | this.castleMask[to]!);
+      if (rights !== this.castling) {
+        kLo ^= Z_CASTLE_LO[this.castling]! ^ Z_CASTLE_LO[rights]!;
+        kHi ^= Z_CASTLE_HI[this.castling]! ^ Z_CASTLE_HI[rights]!;
+        this.castling = rights;
+      }
     }
     this.stInfo[sp] = info | (captured << 11);
     this.keyLo = kLo;
