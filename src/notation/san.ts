@@ -8,7 +8,8 @@ import { generateLegal } from '../core/movegen.js';
 import { CASTLING, EN_PASSANT, KIND_MASK, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
 import { err, ok, ParseError, type Result } from '../core/result.js';
-import { EMPTY, KING, PAWN, TYPE_LETTERS, squareName } from '../core/types.js';
+import { OUT, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO, PAWN_HI, PAWN_LO, bishopAttacks, queenAttacks, rookAttacks } from '../core/attacks.js';
+import { BISHOP, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK, TYPE_LETTERS, WHITE, squareName } from '../core/types.js';
 import { makeFen } from './fen.js';
 
 export class SanError extends ParseError {}
@@ -179,6 +180,158 @@ export function sanToMove(pos: Position, text: string): number {
   // Without a piece letter it is a pawn move, unless the full origin is given (LAN "g1f3").
   if (type === 0 && !(fromFile >= 0 && fromRank >= 0)) type = PAWN;
 
+  return resolveSan(pos, type, fromFile, fromRank, to, promo);
+}
+
+/**
+ * The legal move matching parsed SAN parts: piece type (0 = any, for long algebraic with a
+ * full origin), optional origin file/rank (-1 when absent), destination and promotion type
+ * (0 = none). Returns the move, SAN_ILLEGAL or SAN_AMBIGUOUS.
+ *
+ * Only pieces that can reach the destination are considered, each tested for leaving its king
+ * safe: PGN replay calls this for every move, and generating all legal moves each time
+ * dominated its cost. King moves that might be castling go the general way.
+ */
+export function resolveSan(pos: Position, type: number, fromFile: number, fromRank: number, to: number, promo: number): number {
+  const us = pos.turn;
+  const board = pos.board;
+  if (type === 0) {
+    if (fromFile < 0 || fromRank < 0) return SAN_ILLEGAL;
+    const p = board[fromRank * 8 + fromFile]!;
+    if (p === EMPTY || p >> 3 !== us) return SAN_ILLEGAL;
+    type = p & 7;
+  }
+  if (type === KING && (pos.castling & (us === WHITE ? 3 : 12)) !== 0) return resolveByGeneration(pos, type, fromFile, fromRank, to, promo);
+  const target = board[to]!;
+  if (target !== EMPTY && target >> 3 === us) return SAN_ILLEGAL;
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const o = us << 3;
+  const occLo = lo[0]! | lo[8]!;
+  const occHi = hi[0]! | hi[8]!;
+  let cLo = 0;
+  let cHi = 0;
+  let ep = false;
+  switch (type) {
+    case PAWN: {
+      if (promo !== 0 ? to >> 3 !== (us === WHITE ? 7 : 0) : to >> 3 === (us === WHITE ? 7 : 0)) return SAN_ILLEGAL;
+      const pa = ((us ^ 1) << 6) | to;
+      if (target !== EMPTY || to === pos.epSquare) {
+        cLo = PAWN_LO[pa]! & lo[o | PAWN]!;
+        cHi = PAWN_HI[pa]! & hi[o | PAWN]!;
+        ep = target === EMPTY;
+      }
+      if (target === EMPTY) {
+        const up = us === WHITE ? 8 : -8;
+        const pawn = o | PAWN;
+        const one = to - up;
+        let from = -1;
+        if (one >= 0 && one < 64) {
+          if (board[one] === pawn) from = one;
+          else if (board[one] === EMPTY && to >> 3 === (us === WHITE ? 3 : 4) && board[one - up] === pawn) from = one - up;
+        }
+        if (from >= 0) {
+          if (from < 32) cLo |= 1 << from;
+          else cHi |= 1 << (from - 32);
+        }
+      }
+      break;
+    }
+    case KNIGHT:
+      cLo = KNIGHT_LO[to]! & lo[o | KNIGHT]!;
+      cHi = KNIGHT_HI[to]! & hi[o | KNIGHT]!;
+      break;
+    case BISHOP:
+      bishopAttacks(to, occLo, occHi);
+      cLo = OUT[0]! & lo[o | BISHOP]!;
+      cHi = OUT[1]! & hi[o | BISHOP]!;
+      break;
+    case ROOK:
+      rookAttacks(to, occLo, occHi);
+      cLo = OUT[0]! & lo[o | ROOK]!;
+      cHi = OUT[1]! & hi[o | ROOK]!;
+      break;
+    case QUEEN:
+      queenAttacks(to, occLo, occHi);
+      cLo = OUT[0]! & lo[o | QUEEN]!;
+      cHi = OUT[1]! & hi[o | QUEEN]!;
+      break;
+    case KING:
+      cLo = KING_LO[to]! & lo[o | KING]!;
+      cHi = KING_HI[to]! & hi[o | KING]!;
+      break;
+    default:
+      return SAN_ILLEGAL;
+  }
+  if (type !== PAWN && promo !== 0) return SAN_ILLEGAL;
+  let found = -1;
+  let matches = 0;
+  for (let half = 0; half < 2; half++) {
+    let b = half === 0 ? cLo : cHi;
+    while (b !== 0) {
+      const from = (half << 5) + 31 - Math.clz32(b & -b);
+      b &= b - 1;
+      if (fromFile >= 0 && (from & 7) !== fromFile) continue;
+      if (fromRank >= 0 && from >> 3 !== fromRank) continue;
+      let m = (from << 6) | to;
+      if (promo !== 0) m |= PROMOTION | ((promo - KNIGHT) << 12);
+      else if (ep && (from & 7) !== (to & 7)) m |= EN_PASSANT;
+      if (ep ? leavesKingSafePlayed(pos, m, us) : leavesKingSafe(pos, from, to, us)) {
+        matches++;
+        found = m;
+      }
+    }
+  }
+  if (matches === 0) return SAN_ILLEGAL;
+  if (matches > 1) return SAN_AMBIGUOUS;
+  return found;
+}
+
+/**
+ * Is our king safe after moving from → to (not en passant)? The board after the move is
+ * described by occupancy (from emptied, to filled) and by the enemy pieces minus a captured one.
+ */
+function leavesKingSafe(pos: Position, from: number, to: number, us: number): boolean {
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  let occLo = lo[0]! | lo[8]!;
+  let occHi = hi[0]! | hi[8]!;
+  let keepLo = -1;
+  let keepHi = -1;
+  if (from < 32) occLo &= ~(1 << from);
+  else occHi &= ~(1 << (from - 32));
+  if (to < 32) {
+    occLo |= 1 << to;
+    keepLo = ~(1 << to);
+  } else {
+    occHi |= 1 << (to - 32);
+    keepHi = ~(1 << (to - 32));
+  }
+  const k = (pos.board[from]! & 7) === KING ? to : pos.kingSq[us]!;
+  const t = (us ^ 1) << 3;
+  const p = (us << 6) | k;
+  if ((PAWN_LO[p]! & lo[t | PAWN]! & keepLo) | (PAWN_HI[p]! & hi[t | PAWN]! & keepHi)) return false;
+  if ((KNIGHT_LO[k]! & lo[t | KNIGHT]! & keepLo) | (KNIGHT_HI[k]! & hi[t | KNIGHT]! & keepHi)) return false;
+  if ((KING_LO[k]! & lo[t | KING]!) | (KING_HI[k]! & hi[t | KING]!)) return false;
+  const qLo = lo[t | QUEEN]!;
+  const qHi = hi[t | QUEEN]!;
+  bishopAttacks(k, occLo, occHi);
+  if ((OUT[0]! & (lo[t | BISHOP]! | qLo) & keepLo) | (OUT[1]! & (hi[t | BISHOP]! | qHi) & keepHi)) return false;
+  rookAttacks(k, occLo, occHi);
+  if ((OUT[0]! & (lo[t | ROOK]! | qLo) & keepLo) | (OUT[1]! & (hi[t | ROOK]! | qHi) & keepHi)) return false;
+  return true;
+}
+
+/** The same test by playing the move (en passant removes a third piece). */
+function leavesKingSafePlayed(pos: Position, m: number, us: number): boolean {
+  pos.play(m);
+  const safe = !pos.isAttacked(pos.kingSq[us]!, pos.turn, pos.bbLo[0]! | pos.bbLo[8]!, pos.bbHi[0]! | pos.bbHi[8]!);
+  pos.undo();
+  return safe;
+}
+
+/** The general matcher: every legal move filtered by the SAN parts. */
+function resolveByGeneration(pos: Position, type: number, fromFile: number, fromRank: number, to: number, promo: number): number {
   const n = generateLegal(pos, BUF, 0);
   let found = -1;
   let matches = 0;
@@ -206,7 +359,8 @@ export function sanToMove(pos: Position, text: string): number {
   return found;
 }
 
-function findCastling(pos: Position, kingSide: boolean): number {
+/** The castling move to the king's or queen's side, or SAN_ILLEGAL. */
+export function findCastling(pos: Position, kingSide: boolean): number {
   const n = generateLegal(pos, BUF, 0);
   for (let i = 0; i < n; i++) {
     const m = BUF[i]!;

@@ -44,10 +44,48 @@ export interface PgnVisitor {
   tag?(name: string, value: string): void;
   /** Tags are read and `pos` is set up (start position or the [FEN] tag). `false` skips the movetext. */
   endTags?(pos: Position): boolean | void;
-  /** A main-line move, called before it is played on `pos`. `false` stops replaying this game. */
+  /**
+   * A main-line move, called before it is played on `pos`; `ply` is its 0-based index in the main
+   * line (= `pos.ply`). `false` stops replaying this game: the move is not played, the rest of
+   * the movetext is only checked for structure, and `endGame` still follows.
+   */
   move?(pos: Position, move: number, ply: number): boolean | void;
   /** The game ended cleanly; `result` is the movetext's result token ('1-0', '0-1', '1/2-1/2', '*'). */
   endGame?(result: string): void;
   /** The game is broken and skipped. */
   error?(e: PgnGameError): void;
+
+  // Optional hooks for consumers that want more than tags and the main line. Each costs
+  // nothing when absent: comments are decoded and variations replayed only when asked for.
+
+  /**
+   * A null move (`--`, `Z0`) on the main line or, with variations, in a variation; `pos` is
+   * before it. Without this hook the reader stops replaying the main line at a null move (as if
+   * `move` had returned `false`), so `move` only ever sees real moves; in variations the null
+   * move is then played silently.
+   */
+  nullMove?(pos: Position, ply: number, depth: number): boolean | void;
+  /**
+   * A move inside a variation at nesting `depth` ≥ 1, before it is played on `pos` (which holds
+   * the variation's position). Having this hook or `beginVariation` makes the reader replay
+   * variations; an illegal move in one then breaks the game. Without them variations are
+   * skipped unread, so a broken variation cannot break the game.
+   */
+  variationMove?(pos: Position, move: number, ply: number, depth: number): void;
+  /** `(` opened a variation at `depth` ≥ 1: an alternative to the move just played, so `pos` is back before it. */
+  beginVariation?(depth: number): void;
+  /** `)` closed the variation at `depth`; `pos` is back on the line that contains it. */
+  endVariation?(depth: number): void;
+  /** A `{…}` or `;…` comment, decoded, at variation depth `depth` (0 = main line). */
+  comment?(text: string, depth: number): void;
+  /** A NAG: `$n`, or a glyph such as `!`, `?!`, `+-` mapped to its number. */
+  nag?(nag: number, depth: number): void;
+  /** The move text as written (without move number), before it is decoded; also with `replay: false`. */
+  san?(text: string, depth: number): void;
+  /**
+   * The game's bytes as they stand in the file, from its first tag (or first movetext token) to
+   * the end of its result token; called just before `endGame`, and only on request (filters
+   * that copy games through unchanged). The array is valid only during the call.
+   */
+  gameText?(bytes: Uint8Array): void;
 }

@@ -1,0 +1,104 @@
+/**
+ * `tabiya pgn filter FILE... -o OUT`: copies the games that pass tag and main-line conditions,
+ * byte for byte as they stand in the input (comments, variations and spelling kept). Broken
+ * games are dropped and listed.
+ */
+import { PgnFilter, parseTagCondition, type PgnFilterOptions } from '../../pgn/filter.js';
+import { filterVisitor } from '../../pgn/filter.js';
+import { readPgn } from '../../pgn/reader.js';
+import type { PgnGameError } from '../../pgn/visitor.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+import { OutputFile, checkInputs, formatError, progressOf } from './pgnCommon.js';
+
+export interface PgnFilterCliOptions {
+  output: string;
+  minElo?: string;
+  player?: string[];
+  result?: string[];
+  fromStart?: boolean;
+  minPlies?: string;
+  maxPlies?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  tag?: string[];
+  dedupe?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+const RESULTS = ['1-0', '0-1', '1/2-1/2', '*'];
+/** Broken games listed in --json (all are counted). */
+const MAX_LISTED = 1000;
+
+/** The filter options of the command line (shared with `tabiya book make`). */
+export function filterOptionsFromCli(opts: Omit<PgnFilterCliOptions, 'output'>): PgnFilterOptions {
+  for (const r of opts.result ?? []) if (!RESULTS.includes(r)) throw new CliError(`--result: "${r}" is not one of ${RESULTS.join(' ')}`, 2);
+  const tags = (opts.tag ?? []).map((t) => {
+    const c = parseTagCondition(t);
+    if (c === undefined) throw new CliError(`--tag: "${t}" is not Name=value`, 2);
+    return c;
+  });
+  return {
+    minElo: intOption('--min-elo', opts.minElo, 0, 5000),
+    players: opts.player,
+    results: opts.result,
+    fromStart: opts.fromStart,
+    minPlies: intOption('--min-plies', opts.minPlies, 0),
+    maxPlies: intOption('--max-plies', opts.maxPlies, 0),
+    dateFrom: opts.dateFrom,
+    dateTo: opts.dateTo,
+    tags,
+    dedupe: opts.dedupe,
+  };
+}
+
+export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOptions): Promise<void> {
+  checkInputs(files);
+  let filter: PgnFilter;
+  try {
+    filter = new PgnFilter(filterOptionsFromCli(opts));
+  } catch (e) {
+    if (e instanceof RangeError) throw new CliError(e.message, 2);
+    throw e;
+  }
+  const out = new OutputFile(opts.output);
+  const errors: PgnGameError[] = [];
+  const progress = progressOf('pgn filter', opts.quiet);
+  let written = 0;
+  try {
+    const summary = await readPgn(
+      files,
+      filterVisitor(filter, {
+        gameText(bytes) {
+          out.write(bytes.slice());
+          out.write('\n\n');
+          written++;
+        },
+        error(e) {
+          if (errors.length < MAX_LISTED) errors.push(e);
+          if (!opts.quiet && !opts.json) process.stderr.write(`skipped: ${formatError(e)}\n`);
+        },
+      }),
+      { onProgress: progress.onProgress },
+    );
+    progress.stop();
+    out.close();
+    report(
+      opts.json,
+      { games: summary.games, errors: summary.errors, written, rejected: filter.rejected, output: opts.output, seconds: summary.seconds, brokenGames: errors },
+      () => {
+        const why = Object.entries(filter.rejected).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+        return (
+          `${written} of ${summary.games} valid games written to ${opts.output}` +
+          (why.length > 0 ? `; rejected: ${why.join(', ')}` : '') +
+          (summary.errors > 0 ? `; ${summary.errors} broken games skipped` : '')
+        );
+      },
+    );
+  } catch (e) {
+    progress.stop();
+    out.abort();
+    throw e;
+  }
+}

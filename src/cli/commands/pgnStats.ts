@@ -1,0 +1,68 @@
+/**
+ * `tabiya pgn stats FILE...`: reads every game, replays and validates every main-line move, and
+ * prints counts: games, broken games by kind (with the first locations), results, plies,
+ * ratings, years.
+ */
+import { formatRate } from '../../node/progress.js';
+import { readPgn } from '../../pgn/reader.js';
+import { PgnStats } from '../../pgn/stats.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+import { checkInputs, formatError, progressOf } from './pgnCommon.js';
+
+export interface PgnStatsOptions {
+  json?: boolean;
+  quiet?: boolean;
+  errors?: string;
+  strict?: boolean;
+}
+
+const pct = (n: number, total: number): string => (total > 0 ? `${((100 * n) / total).toFixed(1)}%` : '-');
+
+export async function pgnStatsCommand(files: string[], opts: PgnStatsOptions): Promise<void> {
+  checkInputs(files);
+  const perKind = intOption('--errors', opts.errors ?? '3', 0, 1_000_000)!;
+  const stats = new PgnStats(perKind);
+  const progress = progressOf('pgn stats', opts.quiet);
+  const summary = await readPgn(files, stats, { onProgress: progress.onProgress });
+  progress.stop();
+  const r = stats.report();
+  const out = {
+    games: summary.games,
+    errors: summary.errors,
+    gamesRead: summary.games + summary.errors,
+    files: summary.files,
+    bytes: summary.bytes,
+    seconds: Math.round(summary.seconds * 1000) / 1000,
+    gamesPerSecond: Math.round((summary.games + summary.errors) / Math.max(summary.seconds, 1e-6)),
+    errorsByKind: summary.errorsByKind,
+    ...r,
+  };
+  report(opts.json, out, () => {
+    const lines = [
+      `games: ${out.games} valid, ${out.errors} broken (${out.gamesRead} read) from ${out.files} file(s) in ${out.seconds.toFixed(1)} s, ${formatRate(out.gamesPerSecond)} games/s`,
+    ];
+    const kinds = Object.entries(out.errorsByKind);
+    if (kinds.length > 0) {
+      lines.push(`broken games by kind: ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+      for (const e of r.firstErrors) lines.push(`  ${formatError(e)}`);
+    }
+    const res = r.results;
+    lines.push(
+      `results: 1-0 ${res['1-0']} (${pct(res['1-0']!, out.games)}), 1/2-1/2 ${res['1/2-1/2']} (${pct(res['1/2-1/2']!, out.games)}), ` +
+        `0-1 ${res['0-1']} (${pct(res['0-1']!, out.games)}), * ${res['*']}` +
+        (r.resultTagMismatches > 0 ? `; ${r.resultTagMismatches} games whose [Result] tag differs from the movetext` : ''),
+      `plies: ${r.plies.total} in all, mean ${r.plies.mean}, min ${r.plies.min}, max ${r.plies.max}`,
+    );
+    if (r.ratings.count > 0) {
+      lines.push(
+        `ratings: ${r.ratings.count} (both players rated in ${r.bothRated} games), ${r.ratings.min}..${r.ratings.max}, mean ${r.ratings.mean}`,
+        `  ${Object.entries(r.ratings.ranges).map(([k, n]) => `${k}: ${n}`).join(', ')}`,
+      );
+    }
+    if (r.years !== null) lines.push(`years: ${r.years.min}..${r.years.max}`);
+    if (r.setupGames > 0) lines.push(`games from a [FEN] set-up: ${r.setupGames}`);
+    return lines.join('\n');
+  });
+  if (opts.strict && summary.errors > 0) throw new CliError(`${summary.errors} broken game(s)`, 1);
+}

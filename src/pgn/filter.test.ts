@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PgnFilter, filterVisitor, parseDateBound, parseTagCondition } from './filter.js';
+import { parsePgn } from './parser.js';
+import type { PgnVisitor } from './visitor.js';
+
+const tags = (o: Record<string, string>): Map<string, string> => new Map(Object.entries(o));
+
+test('date bounds and tag conditions parse', () => {
+  assert.equal(parseDateBound('1990', '00'), 19900000);
+  assert.equal(parseDateBound('1990.6', '99'), 19900699);
+  assert.equal(parseDateBound('2001-02-03', '00'), 20010203);
+  assert.equal(parseDateBound('90', '00'), undefined);
+  assert.deepEqual(parseTagCondition('ECO=B90'), { name: 'ECO', value: 'B90' });
+  assert.deepEqual(parseTagCondition('Event=a=b'), { name: 'Event', value: 'a=b' });
+  assert.equal(parseTagCondition('=x'), undefined);
+});
+
+test('tag conditions: each reason, partial dates counted when they may fall in the range', () => {
+  const game = { White: 'Carlsen, Magnus', Black: 'Caruana, F', WhiteElo: '2850', BlackElo: '2790', Result: '1-0', Date: '2019.??.??', ECO: 'B33' };
+  const cases: [ConstructorParameters<typeof PgnFilter>[0], Record<string, string>, string | undefined][] = [
+    [{ minElo: 2790 }, game, undefined],
+    [{ minElo: 2800 }, game, 'elo'],
+    [{ minElo: 2000 }, { ...game, BlackElo: '' }, 'elo'],
+    [{ players: ['MAGNUS'] }, game, undefined],
+    [{ players: ['kasparov', 'caruana'] }, game, undefined],
+    [{ players: ['kasparov'] }, game, 'player'],
+    [{ results: ['0-1', '1/2-1/2'] }, game, 'result'],
+    [{ fromStart: true }, { ...game, FEN: 'x' }, 'setup'],
+    [{ dateFrom: '2019.06.01' }, game, undefined],
+    [{ dateTo: '2019.01.01' }, game, undefined],
+    [{ dateFrom: '2020' }, game, 'date'],
+    [{ dateTo: '2018.12.31' }, game, 'date'],
+    [{ dateFrom: '1900' }, { ...game, Date: '????.??.??' }, 'date'],
+    [{ tags: [{ name: 'ECO', value: 'B33' }] }, game, undefined],
+    [{ tags: [{ name: 'ECO', value: 'B33' }, { name: 'Round', value: '1' }] }, game, 'tag'],
+  ];
+  for (const [options, t, want] of cases) assert.equal(new PgnFilter(options).checkTags(tags(t)), want, JSON.stringify(options));
+  assert.throws(() => new PgnFilter({ dateFrom: 'yesterday' }), RangeError);
+});
+
+const PGN = `[Event "a"]\n[WhiteElo "2500"]\n[BlackElo "2500"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n[Event "b"]\n[WhiteElo "2100"]\n[BlackElo "2500"]\n\n1. d4 d5 0-1\n\n[Event "c"]\n[WhiteElo "2500"]\n[BlackElo "2600"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n[Event "d"]\n[WhiteElo "2700"]\n[BlackElo "2600"]\n\n1. c4 *\n`;
+
+function collect(): { visitor: PgnVisitor; seen: string[] } {
+  const seen: string[] = [];
+  let cur = '';
+  return {
+    seen,
+    visitor: {
+      tag: (n, v) => void (n === 'Event' && (cur = v)),
+      move: (_p, _m, ply) => void (cur += ply),
+      endGame: (r) => void seen.push(`${cur} ${r}`),
+    },
+  };
+}
+
+test('filterVisitor streams games passing tag conditions and replays buffered ones after main-line conditions', () => {
+  const a = collect();
+  const f1 = new PgnFilter({ minElo: 2400 });
+  parsePgn(PGN, filterVisitor(f1, a.visitor));
+  assert.deepEqual(a.seen, ['a0123 1-0', 'c0123 1-0', 'd0 *']);
+  assert.equal(f1.rejected.elo, 1);
+
+  const b = collect();
+  const f2 = new PgnFilter({ minElo: 2400, minPlies: 2, dedupe: true });
+  parsePgn(PGN, filterVisitor(f2, b.visitor));
+  assert.deepEqual(b.seen, ['a0123 1-0']);
+  assert.deepEqual([f2.accepted, f2.rejected.elo, f2.rejected.duplicate, f2.rejected.plies], [1, 1, 1, 1]);
+});

@@ -1,0 +1,222 @@
+/**
+ * Game filters shared by `tabiya pgn filter` and `tabiya book make`: tag conditions (Elo,
+ * players, result, date range, set-up, any tag) decided as soon as the tags are read, so
+ * rejected games are never replayed; then main-line conditions (plies, duplicates).
+ *
+ *     const filter = new PgnFilter({ minElo: 2400, results: ['1-0', '0-1'], dedupe: true });
+ *     await readPgn(files, filterVisitor(filter, bookBuilder));
+ *     filter.accepted; filter.rejected.elo;
+ */
+import { Position } from '../core/position.js';
+import { GameHash, HashSet64 } from './dedupe.js';
+import { copyPosition } from './setup.js';
+import type { PgnGameError, PgnLocation, PgnVisitor } from './visitor.js';
+
+export interface PgnFilterOptions {
+  /** Both players rated at least this (games without both ratings are dropped). */
+  minElo?: number;
+  /** Keep games where White or Black contains one of these (case-insensitive). */
+  players?: readonly string[];
+  /** Keep games whose Result tag is one of these. */
+  results?: readonly string[];
+  /** Drop games that start from a [FEN] set-up. */
+  fromStart?: boolean;
+  minPlies?: number;
+  maxPlies?: number;
+  /** Date bounds, `YYYY`, `YYYY.MM` or `YYYY.MM.DD` (also with `-`); inclusive. */
+  dateFrom?: string;
+  dateTo?: string;
+  /** Tags that must have exactly these values. */
+  tags?: readonly { name: string; value: string }[];
+  /** Keep only the first of games with the same start position, main line and result. */
+  dedupe?: boolean;
+}
+
+export type FilterReason = 'elo' | 'player' | 'result' | 'setup' | 'date' | 'tag' | 'plies' | 'duplicate';
+
+/** Parses `Name=value` (a --tag condition). */
+export function parseTagCondition(s: string): { name: string; value: string } | undefined {
+  const i = s.indexOf('=');
+  if (i <= 0) return undefined;
+  return { name: s.slice(0, i).trim(), value: s.slice(i + 1) };
+}
+
+/** A date bound as YYYYMMDD with missing parts filled by `fill` ('00' or '99'), or undefined if malformed. */
+export function parseDateBound(s: string, fill: '00' | '99'): number | undefined {
+  const m = /^(\d{4})(?:[.\-/](\d{1,2}))?(?:[.\-/](\d{1,2}))?$/.exec(s.trim());
+  if (m === null) return undefined;
+  return Number(m[1] + (m[2]?.padStart(2, '0') ?? fill) + (m[3]?.padStart(2, '0') ?? fill));
+}
+
+/** Earliest and latest YYYYMMDD a PGN Date ("1990.??.??") can stand for; undefined without a year. */
+function dateRange(d: string | undefined): [number, number] | undefined {
+  const m = /^(\d{4})[.\-/]?([\d?]{1,2})?[.\-/]?([\d?]{1,2})?/.exec(d ?? '');
+  if (m === null) return undefined;
+  const part = (x: string | undefined, fill: string): string => (x === undefined || x.includes('?') ? fill : x.padStart(2, '0'));
+  return [Number(m[1] + part(m[2], '00') + part(m[3], '00')), Number(m[1] + part(m[2], '99') + part(m[3], '99'))];
+}
+
+export class PgnFilter {
+  readonly rejected: Record<FilterReason, number> = { elo: 0, player: 0, result: 0, setup: 0, date: 0, tag: 0, plies: 0, duplicate: 0 };
+  accepted = 0;
+  private readonly players: string[];
+  private readonly from: number | undefined;
+  private readonly to: number | undefined;
+  private readonly seen: HashSet64 | undefined;
+
+  constructor(readonly options: PgnFilterOptions) {
+    this.players = (options.players ?? []).map((p) => p.toLowerCase());
+    this.from = options.dateFrom === undefined ? undefined : parseDateBound(options.dateFrom, '00');
+    this.to = options.dateTo === undefined ? undefined : parseDateBound(options.dateTo, '99');
+    if (options.dateFrom !== undefined && this.from === undefined) throw new RangeError(`date "${options.dateFrom}" is not YYYY[.MM[.DD]]`);
+    if (options.dateTo !== undefined && this.to === undefined) throw new RangeError(`date "${options.dateTo}" is not YYYY[.MM[.DD]]`);
+    this.seen = options.dedupe ? new HashSet64() : undefined;
+  }
+
+  /** Whether conditions on the main line exist (then games must be replayed before deciding). */
+  get needsMoves(): boolean {
+    return this.options.minPlies !== undefined || this.options.maxPlies !== undefined || this.seen !== undefined;
+  }
+
+  /** Why the tags exclude the game, or undefined. */
+  checkTags(tags: ReadonlyMap<string, string>): FilterReason | undefined {
+    const o = this.options;
+    if (o.minElo !== undefined) {
+      const w = Number(tags.get('WhiteElo') || NaN);
+      const b = Number(tags.get('BlackElo') || NaN);
+      if (!(w >= o.minElo && b >= o.minElo)) return 'elo';
+    }
+    if (this.players.length > 0) {
+      const w = (tags.get('White') ?? '').toLowerCase();
+      const b = (tags.get('Black') ?? '').toLowerCase();
+      if (!this.players.some((p) => w.includes(p) || b.includes(p))) return 'player';
+    }
+    if (o.results !== undefined && o.results.length > 0 && !o.results.includes(tags.get('Result') ?? '*')) return 'result';
+    if (o.fromStart && (tags.has('FEN') || tags.get('SetUp') === '1')) return 'setup';
+    if (this.from !== undefined || this.to !== undefined) {
+      const r = dateRange(tags.get('Date'));
+      if (r === undefined || (this.from !== undefined && r[1] < this.from) || (this.to !== undefined && r[0] > this.to)) return 'date';
+    }
+    if (o.tags !== undefined) for (const t of o.tags) if (tags.get(t.name) !== t.value) return 'tag';
+    return undefined;
+  }
+
+  /** Why the main line excludes the game, or undefined; records the game as seen. */
+  checkMoves(plies: number, hashLo: number, hashHi: number): FilterReason | undefined {
+    const o = this.options;
+    if ((o.minPlies !== undefined && plies < o.minPlies) || (o.maxPlies !== undefined && plies > o.maxPlies)) return 'plies';
+    if (this.seen !== undefined && !this.seen.add(hashLo, hashHi)) return 'duplicate';
+    return undefined;
+  }
+
+  reject(reason: FilterReason): void {
+    this.rejected[reason]++;
+  }
+}
+
+const PENDING = 0;
+const REJECTED = 1;
+const STREAM = 2;
+const BUFFER = 3;
+
+/**
+ * Wraps a visitor so it only sees the games the filter accepts. With tag conditions only, games
+ * stream through unchanged. With main-line conditions the main line is buffered and, once the
+ * game is accepted, replayed into `inner` (tags, main-line moves and gameText; not comments or
+ * variations). Errors are always passed on.
+ */
+export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor {
+  let mode = PENDING;
+  let loc: PgnLocation | undefined;
+  let tags: [string, string][] = [];
+  const map = new Map<string, string>();
+  const start = new Position();
+  const replay = new Position();
+  let moves = new Uint16Array(512);
+  let plies = 0;
+  const hash = new GameHash();
+  let text: Uint8Array | undefined;
+
+  const forwardHead = (): void => {
+    inner.beginGame?.(loc!);
+    if (inner.tag !== undefined) for (const [n, v] of tags) inner.tag(n, v);
+  };
+
+  const v: PgnVisitor = {
+    beginGame(l) {
+      loc = l;
+      tags = [];
+      map.clear();
+      mode = PENDING;
+      text = undefined;
+    },
+    tag(name, value) {
+      tags.push([name, value]);
+      map.set(name, value);
+    },
+    endTags(pos) {
+      const reason = filter.checkTags(map);
+      if (reason !== undefined) {
+        filter.reject(reason);
+        mode = REJECTED;
+        return false;
+      }
+      if (!filter.needsMoves) {
+        mode = STREAM;
+        forwardHead();
+        return inner.endTags?.(pos);
+      }
+      mode = BUFFER;
+      copyPosition(start, pos);
+      hash.reset(pos.keyLo, pos.keyHi);
+      plies = 0;
+      return true;
+    },
+    move(pos, m, ply) {
+      if (mode === STREAM) return inner.move?.(pos, m, ply);
+      if (plies === moves.length) {
+        const grown = new Uint16Array(moves.length * 2);
+        grown.set(moves);
+        moves = grown;
+      }
+      moves[plies++] = m;
+      hash.add(m);
+      return undefined;
+    },
+    gameText(bytes) {
+      if (mode === STREAM) inner.gameText?.(bytes);
+      else text = bytes; // still valid at endGame, which follows at once
+    },
+    endGame(result) {
+      if (mode === STREAM) {
+        filter.accepted++;
+        inner.endGame?.(result);
+      } else if (mode === BUFFER) {
+        hash.add(result.charCodeAt(0) * 256 + result.length);
+        const reason = filter.checkMoves(plies, hash.lo, hash.hi);
+        if (reason !== undefined) {
+          filter.reject(reason);
+          return;
+        }
+        filter.accepted++;
+        forwardHead();
+        copyPosition(replay, start);
+        if (inner.endTags?.(replay) !== false && inner.move !== undefined) {
+          for (let i = 0; i < plies; i++) {
+            if (inner.move(replay, moves[i]!, i) === false) break;
+            replay.play(moves[i]!);
+          }
+        }
+        if (text !== undefined) inner.gameText?.(text);
+        inner.endGame?.(result);
+      }
+      mode = PENDING;
+    },
+    error(e: PgnGameError) {
+      mode = PENDING;
+      inner.error?.(e);
+    },
+  };
+  if (inner.gameText === undefined) delete v.gameText;
+  return v;
+}

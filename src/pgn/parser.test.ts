@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PgnParser, parsePgn } from './parser.js';
+import type { PgnGameError } from './visitor.js';
+
+const PGN = '[Event "a"]\n[Result "1-0"]\n\n1. e4 {c} e5 2. Nf3 (2. f4) Nc6 3. Bb5 1-0\n\n[Event "b"]\n\n1. d4 d5 2. Zz9 *\n\n[Event "c"]\n\n1. c4 e5 0-1\n';
+
+test('endTags returning false skips the movetext; endGame still follows', () => {
+  const seen: string[] = [];
+  let moves = 0;
+  const p = parsePgn(PGN, {
+    tag: (n, v) => void (n === 'Event' && seen.push(v)),
+    endTags: () => false,
+    move: () => void moves++,
+    endGame: (r) => void seen.push(r),
+  });
+  assert.equal(moves, 0);
+  assert.deepEqual(seen, ['a', '1-0', 'b', '*', 'c', '0-1']);
+  assert.equal(p.games, 3); // unread moves cannot be wrong
+});
+
+test('move returning false stops the replay of that game only', () => {
+  const plies: number[] = [];
+  const p = parsePgn(PGN, { move: (_pos, _m, ply) => (plies.push(ply), ply < 1) });
+  assert.deepEqual(plies, [0, 1, 0, 1, 0, 1]);
+  assert.equal(p.games, 3);
+});
+
+test('replay off: structure and SAN text only', () => {
+  const san: string[] = [];
+  const p = parsePgn(PGN, { san: (s, d) => void (d === 0 && san.push(s)), move: () => assert.fail('no replay') }, { replay: false });
+  assert.equal(p.games, 3);
+  assert.deepEqual(san, ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'd4', 'd5', 'Zz9', 'c4', 'e5']);
+});
+
+test('gameText gives each valid game as written, whatever the chunking', () => {
+  const whole: string[] = [];
+  const dec = new TextDecoder();
+  parsePgn(PGN, { gameText: (b) => void whole.push(dec.decode(b)) });
+  assert.deepEqual(whole, ['[Event "a"]\n[Result "1-0"]\n\n1. e4 {c} e5 2. Nf3 (2. f4) Nc6 3. Bb5 1-0', '[Event "c"]\n\n1. c4 e5 0-1']);
+  const bytes = new TextEncoder().encode(PGN);
+  for (const size of [1, 3, 16]) {
+    const parts: string[] = [];
+    const p = new PgnParser({ gameText: (b) => void parts.push(dec.decode(b)) });
+    p.begin('x');
+    for (let i = 0; i < bytes.length; i += size) p.push(bytes.subarray(i, i + size));
+    p.end();
+    assert.deepEqual(parts, whole, `chunks of ${size}`);
+  }
+});
+
+test('a piece of a file reports locations relative to the whole file', () => {
+  const errors: PgnGameError[] = [];
+  const p = new PgnParser({ error: (e) => void errors.push(e) });
+  p.begin('big.pgn', { line: 1001, gamesBefore: 40 });
+  p.push(new TextEncoder().encode(PGN));
+  p.end();
+  assert.deepEqual(errors.map((e) => [e.file, e.line, e.column, e.game]), [['big.pgn', 1008, 13, 42]]);
+});

@@ -1,0 +1,104 @@
+/**
+ * `tabiya pgn stats|filter|clean` end to end on the real sample, against counts made
+ * independently (regular expressions over the raw text, pgn-extract's PlyCount sum).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { readGames } from '../src/pgn/game.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const text = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8');
+const raw = text.trim().split(/\n\n(?=\[Event )/);
+const dir = mkdtempSync(join(tmpdir(), 'tabiya-pgn-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function tabiya(...args: string[]): { status: number | null; json: Record<string, unknown>; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+  let json: Record<string, unknown> = {};
+  if (args.includes('--json')) json = JSON.parse(r.stdout) as Record<string, unknown>;
+  return { status: r.status, json, stderr: r.stderr };
+}
+
+const tag = (g: string, name: string): string | undefined => new RegExp(`^\\[${name} "(.*)"\\]$`, 'm').exec(g)?.[1];
+const count = (f: (g: string) => boolean): number => raw.filter(f).length;
+
+test('pgn stats: counts of the sample (plies as pgn-extract --plycount sums them)', () => {
+  const r = tabiya('pgn', 'stats', SAMPLE_GZ, '--json', '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.json.games, 2000);
+  assert.equal(r.json.errors, 0);
+  assert.deepEqual(r.json.results, { '1-0': 747, '0-1': 499, '1/2-1/2': 754, '*': 0 });
+  assert.equal((r.json.plies as { total: number }).total, 164_877);
+  assert.equal(r.json.bothRated, count((g) => /^\d+$/.test(tag(g, 'WhiteElo') ?? '') && /^\d+$/.test(tag(g, 'BlackElo') ?? '')));
+});
+
+test('pgn stats: broken games are counted by kind, located, and --strict fails', () => {
+  const file = join(dir, 'broken.pgn');
+  writeFileSync(file, `${raw[0]}\n\n[Event "bad"]\n\n1. e4 e5 2. Ke3 *\n\n${raw[1]}\n\n[Event "cut"]\n\n1. d4 (1. c4\n`);
+  const r = tabiya('pgn', 'stats', file, '--json', '--quiet');
+  assert.equal(r.status, 0);
+  assert.equal(r.json.games, 2);
+  assert.equal(r.json.errors, 2);
+  assert.deepEqual(r.json.errorsByKind, { 'illegal-move': 1, truncated: 1 });
+  const first = (r.json.firstErrors as { file: string; game: number; kind: string; message: string }[])[0]!;
+  assert.equal(first.game, 2);
+  assert.match(first.message, /Ke3/);
+  assert.equal(tabiya('pgn', 'stats', file, '--strict', '--quiet').status, 1);
+  assert.equal(tabiya('pgn', 'stats', join(dir, 'missing.pgn')).status, 1);
+});
+
+test('pgn filter: each condition selects what an independent count selects', () => {
+  const run = (...cond: string[]): number => {
+    const out = join(dir, 'f.pgn');
+    const r = tabiya('pgn', 'filter', SAMPLE_GZ, '-o', out, '--json', '--quiet', ...cond);
+    assert.equal(r.status, 0, r.stderr);
+    const games = readGames(readFileSync(out)).games.length;
+    assert.equal(games, r.json.written);
+    return games;
+  };
+  const elo = (g: string, n: string): number => Number(tag(g, n) || NaN);
+  assert.equal(run('--min-elo', '2600'), count((g) => elo(g, 'WhiteElo') >= 2600 && elo(g, 'BlackElo') >= 2600));
+  assert.equal(run('--player', 'carlsen'), count((g) => /carlsen/i.test(`${tag(g, 'White')}|${tag(g, 'Black')}`)));
+  assert.equal(run('--result', '0-1', '--result', '1-0'), count((g) => tag(g, 'Result') !== '1/2-1/2'));
+  assert.equal(run('--tag', 'ECO=B90'), count((g) => tag(g, 'ECO') === 'B90'));
+  assert.equal(run('--date-from', '1990', '--date-to', '1999.12.31'), count((g) => /^199\d/.test(tag(g, 'Date') ?? '')));
+  assert.equal(run('--min-plies', '100'), count((g) => (g.split('\n\n')[1]!.match(/[A-Za-z][^\s.]*/g) ?? []).length >= 100));
+  assert.equal(run('--from-start'), 2000);
+});
+
+test('pgn filter --dedupe keeps one of each identical game, also across files; output is the input text', () => {
+  const out = join(dir, 'dedupe.pgn');
+  const r = tabiya('pgn', 'filter', SAMPLE_GZ, SAMPLE_GZ, '-o', out, '--dedupe', '--json', '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  const distinct = new Set(raw.map((g) => g.split('\n\n')[1])).size;
+  assert.equal(r.json.written, distinct);
+  assert.equal((r.json.rejected as { duplicate: number }).duplicate, 4000 - distinct);
+  const written = readFileSync(out, 'utf8').trim().split(/\n\n(?=\[Event )/);
+  assert.deepEqual(written.slice(0, 10), raw.slice(0, 10));
+  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), []);
+});
+
+test('pgn clean: standard re-export of valid games, broken ones listed', () => {
+  const input = join(dir, 'dirty.pgn');
+  writeFileSync(input, `[Event "x"]\n\n1.e4 {c} e5 $1 2.Ng1f3 (2. d4) Nc6 3. Bc4 Nf6 4. 0-0?? *\n\n${raw[2]}\n\n1. e4 e5 2. Ke3 *\n`);
+  const out = join(dir, 'clean.pgn');
+  const r = tabiya('pgn', 'clean', input, '-o', out, '--json', '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.json.written, 2);
+  assert.deepEqual((r.json.brokenGames as { game: number; kind: string }[]).map((e) => [e.game, e.kind]), [[3, 'illegal-move']]);
+  const cleaned = readFileSync(out, 'utf8');
+  const games = cleaned.split(/\n\n(?=\[Event )/);
+  assert.equal(
+    games[0],
+    '[Event "x"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "?"]\n[White "?"]\n[Black "?"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O *',
+  );
+  const sans = (t: string): string[][] => readGames(t).games.map((g) => g.moves.map((n) => n.san));
+  assert.deepEqual(sans(games[1]!), sans(raw[2]!));
+});
