@@ -1,0 +1,310 @@
+/**
+ * `tabiya match`: engine-vs-engine matches and tournaments, cutechess-cli style
+ * (docs/match.md). Wires the pure pieces of src/match to processes and files: spawns engines,
+ * reads the opening suite, appends every finished game to the PGN and the resume journal, prints
+ * cutechess's lines as games finish, and the final report (or one JSON object with --json).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { PolyglotReader } from '../../book/polyglot/reader.js';
+import { parseMatchArgs, type MatchArgs } from '../../match/args.js';
+import type { AdjudicationRules } from '../../match/adjudicate.js';
+import { makeEngineSpec, parseEngineKeys, splitArgs, uniqueNames, type EngineSpec } from '../../match/engineSpec.js';
+import type { GameRecord } from '../../match/game.js';
+import { gameLine, headerLine, identityDiff, parseJournal, type JournalGame } from '../../match/journal.js';
+import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type OpeningSource } from '../../match/openings.js';
+import { formatGamePgn } from '../../match/pgnOut.js';
+import { DEFAULT_TIMEOUTS, type Timeouts } from '../../match/player.js';
+import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine } from '../../match/report.js';
+import { randomSeed } from '../../match/rng.js';
+import { runMatch, type MatchPlan } from '../../match/runner.js';
+import { buildSchedule, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
+import type { Scoreboard } from '../../match/scoreboard.js';
+import { formatTc } from '../../match/tc.js';
+import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
+import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
+import { AppendFile, readMaybeGzip } from '../../node/matchFiles.js';
+import { startProgress } from '../../node/progress.js';
+import { CliError } from '../errors.js';
+import { report } from '../output.js';
+
+/** The words after `match` on the command line (commander keeps the raw argv on the root command). */
+export function matchArgv(cmd: Command): string[] {
+  let root: Command = cmd;
+  while (root.parent) root = root.parent;
+  const raw = (root as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+  const at = raw.indexOf(cmd.name(), 2);
+  return at >= 0 ? raw.slice(at + 1) : cmd.args;
+}
+
+function fail(message: string): never {
+  throw new CliError(`match: ${message}`, 2);
+}
+
+function num(kv: Map<string, string>, key: string, what: string, dflt?: number): number {
+  const v = kv.get(key);
+  if (v === undefined) {
+    if (dflt === undefined) fail(`${what}: ${key}= is required`);
+    return dflt;
+  }
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n)) fail(`${what}: ${key}=${v} is not a number`);
+  return n;
+}
+
+function engineSpecs(a: MatchArgs): EngineSpec[] {
+  const each = parseEngineKeys(a.each, '--each');
+  if (typeof each === 'string') fail(each);
+  const specs = a.engines.map((words, i) => {
+    const own = parseEngineKeys(words, `engine ${i + 1}`);
+    if (typeof own === 'string') fail(own);
+    // cutechess users write cmd="engine --flag" (Qt splits it); split it when no such file exists.
+    const cmd = own.keys.get('cmd') ?? each.keys.get('cmd');
+    if (cmd !== undefined && /\s/.test(cmd) && !existsSync(resolve(own.keys.get('dir') ?? each.keys.get('dir') ?? '.', cmd))) {
+      const [program, ...args] = splitArgs(cmd);
+      own.keys.set('cmd', program!);
+      own.args.unshift(...(own.args.length > 0 ? args : [...args, ...each.args]));
+    }
+    const s = makeEngineSpec(own, each, i);
+    if (typeof s === 'string') fail(s);
+    return s;
+  });
+  if (specs.length < 2) fail('at least two --engine definitions are needed');
+  uniqueNames(specs);
+  return specs;
+}
+
+function adjudication(a: MatchArgs): AdjudicationRules {
+  const rules: AdjudicationRules = {};
+  if (a.draw) {
+    rules.draw = { moveNumber: num(a.draw, 'movenumber', '--draw'), moveCount: num(a.draw, 'movecount', '--draw'), score: num(a.draw, 'score', '--draw') };
+  }
+  if (a.resign) {
+    const two = a.resign.get('twosided') ?? 'false';
+    if (two !== 'true' && two !== 'false') fail(`--resign: twosided=${two} is not true or false`);
+    rules.resign = { moveCount: num(a.resign, 'movecount', '--resign'), score: num(a.resign, 'score', '--resign'), twoSided: two === 'true' };
+  }
+  if (a.maxmoves > 0) rules.maxMoves = a.maxmoves;
+  return rules;
+}
+
+function sprtConfig(a: MatchArgs, players: number): SprtConfig | undefined {
+  if (!a.sprt) return undefined;
+  if (players !== 2) fail('--sprt needs exactly two engines');
+  const cfg: SprtConfig = {
+    elo0: num(a.sprt, 'elo0', '--sprt'),
+    elo1: num(a.sprt, 'elo1', '--sprt'),
+    alpha: num(a.sprt, 'alpha', '--sprt', 0.05),
+    beta: num(a.sprt, 'beta', '--sprt', 0.05),
+    model: (a.sprt.get('model') ?? 'normalized') as SprtModel,
+  };
+  const e = sprtConfigError(cfg);
+  if (e) fail(`--sprt: ${e}`);
+  return cfg;
+}
+
+function loadOpenings(a: MatchArgs, seed: number, warn: (m: string) => void): OpeningSource | undefined {
+  const o = a.openings;
+  if (!o) return undefined;
+  const file = o.get('file');
+  if (!file) fail('--openings: file= is required');
+  if (!existsSync(file)) fail(`--openings: ${file} does not exist`);
+  const format = o.get('format') ?? (/\.bin$/i.test(file) ? 'polyglot' : /\.epd(\.gz)?$/i.test(file) ? 'epd' : 'pgn');
+  const order = o.get('order') ?? 'sequential';
+  if (order !== 'sequential' && order !== 'random') fail(`--openings: order=${order} is not sequential or random`);
+  const start = num(o, 'start', '--openings', 1);
+  const pliesText = o.get('plies');
+  const plies = pliesText === undefined ? undefined : num(o, 'plies', '--openings');
+  const policy = o.get('policy') ?? 'default';
+  if (policy !== 'default' && policy !== 'encounter' && policy !== 'round') fail(`--openings: policy=${policy} is not default, encounter or round`);
+  if (format === 'polyglot') {
+    const book = PolyglotReader.from(readFileSync(file), file);
+    if (!book.ok) fail(`--openings: ${book.error.message}`);
+    for (const w of book.value.warnings) warn(w);
+    return new BookOpenings(book.value, plies ?? 16, seed);
+  }
+  if (format !== 'epd' && format !== 'pgn') fail(`--openings: format=${format} is not epd, pgn or polyglot`);
+  const bytes = readMaybeGzip(file);
+  const { openings, errors } = format === 'epd' ? parseEpdOpenings(bytes.toString('utf8'), file) : parsePgnOpenings(bytes, file, plies);
+  for (const e of errors.slice(0, 5)) warn(`${e.file}:${e.line}: ${e.message} (skipped)`);
+  if (errors.length > 5) warn(`${file}: ${errors.length} unusable records skipped in all`);
+  if (openings.length === 0) fail(`--openings: ${file} holds no usable opening`);
+  return new OpeningList(openings, { order, start, seed });
+}
+
+/** What identifies a match for --resume: everything that decides which games are played and how. */
+function identity(a: MatchArgs, engines: EngineSpec[]): Record<string, unknown> {
+  return {
+    engines: engines.map((e) => ({ name: e.name, cmd: e.cmd, args: e.args, dir: e.dir ?? null, proto: e.proto, options: e.options, tc: e.tc, restart: e.restart })),
+    tournament: a.tournament,
+    seeds: a.seeds,
+    games: a.games,
+    rounds: a.rounds,
+    repeat: a.repeat,
+    noswap: a.noswap,
+    openings: a.openings ? [...a.openings] : null,
+    sprt: a.sprt ? [...a.sprt] : null,
+    draw: a.draw ? [...a.draw] : null,
+    resign: a.resign ? [...a.resign] : null,
+    maxmoves: a.maxmoves,
+    event: a.event,
+    site: a.site,
+    pgnMin: a.pgnMin,
+  };
+}
+
+export async function matchCommand(argv: readonly string[]): Promise<void> {
+  const parsed = parseMatchArgs(argv);
+  if (typeof parsed === 'string') fail(parsed);
+  const a = parsed;
+  const t0 = performance.now();
+  const warn = (m: string): void => void process.stderr.write(`warning: ${m}\n`);
+  if (a.tournament !== 'round-robin' && a.tournament !== 'gauntlet') fail(`--tournament ${a.tournament} is not round-robin or gauntlet`);
+  if (a.games < 1 || a.rounds < 1 || a.repeat < 1 || a.concurrency < 1) fail('--games, --rounds, --repeat and --concurrency must be at least 1');
+  const engines = engineSpecs(a);
+  if (a.concurrency > availableParallelism()) {
+    warn(`--concurrency ${a.concurrency} is more than the ${availableParallelism()} hardware threads; engines will share cores and may lose on time`);
+  }
+  const rules = adjudication(a);
+  const sprt = sprtConfig(a, engines.length);
+  if (a.resume && !a.pgnout) fail('--resume needs --pgnout (the journal lives next to the PGN)');
+
+  // Resume: the journal next to the PGN says which games are done and which seed made the schedule.
+  const journalPath = a.pgnout ? `${a.pgnout}.journal` : undefined;
+  const id = identity(a, engines);
+  let seed = a.srand ?? randomSeed();
+  const done = new Map<number, { result: GameRecord['result']; fault?: { color: number; kind: string } }>();
+  let pgnSize: number | undefined;
+  if (a.resume && journalPath && existsSync(journalPath)) {
+    const j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
+    const diff = identityDiff(j.header.identity, id);
+    if (diff) fail(`--resume: ${journalPath} was written by a different match (${diff} differs)`);
+    if (a.srand !== undefined && a.srand !== j.header.seed) fail(`--resume: --srand ${a.srand} differs from the journal's seed ${j.header.seed}`);
+    seed = j.header.seed;
+    for (const g of j.games) done.set(g.number, g.fault ? { result: g.result as GameRecord['result'], fault: g.fault } : { result: g.result as GameRecord['result'] });
+    pgnSize = j.games.length > 0 ? j.games[j.games.length - 1]!.pgnBytes : j.header.pgnStart;
+  } else if (a.resume) {
+    warn(`--resume: no journal ${journalPath}; starting from the first game`);
+  }
+
+  const openings = loadOpenings(a, seed, warn);
+  const schedule = buildSchedule({
+    players: engines.length,
+    tournament: a.tournament as TournamentKind,
+    games: a.games,
+    rounds: a.rounds,
+    repeat: a.repeat,
+    noswap: a.noswap,
+    seeds: a.seeds,
+  });
+  if (openings && Number.isFinite(openings.size) && schedule.length > 0) {
+    const used = schedule[schedule.length - 1]!.opening + 1;
+    if (used > openings.size) warn(`${used} openings are needed but the suite has ${openings.size}; it is reused from the top`);
+  }
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS };
+  if (a.startupMs !== undefined) timeouts.startupMs = a.startupMs;
+  if (a.readyMs !== undefined) timeouts.readyMs = a.readyMs;
+  if (a.stallMs !== undefined) timeouts.stopWaitMs = a.stallMs;
+
+  const resuming = done.size > 0 || pgnSize !== undefined;
+  // The PGN is appended to (as cutechess does); a resume first cuts what the journal does not vouch for.
+  const pgn = a.pgnout ? new AppendFile(a.pgnout, resuming ? { truncateTo: pgnSize ?? 0 } : {}) : undefined;
+  const journal = journalPath ? new AppendFile(journalPath, resuming ? {} : { fresh: true }) : undefined;
+  if (journal && pgn && !resuming) journal.append(headerLine({ type: 'match', version: 1, identity: id, seed, pgnStart: pgn.size }));
+
+  const total = schedule.length;
+  const text = !a.json;
+  const out = (line: string): void => void process.stdout.write(line + '\n');
+  const progress = startProgress({ label: 'match', total, unit: 'games', quiet: a.quiet || (text && process.stdout.isTTY === true) });
+  const names = engines.map((e) => e.name);
+  const plan: MatchPlan = {
+    engines,
+    schedule,
+    rules,
+    concurrency: a.concurrency,
+    waitMs: a.waitMs,
+    recover: a.recover,
+    timeouts,
+    repeat: a.repeat,
+    done,
+  };
+  if (openings) plan.openings = openings;
+  if (sprt) plan.sprt = sprt;
+
+  if (text) {
+    out(`Match of ${engines.length} engines, ${total} games (${engines.map((e) => `${e.name}: ${formatTc(e.tc)}`).join(', ')}), seed ${seed}`);
+    if (done.size > 0) out(`Resuming: ${done.size} of ${total} games already played`);
+  }
+  const onGameStart = (g: ScheduledGame): void => {
+    if (text && !a.quiet) out(`Started game ${g.number} of ${total} (${names[g.white]} vs ${names[g.black]})`);
+  };
+  let finished = done.size;
+  const onGameEnd = (rec: GameRecord, g: ScheduledGame, board: Scoreboard, status: SprtStatus | undefined): void => {
+    if (pgn && journal) {
+      const bytes = pgn.append(formatGamePgn(rec, { event: a.event, site: a.site, round: String(g.group + 1), comments: !a.pgnMin }));
+      const entry: JournalGame = { type: 'game', number: g.number, result: rec.result, reason: rec.reason, termination: rec.termination, pgnBytes: bytes };
+      if (rec.fault) entry.fault = rec.fault;
+      journal.append(gameLine(entry));
+    }
+    finished++;
+    const e = engines.length === 2 ? board.encounter(0, 1) : undefined;
+    progress.update(finished, e ? `${e.wdl.wins}-${e.wdl.losses}-${e.wdl.draws}` : '');
+    if (!text || a.quiet) return;
+    out(`Finished game ${g.number} (${rec.white} vs ${rec.black}): ${rec.result} {${rec.reason}}`);
+    if (e) out(scoreLine(names[0]!, names[1]!, e.wdl));
+    if (a.ratingInterval > 0 && board.games % a.ratingInterval === 0) {
+      for (const line of e ? encounterBlock(e, names, status).slice(1) : rankingTable(board.players)) out(line);
+    }
+  };
+
+  // First Ctrl-C (or SIGTERM): stop games, save, report. Second: kill the engines at once.
+  const abort = new AbortController();
+  let signals = 0;
+  const onSignal = (): void => {
+    signals++;
+    if (signals === 1) {
+      process.stderr.write('\nInterrupting the match; games in progress are not counted (press Ctrl-C again to kill the engines)\n');
+      abort.abort();
+    } else killAllEngines();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let outcome;
+  try {
+    outcome = await runMatch(plan, spawnEngine, { onGameStart, onGameEnd, onWarning: warn }, abort.signal);
+  } catch (e) {
+    throw new CliError(`match: ${e instanceof Error ? e.message : String(e)}`, 1);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    progress.stop();
+    pgn?.close();
+    journal?.close();
+    killAllEngines();
+  }
+
+  const summary = jsonSummary(outcome.board, {
+    stopped: outcome.stopped,
+    durationMs: performance.now() - t0,
+    ...(sprt && outcome.sprt ? { sprt: { config: sprt, status: outcome.sprt } } : {}),
+    ...(a.pgnout ? { pgn: a.pgnout } : {}),
+    ...(outcome.message ? { message: outcome.message } : {}),
+  });
+  report(a.json, summary, () => {
+    const lines = reportLines(outcome.board, outcome.sprt);
+    lines.push(...faultLines(outcome.board.players));
+    if (outcome.message) lines.push(outcome.message);
+    if (outcome.stopped === 'interrupted') {
+      lines.push(`Match interrupted after ${outcome.board.games} games.${a.pgnout ? ' To resume it, run the same command with --resume.' : ''}`);
+    } else if (outcome.stopped === 'fault' || outcome.stopped === 'error') {
+      lines.push(`Match stopped after ${outcome.board.games} games.`);
+    } else {
+      lines.push('Finished match');
+    }
+    return lines.join('\n');
+  });
+  if (outcome.stopped === 'interrupted') process.exitCode = 130;
+  else if (outcome.stopped === 'fault' || outcome.stopped === 'error') process.exitCode = 1;
+}

@@ -1,0 +1,107 @@
+/**
+ * `tabiya stats elo|sprt`: the match statistics on counts typed by hand or pasted from another
+ * tool's output (docs/match.md). Trinomial counts are `--wdl W,D,L`; pentanomial counts are
+ * `--penta LL,LD,WLDD,WD,WW` or fastchess's six `LL,LD,WL,DD,WD,WW`.
+ */
+import { pentaFromSix, pentanomialElo, trinomialElo, losCutechess, type EloEstimate, type Penta, type Wdl } from '../../stats/elo.js';
+import { fixed, general } from '../../stats/format.js';
+import { SPRT_MODELS, sprt, sprtConfigError, trinomialCounts, type SprtConfig, type SprtModel } from '../../stats/sprt.js';
+import { cutechessEloLine } from '../../match/report.js';
+import { CliError, numberOption } from '../errors.js';
+import { report } from '../output.js';
+
+export interface StatsOptions {
+  wdl?: string;
+  penta?: string;
+  elo0?: string;
+  elo1?: string;
+  alpha?: string;
+  beta?: string;
+  model?: string;
+  json?: boolean;
+}
+
+function counts(text: string, option: string, sizes: number[]): number[] {
+  const parts = text.split(/[,\s]+/).filter((s) => s !== '');
+  if (!sizes.includes(parts.length)) throw new CliError(`${option}: expected ${sizes.join(' or ')} comma-separated counts, got ${parts.length}`, 2);
+  return parts.map((p) => {
+    if (!/^\d+$/.test(p)) throw new CliError(`${option}: "${p}" is not a non-negative integer`, 2);
+    return parseInt(p, 10);
+  });
+}
+
+type Sample = { kind: 'wdl'; wdl: Wdl } | { kind: 'penta'; penta: Penta };
+
+function sample(opts: StatsOptions): Sample {
+  if ((opts.wdl === undefined) === (opts.penta === undefined)) throw new CliError('stats: give exactly one of --wdl W,D,L or --penta LL,LD,WLDD,WD,WW', 2);
+  if (opts.wdl !== undefined) {
+    const [wins, draws, losses] = counts(opts.wdl, '--wdl', [3]) as [number, number, number];
+    return { kind: 'wdl', wdl: { wins, draws, losses } };
+  }
+  const c = counts(opts.penta!, '--penta', [5, 6]);
+  const penta: Penta = c.length === 6 ? pentaFromSix(c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!) : [c[0]!, c[1]!, c[2]!, c[3]!, c[4]!];
+  return { kind: 'penta', penta };
+}
+
+function jsonNumber(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+
+function estimateJson(e: EloEstimate): Record<string, number | null> {
+  return {
+    games: e.games,
+    score: jsonNumber(e.score),
+    elo: jsonNumber(e.elo),
+    error: jsonNumber(e.error),
+    los: jsonNumber(e.los),
+    nElo: jsonNumber(e.nElo),
+    nEloError: jsonNumber(e.nEloError),
+    drawRatio: jsonNumber(e.drawRatio),
+  };
+}
+
+export function statsEloCommand(opts: StatsOptions): void {
+  const s = sample(opts);
+  const e = s.kind === 'wdl' ? trinomialElo(s.wdl) : pentanomialElo(s.penta);
+  const extra = s.kind === 'wdl' ? { losCutechess: jsonNumber(losCutechess(s.wdl.wins, s.wdl.losses)), errorCutechess: jsonNumber(trinomialElo(s.wdl, 'cutechess').error) } : { pairs: e.samples };
+  report(opts.json, { ...estimateJson(e), ...extra }, () => {
+    const lines = [
+      `Games: ${e.games}${s.kind === 'penta' ? ` (${e.samples} pairs)` : ''}, score ${fixed(100 * e.score, 2)} %`,
+      `Elo: ${fixed(e.elo, 2)} +/- ${fixed(e.error, 2)}, nElo: ${fixed(e.nElo, 2)} +/- ${fixed(e.nEloError, 2)}`,
+      `LOS: ${fixed(e.los, 2)} %, DrawRatio: ${fixed(e.drawRatio, 2)} %${s.kind === 'penta' ? ' (pairs scoring 1)' : ''}`,
+    ];
+    if (s.kind === 'wdl') lines.push(`cutechess: ${cutechessEloLine(s.wdl)}`);
+    return lines.join('\n');
+  });
+}
+
+export function statsSprtCommand(opts: StatsOptions): void {
+  const s = sample(opts);
+  const model = (opts.model ?? 'normalized') as SprtModel;
+  if (!SPRT_MODELS.includes(model)) throw new CliError(`--model: "${opts.model}" is not one of ${SPRT_MODELS.join(', ')}`, 2);
+  if (s.kind === 'penta' && (model === 'bayesian' || model === 'cutechess')) throw new CliError(`--model ${model} takes --wdl counts only`, 2);
+  const cfg: SprtConfig = {
+    elo0: numberOption('--elo0', opts.elo0 ?? '0')!,
+    elo1: numberOption('--elo1', opts.elo1 ?? '5')!,
+    alpha: numberOption('--alpha', opts.alpha ?? '0.05')!,
+    beta: numberOption('--beta', opts.beta ?? '0.05')!,
+    model,
+  };
+  const bad = sprtConfigError(cfg);
+  if (bad) throw new CliError(`stats sprt: ${bad}`, 2);
+  const st = sprt(s.kind === 'wdl' ? trinomialCounts(s.wdl) : s.penta, cfg);
+  const e = s.kind === 'wdl' ? trinomialElo(s.wdl) : pentanomialElo(s.penta);
+  const pct = st.llr >= 0 ? (100 * st.llr) / st.upper : (100 * st.llr) / st.lower;
+  report(
+    opts.json,
+    { ...estimateJson(e), llr: jsonNumber(st.llr), lower: st.lower, upper: st.upper, decision: st.decision ?? null, model, elo0: cfg.elo0, elo1: cfg.elo1, alpha: cfg.alpha, beta: cfg.beta },
+    () => {
+      const unit = model === 'normalized' ? 'nElo' : model === 'bayesian' ? 'BayesElo' : 'Elo';
+      const verdict = st.decision === 'H1' ? 'H1 accepted' : st.decision === 'H0' ? 'H0 accepted' : 'continue';
+      return [
+        `LLR: ${fixed(st.llr, 2)} (${fixed(pct, 1)}%) (${fixed(st.lower, 2)}, ${fixed(st.upper, 2)}) [${general(cfg.elo0, 6)}, ${general(cfg.elo1, 6)}] ${unit}, model ${model}${s.kind === 'penta' ? ', pentanomial' : ', trinomial'}: ${verdict}`,
+        `Elo: ${fixed(e.elo, 2)} +/- ${fixed(e.error, 2)}, LOS: ${fixed(e.los, 2)} %`,
+      ].join('\n');
+    },
+  );
+}

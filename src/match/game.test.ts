@@ -1,0 +1,131 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fakeSpawner, fakeSpec, type FakeScript } from '../../test/matchHelpers/fakeEngine.js';
+import { positionFromFen, STARTING_FEN } from '../notation/fen.js';
+import { parseSan } from '../notation/san.js';
+import type { AdjudicationRules } from './adjudicate.js';
+import { playGame, type GameRecord } from './game.js';
+import type { Opening } from './openings.js';
+import { DEFAULT_TIMEOUTS, EnginePlayer, type Timeouts } from './player.js';
+import type { TimeControl } from './tc.js';
+
+const FAST: Timeouts = { ...DEFAULT_TIMEOUTS, startupMs: 500, readyMs: 500, stopWaitMs: 50, graceMs: 20 };
+const START: Opening = { fen: STARTING_FEN, moves: [], source: 'test' };
+
+async function game(
+  white: FakeScript,
+  black: FakeScript,
+  opts: { opening?: Opening; tc?: Partial<TimeControl>; rules?: AdjudicationRules; signal?: AbortSignal } = {},
+): Promise<{ rec: GameRecord; w: EnginePlayer; b: EnginePlayer }> {
+  const spawn = fakeSpawner({ W: white, B: black });
+  const w = await EnginePlayer.launch(fakeSpec('W', opts.tc), spawn, FAST);
+  const b = await EnginePlayer.launch(fakeSpec('B', opts.tc), spawn, FAST);
+  const setup = { number: 1, round: 1, white: w, black: b, opening: opts.opening ?? START, rules: opts.rules ?? {}, timeouts: FAST };
+  const rec = await playGame(opts.signal ? { ...setup, signal: opts.signal } : setup);
+  return { rec, w, b };
+}
+
+/** Replays the record's SAN from its FEN: every move must be legal. */
+function replays(rec: GameRecord): boolean {
+  const p = positionFromFen(rec.fen);
+  if (!p.ok) return false;
+  for (const m of rec.moves) {
+    const r = parseSan(p.value, m.san);
+    if (!r.ok) return false;
+    p.value.play(r.value);
+  }
+  return true;
+}
+
+test('a game between two legal movers ends by a rule of chess, with a replayable record', async () => {
+  const { rec, w, b } = await game({}, {});
+  assert.equal(rec.termination, 'normal');
+  assert.match(rec.reason, /mates|stalemate|repetition|fifty|insufficient/);
+  assert.ok(replays(rec));
+  assert.equal(rec.white, 'W');
+  assert.ok(rec.moves.every((m) => !m.book && m.timeMs !== undefined && m.score?.kind === 'cp'));
+  assert.equal(w.dead || b.dead, false);
+});
+
+test('opening moves are played as book moves and reach the engines', async () => {
+  const opening: Opening = { fen: STARTING_FEN, moves: ['e2e4', 'c7c5', 'g1f3'], source: 'book' };
+  const { rec } = await game({}, {}, { opening });
+  assert.deepEqual(rec.moves.slice(0, 3).map((m) => [m.san, m.book]), [['e4', true], ['c5', true], ['Nf3', true]]);
+  assert.equal(rec.moves[3]!.book, false);
+});
+
+test('an opening move that would end the game is not played', async () => {
+  // Fool's mate: the last opening move mates, so the game starts before it.
+  const opening: Opening = { fen: STARTING_FEN, moves: ['f2f3', 'e7e5', 'g2g4', 'd8h4'], source: 'fool' };
+  const { rec } = await game({}, {}, { opening });
+  assert.equal(rec.moves.filter((m) => m.book).length, 3);
+});
+
+test('an illegal move loses, with the move in the reason', async () => {
+  const { rec } = await game({}, { go: (n) => (n === 2 ? { do: 'send', move: 'e1e8' } : { do: 'move' }) });
+  assert.equal(rec.result, '1-0');
+  assert.equal(rec.reason, 'Black makes an illegal move: e1e8');
+  assert.equal(rec.termination, 'illegal move');
+  assert.deepEqual(rec.fault, { color: 1, kind: 'illegal' });
+  assert.equal(rec.moves.length, 3);
+});
+
+test('a forfeit against a bare king is a draw', async () => {
+  const opening: Opening = { fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 0 1', moves: [], source: 'ending' };
+  const { rec } = await game({ go: () => ({ do: 'send', move: 'a1a9' }) }, {}, { opening });
+  assert.equal(rec.result, '1/2-1/2');
+  assert.equal(rec.reason, 'White makes an illegal move: a1a9');
+});
+
+test('a crash loses as a disconnect and leaves the player dead', async () => {
+  const { rec, b } = await game({}, { go: (n) => (n === 3 ? { do: 'crash' } : { do: 'move' }) });
+  assert.equal(rec.result, '1-0');
+  assert.equal(rec.reason, 'Black disconnects');
+  assert.equal(rec.termination, 'abandoned');
+  assert.equal(b.dead, true);
+});
+
+test('an engine that never answers loses on time and is killed', async () => {
+  const { rec, w } = await game({ go: (n) => (n === 2 ? { do: 'hang' } : { do: 'move' }) }, {}, { tc: { infinite: false, baseMs: 200, incMs: 10 } });
+  assert.equal(rec.result, '0-1');
+  assert.equal(rec.reason, 'White loses on time');
+  assert.equal(rec.termination, 'time forfeit');
+  assert.match(rec.detail!, /no move after stop/);
+  assert.equal(w.dead, true);
+});
+
+test('an engine that moves only when stopped loses on time but stays usable', async () => {
+  const { rec, b } = await game({}, { go: (n) => (n === 2 ? { do: 'late' } : { do: 'move' }) }, { tc: { infinite: false, baseMs: 150, incMs: 0 } });
+  assert.equal(rec.reason, 'Black loses on time');
+  assert.doesNotMatch(rec.detail!, /no move after stop/);
+  assert.equal(b.dead, false);
+});
+
+test('fixed time per move: a move slower than st + margin forfeits', async () => {
+  const { rec } = await game({ go: (n) => (n === 2 ? { do: 'delay', ms: 150 } : { do: 'move' }) }, {}, { tc: { infinite: false, movetimeMs: 50, marginMs: 10 } });
+  assert.equal(rec.reason, 'White loses on time');
+});
+
+test('resign adjudication: the side reporting ≤ −score for movecount moves loses', async () => {
+  const { rec } = await game({ go: () => ({ do: 'score', cp: 50 }) }, { go: () => ({ do: 'score', cp: -700 }) }, { rules: { resign: { moveCount: 3, score: 600, twoSided: false } } });
+  assert.equal(rec.result, '1-0');
+  assert.equal(rec.reason, 'White wins by adjudication');
+  assert.equal(rec.termination, 'adjudication');
+  assert.equal(rec.moves.length, 6);
+});
+
+test('maxmoves: a draw after 2N engine plies', async () => {
+  const opening: Opening = { fen: STARTING_FEN, moves: ['e2e4', 'e7e5'], source: 'o' };
+  const { rec } = await game({}, {}, { opening, rules: { maxMoves: 3 } });
+  assert.equal(rec.reason, 'Draw by adjudication: maximal game length');
+  assert.equal(rec.moves.length, 8);
+});
+
+test('an aborted game ends as * and the engines stay usable', async () => {
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 30);
+  const { rec, w, b } = await game({ go: () => ({ do: 'delay', ms: 5 }) }, { go: () => ({ do: 'delay', ms: 5 }) }, { signal: ac.signal });
+  assert.equal(rec.result, '*');
+  assert.equal(rec.reason, 'Game interrupted');
+  assert.equal(w.dead || b.dead, false);
+});

@@ -1,0 +1,77 @@
+/**
+ * The match journal behind `--resume` (match-runner.md §3 items 6–7): a JSON-lines file next
+ * to the PGN. Line 1 holds the match's identity (everything that decides which games are
+ * played and how, including the seed); every later line is one finished game with the PGN's
+ * size after that game was appended. The journal line is written after the PGN text, so on
+ * resume the PGN is cut back to the last journaled size: the two always agree, and a game cut
+ * off by a crash is simply played again.
+ */
+
+export interface JournalHeader {
+  type: 'match';
+  version: 1;
+  /** The schedule-relevant configuration; a resume must present the same. */
+  identity: Record<string, unknown>;
+  seed: number;
+  /** Size of the PGN file when the match started (it is appended to, as cutechess does). */
+  pgnStart: number;
+}
+
+export interface JournalGame {
+  type: 'game';
+  number: number;
+  result: string;
+  reason: string;
+  termination: string;
+  /** The color and kind of a fault, for the per-player counters. */
+  fault?: { color: number; kind: string };
+  pgnBytes: number;
+}
+
+export interface Journal {
+  header: JournalHeader;
+  games: JournalGame[];
+}
+
+export function headerLine(h: JournalHeader): string {
+  return JSON.stringify(h) + '\n';
+}
+
+export function gameLine(g: JournalGame): string {
+  return JSON.stringify(g) + '\n';
+}
+
+/** Reads a journal; a torn last line (crash mid-write) is ignored, any other bad line is an error naming it. */
+export function parseJournal(text: string, file: string): Journal {
+  const lines = text.split('\n');
+  const header = parseLine(lines[0] ?? '', file, 1);
+  if (!header || header.type !== 'match') throw new Error(`${file}:1: not a tabiya match journal`);
+  const games: JournalGame[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    const rec = parseLine(line, file, i + 1, i === lines.length - 1);
+    if (rec === undefined) continue;
+    if (rec.type !== 'game' || typeof rec.number !== 'number' || typeof rec.pgnBytes !== 'number') throw new Error(`${file}:${i + 1}: not a game record`);
+    games.push(rec as unknown as JournalGame);
+  }
+  return { header: header as unknown as JournalHeader, games };
+}
+
+function parseLine(line: string, file: string, lineNo: number, lastLine = false): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    if (lastLine) return undefined;
+    throw new Error(`${file}:${lineNo}: unreadable journal line`);
+  }
+}
+
+/** The first field in which two identities differ, or undefined. */
+export function identityDiff(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return k;
+  }
+  return undefined;
+}

@@ -1,0 +1,184 @@
+/**
+ * One running engine in a match: a transport (a child process in Node, anything line-based in
+ * tests) joined to its protocol client, with the deadlines the clients leave to their owner.
+ * Every wait has a deadline (match-runner.md §3 item 3); a player that misses one or loses its
+ * connection is `dead` and is never reused: the runner starts a fresh one for the next game.
+ */
+import { EngineClosedError, type EngineClient, type EngineReply, type GoLimits, type NewGame, type PositionSpec } from '../protocol/engineClient.js';
+import { UciClient } from '../protocol/uci/client.js';
+import { XboardClient } from '../protocol/xboard/client.js';
+import type { EngineSpec } from './engineSpec.js';
+
+/** A line-based connection to an engine. */
+export interface EngineTransport {
+  send(line: string): void;
+  /** Set by the player before any output can arrive. */
+  onLine: (line: string) => void;
+  /** Called once when the engine is gone (exit, crash, failed write). */
+  onExit: (why: string) => void;
+  /** Ends the engine at once. */
+  kill(): void;
+  /** The last lines the engine wrote to stderr, for error reports. */
+  stderrTail(): string[];
+}
+
+/** Starts an engine process for a definition; rejects when it cannot be started. */
+export type SpawnEngine = (spec: EngineSpec) => Promise<EngineTransport>;
+
+export interface Timeouts {
+  /** Handshake (`uciok`, xboard features). */
+  startupMs: number;
+  /** `ucinewgame` + `isready`, xboard `new` + `ping`. */
+  readyMs: number;
+  /** After `stop` at the deadline, how long to wait for the move before the engine counts as stalled. */
+  stopWaitMs: number;
+  /** Added to the allowance before `stop` is sent. */
+  graceMs: number;
+  /** After `quit`, how long before the process is killed. */
+  quitMs: number;
+  /** How long to wait for xboard `feature done` before assuming protocol 1. */
+  featureMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { startupMs: 10_000, readyMs: 60_000, stopWaitMs: 5_000, graceMs: 100, quitMs: 2_000, featureMs: 2_000 };
+
+/** Why an engine failed outside a move: it died, or it stopped answering. */
+export class EngineFault extends Error {
+  constructor(
+    /** `config`: the engine cannot play under the given settings (fatal for the match, not a game result). */
+    readonly kind: 'disconnect' | 'stall' | 'config',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineFault';
+  }
+}
+
+/** A promise that rejects with a stall fault after `ms` (and clears its timer either way). */
+export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  if (!Number.isFinite(ms)) return p;
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new EngineFault('stall', `no answer to ${what} within ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(t);
+        reject(e instanceof EngineClosedError ? new EngineFault('disconnect', e.message) : e);
+      },
+    );
+  });
+}
+
+const TAIL = 20;
+
+export class EnginePlayer {
+  readonly client: EngineClient;
+  dead = false;
+  deathReason = '';
+  /** Games played by this process. */
+  games = 0;
+  /** Warnings from setting options, reported once. */
+  warnings: string[] = [];
+  private readonly tail: string[] = [];
+  private exitWaiters: (() => void)[] = [];
+
+  private constructor(
+    readonly spec: EngineSpec,
+    private readonly transport: EngineTransport,
+    timeouts: Timeouts,
+  ) {
+    const send = (line: string): void => {
+      if (!this.dead) transport.send(line);
+    };
+    this.client = spec.proto === 'uci' ? new UciClient(send) : new XboardClient(send, { featureTimeoutMs: timeouts.featureMs });
+    transport.onLine = (line) => {
+      if (this.tail.length >= TAIL) this.tail.shift();
+      this.tail.push(line);
+      this.client.received(line);
+    };
+    transport.onExit = (why) => {
+      this.markDead(why);
+      this.client.closed(why);
+      for (const w of this.exitWaiters.splice(0)) w();
+    };
+  }
+
+  /** Starts the engine and completes the handshake and option set-up, or throws an EngineFault. */
+  static async launch(spec: EngineSpec, spawn: SpawnEngine, timeouts: Timeouts): Promise<EnginePlayer> {
+    let transport: EngineTransport;
+    try {
+      transport = await spawn(spec);
+    } catch (e) {
+      throw new EngineFault('disconnect', `cannot start ${spec.cmd}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const p = new EnginePlayer(spec, transport, timeouts);
+    try {
+      for (const line of spec.initStrings) transport.send(line);
+      await within(p.client.start(), timeouts.startupMs, spec.proto === 'uci' ? '"uci" (uciok)' : 'the xboard handshake');
+      p.warnings = p.client.setOptions(spec.options);
+      if (p.client instanceof XboardClient && spec.tc.nodes > 0 && p.client.features.get('nps') !== '1') {
+        throw new EngineFault('config', `nodes=${spec.tc.nodes} needs the xboard feature nps=1, which this engine does not offer`);
+      }
+      await within(p.client.isReady(), timeouts.readyMs, spec.proto === 'uci' ? '"isready"' : '"ping"');
+    } catch (e) {
+      p.kill();
+      const f = e instanceof EngineFault ? e : new EngineFault('disconnect', e instanceof Error ? e.message : String(e));
+      throw new EngineFault(f.kind, `${spec.name}: ${f.message}${p.diagnostics()}`);
+    }
+    return p;
+  }
+
+  /** Recent stdout and stderr lines, formatted for an error message. */
+  diagnostics(): string {
+    const err = this.transport.stderrTail();
+    const parts: string[] = [];
+    if (this.tail.length > 0) parts.push(`last output: ${this.tail.slice(-5).join(' | ')}`);
+    if (err.length > 0) parts.push(`stderr: ${err.slice(-5).join(' | ')}`);
+    return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+  }
+
+  private markDead(why: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.deathReason = why;
+  }
+
+  newGame(game: NewGame, timeouts: Timeouts): Promise<void> {
+    return within(this.client.newGame(game), timeouts.readyMs, this.spec.proto === 'uci' ? '"ucinewgame"/"isready"' : '"new"/"ping"');
+  }
+
+  go(pos: PositionSpec, limits: GoLimits): Promise<EngineReply> {
+    return this.client.go(pos, limits);
+  }
+
+  /** Whether the next game needs a fresh process. */
+  get needsRestart(): boolean {
+    if (this.dead) return true;
+    if (this.spec.restart === 'on') return true;
+    if (this.spec.restart === 'auto' && this.client instanceof XboardClient) return this.client.wantsRestart;
+    return false;
+  }
+
+  /** Ends the process now and marks the player dead. */
+  kill(why = 'killed by the runner'): void {
+    this.markDead(why);
+    this.transport.kill();
+  }
+
+  /** Asks the engine to quit, and kills it if it has not exited after `quitMs`. */
+  async quit(timeouts: Timeouts): Promise<void> {
+    if (this.dead) {
+      this.transport.kill();
+      return;
+    }
+    const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    this.client.quit();
+    const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), timeouts.quitMs).unref?.());
+    const r = await Promise.race([exited.then(() => 'ok' as const), timer]);
+    this.markDead('quit');
+    if (r === 'late') this.transport.kill();
+  }
+}

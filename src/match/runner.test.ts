@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fakeSpawner, fakeSpec, type FakeScript } from '../../test/matchHelpers/fakeEngine.js';
+import type { GameRecord } from './game.js';
+import { DEFAULT_TIMEOUTS } from './player.js';
+import { runMatch, type MatchPlan } from './runner.js';
+import { buildSchedule, type ScheduledGame } from './schedule.js';
+
+const FAST = { ...DEFAULT_TIMEOUTS, startupMs: 200, readyMs: 200, stopWaitMs: 50, graceMs: 20, quitMs: 50 };
+
+function plan(names: string[], over: Partial<MatchPlan> & { games?: number; repeat?: number } = {}): MatchPlan {
+  const repeat = over.repeat ?? 2;
+  return {
+    engines: names.map((n) => fakeSpec(n, { infinite: false, baseMs: 2000, incMs: 0 })),
+    schedule: buildSchedule({ players: names.length, tournament: 'round-robin', games: over.games ?? 4, rounds: 1, repeat, noswap: false, seeds: 1 }),
+    rules: { maxMoves: 10 },
+    concurrency: 2,
+    waitMs: 0,
+    recover: true,
+    timeouts: FAST,
+    repeat,
+    ...over,
+  };
+}
+
+test('every scheduled game is played once; engines are reused, colours alternate in pairs', async () => {
+  const spawn = fakeSpawner({});
+  const ended: [GameRecord, ScheduledGame][] = [];
+  const out = await runMatch(plan(['A', 'B'], { games: 6 }), spawn, { onGameEnd: (r, g) => void ended.push([r, g]) });
+  assert.equal(out.stopped, 'completed');
+  assert.equal(out.board.games, 6);
+  assert.deepEqual(ended.map(([, g]) => g.number).sort(), [1, 2, 3, 4, 5, 6]);
+  for (const [r, g] of ended) assert.equal(r.white, g.white === 0 ? 'A' : 'B');
+  // Two games at a time need two processes per engine, no more.
+  assert.equal(spawn.spawned.length, 4);
+  const e = out.board.encounter(0, 1);
+  assert.equal(e.wdl.wins + e.wdl.draws + e.wdl.losses, 6);
+  assert.equal(e.penta.reduce((a, b) => a + b, 0), 3);
+});
+
+test('a crashing engine is replaced and the match goes on', async () => {
+  const spawn = fakeSpawner({ B: (): FakeScript => ({ go: (n) => (n === 2 ? { do: 'crash' } : { do: 'move' }) }) });
+  const ended: GameRecord[] = [];
+  const out = await runMatch(plan(['A', 'B'], { games: 4, concurrency: 1 }), spawn, { onGameEnd: (r) => void ended.push(r) });
+  assert.equal(out.board.games, 4);
+  assert.ok(ended.every((r) => r.reason.endsWith('disconnects')));
+  assert.equal(out.board.players[1]!.faults.disconnect, 4);
+  assert.equal(spawn.spawned.filter((s) => s.name === 'B').length, 4);
+});
+
+test('without recovery the match stops after a crash', async () => {
+  const spawn = fakeSpawner({ B: (): FakeScript => ({ go: () => ({ do: 'crash' }) }) });
+  const out = await runMatch(plan(['A', 'B'], { games: 8, concurrency: 1, recover: false }), spawn);
+  assert.equal(out.stopped, 'fault');
+  assert.equal(out.board.games, 1);
+  assert.match(out.message!, /recovery is off/);
+});
+
+test('an engine that never finishes its handshake loses its games, and the match stops after 3 such failures', async () => {
+  const spawn = fakeSpawner({ B: { mute: true } });
+  const ended: GameRecord[] = [];
+  const out = await runMatch(plan(['A', 'B'], { games: 10, concurrency: 1 }), spawn, { onGameEnd: (r) => void ended.push(r) });
+  assert.equal(out.stopped, 'fault');
+  assert.equal(ended.length, 2);
+  for (const r of ended) {
+    assert.match(r.reason, /(White|Black)'s connection stalls/);
+    assert.equal(r.termination, 'stalled connection');
+    assert.equal(r.result, r.white === 'B' ? '0-1' : '1-0');
+  }
+  assert.match(out.message!, /B failed to start 3 times in a row/);
+});
+
+test('SPRT: the match stops once a bound is crossed', async () => {
+  // B always plays an illegal move: A wins every game.
+  const spawn = fakeSpawner({ B: { go: () => ({ do: 'send', move: 'a1a1' }) } });
+  const out = await runMatch(plan(['A', 'B'], { games: 200, sprt: { elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05, model: 'logistic' } }), spawn);
+  assert.equal(out.stopped, 'sprt');
+  assert.equal(out.sprt?.decision, 'H1');
+  assert.ok(out.board.games < 200);
+});
+
+test('an interrupt stops the match; unfinished games are not counted', async () => {
+  const spawn = fakeSpawner({ A: { go: () => ({ do: 'delay', ms: 3 }) } });
+  const ac = new AbortController();
+  const ended: GameRecord[] = [];
+  setTimeout(() => ac.abort(), 80);
+  const out = await runMatch(plan(['A', 'B'], { games: 100 }), spawn, { onGameEnd: (r) => void ended.push(r) }, ac.signal);
+  assert.equal(out.stopped, 'interrupted');
+  assert.equal(out.board.games, ended.length);
+  assert.ok(ended.every((r) => r.result !== '*'));
+  assert.ok(spawn.spawned.every((s) => !s.t.alive));
+});
+
+test('resume: games already done are booked, not played', async () => {
+  const spawn = fakeSpawner({});
+  const done = new Map([[1, { result: '1-0' as const }], [2, { result: '1-0' as const }]]);
+  const played: number[] = [];
+  const out = await runMatch(plan(['A', 'B'], { games: 4, done }), spawn, { onGameEnd: (_r, g) => void played.push(g.number) });
+  assert.deepEqual(played.sort(), [3, 4]);
+  assert.equal(out.board.games, 4);
+  // Game 1: A (White) won, game 2: B (White) won: the first pair scores 1 for A, and both pairs count.
+  const e = out.board.encounter(0, 1);
+  assert.equal(e.penta.reduce((a, b) => a + b, 0), 2);
+  assert.ok(e.penta[2] >= 1);
+  assert.ok(e.wl >= 1);
+});
+
+test('three engines: a round-robin gives every engine its games', async () => {
+  const out = await runMatch(plan(['A', 'B', 'C'], { games: 2 }), fakeSpawner({}));
+  assert.equal(out.board.games, 6);
+  for (const p of out.board.players) assert.equal(p.wins + p.draws + p.losses, 4);
+});
+
+test('restart=on gives every game fresh processes', async () => {
+  const spawn = fakeSpawner({});
+  const p = plan(['A', 'B'], { games: 4, concurrency: 1 });
+  p.engines = p.engines.map((e) => ({ ...e, restart: 'on' as const }));
+  const out = await runMatch(p, spawn);
+  assert.equal(out.board.games, 4);
+  assert.equal(spawn.spawned.length, 8);
+  assert.ok(spawn.spawned.every((s) => !s.t.alive));
+});

@@ -1,0 +1,220 @@
+/**
+ * The match scheduler: plays the schedule's games with up to `concurrency` at a time, each with
+ * its own engine processes taken from a per-engine pool (an engine plays one game at a time),
+ * books results as they come, checks the SPRT after every game, and stops on a decision, on an
+ * interrupt, or (without `recover`) after an engine fault.
+ *
+ * Engines are reused between games unless they died, stalled or asked for restarts; a fresh
+ * process replaces a dead one. An engine that cannot be started loses that game; after
+ * `maxStartFailures` failures in a row the match stops, since every later game would fail too.
+ * Games cut short by a stop are not counted and not written (fastchess's rule).
+ */
+import { sprt as sprtStatus, trinomialCounts, type SprtConfig, type SprtStatus } from '../stats/sprt.js';
+import { COLOR_WORD, type AdjudicationRules, type GameEnd } from './adjudicate.js';
+import type { EngineSpec } from './engineSpec.js';
+import { playGame, type GameRecord } from './game.js';
+import type { Opening, OpeningSource } from './openings.js';
+import { EngineFault, EnginePlayer, type SpawnEngine, type Timeouts } from './player.js';
+import type { StopReason } from './report.js';
+import type { ScheduledGame } from './schedule.js';
+import { Scoreboard, pentaOf } from './scoreboard.js';
+import { STARTING_FEN } from '../notation/fen.js';
+
+export interface MatchPlan {
+  engines: EngineSpec[];
+  schedule: ScheduledGame[];
+  /** Openings; the standard start position when absent. */
+  openings?: OpeningSource;
+  rules: AdjudicationRules;
+  sprt?: SprtConfig;
+  concurrency: number;
+  /** Pause between games of one worker, ms. */
+  waitMs: number;
+  /** Restart a faulty engine and go on (otherwise stop after the games in flight). */
+  recover: boolean;
+  timeouts: Timeouts;
+  /** Games per opening, to know whether pentanomial counts exist. */
+  repeat: number;
+  /** Game numbers already played (resume), with their results. */
+  done?: ReadonlyMap<number, { result: GameEnd['result']; fault?: { color: number; kind: string } }>;
+  maxStartFailures?: number;
+}
+
+export interface MatchHooks {
+  onGameStart?(g: ScheduledGame): void;
+  /** Called in finishing order; the runner waits for it before the next result is booked. */
+  onGameEnd?(record: GameRecord, g: ScheduledGame, board: Scoreboard, sprt: SprtStatus | undefined): void | Promise<void>;
+  onWarning?(message: string): void;
+}
+
+export interface MatchOutcome {
+  board: Scoreboard;
+  stopped: StopReason;
+  sprt?: SprtStatus;
+  /** Why the match stopped early. */
+  message?: string;
+}
+
+const START: Opening = { fen: STARTING_FEN, moves: [], source: 'start position' };
+
+/** The SPRT status of the first encounter: pentanomial when games come in pairs and the model allows it. */
+export function sprtOf(board: Scoreboard, cfg: SprtConfig): SprtStatus {
+  const e = board.encounter(0, 1);
+  const penta = board.repeat === 2 && (cfg.model === 'logistic' || cfg.model === 'normalized');
+  return sprtStatus(penta ? pentaOf(e) : trinomialCounts(e.wdl), cfg);
+}
+
+export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: MatchHooks = {}, signal?: AbortSignal): Promise<MatchOutcome> {
+  const board = new Scoreboard(
+    plan.engines.map((e) => e.name),
+    plan.repeat,
+  );
+  for (const g of plan.schedule) {
+    const d = plan.done?.get(g.number);
+    if (d) board.add(g, d.result, d.fault as { color: number; kind: 'time' } | undefined);
+  }
+  const pool: EnginePlayer[][] = plan.engines.map(() => []);
+  const startFailures = plan.engines.map(() => 0);
+  const warned = new Set<string>();
+  const stopGames = new AbortController();
+  const onOuterAbort = (): void => stopGames.abort();
+  signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let stopped: StopReason = 'completed';
+  let message: string | undefined;
+  let sprt = plan.sprt ? sprtOf(board, plan.sprt) : undefined;
+  const stop = (why: StopReason, msg?: string): void => {
+    if (stopped === 'completed') {
+      stopped = why;
+      message = msg;
+    }
+    stopGames.abort();
+  };
+  if (sprt?.decision) stop('sprt');
+
+  const queue = plan.schedule.filter((g) => !plan.done?.has(g.number));
+  let next = 0;
+  let booking = Promise.resolve();
+
+  const acquire = async (index: number): Promise<EnginePlayer | EngineFault> => {
+    const idle = pool[index]!;
+    while (idle.length > 0) {
+      const p = idle.pop()!;
+      if (!p.dead) return p;
+    }
+    try {
+      const p = await EnginePlayer.launch(plan.engines[index]!, spawn, plan.timeouts);
+      startFailures[index] = 0;
+      for (const w of p.warnings) {
+        if (!warned.has(w)) {
+          warned.add(w);
+          hooks.onWarning?.(w);
+        }
+      }
+      return p;
+    } catch (e) {
+      startFailures[index]!++;
+      return e instanceof EngineFault ? e : new EngineFault('disconnect', String(e));
+    }
+  };
+
+  const release = async (p: EnginePlayer, index: number): Promise<void> => {
+    if (p.needsRestart || stopGames.signal.aborted) await p.quit(plan.timeouts);
+    else pool[index]!.push(p);
+  };
+
+  const play = async (g: ScheduledGame): Promise<GameRecord | undefined> => {
+    const [white, black] = await Promise.all([acquire(g.white), acquire(g.black)]);
+    const opening = plan.openings ? plan.openings.get(g.opening) : START;
+    if (white instanceof EngineFault || black instanceof EngineFault) {
+      // A side that cannot start loses; the other side's engine goes back to the pool.
+      for (const [p, idx] of [[white, g.white], [black, g.black]] as const) if (p instanceof EnginePlayer) await release(p, idx);
+      const color = white instanceof EngineFault ? 0 : 1;
+      const f = (color === 0 ? white : black) as EngineFault;
+      if (f.kind === 'config') {
+        stop('error', f.message);
+        return undefined;
+      }
+      for (const [idx, which] of [[g.white, 0], [g.black, 1]] as const) {
+        if (startFailures[idx]! >= (plan.maxStartFailures ?? 3)) {
+          stop('fault', `${plan.engines[idx]!.name} failed to start ${startFailures[idx]} times in a row: ${(which === 0 ? white : black) instanceof EngineFault ? ((which === 0 ? white : black) as EngineFault).message : ''}`);
+          return undefined;
+        }
+      }
+      if (stopGames.signal.aborted) return undefined;
+      const stall = f.kind === 'stall';
+      return {
+        result: color === 0 ? '0-1' : '1-0',
+        reason: stall ? `${COLOR_WORD[color]}'s connection stalls` : `${COLOR_WORD[color]} disconnects`,
+        termination: stall ? 'stalled connection' : 'abandoned',
+        detail: f.message,
+        fault: { color, kind: stall ? 'stall' : 'disconnect' },
+        number: g.number,
+        round: g.round,
+        white: plan.engines[g.white]!.name,
+        black: plan.engines[g.black]!.name,
+        whiteTc: plan.engines[g.white]!.tc,
+        blackTc: plan.engines[g.black]!.tc,
+        fen: opening.fen,
+        chess960: false,
+        moves: [],
+        openingSource: opening.source,
+        startedAt: new Date(),
+        durationMs: 0,
+      };
+    }
+    const rec = await playGame({ number: g.number, round: g.round, white, black, opening, rules: plan.rules, timeouts: plan.timeouts, signal: stopGames.signal });
+    await release(white, g.white);
+    await release(black, g.black);
+    return rec;
+  };
+
+  const book = async (rec: GameRecord, g: ScheduledGame): Promise<void> => {
+    board.add(g, rec.result, rec.fault);
+    if (plan.sprt) sprt = sprtOf(board, plan.sprt);
+    await hooks.onGameEnd?.(rec, g, board, sprt);
+    if (sprt?.decision) stop('sprt');
+    else if (rec.fault && !plan.recover && (rec.fault.kind === 'disconnect' || rec.fault.kind === 'stall')) {
+      stop('fault', `game ${g.number}: ${rec.reason}${rec.detail ? ` (${rec.detail})` : ''}; stopping (recovery is off)`);
+    }
+  };
+
+  let failure: unknown;
+  const worker = async (): Promise<void> => {
+    try {
+      await work();
+    } catch (e) {
+      // A failure of our own (a PGN write, say) stops the match; engines are still shut down below.
+      failure ??= e;
+      stop('error', e instanceof Error ? e.message : String(e));
+    }
+  };
+  const work = async (): Promise<void> => {
+    let first = true;
+    while (!stopGames.signal.aborted && next < queue.length) {
+      if (!first && plan.waitMs > 0) await new Promise((r) => setTimeout(r, plan.waitMs));
+      first = false;
+      if (stopGames.signal.aborted) break;
+      const g = queue[next++]!;
+      hooks.onGameStart?.(g);
+      const rec = await play(g);
+      if (!rec || rec.result === '*') continue;
+      // Results are booked one at a time so PGN, journal and statistics stay in step.
+      booking = booking.then(() => book(rec, g));
+      await booking;
+    }
+  };
+
+  try {
+    const workers = Array.from({ length: Math.max(1, Math.min(plan.concurrency, queue.length)) }, () => worker());
+    await Promise.all(workers);
+  } finally {
+    signal?.removeEventListener('abort', onOuterAbort);
+    if (signal?.aborted && stopped === 'completed') stopped = 'interrupted';
+    await Promise.all(pool.flat().map((p) => p.quit(plan.timeouts)));
+  }
+  if (failure !== undefined) throw failure;
+  const out: MatchOutcome = { board, stopped };
+  if (sprt) out.sprt = sprt;
+  if (message !== undefined) out.message = message;
+  return out;
+}

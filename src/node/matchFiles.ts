@@ -1,0 +1,55 @@
+/**
+ * File handling of `tabiya match`: reading opening suites (gzip or plain), and the two files
+ * that grow as games finish, the PGN and the resume journal. Appends go through one queue so
+ * game texts never interleave, and sizes are tracked so a resume can cut a torn tail.
+ */
+import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+/** A file's bytes, gunzipped when it starts with the gzip magic. */
+export function readMaybeGzip(file: string): Buffer {
+  const raw = readFileSync(file);
+  return raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+}
+
+/** A file's text (UTF-8), gunzipped when needed. */
+export function readTextMaybeGzip(file: string): string {
+  return readMaybeGzip(file).toString('utf8');
+}
+
+/**
+ * A file appended to as the match goes. Each append is one synchronous write of a few
+ * kilobytes (well under a millisecond), done between games, so a crash of the runner loses
+ * no finished game and the writes never interleave.
+ */
+export class AppendFile {
+  private fd: number;
+  size: number;
+
+  constructor(
+    readonly path: string,
+    opts: { truncateTo?: number; fresh?: boolean } = {},
+  ) {
+    if (opts.fresh) {
+      this.fd = openSync(path, 'w');
+      this.size = 0;
+      return;
+    }
+    if (opts.truncateTo !== undefined && existsSync(path) && statSync(path).size > opts.truncateTo) truncateSync(path, opts.truncateTo);
+    this.fd = openSync(path, 'a');
+    this.size = statSync(path).size;
+  }
+
+  append(text: string): number {
+    const buf = Buffer.from(text, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    this.size += buf.length;
+    return this.size;
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}

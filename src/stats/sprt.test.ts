@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { llr, secularRoot, sprt, sprtConfigError } from './sprt.js';
+
+test('secular root solves Σ p·x/(1+θx) = 0', () => {
+  const x = [-0.5, 0, 0.5];
+  const p = [0.2, 0.5, 0.3];
+  const t = secularRoot(x, p);
+  let g = 0;
+  for (let i = 0; i < 3; i++) g += (p[i]! * x[i]!) / (1 + t * x[i]!);
+  assert.ok(Math.abs(g) < 1e-12);
+  assert.throws(() => secularRoot([0.1, 0.2], [0.5, 0.5]), RangeError);
+});
+
+test('no games: LLR 0 and no decision', () => {
+  const s = sprt([0, 0, 0], { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' });
+  assert.equal(s.llr, 0);
+  assert.equal(s.decision, undefined);
+});
+
+test('a clearly losing sample accepts H0, a winning one H1, in every model', () => {
+  for (const model of ['logistic', 'normalized', 'bayesian', 'cutechess'] as const) {
+    assert.equal(sprt([600, 300, 100], { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model }).decision, 'H0', model);
+    assert.equal(sprt([100, 300, 600], { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model }).decision, 'H1', model);
+  }
+});
+
+test('mirroring the counts and the bounds negates the LLR', () => {
+  for (const model of ['logistic', 'normalized'] as const) {
+    const a = llr(model, [30, 50, 20], 0, 5);
+    const b = llr(model, [20, 50, 30], -5, 0);
+    assert.ok(a < 0 && Math.abs(a + b) < 1e-9, `${model}: ${a} vs ${b}`);
+  }
+});
+
+test('trinomial-only models refuse pair counts', () => {
+  assert.throws(() => llr('bayesian', [1, 2, 3, 4, 5], 0, 5), RangeError);
+  assert.throws(() => llr('cutechess', [1, 2, 3, 4, 5], 0, 5), RangeError);
+});
+
+test('configuration errors are named', () => {
+  const base = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' as const };
+  assert.equal(sprtConfigError(base), undefined);
+  assert.match(sprtConfigError({ ...base, elo0: 5 })!, /smaller/);
+  assert.match(sprtConfigError({ ...base, alpha: 0 })!, /alpha/);
+  assert.match(sprtConfigError({ ...base, alpha: 0.6, beta: 0.5 })!, /below 1/);
+  assert.match(sprtConfigError({ ...base, model: 'x' as never })!, /unknown model/);
+});

@@ -1,0 +1,82 @@
+/**
+ * Fault tolerance with tiny scripted engines (test/fixtures/engines): one that crashes, one that
+ * hangs, one that plays an illegal move, one that prints garbage, one that thinks until stopped
+ * and one that never answers `uci`. Each loses its games with the reason in the PGN, is
+ * restarted when it must be, and the match goes on to the end; no engine outlives the runner.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXTURES, processesMatching, readGames, runCli } from './matchHelpers/cli.js';
+
+const engine = (name: string, file: string, ...args: string[]): string[] => ['--engine', `name=${name}`, 'cmd=node', `arg=${join(FIXTURES, file)}`, ...args.map((a) => `arg=${a}`)];
+
+test('a gauntlet against misbehaving engines completes, with every fault in the PGN', { timeout: 90_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-faults-'));
+  const pgn = join(dir, 'faults.pgn');
+  try {
+    const run = await runCli([
+      'match',
+      ...engine('Good', 'instant.mjs'),
+      ...engine('Crasher', 'crash.mjs', '3'),
+      ...engine('Hanger', 'hang.mjs', '3'),
+      ...engine('Cheater', 'illegal.mjs', '2'),
+      ...engine('Noisy', 'garbage.mjs', '2'),
+      ...engine('Slowpoke', 'slow.mjs', '2'),
+      ...engine('Mute', 'nouciok.mjs'),
+      '--tournament', 'gauntlet', '--games', '2', '--repeat', '--concurrency', '2',
+      '--each', 'tc=2+0.05',
+      '--startup-ms', '4000', '--stall-ms', '300', '--maxmoves', '30',
+      '--pgnout', pgn, '--json',
+    ], { timeoutMs: 85_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout) as { games: number; stopped: string; players: { name: string; losses: number; faults: Record<string, number> }[] };
+    assert.equal(summary.stopped, 'completed');
+    assert.equal(summary.games, 12);
+    const games = readGames(pgn);
+    assert.equal(games.length, 12);
+    const of = (name: string) => games.filter((g) => g.tags.get('White') === name || g.tags.get('Black') === name);
+    const color = (g: (typeof games)[0], name: string) => (g.tags.get('White') === name ? 'White' : 'Black');
+    const last = (g: (typeof games)[0]) => g.comments.at(-1) ?? '';
+    const expectations: [string, (name: string) => RegExp, string][] = [
+      ['Crasher', (c) => new RegExp(`${c} disconnects`), 'abandoned'],
+      ['Hanger', (c) => new RegExp(`${c} loses on time.*no move after stop`), 'time forfeit'],
+      ['Cheater', (c) => new RegExp(`${c} makes an illegal move: e1e8`), 'illegal move'],
+      ['Noisy', (c) => new RegExp(`${c} makes an illegal move: Nf3\\?\\?`), 'illegal move'],
+      ['Slowpoke', (c) => new RegExp(`${c} loses on time: \\d+ ms used`), 'time forfeit'],
+      ['Mute', (c) => new RegExp(`${c}'s connection stalls: .*no answer to "uci"`), 'stalled connection'],
+    ];
+    for (const [name, reason, termination] of expectations) {
+      const gs = of(name);
+      assert.equal(gs.length, 2, name);
+      for (const g of gs) {
+        assert.match(last(g), reason(color(g, name)), `${name}: ${last(g)}`);
+        assert.equal(g.tags.get('Termination'), termination, name);
+        assert.equal(g.result, color(g, name) === 'White' ? '0-1' : '1-0', name);
+      }
+      assert.equal(summary.players.find((p) => p.name === name)!.losses, 2, name);
+    }
+    const faults = Object.fromEntries(summary.players.map((p) => [p.name, p.faults]));
+    assert.equal(faults.Crasher!.disconnect, 2);
+    assert.equal(faults.Hanger!.time, 2);
+    assert.equal(faults.Cheater!.illegal, 2);
+    assert.equal(faults.Mute!.stall, 2);
+    assert.equal(faults.Good!.time + faults.Good!.disconnect + faults.Good!.stall + faults.Good!.illegal, 0);
+    assert.deepEqual(processesMatching(FIXTURES), [], 'no scripted engine is left running');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('killing the runner mid-game leaves no engine behind', { timeout: 30_000 }, async () => {
+  const run = await runCli(
+    ['match', ...engine('Good', 'instant.mjs'), ...engine('Hanger', 'hang.mjs', '1'), '--each', 'tc=60', '--games', '2', '--concurrency', '2'],
+    { onStdout: (out) => out.includes('Started game 2'), signal: 'SIGTERM', timeoutMs: 25_000 },
+  );
+  // SIGTERM is handled like Ctrl-C: games stop, engines are shut down, the report is printed.
+  assert.equal(run.code, 130, run.stderr);
+  assert.match(run.stdout, /Match interrupted after 0 games/);
+  assert.deepEqual(processesMatching(FIXTURES), []);
+});

@@ -1,0 +1,64 @@
+/**
+ * Opening sources through `tabiya match`: a Polyglot book (made by polyglot itself from master
+ * games) walked to a ply limit, and an EPD suite read in order from a start index.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { DATA, FIXTURES, readGames, runCli } from './matchHelpers/cli.js';
+
+const instant = (name: string): string[] => ['--engine', `name=${name}`, 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
+const POLYGLOT = '/usr/games/polyglot';
+const GAMES = join(DATA, 'games/pgnmentor_players_sample2000.pgn.gz');
+
+test('Polyglot book openings: both games of a pair follow the same book line', { skip: !existsSync(POLYGLOT) && 'polyglot is not installed', timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-book-'));
+  try {
+    writeFileSync(join(dir, 'games.pgn'), gunzipSync(readFileSync(GAMES)));
+    const made = spawnSync(POLYGLOT, ['make-book', '-pgn', join(dir, 'games.pgn'), '-bin', join(dir, 'book.bin'), '-max-ply', '12', '-min-game', '3'], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    const pgn = join(dir, 'out.pgn');
+    const run = await runCli([
+      'match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--games', '6', '--repeat', '--maxmoves', '10',
+      '--openings', `file=${join(dir, 'book.bin')}`, 'format=polyglot', 'plies=8', '--srand', '11', '--pgnout', pgn, '--json',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const games = readGames(pgn);
+    assert.equal(games.length, 6);
+    const lines = games.map((g) => g.uci.slice(0, g.comments.filter((c) => c === 'book').length));
+    for (const l of lines) assert.ok(l.length >= 1 && l.length <= 8, `book line of ${l.length} plies`);
+    for (let i = 0; i < 6; i += 2) {
+      assert.deepEqual(lines[i], lines[i + 1]);
+      assert.equal(games[i]!.tags.get('White'), games[i + 1]!.tags.get('Black'));
+    }
+    assert.ok(new Set(lines.map((l) => l.join(' '))).size >= 2, 'the seed picks different lines for different pairs');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('EPD openings in file order from start=3', { timeout: 30_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    const fens = [
+      'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+      'rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1',
+      'rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1',
+      'rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1',
+    ];
+    writeFileSync(join(dir, 'o.epd'), fens.map((f) => f.split(' ').slice(0, 4).join(' ') + ' c0 "x";').join('\n') + '\n');
+    const pgn = join(dir, 'out.pgn');
+    const run = await runCli(['match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--games', '4', '--repeat', '--maxmoves', '5',
+      '--openings', `file=${join(dir, 'o.epd')}`, 'format=epd', 'start=3', '--pgnout', pgn, '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    const got = readGames(pgn).map((g) => g.tags.get('FEN')!.split(' ').slice(0, 4).join(' '));
+    const want = [fens[2], fens[2], fens[3], fens[3]].map((f) => f!.split(' ').slice(0, 4).join(' '));
+    assert.deepEqual(got, want);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,63 @@
+/**
+ * `--resume`: a match interrupted with Ctrl-C continues where it stopped. The PGN and the journal
+ * agree; every scheduled game is in the PGN exactly once, and the final counts match the PGN.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DATA, FIXTURES, readGames, runCli } from './matchHelpers/cli.js';
+
+test('interrupt, then --resume, gives every game once', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-resume-'));
+  const pgn = join(dir, 'r.pgn');
+  const args = [
+    'match',
+    '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--each', 'tc=5+0.1', '--games', '10', '--repeat', '--concurrency', '2', '--maxmoves', '20',
+    '--openings', `file=${join(DATA, 'books/2moves_v1.epd.gz')}`, 'format=epd', 'order=random',
+    '--pgnout', pgn,
+  ];
+  try {
+    const first = await runCli(args, { onStdout: (out) => (out.match(/^Finished game/gm) ?? []).length >= 3 });
+    assert.equal(first.code, 130, first.stderr);
+    assert.match(first.stdout, /To resume it, run the same command with --resume/);
+    const before = readGames(pgn).length;
+    assert.ok(before >= 3 && before < 10, `${before} games before the resume`);
+    // A torn write after the last journaled game must be cut off on resume.
+    appendFileSync(pgn, '[Event "torn');
+
+    const mismatch = await runCli([...args.map((a) => (a === 'tc=5+0.1' ? 'tc=6+0.1' : a)), '--resume']);
+    assert.equal(mismatch.code, 2);
+    assert.match(mismatch.stderr, /different match \(engines differs\)/);
+
+    const second = await runCli([...args, '--resume', '--json']);
+    assert.equal(second.code, 0, second.stderr);
+    const summary = JSON.parse(second.stdout) as { games: number; wins: number; draws: number; losses: number };
+    assert.equal(summary.games, 10);
+    const games = readGames(pgn);
+    assert.equal(games.length, 10);
+    // Game numbers are not tagged, but each pair (Round) holds two games with colours swapped.
+    const rounds = new Map<string, string[]>();
+    for (const g of games) rounds.set(g.tags.get('Round')!, [...(rounds.get(g.tags.get('Round')!) ?? []), g.tags.get('White')!]);
+    assert.deepEqual([...rounds.keys()].sort((x, y) => Number(x) - Number(y)), ['1', '2', '3', '4', '5']);
+    for (const whites of rounds.values()) assert.deepEqual(whites.sort(), ['A', 'B']);
+    let w = 0;
+    let d = 0;
+    let l = 0;
+    for (const g of games) {
+      if (g.result === '1/2-1/2') d++;
+      else if ((g.result === '1-0') === (g.tags.get('White') === 'A')) w++;
+      else l++;
+    }
+    assert.deepEqual([summary.wins, summary.draws, summary.losses], [w, d, l]);
+    const journal = readFileSync(`${pgn}.journal`, 'utf8').trim().split('\n');
+    assert.equal(journal.length, 11);
+    const numbers = journal.slice(1).map((line) => (JSON.parse(line) as { number: number }).number);
+    assert.deepEqual(numbers.sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

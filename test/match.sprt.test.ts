@@ -1,0 +1,36 @@
+/**
+ * The SPRT stops a match at its decision, and the text output keeps cutechess-cli's line shapes
+ * (the lines scripts written for cutechess parse).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES, runCli } from './matchHelpers/cli.js';
+
+test('an SPRT match against an engine that always moves illegally accepts H1 early', { timeout: 60_000 }, async () => {
+  const run = await runCli([
+    'match',
+    '--engine', 'name=Good', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--engine', 'name=Bad', 'cmd=node', `arg=${join(FIXTURES, 'garbage.mjs')}`, 'arg=1',
+    '--each', 'tc=5+0.05', '--games', '200', '--repeat', '--concurrency', '2',
+    '--sprt', 'elo0=0', 'elo1=50', 'model=logistic', '--ratinginterval', '0',
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const out = run.stdout.split('\n');
+  assert.match(out[0]!, /^Match of 2 engines, 200 games \(Good: 5\+0\.05, Bad: 5\+0\.05\), seed \d+$/);
+  const finished = out.filter((l) => l.startsWith('Finished game'));
+  // Pairs are played, so the pentanomial LLR decides: about 23 pairs of wins cross 2.94.
+  assert.ok(finished.length >= 40 && finished.length < 52, `${finished.length} games`);
+  for (const l of finished) assert.match(l, /^Finished game \d+ \((Good vs Bad|Bad vs Good)\): (1-0|0-1) \{(White|Black) makes an illegal move: Nf3\?\?\}$/);
+  assert.ok(out.some((l) => /^Started game 1 of 200 \(Good vs Bad\)$/.test(l)));
+  const n = finished.length;
+  const tail = out.slice(out.lastIndexOf(`Score of Good vs Bad: ${n} - 0 - 0  [1.000] ${n}`));
+  assert.equal(tail[0], `Score of Good vs Bad: ${n} - 0 - 0  [1.000] ${n}`);
+  assert.match(tail[1]!, /^\.\.\. {6}Good playing White: \d+ - 0 - 0 {2}\[1\.000\] \d+$/);
+  assert.match(tail[2]!, /^\.\.\. {6}Good playing Black: \d+ - 0 - 0 {2}\[1\.000\] \d+$/);
+  assert.match(tail[3]!, /^\.\.\. {6}White vs Black: \d+ - \d+ - 0 {2}\[0\.\d{3}\] \d+$/);
+  assert.equal(tail[4], `Elo difference: inf +/- nan, LOS: ${(100).toFixed(1)} %, DrawRatio: 0.0 %`);
+  assert.match(tail[5]!, /^SPRT: llr (2\.9[5-9]|3\.\d\d?) \(10\d\.\d%\), lbound -2\.94, ubound 2\.94 - H1 was accepted$/);
+  assert.match(tail[6]!, /^Ptnml\(0-2\): \[0, 0, 0, 0, \d+\], WL\/DD Ratio: nan$/);
+  assert.equal(out.at(-2), 'Finished match');
+});

@@ -1,0 +1,41 @@
+/** `tabiya stats`: the §2.8 numbers through the command line, and its error messages. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from './matchHelpers/cli.js';
+
+test('stats elo --wdl and --penta print the worked examples', async () => {
+  const tri = await runCli(['stats', 'elo', '--wdl', '60,100,40', '--json']);
+  assert.equal(tri.code, 0, tri.stderr);
+  const t = JSON.parse(tri.stdout) as Record<string, number>;
+  assert.ok(Math.abs(t.elo! - 34.8601) < 1e-3 && Math.abs(t.error! - 34.1593) < 1e-3 && Math.abs(t.los! - 97.8324) < 1e-3);
+  assert.ok(Math.abs(t.losCutechess! - 97.725) < 1e-3);
+  const text = await runCli(['stats', 'elo', '--wdl', '60,100,40']);
+  assert.match(text.stdout, /cutechess: Elo difference: 34\.9 \+\/- 34\.1, LOS: 97\.7 %, DrawRatio: 50\.0 %/);
+  const penta = await runCli(['stats', 'elo', '--penta', '10,60,250,80,20', '--json']);
+  const p = JSON.parse(penta.stdout) as Record<string, number>;
+  assert.ok(Math.abs(p.elo! - 16.5571) < 1e-3 && Math.abs(p.nElo! - 29.958) < 1e-3 && p.pairs === 420);
+});
+
+test('stats sprt: models, six-counter pentanomials, decisions', async () => {
+  const run = async (...args: string[]) => JSON.parse((await runCli(['stats', 'sprt', ...args, '--json'])).stdout) as Record<string, unknown>;
+  const n = await run('--penta', '10,60,250,80,20', '--elo0', '0', '--elo1', '5', '--model', 'normalized');
+  assert.ok(Math.abs((n.llr as number) - 0.950166) < 1e-5);
+  assert.equal(n.decision, null);
+  const l = await run('--penta', '100,1200,3500,1400,110', '--elo0', '0', '--elo1', '5', '--model', 'logistic');
+  assert.ok(Math.abs((l.llr as number) - 6.819609) < 1e-5);
+  assert.equal(l.decision, 'H1');
+  const six = await run('--penta', '365,16618,36029,200,16974,390', '--elo0', '0', '--elo1', '2');
+  assert.ok(Math.abs((six.llr as number) - 2.25) < 5e-3);
+  const cc = await run('--wdl', '1477,2942,1351', '--elo0', '0', '--elo1', '10', '--alpha', '0.01', '--beta', '0.01', '--model', 'cutechess');
+  assert.ok(Math.abs((cc.llr as number) - 2.5236) < 1e-4);
+});
+
+test('stats: bad input is named', async () => {
+  const a = await runCli(['stats', 'elo', '--wdl', '1,2']);
+  assert.equal(a.code, 2);
+  assert.match(a.stderr, /--wdl: expected 3 comma-separated counts, got 2/);
+  const b = await runCli(['stats', 'sprt', '--wdl', '1,2,3', '--elo0', '5', '--elo1', '0']);
+  assert.match(b.stderr, /elo0 \(5\) must be smaller than elo1 \(0\)/);
+  const c = await runCli(['stats', 'sprt', '--penta', '1,2,3,4,5', '--model', 'bayesian']);
+  assert.match(c.stderr, /--model bayesian takes --wdl counts only/);
+});
