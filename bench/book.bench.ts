@@ -1,0 +1,137 @@
+/**
+ * `npm run bench -- book [--games N] [--runs R] [--threads 1,2] [--polyglot-args "..."] [FILE]`:
+ * `polyglot make-book` against `tabiya book make`, single-threaded and with worker threads, on
+ * the same real games with the same options, in one run. Prints wall time, games/s, peak
+ * resident memory of each process, the ratios to polyglot, and whether the books are identical.
+ *
+ * Default input: the first 100,000 games of ../shared/data/games/pgnmentor_players_dedup.pgn.gz,
+ * decompressed once to a temporary file (polyglot cannot read gzip). Default options: polyglot's
+ * own (whole games, -min-game 3). Each tool runs as its own process, timed from spawn to exit;
+ * peak memory comes from GNU time (%M) when /usr/bin/time exists, else from sampling
+ * /proc/PID/status (VmHWM). Runs alternate between the tools; the best of R runs is kept.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const POLYGLOT = '/usr/games/polyglot';
+const GNU_TIME = '/usr/bin/time';
+
+interface Run {
+  wall: number;
+  /** Peak resident memory in MiB, or NaN when it could not be measured. */
+  peak: number;
+}
+
+/** Runs a command to completion; returns its wall time and peak memory. */
+async function measure(cmd: string, args: string[], cwd: string): Promise<Run> {
+  const timed = existsSync(GNU_TIME);
+  const marker = join(cwd, 'time.txt');
+  const argv = timed ? [GNU_TIME, '-f', '%M', '-o', marker, cmd, ...args] : [cmd, ...args];
+  const t0 = performance.now();
+  const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  // Without GNU time, sample the high-water mark of the process (Linux only).
+  let hwm = NaN;
+  const sample = (): void => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m !== null) hwm = Math.max(Number.isNaN(hwm) ? 0 : hwm, Number(m[1]) / 1024);
+    } catch {
+      // the process has exited
+    }
+  };
+  const timer = timed ? undefined : setInterval(sample, 20);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const wall = (performance.now() - t0) / 1000;
+  if (timer !== undefined) clearInterval(timer);
+  if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${code}: ${stderr.slice(-500)}`);
+  const peak = timed ? Number(readFileSync(marker, 'utf8').trim().split('\n').pop()) / 1024 : hwm;
+  return { wall, peak };
+}
+
+/** The first `n` games of the collection, as a plain PGN file. */
+function firstGames(src: string, n: number, dst: string): number {
+  const text = gunzipSync(readFileSync(src)).toString('latin1');
+  let at = -1;
+  let games = 0;
+  for (let i = text.indexOf('[Event '); i >= 0 && games <= n; i = text.indexOf('\n[Event ', i + 1)) {
+    games++;
+    if (games > n) at = i + 1;
+  }
+  writeFileSync(dst, at < 0 ? text : text.slice(0, at), 'latin1');
+  return Math.min(games, n);
+}
+
+/** polyglot make-book options → ours. */
+function oursArgs(pg: string[]): string[] {
+  const map: Record<string, string> = { '-max-ply': '--max-ply', '-min-game': '--min-game', '-min-score': '--min-score', '-only-white': '--only-white', '-only-black': '--only-black', '-uniform': '--uniform' };
+  return pg.map((a) => map[a] ?? a);
+}
+
+const fmt = (x: number, d = 2): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(d));
+
+export async function main(args: string[]): Promise<void> {
+  let games = 100_000;
+  let runs = 1;
+  let threads = [1, 2];
+  let pgArgs: string[] = [];
+  let file: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--games') games = Number(args[++i]);
+    else if (a === '--runs') runs = Number(args[++i]);
+    else if (a === '--threads') threads = args[++i]!.split(',').map(Number);
+    else if (a === '--polyglot-args') pgArgs = args[++i]!.split(/\s+/).filter(Boolean);
+    else file = a;
+  }
+  if (!existsSync(POLYGLOT)) {
+    process.stderr.write(`book bench: ${POLYGLOT} is not installed (apt-get install polyglot)\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-book-'));
+  try {
+    const pgn = join(dir, 'games.pgn');
+    if (file !== undefined && !file.endsWith('.gz')) writeFileSync(pgn, readFileSync(file));
+    const count = firstGames(file ?? DATA, file !== undefined && !file.endsWith('.gz') ? Infinity : games, pgn);
+    const n = file !== undefined && !file.endsWith('.gz') ? (readFileSync(pgn, 'latin1').match(/^\[Event /gm) ?? []).length : count;
+    const mb = statSync(pgn).size / 2 ** 20;
+    console.log(`book make: ${n} games (${fmt(mb, 1)} MiB of PGN), options: ${pgArgs.length > 0 ? pgArgs.join(' ') : "polyglot's defaults"}; best of ${runs} run(s)`);
+
+    const best = new Map<string, Run>();
+    const keep = (name: string, r: Run): void => {
+      const b = best.get(name);
+      best.set(name, b === undefined ? r : { wall: Math.min(b.wall, r.wall), peak: Math.max(b.peak, r.peak) });
+    };
+    for (let r = 0; r < runs; r++) {
+      keep('polyglot', await measure(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', join(dir, 'polyglot.bin'), ...pgArgs], dir));
+      for (const t of threads) {
+        const out = join(dir, `tabiya-${t}.bin`);
+        keep(`tabiya ${t}`, await measure(process.execPath, [CLI, 'book', 'make', pgn, '-o', out, '--quiet', '--threads', String(t), ...oursArgs(pgArgs)], dir));
+      }
+    }
+    const ref = readFileSync(join(dir, 'polyglot.bin'));
+    const pg = best.get('polyglot')!;
+    console.log(`${'tool'.padEnd(26)} ${'wall s'.padStart(8)} ${'games/s'.padStart(9)} ${'peak MiB'.padStart(9)} ${'speed ×'.padStart(8)} ${'memory ×'.padStart(9)}  book`);
+    const row = (name: string, r: Run, same: string): void => {
+      console.log(
+        `${name.padEnd(26)} ${fmt(r.wall).padStart(8)} ${Math.round(n / r.wall).toString().padStart(9)} ${fmt(r.peak, 0).padStart(9)} ${fmt(pg.wall / r.wall).padStart(8)} ${fmt(r.peak / pg.peak).padStart(9)}  ${same}`,
+      );
+    };
+    row('polyglot make-book', pg, `${ref.length / 16} entries`);
+    for (const t of threads) {
+      const same = readFileSync(join(dir, `tabiya-${t}.bin`)).equals(ref) ? 'identical' : 'DIFFERENT';
+      row(`tabiya book make -t ${t}`, best.get(`tabiya ${t}`)!, same);
+    }
+    console.log('speed × = polyglot wall time / ours (above 1: faster); memory × = our peak / polyglot\'s (below 1: smaller)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

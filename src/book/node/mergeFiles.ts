@@ -1,0 +1,124 @@
+/**
+ * `book merge` over files: two books are streamed (64 KiB reads) into the output, so books of
+ * any size merge in constant memory. More than two inputs merge left to right (((A+B)+C)+…),
+ * which is what running merge-book repeatedly does; the intermediate books are kept in memory.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { ENTRY_SIZE, u32 } from '../polyglot/format.js';
+import { EntrySink, MemoryCursor, mergeBooks, type EntryCursor, type MergeOptions, type MergeStats } from '../polyglot/merge.js';
+import { sniffNonBook } from '../polyglot/reader.js';
+import { BookError } from '../polyglot/select.js';
+import { AtomicFileSync } from './atomicWrite.js';
+
+const BLOCK_ENTRIES = 4096;
+
+/** Sequential reading of a book file. */
+export class FileCursor implements EntryCursor {
+  index = -1;
+  keyHi = 0;
+  keyLo = 0;
+  move = 0;
+  weight = 0;
+  learn = 0;
+  /** Whole entries in the file, and bytes after them. */
+  readonly count: number;
+  readonly trailingBytes: number;
+  private readonly fd: number;
+  private readonly buf = new Uint8Array(BLOCK_ENTRIES * ENTRY_SIZE);
+  private bufStart = 0;
+  private bufCount = 0;
+
+  constructor(readonly name: string) {
+    let size: number;
+    try {
+      size = statSync(name).size;
+      this.fd = openSync(name, 'r');
+    } catch (e) {
+      throw new BookError('ERR_BOOK_READ', `${name}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    }
+    this.count = Math.floor(size / ENTRY_SIZE);
+    this.trailingBytes = size % ENTRY_SIZE;
+    const head = new Uint8Array(Math.min(size, 512));
+    readSync(this.fd, head, 0, head.length, 0);
+    const kind = sniffNonBook(head);
+    if (kind !== undefined) {
+      this.close();
+      throw new BookError('ERR_BOOK_NOT_A_BOOK', `${name}: not a Polyglot book (it looks like ${kind})`);
+    }
+  }
+
+  next(): boolean {
+    const i = this.index + 1;
+    if (i >= this.count) return false;
+    if (i >= this.bufStart + this.bufCount) {
+      const n = Math.min(BLOCK_ENTRIES, this.count - i);
+      let got = 0;
+      while (got < n * ENTRY_SIZE) {
+        const r = readSync(this.fd, this.buf, got, n * ENTRY_SIZE - got, i * ENTRY_SIZE + got);
+        if (r === 0) throw new BookError('ERR_BOOK_READ', `${this.name}: the file shrank while being read`);
+        got += r;
+      }
+      this.bufStart = i;
+      this.bufCount = n;
+    }
+    const o = (i - this.bufStart) * ENTRY_SIZE;
+    const b = this.buf;
+    this.index = i;
+    this.keyHi = u32(b, o);
+    this.keyLo = u32(b, o + 4);
+    this.move = (b[o + 8]! << 8) | b[o + 9]!;
+    this.weight = (b[o + 10]! << 8) | b[o + 11]!;
+    this.learn = u32(b, o + 12);
+    return true;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export interface MergeFilesResult {
+  stats: MergeStats;
+  warnings: string[];
+}
+
+/** Merges book files into `output` (written atomically). */
+export function mergeFiles(inputs: readonly string[], output: string, opts: MergeOptions = {}): MergeFilesResult {
+  if (inputs.length < 2) throw new BookError('ERR_BOOK_INPUT', 'merge needs at least two books');
+  const warnings: string[] = [];
+  const cursors = inputs.map((p) => new FileCursor(p));
+  for (const c of cursors) {
+    if (c.trailingBytes !== 0) warnings.push(`${c.name}: size is not a multiple of 16; the last ${c.trailingBytes} byte(s) are ignored`);
+  }
+  try {
+    // Intermediate results of 3+ inputs stay in memory; the last merge streams to the file.
+    let left: EntryCursor = cursors[0]!;
+    let stats: MergeStats | undefined;
+    for (let k = 1; k < cursors.length; k++) {
+      const last = k === cursors.length - 1;
+      if (last) {
+        const out = new AtomicFileSync(output);
+        try {
+          stats = mergeBooks(left, cursors[k]!, new EntrySink((b) => out.write(b)), opts);
+          out.commit();
+        } catch (e) {
+          out.abort();
+          throw e;
+        }
+      } else {
+        const chunks: Uint8Array[] = [];
+        mergeBooks(left, cursors[k]!, new EntrySink((b) => chunks.push(b)), opts);
+        const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+        let o = 0;
+        for (const c of chunks) {
+          all.set(c, o);
+          o += c.length;
+        }
+        left = new MemoryCursor(all, `merge of ${inputs.slice(0, k + 1).join(' + ')}`);
+      }
+    }
+    return { stats: stats!, warnings };
+  } finally {
+    for (const c of cursors) c.close();
+  }
+}

@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { CASTLING, KIND_MASK } from '../../core/move.js';
+import { unwrap } from '../../core/result.js';
+import { positionFromFen, STARTING_FEN } from '../../notation/fen.js';
+import { parseUci } from '../../notation/uci.js';
+import { encodeMove } from './format.js';
+import { PolyglotReader, sniffNonBook } from './reader.js';
+import { BookError, seededRandom, type BookMove } from './select.js';
+import { encodeBook } from './writer.js';
+
+const OUT = new URL('../../../../../shared/docs/polyglot-vectors/out/', import.meta.url);
+const START = '463b96181691fc9c';
+
+function book(name: string): PolyglotReader {
+  return unwrap(PolyglotReader.from(readFileSync(new URL(name, OUT)), name));
+}
+const start = () => unwrap(positionFromFen(STARTING_FEN));
+const ucis = (ms: BookMove[]): string[] => ms.map((m) => m.uci);
+/** A random() that returns the given values in turn. */
+const sequence = (...xs: number[]) => () => xs.shift()!;
+
+test('the start position of main_min1.bin: moves in file order, find/get the heaviest', () => {
+  const b = book('main_min1.bin');
+  assert.equal(b.size, 38);
+  assert.deepEqual(b.warnings, []);
+  const moves = b.moves(start());
+  assert.deepEqual(ucis(moves), ['e2e4', 'h2h4', 'd2d4', 'c2c4']);
+  assert.deepEqual(moves.map((m) => m.weight), [4, 3, 1, 1]);
+  assert.equal(b.find(start())?.uci, 'e2e4');
+  assert.equal(b.get(start()).uci, 'e2e4');
+  assert.equal(b.find(start(), { exclude: ['e2e4'] })?.uci, 'h2h4');
+  assert.equal(b.find(start(), { exclude: [moves[0]!.move, moves[1]!.move] })?.uci, 'd2d4', 'ties go to the first in the file');
+  assert.deepEqual(ucis(b.moves(start(), { minWeight: 3 })), ['e2e4', 'h2h4']);
+});
+
+test('choose: best, weighted by an injected random draw, uniform', () => {
+  const b = book('main_min1.bin');
+  // Weights 4, 3, 1, 1 (total 9): a draw d picks the first move whose running total exceeds d.
+  const table: [number, string][] = [
+    [0, 'e2e4'],
+    [3.99 / 9, 'e2e4'],
+    [4 / 9, 'h2h4'],
+    [6.99 / 9, 'h2h4'],
+    [7 / 9, 'd2d4'],
+    [8 / 9, 'c2c4'],
+    [0.9999, 'c2c4'],
+  ];
+  for (const [r, uci] of table) assert.equal(b.choose(start(), { policy: 'weighted', random: sequence(r) })?.uci, uci, `draw ${r}`);
+  assert.equal(b.choose(start(), { policy: 'best', random: sequence(0.99) })?.uci, 'e2e4');
+  assert.deepEqual([0, 0.25, 0.5, 0.75].map((r) => b.choose(start(), { policy: 'uniform', random: sequence(r) })?.uci), ['e2e4', 'h2h4', 'd2d4', 'c2c4']);
+  // A seeded generator makes weighted picks reproducible and follows the weights.
+  const counts = new Map<string, number>();
+  const rng = seededRandom(42);
+  for (let i = 0; i < 9000; i++) {
+    const u = b.choose(start(), { random: rng })!.uci;
+    counts.set(u, (counts.get(u) ?? 0) + 1);
+  }
+  assert.ok(Math.abs(counts.get('e2e4')! - 4000) < 250 && Math.abs(counts.get('c2c4')! - 1000) < 150, JSON.stringify([...counts]));
+  const again = seededRandom(42);
+  assert.equal(b.choose(start(), { random: again })!.uci, b.choose(start(), { random: seededRandom(42) })!.uci);
+});
+
+test('castling entries (king takes rook) come out as castling moves', () => {
+  const b = book('main_min1.bin');
+  const pos = unwrap(positionFromFen('r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4'));
+  const [m] = b.moves(pos);
+  assert.equal(m!.uci, 'e1g1');
+  assert.equal(m!.raw, 0x0107);
+  assert.equal(m!.move & KIND_MASK, CASTLING);
+  const black = unwrap(positionFromFen('r3kbnr/pppqpppp/2n5/3p1b2/3P1B2/2N5/PPPQPPPP/2KR1BNR b kq - 7 5'));
+  assert.equal(b.find(black)?.uci, 'e8c8');
+});
+
+test('illegal and garbage entries are skipped; weight 0 only with minWeight 0', () => {
+  const pos = start();
+  const e4 = encodeMove(unwrap(parseUci(pos, 'e2e4')));
+  const d4 = encodeMove(unwrap(parseUci(pos, 'd2d4')));
+  const bytes = encodeBook([
+    { key: START, move: 0, weight: 50 }, // a0a0
+    { key: START, move: 0x0124, weight: 40 }, // e4e4
+    { key: START, move: 0x0106, weight: 30 }, // e1g1: not a move here
+    { key: START, move: e4 | 0x8000, weight: 20 }, // bit 15
+    { key: START, move: e4, weight: 10, learn: 0x00030004 },
+    { key: START, move: d4, weight: 0 },
+    { key: '823c9b50fd114196', move: e4, weight: 99 }, // another key
+  ]);
+  const b = unwrap(PolyglotReader.from(bytes, 'garbage.bin'));
+  assert.deepEqual(ucis(b.moves(pos)), ['e2e4']);
+  assert.equal(b.moves(pos)[0]!.learn, 0x00030004);
+  assert.deepEqual(ucis(b.moves(pos, { minWeight: 0 })), ['e2e4', 'd2d4']);
+  assert.equal(b.entriesOf(pos.keyHi, pos.keyLo).length, 6);
+});
+
+test('an empty book is valid; get fails with a named error', () => {
+  const b = unwrap(PolyglotReader.from(new Uint8Array(0), 'empty.bin'));
+  assert.equal(b.size, 0);
+  assert.equal(b.find(start()), undefined);
+  assert.throws(() => b.get(start()), (e: unknown) => e instanceof BookError && e.code === 'ERR_BOOK_NO_MOVE' && e.message.includes('empty.bin'));
+});
+
+test('a trailing partial entry is ignored with a warning naming the file', () => {
+  const full = readFileSync(new URL('main_min1.bin', OUT));
+  const b = unwrap(PolyglotReader.from(Buffer.concat([full, Buffer.from([10])]), 'smallbook.bin'));
+  assert.equal(b.size, 38);
+  assert.equal(b.trailingBytes, 1);
+  assert.match(b.warnings[0]!, /^smallbook\.bin: size 609 is not a multiple of 16/);
+  assert.deepEqual(ucis(b.moves(start())), ['e2e4', 'h2h4', 'd2d4', 'c2c4']);
+});
+
+test('unsorted files and files that are not books are refused with the file named', () => {
+  const full = Buffer.from(readFileSync(new URL('main_min1.bin', OUT)));
+  const swapped = Buffer.concat([full.subarray(16, 32), full.subarray(0, 16), full.subarray(32)]);
+  const r = PolyglotReader.from(swapped, 'swapped.bin');
+  assert.ok(!r.ok && r.error.code === 'ERR_BOOK_UNSORTED' && r.error.message.startsWith('swapped.bin: ') && r.error.message.includes('entry 1'));
+  const pgn = PolyglotReader.from(readFileSync(new URL('../pgn/main.pgn', OUT)), 'main.pgn');
+  assert.ok(!pgn.ok && pgn.error.code === 'ERR_BOOK_NOT_A_BOOK' && /main\.pgn: .*PGN/.test(pgn.error.message));
+  assert.match(sniffNonBook(Uint8Array.from([0x1f, 0x8b, 8, 0])) ?? '', /gzip/);
+  assert.equal(sniffNonBook(full), undefined);
+});

@@ -1,0 +1,149 @@
+/**
+ * Reading a Polyglot book held in memory (an ArrayBuffer or Uint8Array: a browser fetch, a
+ * Node buffer). Nothing is turned into objects up front: lookups binary-search the sorted
+ * 16-byte entries for the leftmost entry of the key and scan forward (polyglot.md §1.2).
+ *
+ * Opening checks the whole file once (it is in memory anyway): a size that is not a multiple
+ * of 16 is a warning (the trailing bytes are ignored, as Polyglot does), entries out of key
+ * order are an error, because binary search over them silently misses moves.
+ *
+ *   const book = unwrap(PolyglotReader.from(bytes, 'book.bin'));
+ *   book.find(pos)?.uci;                                   // the highest-weight move
+ *   book.choose(pos, { policy: 'weighted', random: seededRandom(1) });
+ */
+import type { Position } from '../../core/position.js';
+import { err, ok, type Result } from '../../core/result.js';
+import { ENTRY_SIZE, readEntry, u32, type RawEntry } from './format.js';
+import { BookError, bestMove, bookMoves, chooseMove, type BookMove, type ChooseOptions, type ProbeOptions } from './select.js';
+
+export class PolyglotReader {
+  /** Number of whole entries. */
+  readonly size: number;
+  /** Bytes after the last whole entry (ignored). */
+  readonly trailingBytes: number;
+  /** Non-fatal findings, each naming the book. */
+  readonly warnings: string[] = [];
+
+  private constructor(
+    readonly bytes: Uint8Array,
+    readonly name: string,
+  ) {
+    this.size = Math.floor(bytes.length / ENTRY_SIZE);
+    this.trailingBytes = bytes.length % ENTRY_SIZE;
+    if (this.trailingBytes !== 0) {
+      this.warnings.push(
+        `${name}: size ${bytes.length} is not a multiple of 16; the last ${this.trailingBytes} byte${this.trailingBytes > 1 ? 's are' : ' is'} ignored`,
+      );
+    }
+  }
+
+  /** Opens a book, checking that its keys are sorted. */
+  static from(data: Uint8Array | ArrayBuffer, name = 'book'): Result<PolyglotReader, BookError> {
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    const book = new PolyglotReader(bytes, name);
+    const bad = firstUnsorted(bytes, book.size);
+    if (bad >= 0) return err(notSortedError(name, bytes, bad));
+    return ok(book);
+  }
+
+  /** Entry `i` as stored. */
+  entry(i: number): RawEntry {
+    return readEntry(this.bytes, i);
+  }
+
+  /** First index whose key is ≥ (hi, lo), or `size`. */
+  lowerBound(hi: number, lo: number): number {
+    const b = this.bytes;
+    const h = hi >>> 0;
+    const l = lo >>> 0;
+    let a = 0;
+    let z = this.size;
+    while (a < z) {
+      const mid = (a + z) >>> 1;
+      const o = mid * ENTRY_SIZE;
+      const kh = u32(b, o);
+      if (kh < h || (kh === h && u32(b, o + 4) < l)) a = mid + 1;
+      else z = mid;
+    }
+    return a;
+  }
+
+  /** All entries stored under a key, in file order. */
+  entriesOf(hi: number, lo: number): RawEntry[] {
+    const out: RawEntry[] = [];
+    const h = hi >>> 0;
+    const l = lo >>> 0;
+    for (let i = this.lowerBound(hi, lo); i < this.size; i++) {
+      const o = i * ENTRY_SIZE;
+      if (u32(this.bytes, o) !== h || u32(this.bytes, o + 4) !== l) break;
+      out.push(readEntry(this.bytes, i));
+    }
+    return out;
+  }
+
+  /** The book moves of a position: legal, at least `minWeight`, not excluded; file order. */
+  moves(pos: Position, opts?: ProbeOptions): BookMove[] {
+    return bookMoves(pos, this.entriesOf(pos.keyHi, pos.keyLo), opts);
+  }
+
+  /** The move with the highest weight (the first one on ties), or undefined. */
+  find(pos: Position, opts?: ProbeOptions): BookMove | undefined {
+    return bestMove(this.moves(pos, opts));
+  }
+
+  /** Like `find`, but a position without book moves is an error. */
+  get(pos: Position, opts?: ProbeOptions): BookMove {
+    const m = this.find(pos, opts);
+    if (m === undefined) throw new BookError('ERR_BOOK_NO_MOVE', `${this.name}: no book move in this position`);
+    return m;
+  }
+
+  /** A move picked by policy ('weighted' by default), or undefined. */
+  choose(pos: Position, opts?: ChooseOptions): BookMove | undefined {
+    return chooseMove(this.moves(pos, opts), opts);
+  }
+}
+
+/** Index of the first entry whose key is below its predecessor's, or -1. */
+export function firstUnsorted(bytes: Uint8Array, size: number): number {
+  let ph = 0;
+  let pl = 0;
+  for (let i = 0; i < size; i++) {
+    const o = i * ENTRY_SIZE;
+    const h = u32(bytes, o);
+    const l = u32(bytes, o + 4);
+    if (h < ph || (h === ph && l < pl)) return i;
+    ph = h;
+    pl = l;
+  }
+  return -1;
+}
+
+/** The error for a file whose entries are out of order, saying what the file looks like. */
+export function notSortedError(name: string, head: Uint8Array, index: number): BookError {
+  const kind = sniffNonBook(head);
+  if (kind !== undefined) return new BookError('ERR_BOOK_NOT_A_BOOK', `${name}: not a Polyglot book (it looks like ${kind})`);
+  return new BookError(
+    'ERR_BOOK_UNSORTED',
+    `${name}: not a Polyglot book, or not sorted: the key of entry ${index} (byte ${index * ENTRY_SIZE}) is smaller than the key before it`,
+  );
+}
+
+/** What a file that is not a book seems to be, from its first bytes; undefined if unknown. */
+export function sniffNonBook(head: Uint8Array): string | undefined {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip-compressed data; decompress it first';
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return 'a ZIP archive';
+  let text = 0;
+  const n = Math.min(head.length, 512);
+  for (let i = 0; i < n; i++) {
+    const c = head[i]!;
+    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || c >= 0x80) text++;
+  }
+  if (n >= 16 && text === n) {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(head[i]!);
+    if (/^\s*(\xEF\xBB\xBF)?\[\w+\s+"/.test(s) || /\b1\.\s*[a-hNBRQKO]/.test(s)) return 'a PGN file';
+    return 'a text file';
+  }
+  return undefined;
+}

@@ -1,0 +1,114 @@
+/**
+ * `tabiya book make PGN... -o BOOK.bin`: polyglot make-book, byte for byte, with what polyglot
+ * lacks: broken games skipped and listed, [FEN] games replayed from their own position, game
+ * filters, several inputs (.gz, stdin), a progress bar, a summary, worker threads, and an
+ * output written to a temporary file and renamed.
+ */
+import { startProgress, formatRate } from '../../node/progress.js';
+import { defaultThreads, makeBook, type MakeBookSummary } from '../../book/node/makeBook.js';
+import type { PgnGameError } from '../../pgn/visitor.js';
+import { CliError, intOption, numberOption } from '../errors.js';
+import { report } from '../output.js';
+import { checkInputs, formatError } from './pgnCommon.js';
+import { filterOptionsFromCli } from './pgnFilter.js';
+
+export interface BookMakeCliOptions {
+  output: string;
+  maxPly?: string;
+  minGame?: string;
+  minScore?: string;
+  /** Set by --only-white / --only-black, the last one given wins (as in polyglot). */
+  colour?: 'white' | 'black';
+  uniform?: boolean;
+  minElo?: string;
+  player?: string[];
+  result?: string[];
+  fromStart?: boolean;
+  dateFrom?: string;
+  dateTo?: string;
+  tag?: string[];
+  threads?: string;
+  errors?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+export interface BookMakeRun {
+  summary: MakeBookSummary;
+  skipped: PgnGameError[];
+}
+
+/** Runs make-book from command-line options (also used by `tabiya demo`). */
+export async function runBookMake(files: string[], opts: BookMakeCliOptions, label = 'book make'): Promise<BookMakeRun> {
+  checkInputs(files);
+  const threads = opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!;
+  const listed = intOption('--errors', opts.errors ?? '20', 0)!;
+  let filter;
+  try {
+    filter = filterOptionsFromCli(opts);
+  } catch (e) {
+    if (e instanceof RangeError) throw new CliError(e.message, 2);
+    throw e;
+  }
+  const hasFilter = Object.values(filter).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  let bar: ReturnType<typeof startProgress> | undefined;
+  const skipped: PgnGameError[] = [];
+  let errors = 0;
+  try {
+    const summary = await makeBook({
+      inputs: files,
+      output: opts.output,
+      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
+      minGame: intOption('--min-game', opts.minGame ?? '3', 0, 65535),
+      minScore: numberOption('--min-score', opts.minScore ?? '0', 0, 100),
+      colour: opts.colour ?? 'both',
+      uniform: opts.uniform === true,
+      threads,
+      filter: hasFilter ? filter : undefined,
+      onProgress(done, total, games) {
+        bar ??= startProgress({ label, total, unit: 'B', quiet: opts.quiet || opts.output === '-' });
+        bar.update(done, `${games} games`);
+      },
+      onError(e) {
+        errors++;
+        if (skipped.length < 1000) skipped.push(e);
+        if (errors <= listed && !opts.quiet && !opts.json) {
+          bar?.stop();
+          bar = undefined;
+          process.stderr.write(`skipped: ${formatError(e)}\n`);
+        }
+      },
+    });
+    bar?.stop();
+    if (errors > listed && !opts.quiet && !opts.json) process.stderr.write(`skipped ${errors - listed} more broken games (--errors N lists more)\n`);
+    return { summary, skipped };
+  } catch (e) {
+    bar?.stop();
+    throw e instanceof Error && 'code' in e ? new CliError((e as Error).message, 1) : e;
+  }
+}
+
+export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions): Promise<void> {
+  const { summary: s, skipped } = await runBookMake(files, opts);
+  const value = { ...s, skippedGames: skipped.slice(0, 100) };
+  // With the book on stdout, the summary goes to stderr.
+  if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : formatSummary(s)) + '\n');
+  else report(opts.json, value, () => formatSummary(s));
+}
+
+/** The summary, in the spirit of GNU Chess's book report. */
+export function formatSummary(s: MakeBookSummary): string {
+  const filtered = Object.entries(s.gamesFiltered).filter(([, n]) => n > 0);
+  const gps = (s.gamesRead + s.gamesSkipped) / Math.max(s.seconds, 1e-6);
+  const lines = [
+    `games read        ${s.gamesRead}${s.gamesSkipped > 0 ? `, ${s.gamesSkipped} broken and skipped` : ''}`,
+  ];
+  if (filtered.length > 0) lines.push(`games filtered    ${filtered.map(([k, n]) => `${n} (${k})`).join(', ')}; ${s.gamesUsed} used`);
+  lines.push(
+    `positions scanned ${s.positions}`,
+    `unique entries    ${s.uniqueEntries} (${s.duplicates} duplicates)`,
+    `entries kept      ${s.entriesKept}`,
+    `wrote ${s.output}: ${s.bytesWritten} bytes in ${s.seconds.toFixed(2)} s (${formatRate(gps)} games/s${s.threads > 1 ? `, ${s.threads} threads` : ''})`,
+  );
+  return lines.join('\n');
+}

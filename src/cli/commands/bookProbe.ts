@@ -1,0 +1,92 @@
+/**
+ * `tabiya book probe BOOK [--fen F] [--moves "e2e4 e7e5"]`: the book moves of a position with
+ * weight, share and learn data, in SAN and UCI. Books too large for memory are searched on
+ * disk. With --choose, one move is also picked by policy (seeded with --seed).
+ */
+import { openBook } from '../../book/node/openBook.js';
+import { chooseMove, seededRandom, type BookMove, type Policy } from '../../book/polyglot/select.js';
+import { splitLearn } from '../../book/polyglot/format.js';
+import type { Position } from '../../core/position.js';
+import { keyToHex } from '../../core/zobrist.js';
+import { STARTING_FEN, makeFen, positionFromFen } from '../../notation/fen.js';
+import { makeSan, parseSan } from '../../notation/san.js';
+import { parseUci } from '../../notation/uci.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+
+export interface BookProbeCliOptions {
+  fen?: string;
+  moves?: string;
+  minWeight?: string;
+  choose?: string;
+  seed?: string;
+  json?: boolean;
+}
+
+/** The position of --fen plus --moves (UCI or SAN), or a usage error naming the bad part. */
+export function positionOf(fen: string | undefined, moves: string | undefined): Position {
+  const r = positionFromFen(fen ?? STARTING_FEN);
+  if (!r.ok) throw new CliError(`--fen: ${r.error.message}`, 2);
+  const pos = r.value;
+  for (const word of (moves ?? '').split(/[\s,]+/).filter((w) => w !== '' && !/^\d+\.+$/.test(w))) {
+    const token = word.replace(/^\d+\.+/, '');
+    const u = parseUci(pos, token);
+    const m = u.ok ? u : parseSan(pos, token);
+    if (!m.ok) throw new CliError(`--moves: ${m.error.message}`, 2);
+    pos.play(m.value);
+  }
+  return pos;
+}
+
+export async function bookProbeCommand(file: string, opts: BookProbeCliOptions): Promise<void> {
+  const pos = positionOf(opts.fen, opts.moves);
+  const minWeight = intOption('--min-weight', opts.minWeight ?? '1', 0, 65535)!;
+  const policy = opts.choose as Policy | undefined;
+  if (policy !== undefined && policy !== 'best' && policy !== 'weighted' && policy !== 'uniform') {
+    throw new CliError(`--choose: "${opts.choose}" is not best, weighted or uniform`, 2);
+  }
+  let moves: BookMove[];
+  let warnings: readonly string[];
+  try {
+    const book = await openBook(file);
+    warnings = book.warnings;
+    moves = await book.moves(pos, { minWeight });
+    await book.close();
+  } catch (e) {
+    throw e instanceof Error && 'code' in e ? new CliError(e.message, 1) : e;
+  }
+  if (!opts.json) for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
+  const total = moves.reduce((n, m) => n + m.weight, 0);
+  const rows = moves.map((m) => {
+    const learn = splitLearn(m.learn);
+    return {
+      uci: m.uci,
+      san: makeSan(pos, m.move),
+      weight: m.weight,
+      share: total > 0 ? Math.round((1000 * m.weight) / total) / 10 : 0,
+      learn: m.learn,
+      learnGames: learn.games,
+      learnPoints: learn.points,
+      entry: m.index,
+    };
+  });
+  const seed = intOption('--seed', opts.seed, 0);
+  const chosen = policy === undefined ? undefined : chooseMove(moves, { policy, random: seed === undefined ? Math.random : seededRandom(seed) });
+  const fen = makeFen(pos);
+  const key = keyToHex(pos.keyHi, pos.keyLo);
+  const out: Record<string, unknown> = { fen, key, moves: rows, totalWeight: total };
+  if (policy !== undefined) out.chosen = chosen === undefined ? null : { uci: chosen.uci, san: makeSan(pos, chosen.move), policy };
+  report(opts.json, out, () => {
+    const lines = [`${fen}  (key ${key})`];
+    if (rows.length === 0) lines.push('no book moves');
+    else {
+      lines.push('move     uci     weight   share  learn');
+      for (const r of rows) {
+        const learn = r.learn === 0 ? '' : `${r.learnGames} games, ${r.learnPoints / 2} points`;
+        lines.push(`${r.san.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.weight).padStart(7)} ${r.share.toFixed(1).padStart(6)}%  ${learn}`.trimEnd());
+      }
+    }
+    if (policy !== undefined) lines.push(chosen === undefined ? `chosen (${policy}): none` : `chosen (${policy}): ${makeSan(pos, chosen.move)}`);
+    return lines.join('\n');
+  });
+}
