@@ -17,9 +17,224 @@ export function registerCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts) => (await import('./commands/perft.js')).perftCommand(opts));
 
+  const match = program
+    .command('match')
+    .description('play engine-vs-engine matches and tournaments (cutechess-cli style; see docs/match.md)')
+    .option('--engine <key=value...>', 'an engine (repeat per engine): name= cmd= arg= args= dir= proto=uci|xboard option.NAME= tc= st= nodes= depth= timemargin= restart= initstr= stderr=')
+    .option('--each <key=value...>', 'settings shared by every engine (an engine\'s own keys win)')
+    .option('--tournament <kind>', 'round-robin or gauntlet', 'round-robin')
+    .option('--seeds <n>', 'gauntlet: engines that play everyone else', '1')
+    .option('--games <n>', 'games per encounter per round', '1')
+    .option('--rounds <n>', 'rounds', '1')
+    .option('--repeat [n]', 'play each opening n times, colours swapped (alone: 2, game pairs)')
+    .option('--noswap', 'do not alternate colours')
+    .option('--concurrency <n>', 'games played at the same time', '1')
+    .option('--openings <key=value...>', 'file= format=epd|pgn|polyglot order=sequential|random plies= start=')
+    .option('--srand <seed>', 'seed of the opening order and book choices (recorded for --resume)')
+    .option('--sprt <key=value...>', 'elo0= elo1= alpha=0.05 beta=0.05 model=normalized|logistic|bayesian|cutechess: stop at a decision')
+    .option('--draw <key=value...>', 'movenumber= movecount= score=: adjudicate draws')
+    .option('--resign <key=value...>', 'movecount= score= [twosided=true]: adjudicate losses')
+    .option('--maxmoves <n>', 'draw after n moves by each side')
+    .option('--pgnout <file...>', 'append every finished game to this PGN (add "min" for no move comments)')
+    .option('--resume', 'continue an interrupted match (same command, same --pgnout)')
+    .option('--event <name>', 'PGN Event tag')
+    .option('--site <name>', 'PGN Site tag')
+    .option('--wait <ms>', 'pause between games')
+    .option('--no-recover', 'stop the match when an engine crashes or stalls (default: restart it and go on)')
+    .option('--startup-ms <ms>', 'handshake timeout', '10000')
+    .option('--ready-ms <ms>', 'timeout of isready/ping and new-game set-up', '60000')
+    .option('--stall-ms <ms>', 'after stop at the deadline, wait this long before killing the engine', '5000')
+    .option('--ratinginterval <n>', 'print the Elo lines every n games (0: only at the end)', '10')
+    .option('--quiet', 'no per-game lines or progress')
+    .option('--json', 'print one JSON object at the end')
+    // Engine blocks are read from the raw words (repeated variadic options cannot be told apart), and
+    // cutechess's single-dash spelling (-engine, -each, -games) is accepted too.
+    .allowUnknownOption()
+    .allowExcessArguments();
+  match.action(async () => {
+    const m = await import('./commands/match.js');
+    await m.matchCommand(m.matchArgv(match));
+  });
+
+  const stats = program.command('stats').description('Elo, error bars, LOS and SPRT from match counts');
+  stats
+    .command('elo')
+    .description('Elo, nElo, error bars and LOS of W/D/L or pentanomial counts')
+    .option('--wdl <W,D,L>', 'wins, draws, losses of the first player')
+    .option('--penta <LL,LD,WLDD,WD,WW>', 'game-pair counts (or the six LL,LD,WL,DD,WD,WW)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) => (await import('./commands/stats.js')).statsEloCommand(opts));
+  stats
+    .command('sprt')
+    .description('log-likelihood ratio of an SPRT and its decision')
+    .option('--wdl <W,D,L>', 'wins, draws, losses of the first player')
+    .option('--penta <LL,LD,WLDD,WD,WW>', 'game-pair counts (or the six LL,LD,WL,DD,WD,WW)')
+    .option('--elo0 <elo>', 'H0 bound', '0')
+    .option('--elo1 <elo>', 'H1 bound', '5')
+    .option('--alpha <p>', 'false-positive rate', '0.05')
+    .option('--beta <p>', 'false-negative rate', '0.05')
+    .option('--model <model>', 'normalized (nElo bounds), logistic, bayesian or cutechess', 'normalized')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) => (await import('./commands/stats.js')).statsSprtCommand(opts));
+
+  const pgn = program.command('pgn').description('PGN tools: statistics, filtering and cleaning of game files (see docs/pgn.md)');
+  pgn
+    .command('stats')
+    .description('read every game, replay and validate the main line, print counts and broken games')
+    .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
+    .option('--errors <n>', 'locations to list per kind of broken game', '3')
+    .option('--strict', 'exit with status 1 if any game is broken')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object')
+    .action(async (files, opts) => (await import('./commands/pgnStats.js')).pgnStatsCommand(files, opts));
+  const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+  pgn
+    .command('filter')
+    .description('copy the games that pass every condition, unchanged; broken games are dropped and listed')
+    .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
+    .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
+    .option('--min-elo <n>', 'both players rated at least n')
+    .option('--player <name>', 'White or Black contains name, case-insensitive (repeatable: any)', collect)
+    .option('--result <result>', '1-0, 0-1, 1/2-1/2 or * (repeatable: any)', collect)
+    .option('--from-start', 'drop games set up from a [FEN] tag')
+    .option('--min-plies <n>', 'main line at least n plies')
+    .option('--max-plies <n>', 'main line at most n plies')
+    .option('--date-from <date>', 'played on or after YYYY[.MM[.DD]]')
+    .option('--date-to <date>', 'played on or before YYYY[.MM[.DD]]')
+    .option('--tag <Name=value>', 'tag equals value (repeatable: all)', collect)
+    .option('--dedupe', 'keep only the first of identical games (same start, main line and result)')
+    .option('--quiet', 'no progress, no list of skipped games')
+    .option('--json', 'print one JSON object')
+    .action(async (files, opts) => (await import('./commands/pgnFilter.js')).pgnFilterCommand(files, opts));
+  pgn
+    .command('clean')
+    .description('re-export valid games in standard form without comments, NAGs or variations; list dropped games')
+    .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
+    .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
+    .option('--quiet', 'no progress, no list of dropped games')
+    .option('--json', 'print one JSON object')
+    .action(async (files, opts) => (await import('./commands/pgnClean.js')).pgnCleanCommand(files, opts));
+
+  const book = program.command('book').description('Polyglot opening books: make, merge, dump, info, probe (see docs/books.md)');
+  const bookMake = book
+    .command('make')
+    .description('build a Polyglot book from PGN games, byte-identical to polyglot make-book (see --help)')
+    .argument('<pgn...>', 'PGN files (.gz read transparently; - for stdin)')
+    .requiredOption('-o, --output <book.bin>', 'book to write (replaced only when complete)')
+    .option('--max-ply <n>', 'record the first n plies of each game', '1024')
+    .option('--min-game <n>', 'drop moves played in fewer than n games', '3')
+    .option('--min-score <percent>', "drop moves scoring below this percentage for the mover", '0')
+    .option('--only-white', 'keep only White-to-move positions (with --only-black, the last one given wins)')
+    .option('--only-black', 'keep only Black-to-move positions')
+    .option('--uniform', 'write weight 1 for every move kept')
+    .option('--min-elo <n>', 'use only games where both players are rated at least n')
+    .option('--player <name>', 'use only games where White or Black contains name (repeatable: any)', collect)
+    .option('--result <result>', 'use only games with this [Result]: 1-0, 0-1, 1/2-1/2, * (repeatable)', collect)
+    .option('--from-start', 'skip games set up from a [FEN] tag')
+    .option('--date-from <date>', 'use only games played on or after YYYY[.MM[.DD]]')
+    .option('--date-to <date>', 'use only games played on or before YYYY[.MM[.DD]]')
+    .option('--tag <Name=value>', 'use only games whose tag equals value (repeatable: all)', collect)
+    .option('--threads <n>', 'parse with n threads ("auto": one per core); the book is the same', '1')
+    .option('--errors <n>', 'broken games to list on stderr', '20')
+    .option('--quiet', 'no progress, no list of skipped games')
+    .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\nDifferences from polyglot make-book, on purpose: a broken game is skipped and listed (file:line and why)\n' +
+        'instead of aborting the run; games with a [FEN] tag are replayed from their own position (polyglot\n' +
+        'replays them from the initial position, so it mis-keys or rejects them; --from-start skips them);\n' +
+        'failures exit non-zero; the book is written to a temporary file and renamed. On clean input from\n' +
+        'the initial position the output is byte-identical to polyglot make-book with the same options.',
+    )
+    .action(async (files, opts) => (await import('./commands/bookMake.js')).bookMakeCommand(files, opts));
+  // Polyglot semantics: -only-white and -only-black overwrite each other, the last one wins.
+  bookMake.on('option:only-white', () => bookMake.setOptionValue('colour', 'white'));
+  bookMake.on('option:only-black', () => bookMake.setOptionValue('colour', 'black'));
+  book
+    .command('merge')
+    .description('merge books like polyglot merge-book 2.0 (weights of shared moves added, saturating at 65535)')
+    .argument('<books...>', 'two or more books, merged left to right')
+    .requiredOption('-o, --output <book.bin>', 'book to write')
+    .option('--priority <rule>', 'sum: add weights of shared moves (PolyGlot 2.0); first: the earlier book wins a position (PolyGlot 1.4)', 'sum')
+    .option('--polyglot-compat', 'wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
+    .option('--json', 'print one JSON object')
+    .action(async (files, opts) => (await import('./commands/bookMerge.js')).bookMergeCommand(files, opts));
+  book
+    .command('dump')
+    .description('list the lines of a book for one colour, exactly as polyglot dump-book writes them')
+    .argument('<book>', 'Polyglot book')
+    .option('--color <colour>', 'white or black')
+    .option('--colour <colour>', 'same as --color')
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action(async (file, opts) => (await import('./commands/bookDump.js')).bookDumpCommand(file, { ...opts, color: opts.color ?? opts.colour }));
+  book
+    .command('info')
+    .description("what a book holds, and polyglot info-book's line and position counts")
+    .argument('<book>', 'Polyglot book')
+    .option('--exact', 'also count positions unreachable by book lines (slow, like info-book -exact)')
+    .option('--no-lines', 'skip the walk of the lines from the start position')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/bookInfo.js')).bookInfoCommand(file, opts));
+  book
+    .command('probe')
+    .description('the book moves of a position, with weight, share and learn data')
+    .argument('<book>', 'Polyglot book')
+    .option('--fen <fen>', 'position (default: the start position)')
+    .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')
+    .option('--min-weight <n>', 'ignore entries below this weight', '1')
+    .option('--choose <policy>', 'also pick one move: best, weighted or uniform')
+    .option('--seed <n>', 'random seed for --choose')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts));
+
+  // ----- engine -----
+  program
+    .command('uci')
+    .description('run the engine over the UCI protocol on stdin/stdout (for GUIs and match runners)')
+    .action(async () => (await import('./commands/uci.js')).uciCommand());
+  program
+    .command('xboard')
+    .description('run the engine over the xboard protocol (CECP v2) on stdin/stdout')
+    .action(async () => (await import('./commands/xboard.js')).xboardCommand());
+  program
+    .command('bench')
+    .description('fixed-depth search of fixed positions: total nodes (a signature of the search) and nodes/s')
+    .option('--depth <n>', 'search depth')
+    .option('--quiet', 'no progress on stderr')
+    .option('--json', 'print one JSON object: {"nodes":N,"nps":X,...}')
+    .action(async (opts) => (await import('./commands/bench.js')).benchCommand(opts));
+  program
+    .command('analyse')
+    .alias('analyze')
+    .description('search one position and print the engine lines')
+    .option('--fen <fen>', 'position (default: the start position)')
+    .option('--moves <moves...>', 'UCI moves played from it')
+    .option('--depth <n>', 'search depth (default 14 when no limit is given)')
+    .option('--movetime <ms>', 'search time in milliseconds')
+    .option('--nodes <n>', 'node limit')
+    .option('--multipv <k>', 'number of lines', '1')
+    .option('--hash <mb>', 'hash table size in MB', '64')
+    .option('--json', 'print one JSON object')
+    .action(async (opts) => (await import('./commands/analyse.js')).analyseCommand(opts));
+  program
+    .command('epd')
+    .description('solve a test suite (EPD with bm/am): solved/total and the failures')
+    .argument('<file>', 'EPD file')
+    .option('--movetime <ms>', 'time per position in milliseconds')
+    .option('--depth <n>', 'depth per position')
+    .option('--nodes <n>', 'nodes per position')
+    .option('--hash <mb>', 'hash table size in MB', '64')
+    .option('--limit <n>', 'only the first n positions')
+    .option('--quiet', 'no progress on stderr')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/epd.js')).epdCommand(file, opts));
+
   program
     .command('demo')
-    .description("tabiya's default job on bundled data (what `npm start` runs)")
+    .description("tabiya's default job (what `npm start` runs): build the default opening book from the bundled master games")
+    .option('-o, --output <book.bin>', 'where to write the book (default: data/tabiya.bin)')
+    .option('--threads <n>', 'threads ("auto": one per core)', '1')
+    .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')
     .action(async (opts) => (await import('./commands/demo.js')).demoCommand(opts));
 }

@@ -1,0 +1,74 @@
+/**
+ * `tabiya analyse --fen F [--moves m1 m2 ...] [--depth N | --movetime MS | --nodes N]
+ * [--multipv K]`: searches one position and prints the engine's lines as they improve (text),
+ * or the final lines (--json).
+ */
+import { Engine, type SearchInfo } from '../../engine/engine.js';
+import { isMateScore, mateInMoves } from '../../engine/score.js';
+import { STARTING_FEN } from '../../notation/fen.js';
+import { makeSan } from '../../notation/san.js';
+import { makeUci } from '../../notation/uci.js';
+import type { Position } from '../../core/position.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+import { configureV8ForSearch } from '../../node/v8flags.js';
+
+export interface AnalyseOptions {
+  fen?: string;
+  moves?: string[];
+  depth?: string;
+  movetime?: string;
+  nodes?: string;
+  multipv?: string;
+  hash?: string;
+  json?: boolean;
+}
+
+function sanLine(pos: Position, pv: number[]): string[] {
+  const p = pos.clone();
+  const out: string[] = [];
+  for (const m of pv) {
+    out.push(makeSan(p, m));
+    p.play(m);
+  }
+  return out;
+}
+
+const scoreText = (s: number): string => (isMateScore(s) ? `#${mateInMoves(s)}` : `${s >= 0 ? '+' : ''}${(s / 100).toFixed(2)}`);
+
+export function analyseCommand(opts: AnalyseOptions): void {
+  configureV8ForSearch();
+  const depth = intOption('--depth', opts.depth, 1, 120);
+  const movetime = intOption('--movetime', opts.movetime, 1);
+  const nodes = intOption('--nodes', opts.nodes, 1);
+  const multipv = intOption('--multipv', opts.multipv ?? '1', 1, 256)!;
+  const hash = intOption('--hash', opts.hash ?? '64', 1, 8192)!;
+  const engine = new Engine({ hashMB: hash });
+  engine.settings.multiPV = multipv;
+  try {
+    engine.setPosition(opts.fen ?? STARTING_FEN, opts.moves ?? []);
+  } catch (e) {
+    throw new CliError((e as Error).message, 2);
+  }
+  const pos = engine.pos.clone();
+  const limits = depth === undefined && movetime === undefined && nodes === undefined ? { depth: 14 } : { depth, movetime, nodes };
+  const last = new Map<number, SearchInfo>();
+  const r = engine.go(limits, (info) => {
+    last.set(info.multipv, info);
+    if (!opts.json) {
+      const b = info.bound ? (info.bound === 'lower' ? ' ++' : ' --') : '';
+      process.stdout.write(`${String(info.depth).padStart(2)}/${String(info.seldepth).padEnd(2)} ${info.multipv > 1 ? `[${info.multipv}] ` : ''}${scoreText(info.score).padStart(7)}${b}  ${sanLine(pos, info.pv).join(' ')}\n`);
+    }
+  });
+  const lines = [...last.values()].sort((a, b) => a.multipv - b.multipv).map((i) => ({
+    multipv: i.multipv,
+    depth: i.depth,
+    score: isMateScore(i.score) ? { mate: mateInMoves(i.score) } : { cp: i.score },
+    pv: i.pv.map((m) => makeUci(m, pos.chess960)),
+    san: sanLine(pos, i.pv),
+  }));
+  const best = r.bestMove !== 0 ? makeUci(r.bestMove, pos.chess960) : null;
+  report(opts.json, { fen: opts.fen ?? STARTING_FEN, bestmove: best, depth: r.depth, nodes: r.nodes, time: r.time, lines }, () =>
+    `bestmove ${best ? makeSan(pos, r.bestMove) : '(none)'} depth ${r.depth} nodes ${r.nodes} time ${r.time} ms`,
+  );
+}

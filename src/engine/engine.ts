@@ -1,0 +1,172 @@
+/**
+ * The engine facade: what protocols, commands and the web worker use. It owns the position,
+ * the hash table and one search thread, and runs a search synchronously:
+ *
+ *     const engine = new Engine({ hashMB: 64 });
+ *     engine.setPosition(STARTING_FEN, ['e2e4', 'e7e5']);
+ *     const r = engine.go({ movetime: 1000 }, (info) => console.log(info.depth, info.pv));
+ *     makeUci(r.bestMove);
+ *
+ * `go` blocks; a front end that must stay responsive (UCI `isready`, `stop`) runs the engine
+ * in a worker and talks to it through `signals`, an Int32Array that may live in a
+ * SharedArrayBuffer: SIG_STOP = 1 stops the search, SIG_PONDER = 0 is a ponderhit.
+ */
+import { isLegal } from '../core/movegen.js';
+import type { Position } from '../core/position.js';
+import { positionFromFen, STARTING_FEN } from '../notation/fen.js';
+import { parseUci } from '../notation/uci.js';
+import { type BookProbe } from './bookProbe.js';
+import { clearPawnHash } from './eval/terms/pawns.js';
+import { evaluate } from './eval/evaluate.js';
+import { initKpk } from './eval/terms/kpk.js';
+import { iterate, type SearchInfo, type SearchResult } from './search/iterate.js';
+import { type GoLimits } from './search/limits.js';
+import { SIG_PONDER, SIG_SIZE, SIG_STOP, SearchThread } from './search/thread.js';
+import { applySkill, type SkillSettings } from './skill.js';
+import { planTime } from './timeman.js';
+import { TranspositionTable } from './tt.js';
+
+export type { GoLimits, SearchInfo, SearchResult };
+
+export interface EngineOptions {
+  /** Hash table size in MB (default 16). */
+  hashMB?: number;
+  /** Signal array to share with a controller (default: a private one). */
+  signals?: Int32Array;
+}
+
+export interface EngineSettings {
+  multiPV: number;
+  /** Subtracted from every move's time (ms). */
+  moveOverhead: number;
+  chess960: boolean;
+  /** Play moves from the book when OwnBook is on and a book is loaded. */
+  ownBook: boolean;
+  /** Leave the book after this many plies of the game (0: never). */
+  bookDepth: number;
+  /** Book-aware search: stop deepening when the PV reaches a good book position. */
+  bookAwareSearch: boolean;
+  /** Strength limit; level 20 is full strength. */
+  skill: SkillSettings;
+}
+
+export class Engine {
+  readonly tt: TranspositionTable;
+  readonly thread: SearchThread;
+  readonly signals: Int32Array;
+  readonly settings: EngineSettings = {
+    multiPV: 1,
+    moveOverhead: 50,
+    chess960: false,
+    ownBook: false,
+    bookDepth: 0,
+    bookAwareSearch: false,
+    skill: { level: 20, elo: 0 },
+  };
+  book: BookProbe | null = null;
+  /** Plies played in the game before the current position (for BookDepth). */
+  gamePly = 0;
+
+  /** Signals belong to a controller that clears them itself before each search. */
+  private readonly sharedSignals: boolean;
+
+  constructor(opts: EngineOptions = {}) {
+    this.sharedSignals = opts.signals !== undefined;
+    const r = positionFromFen(STARTING_FEN);
+    if (!r.ok) throw r.error;
+    this.tt = new TranspositionTable(opts.hashMB ?? 16);
+    this.signals = opts.signals ?? new Int32Array(SIG_SIZE);
+    this.thread = new SearchThread(r.value, this.tt, this.signals);
+    // Build the KPK table before any search, so that no search pauses for it.
+    initKpk();
+  }
+
+  /** The position searched (replaced by setPositionFrom, changed in place by setPosition). */
+  get pos(): Position {
+    return this.thread.pos;
+  }
+
+  /** Sets the position from a FEN and UCI moves; throws a ParseError naming the bad input. */
+  setPosition(fen: string = STARTING_FEN, moves: readonly string[] = []): void {
+    const r = positionFromFen(fen, this.pos);
+    if (!r.ok) throw r.error;
+    if (this.settings.chess960) this.pos.chess960 = true;
+    for (const mv of moves) {
+      const m = parseUci(this.pos, mv);
+      if (!m.ok) throw m.error;
+      this.pos.play(m.value);
+    }
+    this.gamePly = (this.pos.startFullmoves - 1) * 2 + this.pos.startTurn + this.pos.ply;
+  }
+
+  /** Copies another position (with its history, for repetitions) into the engine. */
+  setPositionFrom(pos: Position): void {
+    this.thread.pos = pos.clone();
+    if (this.settings.chess960) this.thread.pos.chess960 = true;
+    this.gamePly = (this.pos.startFullmoves - 1) * 2 + this.pos.startTurn + this.pos.ply;
+  }
+
+  /** Forgets everything learned: hash table, histories, pawn hash. */
+  newGame(): void {
+    this.tt.clear();
+    this.thread.hist.clear();
+    clearPawnHash();
+  }
+
+  resizeHash(megabytes: number): void {
+    this.tt.attach(new ArrayBuffer(TranspositionTable.bytesFor(megabytes)));
+  }
+
+  /** Static evaluation of the current position (side to move's view). */
+  evaluate(): number {
+    return evaluate(this.pos);
+  }
+
+  /**
+   * Searches the current position within `limits` and returns the best move. In book, with
+   * OwnBook on and a timed or plain `go`, the book move is returned without searching.
+   */
+  go(limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
+    if (!this.sharedSignals) {
+      Atomics.store(this.signals, SIG_STOP, 0);
+      Atomics.store(this.signals, SIG_PONDER, limits.ponder ? 1 : 0);
+    }
+    const s = this.settings;
+    if (s.ownBook && this.book && !limits.infinite && !limits.ponder && (s.bookDepth === 0 || this.gamePly < s.bookDepth)) {
+      const m = this.book.choose(this.pos, limits.searchmoves);
+      if (m !== 0) return { bestMove: m, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [m], reason: 'book' };
+    }
+    const plan = planTime(limits, this.pos.turn, s.moveOverhead);
+    const skilled = applySkill(s.skill, limits, plan);
+    const book = this.book;
+    const rootSide = this.pos.turn;
+    const result = iterate(this.thread, skilled.limits, {
+      multiPV: Math.max(s.multiPV, skilled.multiPV),
+      softMs: skilled.plan.softMs,
+      hardMs: skilled.plan.hardMs,
+      onInfo,
+      bookKnows: s.bookAwareSearch && book ? () => book.knowsWell(this.pos, rootSide) : undefined,
+    });
+    if (skilled.pick) skilled.pick(result);
+    if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = this.ponderFromHash(result.bestMove);
+    return result;
+  }
+
+  /** Stops a running search (only meaningful when `go` runs on another thread). */
+  stop(): void {
+    Atomics.store(this.signals, SIG_STOP, 1);
+    Atomics.notify(this.signals, SIG_STOP);
+  }
+
+  /** A reply to expect after `move`, from the hash table, or 0. */
+  private ponderFromHash(move: number): number {
+    const pos = this.pos;
+    pos.play(move);
+    let reply = 0;
+    if (this.tt.probe(pos.keyLo, pos.keyHi, 0) && this.tt.move !== 0) {
+      if (isLegal(pos, this.tt.move)) reply = this.tt.move;
+    }
+    pos.undo();
+    return reply;
+  }
+}

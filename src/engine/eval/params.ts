@@ -1,0 +1,158 @@
+/**
+ * Every evaluation weight, in one flat table a tuner can read and write.
+ *
+ * The evaluation is linear in these weights: each term adds weight × coefficient, where the
+ * coefficient is a count taken from the position (white's count minus black's). Each weight is
+ * a pair, a middlegame and an endgame value, blended by game phase:
+ *
+ *   eval = (64 · mg · phase + eg · (24 − phase) · scale) / (24 · 64),   mg = Σ W_mg[i]·c_i,  eg = Σ W_eg[i]·c_i
+ *
+ * so a tuner that records the coefficients c_i of a position (`evaluateTrace` in evaluate.ts),
+ * its phase and its scale can recompute the evaluation for any weights without the engine
+ * (Texel tuning over a linearised evaluation). Conditions in the evaluation depend only on the
+ * position, never on weights, which is what keeps it linear. Specialised endgame evaluators
+ * (KQK, KBNK, ...) are not linear; traces mark positions that use them.
+ *
+ * Layout: `WEIGHTS[2 * i]` is pair i's middlegame value, `WEIGHTS[2 * i + 1]` its endgame value.
+ * Pairs are grouped (`GROUPS`): material by piece type, piece-square tables, mobility by number
+ * of squares, and so on. After writing WEIGHTS, call `applyWeights()` to refresh the packed copy
+ * the evaluation reads.
+ *
+ * Defaults were fitted by logistic regression (Texel's method) on positions from
+ * ../shared/data/tuning/pgnmentor_quiet_labeled.epd, resolved by quiescence search; see
+ * docs/engine.md.
+ */
+import { DEFAULTS } from './defaults.js';
+
+export interface ParamGroup {
+  /** Name used in files and tuner output, e.g. `mobility.knight`. */
+  readonly name: string;
+  /** Index of the first pair of the group. */
+  readonly offset: number;
+  /** Number of pairs. */
+  readonly size: number;
+  /** Allowed range of every value of the group (tuners clamp to it). */
+  readonly min: number;
+  readonly max: number;
+  /** What the index means. */
+  readonly doc: string;
+}
+
+const groups: ParamGroup[] = [];
+let pairs = 0;
+function group(name: string, size: number, min: number, max: number, doc: string): number {
+  const offset = pairs;
+  groups.push({ name, offset, size, min, max, doc });
+  pairs += size;
+  return offset;
+}
+
+// Offsets of every group (pair indices). The evaluation adds `PACKED[OFFSET + k]`.
+export const P_MATERIAL = group('material', 5, 0, 2000, 'by piece type: pawn, knight, bishop, rook, queen');
+export const P_PST = group('pst', 6 * 64, -200, 200, 'piece-square: (type - 1) * 64 + square, a1 = 0, from White (Black mirrored)');
+export const P_MOB_KNIGHT = group('mobility.knight', 9, -200, 200, 'by safe squares attacked (0..8)');
+export const P_MOB_BISHOP = group('mobility.bishop', 14, -200, 200, 'by safe squares attacked (0..13)');
+export const P_MOB_ROOK = group('mobility.rook', 15, -200, 200, 'by safe squares attacked (0..14)');
+export const P_MOB_QUEEN = group('mobility.queen', 28, -200, 200, 'by safe squares attacked (0..27)');
+export const P_BISHOP_PAIR = group('bishopPair', 1, 0, 200, 'two or more bishops');
+export const P_DOUBLED = group('pawn.doubled', 1, -100, 50, 'a pawn with an own pawn ahead on its file');
+export const P_ISOLATED = group('pawn.isolated', 2, -100, 50, 'no own pawn on adjacent files: [closed file, open file]');
+export const P_BACKWARD = group('pawn.backward', 2, -100, 50, 'cannot be defended by pawns and its stop square is attacked: [closed, open]');
+export const P_CONNECTED = group('pawn.connected', 8, -50, 200, 'defended or side by side, by relative rank');
+export const P_PASSED = group('passed.rank', 8, -50, 300, 'passed pawn by relative rank');
+export const P_PASSED_OWN_KING = group('passed.ownKingDistance', 8, -50, 50, 'by rank; coefficient: own king distance to the stop square');
+export const P_PASSED_ENEMY_KING = group('passed.enemyKingDistance', 8, -50, 50, 'by rank; coefficient: enemy king distance to the stop square');
+export const P_PASSED_FREE = group('passed.free', 8, -50, 200, 'by rank; stop square empty');
+export const P_PASSED_SAFE = group('passed.safe', 8, -50, 200, 'by rank; no enemy attack on the path to promotion');
+export const P_ROOK_OPEN = group('rook.openFile', 2, -50, 100, '[semi-open file, open file]');
+export const P_ROOK_SEVENTH = group('rook.seventh', 1, -50, 100, 'on the 7th rank with the enemy king on the 8th or pawns on the 7th');
+export const P_OUTPOST = group('outpost', 2, -50, 100, 'square no enemy pawn can attack, defended by a pawn: [knight, bishop]');
+export const P_BEHIND_PAWN = group('minorBehindPawn', 1, -50, 100, 'knight or bishop right behind a pawn');
+export const P_KING_SHELTER = group('king.shelter', 8, -100, 100, 'own pawn on king file or next: by its relative rank (0 = none)');
+export const P_KING_STORM = group('king.storm', 8, -100, 100, 'enemy pawn on king file or next: by its relative rank (0 = none)');
+export const P_KING_OPEN = group('king.openFile', 1, -100, 50, 'no own pawn on the king file');
+export const P_KING_ATTACK = group('king.attack', 5, -50, 100, 'enemy-king-zone squares attacked, with two or more attackers: [pawn, knight, bishop, rook, queen]');
+export const P_SAFE_CHECK = group('king.safeCheck', 5, -50, 200, 'safe checking squares: [unused, knight, bishop, rook, queen]');
+export const P_KING_ZONE_WEAK = group('king.weakZone', 1, -50, 100, 'enemy king zone squares attacked by us and defended only by king or queen');
+export const P_THREAT_PAWN = group('threat.byPawn', 6, -50, 200, 'enemy piece attacked by a pawn, by victim type (pawn..king)');
+export const P_THREAT_MINOR = group('threat.byMinor', 6, -50, 200, 'by victim type');
+export const P_THREAT_ROOK = group('threat.byRook', 6, -50, 200, 'by victim type');
+export const P_THREAT_KING = group('threat.byKing', 1, -50, 200, 'undefended enemy piece attacked by the king');
+export const P_HANGING = group('threat.hanging', 1, -50, 200, 'enemy piece attacked and not defended');
+export const P_PAWN_PUSH_THREAT = group('threat.pawnPush', 1, -50, 200, 'a safe pawn push would attack an enemy piece');
+export const P_TEMPO = group('tempo', 1, 0, 100, 'side to move');
+
+/** Number of weight pairs. */
+export const NPAIRS = pairs;
+/** The parameter groups, in table order. */
+export const GROUPS: readonly ParamGroup[] = groups;
+
+/** Weights: [mg0, eg0, mg1, eg1, ...]. Write here, then call applyWeights(). */
+export const WEIGHTS = new Int32Array(2 * NPAIRS);
+/** mg and eg of each pair packed into one int32 (eg << 16) + mg, as the evaluation reads them. */
+export const PACKED = new Int32Array(NPAIRS);
+
+/** Packs a middlegame and an endgame value into one int32 (both must fit in 16 bits). */
+export const pack = (mg: number, eg: number): number => (eg << 16) + mg;
+export const unpackMg = (s: number): number => (s << 16) >> 16;
+export const unpackEg = (s: number): number => (s + 0x8000) >> 16;
+
+/**
+ * Material + piece-square value of a piece code on a square, packed, White positive: the
+ * table the search's incremental material/PST sum reads (derived from WEIGHTS).
+ */
+export const PSQ = new Int32Array(16 * 64);
+
+/** Refreshes PACKED and PSQ from WEIGHTS (call after changing WEIGHTS). */
+export function applyWeights(): void {
+  for (let i = 0; i < NPAIRS; i++) PACKED[i] = pack(WEIGHTS[2 * i]!, WEIGHTS[2 * i + 1]!);
+  for (let c = 0; c < 2; c++) {
+    for (let t = 1; t <= 6; t++) {
+      const mat = t === 6 ? 0 : PACKED[P_MATERIAL + t - 1]!;
+      for (let sq = 0; sq < 64; sq++) {
+        const v = mat + PACKED[P_PST + ((t - 1) << 6) + (c === 0 ? sq : sq ^ 56)]!;
+        PSQ[(((c << 3) | t) << 6) | sq] = c === 0 ? v : -v;
+      }
+    }
+  }
+}
+
+/** Restores the default weights. */
+export function resetWeights(): void {
+  WEIGHTS.fill(0);
+  weightsFromJson(DEFAULTS);
+}
+
+/** `name[k].mg` style names of every value, in WEIGHTS order (for tuner files). */
+export function weightNames(): string[] {
+  const out: string[] = [];
+  for (const g of groups) for (let k = 0; k < g.size; k++) out.push(`${g.name}[${k}].mg`, `${g.name}[${k}].eg`);
+  return out;
+}
+
+/** The weights as `{ group: [[mg, eg], ...] }` (for tuner output and inspection). */
+export function weightsToJson(): Record<string, [number, number][]> {
+  const out: Record<string, [number, number][]> = {};
+  for (const g of groups) {
+    const v: [number, number][] = [];
+    for (let k = 0; k < g.size; k++) v.push([WEIGHTS[2 * (g.offset + k)]!, WEIGHTS[2 * (g.offset + k) + 1]!]);
+    out[g.name] = v;
+  }
+  return out;
+}
+
+/** Loads weights written by weightsToJson (unknown groups or wrong sizes are errors). */
+export function weightsFromJson(json: Readonly<Record<string, readonly (readonly [number, number])[]>>): void {
+  for (const [name, values] of Object.entries(json)) {
+    const g = groups.find((x) => x.name === name);
+    if (!g) throw new Error(`unknown evaluation parameter group "${name}"`);
+    if (values.length !== g.size) throw new Error(`parameter group "${name}" has ${g.size} pairs, got ${values.length}`);
+    values.forEach(([mg, eg], k) => {
+      WEIGHTS[2 * (g.offset + k)] = Math.max(g.min, Math.min(g.max, Math.round(mg)));
+      WEIGHTS[2 * (g.offset + k) + 1] = Math.max(g.min, Math.min(g.max, Math.round(eg)));
+    });
+  }
+  applyWeights();
+}
+
+resetWeights();

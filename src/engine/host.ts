@@ -1,0 +1,227 @@
+/**
+ * What a protocol front end (UCI or xboard server) needs from an engine that may run on
+ * another thread: configure, new game, go with callbacks, stop, ponderhit, learn. Messages are
+ * plain data (moves as UCI strings), so the same interface works across a worker boundary.
+ *
+ * `LocalHost` runs the engine on the caller's thread: `go` returns only when the search is
+ * done, so `stop` cannot interrupt it. Tests and embedders with fixed limits use it; an
+ * interactive front end uses the worker host in src/node/.
+ */
+import { legalMoves } from '../core/movegen.js';
+import { STARTING_FEN } from '../notation/fen.js';
+import { makeUci, parseUci } from '../notation/uci.js';
+import { BookProbe, type BookPolicy, type BookSource, type LearnGame } from './bookProbe.js';
+import { Engine, type SearchInfo } from './engine.js';
+import { MATE, mateInMoves } from './score.js';
+import type { GoLimits } from './search/limits.js';
+
+export interface EngineConfig {
+  hashMB: number;
+  threads: number;
+  multiPV: number;
+  moveOverhead: number;
+  chess960: boolean;
+  ownBook: boolean;
+  /** Path of the book file ('' for none). */
+  bookFile: string;
+  bookPolicy: BookPolicy;
+  /** Leave the book after this many plies (0: never). */
+  bookDepth: number;
+  bookLearning: boolean;
+  bookAwareSearch: boolean;
+  limitStrength: boolean;
+  elo: number;
+  skillLevel: number;
+}
+
+export const DEFAULT_CONFIG: EngineConfig = {
+  hashMB: 16,
+  threads: 1,
+  multiPV: 1,
+  moveOverhead: 50,
+  chess960: false,
+  ownBook: false,
+  bookFile: '',
+  bookPolicy: 'weighted',
+  bookDepth: 0,
+  bookLearning: false,
+  bookAwareSearch: false,
+  limitStrength: false,
+  elo: 2800,
+  skillLevel: 20,
+};
+
+/** `go` limits with moves as UCI strings (what crosses a thread boundary). */
+export type WireLimits = Omit<GoLimits, 'searchmoves'> & { searchmoves?: string[] };
+
+export interface GoRequest {
+  fen: string;
+  moves: string[];
+  limits: WireLimits;
+}
+
+/** One info line, ready to print. */
+export interface WireInfo {
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  /** Centipawns, when not a mate score. */
+  cp?: number;
+  /** Moves to mate (negative: being mated). */
+  mate?: number;
+  bound?: 'lower' | 'upper';
+  nodes: number;
+  nps: number;
+  time: number;
+  hashfull: number;
+  pv: string[];
+}
+
+export interface WireBest {
+  /** null when the side to move has no legal move. */
+  best: string | null;
+  ponder: string | null;
+  /** Last score, for front ends that report it (xboard). */
+  cp?: number;
+  mate?: number;
+  depth: number;
+  nodes: number;
+  /** Set when an error kept the search from running (bad position); best is then null. */
+  error?: string;
+}
+
+export interface EngineHost {
+  configure(config: Partial<EngineConfig>): void;
+  clearHash(): void;
+  newGame(): void;
+  go(req: GoRequest, onInfo: (i: WireInfo) => void, onBest: (b: WireBest) => void): void;
+  stop(): void;
+  ponderhit(): void;
+  /** Hands a finished game to the book (when BookLearning is on and the book learns). */
+  learn(game: LearnGame): void;
+  close(): void;
+}
+
+/** Loads a book file into a source; throws an Error naming the file on failure. */
+export type BookLoader = (path: string) => BookSource;
+
+/** Applies configuration to an engine (loading a book through `loadBook` when the file changes). */
+export class EngineConfigurator {
+  readonly config: EngineConfig = { ...DEFAULT_CONFIG };
+  private loadedBook = '';
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly loadBook?: BookLoader,
+  ) {}
+
+  /** Applies changes; returns error messages (a bad book file) without throwing. */
+  apply(change: Partial<EngineConfig>): string[] {
+    const errors: string[] = [];
+    const c = Object.assign(this.config, change);
+    const e = this.engine;
+    if (change.hashMB !== undefined) e.resizeHash(c.hashMB);
+    const s = e.settings;
+    s.multiPV = c.multiPV;
+    s.moveOverhead = c.moveOverhead;
+    s.chess960 = c.chess960;
+    s.ownBook = c.ownBook;
+    s.bookDepth = c.bookDepth;
+    s.bookAwareSearch = c.bookAwareSearch;
+    s.skill = { level: c.skillLevel, elo: c.limitStrength ? c.elo : 0 };
+    if (c.bookFile !== this.loadedBook) {
+      this.loadedBook = c.bookFile;
+      e.book = null;
+      if (c.bookFile !== '') {
+        if (!this.loadBook) errors.push('books cannot be loaded here');
+        else {
+          try {
+            e.book = new BookProbe(this.loadBook(c.bookFile), { policy: c.bookPolicy });
+          } catch (err) {
+            errors.push((err as Error).message);
+          }
+        }
+      }
+    }
+    if (e.book) e.book.policy = c.bookPolicy;
+    return errors;
+  }
+}
+
+/** Runs one `go` on an engine: sets the position, converts moves, reports in wire form. */
+export function runGo(engine: Engine, req: GoRequest, onInfo: (i: WireInfo) => void): WireBest {
+  try {
+    engine.setPosition(req.fen || STARTING_FEN, req.moves);
+  } catch (err) {
+    return { best: null, ponder: null, depth: 0, nodes: 0, error: (err as Error).message };
+  }
+  const pos = engine.pos;
+  const c960 = engine.settings.chess960 || pos.chess960;
+  const limits: GoLimits = { ...req.limits, searchmoves: undefined };
+  if (req.limits.searchmoves && req.limits.searchmoves.length > 0) {
+    limits.searchmoves = [];
+    for (const s of req.limits.searchmoves) {
+      const m = parseUci(pos, s);
+      if (m.ok) limits.searchmoves.push(m.value);
+    }
+    if (limits.searchmoves.length === 0) limits.searchmoves = legalMoves(pos);
+  }
+  const toWire = (i: SearchInfo): WireInfo => {
+    const pv = i.pv.map((m) => makeUci(m, c960));
+    const w: WireInfo = { depth: i.depth, seldepth: i.seldepth, multipv: i.multipv, nodes: i.nodes, nps: i.nps, time: i.time, hashfull: i.hashfull, pv };
+    if (i.mate !== undefined) w.mate = i.mate;
+    else w.cp = i.score;
+    if (i.bound) w.bound = i.bound;
+    return w;
+  };
+  const r = engine.go(limits, (i) => onInfo(toWire(i)));
+  const best: WireBest = { best: null, ponder: null, depth: r.depth, nodes: r.nodes };
+  if (r.bestMove !== 0) {
+    best.best = makeUci(r.bestMove, c960);
+    if (r.ponderMove !== 0) best.ponder = makeUci(r.ponderMove, c960);
+  }
+  if (Math.abs(r.score) >= MATE - 1000) best.mate = mateInMoves(r.score);
+  else best.cp = r.score;
+  return best;
+}
+
+/** An EngineHost on the caller's thread (searches block; stop has no effect). */
+export class LocalHost implements EngineHost {
+  readonly engine: Engine;
+  private readonly configurator: EngineConfigurator;
+  /** Errors from configuration (bad book file), reported by front ends as info strings. */
+  onError?: (message: string) => void;
+
+  constructor(loadBook?: BookLoader, engine = new Engine()) {
+    this.engine = engine;
+    this.configurator = new EngineConfigurator(engine, loadBook);
+  }
+
+  configure(config: Partial<EngineConfig>): void {
+    for (const e of this.configurator.apply(config)) this.onError?.(e);
+  }
+
+  clearHash(): void {
+    this.engine.newGame();
+  }
+
+  newGame(): void {
+    this.engine.newGame();
+  }
+
+  go(req: GoRequest, onInfo: (i: WireInfo) => void, onBest: (b: WireBest) => void): void {
+    onBest(runGo(this.engine, req, onInfo));
+  }
+
+  stop(): void {
+    this.engine.stop();
+  }
+
+  ponderhit(): void {}
+
+  learn(game: LearnGame): void {
+    if (this.configurator.config.bookLearning) this.engine.book?.learn(game);
+  }
+
+  close(): void {}
+}

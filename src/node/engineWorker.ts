@@ -1,0 +1,58 @@
+/**
+ * The search thread of `tabiya uci` / `tabiya xboard`: a worker_threads Worker that owns an
+ * Engine and runs each `go` to completion, while the main thread keeps reading commands. Stop
+ * and ponderhit arrive through the shared signal array (the search polls it), everything else
+ * as messages, handled in order between searches.
+ */
+import { readFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PolyglotReader } from '../book/polyglot/reader.js';
+import { polyglotSource, type BookSource } from '../engine/bookProbe.js';
+import { Engine } from '../engine/engine.js';
+import { EngineConfigurator, runGo } from '../engine/host.js';
+import { configureV8ForSearch } from './v8flags.js';
+import type { WorkerRequest, WorkerReply } from './workerHost.js';
+
+/** Reads a Polyglot book whole; errors name the file. */
+export function loadPolyglotFile(path: string): BookSource {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw new Error(`book ${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+  }
+  const r = PolyglotReader.from(bytes, path);
+  if (!r.ok) throw new Error(r.error.message);
+  return polyglotSource(r.value);
+}
+
+const port = parentPort;
+if (port) {
+  configureV8ForSearch();
+  const { signals } = workerData as { signals: SharedArrayBuffer };
+  const engine = new Engine({ signals: new Int32Array(signals) });
+  const configurator = new EngineConfigurator(engine, loadPolyglotFile);
+  const reply = (r: WorkerReply): void => port.postMessage(r);
+  port.on('message', (msg: WorkerRequest) => {
+    switch (msg.type) {
+      case 'configure':
+        for (const message of configurator.apply(msg.config)) reply({ type: 'error', message });
+        return;
+      case 'clearHash':
+      case 'newGame':
+        engine.newGame();
+        return;
+      case 'go': {
+        const best = runGo(engine, msg.req, (info) => reply({ type: 'info', id: msg.id, info }));
+        reply({ type: 'best', id: msg.id, best });
+        return;
+      }
+      case 'learn':
+        if (configurator.config.bookLearning) engine.book?.learn(msg.game);
+        return;
+      case 'close':
+        port.close();
+        return;
+    }
+  });
+}

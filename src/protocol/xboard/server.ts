@@ -1,0 +1,418 @@
+/**
+ * tabiya's side of the xboard protocol (CECP v2), sans-I/O like the UCI server: `receive`
+ * each line, `send` the answers, an EngineHost runs the searches.
+ *
+ * Supported: feature negotiation (setboard, usermove, ping, reuse, analyze, memory, colors=0,
+ * sigint/sigterm off), new, variant fischerandom, force, go, playother, usermove (coordinate
+ * notation, castling as e1g1, O-O or king-takes-rook), level/st/sd, time/otim, ?, ping, draw,
+ * result (hands the finished game to book learning), setboard, undo, remove, hard/easy
+ * (pondering), post/nopost, analyze/exit/., hint, memory, cores, option, quit. After its own
+ * move the engine claims the result when the rules end the game (mate, stalemate, fifty
+ * moves, repetition, insufficient material).
+ */
+import { legalMoves } from '../../core/movegen.js';
+import { CASTLING, KIND_MASK } from '../../core/move.js';
+import type { Position } from '../../core/position.js';
+import { unwrap } from '../../core/result.js';
+import { makeFen, positionFromFen, STARTING_FEN } from '../../notation/fen.js';
+import { makeUci, parseUci } from '../../notation/uci.js';
+import { gameResult, type GameResult } from '../../engine/gameEnd.js';
+import type { EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
+import { ENGINE_NAME } from '../uci/server.js';
+
+type SearchKind = 'think' | 'ponder' | 'analyze';
+
+const RESULT_TEXT: Record<GameResult, string> = { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'Draw' };
+
+export class XboardServer {
+  onQuit?: () => void;
+  private startFen = STARTING_FEN;
+  private moves: string[] = [];
+  private pos: Position;
+  /** Colour the engine plays (0 White, 1 Black), -1 in force mode. */
+  private engineColor = 1;
+  private chess960 = false;
+  private post = true;
+  private ponderOn = false;
+  private analyzing = false;
+  /** level: moves per session (0: all), base and increment in ms; st: fixed ms per move; sd: depth. */
+  private mps = 0;
+  private baseMs = 300000;
+  private incMs = 0;
+  private stMs = 0;
+  private sdDepth = 0;
+  private engineClock = 300000;
+  private otherClock = 300000;
+  private search: { id: number; kind: SearchKind; ponderMove?: string } | undefined;
+  private searchId = 0;
+  private pendingPongs: string[] = [];
+
+  constructor(
+    private readonly send: (line: string) => void,
+    private readonly host: EngineHost,
+  ) {
+    this.pos = unwrap(positionFromFen(STARTING_FEN));
+  }
+
+  receive(raw: string): void {
+    const line = raw.trim();
+    if (line === '') return;
+    const sp = line.indexOf(' ');
+    const cmd = sp < 0 ? line : line.slice(0, sp);
+    const arg = sp < 0 ? '' : line.slice(sp + 1).trim();
+    switch (cmd) {
+      case 'xboard':
+      case 'accepted':
+      case 'rejected':
+      case 'random':
+      case 'computer':
+      case 'name':
+      case 'rating':
+      case 'ics':
+      case 'nps':
+      case 'draw':
+      case 'bk':
+      case '.':
+      case 'white':
+      case 'black':
+        return;
+      case 'protover':
+        this.send(
+          `feature myname="${ENGINE_NAME}" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 reuse=1 analyze=1 ` +
+            'colors=0 san=0 time=1 draw=0 memory=1 smp=0 name=0 variants="normal,fischerandom" ' +
+            'option="OwnBook -check 0" option="BookFile -file " option="Skill Level -spin 20 0 20" ' +
+            'option="Move Overhead -spin 50 0 5000" option="BookAwareSearch -check 0" done=1',
+        );
+        return;
+      case 'new':
+        this.stopSearch();
+        this.analyzing = false;
+        this.chess960 = false;
+        this.host.configure({ chess960: false });
+        this.setPosition(STARTING_FEN);
+        this.engineColor = 1;
+        this.sdDepth = 0;
+        this.stMs = 0;
+        this.host.newGame();
+        return;
+      case 'variant':
+        this.chess960 = arg === 'fischerandom';
+        this.host.configure({ chess960: this.chess960 });
+        if (arg !== 'normal' && arg !== 'fischerandom') this.send(`Error (unsupported variant): ${arg}`);
+        return;
+      case 'force':
+        this.stopSearch();
+        this.engineColor = -1;
+        return;
+      case 'go':
+        this.stopSearch();
+        this.engineColor = this.pos.turn;
+        this.think();
+        return;
+      case 'playother':
+        this.stopSearch();
+        this.engineColor = this.pos.turn ^ 1;
+        return;
+      case 'level':
+        return this.level(arg);
+      case 'st':
+        this.stMs = Math.round(Number(arg) * 1000) || 0;
+        return;
+      case 'sd':
+        this.sdDepth = parseInt(arg, 10) || 0;
+        return;
+      case 'time':
+        this.engineClock = Number(arg) * 10;
+        return;
+      case 'otim':
+        this.otherClock = Number(arg) * 10;
+        return;
+      case 'usermove':
+        return this.usermove(arg);
+      case '?':
+        if (this.search?.kind === 'think') this.host.stop();
+        return;
+      case 'ping':
+        if (this.search?.kind === 'think') this.pendingPongs.push(arg);
+        else this.send(`pong ${arg}`);
+        return;
+      case 'result':
+        return this.result(arg);
+      case 'setboard':
+        this.stopSearch();
+        this.setPosition(arg);
+        if (this.analyzing) this.analyze();
+        return;
+      case 'undo':
+      case 'remove':
+        this.stopSearch();
+        this.takeBack(cmd === 'undo' ? 1 : 2);
+        if (this.analyzing) this.analyze();
+        return;
+      case 'hard':
+        this.ponderOn = true;
+        return;
+      case 'easy':
+        this.ponderOn = false;
+        if (this.search?.kind === 'ponder') this.stopSearch();
+        return;
+      case 'post':
+        this.post = true;
+        return;
+      case 'nopost':
+        this.post = false;
+        return;
+      case 'analyze':
+        this.stopSearch();
+        this.analyzing = true;
+        this.engineColor = -1;
+        this.analyze();
+        return;
+      case 'exit':
+        if (this.analyzing) {
+          this.analyzing = false;
+          this.stopSearch();
+        }
+        return;
+      case 'hint':
+        return;
+      case 'memory': {
+        const mb = parseInt(arg, 10);
+        if (mb > 0) this.host.configure({ hashMB: Math.max(1, Math.min(8192, mb)) });
+        return;
+      }
+      case 'cores':
+        return;
+      case 'option':
+        return this.option(arg);
+      case 'quit':
+        this.stopSearch();
+        this.host.close();
+        this.onQuit?.();
+        return;
+      default:
+        // A bare move is a user move too (protocol 1 style).
+        if (/^[a-h][1-8][a-h][1-8][nbrq]?$/.test(cmd) || /^O-O(-O)?$/.test(cmd)) return this.usermove(cmd);
+        this.send(`Error (unknown command): ${cmd}`);
+    }
+  }
+
+  private setPosition(fen: string): void {
+    const r = positionFromFen(fen);
+    if (!r.ok) {
+      this.send(`tellusererror Illegal position: ${r.error.message}`);
+      return;
+    }
+    this.startFen = fen;
+    this.moves = [];
+    this.pos = r.value;
+    if (this.chess960) this.pos.chess960 = true;
+  }
+
+  private level(arg: string): void {
+    const [mps, base, inc] = arg.split(/\s+/);
+    this.mps = parseInt(mps ?? '0', 10) || 0;
+    const [min, sec] = (base ?? '5').split(':');
+    this.baseMs = (Number(min) * 60 + Number(sec ?? 0)) * 1000;
+    this.incMs = Number(inc ?? 0) * 1000;
+    this.engineClock = this.baseMs;
+    this.otherClock = this.baseMs;
+  }
+
+  private option(arg: string): void {
+    const eq = arg.indexOf('=');
+    const name = (eq < 0 ? arg : arg.slice(0, eq)).trim();
+    const value = eq < 0 ? '' : arg.slice(eq + 1).trim();
+    switch (name) {
+      case 'OwnBook':
+        this.host.configure({ ownBook: value === '1' || value === 'true' });
+        return;
+      case 'BookFile':
+        this.host.configure({ bookFile: value });
+        return;
+      case 'Skill Level':
+        this.host.configure({ skillLevel: Math.max(0, Math.min(20, parseInt(value, 10) || 0)) });
+        return;
+      case 'Move Overhead':
+        this.host.configure({ moveOverhead: Math.max(0, Math.min(5000, parseInt(value, 10) || 0)) });
+        return;
+      case 'BookAwareSearch':
+        this.host.configure({ bookAwareSearch: value === '1' || value === 'true' });
+        return;
+      default:
+        this.send(`Error (unknown option): ${name}`);
+    }
+  }
+
+  /** Parses an xboard move: coordinates, O-O / O-O-O, or king-takes-rook castling. */
+  private parseMove(text: string): number | undefined {
+    let s = text;
+    if (s === 'O-O' || s === 'O-O-O' || s === '0-0' || s === '0-0-0') {
+      const m = legalMoves(this.pos).find((x) => (x & KIND_MASK) === CASTLING && ((x & 63) > ((x >>> 6) & 63)) === (s.length === 3));
+      return m;
+    }
+    if (s.length === 5 && s[4] === s[4]!.toUpperCase()) s = s.slice(0, 4) + s[4]!.toLowerCase();
+    const r = parseUci(this.pos, s);
+    return r.ok ? r.value : undefined;
+  }
+
+  private usermove(text: string): void {
+    const m = this.parseMove(text);
+    if (m === undefined) {
+      this.send(`Illegal move: ${text}`);
+      return;
+    }
+    const uci = makeUci(m, this.chess960 || this.pos.chess960);
+    const s = this.search;
+    if (s?.kind === 'ponder' && s.ponderMove === uci) {
+      // Ponder hit: the search already on the board continues as our move's search.
+      this.playMove(m, uci);
+      s.kind = 'think';
+      this.host.ponderhit();
+      return;
+    }
+    this.stopSearch();
+    this.playMove(m, uci);
+    if (this.analyzing) this.analyze();
+    else if (this.pos.turn === this.engineColor) this.think();
+  }
+
+  private playMove(m: number, uci: string): void {
+    this.pos.play(m);
+    this.moves.push(uci);
+  }
+
+  private takeBack(n: number): void {
+    const keep = this.moves.slice(0, Math.max(0, this.moves.length - n));
+    const fen = this.startFen;
+    this.setPosition(fen);
+    for (const mv of keep) {
+      const m = parseUci(this.pos, mv);
+      if (m.ok) this.playMove(m.value, mv);
+    }
+  }
+
+  private limits(): WireLimits {
+    if (this.sdDepth > 0 && this.stMs === 0 && this.baseMs <= 0) return { depth: this.sdDepth };
+    const l: WireLimits = {};
+    if (this.sdDepth > 0) l.depth = this.sdDepth;
+    if (this.stMs > 0) {
+      l.movetime = this.stMs;
+      return l;
+    }
+    const us = this.engineColor === -1 ? this.pos.turn : this.engineColor;
+    const mine = Math.max(1, this.engineClock);
+    const theirs = Math.max(1, this.otherClock);
+    l.wtime = us === 0 ? mine : theirs;
+    l.btime = us === 0 ? theirs : mine;
+    l.winc = this.incMs;
+    l.binc = this.incMs;
+    if (this.mps > 0) {
+      const played = Math.floor((this.pos.fullmoves - 1) % this.mps);
+      l.movestogo = this.mps - played;
+    }
+    return l;
+  }
+
+  private think(): void {
+    const over = gameResult(this.pos, legalMoves(this.pos).length);
+    if (over) {
+      this.claim(over);
+      return;
+    }
+    this.start('think', this.limits());
+  }
+
+  private analyze(): void {
+    if (legalMoves(this.pos).length === 0) return;
+    this.start('analyze', { infinite: true });
+  }
+
+  private start(kind: SearchKind, limits: WireLimits, extraMove?: string): void {
+    const id = ++this.searchId;
+    limits.startTime = Date.now();
+    this.search = { id, kind, ponderMove: extraMove };
+    const moves = extraMove ? [...this.moves, extraMove] : this.moves.slice();
+    this.host.go(
+      { fen: this.startFen, moves, limits },
+      (info) => {
+        if (this.search?.id === id && (this.post || this.search.kind === 'analyze')) this.send(formatThinking(info));
+      },
+      (best) => this.done(id, best),
+    );
+  }
+
+  private done(id: number, best: WireBest): void {
+    const s = this.search;
+    if (!s || s.id !== id) return;
+    this.search = undefined;
+    if (s.kind !== 'think') return;
+    if (best.best === null) {
+      this.flushPongs();
+      return;
+    }
+    const m = parseUci(this.pos, best.best);
+    if (!m.ok) {
+      this.send(`tellusererror internal error: engine move ${best.best} not legal`);
+      this.flushPongs();
+      return;
+    }
+    this.send(`move ${best.best}`);
+    this.playMove(m.value, best.best);
+    this.flushPongs();
+    const over = gameResult(this.pos, legalMoves(this.pos).length);
+    if (over) {
+      this.claim(over);
+      return;
+    }
+    if (this.ponderOn && best.ponder && !this.analyzing) this.start('ponder', { ...this.limitsForPonder(), ponder: true }, best.ponder);
+  }
+
+  private limitsForPonder(): WireLimits {
+    return this.limits();
+  }
+
+  private claim(result: GameResult): void {
+    let why = RESULT_TEXT[result];
+    const n = legalMoves(this.pos).length;
+    if (n === 0) why = this.pos.inCheck() ? (result === '1-0' ? 'White mates' : 'Black mates') : 'Stalemate';
+    else if (this.pos.halfmoves >= 100) why = 'Draw by fifty-move rule';
+    else if (this.pos.isInsufficientMaterial()) why = 'Draw by insufficient material';
+    else why = 'Draw by repetition';
+    this.send(`${result} {${why}}`);
+  }
+
+  private flushPongs(): void {
+    for (const p of this.pendingPongs) this.send(`pong ${p}`);
+    this.pendingPongs = [];
+  }
+
+  private stopSearch(): void {
+    if (this.search) {
+      this.host.stop();
+      this.search = undefined;
+    }
+    this.flushPongs();
+  }
+
+  private result(arg: string): void {
+    this.stopSearch();
+    const r = arg.split(/\s+/)[0] as GameResult | '*';
+    if (r === '1-0' || r === '0-1' || r === '1/2-1/2') {
+      const engineColor = this.engineColor;
+      this.host.learn({ startFen: this.startFen, moves: this.moves.slice(), result: r, ...(engineColor >= 0 ? { engineColor } : {}) });
+    }
+    this.engineColor = -1;
+  }
+
+  /** The current position as FEN (for tests and diagnostics). */
+  get fen(): string {
+    return makeFen(this.pos);
+  }
+}
+
+/** A thinking line: ply, score (cp; mates as ±100000 + moves), time (cs), nodes, pv. */
+export function formatThinking(i: WireInfo): string {
+  const score = i.mate !== undefined ? (i.mate > 0 ? 100000 + i.mate : -100000 + i.mate) : (i.cp ?? 0);
+  return `${i.depth} ${score} ${Math.round(i.time / 10)} ${i.nodes} ${i.pv.join(' ')}`;
+}
