@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, processesMatching, readGames, runCli } from './matchHelpers/cli.js';
 
-const engine = (name: string, file: string, ...args: string[]): string[] => ['--engine', `name=${name}`, 'cmd=node', `arg=${join(FIXTURES, file)}`, ...args.map((a) => `arg=${a}`)];
+// Every engine started here carries this marker as its last argument, so the leak checks see
+// only this file's engines, not those of other match tests running at the same time.
+const MARKER = `tabiya-fault-test-${process.pid}`;
+const engine = (name: string, file: string, ...args: string[]): string[] => [
+  '--engine', `name=${name}`, 'cmd=node', `arg=${join(FIXTURES, file)}`, ...[...args, MARKER].map((a) => `arg=${a}`),
+];
 
 test('a gauntlet against misbehaving engines completes, with every fault in the PGN', { timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-faults-'));
@@ -19,7 +24,7 @@ test('a gauntlet against misbehaving engines completes, with every fault in the 
   try {
     const run = await runCli([
       'match',
-      ...engine('Good', 'instant.mjs'),
+      ...engine('Good', 'instant.mjs', 'Instant'),
       ...engine('Crasher', 'crash.mjs', '3'),
       ...engine('Hanger', 'hang.mjs', '3'),
       ...engine('Cheater', 'illegal.mjs', '2'),
@@ -64,7 +69,7 @@ test('a gauntlet against misbehaving engines completes, with every fault in the 
     assert.equal(faults.Cheater!.illegal, 2);
     assert.equal(faults.Mute!.stall, 2);
     assert.equal(faults.Good!.time + faults.Good!.disconnect + faults.Good!.stall + faults.Good!.illegal, 0);
-    assert.deepEqual(processesMatching(FIXTURES), [], 'no scripted engine is left running');
+    assert.deepEqual(processesMatching(MARKER), [], 'no scripted engine is left running');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -72,11 +77,11 @@ test('a gauntlet against misbehaving engines completes, with every fault in the 
 
 test('killing the runner mid-game leaves no engine behind', { timeout: 30_000 }, async () => {
   const run = await runCli(
-    ['match', ...engine('Good', 'instant.mjs'), ...engine('Hanger', 'hang.mjs', '1'), '--each', 'tc=60', '--games', '2', '--concurrency', '2'],
+    ['match', ...engine('Good', 'instant.mjs', 'Instant'), ...engine('Hanger', 'hang.mjs', '1'), '--each', 'tc=60', '--games', '2', '--concurrency', '2'],
     { onStdout: (out) => out.includes('Started game 2'), signal: 'SIGTERM', timeoutMs: 25_000 },
   );
   // SIGTERM is handled like Ctrl-C: games stop, engines are shut down, the report is printed.
   assert.equal(run.code, 130, run.stderr);
   assert.match(run.stdout, /Match interrupted after 0 games/);
-  assert.deepEqual(processesMatching(FIXTURES), []);
+  assert.deepEqual(processesMatching(MARKER), []);
 });
