@@ -200,6 +200,7 @@ export function registerCommands(program: Command): void {
     .command('bench')
     .description('fixed-depth search of fixed positions: total nodes (a signature of the search) and nodes/s')
     .option('--depth <n>', 'search depth')
+    .option('--no-warmup', 'time from the first position (default: an untimed warm-up search first)')
     .option('--quiet', 'no progress on stderr')
     .option('--json', 'print one JSON object: {"nodes":N,"nps":X,...}')
     .action(async (opts) => (await import('./commands/bench.js')).benchCommand(opts));

@@ -10,6 +10,8 @@ import { configureV8ForSearch } from '../../node/v8flags.js';
 
 export interface BenchOptions {
   depth?: string;
+  /** false with --no-warmup. */
+  warmup?: boolean;
   json?: boolean;
   quiet?: boolean;
 }
@@ -18,9 +20,9 @@ export function benchCommand(opts: BenchOptions): void {
   configureV8ForSearch();
   const depth = intOption('--depth', opts.depth ?? String(BENCH_DEPTH), 1, 64)!;
   const progress = startProgress({ label: 'bench', total: BENCH_POSITIONS.length, unit: 'positions', quiet: opts.quiet || opts.json });
-  const r = runBench(depth, (i) => progress.update(i + 1));
+  const r = runBench(depth, (i) => progress.update(i + 1), opts.warmup !== false);
   progress.stop();
-  report(opts.json, { nodes: r.nodes, nps: r.nps, time: Math.round(r.time), depth, positions: BENCH_POSITIONS.length }, () =>
+  report(opts.json, { nodes: r.nodes, nps: r.nps, time: Math.round(r.time), depth, positions: BENCH_POSITIONS.length, warmup: opts.warmup !== false }, () =>
     [`positions ${BENCH_POSITIONS.length}, depth ${depth}`, `time ${(r.time / 1000).toFixed(3)} s`, `nodes ${r.nodes}`, `nps ${r.nps}`].join('\n'),
   );
 }
