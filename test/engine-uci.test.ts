@@ -94,3 +94,27 @@ test('uci process: quit during a search ends the process', { timeout: 30000 }, a
   await e.expect(/^info depth 3 /);
   assert.equal(await e.quit(), 0);
 });
+
+test('uci process: Threads 2 (Lazy SMP helpers) searches, stops and keeps answering', { timeout: 30000 }, async (t) => {
+  const e = new EngineProcess('uci');
+  t.after(() => e.kill());
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  e.send('setoption name Threads value 2');
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  e.send('position startpos moves d2d4');
+  e.send('go depth 9');
+  const best = await e.expect(/^bestmove /);
+  assert.ok(legalFromStart(['d2d4'], best.split(' ')[1]!), best);
+  e.send('go infinite');
+  await e.expect(/^info depth 6 /);
+  e.send('isready');
+  await e.expect(/^readyok$/, 2000);
+  e.send('stop');
+  await e.expect(/^bestmove /, 2000);
+  e.send('setoption name Threads value 1');
+  e.send('go depth 4');
+  await e.expect(/^bestmove /);
+  assert.equal(await e.quit(), 0);
+});

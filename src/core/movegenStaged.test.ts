@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { positionFromFen } from '../notation/fen.js';
 import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from './givesCheck.js';
 import { generateLegal } from './movegen.js';
-import { PINS, computePins, generateNoisy, generateQuiets, isLegalNotInCheck } from './movegenStaged.js';
+import { PINS, computePins, isLegalNotInCheck } from './legality.js';
+import { generateNoisy, generateQuiets } from './movegenStaged.js';
 import type { Position } from './position.js';
 import { unwrap } from './result.js';
 

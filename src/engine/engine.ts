@@ -33,6 +33,10 @@ export interface EngineOptions {
   hashMB?: number;
   /** Signal array to share with a controller (default: a private one). */
   signals?: Int32Array;
+  /** A hash table buffer (SharedArrayBuffer) shared with the other threads of a parallel search. */
+  ttBuffer?: ArrayBufferLike;
+  /** This engine's thread number in a parallel search (0: the main thread). */
+  threadIndex?: number;
 }
 
 export interface EngineSettings {
@@ -74,9 +78,10 @@ export class Engine {
     this.sharedSignals = opts.signals !== undefined;
     const r = positionFromFen(STARTING_FEN);
     if (!r.ok) throw r.error;
-    this.tt = new TranspositionTable(opts.hashMB ?? 16);
+    this.tt = new TranspositionTable(opts.hashMB ?? 16, opts.ttBuffer);
     this.signals = opts.signals ?? new Int32Array(SIG_SIZE);
     this.thread = new SearchThread(r.value, this.tt, this.signals);
+    this.thread.index = opts.threadIndex ?? 0;
     // Build the KPK table before any search, so that no search pauses for it.
     initKpk();
   }
@@ -117,6 +122,11 @@ export class Engine {
     this.tt.attach(new ArrayBuffer(TranspositionTable.bytesFor(megabytes)));
   }
 
+  /** Uses `buffer` (e.g. a SharedArrayBuffer from the controller) as the hash table. */
+  attachHash(buffer: ArrayBufferLike): void {
+    this.tt.attach(buffer);
+  }
+
   /** Static evaluation of the current position (side to move's view). */
   evaluate(): number {
     return evaluate(this.pos);
@@ -125,8 +135,22 @@ export class Engine {
   /**
    * Searches the current position within `limits` and returns the best move. In book, with
    * OwnBook on and a timed or plain `go`, the book move is returned without searching.
+   *
+   * Parallel search (Lazy SMP): `threads` engines on different threads share one hash table
+   * and one signal array. Each runs `go` on the same position: the main one (thread index 0,
+   * told the thread count) as usual, the others as helpers. When the main search ends it
+   * raises SIG_STOP, which ends the helpers.
    */
-  go(limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
+  go(limits: GoLimits, onInfo?: (info: SearchInfo) => void, parallel?: { threads: number; helper: boolean }): SearchResult {
+    this.thread.threadCount = parallel?.threads ?? 1;
+    if (parallel?.helper) {
+      return iterate(this.thread, { ...limits, depth: undefined, nodes: undefined, mate: undefined }, {
+        multiPV: 1,
+        softMs: Infinity,
+        hardMs: Infinity,
+        helper: true,
+      });
+    }
     if (!this.sharedSignals) {
       Atomics.store(this.signals, SIG_STOP, 0);
       Atomics.store(this.signals, SIG_PONDER, limits.ponder ? 1 : 0);
@@ -134,7 +158,10 @@ export class Engine {
     const s = this.settings;
     if (s.ownBook && this.book && !limits.infinite && !limits.ponder && (s.bookDepth === 0 || this.gamePly < s.bookDepth)) {
       const m = this.book.choose(this.pos, limits.searchmoves);
-      if (m !== 0) return { bestMove: m, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [m], reason: 'book' };
+      if (m !== 0) {
+        if (this.thread.threadCount > 1) this.stop();
+        return { bestMove: m, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [m], reason: 'book' };
+      }
     }
     const plan = planTime(limits, this.pos.turn, s.moveOverhead);
     const skilled = applySkill(s.skill, limits, plan);
@@ -147,6 +174,7 @@ export class Engine {
       onInfo,
       bookKnows: s.bookAwareSearch && book ? () => book.knowsWell(this.pos, rootSide) : undefined,
     });
+    if (this.thread.threadCount > 1) this.stop();
     if (skilled.pick) skilled.pick(result);
     if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = this.ponderFromHash(result.bestMove);
     return result;

@@ -100,6 +100,8 @@ export interface EngineHost {
   /** Hands a finished game to the book (when BookLearning is on and the book learns). */
   learn(game: LearnGame): void;
   close(): void;
+  /** Calls `cb` once the engine can search (at once if it already can): for isready and ping. */
+  whenReady?(cb: () => void): void;
 }
 
 /** Loads a book file into a source; throws an Error naming the file on failure. */
@@ -148,8 +150,12 @@ export class EngineConfigurator {
   }
 }
 
-/** Runs one `go` on an engine: sets the position, converts moves, reports in wire form. */
-export function runGo(engine: Engine, req: GoRequest, onInfo: (i: WireInfo) => void): WireBest {
+/**
+ * Runs one `go` on an engine: sets the position, converts moves, reports in wire form. In a
+ * parallel search every thread runs it; `parallel` says how many there are and whether this
+ * one is a helper.
+ */
+export function runGo(engine: Engine, req: GoRequest, onInfo: (i: WireInfo) => void, parallel?: { threads: number; helper: boolean }): WireBest {
   try {
     engine.setPosition(req.fen || STARTING_FEN, req.moves);
   } catch (err) {
@@ -174,7 +180,7 @@ export function runGo(engine: Engine, req: GoRequest, onInfo: (i: WireInfo) => v
     if (i.bound) w.bound = i.bound;
     return w;
   };
-  const r = engine.go(limits, (i) => onInfo(toWire(i)));
+  const r = engine.go(limits, (i) => onInfo(toWire(i)), parallel);
   const best: WireBest = { best: null, ponder: null, depth: r.depth, nodes: r.nodes };
   if (r.bestMove !== 0) {
     best.best = makeUci(r.bestMove, c960);

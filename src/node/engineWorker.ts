@@ -1,8 +1,11 @@
 /**
- * The search thread of `tabiya uci` / `tabiya xboard`: a worker_threads Worker that owns an
+ * A search thread of `tabiya uci` / `tabiya xboard`: a worker_threads Worker that owns an
  * Engine and runs each `go` to completion, while the main thread keeps reading commands. Stop
  * and ponderhit arrive through the shared signal array (the search polls it), everything else
  * as messages, handled in order between searches.
+ *
+ * With Threads > 1 there are several such workers over one shared hash table: worker 0 runs
+ * the main search and answers; the others are Lazy SMP helpers that only fill the table.
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -29,26 +32,36 @@ export function loadPolyglotFile(path: string): BookSource {
 const port = parentPort;
 if (port) {
   configureV8ForSearch();
-  const { signals } = workerData as { signals: SharedArrayBuffer };
-  const engine = new Engine({ signals: new Int32Array(signals) });
-  const configurator = new EngineConfigurator(engine, loadPolyglotFile);
+  const { signals, tt, index } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number };
+  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index });
+  const helper = index > 0;
+  const configurator = new EngineConfigurator(engine, helper ? undefined : loadPolyglotFile);
   const reply = (r: WorkerReply): void => port.postMessage(r);
+  reply({ type: 'ready' });
   port.on('message', (msg: WorkerRequest) => {
     switch (msg.type) {
-      case 'configure':
-        for (const message of configurator.apply(msg.config)) reply({ type: 'error', message });
+      case 'configure': {
+        // The hash table is the controller's shared buffer; helpers need no book.
+        const change = { ...msg.config };
+        delete change.hashMB;
+        if (helper) Object.assign(change, { bookFile: '', ownBook: false });
+        for (const message of configurator.apply(change)) if (!helper) reply({ type: 'error', message });
+        return;
+      }
+      case 'tt':
+        engine.attachHash(msg.buffer);
         return;
       case 'clearHash':
       case 'newGame':
         engine.newGame();
         return;
       case 'go': {
-        const best = runGo(engine, msg.req, (info) => reply({ type: 'info', id: msg.id, info }));
-        reply({ type: 'best', id: msg.id, best });
+        const best = runGo(engine, msg.req, (info) => reply({ type: 'info', id: msg.id, info }), { threads: msg.threads, helper });
+        if (!helper) reply({ type: 'best', id: msg.id, best });
         return;
       }
       case 'learn':
-        if (configurator.config.bookLearning) engine.book?.learn(msg.game);
+        if (!helper && configurator.config.bookLearning) engine.book?.learn(msg.game);
         return;
       case 'close':
         port.close();

@@ -1,49 +1,75 @@
 /**
- * An EngineHost whose searches run on a worker thread (engineWorker.ts), so the protocol loop
+ * An EngineHost whose searches run on worker threads (engineWorker.ts), so the protocol loop
  * on the main thread answers `isready`, `stop` and `ponderhit` at once during a search.
  *
- * Stop and ponderhit do not wait for the worker's message queue: they are written into a
- * SharedArrayBuffer the search polls every thousand nodes or so (well under a millisecond),
- * and an idle `go infinite` waits on it with Atomics.wait. The stop flag is cleared here before
- * a `go` is posted, never by the worker, so a `stop` sent right after `go` cannot be lost; a
- * `go` that arrives while a stopped search is still winding down waits for it to end.
+ * Stop and ponderhit do not wait for the workers' message queues: they are written into a
+ * SharedArrayBuffer the search polls every few hundred nodes (well under a millisecond), and
+ * an idle `go infinite` waits on it with Atomics.wait. The stop flag is cleared here before a
+ * `go` is posted, never by a worker, so a `stop` sent right after `go` cannot be lost; a `go`
+ * that arrives while a stopped search is still winding down waits for it to end.
+ *
+ * Threads > 1 adds Lazy SMP helpers: more workers searching the same position over the same
+ * hash table (a SharedArrayBuffer owned here), each a little ahead or behind the main search.
+ * A generation number bumped for every `go` ends any helper still busy with an old search.
  */
 import { Worker } from 'node:worker_threads';
 import type { LearnGame } from '../engine/bookProbe.js';
 import type { EngineConfig, EngineHost, GoRequest, WireBest, WireInfo } from '../engine/host.js';
-import { SIG_PONDER, SIG_SIZE, SIG_STOP } from '../engine/search/thread.js';
+import { MAX_THREADS, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_SIZE, SIG_STOP } from '../engine/search/thread.js';
+import { TranspositionTable } from '../engine/tt.js';
 
 export type WorkerRequest =
   | { type: 'configure'; config: Partial<EngineConfig> }
+  | { type: 'tt'; buffer: SharedArrayBuffer }
   | { type: 'clearHash' }
   | { type: 'newGame' }
-  | { type: 'go'; id: number; req: GoRequest }
+  | { type: 'go'; id: number; req: GoRequest; threads: number }
   | { type: 'learn'; game: LearnGame }
   | { type: 'close' };
 
 export type WorkerReply =
+  | { type: 'ready' }
   | { type: 'info'; id: number; info: WireInfo }
   | { type: 'best'; id: number; best: WireBest }
   | { type: 'error'; message: string };
 
 export class WorkerHost implements EngineHost {
-  private readonly worker: Worker;
+  private readonly workers: Worker[] = [];
   private readonly signals = new Int32Array(new SharedArrayBuffer(SIG_SIZE * 4));
+  private tt: SharedArrayBuffer;
+  /** Everything configured so far, for helpers started later. */
+  private config: Partial<EngineConfig> = {};
   private nextId = 0;
   private current: { id: number; onInfo: (i: WireInfo) => void; onBest: (b: WireBest) => void } | undefined;
-  /** Id of the search the worker is running (0: idle), and a request waiting for it to end. */
+  /** Id of the search the main worker is running (0: idle), and a request waiting for it to end. */
   private running = 0;
   private queued: GoRequest | undefined;
   /** Configuration errors (a bad book file), to report to the user. */
   onError?: (message: string) => void;
+  /** The main worker has loaded and built its tables; callbacks waiting for that. */
+  private ready = false;
+  private readyWaiters: (() => void)[] = [];
 
   constructor() {
-    this.worker = new Worker(new URL('./engineWorker.js', import.meta.url), { workerData: { signals: this.signals.buffer } });
-    this.worker.on('message', (r: WorkerReply) => this.received(r));
-    this.worker.on('error', (e) => this.onError?.(`search thread failed: ${e.message}`));
+    this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(16));
+    this.spawn();
+  }
+
+  private spawn(): void {
+    const index = this.workers.length;
+    const w = new Worker(new URL('./engineWorker.js', import.meta.url), { workerData: { signals: this.signals.buffer, tt: this.tt, index } });
+    if (index === 0) w.on('message', (r: WorkerReply) => this.received(r));
+    w.on('error', (e) => this.onError?.(`search thread ${index} failed: ${e.message}`));
+    this.workers.push(w);
+    if (index > 0) w.postMessage({ type: 'configure', config: this.config } satisfies WorkerRequest);
   }
 
   private received(r: WorkerReply): void {
+    if (r.type === 'ready') {
+      this.ready = true;
+      for (const cb of this.readyWaiters.splice(0)) cb();
+      return;
+    }
     if (r.type === 'error') {
       this.onError?.(r.message);
       return;
@@ -67,25 +93,42 @@ export class WorkerHost implements EngineHost {
 
   private launch(id: number, req: GoRequest): void {
     this.running = id;
+    Atomics.add(this.signals, SIG_GEN, 1);
     Atomics.store(this.signals, SIG_STOP, 0);
     Atomics.store(this.signals, SIG_PONDER, req.limits.ponder ? 1 : 0);
-    this.post({ type: 'go', id, req });
+    const threads = this.workers.length;
+    for (let i = 0; i < threads; i++) Atomics.store(this.signals, SIG_NODES + i, 0);
+    for (const w of this.workers) w.postMessage({ type: 'go', id, req, threads } satisfies WorkerRequest);
   }
 
-  private post(m: WorkerRequest): void {
-    this.worker.postMessage(m);
+  private broadcast(m: WorkerRequest): void {
+    for (const w of this.workers) w.postMessage(m);
   }
 
   configure(config: Partial<EngineConfig>): void {
-    this.post({ type: 'configure', config });
+    if (config.threads !== undefined) {
+      const n = Math.max(1, Math.min(MAX_THREADS, config.threads));
+      while (this.workers.length < n) this.spawn();
+      while (this.workers.length > n) void this.workers.pop()!.terminate();
+    }
+    if (config.hashMB !== undefined) {
+      try {
+        this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(config.hashMB));
+        this.broadcast({ type: 'tt', buffer: this.tt });
+      } catch (e) {
+        this.onError?.(`Hash ${config.hashMB} MB: cannot allocate (${(e as Error).message}); the table keeps its size`);
+      }
+    }
+    Object.assign(this.config, config);
+    this.broadcast({ type: 'configure', config });
   }
 
   clearHash(): void {
-    this.post({ type: 'clearHash' });
+    this.broadcast({ type: 'clearHash' });
   }
 
   newGame(): void {
-    this.post({ type: 'newGame' });
+    this.broadcast({ type: 'newGame' });
   }
 
   go(req: GoRequest, onInfo: (i: WireInfo) => void, onBest: (b: WireBest) => void): void {
@@ -106,13 +149,18 @@ export class WorkerHost implements EngineHost {
     Atomics.notify(this.signals, SIG_STOP);
   }
 
+  whenReady(cb: () => void): void {
+    if (this.ready) cb();
+    else this.readyWaiters.push(cb);
+  }
+
   learn(game: LearnGame): void {
-    this.post({ type: 'learn', game });
+    this.workers[0]!.postMessage({ type: 'learn', game } satisfies WorkerRequest);
   }
 
   close(): void {
     this.stop();
-    this.post({ type: 'close' });
-    void this.worker.terminate();
+    this.broadcast({ type: 'close' });
+    for (const w of this.workers) void w.terminate();
   }
 }

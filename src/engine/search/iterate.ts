@@ -12,7 +12,6 @@
  */
 import { generateLegal as generateLegal_ } from '../../core/movegen.js';
 import { psqtDelta as psqtDelta_, psqtFromScratch as psqtFromScratch_ } from '../eval/psqt.js';
-import { MAX_MOVES as MAX_MOVES_ } from '../../core/types.js';
 import {
   INFINITE as INFINITE_,
   MATE as MATE_,
@@ -20,11 +19,13 @@ import {
   MAX_PLY as MAX_PLY_,
   mateInMoves as mateInMoves_,
 } from '../score.js';
-import { now as now_, type GoLimits } from './limits.js';
+import { now as now_, totalNodes as totalNodes_, type GoLimits } from './limits.js';
 import { isQuiet as isQuiet_ } from './movepick.js';
 import { LMR as LMR_, SP as SP_ } from './params.js';
 import { search as search_ } from './pvs.js';
+import { RootMoves } from './rootMoves.js';
 import {
+  SIG_GEN as SIG_GEN_,
   SIG_PONDER as SIG_PONDER_,
   SIG_STOP as SIG_STOP_,
   STACK_OFFSET as STACK_OFFSET_,
@@ -34,19 +35,20 @@ import {
 const generateLegal = generateLegal_;
 const psqtDelta = psqtDelta_;
 const psqtFromScratch = psqtFromScratch_;
-const MAX_MOVES = MAX_MOVES_;
 const INFINITE = INFINITE_;
 const MATE = MATE_;
 const MATE_IN_MAX = MATE_IN_MAX_;
 const MAX_PLY = MAX_PLY_;
 const mateInMoves = mateInMoves_;
 const now = now_;
+const totalNodes = totalNodes_;
 const isQuiet = isQuiet_;
 const LMR = LMR_;
 const SP = SP_;
 const search = search_;
 const SIG_PONDER = SIG_PONDER_;
 const SIG_STOP = SIG_STOP_;
+const SIG_GEN = SIG_GEN_;
 const STACK_OFFSET = STACK_OFFSET_;
 
 /** One line of search output, reported after each iteration (and on aspiration failures). */
@@ -96,61 +98,15 @@ export interface IterateOptions {
   bookKnows?: () => boolean;
   /** Minimum depth before book-aware search may stop deepening. */
   bookMinDepth?: number;
+  /**
+   * A helper of a parallel (Lazy SMP) search: it fills the shared hash table, reports
+   * nothing, ignores the clock and stops when the main thread stops (SIG_STOP) or a new
+   * search starts (SIG_GEN).
+   */
+  helper?: boolean;
 }
 
 const PL = SearchThread.PLIES;
-
-/** Root move list with a score and PV per move; sorted best first after each iteration. */
-export class RootMoves {
-  n = 0;
-  readonly moves = new Uint16Array(MAX_MOVES);
-  readonly score = new Int32Array(MAX_MOVES);
-  readonly prevScore = new Int32Array(MAX_MOVES);
-  readonly pv = new Uint16Array(MAX_MOVES * PL);
-  readonly pvLen = new Uint8Array(MAX_MOVES);
-  readonly seldepth = new Uint8Array(MAX_MOVES);
-  private readonly tmpPv = new Uint16Array(PL);
-  /** Scratch for generating the root moves. */
-  readonly generated = new Uint16Array(MAX_MOVES);
-
-  /** Stable insertion sort of [from, to) by score, best first. */
-  sort(from: number, to: number): void {
-    for (let i = from + 1; i < to; i++) {
-      const s = this.score[i]!;
-      let j = i;
-      while (j > from && this.score[j - 1]! < s) j--;
-      if (j !== i) this.rotate(j, i);
-    }
-  }
-
-  /** Moves entry i down to position j (j < i), shifting the others up. */
-  private rotate(j: number, i: number): void {
-    const m = this.moves[i]!;
-    const s = this.score[i]!;
-    const ps = this.prevScore[i]!;
-    const len = this.pvLen[i]!;
-    const sd = this.seldepth[i]!;
-    this.tmpPv.set(this.pv.subarray(i * PL, i * PL + len));
-    for (let k = i; k > j; k--) {
-      this.moves[k] = this.moves[k - 1]!;
-      this.score[k] = this.score[k - 1]!;
-      this.prevScore[k] = this.prevScore[k - 1]!;
-      this.pvLen[k] = this.pvLen[k - 1]!;
-      this.seldepth[k] = this.seldepth[k - 1]!;
-      this.pv.copyWithin(k * PL, (k - 1) * PL, (k - 1) * PL + this.pvLen[k]!);
-    }
-    this.moves[j] = m;
-    this.score[j] = s;
-    this.prevScore[j] = ps;
-    this.pvLen[j] = len;
-    this.seldepth[j] = sd;
-    this.pv.set(this.tmpPv.subarray(0, len), j * PL);
-  }
-
-  pvOf(i: number): number[] {
-    return Array.from(this.pv.subarray(i * PL, i * PL + this.pvLen[i]!));
-  }
-}
 
 /** Searches every root move at `depth` in (alpha, beta), from index pvIdx on. */
 function searchRoot(t: SearchThread, rm: RootMoves, depth: number, alpha: number, beta: number, pvIdx: number): number {
@@ -236,7 +192,8 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
   t.softMs = opts.softMs;
   t.hardMs = opts.hardMs;
   t.nodeLimit = limits.nodes !== undefined && limits.nodes > 0 ? limits.nodes : Infinity;
-  t.pondering = limits.ponder === true;
+  t.pondering = limits.ponder === true && !opts.helper;
+  t.gen = Atomics.load(t.signals, SIG_GEN);
   t.tt.newSearch();
   t.hist.clearKillers();
   for (let i = 0; i < STACK_OFFSET; i++) {
@@ -277,8 +234,9 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
   let lastScore = 0;
 
   const report = (line: number, depth: number, bound?: 'lower' | 'upper'): void => {
-    if (!opts.onInfo) return;
+    if (!opts.onInfo || opts.helper) return;
     const time = now() - start;
+    const nodes = totalNodes(t);
     const score = rm.score[line]! === -INFINITE ? rm.prevScore[line]! : rm.score[line]!;
     if (score === -INFINITE) return;
     const info: SearchInfo = {
@@ -286,8 +244,8 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
       seldepth: Math.max(rm.seldepth[line]!, depth),
       multipv: line + 1,
       score,
-      nodes: t.nodes,
-      nps: Math.round((t.nodes * 1000) / Math.max(1, time)),
+      nodes,
+      nps: Math.round((nodes * 1000) / Math.max(1, time)),
       time,
       hashfull: t.tt.hashfull(),
       pv: rm.pvOf(line),
@@ -297,7 +255,10 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
     opts.onInfo(info);
   };
 
-  for (let depth = 1; depth <= maxDepth; depth++) {
+  // Helpers start one ply deeper every other thread, so that the threads do not all search the
+  // same iteration at the same time.
+  const firstDepth = opts.helper ? 1 + (t.index & 1) : 1;
+  for (let depth = firstDepth; depth <= maxDepth; depth++) {
     t.rootDepth = depth;
     t.bestMoveChanges = 0;
     for (let pvIdx = 0; pvIdx < multiPV && !t.stopped; pvIdx++) {
@@ -365,7 +326,7 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
     if (t.nodes >= t.nodeLimit) break;
     if (depth === maxDepth) break;
   }
-  if (!t.stopped) waitForStop(t, limits);
+  if (!t.stopped && !opts.helper) waitForStop(t, limits);
 
   const pv = rm.pvOf(0);
   result.bestMove = rm.moves[0]!;
@@ -374,7 +335,7 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
   if (result.score === -INFINITE) result.score = 0;
   result.depth = completed;
   result.seldepth = rm.seldepth[0]!;
-  result.nodes = t.nodes;
+  result.nodes = totalNodes(t);
   result.time = now() - start;
   result.pv = pv;
   if (multiPV > 1) {
@@ -394,7 +355,7 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
 function waitForStop(t: SearchThread, limits: GoLimits): void {
   const sig = t.signals;
   for (;;) {
-    if (Atomics.load(sig, SIG_STOP) !== 0) return;
+    if (Atomics.load(sig, SIG_STOP) !== 0 || Atomics.load(sig, SIG_GEN) !== t.gen) return;
     const pondering = limits.ponder === true && Atomics.load(sig, SIG_PONDER) !== 0;
     if (!limits.infinite && !pondering) return;
     if (!(sig.buffer instanceof SharedArrayBuffer)) return; // nobody could ever stop us

@@ -13,13 +13,8 @@
  * capture costs no quiet-move generation. Moves are picked by selection (best remaining
  * first), which beats sorting because most nodes stop after a move or two.
  */
-import {
-  computePins as computePins_,
-  generateNoisy as generateNoisy_,
-  generateQuiets as generateQuiets_,
-  isLegalNotInCheck as isLegalNotInCheck_,
-  PINS as PINS_,
-} from '../../core/movegenStaged.js';
+import { computePins as computePins_, isLegalNotInCheck as isLegalNotInCheck_, PINS as PINS_ } from '../../core/legality.js';
+import { generateNoisy as generateNoisy_, generateQuiets as generateQuiets_ } from '../../core/movegenStaged.js';
 import { generateLegal as generateLegal_ } from '../../core/movegen.js';
 import {
   CHECK_INFO_SIZE as CHECK_INFO_SIZE_,
@@ -74,9 +69,13 @@ export function isQuiet(board: Int8Array, m: number): boolean {
   return board[m & 63] === 0 && kind !== PROMOTION && kind !== EN_PASSANT;
 }
 
-/** Prepares the picker at `ply` for the main search. */
-export function initMainPicker(t: SearchThread, ply: number, ttMove: number, inCheck: boolean): void {
+/**
+ * Prepares the picker at `ply` for the main search; with `capturesOnly` (ProbCut) it stops
+ * after the hash move and the captures that do not lose material.
+ */
+export function initMainPicker(t: SearchThread, ply: number, ttMove: number, inCheck: boolean, capturesOnly = false): void {
   t.ttMove[ply] = ttMove;
+  t.capturesOnly[ply] = capturesOnly ? 1 : 0;
   t.cur[ply] = ply * MAX_MOVES;
   t.end[ply] = ply * MAX_MOVES;
   t.badEnd[ply] = ply * MAX_MOVES;
@@ -219,6 +218,10 @@ export function nextMove(t: SearchThread, ply: number, skipQuiets: boolean): num
           }
           return m;
         }
+        if (t.capturesOnly[ply] !== 0) {
+          t.stage[ply] = MP_DONE;
+          return 0;
+        }
         t.stage[ply] = MP_KILLER1;
         break;
       }
@@ -251,13 +254,19 @@ export function nextMove(t: SearchThread, ply: number, skipQuiets: boolean): num
       }
       case MP_QUIET: {
         const end = t.end[ply]!;
-        while (t.cur[ply]! < end) {
-          const cur = t.cur[ply]!;
+        const moves = t.moves;
+        const tt = t.ttMove[ply]!;
+        const k1 = t.killer1[ply]!;
+        const k2 = t.killer2[ply]!;
+        const cm = t.counterMove[ply]!;
+        let cur = t.cur[ply]!;
+        while (cur < end) {
           // Once quiet moves are being skipped, only checks are still handed out (unsorted).
-          const m = skipQuiets ? t.moves[cur]! : pickBest(t, cur, end);
-          t.cur[ply] = cur + 1;
-          if (m === t.ttMove[ply] || m === t.killer1[ply] || m === t.killer2[ply] || m === t.counterMove[ply]) continue;
+          const m = skipQuiets ? moves[cur]! : pickBest(t, cur, end);
+          cur++;
+          if (m === tt || m === k1 || m === k2 || m === cm) continue;
           if (skipQuiets && !givesCheck(t.pos, m, t.checkInfo, ply * CHECK_INFO_SIZE)) continue;
+          t.cur[ply] = cur;
           return m;
         }
         t.stage[ply] = MP_BAD_CAPTURE;

@@ -38,7 +38,7 @@ export const SP = {
   historyPruneMul: 3500,
   /** LMR: r = (base + ln(depth)·ln(moveNumber) / div), in hundredths. */
   lmrBase: 80,
-  lmrDiv: 220,
+  lmrDiv: 260,
   /** History score that shifts the reduction by one ply. */
   lmrHistoryDiv: 9000,
   /** Internal iterative reduction when there is no hash move, from this depth. */

@@ -20,41 +20,25 @@ import {
   prepareCheckInfo as prepareCheckInfo_,
 } from '../../core/givesCheck.js';
 import { KIND_MASK as KIND_MASK_, PROMOTION as PROMOTION_ } from '../../core/move.js';
-import {
-  BISHOP as BISHOP_,
-  KING as KING_,
-  KNIGHT as KNIGHT_,
-  PAWN as PAWN_,
-  QUEEN as QUEEN_,
-  ROOK as ROOK_,
-} from '../../core/types.js';
+import { KING as KING_ } from '../../core/types.js';
 import { evaluateWith as evaluateWith_ } from '../eval/evaluate.js';
 import { psqtDelta as psqtDelta_ } from '../eval/psqt.js';
-import {
-  MATE as MATE_,
-  MATE_IN_MAX as MATE_IN_MAX_,
-  MAX_PLY as MAX_PLY_,
-  NONE_SCORE as NONE_SCORE_,
-} from '../score.js';
+import { MATE as MATE_, MATE_IN_MAX as MATE_IN_MAX_, MAX_PLY as MAX_PLY_, NONE_SCORE as NONE_SCORE_ } from '../score.js';
 import { BOUND_EXACT as BOUND_EXACT_, BOUND_LOWER as BOUND_LOWER_, BOUND_UPPER as BOUND_UPPER_ } from '../tt.js';
-import { historyBonus as historyBonus_, updateEntry as updateEntry_ } from './history.js';
 import { CHECK_MASK as CHECK_MASK_, checkLimits as checkLimits_ } from './limits.js';
 import { initMainPicker as initMainPicker_, isQuiet as isQuiet_, nextMove as nextMove_ } from './movepick.js';
 import { LMR as LMR_, SP as SP_ } from './params.js';
 import { qsearch as qsearch_ } from './qsearch.js';
 import { seeGe as seeGe_ } from './see.js';
+import { updateCaptureStats as updateCaptureStats_, updateQuietStats as updateQuietStats_ } from './cutoffs.js';
+import { hasNonPawnMaterial as hasNonPawnMaterial_, isDraw as isDraw_ } from './draw.js';
 import { STACK_OFFSET as STACK_OFFSET_, SearchThread } from './thread.js';
 // Module-local bindings: V8 reads these faster than imported bindings in hot code.
 const CHECK_INFO_SIZE = CHECK_INFO_SIZE_;
 const prepareCheckInfo = prepareCheckInfo_;
 const KIND_MASK = KIND_MASK_;
 const PROMOTION = PROMOTION_;
-const BISHOP = BISHOP_;
 const KING = KING_;
-const KNIGHT = KNIGHT_;
-const PAWN = PAWN_;
-const QUEEN = QUEEN_;
-const ROOK = ROOK_;
 const evaluateWith = evaluateWith_;
 const psqtDelta = psqtDelta_;
 const MATE = MATE_;
@@ -64,8 +48,6 @@ const NONE_SCORE = NONE_SCORE_;
 const BOUND_EXACT = BOUND_EXACT_;
 const BOUND_LOWER = BOUND_LOWER_;
 const BOUND_UPPER = BOUND_UPPER_;
-const historyBonus = historyBonus_;
-const updateEntry = updateEntry_;
 const CHECK_MASK = CHECK_MASK_;
 const checkLimits = checkLimits_;
 const initMainPicker = initMainPicker_;
@@ -75,32 +57,11 @@ const LMR = LMR_;
 const SP = SP_;
 const qsearch = qsearch_;
 const seeGe = seeGe_;
+const updateCaptureStats = updateCaptureStats_;
+const updateQuietStats = updateQuietStats_;
+const hasNonPawnMaterial = hasNonPawnMaterial_;
+const isDraw = isDraw_;
 const STACK_OFFSET = STACK_OFFSET_;
-
-/** Repetition or fifty-move draw. Repetitions are looked for back to the last irreversible move or null move. */
-export function isDraw(t: SearchThread): boolean {
-  const pos = t.pos;
-  if (pos.halfmoves >= 100) return true;
-  const lo = pos.bbLo;
-  const hi = pos.bbHi;
-  let end = pos.ply - pos.halfmoves;
-  if (end < t.nullAt + 1) end = t.nullAt + 1;
-  const kLo = pos.keyLo;
-  const kHi = pos.keyHi;
-  for (let i = pos.ply - 4; i >= end; i -= 2) if (pos.stKeyLo[i] === kLo && pos.stKeyHi[i] === kHi) return true;
-  // Insufficient material is only possible without pawns, rooks and queens.
-  if ((lo[PAWN]! | hi[PAWN]! | lo[8 | PAWN]! | hi[8 | PAWN]! | lo[ROOK]! | hi[ROOK]! | lo[8 | ROOK]! | hi[8 | ROOK]! |
-    lo[QUEEN]! | hi[QUEEN]! | lo[8 | QUEEN]! | hi[8 | QUEEN]!) === 0) return pos.isInsufficientMaterial();
-  return false;
-}
-
-/** Side to move has a piece other than pawns and king (null move is unsafe in pawn endings). */
-function hasNonPawnMaterial(t: SearchThread): boolean {
-  const o = t.pos.turn << 3;
-  const lo = t.pos.bbLo;
-  const hi = t.pos.bbHi;
-  return ((lo[o | KNIGHT]! | hi[o | KNIGHT]! | lo[o | BISHOP]! | hi[o | BISHOP]! | lo[o | ROOK]! | hi[o | ROOK]! | lo[o | QUEEN]! | hi[o | QUEEN]!)) !== 0;
-}
 
 function updatePv(t: SearchThread, ply: number, m: number): void {
   const PL = SearchThread.PLIES;
@@ -110,42 +71,6 @@ function updatePv(t: SearchThread, ply: number, m: number): void {
   const len = t.pvLen[ply + 1]!;
   for (let i = ply + 1; i < len; i++) t.pv[dst + i] = t.pv[src + i]!;
   t.pvLen[ply] = len > ply + 1 ? len : ply + 1;
-}
-
-/** Rewards the quiet move that caused a cutoff and punishes the quiets tried before it. */
-function updateQuietStats(t: SearchThread, ply: number, best: number, depth: number, nQuiets: number): void {
-  const h = t.hist;
-  const pos = t.pos;
-  const bonus = historyBonus(depth);
-  const side = pos.turn << 12;
-  const c1 = t.pieceTo[ply + STACK_OFFSET - 1]!;
-  const c2 = t.pieceTo[ply + STACK_OFFSET - 2]!;
-  if (h.killers[ply * 2] !== best) {
-    h.killers[ply * 2 + 1] = h.killers[ply * 2]!;
-    h.killers[ply * 2] = best;
-  }
-  if (c1 !== 0) h.counter[c1] = best;
-  const base = ply * 64;
-  for (let i = 0; i < nQuiets; i++) {
-    const m = t.quietsTried[base + i]!;
-    const b = m === best ? bonus : -bonus;
-    const pt = (pos.board[(m >>> 6) & 63]! << 6) | (m & 63);
-    updateEntry(h.butterfly, side | (m & 4095), b);
-    if (c1 !== 0) updateEntry(h.continuation, (c1 << 10) | pt, b);
-    if (c2 !== 0) updateEntry(h.continuation, (c2 << 10) | pt, b);
-  }
-}
-
-function updateCaptureStats(t: SearchThread, ply: number, best: number, depth: number, nCaptures: number): void {
-  const pos = t.pos;
-  const bonus = historyBonus(depth);
-  const base = ply * 32;
-  for (let i = 0; i < nCaptures; i++) {
-    const m = t.capturesTried[base + i]!;
-    const to = m & 63;
-    const victim = pos.board[to]! & 7;
-    updateEntry(t.hist.capture, (((pos.board[(m >>> 6) & 63]! << 6) | to) << 3) | victim, m === best ? bonus : -bonus);
-  }
 }
 
 /** A child node: quiescence search at the horizon (skipping the main search's entry), else search. */
@@ -252,11 +177,10 @@ export function search(t: SearchThread, depth: number, alpha: number, beta: numb
     // ProbCut: a good capture that beats beta by a margin at reduced depth very likely beats beta.
     const pcBeta = beta + SP.probcutMargin;
     if (depth >= SP.probcutDepth && beta < MATE_IN_MAX && !(hit && ttDepth >= depth - 3 && ttScore !== NONE_SCORE && ttScore < pcBeta)) {
-      initMainPicker(t, ply, ttMove !== 0 && !isQuiet(pos.board, ttMove) ? ttMove : 0, false);
+      initMainPicker(t, ply, ttMove !== 0 && !isQuiet(pos.board, ttMove) ? ttMove : 0, false, true);
       for (;;) {
         const m = nextMove(t, ply, true);
         if (m === 0) break;
-        if (isQuiet(pos.board, m)) break;
         if (!seeGe(pos, m, pcBeta - evalScore)) continue;
         t.pieceTo[S] = (pos.board[(m >>> 6) & 63]! << 6) | (m & 63);
         t.movePlayed[S] = m;

@@ -10,7 +10,7 @@ import { runBench } from '../bench.js';
 import { Engine } from '../engine.js';
 import { MATE, mateInMoves } from '../score.js';
 import { TranspositionTable } from '../tt.js';
-import { isDraw } from './pvs.js';
+import { isDraw } from './draw.js';
 import { SearchThread } from './thread.js';
 
 test('finds mates with the exact distance', () => {

@@ -19,7 +19,14 @@ const PLIES = MAX_PLY + 8;
 export const SIG_STOP = 0;
 /** 1 while the search ponders; the controller sets it to 0 on ponderhit. */
 export const SIG_PONDER = 1;
-export const SIG_SIZE = 4;
+/** Search generation: the controller bumps it for every `go`; a thread still busy with an older one stops. */
+export const SIG_GEN = 2;
+/** Nodes searched by thread i, in units of NODE_UNIT, at SIG_NODES + i (for the total in info lines). */
+export const SIG_NODES = 8;
+export const NODE_UNIT = 512;
+/** Threads a signal array has room for. */
+export const MAX_THREADS = 56;
+export const SIG_SIZE = SIG_NODES + MAX_THREADS;
 
 export class SearchThread {
   readonly hist = new History();
@@ -38,6 +45,8 @@ export class SearchThread {
   readonly pinLo = new Int32Array(PLIES);
   readonly pinHi = new Int32Array(PLIES);
   readonly inCheck = new Uint8Array(PLIES);
+  /** Main picker at this ply stops after the good captures (ProbCut). */
+  readonly capturesOnly = new Uint8Array(PLIES);
   /** Quiescence picker at this ply also hands out quiet checks. */
   readonly qsChecks = new Uint8Array(PLIES);
   /** Check squares and discoverers per ply (see core/givesCheck.ts). */
@@ -84,6 +93,12 @@ export class SearchThread {
   rootMoves: object | null = null;
   /** Stop and ponder flags shared with the controller (SIG_*). */
   readonly signals: Int32Array;
+  /** 0 for the main thread; helpers of a parallel search are 1, 2, ... */
+  index = 0;
+  /** Number of threads searching this position (main thread: for the node total). */
+  threadCount = 1;
+  /** The generation (SIG_GEN) this search belongs to. */
+  gen = 0;
 
   constructor(
     public pos: Position,

@@ -52,7 +52,7 @@ const check = (name: string, def: boolean, key: keyof EngineConfig | undefined):
 export const OPTIONS: readonly OptionSpec[] = [
   spin('Hash', 16, 1, 8192, 'hashMB'),
   { name: 'Clear Hash', type: 'button', apply: () => 'clear-hash' },
-  spin('Threads', 1, 1, 1, 'threads'),
+  spin('Threads', 1, 1, 56, 'threads'),
   spin('MultiPV', 1, 1, 256, 'multiPV'),
   check('Ponder', false, undefined),
   spin('Move Overhead', 50, 0, 5000, 'moveOverhead'),
@@ -145,7 +145,9 @@ export class UciServer {
         this.debug = words[1] === 'on';
         return;
       case 'isready':
-        this.send('readyok');
+        // During a search at once; at start-up once the search thread has loaded.
+        if (this.host.whenReady) this.host.whenReady(() => this.send('readyok'));
+        else this.send('readyok');
         return;
       case 'register':
         return;

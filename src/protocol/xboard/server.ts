@@ -134,6 +134,7 @@ export class XboardServer {
         return;
       case 'ping':
         if (this.search?.kind === 'think') this.pendingPongs.push(arg);
+        else if (this.host.whenReady) this.host.whenReady(() => this.send(`pong ${arg}`));
         else this.send(`pong ${arg}`);
         return;
       case 'result':

@@ -1,0 +1,57 @@
+/**
+ * The engine's batch commands as a user runs them: bench, analyse and epd, with --json.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAIN } from './engineProcess.js';
+
+const run = (...args: string[]): unknown => JSON.parse(execFileSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' }));
+
+test('bench --json: a node-count signature that repeats, and nodes/s', () => {
+  const a = run('bench', '--depth', '4', '--json', '--no-warmup') as { nodes: number; nps: number; positions: number };
+  const b = run('bench', '--depth', '4', '--json') as { nodes: number; nps: number };
+  assert.equal(a.positions, 30);
+  assert.ok(a.nodes > 1000 && a.nps > 0);
+  assert.equal(a.nodes, b.nodes, 'the warm-up does not change the signature');
+});
+
+test('analyse --json: MultiPV lines with scores, UCI and SAN principal variations', () => {
+  const r = run('analyse', '--fen', '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1', '--depth', '5', '--multipv', '2', '--json') as {
+    bestmove: string;
+    lines: { multipv: number; score: { cp?: number; mate?: number }; pv: string[]; san: string[] }[];
+  };
+  assert.equal(r.bestmove, 'd1d8');
+  assert.equal(r.lines.length, 2);
+  assert.deepEqual(r.lines[0]!.score, { mate: 1 });
+  assert.deepEqual([r.lines[0]!.pv[0], r.lines[0]!.san[0]], ['d1d8', 'Rd8#']);
+  assert.equal(r.lines[1]!.multipv, 2);
+});
+
+test('epd: solved/total, failures by id, unreadable records skipped with their line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    const file = join(dir, 'suite.epd');
+    writeFileSync(
+      file,
+      [
+        '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id "mate1";',
+        '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - am Rd8#; id "avoid";',
+        'this is not an epd line',
+        '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Nf3; id "illegal bm";',
+      ].join('\n'),
+    );
+    const p = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '3', '--json'], { encoding: 'utf8' });
+    assert.equal(p.status, 0, p.stderr);
+    const r = JSON.parse(p.stdout) as { solved: number; total: number; skipped: number; failed: { id: string; played: string }[] };
+    assert.deepEqual([r.solved, r.total, r.skipped], [1, 2, 2]);
+    assert.deepEqual(r.failed.map((f) => [f.id, f.played]), [['avoid', 'Rd8#']]);
+    assert.match(p.stderr, /suite\.epd:3: /);
+    assert.match(p.stderr, /suite\.epd:4: bm Nf3/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
