@@ -8,27 +8,56 @@
  * Nothing allocates: scratch values live in module-level typed arrays.
  */
 import {
-  BETWEEN_HI,
-  BETWEEN_LO,
-  BISHOP_EMPTY_HI,
-  BISHOP_EMPTY_LO,
-  KING_HI,
-  KING_LO,
-  KNIGHT_HI,
-  KNIGHT_LO,
-  LINE_HI,
-  LINE_LO,
-  OUT,
-  PAWN_HI,
-  PAWN_LO,
-  ROOK_EMPTY_HI,
-  ROOK_EMPTY_LO,
-  bishopAttacks,
-  rookAttacks,
+  BETWEEN_HI as BETWEEN_HI_,
+  BETWEEN_LO as BETWEEN_LO_,
+  BISHOP_EMPTY_HI as BISHOP_EMPTY_HI_,
+  BISHOP_EMPTY_LO as BISHOP_EMPTY_LO_,
+  KING_HI as KING_HI_,
+  KING_LO as KING_LO_,
+  KNIGHT_HI as KNIGHT_HI_,
+  KNIGHT_LO as KNIGHT_LO_,
+  LINE_HI as LINE_HI_,
+  LINE_LO as LINE_LO_,
+  OUT as OUT_,
+  PAWN_HI as PAWN_HI_,
+  PAWN_LO as PAWN_LO_,
+  ROOK_EMPTY_HI as ROOK_EMPTY_HI_,
+  ROOK_EMPTY_LO as ROOK_EMPTY_LO_,
+  bishopAttacks as bishopAttacks_,
+  rookAttacks as rookAttacks_,
 } from './attacks.js';
-import { CASTLING, EN_PASSANT, PROMOTION } from './move.js';
+import { CASTLING as CASTLING_, EN_PASSANT as EN_PASSANT_, PROMOTION as PROMOTION_ } from './move.js';
 import type { Position } from './position.js';
-import { BISHOP, KNIGHT, NO_SQUARE, PAWN, QUEEN, ROOK } from './types.js';
+import { BISHOP as BISHOP_, KNIGHT as KNIGHT_, NO_SQUARE as NO_SQUARE_, PAWN as PAWN_, QUEEN as QUEEN_, ROOK as ROOK_ } from './types.js';
+
+// Module-local copies: V8 reads an imported binding through a module cell with a hole check
+// on every use; local constants are folded into the generated code.
+const BETWEEN_HI = BETWEEN_HI_;
+const BETWEEN_LO = BETWEEN_LO_;
+const BISHOP_EMPTY_HI = BISHOP_EMPTY_HI_;
+const BISHOP_EMPTY_LO = BISHOP_EMPTY_LO_;
+const KING_HI = KING_HI_;
+const KING_LO = KING_LO_;
+const KNIGHT_HI = KNIGHT_HI_;
+const KNIGHT_LO = KNIGHT_LO_;
+const LINE_HI = LINE_HI_;
+const LINE_LO = LINE_LO_;
+const OUT = OUT_;
+const PAWN_HI = PAWN_HI_;
+const PAWN_LO = PAWN_LO_;
+const ROOK_EMPTY_HI = ROOK_EMPTY_HI_;
+const ROOK_EMPTY_LO = ROOK_EMPTY_LO_;
+const bishopAttacks = bishopAttacks_;
+const rookAttacks = rookAttacks_;
+const CASTLING = CASTLING_;
+const EN_PASSANT = EN_PASSANT_;
+const PROMOTION = PROMOTION_;
+const BISHOP = BISHOP_;
+const KNIGHT = KNIGHT_;
+const NO_SQUARE = NO_SQUARE_;
+const PAWN = PAWN_;
+const QUEEN = QUEEN_;
+const ROOK = ROOK_;
 
 /** Per-node context shared by the generator and legality queries. */
 export const CTX = new Int32Array(8);

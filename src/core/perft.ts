@@ -8,12 +8,11 @@ import type { Position } from './position.js';
 import { MAX_MOVES } from './types.js';
 
 const MAX_DEPTH = 64;
-let stack = new Uint16Array(MAX_MOVES * MAX_DEPTH);
+const stack = new Uint16Array(MAX_MOVES * MAX_DEPTH);
 
 export function perft(pos: Position, depth: number, bulk = true): number {
   if (depth <= 0) return 1;
   if (depth > MAX_DEPTH) throw new RangeError(`perft depth ${depth} exceeds ${MAX_DEPTH}`);
-  if (stack.length < MAX_MOVES * MAX_DEPTH) stack = new Uint16Array(MAX_MOVES * MAX_DEPTH);
   return bulk ? perftBulk(pos, depth, 0) : perftFull(pos, depth, 0);
 }
 
@@ -31,10 +30,18 @@ function perftBulk(pos: Position, depth: number, base: number): number {
 
 function perftFull(pos: Position, depth: number, base: number): number {
   const end = generateLegal(pos, stack, base);
+  if (depth === 1) {
+    // Leaves are still played and taken back (no bulk counting): full perft measures make/unmake.
+    for (let i = base; i < end; i++) {
+      pos.play(stack[i]!);
+      pos.undo();
+    }
+    return end - base;
+  }
   let nodes = 0;
   for (let i = base; i < end; i++) {
     pos.play(stack[i]!);
-    nodes += depth === 1 ? 1 : perftFull(pos, depth - 1, end);
+    nodes += perftFull(pos, depth - 1, end);
     pos.undo();
   }
   return nodes;

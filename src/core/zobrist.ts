@@ -54,6 +54,27 @@ for (let f = 0; f < 8; f++) {
   Z_EP_HI[f] = R_HI[772 + f]!;
 }
 
+/**
+ * The same piece, castling and en-passant keys interleaved, lo at 2i and hi at 2i + 1
+ * (pieces at (piece << 7) | (square << 1)), for make/unmake: one table and one index per
+ * key instead of two. Piece code 0 (EMPTY) has zero keys, so XORing "no piece" is harmless.
+ */
+export const Z_PIECE = new Int32Array(16 * 64 * 2);
+export const Z_CASTLE = new Int32Array(16 * 2);
+export const Z_EP = new Int32Array(8 * 2);
+for (let i = 0; i < 16 * 64; i++) {
+  Z_PIECE[2 * i] = Z_PIECE_LO[i]!;
+  Z_PIECE[2 * i + 1] = Z_PIECE_HI[i]!;
+}
+for (let i = 0; i < 16; i++) {
+  Z_CASTLE[2 * i] = Z_CASTLE_LO[i]!;
+  Z_CASTLE[2 * i + 1] = Z_CASTLE_HI[i]!;
+}
+for (let i = 0; i < 8; i++) {
+  Z_EP[2 * i] = Z_EP_LO[i]!;
+  Z_EP[2 * i + 1] = Z_EP_HI[i]!;
+}
+
 /** A key as 16 lower-case hex digits, as Polyglot tools print it. */
 export function keyToHex(hi: number, lo: number): string {
   return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
