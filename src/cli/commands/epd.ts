@@ -51,6 +51,8 @@ export function epdCommand(file: string, opts: EpdOptions): void {
   });
   const todo = limit !== undefined ? records.slice(0, limit) : records;
   const engine = new Engine({ hashMB: hash });
+  // The search runs in this process: no GUI or pipe to keep time back for.
+  engine.settings.moveOverhead = 0;
   const progress = startProgress({ label: 'epd', total: todo.length, unit: 'positions', quiet: opts.quiet || opts.json });
   const failures: Failure[] = [];
   const errors: { line: number; message: string }[] = [];

@@ -202,6 +202,7 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
     t.movePlayed[i] = 0;
   }
   t.excluded.fill(0);
+  t.evalCache.fill(0);
   t.psqt[0] = psqtFromScratch(pos);
 
   const rm = (t.rootMoves ??= new RootMoves()) as RootMoves;
@@ -226,7 +227,9 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
   }
   const multiPV = Math.max(1, Math.min(opts.multiPV, rm.n));
   const maxDepth = limits.depth !== undefined && limits.depth > 0 ? Math.min(limits.depth, MAX_PLY - 4) : MAX_PLY - 4;
-  const timed = opts.softMs !== Infinity;
+  // A fixed `movetime` is a promise to think that long (test suites, analysis); the early stop
+  // on a stable best move is for clock games, where saved time is spent on later moves.
+  const timed = opts.softMs !== Infinity && !(limits.movetime !== undefined && limits.movetime > 0);
   let completed = 0;
   let lastBest = 0;
   let stableFor = 0;

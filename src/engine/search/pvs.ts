@@ -30,6 +30,7 @@ import { initMainPicker as initMainPicker_, isQuiet as isQuiet_, nextMove as nex
 import { LMR as LMR_, SP as SP_ } from './params.js';
 import { qsearch as qsearch_ } from './qsearch.js';
 import { seeGe as seeGe_ } from './see.js';
+import { EVAL_MISS as EVAL_MISS_, probeEval as probeEval_, storeEval as storeEval_ } from './evalCache.js';
 import { updateCaptureStats as updateCaptureStats_, updateQuietStats as updateQuietStats_ } from './cutoffs.js';
 import { hasNonPawnMaterial as hasNonPawnMaterial_, isDraw as isDraw_ } from './draw.js';
 import { STACK_OFFSET as STACK_OFFSET_, SearchThread } from './thread.js';
@@ -57,6 +58,9 @@ const LMR = LMR_;
 const SP = SP_;
 const qsearch = qsearch_;
 const seeGe = seeGe_;
+const EVAL_MISS = EVAL_MISS_;
+const probeEval = probeEval_;
+const storeEval = storeEval_;
 const updateCaptureStats = updateCaptureStats_;
 const updateQuietStats = updateQuietStats_;
 const hasNonPawnMaterial = hasNonPawnMaterial_;
@@ -128,7 +132,14 @@ export function search(t: SearchThread, depth: number, alpha: number, beta: numb
   if (inCheck) {
     t.staticEval[S] = NONE_SCORE;
   } else {
-    rawEval = ttEval !== NONE_SCORE ? ttEval : evaluateWith(pos, t.psqt[ply]!);
+    rawEval = ttEval;
+    if (rawEval === NONE_SCORE) {
+      rawEval = probeEval(t.evalCache, pos.keyLo, pos.keyHi);
+      if (rawEval === EVAL_MISS) {
+        rawEval = evaluateWith(pos, t.psqt[ply]!);
+        storeEval(t.evalCache, pos.keyLo, pos.keyHi, rawEval);
+      }
+    }
     evalScore = rawEval;
     t.staticEval[S] = rawEval;
     if (hit && ttScore !== NONE_SCORE && (ttBound & (ttScore > evalScore ? BOUND_LOWER : BOUND_UPPER)) !== 0) evalScore = ttScore;

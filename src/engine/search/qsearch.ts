@@ -34,6 +34,7 @@ import { CHECK_MASK as CHECK_MASK_, checkLimits as checkLimits_ } from './limits
 import { initQsPicker as initQsPicker_, isQuiet as isQuiet_, nextMove as nextMove_ } from './movepick.js';
 import { SP as SP_ } from './params.js';
 import { SEE_VALUE as SEE_VALUE_, seeGe as seeGe_ } from './see.js';
+import { EVAL_MISS as EVAL_MISS_, probeEval as probeEval_, storeEval as storeEval_ } from './evalCache.js';
 import { STACK_OFFSET as STACK_OFFSET_, SearchThread } from './thread.js';
 // Module-local bindings: V8 reads these faster than imported bindings in hot code.
 const CHECK_INFO_SIZE = CHECK_INFO_SIZE_;
@@ -61,6 +62,9 @@ const nextMove = nextMove_;
 const SP = SP_;
 const SEE_VALUE = SEE_VALUE_;
 const seeGe = seeGe_;
+const EVAL_MISS = EVAL_MISS_;
+const probeEval = probeEval_;
+const storeEval = storeEval_;
 const STACK_OFFSET = STACK_OFFSET_;
 
 export function qsearch(t: SearchThread, alpha: number, beta: number, ply: number, inCheck: boolean, checks = false): number {
@@ -93,10 +97,14 @@ export function qsearch(t: SearchThread, alpha: number, beta: number, ply: numbe
   } else {
     if (hit && t.tt.eval !== NONE_SCORE) rawEval = t.tt.eval;
     else {
-      // Lazy cutoff: material alone is so far above beta that the rest cannot matter.
-      const lazy = lazyEval(pos, t.psqt[ply]!);
-      if (lazy - SP.lazyMargin >= beta) return lazy;
-      rawEval = evaluateWith(pos, t.psqt[ply]!);
+      rawEval = probeEval(t.evalCache, pos.keyLo, pos.keyHi);
+      if (rawEval === EVAL_MISS) {
+        // Lazy cutoff: material alone is so far above beta that the rest cannot matter.
+        const lazy = lazyEval(pos, t.psqt[ply]!);
+        if (lazy - SP.lazyMargin >= beta) return lazy;
+        rawEval = evaluateWith(pos, t.psqt[ply]!);
+        storeEval(t.evalCache, pos.keyLo, pos.keyHi, rawEval);
+      }
     }
     bestScore = rawEval;
     if (hit && ttScore !== NONE_SCORE && (ttBound & (ttScore > bestScore ? BOUND_LOWER : BOUND_UPPER)) !== 0) bestScore = ttScore;

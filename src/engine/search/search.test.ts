@@ -108,3 +108,13 @@ test('solves most of the first 20 WAC positions with 30 000 nodes each', () => {
   }
   assert.ok(solved >= 16, `${solved}/20 solved`);
 });
+
+test('a fixed movetime is thought through to its end, even when the best move never changes', () => {
+  // A clock game may stop early on a stable best move; `go movetime` promises the full time.
+  const e = new Engine({ hashMB: 8 });
+  e.settings.moveOverhead = 0;
+  e.setPosition(STARTING_FEN);
+  const r = e.go({ movetime: 300 });
+  assert.ok(r.time >= 300, `searched ${r.time} ms`);
+  assert.ok(r.depth >= 4);
+});

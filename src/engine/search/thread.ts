@@ -9,6 +9,7 @@ import type { Position } from '../../core/position.js';
 import { MAX_MOVES } from '../../core/types.js';
 import { MAX_PLY } from '../score.js';
 import type { TranspositionTable } from '../tt.js';
+import { EVAL_CACHE_WORDS } from './evalCache.js';
 import { History } from './history.js';
 
 /** Offset of ply 0 in the per-ply stacks that are read at ply − 1 and ply − 2. */
@@ -58,6 +59,8 @@ export class SearchThread {
 
   /** Material + PST sum (packed, White's view) of the position at each ply, kept incrementally. */
   readonly psqt = new Int32Array(PLIES);
+  /** Static evaluations by position key (evalCache.ts), emptied at the start of every search. */
+  readonly evalCache = new Int32Array(EVAL_CACHE_WORDS);
   /** Static evaluation at ply + STACK_OFFSET (NONE_SCORE when in check). */
   readonly staticEval = new Int32Array(PLIES + STACK_OFFSET);
   /** piece * 64 + to of the move played at ply + STACK_OFFSET (0 for none or a null move). */

@@ -48,13 +48,35 @@ export const SCALE_NORMAL = 64;
 
 const DARK = 0xaa55aa55 | 0;
 
+/** Number of squares of a set with few members (pieces other than pawns): one step per member. */
+function sparseCount(lo: number, hi: number): number {
+  let n = 0;
+  while (lo !== 0) {
+    n++;
+    lo &= lo - 1;
+  }
+  while (hi !== 0) {
+    n++;
+    hi &= hi - 1;
+  }
+  return n;
+}
+
 export function countMaterial(pos: Position): void {
   const lo = pos.bbLo;
   const hi = pos.bbHi;
   for (let c = 0; c < 2; c++) {
     const o = c << 3;
-    for (let t = PAWN; t <= QUEEN; t++) COUNT[o | t] = popcnt(lo[o | t]!, hi[o | t]!);
-    NPM[c] = COUNT[o | KNIGHT]! * 320 + COUNT[o | BISHOP]! * 330 + COUNT[o | ROOK]! * 500 + COUNT[o | QUEEN]! * 950;
+    COUNT[o | PAWN] = popcnt(lo[o | PAWN]!, hi[o | PAWN]!);
+    const n = sparseCount(lo[o | KNIGHT]!, hi[o | KNIGHT]!);
+    const b = sparseCount(lo[o | BISHOP]!, hi[o | BISHOP]!);
+    const r = sparseCount(lo[o | ROOK]!, hi[o | ROOK]!);
+    const q = sparseCount(lo[o | QUEEN]!, hi[o | QUEEN]!);
+    COUNT[o | KNIGHT] = n;
+    COUNT[o | BISHOP] = b;
+    COUNT[o | ROOK] = r;
+    COUNT[o | QUEEN] = q;
+    NPM[c] = n * 320 + b * 330 + r * 500 + q * 950;
   }
 }
 

@@ -174,16 +174,26 @@ export function kingAttack(pos: Position, c: number, sign: number): number {
   const safeLo = ~lo[o]! & (~ATT_LO[t8]! | (ATT2_LO[c]! & ~ATT2_LO[them]! & ~ATT_LO[t8 | 1]!));
   const safeHi = ~hi[o]! & (~ATT_HI[t8]! | (ATT2_HI[c]! & ~ATT2_HI[them]! & ~ATT_HI[t8 | 1]!));
   const ek = pos.kingSq[them]!;
-  bishopAttacks(ek, occLo, occHi);
-  const bLo = OUT[0]!;
-  const bHi = OUT[1]!;
-  rookAttacks(ek, occLo, occHi);
-  const rLo = OUT[0]!;
-  const rHi = OUT[1]!;
   score += safeChecks(P_SAFE_CHECK + 1, KNIGHT_LO[ek]! & ATT_LO[o | 2]! & safeLo, KNIGHT_HI[ek]! & ATT_HI[o | 2]! & safeHi, sign, tr);
-  score += safeChecks(P_SAFE_CHECK + 2, bLo & ATT_LO[o | 3]! & safeLo, bHi & ATT_HI[o | 3]! & safeHi, sign, tr);
-  score += safeChecks(P_SAFE_CHECK + 3, rLo & ATT_LO[o | 4]! & safeLo, rHi & ATT_HI[o | 4]! & safeHi, sign, tr);
-  score += safeChecks(P_SAFE_CHECK + 4, (bLo | rLo) & ATT_LO[o | 5]! & safeLo, (bHi | rHi) & ATT_HI[o | 5]! & safeHi, sign, tr);
+  // Checking lines from the king are traced only for the sliders that could use them.
+  const queen = (lo[o | 5]! | hi[o | 5]!) !== 0;
+  let bLo = 0;
+  let bHi = 0;
+  let rLo = 0;
+  let rHi = 0;
+  if (queen || (lo[o | 3]! | hi[o | 3]!) !== 0) {
+    bishopAttacks(ek, occLo, occHi);
+    bLo = OUT[0]!;
+    bHi = OUT[1]!;
+    score += safeChecks(P_SAFE_CHECK + 2, bLo & ATT_LO[o | 3]! & safeLo, bHi & ATT_HI[o | 3]! & safeHi, sign, tr);
+  }
+  if (queen || (lo[o | 4]! | hi[o | 4]!) !== 0) {
+    rookAttacks(ek, occLo, occHi);
+    rLo = OUT[0]!;
+    rHi = OUT[1]!;
+    score += safeChecks(P_SAFE_CHECK + 3, rLo & ATT_LO[o | 4]! & safeLo, rHi & ATT_HI[o | 4]! & safeHi, sign, tr);
+  }
+  if (queen) score += safeChecks(P_SAFE_CHECK + 4, (bLo | rLo) & ATT_LO[o | 5]! & safeLo, (bHi | rHi) & ATT_HI[o | 5]! & safeHi, sign, tr);
   // Zone squares we attack that only the king or queen defends.
   const minorDefLo = ATT_LO[t8 | 1]! | ATT_LO[t8 | 2]! | ATT_LO[t8 | 3]! | ATT_LO[t8 | 4]!;
   const minorDefHi = ATT_HI[t8 | 1]! | ATT_HI[t8 | 2]! | ATT_HI[t8 | 3]! | ATT_HI[t8 | 4]!;
