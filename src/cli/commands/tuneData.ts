@@ -1,0 +1,67 @@
+/**
+ * `tabiya tune data PGN... -o positions.epd`: labelled quiet positions from games, for
+ * `tune fit` (see src/tune/sample.ts for what is drawn and what is left out).
+ */
+import { AtomicFileSync } from '../../book/node/atomicWrite.js';
+import { startProgress } from '../../node/progress.js';
+import { readPgn } from '../../pgn/reader.js';
+import { PositionSampler } from '../../tune/sample.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+
+export interface TuneDataOptions {
+  output: string;
+  skipPlies?: string;
+  perGame?: string;
+  seed?: string;
+  minPieces?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Promise<void> {
+  const skipPlies = intOption('--skip-plies', opts.skipPlies, 0, 10000) ?? 16;
+  const perGame = intOption('--per-game', opts.perGame, 1, 10000) ?? 10;
+  const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
+  const minPieces = intOption('--min-pieces', opts.minPieces, 2, 32) ?? 5;
+  const out = new AtomicFileSync(opts.output);
+  const enc = new TextEncoder();
+  let buffered: string[] = [];
+  const flush = (): void => {
+    if (buffered.length === 0) return;
+    out.write(enc.encode(buffered.join('\n') + '\n'));
+    buffered = [];
+  };
+  const sampler = new PositionSampler({ skipPlies, perGame, seed, minPieces }, (line) => {
+    buffered.push(line);
+    if (buffered.length >= 4096) flush();
+  });
+  const bar = startProgress({ label: 'tune data', total: 0, unit: 'games', quiet: opts.quiet });
+  const t0 = performance.now();
+  try {
+    await readPgn(pgn, sampler, { onProgress: (p) => bar.update(p.games, `${sampler.counts.written} positions`) });
+    flush();
+    out.commit();
+  } catch (e) {
+    out.abort();
+    if (e instanceof Error && 'code' in e) throw e;
+    throw new CliError(`tune data: ${(e as Error).message}`, 1);
+  } finally {
+    bar.stop();
+  }
+  const c = sampler.counts;
+  if (!opts.quiet) {
+    for (const e of sampler.errors.slice(0, 10)) process.stderr.write(`warning: ${e} (game skipped)\n`);
+    if (c.bad > 10) process.stderr.write(`warning: ${c.bad} broken games skipped in all\n`);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  report(opts.json, { output: opts.output, ...c, seconds: Math.round(seconds * 10) / 10 }, () =>
+    [
+      `games      ${c.games} read, ${c.bad} broken (skipped), ${c.unfinished} unfinished, ${c.noCandidate} without a candidate position`,
+      `candidates ${c.candidates} (after ply ${skipPlies}, not in check, not right after a capture); up to ${perGame} a game drawn`,
+      `written    ${c.written} positions to ${opts.output}: 1-0 ${c.byResult['1-0']}, 1/2-1/2 ${c.byResult['1/2-1/2']}, 0-1 ${c.byResult['0-1']}`,
+      `           ${c.resolved} changed by the quiescence search; left out: ${c.inCheck} in check, ${c.mate} mate in sight, ${c.fewPieces} under ${minPieces} pieces, ${c.duplicates} duplicates`,
+      `time       ${seconds.toFixed(1)} s`,
+    ].join('\n'),
+  );
+}

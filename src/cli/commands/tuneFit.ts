@@ -1,0 +1,175 @@
+/**
+ * `tabiya tune fit`: fits the evaluation's weights to labelled positions (Texel's method) and
+ * writes them as a params file; `tabiya tune loss`: the loss of a params file on positions.
+ * See docs/tuning.md.
+ */
+import { writeFileAtomic } from '../../book/node/atomicWrite.js';
+import { startProgress } from '../../node/progress.js';
+import { splitStore } from '../../tune/dataset.js';
+import { fitK } from '../../tune/kfit.js';
+import { runFit, type CurvePoint, type FitResult } from '../../tune/fit.js';
+import { makeObjective } from '../../tune/objective.js';
+import { METHODS, type Method } from '../../tune/optim/context.js';
+import { formatParams } from '../../tune/paramsFile.js';
+import { lossCurveSvg } from '../../tune/plot.js';
+import { ParamSpace, weightsTable } from '../../tune/space.js';
+import { CliError, intOption, numberOption } from '../errors.js';
+import { report } from '../output.js';
+import { describeCounts, loadData, startWeights, threadsOption } from './tuneCommon.js';
+
+export interface TuneFitOptions {
+  output?: string;
+  params?: string;
+  group?: string[];
+  method?: string;
+  maxSeconds?: string;
+  epochs?: string;
+  validation?: string;
+  seed?: string;
+  plot?: string;
+  threads?: string;
+  limit?: string;
+  rate?: string;
+  k?: string;
+  patience?: string;
+  l2?: string;
+  resolve?: boolean;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+const DEFAULT_EPOCHS: Record<Method, number> = { adam: 400, adagrad: 400, local: 30, anneal: 60, genetic: 150 };
+
+const f6 = (x: number | undefined): string => (x === undefined ? '-' : x.toFixed(6));
+
+export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promise<void> {
+  if (!opts.output) throw new CliError('tune fit: -o/--output FILE is required', 2);
+  const method = (opts.method ?? 'adam') as Method;
+  if (!METHODS.includes(method)) throw new CliError(`tune fit: --method ${opts.method} is not one of ${METHODS.join(', ')}`, 2);
+  const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
+  const fraction = numberOption('--validation', opts.validation, 0, 0.9) ?? 0.1;
+  const epochs = intOption('--epochs', opts.epochs, 1) ?? DEFAULT_EPOCHS[method];
+  const maxSeconds = numberOption('--max-seconds', opts.maxSeconds, 0) ?? 600;
+  const threads = threadsOption(opts.threads);
+  const limit = intOption('--limit', opts.limit, 1);
+  const rate = numberOption('--rate', opts.rate, 0);
+  const fixedK = numberOption('--k', opts.k, 0.001, 100);
+  const patience = intOption('--patience', opts.patience, 0) ?? 0;
+  const l2 = numberOption('--l2', opts.l2, 0) ?? 0;
+  let space: ParamSpace;
+  try {
+    space = new ParamSpace(opts.group);
+  } catch (e) {
+    throw new CliError(`tune fit: ${(e as Error).message}`, 2);
+  }
+  const start = startWeights(opts.params);
+  const data = await loadData(file, { threads, resolve: opts.resolve !== false, limit, seed, quiet: opts.quiet });
+  const { train, validation } = fraction > 0 ? splitStore(data.store, fraction, seed, threads > 1) : { train: data.store, validation: null };
+  const trainObj = await makeObjective(train, threads, start.length);
+  const valObj = validation && validation.n > 0 ? await makeObjective(validation, Math.min(threads, 2), start.length) : null;
+  let result: FitResult;
+  const bar = startProgress({ label: `tune fit (${method})`, total: epochs, unit: 'epochs', quiet: opts.quiet });
+  const lines: string[] = [];
+  try {
+    if (!opts.quiet) process.stderr.write(`${describeCounts(data.counts)}\ntraining ${train.n} positions, validation ${validation?.n ?? 0}; ${space.free.length} values tuned\n`);
+    result = await runFit(trainObj, valObj, space, start, {
+      method,
+      epochs,
+      maxSeconds,
+      seed,
+      K: fixedK,
+      rate,
+      patience,
+      l2,
+      onEpoch: (p: CurvePoint) => {
+        lines.push(curveLine(p));
+        bar.update(p.epoch, `train ${f6(p.train)} validation ${f6(p.validation)}`);
+      },
+    });
+  } finally {
+    bar.stop();
+    await trainObj.close();
+    await valObj?.close();
+  }
+  await writeFileAtomic(opts.output, formatParams(weightsTable(result.weights)));
+  if (opts.plot) await writeFileAtomic(opts.plot, lossCurveSvg(result.curve, `tabiya tune fit: ${method}, ${train.n} positions, K = ${result.K.toFixed(3)}`));
+  const summary = {
+    file,
+    output: opts.output,
+    ...(opts.plot ? { plot: opts.plot } : {}),
+    method,
+    k: result.K,
+    positions: { ...data.counts, train: train.n, validation: validation?.n ?? 0 },
+    tuned: space.free.length,
+    groups: space.groups.map((g) => g.name),
+    epochs: result.epochs,
+    bestEpoch: result.bestEpoch,
+    seconds: Math.round(result.seconds * 10) / 10,
+    threads,
+    seed,
+    l2,
+    start: result.start,
+    end: result.end,
+    curve: result.curve,
+  };
+  report(opts.json, summary, () => {
+    const step = Math.max(1, Math.ceil(lines.length / 25));
+    const shown = lines.filter((_, i) => i % step === 0 || i === lines.length - 1);
+    const gain = (a?: number, b?: number): string => (a === undefined || b === undefined ? '' : ` (${(((b - a) / a) * 100).toFixed(2)}%)`);
+    return [
+      'epoch   seconds  train      validation',
+      ...shown,
+      '',
+      `K                ${result.K.toFixed(4)}`,
+      `positions        ${train.n} training, ${validation?.n ?? 0} validation (${data.counts.lines} lines read)`,
+      `method           ${method}, ${result.epochs} epochs in ${result.seconds.toFixed(1)} s on ${threads} thread(s), best epoch ${result.bestEpoch}`,
+      `training loss    ${f6(result.start.train)} -> ${f6(result.end.train)}${gain(result.start.train, result.end.train)}`,
+      `validation loss  ${f6(result.start.validation)} -> ${f6(result.end.validation)}${gain(result.start.validation, result.end.validation)}`,
+      `written          ${opts.output}${opts.plot ? `, ${opts.plot}` : ''}`,
+    ].join('\n');
+  });
+}
+
+function curveLine(p: CurvePoint): string {
+  return `${String(p.epoch).padStart(5)}  ${p.seconds.toFixed(1).padStart(8)}  ${f6(p.train)}   ${f6(p.validation)}`;
+}
+
+export interface TuneLossOptions {
+  params?: string;
+  part?: string;
+  validation?: string;
+  threads?: string;
+  limit?: string;
+  seed?: string;
+  k?: string;
+  resolve?: boolean;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+export async function tuneLossCommand(file: string, opts: TuneLossOptions): Promise<void> {
+  const threads = threadsOption(opts.threads);
+  const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
+  const limit = intOption('--limit', opts.limit, 1);
+  const fixedK = numberOption('--k', opts.k, 0.001, 100);
+  const w = startWeights(opts.params);
+  const part = opts.part ?? 'all';
+  if (part !== 'all' && part !== 'train' && part !== 'validation') throw new CliError(`tune loss: --part ${part} is not all, train or validation`, 2);
+  const fraction = numberOption('--validation', opts.validation, 0, 0.9) ?? 0.1;
+  const data = await loadData(file, { threads, resolve: opts.resolve !== false, limit, seed, quiet: opts.quiet });
+  // The same split as `tune fit` with the same --seed, --limit and --validation.
+  const store = part === 'all' ? data.store : splitStore(data.store, fraction, seed)[part];
+  const obj = await makeObjective(store, threads, w.length);
+  try {
+    const fit = fixedK === undefined ? await fitK(obj, w) : { K: fixedK, loss: await obj.loss(w, fixedK) };
+    report(opts.json, { k: fit.K, loss: fit.loss, positions: store.n, part, params: opts.params ?? null, counts: data.counts }, () =>
+      [
+        `K         ${fit.K.toFixed(4)}${fixedK === undefined ? ' (fitted)' : ''}`,
+        `loss      ${fit.loss.toFixed(6)}`,
+        `positions ${store.n}${part === 'all' ? '' : ` (${part} part)`}; ${describeCounts(data.counts)}`,
+      ].join('\n'),
+    );
+  } finally {
+    await obj.close();
+  }
+}

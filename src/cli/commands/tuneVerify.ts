@@ -1,0 +1,151 @@
+/**
+ * `tabiya tune verify params.json`: a match of the engine loading the params file (UCI option
+ * EvalParams) against the engine with its built-in weights (or `--base`), run by `tabiya match`
+ * in a child process with game pairs on the same opening, an SPRT, and the Elo difference with
+ * its 95% error bar from the tuned side's point of view. The exact match command is printed,
+ * so the run can be repeated or resumed (with --pgnout) by hand.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readParamsFile } from '../../tune/paramsFile.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+
+export interface TuneVerifyOptions {
+  games?: string;
+  tc?: string;
+  concurrency?: string;
+  openings?: string;
+  sprt?: string[];
+  pgnout?: string;
+  base?: string;
+  hash?: string;
+  seed?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+
+interface MatchJson {
+  games: number;
+  stopped: string;
+  durationMs: number;
+  elo?: number | null;
+  error?: number | null;
+  los?: number | null;
+  wins?: number;
+  draws?: number;
+  losses?: number;
+  sprt?: { elo0: number; elo1: number; llr: number; lower: number; upper: number; decision: string | null };
+  encounters?: { first: string; pentaElo?: number | null; pentaError?: number | null; penta?: number[]; nElo?: number; nEloError?: number }[];
+  players?: { name: string; faults?: unknown }[];
+}
+
+const quote = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+
+export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): Promise<void> {
+  const games = intOption('--games', opts.games, 2, 1_000_000) ?? 200;
+  const concurrency = intOption('--concurrency', opts.concurrency, 1, 64) ?? 2;
+  const hash = intOption('--hash', opts.hash, 1, 4096) ?? 16;
+  const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
+  const tc = opts.tc ?? '10+0.1';
+  const openings = opts.openings ?? '../shared/data/books/UHO_4060_v4.epd.gz';
+  // Fail here, with the file's name, rather than in every engine.
+  const tuned = resolve(file);
+  const base = opts.base === undefined ? undefined : resolve(opts.base);
+  try {
+    readParamsFile(tuned);
+    if (base) readParamsFile(base);
+  } catch (e) {
+    throw new CliError(`tune verify: ${(e as Error).message}`, 1);
+  }
+  if (!existsSync(openings)) throw new CliError(`tune verify: opening suite ${openings} does not exist (--openings FILE)`, 1);
+  const engine = (name: string, params?: string): string[] => [
+    '--engine',
+    `name=${name}`,
+    `cmd=${process.execPath}`,
+    `arg=${MAIN}`,
+    'arg=uci',
+    `option.Hash=${hash}`,
+    ...(params ? [`option.EvalParams=${params}`] : []),
+  ];
+  const sprt = opts.sprt && opts.sprt.length > 0 ? opts.sprt : ['elo0=0', 'elo1=10'];
+  const format = /\.epd(\.gz)?$/i.test(openings) ? 'epd' : 'pgn';
+  const args = [
+    'match',
+    ...engine('tuned', tuned),
+    ...engine(base ? 'base' : 'default', base),
+    '--each',
+    `tc=${tc}`,
+    'timemargin=100',
+    '--games',
+    String(games),
+    '--repeat',
+    '--concurrency',
+    String(concurrency),
+    '--openings',
+    `file=${openings}`,
+    `format=${format}`,
+    'order=random',
+    '--srand',
+    String(seed),
+    '--sprt',
+    ...sprt,
+    '--ratinginterval',
+    '0',
+    ...(opts.pgnout ? ['--pgnout', opts.pgnout] : []),
+    ...(opts.quiet ? ['--quiet'] : []),
+    '--json',
+  ];
+  const command = ['tabiya', ...args].map(quote).join(' ');
+  if (!opts.quiet) process.stderr.write(`${command}\n`);
+  const { code, stdout } = await new Promise<{ code: number; stdout: string }>((done, fail) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (s: string) => (out += s));
+    child.on('error', fail);
+    child.on('close', (c) => done({ code: c ?? 1, stdout: out }));
+  });
+  let r: MatchJson;
+  try {
+    r = JSON.parse(stdout.trim().split('\n').pop() ?? '') as MatchJson;
+  } catch {
+    throw new CliError(`tune verify: the match failed (exit code ${code})`, 1);
+  }
+  const enc = r.encounters?.[0];
+  const summary = {
+    params: file,
+    base: opts.base ?? null,
+    tc,
+    games: r.games,
+    wins: r.wins,
+    draws: r.draws,
+    losses: r.losses,
+    elo: r.elo,
+    error: r.error,
+    los: r.los,
+    ...(enc?.pentaElo !== undefined ? { pentaElo: enc.pentaElo, pentaError: enc.pentaError, penta: enc.penta } : {}),
+    sprt: r.sprt ?? null,
+    stopped: r.stopped,
+    minutes: Math.round(r.durationMs / 600) / 100,
+    command,
+  };
+  const pm = (x?: number | null, e?: number | null): string =>
+    x === undefined || x === null ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(1)} ± ${e === undefined || e === null || !Number.isFinite(e) ? '?' : e.toFixed(1)}`;
+  report(opts.json, summary, () =>
+    [
+      `tuned (${file}) against ${opts.base ?? 'the built-in weights'}, ${tc}, ${r.games} games in ${summary.minutes} min (${r.stopped})`,
+      `W/D/L        ${r.wins}/${r.draws}/${r.losses} (tuned side)`,
+      `Elo          ${pm(r.elo, r.error)} (95%), LOS ${r.los === undefined || r.los === null ? '-' : `${r.los.toFixed(1)}%`}`,
+      ...(enc?.pentaElo !== undefined ? [`Elo (pairs)  ${pm(enc.pentaElo, enc.pentaError)}, pentanomial ${enc.penta?.join(',')}`] : []),
+      r.sprt
+        ? `SPRT         elo0=${r.sprt.elo0} elo1=${r.sprt.elo1}: LLR ${r.sprt.llr.toFixed(2)} (${r.sprt.lower.toFixed(2)}, ${r.sprt.upper.toFixed(2)}) ${r.sprt.decision ?? 'no decision yet'}`
+        : 'SPRT         -',
+    ].join('\n'),
+  );
+  if (code !== 0 && r.games === 0) throw new CliError(`tune verify: the match failed (exit code ${code})`, 1);
+}

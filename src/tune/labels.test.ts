@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatLabeled, parseLabeled } from './labels.js';
+
+test('labelled lines: EPD with c9 and FEN with [result], as the public Texel sets write them', () => {
+  const cases: [string, string, number][] = [
+    ['r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 c9 "1-0";', 'r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 0 1', 2],
+    ['8/8/4k3/8/8/4K3/4P3/8 w - - c9 "1/2-1/2";', '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1', 1],
+    ['8/8/4k3/8/8/4K3/4P3/8 w - - id "x"; c9 "0-1";', '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1', 0],
+    ['rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [0.5]', 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 1],
+    ['rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3 7 [1.0]', 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 3 7', 2],
+  ];
+  for (const [line, fen, result] of cases) {
+    const r = parseLabeled(line);
+    assert.ok(r.ok, line);
+    assert.deepEqual(r.value, { fen, result });
+  }
+  assert.equal(formatLabeled('8/8/4k3/8/8/4K3/4P3/8 w - -', 1), '8/8/4k3/8/8/4K3/4P3/8 w - - c9 "1/2-1/2";');
+});
+
+test('unreadable labelled lines say why', () => {
+  const bad: [string, RegExp][] = [
+    ['8/8/4k3/8/8/4K3/4P3/8 w - -', /no result label/],
+    ['8/8/4k3/8/8/4K3/4P3/8 w - - c9 "*";', /result "\*"/],
+    ['8/8/4k3/8/8/4K3/4P3/8 w c9 "1-0";', /2 field/],
+  ];
+  for (const [line, why] of bad) {
+    const r = parseLabeled(line);
+    assert.ok(!r.ok, line);
+    assert.match(r.error.message, why);
+  }
+});

@@ -1,0 +1,55 @@
+/**
+ * Labelled positions, one a line: a position and the result of the game it came from, from
+ * White's point of view. Two spellings are read, the two that public Texel sets use:
+ *
+ *     r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 c9 "1-0";   (EPD, zurichess)
+ *     r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 0 1 [1.0]   (FEN, lichess-big3)
+ *
+ * and the first is written. Results are coded 0 (Black won), 1 (draw), 2 (White won), so the
+ * target of the loss is code / 2. Lines that cannot be read come back as an error saying why;
+ * the caller adds the file and line.
+ */
+import { err, ok, ParseError, type Result } from '../core/result.js';
+
+export interface Labeled {
+  /** A full FEN (move counters added when the line has none). */
+  fen: string;
+  /** 0 = 0-1, 1 = 1/2-1/2, 2 = 1-0. */
+  result: number;
+}
+
+const RESULT_CODES: Readonly<Record<string, number>> = { '1-0': 2, '0-1': 0, '1/2-1/2': 1, '1.0': 2, '0.0': 0, '0.5': 1, '1': 2, '0': 0 };
+export const RESULT_TEXT = ['0-1', '1/2-1/2', '1-0'] as const;
+
+const C9 = /\bc9\s+"([^"]*)"/;
+const BRACKET = /\[\s*([0-9.]+)\s*\]\s*$/;
+
+/** Reads one labelled line (blank lines and `#` comments are the caller's business). */
+export function parseLabeled(line: string): Result<Labeled, ParseError> {
+  let label: string | undefined;
+  let body = line;
+  const c9 = C9.exec(line);
+  if (c9) {
+    label = c9[1]!;
+    body = line.slice(0, c9.index);
+  } else {
+    const b = BRACKET.exec(line);
+    if (b) {
+      label = b[1]!;
+      body = line.slice(0, b.index);
+    }
+  }
+  if (label === undefined) return err(new ParseError('ERR_LABEL_MISSING', 'no result label (expected c9 "1-0"; or [1.0] at the end)'));
+  const result = RESULT_CODES[label.trim()];
+  if (result === undefined) return err(new ParseError('ERR_LABEL_RESULT', `result "${label}" is not 1-0, 0-1 or 1/2-1/2`));
+  const fields = body.trim().split(/\s+/);
+  if (fields.length < 4) return err(new ParseError('ERR_LABEL_FEN', `the position has ${fields.length} field(s), 4 are needed (board, side, castling, en passant)`));
+  // EPD operations other than c9 may follow the four fields; FEN counters may too.
+  const counters = fields.length >= 6 && /^\d+$/.test(fields[4]!) && /^\d+$/.test(fields[5]!) ? `${fields[4]} ${fields[5]}` : '0 1';
+  return ok({ fen: `${fields.slice(0, 4).join(' ')} ${counters}`, result });
+}
+
+/** The line `tune data` writes: the four EPD fields and the result as c9. */
+export function formatLabeled(epd4: string, result: number): string {
+  return `${epd4} c9 "${RESULT_TEXT[result]}";`;
+}

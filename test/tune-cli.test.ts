@@ -1,0 +1,108 @@
+/**
+ * `tabiya tune` as a user runs it: data from games, fit with a plot, loss of the result, and
+ * the engine loading the fitted file through the EvalParams option. Small real inputs.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { EngineProcess, MAIN } from './engineProcess.js';
+
+const SHARED = new URL('../../../shared/data/', import.meta.url);
+const dir = mkdtempSync(join(tmpdir(), 'tabiya-tune-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+test('tune data: labelled quiet positions from real games, broken games skipped and counted', () => {
+  const text = gunzipSync(readFileSync(new URL('games/pgnmentor_players_sample2000.pgn.gz', SHARED))).toString('utf8');
+  const games = text.split(/\n(?=\[Event )/).slice(0, 40);
+  games.splice(3, 0, '[Event "broken"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxf7+ Kxf7 4. Kxe8 1-0\n');
+  const pgn = join(dir, 'games.pgn');
+  writeFileSync(pgn, games.join('\n'));
+  const out = join(dir, 'data.epd');
+  const r = run('tune', 'data', pgn, '-o', out, '--per-game', '5', '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { games: number; bad: number; written: number };
+  assert.equal(j.bad, 1);
+  assert.equal(j.games, 40);
+  assert.match(r.err, /games\.pgn:\d+: game 4: .*\(game skipped\)/);
+  const lines = readFileSync(out, 'utf8').trim().split('\n');
+  assert.equal(lines.length, j.written);
+  assert.ok(j.written > 100);
+  for (const l of lines) assert.match(l, /^\S+ [wb] \S+ \S+ c9 "(1-0|0-1|1\/2-1\/2)";$/);
+});
+
+test('tune fit and tune loss: bad lines named and skipped, params file, plot, lower loss on the held-out part', () => {
+  const text = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8');
+  const lines = text.split('\n', 2500);
+  lines.splice(10, 0, '8/8/8/8 w - - c9 "1-0";'); // line 11
+  lines.splice(20, 0, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -'); // line 21
+  const data = join(dir, 'train.epd');
+  writeFileSync(data, lines.join('\n') + '\n');
+  const params = join(dir, 'params.json');
+  const plot = join(dir, 'loss.svg');
+  const fit = run('tune', 'fit', data, '-o', params, '--epochs', '30', '--plot', plot, '--validation', '0.2', '--seed', '3', '--threads', '2', '--json');
+  assert.equal(fit.code, 0, fit.err);
+  assert.match(fit.err, /train\.epd:11: .*\(skipped\)/);
+  assert.match(fit.err, /train\.epd:21: no result label.*\(skipped\)/);
+  const j = JSON.parse(fit.out) as { k: number; positions: { bad: number; train: number; validation: number }; start: { train: number; validation: number }; end: { train: number; validation: number }; curve: unknown[] };
+  assert.equal(j.positions.bad, 2);
+  assert.ok(j.k > 0.3 && j.k < 3, `K ${j.k}`);
+  assert.ok(j.end.train < j.start.train);
+  assert.equal(j.curve.length, 31);
+  assert.match(readFileSync(plot, 'utf8'), /^<svg[\s\S]*validation[\s\S]*<\/svg>\n$/);
+  const table = JSON.parse(readFileSync(params, 'utf8')) as Record<string, [number, number][]>;
+  assert.equal(table['material']!.length, 5);
+  // The loss command on the fit's held-out part, with the fit's K: the fitted weights are no worse there.
+  const loss = (p?: string): { k: number; loss: number; positions: number } => {
+    const r = run('tune', 'loss', data, '--part', 'validation', '--validation', '0.2', '--seed', '3', '--k', String(j.k), '--threads', '1', '--json', ...(p ? ['--params', p] : []));
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out) as { k: number; loss: number; positions: number };
+  };
+  const before = loss();
+  const after = loss(params);
+  assert.equal(before.positions, j.positions.validation);
+  assert.ok(Math.abs(before.loss - j.start.validation) < 1e-9, `${before.loss} vs ${j.start.validation}`);
+  assert.ok(Math.abs(after.loss - j.end.validation) < 1e-9);
+  assert.ok(after.loss <= before.loss);
+  const bad = run('tune', 'fit', data, '-o', params, '--method', 'gradient');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--method gradient is not one of adam, adagrad, local, anneal, genetic/);
+});
+
+test('the engine loads a params file through setoption EvalParams, and reports a bad one', async () => {
+  const params = join(dir, 'tempo.json');
+  writeFileSync(params, JSON.stringify({ tempo: [[100, 100]], material: [[100, 100], [300, 300], [300, 300], [500, 500], [900, 900]] }));
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{"material": [[1, 2]]}');
+  const e = new EngineProcess('uci');
+  const depth1 = async (): Promise<number> => {
+    const done = e.expect(/^bestmove/);
+    e.send('go depth 1');
+    await done;
+    const info = e.lines.map((l) => l.text).filter((l) => l.startsWith('info depth 1 ')).pop()!;
+    return Number(/score cp (-?\d+)/.exec(info)![1]);
+  };
+  try {
+    const ok = e.expect(/^uciok/);
+    e.send('uci');
+    await ok;
+    e.send('position startpos');
+    const plain = await depth1();
+    e.send(`setoption name EvalParams value ${params}`);
+    assert.notEqual(await depth1(), plain);
+    const reported = e.expect(/^info string EvalParams/);
+    e.send(`setoption name EvalParams value ${broken}`);
+    assert.match(await reported, /broken\.json: group "material" must have 5 \[mg, eg\] pairs; the built-in weights stay/);
+    assert.equal(await depth1(), plain);
+  } finally {
+    await e.quit();
+  }
+});
