@@ -115,12 +115,14 @@ export function registerCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (files, opts) => (await import('./commands/pgnClean.js')).pgnCleanCommand(files, opts));
 
-  const book = program.command('book').description('Polyglot opening books: make, merge, dump, info, probe (see docs/books.md)');
+  const book = program.command('book').description('opening books: Polyglot .bin (docs/books.md) and rich .tbk (docs/rich-books.md); the extension picks the format');
+  // Rich books (.tbk) are picked by extension; their commands live in commands/rich*.ts.
+  const tbk = (path: unknown): boolean => typeof path === 'string' && path.toLowerCase().endsWith('.tbk');
   const bookMake = book
     .command('make')
-    .description('build a Polyglot book from PGN games, byte-identical to polyglot make-book (see --help)')
+    .description('build a book from PGN games: a .bin byte-identical to polyglot make-book (see --help), or a rich .tbk')
     .argument('<pgn...>', 'PGN files (.gz read transparently; - for stdin)')
-    .requiredOption('-o, --output <book.bin>', 'book to write (replaced only when complete)')
+    .requiredOption('-o, --output <book.bin|book.tbk>', 'book to write (replaced only when complete)')
     .option('--max-ply <n>', 'record the first n plies of each game', '1024')
     .option('--min-game <n>', 'drop moves played in fewer than n games', '3')
     .option('--min-score <percent>', "drop moves scoring below this percentage for the mover", '0')
@@ -146,7 +148,11 @@ export function registerCommands(program: Command): void {
         'failures exit non-zero; the book is written to a temporary file and renamed. On clean input from\n' +
         'the initial position the output is byte-identical to polyglot make-book with the same options.',
     )
-    .action(async (files, opts) => (await import('./commands/bookMake.js')).bookMakeCommand(files, opts));
+    .action(async (files, opts, cmd) =>
+      tbk(opts.output)
+        ? (await import('./commands/richMake.js')).richMakeCommand(files, opts, (name) => cmd.getOptionValueSource(name) === 'cli')
+        : (await import('./commands/bookMake.js')).bookMakeCommand(files, opts),
+    );
   // Polyglot semantics: -only-white and -only-black overwrite each other, the last one wins.
   bookMake.on('option:only-white', () => bookMake.setOptionValue('colour', 'white'));
   bookMake.on('option:only-black', () => bookMake.setOptionValue('colour', 'black'));
@@ -157,8 +163,11 @@ export function registerCommands(program: Command): void {
     .requiredOption('-o, --output <book.bin>', 'book to write')
     .option('--priority <rule>', 'sum: add weights of shared moves (PolyGlot 2.0); first: the earlier book wins a position (PolyGlot 1.4)', 'sum')
     .option('--polyglot-compat', 'wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
+    .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book')
     .option('--json', 'print one JSON object')
-    .action(async (files, opts) => (await import('./commands/bookMerge.js')).bookMergeCommand(files, opts));
+    .action(async (files, opts) =>
+      tbk(opts.output) ? (await import('./commands/richMerge.js')).richMergeCommand(files, opts) : (await import('./commands/bookMerge.js')).bookMergeCommand(files, opts),
+    );
   book
     .command('dump')
     .description('list the lines of a book for one colour, exactly as polyglot dump-book writes them')
@@ -166,26 +175,112 @@ export function registerCommands(program: Command): void {
     .option('--color <colour>', 'white or black')
     .option('--colour <colour>', 'same as --color')
     .option('-o, --output <file>', 'write to a file instead of stdout')
-    .action(async (file, opts) => (await import('./commands/bookDump.js')).bookDumpCommand(file, { ...opts, color: opts.color ?? opts.colour }));
+    .action(async (file, opts) =>
+      tbk(file)
+        ? (await import('./commands/richCommon.js')).polyglotOnly(file, 'book dump')
+        : (await import('./commands/bookDump.js')).bookDumpCommand(file, { ...opts, color: opts.color ?? opts.colour }),
+    );
   book
     .command('info')
-    .description("what a book holds, and polyglot info-book's line and position counts")
-    .argument('<book>', 'Polyglot book')
+    .description("what a book holds: polyglot info-book's counts (.bin), header and checksum (.tbk)")
+    .argument('<book>', 'Polyglot .bin or rich .tbk book')
     .option('--exact', 'also count positions unreachable by book lines (slow, like info-book -exact)')
     .option('--no-lines', 'skip the walk of the lines from the start position')
     .option('--json', 'print one JSON object')
-    .action(async (file, opts) => (await import('./commands/bookInfo.js')).bookInfoCommand(file, opts));
+    .action(async (file, opts) => (tbk(file) ? (await import('./commands/richInfo.js')).richInfoCommand(file, opts) : (await import('./commands/bookInfo.js')).bookInfoCommand(file, opts)));
   book
     .command('probe')
-    .description('the book moves of a position, with weight, share and learn data')
-    .argument('<book>', 'Polyglot book')
+    .description('the book moves of a position: weight, share and learn data (.bin); statistics and policy (.tbk)')
+    .argument('<book>', 'Polyglot .bin or rich .tbk book')
     .option('--fen <fen>', 'position (default: the start position)')
     .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')
     .option('--min-weight <n>', 'ignore entries below this weight', '1')
-    .option('--choose <policy>', 'also pick one move: best, weighted or uniform')
+    .option('--choose <policy>', 'also pick one move: best, weighted or uniform (.tbk: any --policy)')
     .option('--seed <n>', 'random seed for --choose')
+    .option('--explain', '.tbk: say why each move is in or out of play')
+    .option('--policy <name>', '.tbk: terra, polyglot-best, polyglot-weighted, gnu-best, gnu-worst, gnu-random, uniform')
+    .option('--random-type <n>', '.tbk, Terra: 0..3 (see docs/rich-books.md)')
+    .option('--book-limit <pct>', '.tbk, Terra: least fixed Win% of a move played from game statistics')
+    .option('--min-book-games <n>', '.tbk, Terra: least games of a move played from game statistics')
+    .option('--min-terra-games <n>', ".tbk, Terra: least own games before the engine's own Win% is used")
+    .option('--terra-limit <pct>', ".tbk, Terra: the engine's own Win% must exceed this")
+    .option('--user-group-percent <pct>', '.tbk, Terra: chance of the user-set group (-1: Terra\'s rule)')
+    .option('--post-book <on|off>', '.tbk, Terra: play the PostBook move out of book')
+    .option('--book-treshold <permille>', '.tbk, Polyglot policies: moves whose share is not above it are never played')
+    .option('--book-learn-weights <on|off>', ".tbk, Polyglot policies: scale weights by the engine's own results")
+    .option('--book-user-values <on|off>', '.tbk, non-Terra policies: user value 0 never plays a move, 100 always')
     .option('--json', 'print one JSON object')
-    .action(async (file, opts) => (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts));
+    .action(async (file, opts) => (tbk(file) ? (await import('./commands/richProbe.js')).richProbeCommand(file, opts) : (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts)));
+  book
+    .command('add')
+    .description('.tbk: count more games into a rich book (Terra: add games); same filters as book make')
+    .argument('<book.tbk>', 'rich book to change')
+    .argument('<pgn...>', 'PGN files (.gz read transparently; - for stdin)')
+    .option('--max-ply <n>', "record the first n plies of each game (default: the book's)")
+    .option('--min-elo <n>', 'use only games where both players are rated at least n')
+    .option('--player <name>', 'use only games where White or Black contains name (repeatable: any)', collect)
+    .option('--result <result>', 'use only games with this [Result] (repeatable)', collect)
+    .option('--tag <Name=value>', 'use only games whose tag equals value (repeatable: all)', collect)
+    .option('--from-start', 'skip games set up from a [FEN] tag')
+    .option('--date-from <date>', 'use only games played on or after YYYY[.MM[.DD]]')
+    .option('--date-to <date>', 'use only games played on or before YYYY[.MM[.DD]]')
+    .option('--errors <n>', 'broken games to list on stderr', '20')
+    .option('--quiet', 'no progress, no list of skipped games')
+    .option('--json', 'print one JSON object')
+    .action(async (file, files, opts) => (await import('./commands/richMake.js')).richAddCommand(file, files, opts));
+  book
+    .command('import')
+    .description('.tbk: a Polyglot .bin as a rich book (weights and learn data kept)')
+    .argument('<book.bin>', 'Polyglot book')
+    .requiredOption('-o, --output <book.tbk>', 'rich book to write')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/richImport.js')).richImportCommand(file, opts));
+  const bookExport = book
+    .command('export')
+    .description('.tbk: the Polyglot .bin of a rich book, byte-identical to polyglot make-book on the same games')
+    .argument('<book.tbk>', 'rich book')
+    .requiredOption('-o, --output <book.bin>', 'Polyglot book to write (- for stdout)')
+    .option('--min-game <n>', 'drop moves played in fewer than n games', '3')
+    .option('--min-score <percent>', 'drop moves scoring below this percentage for the mover', '0')
+    .option('--only-white', 'keep only White-to-move positions (with --only-black, the last one given wins)')
+    .option('--only-black', 'keep only Black-to-move positions')
+    .option('--uniform', 'write weight 1 for every move kept')
+    .option('--user-values', 'moves with a user value get it as their weight (0: left out); not make-book output')
+    .option('--exact', 'fail instead of writing a book that may differ from make-book')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts, cmd) => (await import('./commands/richExport.js')).richExportCommand(file, opts, (name) => cmd.getOptionValueSource(name) === 'cli'));
+  bookExport.on('option:only-white', () => bookExport.setOptionValue('colour', 'white'));
+  bookExport.on('option:only-black', () => bookExport.setOptionValue('colour', 'black'));
+  book
+    .command('set')
+    .description("set a move's user value in a .tbk (Terra's bookeval): 0..100, !!, !, !?, ?!, ?, ?? or clear")
+    .argument('<book.tbk>', 'rich book to change')
+    .option('--fen <fen>', 'position (default: the start position)')
+    .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 c7c6"')
+    .requiredOption('--move <move>', 'the move to set, UCI or SAN')
+    .requiredOption('--value <value>', '0..100 (100 always play, 0 never), !!, !, !?, ?!, ?, ?? or clear')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/richSet.js')).richSetCommand(file, opts));
+  book
+    .command('annotate')
+    .description('.tbk: user values from the NAGs of a PGN of lines (Terra: a tag separates lines, the last NAG wins)')
+    .argument('<book.tbk>', 'rich book to change')
+    .argument('<pgn...>', 'PGN files of annotated lines')
+    .option('--errors <n>', 'broken lines to list on stderr', '20')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object')
+    .action(async (file, files, opts) => (await import('./commands/richAnnotate.js')).richAnnotateCommand(file, files, opts));
+  book
+    .command('learn')
+    .description("book learning into a .tbk: results of the player's book moves, PostBook of the moves after the book")
+    .argument('<book.tbk>', 'rich book to change')
+    .argument('<pgn...>', 'PGN files of games')
+    .requiredOption('--player <name>', 'the player whose moves learn ([White]/[Black], case-insensitive)')
+    .option('--postbook <n>', "the player's moves after the book ended recorded in the PostBook", '10')
+    .option('--errors <n>', 'broken games to list on stderr', '20')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object')
+    .action(async (file, files, opts) => (await import('./commands/richLearn.js')).richLearnCommand(file, files, opts));
 
   // ----- engine -----
   program
@@ -229,6 +324,74 @@ export function registerCommands(program: Command): void {
     .option('--quiet', 'no progress on stderr')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/epd.js')).epdCommand(file, opts));
+
+  const tune = program.command('tune').description('fit the evaluation to labelled positions (Texel tuning) and verify by matches (see docs/tuning.md)');
+  tune
+    .command('data')
+    .description('sample quiet positions from games and label them with the result (c9 "1-0";)')
+    .argument('<pgn...>', 'PGN files (.pgn or .pgn.gz; tabiya match output works)')
+    .requiredOption('-o, --output <file.epd>', 'labelled positions to write')
+    .option('--skip-plies <n>', 'leave out the first n plies of each game (opening, book)', '16')
+    .option('--per-game <k>', 'positions drawn from each game at most', '10')
+    .option('--seed <s>', 'seed of the sampling', '1')
+    .option('--min-pieces <n>', 'leave out positions with fewer pieces (kings included)', '5')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object')
+    .action(async (pgn, opts) => (await import('./commands/tuneData.js')).tuneDataCommand(pgn, opts));
+  tune
+    .command('fit')
+    .description('fit K, then the evaluation weights, to labelled positions; write a params file')
+    .argument('<positions>', 'labelled positions (.epd or .epd.gz, c9 "1-0"; or [1.0] labels)')
+    .requiredOption('-o, --output <params.json>', 'where to write the fitted parameters')
+    .option('--params <file>', 'start from these parameters (default: the engine\'s)')
+    .option('--group <name...>', 'tune only these parameter groups (default: all)')
+    .option('--method <m>', 'adam, adagrad, local, anneal or genetic', 'adam')
+    .option('--max-seconds <s>', 'time budget of the optimiser', '600')
+    .option('--epochs <n>', 'epochs (gradient steps, sweeps, generations; default by method)')
+    .option('--validation <fraction>', 'held-out share of the positions', '0.1')
+    .option('--seed <s>', 'seed of sampling, split and optimiser', '1')
+    .option('--plot <file.svg>', 'write the loss curve as SVG')
+    .option('--threads <n>', 'worker threads ("auto": one per core)', 'auto')
+    .option('--limit <n>', 'use n positions drawn at random')
+    .option('--rate <x>', 'step: learning rate (cp), first step (local), largest move (anneal), mutation sigma (genetic)')
+    .option('--k <K>', 'use this sigmoid scale instead of fitting it')
+    .option('--patience <n>', 'stop after n epochs without a better validation loss (0: never)', '0')
+    .option('--l2 <lambda>', 'L2 regularisation toward the start weights, per cp squared (e.g. 1e-9)', '0')
+    .option('--no-resolve', 'trace positions as they are (no quiescence search)')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/tuneFit.js')).tuneFitCommand(file, opts));
+  tune
+    .command('loss')
+    .description('the loss of a parameter set on labelled positions: {"k", "loss", "positions"}')
+    .argument('<positions>', 'labelled positions (.epd or .epd.gz)')
+    .option('--params <file>', 'parameters (default: the engine\'s)')
+    .option('--part <p>', 'all, or the train or validation part of `tune fit`\'s split', 'all')
+    .option('--validation <fraction>', 'with --part: the held-out share used by the fit', '0.1')
+    .option('--seed <s>', 'with --part or --limit: the fit\'s seed', '1')
+    .option('--limit <n>', 'use n positions drawn at random')
+    .option('--k <K>', 'use this sigmoid scale instead of fitting it')
+    .option('--threads <n>', 'worker threads ("auto": one per core)', 'auto')
+    .option('--no-resolve', 'trace positions as they are (no quiescence search)')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/tuneFit.js')).tuneLossCommand(file, opts));
+  tune
+    .command('verify')
+    .description('play the engine with a params file against the engine without it (tabiya match, SPRT): Elo and error bar')
+    .argument('<params.json>', 'fitted parameters')
+    .option('--games <n>', 'games (played in colour-swapped pairs)', '200')
+    .option('--tc <tc>', 'time control', '10+0.1')
+    .option('--concurrency <n>', 'games at the same time', '2')
+    .option('--openings <file>', 'opening suite (EPD or PGN)', '../shared/data/books/UHO_4060_v4.epd.gz')
+    .option('--sprt <key=value...>', 'elo0= elo1= alpha= beta= (default elo0=0 elo1=10)')
+    .option('--pgnout <file>', 'keep the games')
+    .option('--base <params.json>', 'the opponent\'s parameters (default: the engine\'s own)')
+    .option('--hash <mb>', 'hash table of each engine', '16')
+    .option('--seed <s>', 'seed of the opening order', '1')
+    .option('--quiet', 'no per-game lines')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/tuneVerify.js')).tuneVerifyCommand(file, opts));
 
   program
     .command('demo')

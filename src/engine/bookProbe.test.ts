@@ -29,9 +29,11 @@ test('choose follows the policy and never plays moves below minWeight', () => {
     { move: c4, weight: 0 },
   ]);
   assert.equal(new BookProbe(src, { policy: 'best' }).choose(pos), e4);
-  const seq = [0, 0.74, 0.76, 0.99];
+  // PolyGlot's reservoir pick over shares 7500 and 2500: one draw per move, the second
+  // replaces e4 with d4 when rand_int(10000) < 2500.
+  const seq = [0.5, 0.24, 0.5, 0.26];
   const weighted = new BookProbe(src, { policy: 'weighted', random: () => seq.shift()! });
-  assert.deepEqual([weighted.choose(pos), weighted.choose(pos), weighted.choose(pos), weighted.choose(pos)], [e4, e4, d4, d4]);
+  assert.deepEqual([weighted.choose(pos), weighted.choose(pos)], [d4, e4]);
   const uniform = new BookProbe(src, { policy: 'uniform', random: () => 0.99 });
   assert.equal(uniform.choose(pos), d4, 'weight-0 moves are not candidates');
   assert.equal(new BookProbe(src).choose(pos, [c4]), 0, 'restricted to an unplayable move: out of book');

@@ -1,20 +1,27 @@
 /**
  * The engine's view of an opening book, behind one small interface so that Polyglot books and
- * richer formats plug in the same way:
+ * rich books (`.tbk`) plug in the same way:
  *
- *   - `choose(pos)`: the move to play in book, by policy (best, weighted by weight, uniform);
+ *   - `choose(pos)`: the move to play in book, by the book policy (src/book/select/: Terra's
+ *     procedure, PolyGlot's and GNU Chess's rules, uniform);
+ *   - `avoided(pos)`: the policy's avoid list (Terra: moves set to "never" and moves whose own
+ *     results are bad), which the search leaves out when the book has nothing to play;
  *   - `knowsWell(pos, side)`: the position is in the book with good statistics for `side`,
  *     which is what book-aware search asks of each position along the principal variation
  *     (seed 000, Deliverable 3: GNU Chess stopped its search when the PV reached a book
  *     position with wins);
  *   - `learn(game)`: a finished game handed back for book learning, when the source supports it.
  *
+ * A source with full statistics (`probe`, the rich book) hands the policy its moves as they
+ * are; a Polyglot source gives weights only, which become weight-only moves (`weightOnlyMove`).
  * A Polyglot book knows a position when it has moves for it; its weights already encode
  * results (2·wins + draws in `polyglot make-book`), so "good statistics" means a total weight
  * at or above `minKnownWeight`. Sources with win/draw/loss counts answer by score instead.
  */
 import type { Position } from '../core/position.js';
 import type { PolyglotReader } from '../book/polyglot/reader.js';
+import type { RichMove } from '../book/rich/types.js';
+import { avoidedMoves, choose, defaultPolicy, parsePolicyKind, type BookPolicyConfig, type PolicyKind } from '../book/select/index.js';
 
 export interface BookCandidate {
   /** Core 16-bit move, legal in the position. */
@@ -35,6 +42,8 @@ export interface LearnGame {
   result: '1-0' | '0-1' | '1/2-1/2';
   /** The colour the engine played (0 White, 1 Black), if known. */
   engineColor?: number;
+  /** Per ply, the engine's evaluation after its move (centipawns, its view) where it searched. */
+  evals?: (number | null)[];
 }
 
 /** What a book format provides to the engine. */
@@ -42,15 +51,19 @@ export interface BookSource {
   readonly name: string;
   /** Legal book moves of the position (empty when out of book). */
   candidates(pos: Position): BookCandidate[];
-  /** Book learning (optional): called once per finished game. */
-  learn?(game: LearnGame): void;
+  /** Legal moves with full statistics (rich books); when present the policy reads these. */
+  probe?(pos: Position): RichMove[];
+  /** Book learning (optional): called once per finished game; may finish asynchronously. */
+  learn?(game: LearnGame): void | Promise<void>;
 }
 
-export type BookPolicy = 'best' | 'weighted' | 'uniform';
+/** A policy name (src/book/select/config.ts), or one of the aliases best, weighted, worst, random. */
+export type BookPolicy = PolicyKind | 'best' | 'weighted' | 'worst' | 'random';
 
 export interface BookProbeOptions {
-  policy?: BookPolicy;
-  /** Moves below this weight are never played (default 1). */
+  /** A policy name or a full policy (default: defaultPolicy(), Terra's procedure). */
+  policy?: BookPolicy | BookPolicyConfig;
+  /** Polyglot sources: moves below this weight are never played (default 1). */
   minWeight?: number;
   /** knowsWell: least total weight of a Polyglot position (default 1). */
   minKnownWeight?: number;
@@ -62,8 +75,39 @@ export interface BookProbeOptions {
   random?: () => number;
 }
 
+/** A full policy from a name or a policy (throws for an unknown name). */
+export function toPolicy(p: BookPolicy | BookPolicyConfig | undefined): BookPolicyConfig {
+  if (p === undefined) return defaultPolicy();
+  if (typeof p !== 'string') return { ...p };
+  const kind = parsePolicyKind(p);
+  if (!kind) throw new Error(`unknown book policy "${p}"`);
+  return { ...defaultPolicy(), policy: kind };
+}
+
+/**
+ * A Polyglot entry as a rich move: the weight is all it has (no games, no user value), which
+ * the weight policies use as it is and Terra's procedure as the move's frequency.
+ */
+export function weightOnlyMove(c: BookCandidate): RichMove {
+  return {
+    move: c.move,
+    wins: c.wins ?? 0,
+    draws: c.draws ?? 0,
+    losses: c.losses ?? 0,
+    avgElo: 0,
+    ratedGames: 0,
+    dynWins: 0,
+    dynDraws: 0,
+    dynLosses: 0,
+    userValue: -1,
+    postBook: false,
+    evalCp: 0,
+    weight: c.weight,
+  };
+}
+
 export class BookProbe {
-  policy: BookPolicy;
+  policy: BookPolicyConfig;
   minWeight: number;
   minKnownWeight: number;
   minGames: number;
@@ -74,7 +118,7 @@ export class BookProbe {
     readonly source: BookSource,
     opts: BookProbeOptions = {},
   ) {
-    this.policy = opts.policy ?? 'weighted';
+    this.policy = toPolicy(opts.policy);
     this.minWeight = opts.minWeight ?? 1;
     this.minKnownWeight = opts.minKnownWeight ?? 1;
     this.minGames = opts.minGames ?? 10;
@@ -82,30 +126,28 @@ export class BookProbe {
     this.random = opts.random ?? Math.random;
   }
 
-  /** Playable book moves (weight ≥ minWeight), optionally restricted to `only`. */
+  /** Playable candidates (weight ≥ minWeight), optionally restricted to `only`. */
   candidates(pos: Position, only?: readonly number[]): BookCandidate[] {
     const all = this.source.candidates(pos);
     return all.filter((c) => c.weight >= this.minWeight && (!only || only.length === 0 || only.includes(c.move)));
   }
 
+  /** The moves the policy chooses among, optionally restricted to `only`. */
+  moves(pos: Position, only?: readonly number[]): RichMove[] {
+    if (!this.source.probe) return this.candidates(pos, only).map(weightOnlyMove);
+    const all = this.source.probe(pos);
+    return !only || only.length === 0 ? all : all.filter((m) => only.includes(m.move));
+  }
+
   /** The book move to play, or 0 when out of book. */
   choose(pos: Position, only?: readonly number[]): number {
-    const cands = this.candidates(pos, only);
-    if (cands.length === 0) return 0;
-    if (this.policy === 'best') {
-      let best = cands[0]!;
-      for (const c of cands) if (c.weight > best.weight) best = c;
-      return best.move;
-    }
-    if (this.policy === 'uniform') return cands[Math.min(cands.length - 1, Math.floor(this.random() * cands.length))]!.move;
-    let total = 0;
-    for (const c of cands) total += c.weight;
-    let draw = Math.floor(this.random() * total);
-    for (const c of cands) {
-      draw -= c.weight;
-      if (draw < 0) return c.move;
-    }
-    return cands[cands.length - 1]!.move;
+    return choose(this.policy, this.moves(pos, only), this.random);
+  }
+
+  /** The policy's avoid list in this position: moves the search should leave out. */
+  avoided(pos: Position): number[] {
+    if (!this.source.probe) return [];
+    return avoidedMoves(this.policy, this.source.probe(pos));
   }
 
   /** Is the position in the book with good statistics for `side` (0 White, 1 Black)? */
@@ -132,8 +174,8 @@ export class BookProbe {
     return games >= this.minGames && points / games >= this.minScore;
   }
 
-  learn(game: LearnGame): void {
-    this.source.learn?.(game);
+  learn(game: LearnGame): void | Promise<void> {
+    return this.source.learn?.(game);
   }
 }
 

@@ -11,7 +11,7 @@
  * in a worker and talks to it through `signals`, an Int32Array that may live in a
  * SharedArrayBuffer: SIG_STOP = 1 stops the search, SIG_PONDER = 0 is a ponderhit.
  */
-import { isLegal } from '../core/movegen.js';
+import { isLegal, legalMoves } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
 import { positionFromFen, STARTING_FEN } from '../notation/fen.js';
 import { parseUci } from '../notation/uci.js';
@@ -161,6 +161,13 @@ export class Engine {
       if (m !== 0) {
         if (this.thread.threadCount > 1) this.stop();
         return { bestMove: m, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [m], reason: 'book' };
+      }
+      // Terra's avoid list: moves set to "never" or with bad own results stay out of the search
+      // too, unless nothing else is legal.
+      const avoided = this.book.avoided(this.pos);
+      if (avoided.length > 0) {
+        const allowed = (limits.searchmoves && limits.searchmoves.length > 0 ? limits.searchmoves : legalMoves(this.pos)).filter((x) => !avoided.includes(x));
+        if (allowed.length > 0) limits = { ...limits, searchmoves: allowed };
       }
     }
     const plan = planTime(limits, this.pos.turn, s.moveOverhead);

@@ -10,8 +10,10 @@
 import { legalMoves } from '../core/movegen.js';
 import { STARTING_FEN } from '../notation/fen.js';
 import { makeUci, parseUci } from '../notation/uci.js';
-import { BookProbe, type BookPolicy, type BookSource, type LearnGame } from './bookProbe.js';
+import { defaultPolicy, type BookPolicyConfig } from '../book/select/index.js';
+import { BookProbe, type BookSource, type LearnGame } from './bookProbe.js';
 import { Engine, type SearchInfo } from './engine.js';
+import { resetWeights, weightsFromJson } from './eval/params.js';
 import { MATE, mateInMoves } from './score.js';
 import type { GoLimits } from './search/limits.js';
 
@@ -24,7 +26,8 @@ export interface EngineConfig {
   ownBook: boolean;
   /** Path of the book file ('' for none). */
   bookFile: string;
-  bookPolicy: BookPolicy;
+  /** How book moves are chosen (src/book/select/): Terra's procedure by default. */
+  bookPolicy: BookPolicyConfig;
   /** Leave the book after this many plies (0: never). */
   bookDepth: number;
   bookLearning: boolean;
@@ -32,6 +35,8 @@ export interface EngineConfig {
   limitStrength: boolean;
   elo: number;
   skillLevel: number;
+  /** Path of an evaluation params file (tune fit output; '' for the built-in weights). */
+  evalParams: string;
 }
 
 export const DEFAULT_CONFIG: EngineConfig = {
@@ -42,13 +47,14 @@ export const DEFAULT_CONFIG: EngineConfig = {
   chess960: false,
   ownBook: false,
   bookFile: '',
-  bookPolicy: 'weighted',
+  bookPolicy: defaultPolicy(),
   bookDepth: 0,
   bookLearning: false,
   bookAwareSearch: false,
   limitStrength: false,
   elo: 2800,
   skillLevel: 20,
+  evalParams: '',
 };
 
 /** `go` limits with moves as UCI strings (what crosses a thread boundary). */
@@ -107,14 +113,19 @@ export interface EngineHost {
 /** Loads a book file into a source; throws an Error naming the file on failure. */
 export type BookLoader = (path: string) => BookSource;
 
+/** Reads an evaluation params file (`{ group: [[mg, eg], ...] }`); throws an Error naming the file. */
+export type ParamsLoader = (path: string) => Readonly<Record<string, readonly (readonly [number, number])[]>>;
+
 /** Applies configuration to an engine (loading a book through `loadBook` when the file changes). */
 export class EngineConfigurator {
   readonly config: EngineConfig = { ...DEFAULT_CONFIG };
   private loadedBook = '';
+  private loadedParams = '';
 
   constructor(
     private readonly engine: Engine,
     private readonly loadBook?: BookLoader,
+    private readonly loadParams?: ParamsLoader,
   ) {}
 
   /** Applies changes; returns error messages (a bad book file) without throwing. */
@@ -145,7 +156,22 @@ export class EngineConfigurator {
         }
       }
     }
-    if (e.book) e.book.policy = c.bookPolicy;
+    if (e.book) e.book.policy = { ...c.bookPolicy };
+    if (c.evalParams !== this.loadedParams) {
+      this.loadedParams = c.evalParams;
+      resetWeights();
+      if (c.evalParams !== '') {
+        try {
+          if (!this.loadParams) throw new Error('evaluation parameters cannot be loaded here');
+          weightsFromJson(this.loadParams(c.evalParams));
+        } catch (err) {
+          resetWeights();
+          errors.push(`EvalParams: ${(err as Error).message}; the built-in weights stay`);
+        }
+      }
+      // Pawn-structure and hash-table entries hold evaluations made with the old weights.
+      e.newGame();
+    }
     return errors;
   }
 }
@@ -226,7 +252,13 @@ export class LocalHost implements EngineHost {
   ponderhit(): void {}
 
   learn(game: LearnGame): void {
-    if (this.configurator.config.bookLearning) this.engine.book?.learn(game);
+    if (!this.configurator.config.bookLearning || !this.engine.book) return;
+    const report = (e: unknown): void => this.onError?.(`book learning: ${(e as Error).message}`);
+    try {
+      void Promise.resolve(this.engine.book.learn(game)).catch(report);
+    } catch (e) {
+      report(e);
+    }
   }
 
   close(): void {}

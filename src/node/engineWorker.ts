@@ -7,27 +7,15 @@
  * With Threads > 1 there are several such workers over one shared hash table: worker 0 runs
  * the main search and answers; the others are Lazy SMP helpers that only fill the table.
  */
-import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PolyglotReader } from '../book/polyglot/reader.js';
-import { polyglotSource, type BookSource } from '../engine/bookProbe.js';
 import { Engine } from '../engine/engine.js';
 import { EngineConfigurator, runGo } from '../engine/host.js';
+import { readParamsFile } from '../tune/paramsFile.js';
+import { loadEngineBook } from './engineBook.js';
 import { configureV8ForSearch } from './v8flags.js';
 import type { WorkerRequest, WorkerReply } from './workerHost.js';
 
-/** Reads a Polyglot book whole; errors name the file. */
-export function loadPolyglotFile(path: string): BookSource {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    throw new Error(`book ${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
-  }
-  const r = PolyglotReader.from(bytes, path);
-  if (!r.ok) throw new Error(r.error.message);
-  return polyglotSource(r.value);
-}
+export { loadPolyglotFile } from './engineBook.js';
 
 const port = parentPort;
 if (port) {
@@ -35,7 +23,8 @@ if (port) {
   const { signals, tt, index } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number };
   const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index });
   const helper = index > 0;
-  const configurator = new EngineConfigurator(engine, helper ? undefined : loadPolyglotFile);
+  // Every thread loads the evaluation parameters: each has its own copy of the weights.
+  const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
   const reply = (r: WorkerReply): void => port.postMessage(r);
   reply({ type: 'ready' });
   port.on('message', (msg: WorkerRequest) => {
@@ -60,9 +49,20 @@ if (port) {
         if (!helper) reply({ type: 'best', id: msg.id, best });
         return;
       }
-      case 'learn':
-        if (!helper && configurator.config.bookLearning) engine.book?.learn(msg.game);
+      case 'learn': {
+        // Answered even when nothing learns, so the host knows when it may close.
+        const done = (message?: string): void => reply(message === undefined ? { type: 'learned' } : { type: 'learned', error: message });
+        if (helper || !configurator.config.bookLearning || !engine.book) return done();
+        try {
+          Promise.resolve(engine.book.learn(msg.game)).then(
+            () => done(),
+            (e: unknown) => done(`book learning: ${(e as Error).message}`),
+          );
+        } catch (e) {
+          done(`book learning: ${(e as Error).message}`);
+        }
         return;
+      }
       case 'close':
         port.close();
         return;

@@ -31,6 +31,7 @@ export type WorkerReply =
   | { type: 'ready' }
   | { type: 'info'; id: number; info: WireInfo }
   | { type: 'best'; id: number; best: WireBest }
+  | { type: 'learned'; error?: string }
   | { type: 'error'; message: string };
 
 export class WorkerHost implements EngineHost {
@@ -49,6 +50,9 @@ export class WorkerHost implements EngineHost {
   /** The main worker has loaded and built its tables; callbacks waiting for that. */
   private ready = false;
   private readyWaiters: (() => void)[] = [];
+  /** Games handed to book learning and not yet written; close waits for them. */
+  private learning = 0;
+  private learnedWaiters: (() => void)[] = [];
 
   constructor() {
     this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(16));
@@ -72,6 +76,12 @@ export class WorkerHost implements EngineHost {
     }
     if (r.type === 'error') {
       this.onError?.(r.message);
+      return;
+    }
+    if (r.type === 'learned') {
+      if (r.error) this.onError?.(r.error);
+      this.learning = Math.max(0, this.learning - 1);
+      if (this.learning === 0) for (const cb of this.learnedWaiters.splice(0)) cb();
       return;
     }
     const c = this.current;
@@ -155,12 +165,29 @@ export class WorkerHost implements EngineHost {
   }
 
   learn(game: LearnGame): void {
+    this.learning++;
     this.workers[0]!.postMessage({ type: 'learn', game } satisfies WorkerRequest);
   }
 
-  close(): void {
+  /**
+   * Stops the search and ends the threads, once book learning has written the games handed to
+   * it (a `quit` right after a game must not lose it), or after `learnTimeoutMs` at the latest.
+   */
+  close(learnTimeoutMs = 10_000): void {
     this.stop();
-    this.broadcast({ type: 'close' });
-    for (const w of this.workers) void w.terminate();
+    const end = (): void => {
+      this.broadcast({ type: 'close' });
+      for (const w of this.workers) void w.terminate();
+    };
+    if (this.learning === 0) return end();
+    const timer = setTimeout(() => {
+      this.learnedWaiters.length = 0;
+      this.onError?.('book learning did not finish in time; the game was not learned');
+      end();
+    }, learnTimeoutMs);
+    this.learnedWaiters.push(() => {
+      clearTimeout(timer);
+      end();
+    });
   }
 }

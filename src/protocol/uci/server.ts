@@ -19,6 +19,7 @@ import { parseUci } from '../../notation/uci.js';
 import type { LearnGame } from '../../engine/bookProbe.js';
 import type { EngineConfig, EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
 import { gameResult } from '../../engine/gameEnd.js';
+import { POLICY_OPTIONS, defaultPolicy, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
 
 export const ENGINE_NAME = 'tabiya 0.1.0';
 export const ENGINE_AUTHOR = 'the tabiya authors';
@@ -32,7 +33,20 @@ interface OptionSpec {
   vars?: string[];
   /** How a value changes the engine configuration. */
   apply: (value: string) => Partial<EngineConfig> | 'clear-hash' | undefined;
+  /** A book policy setting (src/book/select/options.ts): applied to the server's policy. */
+  policy?: PolicyOption;
 }
+
+/** The book policy's settings as UCI options, from the table `tabiya book probe` uses too. */
+const policyOption = (p: PolicyOption): OptionSpec => ({
+  name: p.name,
+  type: p.type,
+  default: policyOptionDefault(p),
+  ...(p.type === 'spin' ? { min: p.min!, max: p.max! } : {}),
+  ...(p.values ? { vars: [...p.values] } : {}),
+  apply: () => undefined,
+  policy: p,
+});
 
 const spin = (name: string, def: number, min: number, max: number, key: keyof EngineConfig): OptionSpec => ({
   name,
@@ -58,13 +72,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   spin('Move Overhead', 50, 0, 5000, 'moveOverhead'),
   check('OwnBook', false, 'ownBook'),
   { name: 'BookFile', type: 'string', default: '<empty>', apply: (v) => ({ bookFile: v === '<empty>' ? '' : v }) },
-  {
-    name: 'BookPolicy',
-    type: 'combo',
-    default: 'weighted',
-    vars: ['best', 'weighted', 'uniform'],
-    apply: (v) => (['best', 'weighted', 'uniform'].includes(v) ? { bookPolicy: v as EngineConfig['bookPolicy'] } : undefined),
-  },
+  ...POLICY_OPTIONS.map(policyOption),
   spin('BookDepth', 0, 0, 1000, 'bookDepth'),
   check('BookLearning', false, 'bookLearning'),
   check('BookAwareSearch', false, 'bookAwareSearch'),
@@ -73,6 +81,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   spin('Skill Level', 20, 0, 20, 'skillLevel'),
   check('UCI_Chess960', false, 'chess960'),
   check('UCI_AnalyseMode', false, undefined),
+  { name: 'EvalParams', type: 'string', default: '<empty>', apply: (v) => ({ evalParams: v === '<empty>' ? '' : v }) },
 ];
 
 function optionLine(o: OptionSpec): string {
@@ -116,8 +125,13 @@ export class UciServer {
   private searching = false;
   private searchId = 0;
   private debug = false;
-  /** The last game our move finished, kept for learning at the next ucinewgame. */
+  /** The last finished game, kept for learning at the next ucinewgame (or quit). */
   private finished: LearnGame | undefined;
+  /** The colour the engine searched for last (-1: none yet), and its evaluations by ply. */
+  private engineColor = -1;
+  private evals: (number | null)[] = [];
+  /** The book policy as set by the policy options (sent whole on every change). */
+  private readonly policy = defaultPolicy();
 
   constructor(
     private readonly send: (line: string) => void,
@@ -154,8 +168,9 @@ export class UciServer {
       case 'setoption':
         return this.setOption(line);
       case 'ucinewgame':
-        if (this.finished) this.host.learn(this.finished);
-        this.finished = undefined;
+        this.learnFinished();
+        this.engineColor = -1;
+        this.evals = [];
         this.host.newGame();
         return;
       case 'position':
@@ -170,6 +185,7 @@ export class UciServer {
         return;
       case 'quit':
         if (this.searching) this.host.stop();
+        this.learnFinished();
         this.host.close();
         this.onQuit?.();
         return;
@@ -202,6 +218,15 @@ export class UciServer {
     }
     if (opt.type === 'check' && !/^(true|false)$/i.test(value)) {
       this.send(`info string option ${opt.name}: "${value}" is not true or false`);
+      return;
+    }
+    if (opt.policy) {
+      try {
+        setPolicyOption(this.policy, opt.policy.name, value);
+        this.host.configure({ bookPolicy: { ...this.policy } });
+      } catch (e) {
+        this.send(`info string option ${(e as Error).message}`);
+      }
       return;
     }
     const change = opt.apply(value);
@@ -241,6 +266,21 @@ export class UciServer {
     }
     this.fen = fen;
     this.moves = moves;
+    // A game the engine played that the opponent's move ended (mate, stalemate, a draw by
+    // rule): the GUI shows it with a position command and no go follows.
+    const result = this.engineColor >= 0 ? gameResult(r.value, legalMoves(r.value).length) : undefined;
+    if (result) this.finished = this.learnGame(fen, moves, result);
+  }
+
+  /** The game as book learning takes it, with the evaluations the engine found. */
+  private learnGame(startFen: string, moves: string[], result: NonNullable<ReturnType<typeof gameResult>>): LearnGame {
+    return { startFen, moves, result, engineColor: this.engineColor, evals: this.evals.slice(0, moves.length) };
+  }
+
+  /** Hands the finished game (if any) to book learning, once. */
+  private learnFinished(): void {
+    if (this.finished) this.host.learn(this.finished);
+    this.finished = undefined;
   }
 
   private current(): Position | undefined {
@@ -298,11 +338,14 @@ export class UciServer {
       return r.value.turn;
     })();
     if (engineColor < 0) return;
+    this.engineColor = engineColor;
+    // The engine's view after its move: what the book's PostBook keeps (book moves have none).
+    if (b.depth > 0) this.evals[moves.length] = b.mate !== undefined ? Math.sign(b.mate) * (20000 - Math.abs(b.mate)) : (b.cp ?? null);
     const m = parseUci(r.value, b.best);
     if (!m.ok) return;
     r.value.play(m.value);
     const result = gameResult(r.value, legalMoves(r.value).length);
-    if (result) this.finished = { startFen: fen, moves: [...moves, b.best], result, engineColor };
+    if (result) this.finished = this.learnGame(fen, [...moves, b.best], result);
     if (this.debug) this.send(`info string game ${result ?? 'continues'}`);
   }
 }

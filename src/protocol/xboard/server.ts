@@ -19,6 +19,7 @@ import { makeUci, parseUci } from '../../notation/uci.js';
 import { gameResult, type GameResult } from '../../engine/gameEnd.js';
 import type { EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
 import { ENGINE_NAME } from '../uci/server.js';
+import { POLICY_OPTIONS, defaultPolicy, findPolicyOption, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
 
 type SearchKind = 'think' | 'ponder' | 'analyze';
 
@@ -46,6 +47,11 @@ export class XboardServer {
   private search: { id: number; kind: SearchKind; ponderMove?: string } | undefined;
   private searchId = 0;
   private pendingPongs: string[] = [];
+  /** The colour the engine last moved for (-1: none this game), and its evaluations by ply. */
+  private playedColor = -1;
+  private evals: (number | null)[] = [];
+  /** The book policy as set by the policy options (sent whole on every change). */
+  private readonly policy = defaultPolicy();
 
   constructor(
     private readonly send: (line: string) => void,
@@ -81,7 +87,10 @@ export class XboardServer {
           `feature myname="${ENGINE_NAME}" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 reuse=1 analyze=1 ` +
             'colors=0 san=0 time=1 draw=0 memory=1 smp=0 name=0 variants="normal,fischerandom" ' +
             'option="OwnBook -check 0" option="BookFile -file " option="Skill Level -spin 20 0 20" ' +
-            'option="Move Overhead -spin 50 0 5000" option="BookAwareSearch -check 0" done=1',
+            'option="Move Overhead -spin 50 0 5000" option="BookAwareSearch -check 0" ' +
+            'option="BookDepth -spin 0 0 1000" option="BookLearning -check 0" ' +
+            POLICY_OPTIONS.map(xboardOption).join(' ') +
+            ' done=1',
         );
         return;
       case 'new':
@@ -93,6 +102,8 @@ export class XboardServer {
         this.engineColor = 1;
         this.sdDepth = 0;
         this.stMs = 0;
+        this.playedColor = -1;
+        this.evals = [];
         this.host.newGame();
         return;
       case 'variant':
@@ -206,6 +217,7 @@ export class XboardServer {
     }
     this.startFen = fen;
     this.moves = [];
+    this.evals = [];
     this.pos = r.value;
     if (this.chess960) this.pos.chess960 = true;
   }
@@ -240,7 +252,22 @@ export class XboardServer {
       case 'BookAwareSearch':
         this.host.configure({ bookAwareSearch: value === '1' || value === 'true' });
         return;
+      case 'BookDepth':
+        this.host.configure({ bookDepth: Math.max(0, Math.min(1000, parseInt(value, 10) || 0)) });
+        return;
+      case 'BookLearning':
+        this.host.configure({ bookLearning: value === '1' || value === 'true' });
+        return;
       default:
+        if (findPolicyOption(name)) {
+          try {
+            setPolicyOption(this.policy, name, value);
+            this.host.configure({ bookPolicy: { ...this.policy } });
+          } catch (e) {
+            this.send(`Error (bad option value): ${(e as Error).message}`);
+          }
+          return;
+        }
         this.send(`Error (unknown option): ${name}`);
     }
   }
@@ -359,6 +386,9 @@ export class XboardServer {
       return;
     }
     this.send(`move ${best.best}`);
+    this.playedColor = this.pos.turn;
+    // The engine's view after its move, for the book's PostBook (book moves have none).
+    if (best.depth > 0) this.evals[this.moves.length] = best.mate !== undefined ? Math.sign(best.mate) * (20000 - Math.abs(best.mate)) : (best.cp ?? null);
     this.playMove(m.value, best.best);
     this.flushPongs();
     const over = gameResult(this.pos, legalMoves(this.pos).length);
@@ -400,8 +430,10 @@ export class XboardServer {
     this.stopSearch();
     const r = arg.split(/\s+/)[0] as GameResult | '*';
     if (r === '1-0' || r === '0-1' || r === '1/2-1/2') {
-      const engineColor = this.engineColor;
-      this.host.learn({ startFen: this.startFen, moves: this.moves.slice(), result: r, ...(engineColor >= 0 ? { engineColor } : {}) });
+      // GUIs often send force before result: then the colour the engine last played counts.
+      const engineColor = this.engineColor >= 0 ? this.engineColor : this.playedColor;
+      const evals = this.evals.slice(0, this.moves.length);
+      this.host.learn({ startFen: this.startFen, moves: this.moves.slice(), result: r, evals, ...(engineColor >= 0 ? { engineColor } : {}) });
     }
     this.engineColor = -1;
   }
@@ -410,6 +442,14 @@ export class XboardServer {
   get fen(): string {
     return makeFen(this.pos);
   }
+}
+
+/** A policy setting as an xboard `option` feature (checks 0/1, the combo's default starred). */
+function xboardOption(p: PolicyOption): string {
+  const def = policyOptionDefault(p);
+  if (p.type === 'check') return `option="${p.name} -check ${def === 'true' ? 1 : 0}"`;
+  if (p.type === 'combo') return `option="${p.name} -combo ${p.values!.map((v) => (v === def ? `*${v}` : v)).join(' /// ')}"`;
+  return `option="${p.name} -spin ${def} ${p.min} ${p.max}"`;
 }
 
 /** A thinking line: ply, score (cp; mates as ±100000 + moves), time (cs), nodes, pv. */

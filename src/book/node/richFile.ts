@@ -1,0 +1,315 @@
+/**
+ * `.tbk` books on disk: opening with positional reads, and crash-safe changes.
+ *
+ * Reading: books up to `memoryLimit` are read whole; larger ones are binary-searched through
+ * `readSync` at offsets with a small cache of 4 KiB blocks (entries are 64-byte aligned, so an
+ * entry never straddles two blocks). Reads are synchronous on purpose: the engine probes its
+ * book from synchronous search code.
+ *
+ * Writing: every change (make, add, merge, set, annotate, learn) builds the whole new file in
+ * memory, writes it under a temporary name in the same directory, fsyncs it, renames it over
+ * the book and fsyncs the directory. A rename is atomic, so a `kill -9` at any moment leaves
+ * either the old book or the new one, and a reader that has the file open keeps reading the
+ * version it opened. Changes take a lock file (`BOOK.lock`, holding the writer's pid) so two
+ * writers (two engines learning into one book) cannot lose each other's update; a lock whose
+ * process is gone (killed) is taken over, and temporary files it left are removed.
+ */
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import * as zlib from 'node:zlib';
+import { BookError } from '../polyglot/select.js';
+import { loadTable } from '../rich/load.js';
+import { BookPatch } from '../rich/patch.js';
+import { crc32, type Crc32 } from '../rich/format.js';
+import { RichBook, type ByteSource } from '../rich/reader.js';
+import type { RichTable } from '../rich/table.js';
+import { encodeBook, type BookInfo } from '../rich/writer.js';
+
+/**
+ * zlib's CRC-32 (Node 20.15 and later) where there is one: the same checksum as the portable
+ * one, about four times as fast, which matters because every change checks and writes it.
+ */
+export const fastCrc32: Crc32 = typeof zlib.crc32 === 'function' ? (b, c) => zlib.crc32(b, c) : (b, c) => crc32(b, c);
+
+const BLOCK = 4096;
+const CACHE_BLOCKS = 256;
+
+/** Positional reads of an open file, with a small LRU block cache. */
+export class FileSource implements ByteSource {
+  readonly size: number;
+  private readonly cache = new Map<number, Uint8Array>();
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly fd: number,
+  ) {
+    this.size = fstatSync(fd).size;
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    const b = Math.floor(offset / BLOCK);
+    if (offset + length <= (b + 1) * BLOCK) {
+      const block = this.block(b);
+      return block.subarray(offset - b * BLOCK, offset - b * BLOCK + length);
+    }
+    const out = new Uint8Array(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(this.fd, out, got, length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return out.subarray(0, got);
+  }
+
+  private block(b: number): Uint8Array {
+    const hit = this.cache.get(b);
+    if (hit !== undefined) {
+      this.cache.delete(b);
+      this.cache.set(b, hit);
+      return hit;
+    }
+    const buf = new Uint8Array(BLOCK);
+    const n = readSync(this.fd, buf, 0, BLOCK, b * BLOCK);
+    const data = n === BLOCK ? buf : buf.subarray(0, n);
+    if (this.cache.size >= CACHE_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(b, data);
+    return data;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+export interface OpenRichOptions {
+  /** Books up to this many bytes are read into memory (default 64 MiB); larger ones stay on disk. */
+  memoryLimit?: number;
+  /** Check the CRC-32 of the whole file when opening (default false). */
+  verify?: boolean;
+}
+
+/** An open book; `close()` releases the file of an on-disk book. */
+export interface OpenedRichBook {
+  book: RichBook;
+  close(): void;
+}
+
+/** Opens a `.tbk`; errors (missing, damaged, not a .tbk) are BookErrors naming the file. */
+export function openRichBook(path: string, opts: OpenRichOptions = {}): OpenedRichBook {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+  }
+  let source: FileSource | undefined = new FileSource(path, fd);
+  let opened: RichBook;
+  try {
+    if (source.size <= (opts.memoryLimit ?? 64 * 1024 * 1024)) {
+      const bytes = new Uint8Array(source.size);
+      let got = 0;
+      while (got < bytes.length) {
+        const n = readSync(fd, bytes, got, bytes.length - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      source.close();
+      source = undefined;
+      opened = unwrapBook(RichBook.open(bytes.subarray(0, got), path));
+    } else {
+      opened = unwrapBook(RichBook.open(source, path));
+    }
+    if (opts.verify) unwrapBook(opened.verify(fastCrc32));
+  } catch (e) {
+    source?.close();
+    throw e;
+  }
+  const s = source;
+  return { book: opened, close: () => s?.close() };
+}
+
+function unwrapBook<T>(r: { ok: true; value: T } | { ok: false; error: BookError }): T {
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+/** Does the file start like a `.tbk` (whatever its name)? */
+export function isRichBookFile(path: string): boolean {
+  try {
+    const fd = openSync(path, 'r');
+    const head = new Uint8Array(8);
+    readSync(fd, head, 0, 8, 0);
+    closeSync(fd);
+    return new TextDecoder().decode(head) === 'TBKBOOK\n';
+  } catch {
+    return false;
+  }
+}
+
+/** Writes bytes to `path` crash-safely: temporary file, fsync, rename, directory fsync. */
+export function writeBookFile(path: string, bytes: Uint8Array): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'wx');
+  } catch (e) {
+    throw new BookError('ERR_BOOK_WRITE', `${path}: cannot write: ${(e as Error).message}`);
+  }
+  try {
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(tmp, { force: true });
+    throw new BookError('ERR_BOOK_WRITE', `${path}: write failed: ${(e as Error).message}`);
+  }
+  syncDir(dirname(path));
+}
+
+/** Makes a rename durable (a directory fsync); not available everywhere, so best effort. */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some platforms cannot open or fsync a directory; the rename is still atomic.
+  }
+}
+
+export interface LockOptions {
+  /** Give up after this many milliseconds of waiting for another writer (default 30 s). */
+  timeoutMs?: number;
+}
+
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+
+/** Runs `fn` holding the book's lock file (until its promise settles, when it returns one). */
+export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {}): T {
+  const lock = `${path}.lock`;
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  for (;;) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new BookError('ERR_BOOK_LOCK', `${path}: cannot lock: ${(e as Error).message}`);
+    }
+    const owner = lockOwner(lock);
+    if (owner !== undefined && !alive(owner)) {
+      // The writer died holding the lock (kill -9): its temporary files are garbage.
+      removeTemps(path, owner);
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new BookError('ERR_BOOK_LOCK', `${path}: locked by process ${owner ?? '?'} (${lock}); try again when it has finished`);
+    Atomics.wait(SLEEP, 0, 0, 20);
+  }
+  const release = (): void => rmSync(lock, { force: true });
+  let out: T;
+  try {
+    out = fn();
+  } catch (e) {
+    release();
+    throw e;
+  }
+  // An async change keeps the lock until it settles.
+  if (out instanceof Promise) return out.finally(release) as T;
+  release();
+  return out;
+}
+
+function lockOwner(lock: string): number | undefined {
+  try {
+    const pid = parseInt(readFileSync(lock, 'utf8'), 10);
+    return Number.isFinite(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function removeTemps(path: string, pid: number): void {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.${pid}.`;
+  try {
+    for (const f of readdirSync(dir)) if (f.startsWith(prefix) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
+  } catch {
+    // best effort
+  }
+}
+
+/**
+ * Changes a book crash-safely under its lock: reads and checks it (CRC-32), hands its rows to
+ * `change`, writes the result (one more change in the header). `change` returns its report and
+ * may replace the header fields and the rows to keep.
+ */
+export function updateRichBook<T>(
+  path: string,
+  change: (t: RichTable, info: BookInfo, book: RichBook) => T,
+  opts: LockOptions & { keep?: (t: RichTable) => ((r: number) => boolean) | undefined } = {},
+): T {
+  return withBookLock(
+    path,
+    () => {
+      if (!existsSync(path)) throw new BookError('ERR_BOOK_READ', `${path}: no such book`);
+      const { book, close } = openRichBook(path, { memoryLimit: Infinity, verify: true });
+      close();
+      const { table, info } = loadTable(book);
+      const out = change(table, info, book);
+      info.changes++;
+      writeBookFile(path, encodeBook(table, info, opts.keep?.(table), fastCrc32));
+      return out;
+    },
+    opts,
+  );
+}
+
+/**
+ * Changes a book in place under its lock, for small changes (book learning): reads and checks
+ * it, hands `change` a BookPatch over its bytes, writes the result crash-safely. `learned` is
+ * added to the header's learned-games count; the change count goes up by one.
+ */
+export function patchRichBook<T>(path: string, change: (patch: BookPatch) => T, learned: number | ((result: T) => number), opts: LockOptions = {}): T {
+  return withBookLock(
+    path,
+    () => {
+      if (!existsSync(path)) throw new BookError('ERR_BOOK_READ', `${path}: no such book`);
+      const { book, close } = openRichBook(path, { memoryLimit: Infinity, verify: true });
+      close();
+      const bytes = (book.source as { bytes?: Uint8Array }).bytes!;
+      const patch = new BookPatch(bytes, book.header);
+      const out = change(patch);
+      const n = typeof learned === 'number' ? learned : learned(out);
+      writeBookFile(path, patch.finish({ learnedGames: book.header.learnedGames + n, changes: book.header.changes + 1 }, fastCrc32));
+      return out;
+    },
+    opts,
+  );
+}
+

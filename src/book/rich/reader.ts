@@ -1,0 +1,244 @@
+/**
+ * Reading a `.tbk` book: a binary search over the sorted 64-byte entries, straight on the bytes.
+ * The bytes come from a `ByteSource`: an ArrayBuffer or Uint8Array (a browser fetch, a Node
+ * buffer) or positional reads of a file (src/book/node/richFile.ts), so a lookup in a large
+ * book reads a few blocks and never loads the file.
+ *
+ *   const book = unwrap(RichBook.open(bytes, 'book.tbk'));
+ *   book.probe(pos);                       // RichMove[] of the legal book moves
+ *   book.movesOf(pos.keyHi, pos.keyLo);    // every stored move of the key, legal or not
+ *
+ * Opening checks the header and sizes; `verify()` checks the CRC-32 of the whole file.
+ */
+import { generateLegal } from '../../core/movegen.js';
+import type { Position } from '../../core/position.js';
+import { err, ok, type Result } from '../../core/result.js';
+import { MAX_MOVES } from '../../core/types.js';
+import { encodeMove } from '../polyglot/format.js';
+import { BookError } from '../polyglot/select.js';
+import {
+  E_DRAWS, E_DYN_DRAWS, E_DYN_LOSSES, E_DYN_WINS, E_ELO_SUM, E_EVAL, E_EVAL_N, E_FLAGS, E_KEY_HI, E_KEY_LO, E_LEARN, E_LOSSES,
+  E_MOVE, E_PG_N, E_PG_SUM, E_RATED, E_SEQ, E_USER, E_WINS, EF_BLACK, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, USER_NONE,
+  crc32, getU16, getU32, readHeader, type Crc32, type RichHeader,
+} from './format.js';
+import { USER_UNSET, type RichMove } from './types.js';
+
+/** Random access to a book's bytes. */
+export interface ByteSource {
+  /** Total bytes. */
+  readonly size: number;
+  /** `length` bytes at `offset`; the array may be a view that is valid only until the next read. */
+  read(offset: number, length: number): Uint8Array;
+}
+
+/** A stored entry with everything the file holds about it. */
+export interface RichEntry extends RichMove {
+  readonly index: number;
+  readonly keyHi: number;
+  readonly keyLo: number;
+  /** The side to move is Black. */
+  readonly black: boolean;
+  /** Sum of the movers' ratings over `ratedGames`. */
+  readonly eloSum: number;
+  readonly weight: number;
+  /** make-book's counters (see format.ts). */
+  readonly pgN: number;
+  readonly pgSum: number;
+  readonly evalCount: number;
+  readonly firstSeen: number;
+  readonly learn: number;
+}
+
+/** Wraps bytes held in memory as a source. */
+export function memorySource(data: Uint8Array | ArrayBuffer): ByteSource & { bytes: Uint8Array } {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  return { bytes, size: bytes.length, read: (o, n) => bytes.subarray(o, o + n) };
+}
+
+const BUF = new Uint16Array(MAX_MOVES);
+/** Entries searched in one read once the interval is this small (two 4 KiB blocks). */
+const SPAN = 128;
+/** Keys kept from searches through positional reads (the first ~14 levels of the search). */
+const KEY_CACHE = 1 << 14;
+
+export class RichBook {
+  /** Entries in the file. */
+  readonly size: number;
+  private readonly base: number;
+  /** Set when the whole file is in memory: lookups then read it directly. */
+  private readonly bytes: Uint8Array | undefined;
+  /** Keys of entries visited by searches through positional reads (the top of the search tree). */
+  private readonly keyCache = new Map<number, number>();
+  private readonly keyCacheLo = new Map<number, number>();
+
+  private constructor(
+    readonly source: ByteSource,
+    readonly name: string,
+    readonly header: RichHeader,
+  ) {
+    this.size = header.entries;
+    this.base = header.entriesOffset;
+    this.bytes = (source as { bytes?: Uint8Array }).bytes;
+  }
+
+  /** Opens a book from bytes or a source; a damaged header is an error naming the book. */
+  static open(data: ByteSource | Uint8Array | ArrayBuffer, name = 'book'): Result<RichBook, BookError> {
+    const source = data instanceof Uint8Array || data instanceof ArrayBuffer ? memorySource(data) : data;
+    const first = readHeader(source.read(0, Math.min(HEADER_SIZE, source.size)), source.size);
+    if (typeof first === 'string') return err(new BookError('ERR_TBK_HEADER', `${name}: ${first}`));
+    const header = readHeader(source.read(0, first.entriesOffset).slice(), source.size);
+    if (typeof header === 'string') return err(new BookError('ERR_TBK_HEADER', `${name}: ${header}`));
+    return ok(new RichBook(source, name, header));
+  }
+
+  /** Checks the CRC-32 of the whole file against the header (`crc`: a faster native CRC-32, if any). */
+  verify(crc: Crc32 = (b, c) => crc32(b, c)): Result<void, BookError> {
+    const chunk = 1 << 20;
+    let c = crc(this.source.read(0, 24), 0);
+    c = crc(new Uint8Array(4), c);
+    if (this.bytes !== undefined) c = crc(this.bytes.subarray(28), c);
+    else for (let o = 28; o < this.source.size; o += chunk) c = crc(this.source.read(o, Math.min(chunk, this.source.size - o)), c);
+    if (c !== this.header.checksum) {
+      return err(new BookError('ERR_TBK_CHECKSUM', `${this.name}: checksum mismatch (stored ${hex(this.header.checksum)}, computed ${hex(c)}): the file is damaged`));
+    }
+    return ok(undefined);
+  }
+
+  /** First entry whose key is ≥ (hi, lo) unsigned, or `size`. */
+  lowerBound(hi: number, lo: number): number {
+    const h = hi >>> 0;
+    const l = lo >>> 0;
+    const b = this.bytes;
+    let a = 0;
+    let z = this.size;
+    if (b !== undefined) {
+      while (a < z) {
+        const mid = (a + z) >>> 1;
+        const o = this.base + mid * ENTRY_SIZE;
+        const kh = getU32(b, o);
+        if (kh < h || (kh === h && getU32(b, o + 4) < l)) a = mid + 1;
+        else z = mid;
+      }
+      return a;
+    }
+    // Through positional reads: the upper levels of the search visit the same entries every
+    // time, so their keys are kept; once the interval fits in a few blocks it is read at once.
+    while (a < z) {
+      if (z - a <= SPAN) {
+        const chunk = this.source.read(this.base + a * ENTRY_SIZE, (z - a) * ENTRY_SIZE);
+        let x = 0;
+        let y = z - a;
+        while (x < y) {
+          const mid = (x + y) >>> 1;
+          const kh = getU32(chunk, mid * ENTRY_SIZE);
+          if (kh < h || (kh === h && getU32(chunk, mid * ENTRY_SIZE + 4) < l)) x = mid + 1;
+          else y = mid;
+        }
+        return a + x;
+      }
+      const mid = (a + z) >>> 1;
+      let kh = this.keyCache.get(mid);
+      let kl: number;
+      if (kh === undefined) {
+        const k = this.source.read(this.base + mid * ENTRY_SIZE, 8);
+        kh = getU32(k, 0);
+        kl = getU32(k, 4);
+        if (this.keyCache.size < KEY_CACHE) {
+          this.keyCache.set(mid, kh);
+          this.keyCacheLo.set(mid, kl);
+        }
+      } else kl = this.keyCacheLo.get(mid)!;
+      if (kh < h || (kh === h && kl < l)) a = mid + 1;
+      else z = mid;
+    }
+    return a;
+  }
+
+  /** Entry `i` as stored. */
+  entry(i: number): RichEntry {
+    const o = this.base + i * ENTRY_SIZE;
+    const b = this.bytes !== undefined ? this.bytes : this.source.read(o, ENTRY_SIZE);
+    const p = this.bytes !== undefined ? o : 0;
+    return decodeEntry(b, p, i);
+  }
+
+  /** Every stored move of the key (book and PostBook), in move order; legality unchecked. */
+  movesOf(keyHi: number, keyLo: number): RichEntry[] {
+    const out: RichEntry[] = [];
+    const h = keyHi >>> 0;
+    const l = keyLo >>> 0;
+    for (let i = this.lowerBound(h, l); i < this.size; i++) {
+      const e = this.entry(i);
+      if (e.keyHi !== h || e.keyLo !== l) break;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** The stored moves of the position that are legal there, with `move` as generated. */
+  probe(pos: Position): RichEntry[] {
+    const stored = this.movesOf(pos.keyHi, pos.keyLo);
+    if (stored.length === 0) return stored;
+    const n = generateLegal(pos, BUF, 0);
+    const out: RichEntry[] = [];
+    for (const e of stored) {
+      const pm = encodeMove(e.move);
+      for (let i = 0; i < n; i++) {
+        const m = BUF[i]!;
+        if (m === e.move || encodeMove(m) === pm) {
+          out.push(m === e.move ? e : { ...e, move: m });
+          break;
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/** Decodes the entry at byte offset `o` of `b`. */
+export function decodeEntry(b: Uint8Array, o: number, index: number): RichEntry {
+  const flags = b[o + E_FLAGS]!;
+  const user = b[o + E_USER]!;
+  const rated = getU32(b, o + E_RATED);
+  const eloSum = getF64(b, o + E_ELO_SUM);
+  const pgSum = getU16(b, o + E_PG_SUM);
+  return {
+    index,
+    keyHi: getU32(b, o + E_KEY_HI),
+    keyLo: getU32(b, o + E_KEY_LO),
+    move: getU16(b, o + E_MOVE),
+    black: (flags & EF_BLACK) !== 0,
+    postBook: (flags & EF_POSTBOOK) !== 0,
+    userValue: user === USER_NONE ? USER_UNSET : user,
+    wins: getU32(b, o + E_WINS),
+    draws: getU32(b, o + E_DRAWS),
+    losses: getU32(b, o + E_LOSSES),
+    ratedGames: rated,
+    avgElo: rated > 0 ? Math.round(eloSum / rated) : 0,
+    eloSum,
+    dynWins: getU32(b, o + E_DYN_WINS),
+    dynDraws: getU32(b, o + E_DYN_DRAWS),
+    dynLosses: getU32(b, o + E_DYN_LOSSES),
+    pgN: getU16(b, o + E_PG_N),
+    pgSum,
+    weight: pgSum,
+    evalCp: (getU16(b, o + E_EVAL) << 16) >> 16,
+    evalCount: getU16(b, o + E_EVAL_N),
+    firstSeen: getU32(b, o + E_SEQ),
+    learn: getU32(b, o + E_LEARN),
+  };
+}
+
+const F64 = new Float64Array(1);
+const F64_BYTES = new Uint8Array(F64.buffer);
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Big-endian float64 at byte offset `o`, without allocating a DataView. */
+function getF64(b: Uint8Array, o: number): number {
+  for (let i = 0; i < 8; i++) F64_BYTES[LITTLE ? 7 - i : i] = b[o + i]!;
+  return F64[0]!;
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(8, '0');
+}

@@ -1,0 +1,46 @@
+/**
+ * Choosing a move among a position's rich-book moves (browser-safe, no I/O).
+ *
+ *     const policy = parsePolicy({ BookPolicy: 'terra', RandomType: 1, BookLimit: 33 });
+ *     const rows = explainPolicy(policy, book.probe(pos));   // probability and reason per move
+ *     const move = choose(policy, book.probe(pos), seededRandom(7));   // 0 when none
+ *
+ * `explainPolicy` and `choose` run the same plan, so the frequencies of `choose` over many
+ * seeded draws converge to `explainPolicy`'s probabilities (tested). Moves keep the order the
+ * book gives them; "first" on ties means first in that order.
+ */
+import type { RichMove } from '../rich/types.js';
+import type { BookPolicyConfig, PolicyRow } from './config.js';
+import { chooseTerra, explainTerra, planTerra } from './terra.js';
+import { chooseWeights, explainWeights, planWeights } from './weights.js';
+
+export { POLICY_KINDS, POLICY_ALIASES, RANDOM_TYPES, defaultPolicy, type BookPolicyConfig, type PolicyKind, type PolicyRow } from './config.js';
+export { POLICY_OPTIONS, PolicyError, parsePolicy, parsePolicyKind, setPolicyOption, findPolicyOption, policyOptionDefault, type PolicyOption } from './options.js';
+export { winPercent } from './terra.js';
+export { polyglotWeight } from './weights.js';
+export { seededRandom } from '../polyglot/select.js';
+
+/** The probability `choose` gives each move (same order as `moves`), and why it is in or out. */
+export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove[]): PolicyRow[] {
+  const { probability, reasons } = config.policy === 'terra' ? explainTerra(planTerra(config, moves), moves.length) : explainWeights(planWeights(config, moves), moves.length);
+  return moves.map((m, i) => ({ move: m.move, probability: probability[i]!, inPlay: probability[i]! > 0, reason: reasons[i]! }));
+}
+
+/**
+ * The move the policy plays, or 0 when it plays none (out of book). `random` gives uniform
+ * numbers in [0, 1); with a seeded one (`seededRandom`) the choice is reproducible.
+ */
+export function choose(config: BookPolicyConfig, moves: readonly RichMove[], random: () => number = Math.random): number {
+  if (moves.length === 0) return 0;
+  const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves), random) : chooseWeights(planWeights(config, moves), random);
+  return i < 0 ? 0 : moves[i]!.move;
+}
+
+/**
+ * Terra's avoid list for a position: moves set to 0 and moves whose own Win% is not above
+ * TerraLimit. The engine keeps them out of its search, as Terra's search routine does.
+ */
+export function avoidedMoves(config: BookPolicyConfig, moves: readonly RichMove[]): number[] {
+  if (config.policy !== 'terra') return moves.filter((m) => config.userValues && m.userValue === 0 && !m.postBook).map((m) => m.move);
+  return planTerra(config, moves).avoid.map((i) => moves[i]!.move);
+}

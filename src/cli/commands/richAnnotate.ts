@@ -1,0 +1,46 @@
+/**
+ * `tabiya book annotate X.tbk lines.pgn`: user values from the NAGs of a PGN of lines (Terra's
+ * rules: a tag separates lines, the last NAG of a move wins, moves without a NAG keep their
+ * value; see rich/annotate.ts).
+ */
+import { updateRichBook } from '../../book/node/richFile.js';
+import { AnnotateVisitor } from '../../book/rich/annotate.js';
+import { EF_POSTBOOK, USER_NONE } from '../../book/rich/format.js';
+import { RichTable } from '../../book/rich/table.js';
+import { readPgn } from '../../pgn/reader.js';
+import { report } from '../output.js';
+import { checkInputs } from './pgnCommon.js';
+import { PgnJob, bookErrors } from './richCommon.js';
+
+export interface RichAnnotateCliOptions {
+  errors?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+export async function richAnnotateCommand(file: string, pgns: string[], opts: RichAnnotateCliOptions): Promise<void> {
+  checkInputs(pgns);
+  const job = new PgnJob('book annotate', opts);
+  // The lines are read first into a scratch table (no lock held while reading), then applied.
+  const scratch = new RichTable();
+  const visitor = new AnnotateVisitor(scratch, job.onError);
+  await readPgn(pgns, visitor, { onProgress: (p) => job.onProgress(p.bytes, p.totalBytes, p.games) }).finally(() => job.stop());
+  const order = Array.from({ length: scratch.size }, (_, r) => r).sort((a, b) => scratch.seq[a]! - scratch.seq[b]!);
+  const r = await bookErrors(() =>
+    updateRichBook(file, (t) => {
+      let added = 0;
+      for (const q of order) {
+        if (scratch.user[q] === USER_NONE) continue;
+        const before = t.size;
+        const row = t.findOrCreate(scratch.keyLo[q]!, scratch.keyHi[q]!, scratch.move[q]!, scratch.flags[q]! & 1);
+        if (t.size > before) added++;
+        t.user[row] = scratch.user[q]!;
+        t.flags[row]! &= ~EF_POSTBOOK;
+      }
+      return { moves: order.length, added };
+    }),
+  );
+  const s = visitor.stats;
+  const value = { book: file, inputs: pgns, lines: s.lines, nags: s.values, moves: r.moves, added: r.added, skippedLines: s.skipped, skipped: job.skipped };
+  report(opts.json, value, () => `${s.lines} lines, ${s.values} NAGs: user values on ${r.moves} moves (${r.added} added to the book)${s.skipped > 0 ? `; ${s.skipped} broken lines skipped` : ''}`);
+}

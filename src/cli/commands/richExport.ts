@@ -1,0 +1,50 @@
+/**
+ * `tabiya book export X.tbk -o X.bin [make-book's options]`: the Polyglot book of a rich book,
+ * byte-identical to `polyglot make-book` on the same games when the book was counted in one
+ * pass (see rich/export.ts); otherwise it says why it may differ, and --exact refuses.
+ */
+import { openRichBook } from '../../book/node/richFile.js';
+import { writeFileAtomic } from '../../book/node/atomicWrite.js';
+import { exportPolyglot } from '../../book/rich/export.js';
+import { CliError, intOption, numberOption } from '../errors.js';
+import { report } from '../output.js';
+import { bookErrors } from './richCommon.js';
+
+export interface RichExportCliOptions {
+  output: string;
+  minGame?: string;
+  minScore?: string;
+  colour?: 'white' | 'black';
+  uniform?: boolean;
+  userValues?: boolean;
+  exact?: boolean;
+  json?: boolean;
+}
+
+export async function richExportCommand(file: string, opts: RichExportCliOptions, given: (name: string) => boolean = () => true): Promise<void> {
+  // Defaults are make-book's; only options the user gave can conflict with an imported book.
+  const minGame = given('minGame') ? intOption('--min-game', opts.minGame, 0, 65535) : undefined;
+  const minScore = given('minScore') ? numberOption('--min-score', opts.minScore, 0, 100) : undefined;
+  const t0 = performance.now();
+  const r = await bookErrors(async () => {
+    const { book, close } = openRichBook(file, { memoryLimit: Infinity, verify: true });
+    try {
+      const out = exportPolyglot(book, { minGame, minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true });
+      if (opts.exact && out.notes.length > 0) throw new CliError(`${file}: cannot export exactly: ${out.notes.join('; ')}`, 1);
+      await writeFileAtomic(opts.output, out.bytes);
+      return { kind: out.kind, notes: out.notes, entries: out.kept, bytes: out.bytes.length, maxPly: book.header.maxPly };
+    } finally {
+      close();
+    }
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const exact = r.notes.length === 0;
+  if (!opts.json) for (const n of r.notes) process.stderr.write(`note: ${n}\n`);
+  const value = { input: file, output: opts.output, exact, kind: r.kind, notes: r.notes, entries: r.entries, bytes: r.bytes, maxPly: r.maxPly, seconds };
+  if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : summary()) + '\n');
+  else report(opts.json, value, summary);
+  function summary(): string {
+    const same = exact && r.kind === 'exact' ? ` (= polyglot make-book${r.maxPly > 0 && r.maxPly !== 1024 ? ` -max-ply ${r.maxPly}` : ''} with these options on the same games)` : exact ? ' (the imported .bin, as it was)' : ' (approximate)';
+    return `wrote ${opts.output}: ${r.entries} entries${same} in ${seconds.toFixed(2)} s`;
+  }
+}

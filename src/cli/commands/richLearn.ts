@@ -1,0 +1,34 @@
+/**
+ * `tabiya book learn X.tbk games.pgn --player NAME [--postbook N]`: book learning from the games
+ * NAME played (rules in rich/learn.ts; evaluations read from move comments).
+ */
+import { learnFromPgn } from '../../book/node/richLearn.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+import { checkInputs } from './pgnCommon.js';
+import { PgnJob, bookErrors } from './richCommon.js';
+
+export interface RichLearnCliOptions {
+  player?: string;
+  postbook?: string;
+  errors?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+export async function richLearnCommand(file: string, pgns: string[], opts: RichLearnCliOptions): Promise<void> {
+  checkInputs(pgns);
+  if (opts.player === undefined || opts.player.trim() === '') throw new CliError('book learn: --player NAME is required (the player whose moves learn)', 2);
+  const job = new PgnJob('book learn', opts);
+  const s = await bookErrors(() =>
+    learnFromPgn(file, pgns, { player: opts.player!, postBook: intOption('--postbook', opts.postbook ?? '10', 0, 1000), onProgress: job.onProgress, onError: job.onError }),
+  ).finally(() => job.stop());
+  report(opts.json, { book: file, player: opts.player, ...s, skipped: job.skipped }, () =>
+    [
+      `games read         ${s.gamesRead}${s.gamesSkipped > 0 ? `, ${s.gamesSkipped} broken and skipped` : ''}; ${s.notPlayer} without ${opts.player}, ${s.unfinished} unfinished`,
+      `games learned      ${s.gamesLearned}${s.withEvals > 0 ? ` (${s.withEvals} with evaluations)` : ''}`,
+      `book moves         ${s.bookMoves} updated, ${s.userValued} left alone (user value)`,
+      `PostBook moves     ${s.postBookMoves} (${s.postBookNew} new)`,
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * `tabiya book make PGN... -o X.tbk` and `tabiya book add X.tbk PGN...`: games counted into a
+ * rich book with the Polyglot builder's filters. make-book's finishing options (--min-game,
+ * --min-score, --only-white/--only-black, --uniform) belong to the Polyglot export and are
+ * recorded counters here, except an explicit --min-game, which leaves rarer moves out of the
+ * .tbk (Terra's createbook "minimum number of games").
+ */
+import { addToRichBook, makeRichBook, type RichMakeSummary } from '../../book/node/richMake.js';
+import { formatRate } from '../../node/progress.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+import { checkInputs } from './pgnCommon.js';
+import { PgnJob, bookErrors, filtersOf } from './richCommon.js';
+
+export interface RichMakeCliOptions {
+  output?: string;
+  maxPly?: string;
+  minGame?: string;
+  minScore?: string;
+  colour?: string;
+  uniform?: boolean;
+  minElo?: string;
+  player?: string[];
+  result?: string[];
+  fromStart?: boolean;
+  dateFrom?: string;
+  dateTo?: string;
+  tag?: string[];
+  threads?: string;
+  errors?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+/** Which options the user gave (commander's value source), to tell defaults from choices. */
+export type GivenOptions = (name: string) => boolean;
+
+export async function richMakeCommand(files: string[], opts: RichMakeCliOptions, given: GivenOptions): Promise<void> {
+  checkInputs(files);
+  if (opts.output === undefined || opts.output === '-') throw new CliError('book make: a .tbk book needs a file name (-o X.tbk)', 2);
+  const notes: string[] = [];
+  for (const [name, key] of [['--min-score', 'minScore'], ['--only-white/--only-black', 'colour'], ['--uniform', 'uniform']] as const) {
+    if (given(key)) notes.push(`${name} is an export option for .tbk books (give it to book export); ignored`);
+  }
+  if (opts.threads !== undefined && opts.threads !== '1') notes.push('--threads: .tbk books are built on one thread');
+  const filter = filtersOf(opts);
+  const job = new PgnJob('book make', opts);
+  const s = await bookErrors(() =>
+    makeRichBook(opts.output!, {
+      inputs: files,
+      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
+      minGames: given('minGame') ? intOption('--min-game', opts.minGame, 0, 65535) : 0,
+      filter,
+      onProgress: job.onProgress,
+      onError: job.onError,
+    }),
+  ).finally(() => job.stop());
+  printSummary({ ...s, notes: [...notes, ...s.notes] }, job, opts.json);
+}
+
+export async function richAddCommand(book: string, files: string[], opts: RichMakeCliOptions): Promise<void> {
+  checkInputs(files);
+  const filter = filtersOf(opts);
+  const job = new PgnJob('book add', opts);
+  const s = await bookErrors(() =>
+    addToRichBook(book, {
+      inputs: files,
+      maxPly: intOption('--max-ply', opts.maxPly, 0),
+      filter,
+      onProgress: job.onProgress,
+      onError: job.onError,
+    }),
+  ).finally(() => job.stop());
+  printSummary(s, job, opts.json);
+}
+
+function printSummary(s: RichMakeSummary, job: PgnJob, json: boolean | undefined): void {
+  if (!json) for (const n of s.notes) process.stderr.write(`note: ${n}\n`);
+  report(json, { ...s, skippedGames: job.skipped }, () => {
+    const filtered = Object.entries(s.gamesFiltered).filter(([, n]) => n > 0);
+    const gps = (s.gamesRead + s.gamesSkipped) / Math.max(s.seconds, 1e-6);
+    const lines = [`games read        ${s.gamesRead}${s.gamesSkipped > 0 ? `, ${s.gamesSkipped} broken and skipped` : ''}`];
+    if (filtered.length > 0) lines.push(`games filtered    ${filtered.map(([k, n]) => `${n} (${k})`).join(', ')}; ${s.gamesUsed} used`);
+    lines.push(`positions scanned ${s.positions}`);
+    lines.push(s.entriesBefore > 0 ? `entries           ${s.entries} (${s.entries - s.entriesBefore} new)` : `entries           ${s.entries}`);
+    lines.push(`polyglot export   ${s.exportKind}`);
+    lines.push(`wrote ${s.output}: ${s.bytesWritten} bytes in ${s.seconds.toFixed(2)} s (${formatRate(gps)} games/s)`);
+    return lines.join('\n');
+  });
+}

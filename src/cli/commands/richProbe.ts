@@ -1,0 +1,112 @@
+/**
+ * `tabiya book probe X.tbk [--fen F | --moves "..."] [--explain] [--json]`: the book moves of a
+ * position with their statistics and the probability the move-selection policy
+ * (src/book/select/) gives each; --explain adds why a move is in or out, --choose picks one.
+ */
+import { openRichBook } from '../../book/node/richFile.js';
+import type { RichEntry } from '../../book/rich/reader.js';
+import { choose, explainPolicy, parsePolicy, seededRandom, type BookPolicyConfig, type PolicyRow } from '../../book/select/index.js';
+import { makeUci } from '../../notation/uci.js';
+import { keyToHex } from '../../core/zobrist.js';
+import { makeFen } from '../../notation/fen.js';
+import { makeSan } from '../../notation/san.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+import { positionOf } from './bookProbe.js';
+import { bookErrors, pct } from './richCommon.js';
+
+export interface RichProbeCliOptions {
+  fen?: string;
+  moves?: string;
+  explain?: boolean;
+  choose?: string;
+  seed?: string;
+  json?: boolean;
+  [policyOption: string]: string | boolean | undefined;
+}
+
+/** Options of `book probe` that are not policy settings. */
+const OWN = new Set(['fen', 'moves', 'explain', 'choose', 'seed', 'json', 'minWeight']);
+
+export async function richProbeCommand(file: string, opts: RichProbeCliOptions): Promise<void> {
+  const pos = positionOf(opts.fen, opts.moves);
+  let config: BookPolicyConfig;
+  try {
+    const given: Record<string, string | boolean> = {};
+    for (const [k, v] of Object.entries(opts)) if (!OWN.has(k) && v !== undefined) given[k] = v;
+    if (opts.choose !== undefined && given.policy === undefined) given.policy = opts.choose;
+    config = parsePolicy(given);
+  } catch (e) {
+    throw new CliError((e as Error).message, 2);
+  }
+  const moves = await bookErrors(() => {
+    const { book, close } = openRichBook(file);
+    try {
+      return book.probe(pos);
+    } finally {
+      close();
+    }
+  });
+  // Most played first; PostBook records after the book moves.
+  moves.sort((a, b) => Number(a.postBook) - Number(b.postBook) || games(b) - games(a) || a.move - b.move);
+  const rows: PolicyRow[] = explainPolicy(config, moves);
+  const seed = intOption('--seed', opts.seed, 0);
+  const chosen = opts.choose === undefined ? undefined : choose(config, moves, seed === undefined ? Math.random : seededRandom(seed));
+  const fen = makeFen(pos);
+  const key = keyToHex(pos.keyHi, pos.keyLo);
+  const out = moves.map((m, i) => row(pos, m, rows[i]!));
+  const value: Record<string, unknown> = { fen, key, policy: config, moves: out };
+  if (chosen !== undefined) value.chosen = chosen === 0 ? null : { uci: makeUci(chosen, false), san: makeSan(pos, chosen) };
+  report(opts.json, value, () => {
+    const lines = [`${fen}  (key ${key})`];
+    if (out.length === 0) lines.push('no book moves');
+    else {
+      lines.push(`${'move'.padEnd(8)} ${'uci'.padEnd(6)} ${'games'.padStart(7)}  ${'win%'.padStart(5)} ${'draw%'.padStart(5)} ${'loss%'.padStart(5)}  ${'elo'.padStart(4)}  ${'learned'.padEnd(11)} ${'user'.padStart(4)}  ${'play%'.padStart(6)}${opts.explain ? '  why' : ''}`);
+      for (const r of out) {
+        const ev = r.evalCp === null ? '' : ` ${r.evalCp >= 0 ? '+' : ''}${(r.evalCp / 100).toFixed(2)}`;
+        const dyn = r.dynWins + r.dynDraws + r.dynLosses > 0 ? `${r.dynWins}/${r.dynDraws}/${r.dynLosses}${ev}` : '';
+        const user = r.userValue === null ? '' : String(r.userValue);
+        const name = r.postBook ? `${r.san}*` : r.san;
+        const elo = r.avgElo > 0 ? String(r.avgElo) : '';
+        lines.push(
+          `${name.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.games).padStart(7)}  ${r.winPct.toFixed(1).padStart(5)} ${r.drawPct.toFixed(1).padStart(5)} ${r.lossPct.toFixed(1).padStart(5)}  ${elo.padStart(4)}  ${dyn.padEnd(11)} ${user.padStart(4)}  ${(r.probability * 100).toFixed(1).padStart(6)}${opts.explain ? `  ${r.reason}` : ''}`.trimEnd(),
+        );
+      }
+      if (out.some((r) => r.dynWins + r.dynDraws + r.dynLosses > 0)) lines.push('learned: W/D/L of the engine\'s own games (and its mean evaluation after a PostBook move)');
+      if (out.some((r) => r.postBook)) lines.push('*: PostBook record (a move the engine chose after leaving the book)');
+    }
+    if (chosen !== undefined) lines.push(chosen === 0 ? `chosen (${config.policy}): none` : `chosen (${config.policy}): ${makeSan(pos, chosen)}`);
+    return lines.join('\n');
+  });
+}
+
+function games(m: RichEntry): number {
+  return m.wins + m.draws + m.losses;
+}
+
+function row(pos: Parameters<typeof makeSan>[0], m: RichEntry, p: PolicyRow) {
+  const n = games(m);
+  return {
+    uci: makeUci(m.move, false),
+    san: makeSan(pos, m.move),
+    games: n,
+    wins: m.wins,
+    draws: m.draws,
+    losses: m.losses,
+    winPct: pct(m.wins, n),
+    drawPct: pct(m.draws, n),
+    lossPct: pct(m.losses, n),
+    avgElo: m.avgElo,
+    ratedGames: m.ratedGames,
+    dynWins: m.dynWins,
+    dynDraws: m.dynDraws,
+    dynLosses: m.dynLosses,
+    userValue: m.userValue < 0 ? null : m.userValue,
+    postBook: m.postBook,
+    evalCp: m.evalCount > 0 ? m.evalCp : null,
+    weight: m.weight,
+    probability: p.probability,
+    inPlay: p.inPlay,
+    reason: p.reason,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * `tabiya book set X.tbk [--fen F] --moves "e2e4 c7c6" --move d2d4 --value V` (Terra's
+ * bookeval): the user value of one move, 0..100, a glyph (!!, !, !?, ?!, ?, ??) or `clear`
+ * (removes the user value and the learned statistics of the move). A move not in the book yet
+ * is added with no games.
+ */
+import { updateRichBook } from '../../book/node/richFile.js';
+import { parseUserValue, setUserValue } from '../../book/rich/annotate.js';
+import { EF_POSTBOOK } from '../../book/rich/format.js';
+import { makeFen } from '../../notation/fen.js';
+import { makeSan, parseSan } from '../../notation/san.js';
+import { makeUci, parseUci } from '../../notation/uci.js';
+import { CliError } from '../errors.js';
+import { report } from '../output.js';
+import { positionOf } from './bookProbe.js';
+import { bookErrors } from './richCommon.js';
+
+export interface RichSetCliOptions {
+  fen?: string;
+  moves?: string;
+  move?: string;
+  value?: string;
+  json?: boolean;
+}
+
+export async function richSetCommand(file: string, opts: RichSetCliOptions): Promise<void> {
+  if (opts.move === undefined) throw new CliError('book set: --move is required (the move to set, UCI or SAN)', 2);
+  if (opts.value === undefined) throw new CliError('book set: --value is required (0..100, !!, !, !?, ?!, ?, ?? or clear)', 2);
+  const v = parseUserValue(opts.value);
+  if (!v.ok) throw new CliError(`--value: ${v.error.message}`, 2);
+  const pos = positionOf(opts.fen, opts.moves);
+  const u = parseUci(pos, opts.move.trim());
+  const m = u.ok ? u : parseSan(pos, opts.move.trim());
+  if (!m.ok) throw new CliError(`--move: ${m.error.message}`, 2);
+  const move = m.value;
+  const r = await bookErrors(() =>
+    updateRichBook(file, (t) => {
+      const before = t.size;
+      const row = setUserValue(t, pos.keyLo, pos.keyHi, move, pos.turn, v.value);
+      // A hand-set value makes the move a book move, even where only the PostBook had it.
+      if (v.value !== 'clear') t.flags[row]! &= ~EF_POSTBOOK;
+      return { added: t.size > before, games: t.games(row) };
+    }),
+  );
+  const value = { fen: makeFen(pos), uci: makeUci(move, false), san: makeSan(pos, move), value: v.value === 'clear' ? null : v.value, added: r.added, games: r.games };
+  report(opts.json, value, () => `${value.san} (${value.uci}): ${v.value === 'clear' ? 'user value and learned statistics cleared' : `user value ${v.value}`}${r.added ? ' (added to the book)' : ''}`);
+}

@@ -1,0 +1,53 @@
+/**
+ * A rich book (`.tbk`, src/book/rich/) as the engine's book source. The policy sees every
+ * stored statistic (fixed and dynamic W/D/L, user values, PostBook entries); book-aware search
+ * sees the book moves' results, the games the book was made from plus the engine's own games,
+ * so a line the engine keeps losing stops looking "well known".
+ *
+ * Learning goes through a function the host provides (the Node learning API writes the file
+ * crash-safely); once it has written, the book is opened again so the next game plays from the
+ * updated statistics. Browser-safe: no I/O here.
+ */
+import type { Position } from '../core/position.js';
+import type { RichBook } from '../book/rich/reader.js';
+import type { RichMove } from '../book/rich/types.js';
+import { polyglotWeight } from '../book/select/index.js';
+import type { BookCandidate, BookSource, LearnGame } from './bookProbe.js';
+
+export interface RichBookSourceOptions {
+  /** Updates the book with a finished game (book learning); resolves once it is written. */
+  learn?: (game: LearnGame) => void | Promise<void>;
+  /** Opens the book again after learning changed it (default: keep the book as opened). */
+  reopen?: () => RichBook;
+}
+
+export class RichBookSource implements BookSource {
+  constructor(
+    public book: RichBook,
+    private readonly opts: RichBookSourceOptions = {},
+  ) {}
+
+  get name(): string {
+    return this.book.name;
+  }
+
+  probe(pos: Position): RichMove[] {
+    return this.book.probe(pos);
+  }
+
+  /** Book moves (PostBook entries are the engine's own, not book knowledge) with weights and results. */
+  candidates(pos: Position): BookCandidate[] {
+    const out: BookCandidate[] = [];
+    for (const m of this.book.probe(pos)) {
+      if (m.postBook) continue;
+      out.push({ move: m.move, weight: polyglotWeight(m), wins: m.wins + m.dynWins, draws: m.draws + m.dynDraws, losses: m.losses + m.dynLosses });
+    }
+    return out;
+  }
+
+  async learn(game: LearnGame): Promise<void> {
+    if (!this.opts.learn) return;
+    await this.opts.learn(game);
+    if (this.opts.reopen) this.book = this.opts.reopen();
+  }
+}

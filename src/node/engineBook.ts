@@ -1,0 +1,51 @@
+/**
+ * The engine's book file, opened by what it is: a `.tbk` rich book (by extension, or by its
+ * magic whatever its name) plays through the book policy with every statistic and learns from
+ * finished games; anything else is read as a Polyglot `.bin`. Errors name the file.
+ *
+ * Learning goes through the book's learning API (src/book/node/richLearn.ts: one crash-safe
+ * change of the file under its lock per game), then the engine opens the new version; the
+ * engine's own moves learn, the opponent's do not.
+ */
+import { readFileSync } from 'node:fs';
+import { PolyglotReader } from '../book/polyglot/reader.js';
+import { isRichBookFile, openRichBook } from '../book/node/richFile.js';
+import { learnGameSync } from '../book/node/richLearn.js';
+import { polyglotSource, type BookSource } from '../engine/bookProbe.js';
+import { RichBookSource } from '../engine/richBookSource.js';
+
+/** Reads a Polyglot book whole; errors name the file. */
+export function loadPolyglotFile(path: string): BookSource {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw new Error(`book ${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+  }
+  const r = PolyglotReader.from(bytes, path);
+  if (!r.ok) throw new Error(r.error.message);
+  return polyglotSource(r.value);
+}
+
+/** Opens a rich book as the engine's source, learning into the same file. */
+export function loadRichFile(path: string): RichBookSource {
+  let opened = openRichBook(path);
+  return new RichBookSource(opened.book, {
+    learn: (game) => {
+      // A game the engine did not play a side of (analysis, force mode) teaches nothing.
+      if (game.engineColor === 0 || game.engineColor === 1) learnGameSync(path, game);
+    },
+    reopen: () => {
+      const next = openRichBook(path);
+      opened.close();
+      opened = next;
+      return next.book;
+    },
+  });
+}
+
+/** The engine's BookLoader: `.tbk` (or a file with the `.tbk` magic) as a rich book, else Polyglot. */
+export function loadEngineBook(path: string): BookSource {
+  if (/\.tbk$/i.test(path) || isRichBookFile(path)) return loadRichFile(path);
+  return loadPolyglotFile(path);
+}

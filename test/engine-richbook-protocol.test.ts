@@ -1,0 +1,157 @@
+/**
+ * `tabiya uci` and `tabiya xboard` as real processes with a constructed `.tbk`: the policy
+ * options choosing the book move, BookDepth and Terra's limits leaving the book, bad option
+ * values reported, and book learning rewriting the file after a finished game (UCI at the next
+ * ucinewgame and at quit, xboard at result).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRichBook } from '../src/book/node/richFile.js';
+import { makeUci } from '../src/notation/uci.js';
+import { EngineProcess } from './engineProcess.js';
+import { positionAfter, tbkBytes, type BookRow } from './support/tbk.js';
+
+/** White's book walks into the fool's mate: 1.f3 e5 2.g4?? Qh4#. */
+const ROWS: BookRow[] = [
+  { line: '', move: 'f2f3', wdl: [10, 0, 0] },
+  { line: '', move: 'e2e4', wdl: [1, 0, 0] },
+  { line: 'f2f3 e7e5', move: 'g2g4', wdl: [10, 0, 0] },
+  { line: 'f2f3 e7e5', move: 'b1c3', wdl: [1, 0, 0] },
+];
+
+/** The engine's own results (dynamic W/D/L) of a book move, read from the file. */
+function ownStats(path: string, line: string, move: string): number[] {
+  const opened = openRichBook(path, { verify: true });
+  try {
+    const pos = positionAfter(line);
+    const m = opened.book.probe(pos).find((x) => makeUci(x.move, false) === move);
+    return m ? [m.dynWins, m.dynDraws, m.dynLosses] : [];
+  } finally {
+    opened.close();
+  }
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Sends go and returns the bestmove, and whether the engine searched (info lines) first. */
+async function go(e: EngineProcess, cmd = 'go depth 4'): Promise<{ move: string; searched: boolean }> {
+  const from = e.lines.length;
+  e.send(cmd);
+  const best = await e.expect(/^bestmove /);
+  const searched = e.lines.slice(from).some((l) => l.text.startsWith('info depth'));
+  return { move: best.split(' ')[1]!, searched };
+}
+
+test('uci: book policy options, BookDepth, Terra limits, leaving the book, learning at ucinewgame and quit', { timeout: 60000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-uci-book-'));
+  const e = new EngineProcess('uci');
+  t.after(() => {
+    e.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const path = join(dir, 'fool.tbk');
+  writeFileSync(path, tbkBytes(ROWS));
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  for (const name of ['BookPolicy', 'RandomType', 'BookLimit', 'MinBookGames', 'MinTerraGames', 'TerraLimit', 'UserGroupPercent', 'PostBook', 'BookTreshold', 'BookLearning']) {
+    assert.ok(e.lines.some((l) => l.text.startsWith(`option name ${name} type `)), name);
+  }
+  assert.ok(e.lines.some((l) => l.text === 'option name BookPolicy type combo default terra var terra var polyglot-best var polyglot-weighted var gnu-best var gnu-worst var gnu-random var uniform'));
+  for (const o of [`BookFile value ${path}`, 'OwnBook value true', 'BookLearning value true', 'BookPolicy value gnu-worst']) e.send(`setoption name ${o}`);
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  e.send('ucinewgame');
+  e.send('position startpos');
+  assert.deepEqual(await go(e), { move: 'e2e4', searched: false }, 'gnu-worst: the smallest weight');
+  e.send('setoption name BookPolicy value gnu-best');
+  assert.deepEqual(await go(e), { move: 'f2f3', searched: false }, 'gnu-best: the largest weight');
+  e.send('position startpos moves f2f3 e7e5');
+  assert.deepEqual(await go(e), { move: 'g2g4', searched: false });
+  // The opponent mates: the GUI shows the final position; learning waits for ucinewgame.
+  e.send('position startpos moves f2f3 e7e5 g2g4 d8h4');
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  assert.deepEqual(ownStats(path, '', 'f2f3'), [0, 0, 0]);
+  e.send('ucinewgame');
+  await until(() => ownStats(path, '', 'f2f3')[2] === 1);
+  assert.deepEqual(ownStats(path, 'f2f3 e7e5', 'g2g4'), [0, 0, 1]);
+  assert.deepEqual(ownStats(path, '', 'e2e4'), [0, 0, 0], 'a move the engine did not play learns nothing');
+
+  // BookDepth 2: the third ply is searched although the position is in the book.
+  e.send('setoption name BookDepth value 2');
+  e.send('position startpos moves f2f3 e7e5');
+  assert.equal((await go(e, 'go depth 3')).searched, true);
+  e.send('setoption name BookDepth value 0');
+  // Leaving the book: a position it does not hold.
+  e.send('position startpos moves d2d4');
+  assert.equal((await go(e, 'go depth 3')).searched, true);
+
+  // Terra: 1.f3 has 10 games (≥ MinBookGames 4), 1.e4 one; MinBookGames 20 leaves nothing to play.
+  e.send('setoption name BookPolicy value terra');
+  e.send('position startpos');
+  assert.deepEqual(await go(e), { move: 'f2f3', searched: false });
+  e.send('setoption name MinBookGames value 20');
+  assert.equal((await go(e, 'go depth 3')).searched, true);
+  e.send('setoption name MinBookGames value 4');
+  e.send('setoption name BookLimit value 200');
+  assert.match(await e.expect(/^info string option /), /BookLimit: 200 is out of range \(0\.\.100\)/);
+
+  // A second game, learned at quit: the process ends only after the book is written.
+  e.send('ucinewgame');
+  e.send('position startpos');
+  assert.deepEqual(await go(e), { move: 'f2f3', searched: false });
+  e.send('position startpos moves f2f3 e7e5');
+  assert.deepEqual(await go(e), { move: 'g2g4', searched: false });
+  e.send('position startpos moves f2f3 e7e5 g2g4 d8h4');
+  assert.equal(await e.quit(), 0);
+  assert.deepEqual(ownStats(path, '', 'f2f3'), [0, 0, 2]);
+  assert.deepEqual(ownStats(path, 'f2f3 e7e5', 'g2g4'), [0, 0, 2]);
+});
+
+test('xboard: book options as features, the policy choosing, learning at result', { timeout: 60000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-xboard-book-'));
+  const e = new EngineProcess('xboard');
+  t.after(() => {
+    e.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const path = join(dir, 'fool.tbk');
+  writeFileSync(path, tbkBytes(ROWS));
+  e.send('xboard');
+  e.send('protover 2');
+  const features = await e.expect(/^feature /);
+  assert.match(features, /option="BookPolicy -combo \*terra \/\/\/ polyglot-best \/\/\/ /);
+  assert.match(features, /option="MinTerraGames -spin 3 1 1000000000"/);
+  assert.match(features, /option="BookLearning -check 0"/);
+  for (const o of [`BookFile=${path}`, 'OwnBook=1', 'BookLearning=1', 'BookPolicy=gnu-worst']) e.send(`option ${o}`);
+  e.send('option BookLimit=lots');
+  assert.match(await e.expect(/^Error /), /BookLimit: "lots" is not a number/);
+  e.send('new');
+  e.send('sd 4');
+  e.send('go');
+  assert.equal(await e.expect(/^move /), 'move e2e4');
+  e.send('new');
+  e.send('option BookPolicy=gnu-best');
+  e.send('sd 4');
+  e.send('go');
+  assert.equal(await e.expect(/^move /), 'move f2f3');
+  e.send('usermove e7e5');
+  assert.equal(await e.expect(/^move /), 'move g2g4');
+  e.send('usermove d8h4');
+  assert.match(await e.expect(/^0-1 /), /Black mates/);
+  e.send('force');
+  e.send('result 0-1 {Black mates}');
+  assert.equal(await e.quit(), 0);
+  assert.deepEqual(ownStats(path, '', 'f2f3'), [0, 0, 1]);
+  assert.deepEqual(ownStats(path, 'f2f3 e7e5', 'g2g4'), [0, 0, 1]);
+  assert.deepEqual(ownStats(path, '', 'e2e4'), [0, 0, 0], 'the first game had no result: nothing learned');
+});

@@ -1,0 +1,172 @@
+/**
+ * `tabiya book …` on .tbk books as a user runs them: make, info, probe (table, --json,
+ * --explain, --choose), set, annotate, learn, merge, import/export, and bad input (errors name
+ * the file and what is wrong; broken games are skipped, counted and listed).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const V = fileURLToPath(new URL('../../../shared/docs/polyglot-vectors/', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-tbk-cli-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+function tabiya(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+function json(args: string[]): Record<string, unknown> {
+  const r = tabiya([...args, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+type Row = { uci: string; san: string; games: number; wins: number; draws: number; losses: number; userValue: number | null; dynWins: number; dynDraws: number; dynLosses: number; postBook: boolean; evalCp: number | null; probability: number; reason: string };
+const rows = (args: string[]): Row[] => json(['book', 'probe', ...args]).moves as Row[];
+
+const GAMES = `[White "Alpha"] [Black "Beta"] [Result "1-0"] [WhiteElo "2500"] [BlackElo "2300"]
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0
+
+[White "Gamma"] [Black "Alpha"] [Result "0-1"] [WhiteElo "2400"] [BlackElo "2500"]
+1. e4 e5 2. Nf3 Nf6 3. Nxe5 d6 0-1
+
+[White "Alpha"] [Black "Delta"] [Result "1/2-1/2"]
+1. d4 d5 2. c4 e6 1/2-1/2
+
+[White "Broken"] [Black "Game"] [Result "1-0"]
+1. e4 e5 2. Ke3 1-0
+
+[White "Alpha"] [Black "Beta"] [Result "1-0"]
+1. e4 c5 2. Nf3 d6 1-0
+`;
+
+test('make, info and probe: statistics per move, JSON shape, broken games skipped and listed', () => {
+  writeFileSync(join(tmp, 'g.pgn'), GAMES);
+  const r = tabiya(['book', 'make', 'g.pgn', '-o', 'g.tbk']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /skipped: g\.pgn:11:13: game 4: illegal-move: illegal move 2\. Ke3/);
+  assert.match(r.stdout, /games read +4, 1 broken and skipped/);
+  const info = json(['book', 'info', 'g.tbk']);
+  assert.equal(info.games, 4);
+  assert.equal(info.checksumOk, true);
+  assert.equal(info.polyglotExport, 'exact');
+  const start = rows(['g.tbk']);
+  assert.deepEqual(start.map((m) => [m.uci, m.san, m.games, m.wins, m.draws, m.losses]), [
+    ['e2e4', 'e4', 3, 2, 0, 1],
+    ['d2d4', 'd4', 1, 0, 1, 0],
+  ]);
+  const e5 = rows(['g.tbk', '--moves', 'e4', '--policy', 'gnu-best']);
+  assert.deepEqual(e5.map((m) => [m.san, m.wins, m.losses]), [['e5', 1, 1], ['c5', 0, 1]]);
+  const text = tabiya(['book', 'probe', 'g.tbk', '--fen', 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', '--explain']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /Nf3 +g1f3 +2 +50\.0 +0\.0 +50\.0 +2450/);
+  assert.match(text.stdout, /MinBookGames/);
+  const none = rows(['g.tbk', '--moves', 'h4']);
+  assert.deepEqual(none, []);
+  const chosen = json(['book', 'probe', 'g.tbk', '--choose', 'gnu-best', '--seed', '1']);
+  assert.deepEqual(chosen.chosen, { uci: 'e2e4', san: 'e4' });
+});
+
+test('set, annotate and learn change the book; probe shows them', () => {
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 's.tbk'));
+  let r = tabiya(['book', 'set', 's.tbk', '--moves', 'e2e4', '--move', 'c7c5', '--value', '!']);
+  assert.equal(r.code, 0, r.stderr);
+  r = tabiya(['book', 'set', 's.tbk', '--moves', 'e4', '--move', 'Nf6', '--value', '?']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /added to the book/);
+  let after = rows(['s.tbk', '--moves', 'e4']);
+  assert.deepEqual(after.map((m) => [m.san, m.userValue]), [['e5', null], ['c5', 75], ['Nf6', 0]]);
+  assert.equal(after.find((m) => m.san === 'Nf6')!.probability, 0);
+  writeFileSync(join(tmp, 'lines.pgn'), '[Event "1"]\n1. e4 e5?! 2. Nf3!!\n[Event "2"]\n1. d4? *\n');
+  r = tabiya(['book', 'annotate', 's.tbk', 'lines.pgn']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /2 lines, 3 NAGs/);
+  after = rows(['s.tbk', '--moves', 'e4']);
+  assert.equal(after.find((m) => m.san === 'e5')!.userValue, 15);
+  assert.equal(rows(['s.tbk']).find((m) => m.san === 'd4')!.userValue, 0);
+  writeFileSync(join(tmp, 'played.pgn'), '[White "Engine"] [Black "Alpha"] [Result "1-0"]\n1. e4 {book} e5 2. Nf3 {+0.30/10} Nc6 3. Bc4 {+0.45/12} Bc5 4. c3 {[%eval 0.5]} 1-0\n\n[White "Nobody"] [Black "Else"] [Result "0-1"]\n1. d4 0-1\n');
+  const learned = json(['book', 'learn', 's.tbk', 'played.pgn', '--player', 'engine', '--postbook', '2']);
+  assert.deepEqual([learned.gamesLearned, learned.notPlayer, learned.bookMoves, learned.userValued, learned.postBookMoves, learned.postBookNew], [1, 1, 1, 1, 2, 2]);
+  assert.equal(rows(['s.tbk']).find((m) => m.san === 'e4')!.dynWins, 1);
+  assert.equal(rows(['s.tbk', '--moves', 'e4 e5']).find((m) => m.san === 'Nf3')!.dynWins, 0, 'Nf3 has a user value (!!): no learning');
+  const bc4 = rows(['s.tbk', '--moves', 'e4 e5 Nf3 Nc6']).find((m) => m.san === 'Bc4')!;
+  assert.deepEqual([bc4.postBook, bc4.dynWins, bc4.evalCp, bc4.games], [true, 1, 45, 0]);
+  const c3 = rows(['s.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Bc5']).find((m) => m.san === 'c3')!;
+  assert.deepEqual([c3.postBook, c3.evalCp], [true, 50]);
+  r = tabiya(['book', 'set', 's.tbk', '--moves', 'e4', '--move', 'Nf6', '--value', 'clear']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(rows(['s.tbk', '--moves', 'e4']).find((m) => m.san === 'Nf6'), undefined, 'a cleared move without games is gone');
+  const info = json(['book', 'info', 's.tbk']);
+  assert.deepEqual([info.learnedGames, info.changes, info.checksumOk], [1, 6, true]);
+});
+
+test('merge with --min-games, import and export through the CLI', () => {
+  writeFileSync(join(tmp, 'h.pgn'), '[Result "1-0"]\n1. e4 e5 2. Nf3 1-0\n\n[Result "0-1"]\n1. c4 e5 0-1\n');
+  assert.equal(tabiya(['book', 'make', 'h.pgn', '-o', 'h.tbk', '--quiet']).code, 0);
+  const m = json(['book', 'merge', 'g.tbk', 'h.tbk', '-o', 'gh.tbk', '--min-games', '2']);
+  assert.equal(m.games, 6);
+  assert.deepEqual(rows(['gh.tbk']).map((x) => [x.san, x.games]), [['e4', 4]], 'd4 and c4 have 1 game each');
+  assert.deepEqual(rows(['gh.tbk', '--moves', 'e4 e5']).map((x) => [x.san, x.wins, x.losses]), [['Nf3', 2, 1]]);
+  const ex = json(['book', 'export', 'gh.tbk', '-o', 'gh.bin', '--min-game', '1']);
+  assert.equal(ex.exact, false);
+  assert.match(String(ex.notes), /merged/);
+  const refused = tabiya(['book', 'export', 'gh.tbk', '-o', 'gh2.bin', '--exact']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /gh\.tbk: cannot export exactly/);
+  // A .bin imported and exported is the same file.
+  const imp = json(['book', 'import', join(V, 'out/main_min1.bin'), '-o', 'main.tbk']);
+  // Moves that only lost were dropped by make-book, so some lines break: their later entries are
+  // read without their position.
+  assert.equal(imp.entries, 38);
+  assert.ok((imp.resolved as number) >= 25 && (imp.resolved as number) + (imp.unresolved as number) === 38, JSON.stringify(imp));
+  const back = json(['book', 'export', 'main.tbk', '-o', 'main.bin']);
+  assert.equal(back.kind, 'imported');
+  assert.deepEqual(readFileSync(join(tmp, 'main.bin')), readFileSync(join(V, 'out/main_min1.bin')));
+  assert.deepEqual(rows(['main.tbk']).map((x) => x.uci), ['e2e4', 'h2h4', 'd2d4', 'c2c4'].sort());
+  // make -o X.tbk then export equals make -o X.bin.
+  assert.equal(tabiya(['book', 'make', join(V, 'pgn/main.pgn'), '-o', 'v.tbk', '--quiet']).code, 0);
+  assert.equal(tabiya(['book', 'export', 'v.tbk', '-o', 'v.bin', '--min-game', '1', '--exact']).code, 0);
+  assert.deepEqual(readFileSync(join(tmp, 'v.bin')), readFileSync(join(V, 'out/main_min1.bin')));
+});
+
+test('bad input: errors name the file and say what is wrong; nothing half-written is left', () => {
+  copyFileSync(join(V, 'out/main_min1.bin'), join(tmp, 'fake.tbk'));
+  let r = tabiya(['book', 'probe', 'fake.tbk']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /fake\.tbk: (not a \.tbk book|too short)/);
+  const good = readFileSync(join(tmp, 'g.tbk'));
+  writeFileSync(join(tmp, 'cut.tbk'), good.subarray(0, good.length - 10));
+  r = tabiya(['book', 'info', 'cut.tbk']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /cut\.tbk: truncated or damaged/);
+  const flipped = Buffer.from(good);
+  flipped[flipped.length - 40]! ^= 1;
+  writeFileSync(join(tmp, 'flip.tbk'), flipped);
+  r = tabiya(['book', 'info', 'flip.tbk']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /flip\.tbk: checksum mismatch/);
+  r = tabiya(['book', 'set', 'flip.tbk', '--move', 'e4', '--value', '50']);
+  assert.equal(r.code, 1, 'a damaged book is not changed');
+  assert.match(r.stderr, /checksum mismatch/);
+  r = tabiya(['book', 'set', 'g.tbk', '--move', 'e5', '--value', '50']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--move: .*e5/);
+  r = tabiya(['book', 'set', 'g.tbk', '--move', 'e4', '--value', 'great']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /"great" is not a user value/);
+  r = tabiya(['book', 'add', 'missing.tbk', 'g.pgn']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /missing\.tbk: no such book/);
+  r = tabiya(['book', 'learn', 'g.tbk', 'nope.pgn', '--player', 'x']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /nope\.pgn: no such file/);
+  writeFileSync(join(tmp, 'junk.pgn'), '1. e4 e5 2. Qxf7 *\n');
+  r = tabiya(['book', 'make', 'junk.pgn', '-o', 'junk.tbk']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /junk\.pgn: no readable game \(first error at line 1/);
+  assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('.tmp') || f.endsWith('.lock') || f === 'junk.tbk'), []);
+});
