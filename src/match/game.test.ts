@@ -18,8 +18,8 @@ async function game(
   opts: { opening?: Opening; tc?: Partial<TimeControl>; rules?: AdjudicationRules; signal?: AbortSignal } = {},
 ): Promise<{ rec: GameRecord; w: EnginePlayer; b: EnginePlayer }> {
   const spawn = fakeSpawner({ W: white, B: black });
-  const w = await EnginePlayer.launch(fakeSpec('W', opts.tc), spawn, FAST);
-  const b = await EnginePlayer.launch(fakeSpec('B', opts.tc), spawn, FAST);
+  const w = await EnginePlayer.launch(fakeSpec('W', opts.tc, white.xboard ? 'xboard' : 'uci'), spawn, FAST);
+  const b = await EnginePlayer.launch(fakeSpec('B', opts.tc, black.xboard ? 'xboard' : 'uci'), spawn, FAST);
   const setup = { number: 1, round: 1, white: w, black: b, opening: opts.opening ?? START, rules: opts.rules ?? {}, timeouts: FAST };
   const rec = await playGame(opts.signal ? { ...setup, signal: opts.signal } : setup);
   return { rec, w, b };
@@ -128,4 +128,22 @@ test('an aborted game ends as * and the engines stay usable', async () => {
   assert.equal(rec.result, '*');
   assert.equal(rec.reason, 'Game interrupted');
   assert.equal(w.dead || b.dead, false);
+});
+
+test('xboard: a result claim left over from the last game does not end the new one', async () => {
+  // HoiChess prints "1-0 {White mates}" after its mating move; the runner has already ended that
+  // game, so the line can reach it while the engine's next game is being set up.
+  const stale = { xboard: true, onNew: ['1-0 {White mates}'] };
+  const { rec, b } = await game({}, stale);
+  assert.equal(rec.termination, 'normal', rec.reason);
+  assert.ok(replays(rec));
+  assert.equal(b.dead, false);
+});
+
+test('xboard: a false claim during the game loses', async () => {
+  const { rec } = await game({}, { xboard: true, claimOn: 3 });
+  assert.equal(rec.termination, 'rules infraction');
+  assert.equal(rec.reason, 'Black makes an invalid result claim');
+  assert.deepEqual(rec.fault, { color: 1, kind: 'claim' });
+  assert.equal(rec.moves.length, 5);
 });

@@ -111,7 +111,6 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
   }
 
   const notices: { color: number; notice: EngineNotice }[] = [];
-  players.forEach((p, color) => (p.client.onNotice = (notice) => notices.push({ color, notice })));
   const finish = (end: GameEnd, extra: Partial<GameRecord> = {}): GameRecord => {
     for (const p of players) {
       p.client.onNotice = undefined;
@@ -136,6 +135,9 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     const r = ready[color]!;
     if (r.status === 'rejected') return faultEnd(color, 'disconnect', r.reason);
   }
+  // Only now: what an engine said before answering the new game's ping (e.g. HoiChess's
+  // "1-0 {White mates}" after its mating move) belongs to its last game.
+  players.forEach((p, color) => (p.client.onNotice = (notice) => notices.push({ color, notice })));
   // Opening moves reach xboard engines with the first search.
   const clocks = [new Clock(setup.white.spec.tc), new Clock(setup.black.spec.tc)] as const;
   const adjudicator = new Adjudicator(setup.rules);

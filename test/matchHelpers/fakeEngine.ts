@@ -1,7 +1,7 @@
 /**
- * In-process UCI engines for unit tests of the game loop and the scheduler: the same transport
- * interface as a child process, with behaviour scripted per search, and answers delivered
- * asynchronously as a pipe would deliver them.
+ * In-process UCI (or xboard) engines for unit tests of the game loop and the scheduler: the same
+ * transport interface as a child process, with behaviour scripted per search, and answers
+ * delivered asynchronously as a pipe would deliver them.
  */
 import { generateLegal } from '../../src/core/movegen.js';
 import type { Position } from '../../src/core/position.js';
@@ -27,6 +27,12 @@ export interface FakeScript {
   go?(n: number, pos: Position): Act;
   /** Never answer `uci`. */
   mute?: boolean;
+  /** Speak xboard (CECP v2 with ping, setboard, usermove) instead of UCI. */
+  xboard?: boolean;
+  /** xboard: lines said on `new`, before the pong that follows (late output of the last game). */
+  onNew?: string[];
+  /** xboard: on this search (1-based), claim a win for the side not to move instead of moving. */
+  claimOn?: number;
 }
 
 const BUF = new Uint16Array(256);
@@ -61,6 +67,7 @@ export class FakeTransport implements EngineTransport {
   send(line: string): void {
     if (!this.alive) return;
     this.sent.push(line);
+    if (this.script.xboard) return this.xboard(line);
     const t = line.split(' ');
     switch (t[0]) {
       case 'uci':
@@ -116,6 +123,45 @@ export class FakeTransport implements EngineTransport {
   }
 
   private hung = false;
+  private forced = true;
+
+  /** The xboard subset the runner's client uses; the only misbehaviour is a false claim. */
+  private xboard(line: string): void {
+    const t = line.split(' ');
+    const search = (): void => {
+      if (++this.searches === this.script.claimOn) return this.say(this.pos.turn === 0 ? '0-1 {Black mates}' : '1-0 {White mates}');
+      const mv = makeUci(pickMove(this.pos), false);
+      this.pos.play((parseUci(this.pos, mv) as { value: number }).value);
+      this.say('1 0 1 1 ' + mv, `move ${mv}`);
+    };
+    switch (t[0]) {
+      case 'protover':
+        return this.say('feature ping=1 setboard=1 usermove=1 myname="FakeX" done=1');
+      case 'ping':
+        return this.say(`pong ${t[1]}`);
+      case 'new':
+        this.pos = unwrap(positionFromFen(STARTING_FEN));
+        this.forced = false;
+        if (this.script.onNew) this.say(...this.script.onNew);
+        return;
+      case 'force':
+        this.forced = true;
+        return;
+      case 'setboard':
+        this.pos = unwrap(positionFromFen(t.slice(1).join(' ')));
+        return;
+      case 'usermove':
+        this.pos.play((parseUci(this.pos, t[1]!) as { value: number }).value);
+        if (!this.forced) search();
+        return;
+      case 'go':
+        this.forced = false;
+        return search();
+      case 'quit':
+        setImmediate(() => this.exit('exited with code 0'));
+        return;
+    }
+  }
 
   private exit(why: string): void {
     if (!this.alive) return;
@@ -147,6 +193,6 @@ export function fakeSpawner(scripts: Record<string, FakeScript | (() => FakeScri
 }
 
 /** An engine definition for fakes. */
-export function fakeSpec(name: string, tc: Partial<TimeControl> = {}): EngineSpec {
-  return { name, cmd: 'fake', args: [], proto: 'uci', options: [], tc: { ...INFINITE_TC, ...tc }, restart: 'auto', initStrings: [] };
+export function fakeSpec(name: string, tc: Partial<TimeControl> = {}, proto: 'uci' | 'xboard' = 'uci'): EngineSpec {
+  return { name, cmd: 'fake', args: [], proto, options: [], tc: { ...INFINITE_TC, ...tc }, restart: 'auto', initStrings: [] };
 }
