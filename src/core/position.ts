@@ -132,15 +132,14 @@ export class Position {
   /** Castling rights were given in a way only Chess960 allows (or the caller asked for 960). */
   chess960 = false;
 
-  // The state stack, indexed by ply: what `undo` needs to restore.
   /**
-   * Two words per ply, side by side: move | captured << 16 | castling << 20 | (ep + 1) << 24
-   * (| SLOW for the moves `undoSpecial` takes back), then the halfmove clock.
+   * The state stack, indexed by ply: what `undo` needs to restore, four words per ply side by
+   * side (one array, so make/unmake touch one cache line and one bounds check): move |
+   * captured << 16 | castling << 20 | (ep + 1) << 24 (| SLOW for the moves `undoSpecial` takes
+   * back), the halfmove clock, and the key before the move (keyLo, keyHi), which the search
+   * also reads for repetitions: the key of the position at ply i is at `(i << 2) + 2` and `+ 3`.
    */
-  private stState = new Int32Array(2 * INITIAL_STACK);
-  /** Keys of earlier positions, for repetition detection. */
-  stKeyLo = new Int32Array(INITIAL_STACK);
-  stKeyHi = new Int32Array(INITIAL_STACK);
+  stack = new Int32Array(4 * INITIAL_STACK);
 
   get fullmoves(): number {
     return this.startFullmoves + ((this.ply + this.startTurn) >> 1);
@@ -148,7 +147,7 @@ export class Position {
 
   /** The move that led to the position `back` plies ago (1 = the last move). */
   moveAt(back: number): number {
-    return this.stState[(this.ply - back) << 1]! & 0xffff;
+    return this.stack[(this.ply - back) << 2]! & 0xffff;
   }
 
   // ----- board editing (no key update) ---------------------------------------------------
@@ -239,15 +238,9 @@ export class Position {
   // ----- make / unmake -------------------------------------------------------------------
 
   private grow(): void {
-    const n = this.stKeyLo.length * 2;
-    const g = <T extends Int8Array | Uint8Array | Uint16Array | Int32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    this.stState = g(this.stState, (k) => new Int32Array(2 * k));
-    this.stKeyLo = g(this.stKeyLo, (k) => new Int32Array(k));
-    this.stKeyHi = g(this.stKeyHi, (k) => new Int32Array(k));
+    const b = new Int32Array(this.stack.length * 2);
+    b.set(this.stack);
+    this.stack = b;
   }
 
   /**
@@ -260,7 +253,7 @@ export class Position {
    */
   play(m: number): void {
     const sp = this.ply;
-    if (sp + 1 >= this.stKeyLo.length) this.grow();
+    if ((sp + 1) << 2 >= this.stack.length) this.grow();
     if (m >= PROMOTION) {
       this.playSpecial(m, sp);
       return;
@@ -280,11 +273,12 @@ export class Position {
     const halfmoves = this.halfmoves;
     let kLo = this.keyLo;
     let kHi = this.keyHi;
-    this.stKeyLo[sp] = kLo;
-    this.stKeyHi[sp] = kHi;
-    const st = this.stState;
-    st[sp << 1] = m | (captured << 16) | (castling << 20) | ((ep + 1) << 24);
-    st[(sp << 1) + 1] = halfmoves;
+    const st = this.stack;
+    const si = sp << 2;
+    st[si] = m | (captured << 16) | (castling << 20) | ((ep + 1) << 24);
+    st[si + 1] = halfmoves;
+    st[si + 2] = kLo;
+    st[si + 3] = kHi;
     kLo ^= TURN_LO;
     kHi ^= TURN_HI;
     if (ep >= 0) {
@@ -373,8 +367,8 @@ export class Position {
     let captured = 0;
     let kLo = this.keyLo;
     let kHi = this.keyHi;
-    this.stKeyLo[sp] = kLo;
-    this.stKeyHi[sp] = kHi;
+    this.stack[(sp << 2) + 2] = kLo;
+    this.stack[(sp << 2) + 3] = kHi;
     kLo ^= TURN_LO;
     kHi ^= TURN_HI;
     if (ep >= 0) {
@@ -425,8 +419,8 @@ export class Position {
         this.castling = rights;
       }
     }
-    this.stState[sp << 1] = SLOW | m | (captured << 16) | (castling << 20) | ((ep + 1) << 24);
-    this.stState[(sp << 1) + 1] = halfmoves;
+    this.stack[sp << 2] = SLOW | m | (captured << 16) | (castling << 20) | ((ep + 1) << 24);
+    this.stack[(sp << 2) + 1] = halfmoves;
     this.keyLo = kLo;
     this.keyHi = kHi;
     this.turn = us ^ 1;
@@ -440,8 +434,8 @@ export class Position {
    */
   undo(): void {
     const sp = this.ply - 1;
-    const i = sp << 1;
-    const st = this.stState;
+    const i = sp << 2;
+    const st = this.stack;
     const w = st[i]!;
     const us = this.turn ^ 1;
     this.ply = sp;
@@ -449,8 +443,8 @@ export class Position {
     this.halfmoves = st[i + 1]!;
     this.castling = (w >>> 20) & 15;
     this.epSquare = ((w >>> 24) & 127) - 1;
-    this.keyLo = this.stKeyLo[sp]!;
-    this.keyHi = this.stKeyHi[sp]!;
+    this.keyLo = st[i + 2]!;
+    this.keyHi = st[i + 3]!;
     if (w < 0) {
       this.undoSpecial(w, us);
       return;
@@ -517,14 +511,15 @@ export class Position {
   /** Passes the move (for null-move search and PGN `--`). Not legal when in check. */
   playNull(): void {
     const sp = this.ply;
-    if (sp + 1 >= this.stKeyLo.length) this.grow();
+    if ((sp + 1) << 2 >= this.stack.length) this.grow();
     const ep = this.epSquare;
     let kLo = this.keyLo;
     let kHi = this.keyHi;
-    this.stState[sp << 1] = SLOW | MOVE_NULL | (this.castling << 20) | ((ep + 1) << 24);
-    this.stState[(sp << 1) + 1] = this.halfmoves;
-    this.stKeyLo[sp] = kLo;
-    this.stKeyHi[sp] = kHi;
+    const st = this.stack;
+    st[sp << 2] = SLOW | MOVE_NULL | (this.castling << 20) | ((ep + 1) << 24);
+    st[(sp << 2) + 1] = this.halfmoves;
+    st[(sp << 2) + 2] = kLo;
+    st[(sp << 2) + 3] = kHi;
     kLo ^= TURN_LO;
     kHi ^= TURN_HI;
     if (ep >= 0) {
@@ -575,7 +570,7 @@ export class Position {
     let count = 0;
     const end = Math.max(0, this.ply - this.halfmoves);
     for (let i = this.ply - 4; i >= end; i -= 2) {
-      if (this.stKeyLo[i] === this.keyLo && this.stKeyHi[i] === this.keyHi) {
+      if (this.stack[(i << 2) + 2] === this.keyLo && this.stack[(i << 2) + 3] === this.keyHi) {
         if (++count >= limit) break;
       }
     }
@@ -708,10 +703,8 @@ export class Position {
     p.startFullmoves = this.startFullmoves;
     p.startTurn = this.startTurn;
     p.chess960 = this.chess960;
-    while (p.stKeyLo.length < this.stKeyLo.length) p.grow();
-    p.stState.set(this.stState);
-    p.stKeyLo.set(this.stKeyLo);
-    p.stKeyHi.set(this.stKeyHi);
+    while (p.stack.length < this.stack.length) p.grow();
+    p.stack.set(this.stack);
     return p;
   }
 }

@@ -28,7 +28,8 @@ export function isDraw(t: SearchThread): boolean {
   if (end < t.nullAt + 1) end = t.nullAt + 1;
   const kLo = pos.keyLo;
   const kHi = pos.keyHi;
-  for (let i = pos.ply - 4; i >= end; i -= 2) if (pos.stKeyLo[i] === kLo && pos.stKeyHi[i] === kHi) return true;
+  const st = pos.stack;
+  for (let i = (pos.ply - 4) << 2, e = end << 2; i >= e; i -= 8) if (st[i + 2] === kLo && st[i + 3] === kHi) return true;
   // Insufficient material is only possible without pawns, rooks and queens.
   if ((lo[PAWN]! | hi[PAWN]! | lo[8 | PAWN]! | hi[8 | PAWN]! | lo[ROOK]! | hi[ROOK]! | lo[8 | ROOK]! | hi[8 | ROOK]! |
     lo[QUEEN]! | hi[QUEEN]! | lo[8 | QUEEN]! | hi[8 | QUEEN]!) === 0) return pos.isInsufficientMaterial();
