@@ -2,7 +2,7 @@
  * `tabiya uci` and `tabiya xboard` as real processes with a constructed `.tbk`: the policy
  * options choosing the book move, BookDepth and Terra's limits leaving the book, bad option
  * values reported, and book learning rewriting the file after a finished game (UCI at the next
- * ucinewgame and at quit, xboard at result).
+ * ucinewgame and at quit, xboard at result); xboard's `bk` and `hint` reading the book.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +32,15 @@ function ownStats(path: string, line: string, move: string): number[] {
   } finally {
     opened.close();
   }
+}
+
+/** xboard `bk`: the lines up to the empty line that ends the answer. */
+async function bk(e: EngineProcess): Promise<string[]> {
+  const from = e.lines.length;
+  e.send('bk');
+  await e.expect(/^$/);
+  const lines = e.lines.slice(from).map((l) => l.text);
+  return lines.slice(0, lines.indexOf(''));
 }
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
@@ -135,6 +144,9 @@ test('xboard: book options as features, the policy choosing, learning at result'
   for (const o of [`BookFile=${path}`, 'OwnBook=1', 'BookLearning=1', 'BookPolicy=gnu-worst']) e.send(`option ${o}`);
   e.send('option BookLimit=lots');
   assert.match(await e.expect(/^Error /), /BookLimit: "lots" is not a number/);
+  assert.deepEqual(await bk(e), [' e4  play   100%  1 game, 100% (+1 =0 -0)', ' f3  play     0%  10 games, 100% (+10 =0 -0)'], 'gnu-worst plays the smallest weight');
+  e.send('hint');
+  assert.equal(await e.expect(/^Hint: /), 'Hint: e2e4');
   e.send('new');
   e.send('sd 4');
   e.send('go');
@@ -150,6 +162,13 @@ test('xboard: book options as features, the policy choosing, learning at result'
   assert.match(await e.expect(/^0-1 /), /Black mates/);
   e.send('force');
   e.send('result 0-1 {Black mates}');
+  await until(() => ownStats(path, 'f2f3 e7e5', 'g2g4')[2] === 1);
+  // bk reads the file as learning left it: the engine's own loss with 1.f3 shows.
+  e.send('new');
+  e.send('force');
+  assert.deepEqual(await bk(e), [' f3  play   100%  10 games, 100% (+10 =0 -0)  own 1 game 0%', ' e4  play     0%  1 game, 100% (+1 =0 -0)']);
+  e.send('usermove b2b3');
+  assert.deepEqual(await bk(e), [' no book moves in this position']);
   assert.equal(await e.quit(), 0);
   assert.deepEqual(ownStats(path, '', 'f2f3'), [0, 0, 1]);
   assert.deepEqual(ownStats(path, 'f2f3 e7e5', 'g2g4'), [0, 0, 1]);

@@ -49,3 +49,15 @@ export function loadEngineBook(path: string): BookSource {
   if (/\.tbk$/i.test(path) || isRichBookFile(path)) return loadRichFile(path);
   return loadPolyglotFile(path);
 }
+
+/**
+ * Opens a book file for one look (xboard `bk`): the file as it is now, including what the
+ * engine's search thread has learned into it since it started; close it when done.
+ */
+export function openBookForReading(path: string): { source: BookSource; close(): void } {
+  if (/\.tbk$/i.test(path) || isRichBookFile(path)) {
+    const opened = openRichBook(path);
+    return { source: new RichBookSource(opened.book), close: () => opened.close() };
+  }
+  return { source: loadPolyglotFile(path), close: () => {} };
+}

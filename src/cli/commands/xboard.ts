@@ -3,6 +3,7 @@
  * XBoard, WinBoard and match runners that drive xboard engines.
  */
 import { createInterface } from 'node:readline';
+import { openBookForReading } from '../../node/engineBook.js';
 import { WorkerHost } from '../../node/workerHost.js';
 import { XboardServer } from '../../protocol/xboard/server.js';
 import { configureV8ForSearch } from '../../node/v8flags.js';
@@ -14,7 +15,7 @@ export async function xboardCommand(): Promise<void> {
     process.stdout.write(line + '\n');
   };
   host.onError = (message) => send(`telluser ${message}`);
-  const server = new XboardServer(send, host);
+  const server = new XboardServer(send, host, { openBook: openBookForReading });
   const rl = createInterface({ input: process.stdin, terminal: false });
   await new Promise<void>((resolve) => {
     let closed = false;

@@ -86,3 +86,20 @@ test('thinking lines: centipawns, mates as 100000 + moves, time in centiseconds'
   assert.equal(formatThinking({ depth: 5, seldepth: 5, multipv: 1, mate: 3, nodes: 10, nps: 1, time: 0, hashfull: 0, pv: ['d1d8'] }), '5 100003 0 10 d1d8');
   assert.equal(formatThinking({ depth: 5, seldepth: 5, multipv: 1, mate: -2, nodes: 10, nps: 1, time: 0, hashfull: 0, pv: [] }), '5 -100002 0 10 ');
 });
+
+test('bk without a book says so in the protocol form; hint gives the reply the last search expected', () => {
+  const { send } = session();
+  assert.deepEqual(send('bk'), [' no book file (option BookFile)', '']);
+  send('new', 'sd 4');
+  const out = send('usermove e2e4');
+  const ours = moveLine(out)!;
+  assert.ok(ours, 'the engine replied');
+  const hint = send('hint');
+  assert.equal(hint.length, 1, 'a depth-4 search has an expected reply');
+  assert.match(hint[0]!, /^Hint: [a-h][1-8][a-h][1-8][qrbn]?$/);
+  const pos = unwrap(positionFromFen(STARTING_FEN));
+  for (const u of ['e2e4', ours]) pos.play(unwrap(parseUci(pos, u)));
+  assert.ok(parseUci(pos, hint[0]!.slice(6)).ok, 'the hint is legal for the user');
+  send('force', 'usermove a2a3');
+  assert.deepEqual(send('hint'), [], 'no hint for a position the search did not expect');
+});

@@ -6,7 +6,9 @@
  * sigint/sigterm off), new, variant fischerandom, force, go, playother, usermove (coordinate
  * notation, castling as e1g1, O-O or king-takes-rook), level/st/sd, time/otim, ?, ping, draw,
  * result (hands the finished game to book learning), setboard, undo, remove, hard/easy
- * (pondering), post/nopost, analyze/exit/., hint, memory, cores, option, quit. After its own
+ * (pondering), post/nopost, analyze/exit/., hint (the book move, else the reply the last search
+ * expected), bk (the book moves with their statistics and chances), memory, cores, option,
+ * quit. After its own
  * move the engine claims the result when the rules end the game (mate, stalemate, fifty
  * moves, repetition, insufficient material).
  */
@@ -17,6 +19,8 @@ import { unwrap } from '../../core/result.js';
 import { makeFen, positionFromFen, STARTING_FEN } from '../../notation/fen.js';
 import { makeUci, parseUci } from '../../notation/uci.js';
 import { gameResult, type GameResult } from '../../engine/gameEnd.js';
+import type { BookSource } from '../../engine/bookProbe.js';
+import { bookReport, formatBookReport } from '../../engine/bookReport.js';
 import type { EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
 import { ENGINE_NAME } from '../uci/server.js';
 import { POLICY_OPTIONS, defaultPolicy, findPolicyOption, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
@@ -24,6 +28,14 @@ import { POLICY_OPTIONS, defaultPolicy, findPolicyOption, policyOptionDefault, s
 type SearchKind = 'think' | 'ponder' | 'analyze';
 
 const RESULT_TEXT: Record<GameResult, string> = { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'Draw' };
+
+export interface XboardServerOptions {
+  /**
+   * Opens the book file for `bk` and `hint` (the search thread has its own copy; this one is
+   * opened per question, so it shows what learning wrote since). Without it `bk` has no book.
+   */
+  openBook?: (path: string) => { source: BookSource; close(): void };
+}
 
 export class XboardServer {
   onQuit?: () => void;
@@ -52,10 +64,14 @@ export class XboardServer {
   private evals: (number | null)[] = [];
   /** The book policy as set by the policy options (sent whole on every change). */
   private readonly policy = defaultPolicy();
+  private bookFile = '';
+  /** The reply the last search expected, and the game (start and moves) it belongs after. */
+  private expected: { move: string; game: string } | undefined;
 
   constructor(
     private readonly send: (line: string) => void,
     private readonly host: EngineHost,
+    private readonly opts: XboardServerOptions = {},
   ) {
     this.pos = unwrap(positionFromFen(STARTING_FEN));
   }
@@ -77,7 +93,6 @@ export class XboardServer {
       case 'ics':
       case 'nps':
       case 'draw':
-      case 'bk':
       case '.':
       case 'white':
       case 'black':
@@ -187,7 +202,9 @@ export class XboardServer {
         }
         return;
       case 'hint':
-        return;
+        return this.hint();
+      case 'bk':
+        return this.bookMoves();
       case 'memory': {
         const mb = parseInt(arg, 10);
         if (mb > 0) this.host.configure({ hashMB: Math.max(1, Math.min(8192, mb)) });
@@ -241,6 +258,7 @@ export class XboardServer {
         this.host.configure({ ownBook: value === '1' || value === 'true' });
         return;
       case 'BookFile':
+        this.bookFile = value;
         this.host.configure({ bookFile: value });
         return;
       case 'Skill Level':
@@ -390,6 +408,7 @@ export class XboardServer {
     // The engine's view after its move, for the book's PostBook (book moves have none).
     if (best.depth > 0) this.evals[this.moves.length] = best.mate !== undefined ? Math.sign(best.mate) * (20000 - Math.abs(best.mate)) : (best.cp ?? null);
     this.playMove(m.value, best.best);
+    this.expected = best.ponder ? { move: best.ponder, game: this.gameLine() } : undefined;
     this.flushPongs();
     const over = gameResult(this.pos, legalMoves(this.pos).length);
     if (over) {
@@ -436,6 +455,43 @@ export class XboardServer {
       this.host.learn({ startFen: this.startFen, moves: this.moves.slice(), result: r, evals, ...(engineColor >= 0 ? { engineColor } : {}) });
     }
     this.engineColor = -1;
+  }
+
+  /** Runs `fn` on the book file, if there is one; errors come back as text. */
+  private withBook<T>(fn: (source: BookSource) => T): { value?: T; error?: string } {
+    if (this.bookFile === '' || !this.opts.openBook) return { error: 'no book file (option BookFile)' };
+    try {
+      const book = this.opts.openBook(this.bookFile);
+      try {
+        return { value: fn(book.source) };
+      } finally {
+        book.close();
+      }
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+
+  /** `bk`: lines starting with a space, ended by an empty line (the protocol's form). */
+  private bookMoves(): void {
+    const r = this.withBook((source) => formatBookReport(bookReport(source, this.policy, this.pos)));
+    const lines = r.error !== undefined ? [r.error] : r.value!.length > 0 ? r.value! : ['no book moves in this position'];
+    for (const l of lines) this.send(` ${l}`);
+    this.send('');
+  }
+
+  /** `hint`: the book's choice, else the reply the engine's last search expected here. */
+  private hint(): void {
+    const r = this.withBook((source) => bookReport(source, this.policy, this.pos));
+    const rows = r.value ?? [];
+    let move: string | undefined;
+    if (rows.length > 0 && rows[0]!.probability > 0) move = makeUci(rows[0]!.move, this.chess960 || this.pos.chess960);
+    else if (this.expected && this.expected.game === this.gameLine()) move = this.expected.move;
+    if (move !== undefined) this.send(`Hint: ${move}`);
+  }
+
+  private gameLine(): string {
+    return `${this.startFen} moves ${this.moves.join(' ')}`;
   }
 
   /** The current position as FEN (for tests and diagnostics). */
