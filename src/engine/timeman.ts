@@ -37,3 +37,17 @@ export function planTime(limits: GoLimits, us: number, moveOverhead: number): Ti
   soft = Math.max(1, Math.floor(Math.min(soft, hard)));
   return { softMs: soft, hardMs: hard };
 }
+
+/**
+ * Share of the time target (the soft limit as iterate.ts scales it) past which no new iteration
+ * starts. An iteration costs about as much as all the ones before it together, so one started
+ * late ends far past the target: checking against the whole target, the engine spent two to
+ * three times its soft limit a move and ran its clock down to about 0.6 s at 10+0.1 (matches
+ * against Phalanx), one stall of the machine away from losing on time.
+ */
+export const ITERATION_START_SHARE = 0.6;
+
+/** May a new iteration start `elapsedMs` into the search, given the time target? */
+export function mayStartIteration(elapsedMs: number, targetMs: number): boolean {
+  return elapsedMs <= targetMs * ITERATION_START_SHARE;
+}

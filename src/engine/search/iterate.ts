@@ -5,8 +5,9 @@
  * The previous iteration's order makes the next one fast, and a search stopped mid-iteration
  * still has the last complete answer (or a better move found since).
  *
- * Time: an iteration is not started once the soft limit (scaled by how unstable the best move
- * and how falling the score is) has passed; the hard limit aborts the search wherever it is.
+ * Time: an iteration is not started once most of the soft limit (scaled by how unstable the best
+ * move and how falling the score is) has passed (timeman.ts: the next one would end far past
+ * it); the hard limit aborts the search wherever it is.
  * Book-aware search (seed 000, Deliverable 3): when the principal variation reaches a
  * position the book knows with good statistics, deepening stops and the PV move is played.
  */
@@ -24,6 +25,7 @@ import { isQuiet as isQuiet_ } from './movepick.js';
 import { LMR as LMR_, SP as SP_ } from './params.js';
 import { search as search_ } from './pvs.js';
 import { RootMoves } from './rootMoves.js';
+import { mayStartIteration } from '../timeman.js';
 import {
   SIG_GEN as SIG_GEN_,
   SIG_PONDER as SIG_PONDER_,
@@ -322,7 +324,7 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
       falling = falling < 0.8 ? 0.8 : falling > 1.6 ? 1.6 : falling;
       const unstable = 1 + instability * 0.6;
       const stable = stableFor >= 5 ? 0.7 : 1;
-      if (elapsed > t.softMs * falling * unstable * stable) break;
+      if (!mayStartIteration(elapsed, t.softMs * falling * unstable * stable)) break;
       if (rm.n === 1 && depth >= 6) break;
     }
     lastScore = score;
