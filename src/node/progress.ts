@@ -63,8 +63,12 @@ export function startProgress(opts: ProgressOptions): Progress {
   };
 }
 
+/** A rate for people: 1.23M, 45.6k, 789, 12.3, 2.50, 0.079 (slow jobs such as matches are not "0/s"). */
 export function formatRate(x: number): string {
   if (x >= 1e6) return (x / 1e6).toFixed(2) + 'M';
   if (x >= 1e4) return (x / 1e3).toFixed(1) + 'k';
-  return x.toFixed(0);
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  if (x >= 1) return x.toFixed(2);
+  return x > 0 ? x.toPrecision(2) : '0';
 }

@@ -250,7 +250,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     }
     finished++;
     const e = engines.length === 2 ? board.encounter(0, 1) : undefined;
-    progress.update(finished, e ? `${e.wdl.wins}-${e.wdl.losses}-${e.wdl.draws}` : '');
+    progress.update(finished, e ? `${names[0]} vs ${names[1]}: ${e.wdl.wins}-${e.wdl.losses}-${e.wdl.draws} (W-L-D)` : '');
     if (!text || a.quiet) return;
     out(`Finished game ${g.number} (${rec.white} vs ${rec.black}): ${rec.result} {${rec.reason}}`);
     if (e) out(scoreLine(names[0]!, names[1]!, e.wdl));
