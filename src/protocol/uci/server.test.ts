@@ -118,14 +118,20 @@ test('mate and stalemate on the board: bestmove (none); bad positions are report
   assert.match(s.send('frobnicate')[0]!, /unknown command/);
 });
 
-test('a legal bestmove in 1000 random positions (checks, promotions, en passant, one legal move)', () => {
+test('a legal bestmove in 3000 random positions (checks, promotions, en passant, castling, one legal move)', () => {
   const host = new LocalHost();
   const s = session(host);
   let seed = 2024;
   const rnd = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
-  const seen = { check: 0, promotion: 0, ep: 0, single: 0, none: 0 };
-  for (let game = 0; game < 20; game++) {
-    const pos = unwrap(positionFromFen(game % 2 ? STARTING_FEN : '8/P1k5/8/1pP5/8/8/5Kp1/8 w - b6 0 1'));
+  const seen = { positions: 0, check: 0, promotion: 0, ep: 0, castling: 0, single: 0, none: 0 };
+  const starts = [
+    STARTING_FEN,
+    '8/P1k5/8/1pP5/8/8/5Kp1/8 w - b6 0 1',
+    'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
+    'rnbqkb1r/pp1p1ppp/2p5/4P3/2B5/8/PPP1NnPP/RNBQK2R w KQkq - 0 6',
+  ];
+  for (let game = 0; game < 60; game++) {
+    const pos = unwrap(positionFromFen(starts[game % starts.length]!));
     for (let ply = 0; ply < 50; ply++) {
       const fen = makeFen(pos);
       const moves = legalMoves(pos);
@@ -138,14 +144,16 @@ test('a legal bestmove in 1000 random positions (checks, promotions, en passant,
       }
       const m = parseUci(pos, best.split(' ')[1]!);
       assert.ok(m.ok, `${best} in ${fen}`);
+      seen.positions++;
       if (pos.inCheck()) seen.check++;
+      if (moves.some((x) => x >>> 14 === 3)) seen.castling++;
       if (moves.length === 1) seen.single++;
       if (moves.some((x) => x >>> 14 === 1)) seen.promotion++;
       if (moves.some((x) => x >>> 14 === 2)) seen.ep++;
       pos.play(moves[rnd(moves.length)]!);
     }
   }
-  assert.ok(seen.check > 10 && seen.promotion > 10 && seen.ep > 0, JSON.stringify(seen));
+  assert.ok(seen.positions >= 2900 && seen.check > 100 && seen.promotion > 50 && seen.ep > 5 && seen.castling > 50 && seen.single >= 5, JSON.stringify(seen));
   // Hand-picked cases: the only legal move, a king and pawn ending, en passant, a promotion.
   const table: [string, string][] = [
     ['7k/8/8/8/8/8/1r6/K7 w - - 0 1', 'a1b2'],
