@@ -77,6 +77,28 @@ test('tune fit and tune loss: bad lines named and skipped, params file, plot, lo
   assert.match(bad.err, /--method gradient is not one of adam, adagrad, local, anneal, genetic/);
 });
 
+test('tune wdl: the model fitted to real results predicts them better than guessing, range by range', () => {
+  const r = run('tune', 'wdl', new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED).pathname, '--limit', '20000', '--threads', '1', '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as {
+    model: { a0: number; a1: number; b0: number; b1: number };
+    nll: number;
+    baseline: number;
+    builtIn: { nll: number };
+    positions: number;
+    calibration: { from: number; positions: number; observed: number[]; predicted: number[] }[];
+  };
+  assert.ok(j.positions > 19900);
+  assert.ok(j.nll < j.baseline - 0.05, `${j.nll} vs ${j.baseline}`);
+  // A fit on a sample lands near the model in the source (fitted on all 561k positions).
+  assert.ok(Math.abs(j.model.a0 - 137.9) < 25 && Math.abs(j.model.b0 - 79.5) < 25, JSON.stringify(j.model));
+  assert.ok(j.builtIn.nll < j.nll + 0.01, 'the built-in model is about as good on this sample');
+  // Where most positions are, predicted shares are within a few points of the observed ones.
+  for (const row of j.calibration.filter((c) => c.positions > 1500)) {
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(row.observed[k]! - row.predicted[k]!) < 0.07, JSON.stringify(row));
+  }
+});
+
 test('the engine loads a params file through setoption EvalParams, and reports a bad one', async () => {
   const params = join(dir, 'tempo.json');
   writeFileSync(params, JSON.stringify({ tempo: [[100, 100]], material: [[100, 100], [300, 300], [300, 300], [500, 500], [900, 900]] }));

@@ -338,44 +338,47 @@ export function registerCommands(program: Command): void {
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')
     .action(async (pgn, opts) => (await import('./commands/tuneData.js')).tuneDataCommand(pgn, opts));
-  tune
-    .command('fit')
-    .description('fit K, then the evaluation weights, to labelled positions; write a params file')
-    .argument('<positions>', 'labelled positions (.epd or .epd.gz, c9 "1-0"; or [1.0] labels)')
-    .requiredOption('-o, --output <params.json>', 'where to write the fitted parameters')
-    .option('--params <file>', 'start from these parameters (default: the engine\'s)')
-    .option('--group <name...>', 'tune only these parameter groups (default: all)')
-    .option('--method <m>', 'adam, adagrad, local, anneal or genetic', 'adam')
-    .option('--max-seconds <s>', 'time budget of the optimiser', '600')
-    .option('--epochs <n>', 'epochs (gradient steps, sweeps, generations; default by method)')
-    .option('--validation <fraction>', 'held-out share of the positions', '0.1')
-    .option('--seed <s>', 'seed of sampling, split and optimiser', '1')
-    .option('--plot <file.svg>', 'write the loss curve as SVG')
-    .option('--threads <n>', 'worker threads ("auto": one per core)', 'auto')
-    .option('--limit <n>', 'use n positions drawn at random')
-    .option('--rate <x>', 'step: learning rate (cp), first step (local), largest move (anneal), mutation sigma (genetic)')
-    .option('--k <K>', 'use this sigmoid scale instead of fitting it')
-    .option('--patience <n>', 'stop after n epochs without a better validation loss (0: never)', '0')
-    .option('--l2 <lambda>', 'L2 regularisation toward the start weights, per cp squared (e.g. 1e-9)', '0')
-    .option('--no-resolve', 'trace positions as they are (no quiescence search)')
-    .option('--quiet', 'no progress')
-    .option('--json', 'print one JSON object')
-    .action(async (file, opts) => (await import('./commands/tuneFit.js')).tuneFitCommand(file, opts));
-  tune
-    .command('loss')
-    .description('the loss of a parameter set on labelled positions: {"k", "loss", "positions"}')
-    .argument('<positions>', 'labelled positions (.epd or .epd.gz)')
-    .option('--params <file>', 'parameters (default: the engine\'s)')
-    .option('--part <p>', 'all, or the train or validation part of `tune fit`\'s split', 'all')
-    .option('--validation <fraction>', 'with --part: the held-out share used by the fit', '0.1')
-    .option('--seed <s>', 'with --part or --limit: the fit\'s seed', '1')
-    .option('--limit <n>', 'use n positions drawn at random')
-    .option('--k <K>', 'use this sigmoid scale instead of fitting it')
-    .option('--threads <n>', 'worker threads ("auto": one per core)', 'auto')
-    .option('--no-resolve', 'trace positions as they are (no quiescence search)')
-    .option('--quiet', 'no progress')
-    .option('--json', 'print one JSON object')
-    .action(async (file, opts) => (await import('./commands/tuneFit.js')).tuneLossCommand(file, opts));
+  withPositionOptions(
+    tune
+      .command('fit')
+      .description('fit K, then the evaluation weights, to labelled positions; write a params file')
+      .argument('<positions>', 'labelled positions (.epd or .epd.gz, c9 "1-0"; or [1.0] labels)')
+      .requiredOption('-o, --output <params.json>', 'where to write the fitted parameters')
+      .option('--params <file>', 'start from these parameters (default: the engine\'s)')
+      .option('--group <name...>', 'tune only these parameter groups (default: all)')
+      .option('--method <m>', 'adam, adagrad, local, anneal or genetic', 'adam')
+      .option('--max-seconds <s>', 'time budget of the optimiser', '600')
+      .option('--epochs <n>', 'epochs (gradient steps, sweeps, generations; default by method)')
+      .option('--validation <fraction>', 'held-out share of the positions', '0.1')
+      .option('--seed <s>', 'seed of sampling, split and optimiser', '1')
+      .option('--plot <file.svg>', 'write the loss curve as SVG')
+      .option('--limit <n>', 'use n positions drawn at random')
+      .option('--rate <x>', 'step: learning rate (cp), first step (local), largest move (anneal), mutation sigma (genetic)')
+      .option('--k <K>', 'use this sigmoid scale instead of fitting it')
+      .option('--patience <n>', 'stop after n epochs without a better validation loss (0: never)', '0')
+      .option('--l2 <lambda>', 'L2 regularisation toward the start weights, per cp squared (e.g. 1e-9)', '0')
+  ).action(async (file, opts) => (await import('./commands/tuneFit.js')).tuneFitCommand(file, opts));
+  withPositionOptions(
+    tune
+      .command('loss')
+      .description('the loss of a parameter set on labelled positions: {"k", "loss", "positions"}')
+      .argument('<positions>', 'labelled positions (.epd or .epd.gz)')
+      .option('--params <file>', 'parameters (default: the engine\'s)')
+      .option('--part <p>', 'all, or the train or validation part of `tune fit`\'s split', 'all')
+      .option('--validation <fraction>', 'with --part: the held-out share used by the fit', '0.1')
+      .option('--seed <s>', 'with --part or --limit: the fit\'s seed', '1')
+      .option('--limit <n>', 'use n positions drawn at random')
+      .option('--k <K>', 'use this sigmoid scale instead of fitting it')
+  ).action(async (file, opts) => (await import('./commands/tuneFit.js')).tuneLossCommand(file, opts));
+  withPositionOptions(
+    tune
+      .command('wdl')
+      .description('fit the win/draw/loss model of UCI_ShowWDL to labelled positions and show its calibration')
+      .argument('<positions>', 'labelled positions (.epd or .epd.gz)')
+      .option('--params <file>', 'evaluate with these parameters (default: the engine\'s)')
+      .option('--limit <n>', 'use n positions drawn at random')
+      .option('--seed <s>', 'with --limit: the seed', '1')
+  ).action(async (file, opts) => (await import('./commands/tuneWdl.js')).tuneWdlCommand(file, opts));
   tune
     .command('verify')
     .description('play the engine with a params file against the engine without it (tabiya match, SPRT): Elo and error bar')
@@ -401,4 +404,13 @@ export function registerCommands(program: Command): void {
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')
     .action(async (opts) => (await import('./commands/demo.js')).demoCommand(opts));
+}
+
+/** The options of every `tune` command that loads labelled positions. */
+function withPositionOptions(c: Command): Command {
+  return c
+    .option('--threads <n>', 'worker threads ("auto": one per core)', 'auto')
+    .option('--no-resolve', 'trace positions as they are (no quiescence search)')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object');
 }

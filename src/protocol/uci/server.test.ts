@@ -189,3 +189,19 @@ test('ucinewgame after our mating move: learning receives the game with its resu
   assert.equal(learned.length, 1);
   assert.deepEqual([learned[0]!.moves, learned[0]!.result, learned[0]!.engineColor], [['d1d8'], '1-0', 0]);
 });
+
+test('UCI_ShowWDL: every info line carries wdl permille summing to 1000; a queen up is a near-certain win', () => {
+  const { send } = session();
+  const plain = send('position startpos', 'go depth 3').filter((l) => l.startsWith('info depth'));
+  assert.ok(plain.length > 0 && plain.every((l) => !l.includes(' wdl ')), 'off by default');
+  assert.deepEqual(send('setoption name UCI_ShowWDL value true'), []);
+  const lines = send('position fen 4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1', 'go depth 4').filter((l) => l.startsWith('info depth'));
+  assert.ok(lines.length > 0);
+  for (const l of lines) {
+    const m = / score (?:cp -?\d+|mate -?\d+)(?: lowerbound| upperbound)? wdl (\d+) (\d+) (\d+) nodes /.exec(l);
+    assert.ok(m, l);
+    const [w, d, loss] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    assert.equal(w + d + loss, 1000, l);
+    assert.ok(w >= 990, l);
+  }
+});

@@ -19,6 +19,7 @@ import { parseUci } from '../../notation/uci.js';
 import type { LearnGame } from '../../engine/bookProbe.js';
 import type { EngineConfig, EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
 import { gameResult } from '../../engine/gameEnd.js';
+import { DEFAULT_WDL, gamePhase, wdlPermille } from '../../engine/wdl.js';
 import { POLICY_OPTIONS, defaultPolicy, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
 
 export const ENGINE_NAME = 'tabiya 0.1.0';
@@ -31,8 +32,8 @@ interface OptionSpec {
   min?: number;
   max?: number;
   vars?: string[];
-  /** How a value changes the engine configuration. */
-  apply: (value: string) => Partial<EngineConfig> | 'clear-hash' | undefined;
+  /** How a value changes the engine configuration (or, for 'show-wdl', the server's output). */
+  apply: (value: string) => Partial<EngineConfig> | 'clear-hash' | 'show-wdl' | undefined;
   /** A book policy setting (src/book/select/options.ts): applied to the server's policy. */
   policy?: PolicyOption;
 }
@@ -81,6 +82,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   spin('Skill Level', 20, 0, 20, 'skillLevel'),
   check('UCI_Chess960', false, 'chess960'),
   check('UCI_AnalyseMode', false, undefined),
+  { name: 'UCI_ShowWDL', type: 'check', default: 'false', apply: () => 'show-wdl' },
   { name: 'EvalParams', type: 'string', default: '<empty>', apply: (v) => ({ evalParams: v === '<empty>' ? '' : v }) },
 ];
 
@@ -123,6 +125,8 @@ export class UciServer {
   private fen = STARTING_FEN;
   private moves: string[] = [];
   private searching = false;
+  /** UCI_ShowWDL: info lines carry the win/draw/loss chances of their score. */
+  private showWdl = false;
   private searchId = 0;
   private debug = false;
   /** The last finished game, kept for learning at the next ucinewgame (or quit). */
@@ -230,7 +234,8 @@ export class UciServer {
       return;
     }
     const change = opt.apply(value);
-    if (change === 'clear-hash') this.host.clearHash();
+    if (change === 'show-wdl') this.showWdl = value.toLowerCase() === 'true';
+    else if (change === 'clear-hash') this.host.clearHash();
     else if (change) this.host.configure(change);
     else if (opt.type === 'combo') this.send(`info string option ${opt.name}: "${value}" is not one of ${opt.vars!.join(', ')}`);
   }
@@ -306,10 +311,13 @@ export class UciServer {
     const id = ++this.searchId;
     const fen = this.fen;
     const moves = this.moves.slice();
+    // The WDL model reads the root's phase; the root is known here.
+    const root = this.showWdl ? this.current() : undefined;
+    const phase = root ? gamePhase(root) : -1;
     this.host.go(
       { fen, moves, limits },
       (info) => {
-        if (id === this.searchId) this.send(formatInfo(info));
+        if (id === this.searchId) this.send(formatInfo(info, phase));
       },
       (best) => {
         if (id !== this.searchId) return;
@@ -350,12 +358,13 @@ export class UciServer {
   }
 }
 
-/** An info line in UCI syntax. */
-export function formatInfo(i: WireInfo): string {
+/** An info line in UCI syntax; with a root phase (0..24, UCI_ShowWDL on) the score's `wdl`. */
+export function formatInfo(i: WireInfo, wdlPhase = -1): string {
   let s = `info depth ${i.depth} seldepth ${i.seldepth} multipv ${i.multipv} score `;
   s += i.mate !== undefined ? `mate ${i.mate}` : `cp ${i.cp ?? 0}`;
   if (i.bound === 'lower') s += ' lowerbound';
   else if (i.bound === 'upper') s += ' upperbound';
+  if (wdlPhase >= 0) s += ` wdl ${wdlPermille(DEFAULT_WDL, i.cp, i.mate, wdlPhase).join(' ')}`;
   s += ` nodes ${i.nodes} nps ${i.nps} hashfull ${i.hashfull} time ${i.time}`;
   if (i.pv.length > 0) s += ` pv ${i.pv.join(' ')}`;
   return s;
