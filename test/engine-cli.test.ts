@@ -22,11 +22,13 @@ test('bench --json: a node-count signature that repeats, and nodes/s', () => {
 test('analyse --json: MultiPV lines with scores, UCI and SAN principal variations', () => {
   const r = run('analyse', '--fen', '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1', '--depth', '5', '--multipv', '2', '--json') as {
     bestmove: string;
-    lines: { multipv: number; score: { cp?: number; mate?: number }; pv: string[]; san: string[] }[];
+    lines: { multipv: number; score: { cp?: number; mate?: number }; wdl: number[]; pv: string[]; san: string[] }[];
   };
   assert.equal(r.bestmove, 'd1d8');
   assert.equal(r.lines.length, 2);
   assert.deepEqual(r.lines[0]!.score, { mate: 1 });
+  assert.deepEqual(r.lines[0]!.wdl, [1000, 0, 0], 'a mate in one is a certain win');
+  assert.equal(r.lines[1]!.wdl.reduce((a, b) => a + b, 0), 1000);
   assert.deepEqual([r.lines[0]!.pv[0], r.lines[0]!.san[0]], ['d1d8', 'Rd8#']);
   assert.equal(r.lines[1]!.multipv, 2);
 });

@@ -1,10 +1,11 @@
 /**
  * `tabiya analyse --fen F [--moves m1 m2 ...] [--depth N | --movetime MS | --nodes N]
  * [--multipv K]`: searches one position and prints the engine's lines as they improve (text),
- * or the final lines (--json).
+ * or the final lines (--json), each with its score's win/draw/loss chances (src/engine/wdl.ts).
  */
 import { Engine, type SearchInfo } from '../../engine/engine.js';
 import { isMateScore, mateInMoves } from '../../engine/score.js';
+import { DEFAULT_WDL, gamePhase, wdlPermille } from '../../engine/wdl.js';
 import { STARTING_FEN } from '../../notation/fen.js';
 import { makeSan } from '../../notation/san.js';
 import { makeUci } from '../../notation/uci.js';
@@ -51,19 +52,25 @@ export function analyseCommand(opts: AnalyseOptions): void {
     throw new CliError((e as Error).message, 2);
   }
   const pos = engine.pos.clone();
+  const phase = gamePhase(pos);
+  const wdl = (s: number): [number, number, number] =>
+    isMateScore(s) ? wdlPermille(DEFAULT_WDL, undefined, mateInMoves(s), phase) : wdlPermille(DEFAULT_WDL, s, undefined, phase);
   const limits = depth === undefined && movetime === undefined && nodes === undefined ? { depth: 14 } : { depth, movetime, nodes };
   const last = new Map<number, SearchInfo>();
   const r = engine.go(limits, (info) => {
     last.set(info.multipv, info);
     if (!opts.json) {
       const b = info.bound ? (info.bound === 'lower' ? ' ++' : ' --') : '';
-      process.stdout.write(`${String(info.depth).padStart(2)}/${String(info.seldepth).padEnd(2)} ${info.multipv > 1 ? `[${info.multipv}] ` : ''}${scoreText(info.score).padStart(7)}${b}  ${sanLine(pos, info.pv).join(' ')}\n`);
+      const [w, d, l] = wdl(info.score).map((x) => Math.round(x / 10));
+      const chances = `${w}/${d}/${l}`.padStart(8);
+      process.stdout.write(`${String(info.depth).padStart(2)}/${String(info.seldepth).padEnd(2)} ${info.multipv > 1 ? `[${info.multipv}] ` : ''}${scoreText(info.score).padStart(7)}${b} ${chances}  ${sanLine(pos, info.pv).join(' ')}\n`);
     }
   });
   const lines = [...last.values()].sort((a, b) => a.multipv - b.multipv).map((i) => ({
     multipv: i.multipv,
     depth: i.depth,
     score: isMateScore(i.score) ? { mate: mateInMoves(i.score) } : { cp: i.score },
+    wdl: wdl(i.score),
     pv: i.pv.map((m) => makeUci(m, pos.chess960)),
     san: sanLine(pos, i.pv),
   }));
