@@ -99,6 +99,28 @@ test('tune wdl: the model fitted to real results predicts them better than guess
   }
 });
 
+test('tune verify: the tuned engine against the default at fixed nodes, with Elo and SPRT; bad input refused', () => {
+  const params = join(dir, 'verify-params.json');
+  writeFileSync(params, JSON.stringify({ material: [[90, 140], [320, 300], [350, 320], [480, 540], [990, 980]] }));
+  const openings = join(dir, 'openings.epd');
+  writeFileSync(openings, 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\nrnbqkb1r/pppp1ppp/5n2/4p3/2P5/2N5/PP1PPPPP/R1BQKBNR w KQkq - 2 3\n');
+  const r = run('tune', 'verify', params, '--games', '4', '--nodes', '1500', '--concurrency', '2', '--openings', openings, '--quiet', '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { games: number; wins: number; draws: number; losses: number; tc: string; stopped: string; sprt: { llr: number } | null; command: string };
+  assert.equal(j.games, 4);
+  assert.equal(j.wins + j.draws + j.losses, 4);
+  assert.equal(j.tc, 'nodes=1500');
+  assert.equal(j.stopped, 'completed');
+  assert.ok(j.sprt && Number.isFinite(j.sprt.llr));
+  assert.match(j.command, /option\.EvalParams=\S*verify-params\.json .*--each tc=inf nodes=1500 --games 4 --repeat/);
+  const both = run('tune', 'verify', params, '--nodes', '100', '--tc', '1+0.01');
+  assert.equal(both.code, 2);
+  assert.match(both.err, /--tc and --nodes exclude each other/);
+  const missing = run('tune', 'verify', join(dir, 'nope.json'), '--nodes', '100');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /nope\.json/);
+});
+
 test('the engine loads a params file through setoption EvalParams, and reports a bad one', async () => {
   const params = join(dir, 'tempo.json');
   writeFileSync(params, JSON.stringify({ tempo: [[100, 100]], material: [[100, 100], [300, 300], [300, 300], [500, 500], [900, 900]] }));

@@ -4,6 +4,10 @@
  * in a child process with game pairs on the same opening, an SPRT, and the Elo difference with
  * its 95% error bar from the tuned side's point of view. The exact match command is printed,
  * so the run can be repeated or resumed (with --pgnout) by hand.
+ *
+ * With --nodes the engines search a fixed number of nodes a move instead of playing on a clock:
+ * two weight sets run at the same speed, so this compares them fairly, and the games no longer
+ * depend on how fast or how busy the machine is.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,6 +20,7 @@ import { report } from '../output.js';
 export interface TuneVerifyOptions {
   games?: string;
   tc?: string;
+  nodes?: string;
   concurrency?: string;
   openings?: string;
   sprt?: string[];
@@ -51,7 +56,9 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
   const concurrency = intOption('--concurrency', opts.concurrency, 1, 64) ?? 2;
   const hash = intOption('--hash', opts.hash, 1, 4096) ?? 16;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
-  const tc = opts.tc ?? '10+0.1';
+  const nodes = intOption('--nodes', opts.nodes, 1, 1_000_000_000);
+  if (nodes !== undefined && opts.tc !== undefined) throw new CliError('tune verify: --tc and --nodes exclude each other', 2);
+  const tc = nodes !== undefined ? `nodes=${nodes}` : (opts.tc ?? '10+0.1');
   const openings = opts.openings ?? '../shared/data/books/UHO_4060_v4.epd.gz';
   // Fail here, with the file's name, rather than in every engine.
   const tuned = resolve(file);
@@ -79,8 +86,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     ...engine('tuned', tuned),
     ...engine(base ? 'base' : 'default', base),
     '--each',
-    `tc=${tc}`,
-    'timemargin=100',
+    ...(nodes !== undefined ? ['tc=inf', `nodes=${nodes}`] : [`tc=${tc}`, 'timemargin=100']),
     '--games',
     String(games),
     '--repeat',
