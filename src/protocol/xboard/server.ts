@@ -8,9 +8,8 @@
  * result (hands the finished game to book learning), setboard, undo, remove, hard/easy
  * (pondering), post/nopost, analyze/exit/., hint (the book move, else the reply the last search
  * expected), bk (the book moves with their statistics and chances), memory, cores, option,
- * quit. After its own
- * move the engine claims the result when the rules end the game (mate, stalemate, fifty
- * moves, repetition, insufficient material).
+ * quit. After its own move the engine claims the result when the rules end the game (mate,
+ * stalemate, fifty moves, repetition, insufficient material).
  */
 import { legalMoves } from '../../core/movegen.js';
 import { CASTLING, KIND_MASK } from '../../core/move.js';
