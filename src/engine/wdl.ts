@@ -13,6 +13,7 @@
  */
 import type { Position } from '../core/position.js';
 import { BISHOP, KNIGHT, QUEEN, ROOK } from '../core/types.js';
+import { popcnt } from './eval/masks.js';
 import { MATE_IN_MAX } from './score.js';
 
 export interface WdlModel {
@@ -32,21 +33,10 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** Game phase 0..24: knights and bishops 1, rooks 2, queens 4, as the evaluation tapers. */
 export function gamePhase(pos: Position): number {
-  let p = 0;
-  for (let c = 0; c < 16; c += 8) {
-    for (const [type, w] of [[KNIGHT, 1], [BISHOP, 1], [ROOK, 2], [QUEEN, 4]] as const) {
-      let lo = pos.bbLo[c | type]!;
-      let hi = pos.bbHi[c | type]!;
-      while (lo !== 0) {
-        lo &= lo - 1;
-        p += w;
-      }
-      while (hi !== 0) {
-        hi &= hi - 1;
-        p += w;
-      }
-    }
-  }
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const count = (t: number): number => popcnt(lo[t]! | lo[8 | t]!, hi[t]! | hi[8 | t]!);
+  const p = count(KNIGHT) + count(BISHOP) + 2 * count(ROOK) + 4 * count(QUEEN);
   return p > 24 ? 24 : p;
 }
 
