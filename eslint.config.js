@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**', 'src/notation/**', 'src/book/**/format.ts', 'src/engine/**'],
+    files: ['src/core/**', 'src/notation/**', 'src/book/**/format.ts', 'src/book/polyglot/**', 'src/book/rich/**', 'src/book/select/**', 'src/engine/**'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: nodeOnly.map((p) => ({ group: [p], message: 'this layer must stay browser-safe' })) }],

@@ -9,14 +9,16 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parsePgn, startingPosition } from 'chessops/pgn';
 import { parseSan as opsParseSan, makeSan as opsMakeSan } from 'chessops/san';
 import { makeFen as opsMakeFen } from 'chessops/fen';
 import { addToRichBook, makeRichBook } from '../src/book/node/richMake.js';
-import { openRichBook } from '../src/book/node/richFile.js';
+import { openRichBook, updateRichBook } from '../src/book/node/richFile.js';
+import { learnGameSync } from '../src/book/node/richLearn.js';
+import { setUserValue } from '../src/book/rich/annotate.js';
 import { exportPolyglot, type ExportOptions } from '../src/book/rich/export.js';
 import { importPolyglot } from '../src/book/rich/import.js';
 import { encodeBook } from '../src/book/rich/writer.js';
@@ -192,6 +194,81 @@ test('book add continues one pass: make(A) + add(B) exports as make(A + B)', { s
   const out = exportPolyglot(openRichBook(other).book, {});
   assert.equal(out.kind, 'approximate');
   assert.ok(out.notes.length > 0);
+});
+
+test('book add after set and learn: a move known before its first game takes its creation order from that game', async () => {
+  const g = (moves: string, n = 1): string => `[Result "1-0"]\n\n${moves} 1-0\n\n`.repeat(n);
+  const a = join(tmp, 'tieA.pgn');
+  const b = join(tmp, 'tieB.pgn');
+  writeFileSync(a, g('1. e4 e5', 3));
+  // Weight ties that make-book breaks by first sight: g4 before h4, d3 before a3.
+  writeFileSync(b, g('1. g4 e5') + g('1. h4 e5') + g('1. e4 e5 2. d3') + g('1. e4 e5 2. a3') + g('1. g4 e5') + g('1. h4 e5'));
+  const oneRun = join(tmp, 'tieAB.tbk');
+  await makeRichBook(oneRun, { inputs: [a, b] });
+  const expected = exportPolyglot(openRichBook(oneRun).book, { minGame: 1 }).bytes;
+  const path = join(tmp, 'tie.tbk');
+  await makeRichBook(path, { inputs: [a] });
+  // h4 enters by book set, a3 as a PostBook move, both before any game played them.
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  const h4 = unwrap(parseSan(start, 'h4'));
+  updateRichBook(path, (t) => setUserValue(t, start.keyLo, start.keyHi, h4, 0, 50));
+  learnGameSync(path, { startFen: STARTING_FEN, moves: ['e2e4', 'e7e5', 'a2a3'], result: '1-0', engineColor: 0 });
+  const s = await addToRichBook(path, { inputs: [b] });
+  assert.equal(s.exportKind, 'exact');
+  const out = exportPolyglot(openRichBook(path, { verify: true }).book, { minGame: 1 });
+  assert.deepEqual(out.notes, []);
+  assert.ok(Buffer.from(out.bytes).equals(Buffer.from(expected)), 'same tie order as one run over the games');
+});
+
+test('lookups: the same moves from memory, an ArrayBuffer and positional reads of the file, in O(log n) reads', async () => {
+  const path = join(tmp, 'look.tbk');
+  await makeRichBook(path, { inputs: [sample], maxPly: 16 });
+  const file = readFileSync(path);
+  const mem = openRichBook(path).book;
+  const fromBuffer = unwrap(RichBook.open(file.buffer.slice(file.byteOffset, file.byteOffset + file.length), 'look.tbk'));
+  const disk = openRichBook(path, { memoryLimit: 0 });
+  // A source without `bytes` takes the positional-read path; counting its reads bounds the search.
+  let reads = 0;
+  const counted = unwrap(RichBook.open({ size: file.length, read: (o, n) => (reads++, file.subarray(o, o + n)) }, 'look.tbk'));
+  for (const b of [fromBuffer, disk.book, counted]) assert.ok(b.verify().ok);
+  const limit = Math.ceil(Math.log2(mem.size)) + 2;
+  let seed = 7;
+  const rnd = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 0;
+  let hits = 0;
+  for (let k = 0; k < 2000; k++) {
+    const e = k % 2 === 0 ? mem.entry(rnd() % mem.size) : undefined;
+    const hi = e?.keyHi ?? rnd();
+    const lo = e?.keyLo ?? rnd();
+    const want = mem.movesOf(hi, lo);
+    if (want.length > 0) hits++;
+    assert.deepEqual(fromBuffer.movesOf(hi, lo), want);
+    assert.deepEqual(disk.book.movesOf(hi, lo), want);
+    const before = reads;
+    assert.deepEqual(counted.movesOf(hi, lo), want);
+    assert.ok(reads - before <= limit + want.length, `${reads - before} reads for ${want.length} moves in ${mem.size} entries`);
+  }
+  assert.ok(hits >= 1000);
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  assert.deepEqual(disk.book.probe(start), mem.probe(start));
+  disk.close();
+});
+
+test('the rich-book core is browser-safe: nothing reachable from it imports a Node module', () => {
+  const roots = ['../src/book/rich/index.js', '../src/book/select/index.js', '../src/engine/richBookSource.js'];
+  const seen = new Set<string>();
+  const outside: string[] = [];
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)) {
+      const spec = m[1]!;
+      if (spec.startsWith('.')) walk(resolve(dirname(file), spec));
+      else outside.push(`${file}: ${spec}`);
+    }
+  };
+  for (const r of roots) walk(fileURLToPath(new URL(r, import.meta.url)));
+  assert.ok(seen.size > 20, `${seen.size} modules walked`);
+  assert.deepEqual(outside, []);
 });
 
 test('import of a .bin: moves resolved from the start position, export writes the same file back', () => {

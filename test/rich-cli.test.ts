@@ -71,6 +71,17 @@ test('make, info and probe: statistics per move, JSON shape, broken games skippe
   assert.deepEqual(chosen.chosen, { uci: 'e2e4', san: 'e4' });
 });
 
+test("make -o X.tbk takes the Polyglot builder's filters; make-book's finishing options are left to export, with a note", () => {
+  const won = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--result', '1-0', '--quiet']);
+  assert.equal(won.gamesUsed, 2);
+  assert.deepEqual(rows(['f.tbk']).map((m) => [m.san, m.games]), [['e4', 2]]);
+  const rated = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--min-elo', '2400', '--player', 'gamma', '--only-black', '--uniform', '--quiet']);
+  assert.equal(rated.gamesUsed, 1);
+  assert.match(String(rated.notes), /--only-white\/--only-black is an export option/);
+  assert.match(String(rated.notes), /--uniform is an export option/);
+  assert.deepEqual(rows(['f.tbk']).map((m) => [m.san, m.games, m.losses]), [['e4', 1, 1]]);
+});
+
 test('set, annotate and learn change the book; probe shows them', () => {
   copyFileSync(join(tmp, 'g.tbk'), join(tmp, 's.tbk'));
   let r = tabiya(['book', 'set', 's.tbk', '--moves', 'e2e4', '--move', 'c7c5', '--value', '!']);
@@ -164,9 +175,23 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   r = tabiya(['book', 'learn', 'g.tbk', 'nope.pgn', '--player', 'x']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /nope\.pgn: no such file/);
+  r = tabiya(['book', 'export', 'g.tbk', '-o', 'g2.tbk']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /g2\.tbk ends in \.tbk/);
+  r = tabiya(['book', 'merge', 'g.tbk', 'h.tbk', '-o', 'gh.bin']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /g\.tbk: book merge -o X\.bin reads Polyglot books/);
   writeFileSync(join(tmp, 'junk.pgn'), '1. e4 e5 2. Qxf7 *\n');
   r = tabiya(['book', 'make', 'junk.pgn', '-o', 'junk.tbk']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /junk\.pgn: no readable game \(first error at line 1/);
+  r = tabiya(['book', 'annotate', 'g.tbk', 'junk.pgn']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /junk\.pgn: no readable line \(first error at line 1, column 13: illegal move 2\. Qxf7/);
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'binary.pgn'));
+  r = tabiya(['book', 'learn', 'g.tbk', 'binary.pgn', '--player', 'x']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /binary\.pgn: no readable game \(first error at line \d+/);
+  assert.equal(json(['book', 'info', 'g.tbk']).changes, 1, 'the book is unchanged');
   assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('.tmp') || f.endsWith('.lock') || f === 'junk.tbk'), []);
 });

@@ -165,9 +165,13 @@ export function registerCommands(program: Command): void {
     .option('--polyglot-compat', 'wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
     .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book')
     .option('--json', 'print one JSON object')
-    .action(async (files, opts) =>
-      tbk(opts.output) ? (await import('./commands/richMerge.js')).richMergeCommand(files, opts) : (await import('./commands/bookMerge.js')).bookMergeCommand(files, opts),
-    );
+    .action(async (files: string[], opts) => {
+      if (tbk(opts.output)) return (await import('./commands/richMerge.js')).richMergeCommand(files, opts);
+      // A .tbk input would otherwise be read as a Polyglot book and reported as unsorted.
+      const rich = files.find((f) => tbk(f));
+      if (rich !== undefined) (await import('./commands/richCommon.js')).polyglotOnly(rich, 'book merge -o X.bin');
+      return (await import('./commands/bookMerge.js')).bookMergeCommand(files, opts);
+    });
   book
     .command('dump')
     .description('list the lines of a book for one colour, exactly as polyglot dump-book writes them')

@@ -95,11 +95,18 @@ export async function learnFromPgn(bookPath: string, files: readonly string[], o
   const inputs = files.map((f) => openInput(f));
   const games: LearnInput[] = [];
   const sum: LearnPgnSummary = { gamesRead: 0, gamesSkipped: 0, gamesLearned: 0, notPlayer: 0, unfinished: 0, bookMoves: 0, userValued: 0, postBookMoves: 0, postBookNew: 0, withEvals: 0 };
-  const visitor = new LearnVisitor(opts.player.toLowerCase(), (g) => games.push(g), sum, opts.onError);
+  let firstError: PgnGameError | undefined;
+  const onError = (e: PgnGameError): void => {
+    firstError ??= e;
+    opts.onError?.(e);
+  };
+  const visitor = new LearnVisitor(opts.player.toLowerCase(), (g) => games.push(g), sum, onError);
   const parser = new PgnParser(visitor);
   const total = inputs.reduce((n, s) => n + (s.source.size ?? 0), 0);
   let before = 0;
   for (const input of inputs) {
+    const gamesBefore = parser.games;
+    firstError = undefined;
     parser.begin(input.source.name);
     for await (const chunk of input.source.chunks) {
       parser.push(chunk);
@@ -107,6 +114,12 @@ export async function learnFromPgn(bookPath: string, files: readonly string[], o
     }
     if (input.failure !== undefined) throw new BookError('ERR_BOOK_INPUT', `${input.source.name}: cannot read: ${input.failure}`);
     parser.end();
+    // As in book make: a file without one readable game is the wrong file, not a few bad games
+    // (the cast: TypeScript does not see the assignment in onError).
+    const e = firstError as PgnGameError | undefined;
+    if (parser.games === gamesBefore && e !== undefined) {
+      throw new BookError('ERR_BOOK_INPUT', `${e.file}: no readable game (first error at line ${e.line}, column ${e.column}: ${e.message})`);
+    }
     before += input.source.size ?? 0;
   }
   sum.gamesRead = parser.games;

@@ -110,7 +110,11 @@ export class RichTable {
   count(keyLo: number, keyHi: number, move: number, black: number, moverResult: number, elo: number, known: boolean): number {
     keyLo |= 0;
     keyHi |= 0;
+    const before = this.size;
     const r = this.findOrCreate(keyLo, keyHi, move, black);
+    // A row made earlier without games (book set, annotate, a PostBook move) is created by
+    // make-book only now: its first-seen number, which breaks weight ties on export, too.
+    if (this.size === before && this.pgN[r] === 0 && this.pgSum[r] === 0) this.seq[r] = this.nextSeq++;
     if (known) {
       if (moverResult > 0) this.wins[r]!++;
       else if (moverResult < 0) this.losses[r]!++;

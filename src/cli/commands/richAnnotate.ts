@@ -8,6 +8,7 @@ import { AnnotateVisitor } from '../../book/rich/annotate.js';
 import { EF_POSTBOOK, USER_NONE } from '../../book/rich/format.js';
 import { RichTable } from '../../book/rich/table.js';
 import { readPgn } from '../../pgn/reader.js';
+import { CliError } from '../errors.js';
 import { report } from '../output.js';
 import { checkInputs } from './pgnCommon.js';
 import { PgnJob, bookErrors } from './richCommon.js';
@@ -25,6 +26,11 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
   const scratch = new RichTable();
   const visitor = new AnnotateVisitor(scratch, job.onError);
   await readPgn(pgns, visitor, { onProgress: (p) => job.onProgress(p.bytes, p.totalBytes, p.games) }).finally(() => job.stop());
+  // Nothing readable at all is the wrong file: say so rather than write an unchanged book.
+  const first = job.skipped[0];
+  if (visitor.stats.lines === 0 && first !== undefined) {
+    throw new CliError(`${first.file}: no readable line (first error at line ${first.line}, column ${first.column}: ${first.message})`, 1);
+  }
   const order = Array.from({ length: scratch.size }, (_, r) => r).sort((a, b) => scratch.seq[a]! - scratch.seq[b]!);
   const r = await bookErrors(() =>
     updateRichBook(file, (t) => {

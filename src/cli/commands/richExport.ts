@@ -22,6 +22,8 @@ export interface RichExportCliOptions {
 }
 
 export async function richExportCommand(file: string, opts: RichExportCliOptions, given: (name: string) => boolean = () => true): Promise<void> {
+  // A .bin under a .tbk name would then be refused by every .tbk command as "bad signature".
+  if (opts.output.toLowerCase().endsWith('.tbk')) throw new CliError(`book export writes a Polyglot .bin book; ${opts.output} ends in .tbk`, 2);
   // Defaults are make-book's; only options the user gave can conflict with an imported book.
   const minGame = given('minGame') ? intOption('--min-game', opts.minGame, 0, 65535) : undefined;
   const minScore = given('minScore') ? numberOption('--min-score', opts.minScore, 0, 100) : undefined;

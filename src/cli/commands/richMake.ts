@@ -39,8 +39,9 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
   checkInputs(files);
   if (opts.output === undefined || opts.output === '-') throw new CliError('book make: a .tbk book needs a file name (-o X.tbk)', 2);
   const notes: string[] = [];
+  // colour is set by the --only-white/--only-black handlers, which leave no value source.
   for (const [name, key] of [['--min-score', 'minScore'], ['--only-white/--only-black', 'colour'], ['--uniform', 'uniform']] as const) {
-    if (given(key)) notes.push(`${name} is an export option for .tbk books (give it to book export); ignored`);
+    if (key === 'colour' ? opts.colour !== undefined : given(key)) notes.push(`${name} is an export option for .tbk books (give it to book export); ignored`);
   }
   if (opts.threads !== undefined && opts.threads !== '1') notes.push('--threads: .tbk books are built on one thread');
   const filter = filtersOf(opts);
