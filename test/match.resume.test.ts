@@ -55,8 +55,14 @@ test('interrupt, then --resume, gives every game once', { timeout: 60_000 }, asy
     assert.deepEqual([summary.wins, summary.draws, summary.losses], [w, d, l]);
     const journal = readFileSync(`${pgn}.journal`, 'utf8').trim().split('\n');
     assert.equal(journal.length, 11);
-    const numbers = journal.slice(1).map((line) => (JSON.parse(line) as { number: number }).number);
-    assert.deepEqual(numbers.sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const entries = journal.slice(1).map((line) => JSON.parse(line) as { number: number; time: { moves: number }[] });
+    assert.deepEqual(entries.map((e) => e.number).sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Time use covers the games played before the interruption too (kept in the journal).
+    const timed = (summary as unknown as { players: { time: { moves: number; lowestClockMs: number | null } }[] }).players;
+    const journalMoves = entries.reduce((n, e) => n + e.time[0]!.moves + e.time[1]!.moves, 0);
+    assert.ok(journalMoves > 0);
+    assert.equal(timed[0]!.time.moves + timed[1]!.time.moves, journalMoves);
+    assert.ok(timed.every((p) => p.time.lowestClockMs !== null && p.time.lowestClockMs > 0 && p.time.lowestClockMs <= 5100));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -30,6 +30,8 @@ export interface MoveRecord {
   depth?: number;
   /** Time the move took on the runner's clock, ms. */
   timeMs?: number;
+  /** The mover's time left right after the move, before the increment, ms (timed clocks only). */
+  clockMs?: number;
 }
 
 /** A runner-side fault attributed to one colour. */
@@ -195,6 +197,7 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
 
     // 3.4 The clock.
     const allowance = clock.allowance();
+    const clockLeft = clock.timed ? clock.timeLeft - elapsed : undefined;
     if (!clock.spend(elapsed)) {
       return finish(forfeit(pos, side, `${COLOR_WORD[side]} loses on time`, 'time forfeit'), {
         detail: `${Math.round(elapsed)} ms used, ${Math.round(elapsed - allowance)} ms over`,
@@ -230,7 +233,7 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     const resetting = pos.halfmoves === 0;
     const uci = makeUci(m, chess960);
     uciMoves.push(uci);
-    moves.push(moveRecord(uci, san, reply.info, elapsed));
+    moves.push(moveRecord(uci, san, reply.info, elapsed, clockLeft));
     const adj = adjudicator.afterMove(pos, side, reply.info.score, resetting);
     if (adj && !boardOutcome(pos)) return finish(adj);
   }
@@ -289,8 +292,9 @@ export function readMove(pos: Position, text: string, allowSan: boolean): number
   return s >= 0 ? s : -1;
 }
 
-function moveRecord(uci: string, san: string, info: SearchInfo, elapsed: number): MoveRecord {
+function moveRecord(uci: string, san: string, info: SearchInfo, elapsed: number, clockLeft: number | undefined): MoveRecord {
   const r: MoveRecord = { uci, san, book: false, timeMs: Math.round(elapsed) };
+  if (clockLeft !== undefined) r.clockMs = Math.round(clockLeft);
   if (info.score) r.score = info.score;
   if (info.depth !== undefined) r.depth = info.depth;
   return r;

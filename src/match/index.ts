@@ -18,6 +18,7 @@ export * from './runner.js';
 export * from './schedule.js';
 export * from './scoreboard.js';
 export * from './tc.js';
+export * from './timeUse.js';
 export { UciClient } from '../protocol/uci/client.js';
 export { XboardClient } from '../protocol/xboard/client.js';
 export type { EngineClient, EngineReply, EngineScore, GoLimits, PositionSpec, SearchInfo } from '../protocol/engineClient.js';

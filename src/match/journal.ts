@@ -6,6 +6,7 @@
  * resume the PGN is cut back to the last journaled size: the two always agree, and a game cut
  * off by a crash is simply played again.
  */
+import type { GameTimeUse } from './timeUse.js';
 
 export interface JournalHeader {
   type: 'match';
@@ -25,6 +26,8 @@ export interface JournalGame {
   termination: string;
   /** The color and kind of a fault, for the per-player counters. */
   fault?: { color: number; kind: string };
+  /** White's and Black's time use, for the report after a resume. */
+  time?: [GameTimeUse, GameTimeUse];
   pgnBytes: number;
 }
 

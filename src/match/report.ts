@@ -11,6 +11,7 @@ import { losCutechess, pentanomialElo, trinomialElo, type Wdl } from '../stats/e
 import { fixed, general } from '../stats/format.js';
 import type { SprtConfig, SprtStatus } from '../stats/sprt.js';
 import type { EncounterStats, PlayerStats, Scoreboard } from './scoreboard.js';
+import { summarizeTime, timeUseText } from './timeUse.js';
 
 function total(w: Wdl): number {
   return w.wins + w.draws + w.losses;
@@ -95,6 +96,11 @@ export function faultLines(players: readonly PlayerStats[]): string[] {
     .map((p) => `${p.name}: time losses ${p.faults.time}, disconnects ${p.faults.disconnect}, stalls ${p.faults.stall}, illegal moves ${p.faults.illegal}, invalid claims ${p.faults.claim}`);
 }
 
+/** Per-player time use: thinking time a move, and how low the clock fell (when there was one). */
+export function timeLines(players: readonly PlayerStats[]): string[] {
+  return players.filter((p) => p.time.moves > 0).map((p) => `Time use of ${p.name}: ${timeUseText(summarizeTime(p.time))}`);
+}
+
 /** The full report: the encounter block for two engines, a ranking table for more. */
 export function reportLines(board: Scoreboard, sprt?: SprtStatus): string[] {
   const names = board.players.map((p) => p.name);
@@ -160,7 +166,7 @@ export function jsonSummary(board: Scoreboard, opts: { sprt?: { config: SprtConf
       : {}),
     players: board.players.map((p) => {
       const t = trinomialElo(p);
-      return { name: p.name, games: total(p), wins: p.wins, draws: p.draws, losses: p.losses, points: p.wins + p.draws / 2, elo: num(t.elo), error: num(t.error), faults: p.faults };
+      return { name: p.name, games: total(p), wins: p.wins, draws: p.draws, losses: p.losses, points: p.wins + p.draws / 2, elo: num(t.elo), error: num(t.error), faults: p.faults, time: summarizeTime(p.time) };
     }),
     encounters,
   };

@@ -18,7 +18,16 @@ import { EngineFault, EnginePlayer, type SpawnEngine, type Timeouts } from './pl
 import type { StopReason } from './report.js';
 import type { ScheduledGame } from './schedule.js';
 import { Scoreboard, pentaOf } from './scoreboard.js';
+import { gameTimeUse, type GameTimeUse } from './timeUse.js';
 import { STARTING_FEN } from '../notation/fen.js';
+
+/** A game a resumed match already played: what its journal line kept. */
+export interface DoneGame {
+  result: GameEnd['result'];
+  fault?: { color: number; kind: string };
+  /** White's and Black's time use (journals written before it was kept have none). */
+  time?: [GameTimeUse, GameTimeUse];
+}
 
 export interface MatchPlan {
   engines: EngineSpec[];
@@ -36,7 +45,7 @@ export interface MatchPlan {
   /** Games per opening, to know whether pentanomial counts exist. */
   repeat: number;
   /** Game numbers already played (resume), with their results. */
-  done?: ReadonlyMap<number, { result: GameEnd['result']; fault?: { color: number; kind: string } }>;
+  done?: ReadonlyMap<number, DoneGame>;
   maxStartFailures?: number;
 }
 
@@ -71,7 +80,7 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   );
   for (const g of plan.schedule) {
     const d = plan.done?.get(g.number);
-    if (d) board.add(g, d.result, d.fault as { color: number; kind: 'time' } | undefined);
+    if (d) board.add(g, d.result, d.fault as { color: number; kind: 'time' } | undefined, d.time);
   }
   const pool: EnginePlayer[][] = plan.engines.map(() => []);
   const startFailures = plan.engines.map(() => 0);
@@ -169,7 +178,7 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   };
 
   const book = async (rec: GameRecord, g: ScheduledGame): Promise<void> => {
-    board.add(g, rec.result, rec.fault);
+    board.add(g, rec.result, rec.fault, gameTimeUse(rec));
     if (plan.sprt) sprt = sprtOf(board, plan.sprt);
     await hooks.onGameEnd?.(rec, g, board, sprt);
     if (sprt?.decision) stop('sprt');

@@ -11,6 +11,7 @@ import type { Penta, Wdl } from '../stats/elo.js';
 import type { GameResult } from './adjudicate.js';
 import type { FaultKind } from './game.js';
 import type { ScheduledGame } from './schedule.js';
+import { addTimeUse, emptyTimeTotals, type GameTimeUse, type TimeTotals } from './timeUse.js';
 
 export interface EncounterStats {
   first: number;
@@ -32,6 +33,7 @@ export interface EncounterStats {
 export interface PlayerStats extends Wdl {
   name: string;
   faults: Record<FaultKind, number>;
+  time: TimeTotals;
 }
 
 const emptyWdl = (): Wdl => ({ wins: 0, draws: 0, losses: 0 });
@@ -59,7 +61,7 @@ export class Scoreboard {
     /** Games per opening; pentanomial counts need 2. */
     readonly repeat: number,
   ) {
-    this.players = names.map((name) => ({ name, ...emptyWdl(), faults: { time: 0, disconnect: 0, stall: 0, illegal: 0, claim: 0 } }));
+    this.players = names.map((name) => ({ name, ...emptyWdl(), faults: { time: 0, disconnect: 0, stall: 0, illegal: 0, claim: 0 }, time: emptyTimeTotals() }));
   }
 
   encounter(first: number, second: number): EncounterStats {
@@ -76,10 +78,14 @@ export class Scoreboard {
     return [...this.encounters.values()];
   }
 
-  /** Books a finished game. `*` results are not counted. */
-  add(g: ScheduledGame, result: GameResult, fault?: { color: number; kind: FaultKind }): void {
+  /** Books a finished game with its fault and time use (White's, Black's). `*` results are not counted in W/D/L. */
+  add(g: ScheduledGame, result: GameResult, fault?: { color: number; kind: FaultKind }, time?: readonly [GameTimeUse, GameTimeUse]): void {
     const ws = whiteScore(result);
     if (fault) this.players[fault.color === 0 ? g.white : g.black]!.faults[fault.kind]++;
+    if (time) {
+      addTimeUse(this.players[g.white]!.time, time[0]);
+      addTimeUse(this.players[g.black]!.time, time[1]);
+    }
     if (ws === undefined) return;
     this.games++;
     const e = this.encounter(g.first, g.second);

@@ -17,9 +17,10 @@ import { gameLine, headerLine, identityDiff, parseJournal, type JournalGame } fr
 import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type OpeningSource } from '../../match/openings.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../../match/player.js';
-import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine } from '../../match/report.js';
+import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
+import { gameTimeUse } from '../../match/timeUse.js';
 import { randomSeed } from '../../match/rng.js';
-import { runMatch, type MatchPlan } from '../../match/runner.js';
+import { runMatch, type DoneGame, type MatchPlan } from '../../match/runner.js';
 import { buildSchedule, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
 import type { Scoreboard } from '../../match/scoreboard.js';
 import { formatTc } from '../../match/tc.js';
@@ -175,7 +176,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const journalPath = a.pgnout ? `${a.pgnout}.journal` : undefined;
   const id = identity(a, engines);
   let seed = a.srand ?? randomSeed();
-  const done = new Map<number, { result: GameRecord['result']; fault?: { color: number; kind: string } }>();
+  const done = new Map<number, DoneGame>();
   let pgnSize: number | undefined;
   if (a.resume && journalPath && existsSync(journalPath)) {
     const j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
@@ -183,7 +184,12 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     if (diff) fail(`--resume: ${journalPath} was written by a different match (${diff} differs)`);
     if (a.srand !== undefined && a.srand !== j.header.seed) fail(`--resume: --srand ${a.srand} differs from the journal's seed ${j.header.seed}`);
     seed = j.header.seed;
-    for (const g of j.games) done.set(g.number, g.fault ? { result: g.result as GameRecord['result'], fault: g.fault } : { result: g.result as GameRecord['result'] });
+    for (const g of j.games) {
+      const d: DoneGame = { result: g.result as GameRecord['result'] };
+      if (g.fault) d.fault = g.fault;
+      if (g.time) d.time = g.time;
+      done.set(g.number, d);
+    }
     pgnSize = j.games.length > 0 ? j.games[j.games.length - 1]!.pgnBytes : j.header.pgnStart;
   } else if (a.resume) {
     warn(`--resume: no journal ${journalPath}; starting from the first game`);
@@ -246,6 +252,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
       const bytes = pgn.append(formatGamePgn(rec, { event: a.event, site: a.site, round: String(g.group + 1), comments: !a.pgnMin }));
       const entry: JournalGame = { type: 'game', number: g.number, result: rec.result, reason: rec.reason, termination: rec.termination, pgnBytes: bytes };
       if (rec.fault) entry.fault = rec.fault;
+      entry.time = gameTimeUse(rec);
       journal.append(gameLine(entry));
     }
     finished++;
@@ -294,7 +301,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   });
   report(a.json, summary, () => {
     const lines = reportLines(outcome.board, outcome.sprt);
-    lines.push(...faultLines(outcome.board.players));
+    lines.push(...faultLines(outcome.board.players), ...timeLines(outcome.board.players));
     if (outcome.message) lines.push(outcome.message);
     if (outcome.stopped === 'interrupted') {
       lines.push(`Match interrupted after ${outcome.board.games} games.${a.pgnout ? ' To resume it, run the same command with --resume.' : ''}`);
