@@ -65,6 +65,12 @@ test('make, info and probe: statistics per move, JSON shape, broken games skippe
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /Nf3 +g1f3 +2 +50\.0 +0\.0 +50\.0 +2450/);
   assert.match(text.stdout, /MinBookGames/);
+  // The rating filter: e5's movers averaged 2400 (2300 and 2500); c5's game has no ratings.
+  const filtered = rows(['g.tbk', '--moves', 'e4', '--policy', 'uniform', '--min-avg-elo', '2400']);
+  assert.deepEqual(filtered.map((m) => [m.san, m.probability]), [['e5', 1], ['c5', 0]]);
+  assert.match(filtered[1]!.reason, /no rated games \(MinAvgElo 2400\)/);
+  const higher = rows(['g.tbk', '--moves', 'e4', '--policy', 'uniform', '--min-avg-elo', '2401']);
+  assert.match(higher[0]!.reason, /average Elo 2400 < MinAvgElo 2401/);
   const none = rows(['g.tbk', '--moves', 'h4']);
   assert.deepEqual(none, []);
   const chosen = json(['book', 'probe', 'g.tbk', '--choose', 'gnu-best', '--seed', '1']);

@@ -213,6 +213,7 @@ export function registerCommands(program: Command): void {
     .option('--book-treshold <permille>', '.tbk, Polyglot policies: moves whose share is not above it are never played')
     .option('--book-learn-weights <on|off>', ".tbk, Polyglot policies: scale weights by the engine's own results")
     .option('--book-user-values <on|off>', '.tbk, non-Terra policies: user value 0 never plays a move, 100 always')
+    .option('--min-avg-elo <elo>', '.tbk, every policy: moves whose rated players averaged under this are out of play')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (tbk(file) ? (await import('./commands/richProbe.js')).richProbeCommand(file, opts) : (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts)));
   book

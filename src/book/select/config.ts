@@ -76,6 +76,14 @@ export interface BookPolicyConfig {
   bookLearn: boolean;
   /** Non-Terra policies: honour user-set values too (0 never played, 100 always). */
   userValues: boolean;
+  /**
+   * Every policy: a move from games whose rated movers averaged under this Elo is out of play,
+   * as is one whose games carry no rating (0: off). Like the rating filter of an opening
+   * explorer, it keeps the repertoire to what strong players play. Moves with a user value (where
+   * the policy honours it), PostBook moves and moves known only by an imported weight are not
+   * judged by it.
+   */
+  minAvgElo: number;
 }
 
 /** The defaults: Terra with the settings of seed 001's worked example. */
@@ -92,6 +100,7 @@ export function defaultPolicy(): BookPolicyConfig {
     bookTreshold: 5,
     bookLearn: false,
     userValues: true,
+    minAvgElo: 0,
   };
 }
 

@@ -9,7 +9,7 @@
  * seeded draws converge to `explainPolicy`'s probabilities (tested). Moves keep the order the
  * book gives them; "first" on ties means first in that order.
  */
-import type { RichMove } from '../rich/types.js';
+import { USER_UNSET, type RichMove } from '../rich/types.js';
 import type { BookPolicyConfig, PolicyRow } from './config.js';
 import { chooseTerra, explainTerra, planTerra } from './terra.js';
 import { chooseWeights, explainWeights, planWeights } from './weights.js';
@@ -20,10 +20,33 @@ export { winPercent } from './terra.js';
 export { polyglotWeight } from './weights.js';
 export { seededRandom } from '../polyglot/select.js';
 
-/** The probability `choose` gives each move (same order as `moves`), and why it is in or out. */
+/** Why the rating filter (MinAvgElo) keeps a move out of play, or '' when it does not. */
+function ratingVeto(config: BookPolicyConfig, m: RichMove): string {
+  const handSet = m.userValue !== USER_UNSET && (config.policy === 'terra' || config.userValues);
+  if (config.minAvgElo <= 0 || m.postBook || handSet || m.wins + m.draws + m.losses === 0) return '';
+  if (m.ratedGames === 0) return `no rated games (MinAvgElo ${config.minAvgElo})`;
+  return m.avgElo < config.minAvgElo ? `average Elo ${m.avgElo} < MinAvgElo ${config.minAvgElo}` : '';
+}
+
+/** The moves the policy's own procedure sees: all, or those the rating filter lets through. */
+function eligible(config: BookPolicyConfig, moves: readonly RichMove[]): readonly RichMove[] {
+  return config.minAvgElo <= 0 ? moves : moves.filter((m) => ratingVeto(config, m) === '');
+}
+
+/**
+ * The probability `choose` gives each move (same order as `moves`), and why it is in or out.
+ * The rating filter acts first: the policy then runs as if the book held only the moves it kept.
+ */
 export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove[]): PolicyRow[] {
-  const { probability, reasons } = config.policy === 'terra' ? explainTerra(planTerra(config, moves), moves.length) : explainWeights(planWeights(config, moves), moves.length);
-  return moves.map((m, i) => ({ move: m.move, probability: probability[i]!, inPlay: probability[i]! > 0, reason: reasons[i]! }));
+  const kept = eligible(config, moves);
+  const { probability, reasons } = config.policy === 'terra' ? explainTerra(planTerra(config, kept), kept.length) : explainWeights(planWeights(config, kept), kept.length);
+  let k = 0;
+  return moves.map((m) => {
+    const veto = kept === moves ? '' : ratingVeto(config, m);
+    if (veto !== '') return { move: m.move, probability: 0, inPlay: false, reason: veto };
+    const p = probability[k]!;
+    return { move: m.move, probability: p, inPlay: p > 0, reason: reasons[k++]! };
+  });
 }
 
 /**
@@ -31,6 +54,7 @@ export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove
  * numbers in [0, 1); with a seeded one (`seededRandom`) the choice is reproducible.
  */
 export function choose(config: BookPolicyConfig, moves: readonly RichMove[], random: () => number = Math.random): number {
+  moves = eligible(config, moves);
   if (moves.length === 0) return 0;
   const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves), random) : chooseWeights(planWeights(config, moves), random);
   return i < 0 ? 0 : moves[i]!.move;

@@ -289,3 +289,37 @@ test('parsePolicy: names in any spelling, aliases, and clear errors for bad valu
   // Every option's default round-trips through its own name.
   for (const o of POLICY_OPTIONS) assert.deepEqual(parsePolicy({ [o.name]: String(defaultPolicy()[o.key]) }), defaultPolicy());
 });
+
+test('MinAvgElo: moves of weaker or unrated games are out for every policy; user-set, PostBook and imported moves are not judged', () => {
+  const rated = (m: RichMove, avgElo: number, ratedGames: number): RichMove => ({ ...m, avgElo, ratedGames });
+  const moves: RichMove[] = [
+    rated(rm(1, [30, 10, 10]), 2610, 50),
+    rated(rm(2, [60, 20, 20]), 2250, 100),
+    rm(3, [8, 2, 0]), // games without ratings
+    rated(rm(4, [1, 0, 5], [0, 0, 0], 75), 1900, 6),
+    { ...rm(5, [0, 0, 0]), weight: 40 }, // known only by an imported weight
+    rated(rm(6, [20, 5, 5]), 2400, 30),
+  ];
+  for (const policy of ['polyglot-weighted', 'gnu-random', 'uniform', 'terra']) {
+    const off = explainPolicy(parsePolicy({ policy, BookUserValues: 'off' }), moves);
+    const on = explainPolicy(parsePolicy({ policy, BookUserValues: 'off', 'min-avg-elo': 2400 }), moves);
+    assert.equal(prob(on, 2), 0, policy);
+    assert.equal(prob(on, 3), 0, policy);
+    assert.match(on.find((r) => r.move === 2)!.reason, /average Elo 2250 < MinAvgElo 2400/);
+    assert.match(on.find((r) => r.move === 3)!.reason, /no rated games/);
+    if (policy !== 'terra') assert.equal(prob(on, 4), 0, `${policy}: with user values off, the 1900 move is judged by its Elo`);
+    assert.ok(prob(off, 2) > 0, `${policy}: the filter is what removes move 2`);
+    assert.ok(prob(on, 1) > 0 && prob(on, 6) > 0, `${policy}: 2610 and 2400 pass`);
+    assert.ok(Math.abs(on.reduce((s, r) => s + r.probability, 0) - 1) < 1e-9, policy);
+    // choose follows the explanation: a filtered move is never drawn.
+    const random = seededRandom(3);
+    const cfg = parsePolicy({ policy, BookUserValues: 'off', MinAvgElo: 2400 });
+    for (let k = 0; k < 2000; k++) assert.ok(![2, 3].includes(choose(cfg, moves, random)), policy);
+  }
+  // Hand-set values outrank the filter: the 1900-rated move set to 75 stays in Terra's user group.
+  const terra = explainPolicy(parsePolicy({ policy: 'terra', MinAvgElo: 2400 }), moves);
+  assert.ok(prob(terra, 4) > 0);
+  assert.equal(prob(explainPolicy(parsePolicy({ policy: 'polyglot-weighted', MinAvgElo: 2400 }), moves), 5) > 0, true);
+  // Everything filtered: out of book.
+  assert.equal(choose(parsePolicy({ policy: 'uniform', MinAvgElo: 3000 }), moves.slice(0, 3)), 0);
+});
