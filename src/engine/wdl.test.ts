@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unwrap } from '../core/result.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
+import { DEFAULTS } from './eval/defaults.js';
 import { DEFAULT_WDL, gamePhase, wdlChances, wdlPermille } from './wdl.js';
 
 test('wdl: permille summing to 1000, symmetric, more wins and fewer losses as the score rises', () => {
@@ -17,10 +18,12 @@ test('wdl: permille summing to 1000, symmetric, more wins and fewer losses as th
       lastLoss = l;
     }
   }
-  // Even: mostly draws among masters; a pawn up in an endgame wins more often than in the middlegame.
+  // Even: mostly draws among masters; a pawn up in an endgame wins more often than in the
+  // middlegame (a pawn in each phase's own units: the evaluation's pawn values).
   const [w0, d0] = wdlPermille(DEFAULT_WDL, 0, undefined, 24);
   assert.ok(d0 > 350 && w0 < 350, `${w0} ${d0}`);
-  assert.ok(wdlChances(DEFAULT_WDL, 150, 0)[0] > wdlChances(DEFAULT_WDL, 150, 24)[0]);
+  const [pawnMg, pawnEg] = DEFAULTS['material']![0]!;
+  assert.ok(wdlChances(DEFAULT_WDL, pawnEg, 0)[0] > wdlChances(DEFAULT_WDL, pawnMg, 24)[0]);
   assert.deepEqual(wdlPermille(DEFAULT_WDL, undefined, 3, 10), [1000, 0, 0]);
   assert.deepEqual(wdlPermille(DEFAULT_WDL, undefined, -1, 10), [0, 0, 1000]);
 });

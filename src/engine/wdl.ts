@@ -26,8 +26,9 @@ export interface WdlModel {
 /**
  * Fitted on the 561,737 quiet positions of 120,000 master games (both players 2300+) with the
  * built-in evaluation: `tabiya tune wdl ../shared/data/tuning/pgnmentor_quiet_labeled.epd.gz`.
+ * Refit whenever the evaluation's weights change: the curves are in the evaluation's units.
  */
-export const DEFAULT_WDL: WdlModel = { a0: 137.9, a1: -1.5, b0: 79.5, b1: 94.5 };
+export const DEFAULT_WDL: WdlModel = { a0: 139.8, a1: -17.1, b0: 81.1, b1: 74.9 };
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
