@@ -12,8 +12,7 @@
  * positions with `tabiya tune wdl` (src/tune/wdl.ts; docs/tuning.md shows the fit).
  */
 import type { Position } from '../core/position.js';
-import { BISHOP, KNIGHT, QUEEN, ROOK } from '../core/types.js';
-import { popcnt } from './eval/masks.js';
+import { materialPhase } from './eval/evaluate.js';
 import { MATE_IN_MAX } from './score.js';
 
 export interface WdlModel {
@@ -33,13 +32,7 @@ export const DEFAULT_WDL: WdlModel = { a0: 139.8, a1: -17.1, b0: 81.1, b1: 74.9 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** Game phase 0..24: knights and bishops 1, rooks 2, queens 4, as the evaluation tapers. */
-export function gamePhase(pos: Position): number {
-  const lo = pos.bbLo;
-  const hi = pos.bbHi;
-  const count = (t: number): number => popcnt(lo[t]! | lo[8 | t]!, hi[t]! | hi[8 | t]!);
-  const p = count(KNIGHT) + count(BISHOP) + 2 * count(ROOK) + 4 * count(QUEEN);
-  return p > 24 ? 24 : p;
-}
+export const gamePhase: (pos: Position) => number = materialPhase;
 
 /** The model's a and b at phase p (each at least 1). */
 export function wdlShape(model: WdlModel, phase: number): { a: number; b: number } {

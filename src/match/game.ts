@@ -19,6 +19,7 @@ import { Clock } from './clock.js';
 import type { Opening } from './openings.js';
 import { EngineFault, type EnginePlayer, type Timeouts } from './player.js';
 import type { TimeControl } from './tc.js';
+import { gameTimeUse, type GameTimeUse } from './timeUse.js';
 
 export interface MoveRecord {
   uci: string;
@@ -52,6 +53,8 @@ export interface GameRecord extends GameEnd {
   /** Extra words for the PGN's final comment (the engine's illegal move, a fault's cause). */
   detail?: string;
   fault?: { color: number; kind: FaultKind };
+  /** White's and Black's time use (absent for a game that never started). */
+  time?: [GameTimeUse, GameTimeUse];
   startedAt: Date;
   durationMs: number;
 }
@@ -93,6 +96,7 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     chess960,
     moves,
     openingSource: setup.opening.source,
+    time: gameTimeUse({ fen: setup.opening.fen, moves }),
     startedAt: started,
     durationMs: performance.now() - t0,
     ...extra,

@@ -18,7 +18,7 @@ import { EngineFault, EnginePlayer, type SpawnEngine, type Timeouts } from './pl
 import type { StopReason } from './report.js';
 import type { ScheduledGame } from './schedule.js';
 import { Scoreboard, pentaOf } from './scoreboard.js';
-import { gameTimeUse, type GameTimeUse } from './timeUse.js';
+import type { GameTimeUse } from './timeUse.js';
 import { STARTING_FEN } from '../notation/fen.js';
 
 /** A game a resumed match already played: what its journal line kept. */
@@ -178,7 +178,7 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   };
 
   const book = async (rec: GameRecord, g: ScheduledGame): Promise<void> => {
-    board.add(g, rec.result, rec.fault, gameTimeUse(rec));
+    board.add(g, rec.result, rec.fault, rec.time);
     if (plan.sprt) sprt = sprtOf(board, plan.sprt);
     await hooks.onGameEnd?.(rec, g, board, sprt);
     if (sprt?.decision) stop('sprt');

@@ -28,21 +28,18 @@ function ratingVeto(config: BookPolicyConfig, m: RichMove): string {
   return m.avgElo < config.minAvgElo ? `average Elo ${m.avgElo} < MinAvgElo ${config.minAvgElo}` : '';
 }
 
-/** The moves the policy's own procedure sees: all, or those the rating filter lets through. */
-function eligible(config: BookPolicyConfig, moves: readonly RichMove[]): readonly RichMove[] {
-  return config.minAvgElo <= 0 ? moves : moves.filter((m) => ratingVeto(config, m) === '');
-}
 
 /**
  * The probability `choose` gives each move (same order as `moves`), and why it is in or out.
  * The rating filter acts first: the policy then runs as if the book held only the moves it kept.
  */
 export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove[]): PolicyRow[] {
-  const kept = eligible(config, moves);
+  const vetoes = moves.map((m) => ratingVeto(config, m));
+  const kept = moves.filter((_, i) => vetoes[i] === '');
   const { probability, reasons } = config.policy === 'terra' ? explainTerra(planTerra(config, kept), kept.length) : explainWeights(planWeights(config, kept), kept.length);
   let k = 0;
-  return moves.map((m) => {
-    const veto = kept === moves ? '' : ratingVeto(config, m);
+  return moves.map((m, i) => {
+    const veto = vetoes[i]!;
     if (veto !== '') return { move: m.move, probability: 0, inPlay: false, reason: veto };
     const p = probability[k]!;
     return { move: m.move, probability: p, inPlay: p > 0, reason: reasons[k++]! };
@@ -54,7 +51,8 @@ export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove
  * numbers in [0, 1); with a seeded one (`seededRandom`) the choice is reproducible.
  */
 export function choose(config: BookPolicyConfig, moves: readonly RichMove[], random: () => number = Math.random): number {
-  moves = eligible(config, moves);
+  // The policy's own procedure sees only the moves the rating filter lets through.
+  if (config.minAvgElo > 0) moves = moves.filter((m) => ratingVeto(config, m) === '');
   if (moves.length === 0) return 0;
   const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves), random) : chooseWeights(planWeights(config, moves), random);
   return i < 0 ? 0 : moves[i]!.move;

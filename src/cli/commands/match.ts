@@ -18,7 +18,6 @@ import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type Ope
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../../match/player.js';
 import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
-import { gameTimeUse } from '../../match/timeUse.js';
 import { randomSeed } from '../../match/rng.js';
 import { runMatch, type DoneGame, type MatchPlan } from '../../match/runner.js';
 import { buildSchedule, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
@@ -252,7 +251,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
       const bytes = pgn.append(formatGamePgn(rec, { event: a.event, site: a.site, round: String(g.group + 1), comments: !a.pgnMin }));
       const entry: JournalGame = { type: 'game', number: g.number, result: rec.result, reason: rec.reason, termination: rec.termination, pgnBytes: bytes };
       if (rec.fault) entry.fault = rec.fault;
-      entry.time = gameTimeUse(rec);
+      if (rec.time) entry.time = rec.time;
       journal.append(gameLine(entry));
     }
     finished++;

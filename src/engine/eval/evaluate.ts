@@ -100,6 +100,20 @@ const evaluateThreats = evaluateThreats_;
 
 export const PHASE_MAX = 24;
 
+/**
+ * Game phase 0 (bare kings and pawns) .. 24 (all pieces) straight from the bitboards, for callers
+ * that have not counted the material (lazy evaluation, win/draw/loss chances).
+ */
+export function materialPhase(pos: Position): number {
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const minors = popcnt(lo[KNIGHT]! | lo[8 | KNIGHT]! | lo[BISHOP]! | lo[8 | BISHOP]!, hi[KNIGHT]! | hi[8 | KNIGHT]! | hi[BISHOP]! | hi[8 | BISHOP]!);
+  const rooks = popcnt(lo[ROOK]! | lo[8 | ROOK]!, hi[ROOK]! | hi[8 | ROOK]!);
+  const queens = popcnt(lo[QUEEN]! | lo[8 | QUEEN]!, hi[QUEEN]! | hi[8 | QUEEN]!);
+  const phase = minors + 2 * rooks + 4 * queens;
+  return phase > PHASE_MAX ? PHASE_MAX : phase;
+}
+
 /** Game phase 0 (bare kings and pawns) .. 24 (all pieces). COUNT must be set. */
 function phaseOf(): number {
   const p = COUNT[KNIGHT]! + COUNT[8 | KNIGHT]! + COUNT[BISHOP]! + COUNT[8 | BISHOP]! +
@@ -190,13 +204,7 @@ export function evaluateWith(pos: Position, psqt: number): number {
  * (typically within a few hundred centipawns) cannot bring it back.
  */
 export function lazyEval(pos: Position, psqt: number): number {
-  const lo = pos.bbLo;
-  const hi = pos.bbHi;
-  const minors = popcnt(lo[KNIGHT]! | lo[8 | KNIGHT]! | lo[BISHOP]! | lo[8 | BISHOP]!, hi[KNIGHT]! | hi[8 | KNIGHT]! | hi[BISHOP]! | hi[8 | BISHOP]!);
-  const rooks = popcnt(lo[ROOK]! | lo[8 | ROOK]!, hi[ROOK]! | hi[8 | ROOK]!);
-  const queens = popcnt(lo[QUEEN]! | lo[8 | QUEEN]!, hi[QUEEN]! | hi[8 | QUEEN]!);
-  let phase = minors + 2 * rooks + 4 * queens;
-  if (phase > PHASE_MAX) phase = PHASE_MAX;
+  const phase = materialPhase(pos);
   const score = psqt + (pos.turn === WHITE ? PACKED[P_TEMPO]! : -PACKED[P_TEMPO]!);
   const v = ((unpackMg(score) * phase + unpackEg(score) * (PHASE_MAX - phase)) / PHASE_MAX) | 0;
   return pos.turn === WHITE ? v : 0 - v;
