@@ -48,11 +48,38 @@ test('epd: solved/total, failures by id, unreadable records skipped with their l
     );
     const p = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '3', '--json'], { encoding: 'utf8' });
     assert.equal(p.status, 0, p.stderr);
-    const r = JSON.parse(p.stdout) as { solved: number; total: number; skipped: number; failed: { id: string; played: string }[] };
+    const r = JSON.parse(p.stdout) as {
+      solved: number;
+      total: number;
+      skipped: number;
+      failed: { id: string; played: string }[];
+      solutions: { id: string; depth: number; nodes: number }[];
+      found: { nodes: { total: number; median: number }; depth: { median: number } };
+    };
     assert.deepEqual([r.solved, r.total, r.skipped], [1, 2, 2]);
+    // The mate in one is the best move from the first iteration on.
+    assert.deepEqual(r.solutions.map((s) => [s.id, s.depth]), [['mate1', 1]]);
+    assert.ok(r.solutions[0]!.nodes > 0);
+    assert.deepEqual([r.found.nodes.total, r.found.nodes.median, r.found.depth.median], [r.solutions[0]!.nodes, r.solutions[0]!.nodes, 1]);
     assert.deepEqual(r.failed.map((f) => [f.id, f.played]), [['avoid', 'Rd8#']]);
     assert.match(p.stderr, /suite\.epd:3: /);
     assert.match(p.stderr, /suite\.epd:4: bm Nf3/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('epd: a solution is found at the iteration from which the best move stays right', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    // WAC.001: the first iterations prefer Ne8; Qg6 (mate in two) takes over at depth 8.
+    const file = join(dir, 'wac1.epd');
+    writeFileSync(file, '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";\n');
+    const r = run('epd', file, '--depth', '9', '--json') as { solutions: { id: string; depth: number }[] };
+    assert.equal(r.solutions.length, 1);
+    assert.ok(r.solutions[0]!.depth > 1 && r.solutions[0]!.depth <= 9, `found at depth ${r.solutions[0]!.depth}`);
+    const text = execFileSync(process.execPath, [MAIN, 'epd', file, '--depth', '9', '--quiet'], { encoding: 'utf8' });
+    assert.match(text, /solved 1\/1, \d+ nodes\/s\nsolutions found after [\d,]+ nodes and [\d.]+ s in all; median [\d,]+ nodes, \d+ ms, depth \d+\n/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,6 +2,10 @@
  * `tabiya epd FILE --movetime MS`: runs a test suite. A position counts as solved when the
  * engine's move is one of its `bm` moves and none of its `am` moves. Records that cannot be
  * read are reported with their line and skipped.
+ *
+ * For each solved position it also records when the solution was found: the first completed
+ * iteration from which the best move stayed a solution until the end (depth, nodes, time).
+ * Totals of these separate two searches that solve the same count, one of them faster.
  */
 import { readFileSync } from 'node:fs';
 import { Engine } from '../../engine/engine.js';
@@ -20,6 +24,14 @@ export interface EpdOptions {
   limit?: string;
   json?: boolean;
   quiet?: boolean;
+}
+
+/** Where a solved position's solution was found and then kept. */
+interface Solution {
+  id: string;
+  depth: number;
+  nodes: number;
+  time: number;
 }
 
 interface Failure {
@@ -55,6 +67,7 @@ export function epdCommand(file: string, opts: EpdOptions): void {
   engine.settings.moveOverhead = 0;
   const progress = startProgress({ label: 'epd', total: todo.length, unit: 'positions', quiet: opts.quiet || opts.json });
   const failures: Failure[] = [];
+  const solutions: Solution[] = [];
   const errors: { line: number; message: string }[] = [];
   let solved = 0;
   let total = 0;
@@ -88,15 +101,25 @@ export function epdCommand(file: string, opts: EpdOptions): void {
       errors.push({ line: rec.line, message: `${file}:${rec.line}: ${bad || 'no bm or am operation'}` });
       continue;
     }
+    const isSolution = (m: number): boolean => (bm.length === 0 || bm.includes(m)) && !am.includes(m);
+    let found: { depth: number; nodes: number; time: number } | undefined;
     engine.newGame();
-    const r = engine.go({ movetime, depth, nodes });
+    const r = engine.go({ movetime, depth, nodes }, (info) => {
+      if (info.multipv !== 1 || info.bound !== undefined || info.pv.length === 0) return;
+      if (!isSolution(info.pv[0]!)) found = undefined;
+      else found ??= { depth: info.depth, nodes: info.nodes, time: info.time };
+    });
     total++;
     searched += r.nodes;
     time += r.time;
-    if ((bm.length === 0 || bm.includes(r.bestMove)) && !am.includes(r.bestMove)) solved++;
-    else {
+    const id = ops.get('id')?.[0] ?? `line ${rec.line}`;
+    if (isSolution(r.bestMove)) {
+      solved++;
+      // A best move that no completed iteration reported (found within the last one) counts at the end.
+      solutions.push({ id, ...(found ?? { depth: r.depth, nodes: r.nodes, time: r.time }) });
+    } else {
       failures.push({
-        id: ops.get('id')?.[0] ?? `line ${rec.line}`,
+        id,
         line: rec.line,
         expected: ops.get('bm') ?? [],
         avoid: ops.get('am') ?? [],
@@ -107,9 +130,31 @@ export function epdCommand(file: string, opts: EpdOptions): void {
   progress.stop();
   for (const e of errors) process.stderr.write(`tabiya: skipped ${e.message}\n`);
   const nps = Math.round((searched * 1000) / Math.max(1, time));
-  report(opts.json, { file, solved, total, skipped: errors.length, nps, failed: failures }, () => {
+  const found = summarizeSolutions(solutions);
+  report(opts.json, { file, solved, total, skipped: errors.length, nps, found, failed: failures, solutions }, () => {
     const out = failures.map((f) => `${f.id}: played ${f.played}, ${f.expected.length ? `best ${f.expected.join(' ')}` : `avoid ${f.avoid.join(' ')}`}`);
     out.push(`solved ${solved}/${total}${errors.length ? ` (${errors.length} skipped)` : ''}, ${nps} nodes/s`);
+    if (found) {
+      out.push(`solutions found after ${found.nodes.total.toLocaleString('en-US')} nodes and ${(found.time.total / 1000).toFixed(1)} s in all; ` +
+        `median ${found.nodes.median.toLocaleString('en-US')} nodes, ${found.time.median} ms, depth ${found.depth.median}`);
+    }
     return out.join('\n');
   });
+}
+
+/** Totals and medians of the solved positions' finding points (undefined when none was solved). */
+export function summarizeSolutions(solutions: readonly Solution[]): { depth: { median: number }; nodes: { total: number; median: number }; time: { total: number; median: number } } | undefined {
+  if (solutions.length === 0) return undefined;
+  const median = (xs: number[]): number => {
+    const s = [...xs].sort((a, b) => a - b);
+    const mid = s.length >> 1;
+    return s.length % 2 === 1 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
+  };
+  const nodes = solutions.map((s) => s.nodes);
+  const time = solutions.map((s) => Math.round(s.time));
+  return {
+    depth: { median: median(solutions.map((s) => s.depth)) },
+    nodes: { total: nodes.reduce((a, b) => a + b, 0), median: median(nodes) },
+    time: { total: time.reduce((a, b) => a + b, 0), median: median(time) },
+  };
 }
