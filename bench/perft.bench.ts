@@ -1,7 +1,9 @@
 /**
  * Perft speed: tabiya against chessops's own perft and chess.js's own perft, measured in the
  * same run, from the start position and Kiwipete, with and without bulk counting at the last
- * ply. Each figure is the best of several timed runs after a warm-up.
+ * ply. Each figure is the best of several timed runs after a warm-up. The WebAssembly core
+ * (src/wasm, the engine's future board) runs the same trees; its column is compared with the
+ * TypeScript core's.
  *
  *   npm run bench -- perft [--seconds S]
  */
@@ -12,6 +14,7 @@ import { Chess as ChessJs } from 'chess.js';
 import { perft } from '../src/core/perft.js';
 import { positionFromFen, STARTING_FEN } from '../src/notation/fen.js';
 import { unwrap } from '../src/core/result.js';
+import { loadWasmCore } from '../src/node/wasmCore.js';
 
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
 
@@ -68,7 +71,8 @@ export function main(args: string[]): void {
   const i = args.indexOf('--seconds');
   const seconds = i >= 0 ? Number(args[i + 1]) : 2;
   console.log(`perft speed, nodes per second (best run of ~${seconds} s each), Node ${process.version}`);
-  console.log('position    mode     depth   tabiya        chessops      chess.js      vs chessops  vs chess.js');
+  console.log('position    mode     depth   tabiya        chessops      chess.js      vs chessops  vs chess.js   wasm core     wasm / tabiya');
+  const core = loadWasmCore();
   for (const [name, fen, deep, shallow] of [
     ['start', STARTING_FEN, 5, 4],
     ['kiwipete', KIWIPETE, 4, 3],
@@ -83,9 +87,14 @@ export function main(args: string[]): void {
         const c = new ChessJs(fen);
         return bulk ? jsPerftBulk(c, jsDepth) : c.perft(jsDepth);
       }, seconds);
+      const wasm = measure(() => {
+        core.setPosition(unwrap(positionFromFen(fen)));
+        return core.perft(depth, bulk);
+      }, seconds);
       if (ours.nodes !== ops.nodes) throw new Error(`node counts differ: tabiya ${ours.nodes}, chessops ${ops.nodes}`);
+      if (wasm.nodes !== ours.nodes) throw new Error(`node counts differ: tabiya ${ours.nodes}, wasm core ${wasm.nodes}`);
       console.log(
-        `${name.padEnd(11)} ${(bulk ? 'bulk' : 'full').padEnd(8)} ${String(depth).padStart(5)}  ${fmt(ours.nps)}  ${fmt(ops.nps)}  ${fmt(js.nps)}  ${(ours.nps / ops.nps).toFixed(1).padStart(9)}x  ${(ours.nps / js.nps).toFixed(1).padStart(9)}x`,
+        `${name.padEnd(11)} ${(bulk ? 'bulk' : 'full').padEnd(8)} ${String(depth).padStart(5)}  ${fmt(ours.nps)}  ${fmt(ops.nps)}  ${fmt(js.nps)}  ${(ours.nps / ops.nps).toFixed(1).padStart(9)}x  ${(ours.nps / js.nps).toFixed(1).padStart(9)}x  ${fmt(wasm.nps)}  ${(wasm.nps / ours.nps).toFixed(2).padStart(9)}x`,
       );
     }
   }

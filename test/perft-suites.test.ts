@@ -6,21 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { perft } from '../src/core/perft.js';
 import { positionFromFen } from '../src/notation/fen.js';
-import { parseEpd, perftExpectations } from '../src/notation/epd.js';
+import { perftSuite } from './support/perftSuite.js';
 import { unwrap } from '../src/core/result.js';
-
-function suite(name: string): { fen: string; counts: Map<number, number> }[] {
-  return readFileSync(new URL(`../../../shared/data/suites/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => {
-      const rec = unwrap(parseEpd(l));
-      return { fen: rec.fen, counts: perftExpectations(rec) };
-    });
-}
 
 function check(entries: { fen: string; counts: Map<number, number> }[], depthOf: (i: number) => number): number {
   let checked = 0;
@@ -37,13 +26,13 @@ function check(entries: { fen: string; counts: Map<number, number> }[], depthOf:
 }
 
 test('standard perft suite: all positions to depth 4, every eighth to depth 5', () => {
-  const entries = suite('perft_standard.epd');
+  const entries = perftSuite('perft_standard.epd');
   assert.equal(entries.length, 128);
   assert.ok(check(entries, (i) => (i % 8 === 0 ? 5 : 4)) > 400);
 });
 
 test('Chess960 perft suite: all 960 positions to depth 3, every 24th to depth 4', () => {
-  const entries = suite('perft_chess960.epd');
+  const entries = perftSuite('perft_chess960.epd');
   assert.equal(entries.length, 960);
   assert.ok(check(entries, (i) => (i % 24 === 0 ? 4 : 3)) >= 2880);
 });

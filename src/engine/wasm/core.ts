@@ -1,0 +1,74 @@
+/**
+ * The WebAssembly engine core (src/wasm, built to dist/wasm/core.wasm) seen from TypeScript.
+ * Browser-safe: the caller compiles the module from bytes it fetched or read
+ * (src/node/wasmCore.ts reads the built file in Node).
+ */
+import type { Position } from '../../core/position.js';
+
+interface CoreExports {
+  memory: WebAssembly.Memory;
+  setupClear(): void;
+  setupPiece(sq: number, piece: number): void;
+  setupFinish(turn: number, castling: number, rooks: number, ep: number, halfmoves: number, chess960: number): void;
+  keyLo(): number;
+  keyHi(): number;
+  perft(depth: number, bulk: number): number;
+  perftCheckKeys(depth: number): number;
+  keyErrorCount(): number;
+  leafKeysLo(): number;
+  leafKeysHi(): number;
+}
+
+/** Reads an AssemblyScript string (UTF-16, byte length in the word before it) from memory. */
+function readString(memory: WebAssembly.Memory, ptr: number): string {
+  if (ptr === 0) return '';
+  const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0]!;
+  return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, bytes >>> 1));
+}
+
+export class WasmCore {
+  private readonly x: CoreExports;
+
+  /** One instance: one board of its own (instances share nothing). */
+  constructor(module: WebAssembly.Module) {
+    // A failed bounds check (checked build) or assertion calls abort with its message.
+    const abort = (msg: number, file: number, line: number, col: number): never => {
+      const memory = this.x.memory;
+      throw new Error(`wasm core: ${readString(memory, msg)} at ${readString(memory, file)}:${line}:${col}`);
+    };
+    const instance = new WebAssembly.Instance(module, { env: { abort } });
+    this.x = instance.exports as unknown as CoreExports;
+  }
+
+  /** Copies the position (its current state, not its move history) into the core. */
+  setPosition(pos: Position): void {
+    const x = this.x;
+    x.setupClear();
+    for (let sq = 0; sq < 64; sq++) if (pos.board[sq] !== 0) x.setupPiece(sq, pos.board[sq]!);
+    let rooks = 0;
+    for (let i = 0; i < 4; i++) if ((pos.castling & (1 << i)) !== 0) rooks |= (pos.castleRook[i]! & 255) << (8 * i);
+    x.setupFinish(pos.turn, pos.castling, rooks, pos.epSquare, pos.halfmoves, pos.chess960 ? 1 : 0);
+  }
+
+  /** The Polyglot key of the position in the core, as (lo, hi) int32 halves like Position's. */
+  key(): [number, number] {
+    return [this.x.keyLo(), this.x.keyHi()];
+  }
+
+  /** Perft of the position in the core; `bulk` counts the last ply from the move list. */
+  perft(depth: number, bulk = true): number {
+    const n = this.x.perft(depth, bulk ? 1 : 0);
+    if (n < 0) throw new RangeError(`perft depth ${depth} is too deep`);
+    return n;
+  }
+
+  /**
+   * Perft that checks the incremental key against one computed from scratch at every node,
+   * and that undo restores it: the leaf count, the number of bad keys, and the XOR of all
+   * leaf keys (lo, hi).
+   */
+  perftCheckKeys(depth: number): { nodes: number; keyErrors: number; leafKeys: [number, number] } {
+    const nodes = this.x.perftCheckKeys(depth);
+    return { nodes, keyErrors: this.x.keyErrorCount(), leafKeys: [this.x.leafKeysLo(), this.x.leafKeysHi()] };
+  }
+}

@@ -1,0 +1,14 @@
+// The part of the WebAssembly JavaScript API the core uses. TypeScript declares it only in its
+// DOM and web-worker libraries, which this Node-and-browser package does not load.
+declare namespace WebAssembly {
+  class Module {
+    constructor(bytes: ArrayBuffer | ArrayBufferView);
+  }
+  class Instance {
+    constructor(module: Module, imports?: Record<string, Record<string, unknown>>);
+    readonly exports: Record<string, unknown>;
+  }
+  class Memory {
+    readonly buffer: ArrayBuffer;
+  }
+}

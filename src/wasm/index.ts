@@ -1,0 +1,130 @@
+/**
+ * The engine core in WebAssembly: what JavaScript calls. Only numbers cross the boundary (no
+ * strings, no allocation): a position is set up square by square from the TypeScript
+ * Position, so FEN parsing and its error messages stay in one place (src/notation/fen.ts).
+ *
+ * Why WebAssembly: bitboards are 64-bit words here, with popcnt/ctz instructions, where the
+ * TypeScript core needs two int32 halves; the same move generator runs perft about 2.5 times
+ * faster (`npm run bench -- perft`). The gain needs the whole hot loop on this side of the
+ * boundary: a search that recurses in JavaScript and calls in here per node is no faster.
+ */
+import { Position } from './position';
+import { generateLegal } from './movegen';
+import { KING, MAX_MOVES } from './types';
+
+const MAX_DEPTH = 64;
+const moves = new StaticArray<u16>(MAX_MOVES * MAX_DEPTH);
+const pos = new Position();
+
+/** Starts a set-up: an empty board, White to move, no rights. */
+export function setupClear(): void {
+  pos.clear();
+}
+
+/** Puts `piece` (color * 8 + type) on an empty square. */
+export function setupPiece(sq: i32, piece: i32): void {
+  if ((piece & 7) == KING) pos.kingSq[piece >> 3] = <i8>sq;
+  pos.putPiece(piece, sq);
+}
+
+/**
+ * Ends a set-up. `rooks` packs the rook square of castling right i (0 White king side, 1 White
+ * queen side, 2 and 3 Black's) in byte i, for the rights set in `castling`; `ep` is the
+ * en-passant square or -1 (already filtered by the Polyglot rule, as Position keeps it).
+ */
+export function setupFinish(turn: i32, castling: i32, rooks: i32, ep: i32, halfmoves: i32, chess960: bool): void {
+  pos.turn = turn;
+  pos.startTurn = turn;
+  for (let i = 0; i < 4; i++) if (castling & (1 << i)) pos.addCastlingRight(i, (rooks >>> (8 * i)) & 255);
+  if (chess960) pos.chess960 = true;
+  pos.epSquare = ep;
+  pos.halfmoves = halfmoves;
+  pos.finishSetup();
+}
+
+/** The Polyglot key of the set-up position, low and high halves. */
+export function keyLo(): i32 {
+  return <i32>pos.key;
+}
+export function keyHi(): i32 {
+  return <i32>(pos.key >>> 32);
+}
+
+function perftBulk(depth: i32, base: i32): u64 {
+  const end = generateLegal(pos, moves, base);
+  if (depth == 1) return <u64>(end - base);
+  let nodes: u64 = 0;
+  for (let i = base; i < end; i++) {
+    pos.play(<i32>unchecked(moves[i]));
+    nodes += perftBulk(depth - 1, end);
+    pos.undo();
+  }
+  return nodes;
+}
+
+function perftFull(depth: i32, base: i32): u64 {
+  const end = generateLegal(pos, moves, base);
+  if (depth == 1) {
+    // Leaves are still played and taken back: full perft measures make/unmake.
+    for (let i = base; i < end; i++) {
+      pos.play(<i32>unchecked(moves[i]));
+      pos.undo();
+    }
+    return <u64>(end - base);
+  }
+  let nodes: u64 = 0;
+  for (let i = base; i < end; i++) {
+    pos.play(<i32>unchecked(moves[i]));
+    nodes += perftFull(depth - 1, end);
+    pos.undo();
+  }
+  return nodes;
+}
+
+/** Perft of the set-up position (as f64: JavaScript gets a plain number, exact below 2^53); -1 past the depth limit. */
+export function perft(depth: i32, bulk: bool): f64 {
+  if (depth <= 0) return 1;
+  if (depth > MAX_DEPTH) return -1;
+  return <f64>(bulk ? perftBulk(depth, 0) : perftFull(depth, 0));
+}
+
+let keyErrors = 0;
+let leafKeys: u64 = 0;
+
+function perftKeys(depth: i32, base: i32): u64 {
+  if (pos.key != pos.computeKey()) keyErrors++;
+  if (depth == 0) {
+    leafKeys ^= pos.key;
+    return 1;
+  }
+  const end = generateLegal(pos, moves, base);
+  let nodes: u64 = 0;
+  for (let i = base; i < end; i++) {
+    const before = pos.key;
+    pos.play(<i32>moves[i]);
+    nodes += perftKeys(depth - 1, end);
+    pos.undo();
+    if (pos.key != before) keyErrors++;
+  }
+  return nodes;
+}
+
+/**
+ * A checking perft for tests: at every node the incremental key must equal one computed from
+ * scratch and be restored by undo; the leaves' keys are XORed together (compare with the same
+ * sum from the TypeScript core). Returns the leaf count; see keyErrorCount and leafKeysLo/Hi.
+ */
+export function perftCheckKeys(depth: i32): f64 {
+  keyErrors = 0;
+  leafKeys = 0;
+  return <f64>perftKeys(depth, 0);
+}
+export function keyErrorCount(): i32 {
+  return keyErrors;
+}
+export function leafKeysLo(): i32 {
+  return <i32>leafKeys;
+}
+export function leafKeysHi(): i32 {
+  return <i32>(leafKeys >>> 32);
+}
