@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { generateLegal } from '../src/core/movegen.js';
 import { perft } from '../src/core/perft.js';
 import type { Position } from '../src/core/position.js';
@@ -14,6 +15,7 @@ import { MAX_MOVES } from '../src/core/types.js';
 import { positionFromFen } from '../src/notation/fen.js';
 import { perftSuite } from './support/perftSuite.js';
 import { loadWasmCore } from '../src/node/wasmCore.js';
+import { wasmKeysSource } from '../scripts/gen-wasm-keys.js';
 
 function checkSuite(name: string, checked: boolean, bulk: boolean, depthOf: (i: number) => number): number {
   const core = loadWasmCore(checked);
@@ -107,4 +109,9 @@ test('wasm core, checked build: a bad index is an error, not silent damage', () 
   // A castling right whose rook square was never set: the core would index square 255.
   pos.castling = 1;
   assert.throws(() => core.setPosition(pos), /^Error: wasm core: Index out of range at ~lib\/staticarray\.ts:\d+:\d+$/);
+});
+
+test('wasm core: its Polyglot key table is generated from the TypeScript core\'s', () => {
+  const committed = readFileSync(new URL('../../src/wasm/polyglotKeys.ts', import.meta.url), 'utf8');
+  assert.equal(committed, wasmKeysSource(), 'run node dist/scripts/gen-wasm-keys.js');
 });
