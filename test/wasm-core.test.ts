@@ -15,7 +15,7 @@ import { MAX_MOVES } from '../src/core/types.js';
 import { positionFromFen } from '../src/notation/fen.js';
 import { perftSuite } from './support/perftSuite.js';
 import { loadWasmCore } from '../src/node/wasmCore.js';
-import { wasmKeysSource } from '../scripts/gen-wasm-keys.js';
+import { wasmKeysSource, wasmParamsSource } from '../scripts/gen-wasm-tables.js';
 
 function checkSuite(name: string, checked: boolean, bulk: boolean, depthOf: (i: number) => number): number {
   const core = loadWasmCore(checked);
@@ -111,7 +111,8 @@ test('wasm core, checked build: a bad index is an error, not silent damage', () 
   assert.throws(() => core.setPosition(pos), /^Error: wasm core: Index out of range at ~lib\/staticarray\.ts:\d+:\d+$/);
 });
 
-test('wasm core: its Polyglot key table is generated from the TypeScript core\'s', () => {
-  const committed = readFileSync(new URL('../../src/wasm/polyglotKeys.ts', import.meta.url), 'utf8');
-  assert.equal(committed, wasmKeysSource(), 'run node dist/scripts/gen-wasm-keys.js');
+test('wasm core: its key and weight tables are generated from the TypeScript sources', () => {
+  const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+  assert.equal(read('src/wasm/polyglotKeys.ts'), wasmKeysSource(), 'run node dist/scripts/gen-wasm-tables.js');
+  assert.equal(read('src/wasm/eval/defaults.ts'), wasmParamsSource(), 'run node dist/scripts/gen-wasm-tables.js');
 });

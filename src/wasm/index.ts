@@ -11,6 +11,10 @@
 import { Position } from './position';
 import { generateLegal } from './movegen';
 import { KING, MAX_MOVES } from './types';
+import * as E from './eval/evaluate';
+import * as P from './eval/params';
+import * as Q from './eval/psqt';
+import { clearPawnHash as clearPawns } from './eval/terms/pawns';
 
 const MAX_DEPTH = 64;
 const moves = new StaticArray<u16>(MAX_MOVES * MAX_DEPTH);
@@ -127,4 +131,53 @@ export function leafKeysLo(): i32 {
 }
 export function leafKeysHi(): i32 {
   return <i32>(leafKeys >>> 32);
+}
+
+// ----- the evaluation of the set-up position (src/wasm/eval, port of src/engine/eval) -----
+
+export function evaluate(): i32 {
+  return E.evaluate(pos);
+}
+/** The evaluation given the material + piece-square sum the search keeps incrementally. */
+export function evaluateWith(psqt: i32): i32 {
+  return E.evaluateWith(pos, psqt);
+}
+export function lazyEval(psqt: i32): i32 {
+  return E.lazyEval(pos, psqt);
+}
+export function materialPhase(): i32 {
+  return E.materialPhase(pos);
+}
+export function psqtFromScratch(): i32 {
+  return Q.psqtFromScratch(pos);
+}
+/** The change of the material + piece-square sum by move `m` (legal here, not yet played). */
+export function psqtDelta(m: i32): i32 {
+  return Q.psqtDelta(pos, m);
+}
+export function clearPawnHash(): void {
+  clearPawns();
+}
+
+// ----- the weights: one i32 table [mg0, eg0, mg1, eg1, ...] that JavaScript fills -----
+
+/** Address of the weight table in memory (2 * weightPairs() i32s). */
+export function weightsPtr(): usize {
+  return changetype<usize>(P.WEIGHTS);
+}
+export function weightPairs(): i32 {
+  return P.NPAIRS;
+}
+/** Derives the packed and piece-square tables after the weight table was written. */
+export function applyWeights(): void {
+  P.applyWeights();
+  clearPawns();
+}
+
+/** Plays a legal move of the set-up position (the key and the state stack follow). */
+export function play(m: i32): void {
+  pos.play(m);
+}
+export function undo(): void {
+  pos.undo();
 }

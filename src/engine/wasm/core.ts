@@ -17,6 +17,18 @@ interface CoreExports {
   keyErrorCount(): number;
   leafKeysLo(): number;
   leafKeysHi(): number;
+  evaluate(): number;
+  evaluateWith(psqt: number): number;
+  lazyEval(psqt: number): number;
+  materialPhase(): number;
+  psqtFromScratch(): number;
+  psqtDelta(move: number): number;
+  clearPawnHash(): void;
+  weightsPtr(): number;
+  weightPairs(): number;
+  applyWeights(): void;
+  play(move: number): void;
+  undo(): void;
 }
 
 /** Reads an AssemblyScript string (UTF-16, byte length in the word before it) from memory. */
@@ -60,6 +72,57 @@ export class WasmCore {
     const n = this.x.perft(depth, bulk ? 1 : 0);
     if (n < 0) throw new RangeError(`perft depth ${depth} is too deep`);
     return n;
+  }
+
+  /** Plays a legal move in the core's position (nothing checks that it is legal). */
+  play(move: number): void {
+    this.x.play(move);
+  }
+
+  undo(): void {
+    this.x.undo();
+  }
+
+  /** Static evaluation of the position in the core (side to move's view), as `evaluate`. */
+  evaluate(): number {
+    return this.x.evaluate();
+  }
+
+  /** The same given the material + piece-square sum, as `evaluateWith`. */
+  evaluateWith(psqt: number): number {
+    return this.x.evaluateWith(psqt);
+  }
+
+  lazyEval(psqt: number): number {
+    return this.x.lazyEval(psqt);
+  }
+
+  materialPhase(): number {
+    return this.x.materialPhase();
+  }
+
+  psqtFromScratch(): number {
+    return this.x.psqtFromScratch();
+  }
+
+  /** The change of the material + piece-square sum by a legal move of the position in the core. */
+  psqtDelta(move: number): number {
+    return this.x.psqtDelta(move);
+  }
+
+  clearPawnHash(): void {
+    this.x.clearPawnHash();
+  }
+
+  /**
+   * Replaces the evaluation weights: `weights` is [mg0, eg0, mg1, eg1, ...] as the TypeScript
+   * table `WEIGHTS` of src/engine/eval/params.ts (already rounded and clamped there).
+   */
+  setWeights(weights: Int32Array): void {
+    const n = 2 * this.x.weightPairs();
+    if (weights.length !== n) throw new RangeError(`expected ${n} weights, got ${weights.length}`);
+    new Int32Array(this.x.memory.buffer, this.x.weightsPtr(), n).set(weights);
+    this.x.applyWeights();
   }
 
   /**

@@ -1,0 +1,108 @@
+/**
+ * Port of src/engine/eval/evaluate.ts: the static evaluation, tapered between middlegame and
+ * endgame by material phase, in centipawns from the side to move's point of view.
+ * Scores are packed (eg << 16) + mg in an i32; every sum wraps as i32, which gives the same
+ * integers as the TS (double sums, read back through ToInt32 in unpackMg/unpackEg).
+ */
+import { KING_ATT } from '../attacks';
+import { Position } from '../position';
+import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK, WHITE } from '../types';
+import { ATT, ATT2, FILE_A, FILE_H, ZONE, ZONE_ATTACKERS, ZONE_HITS, popcnt64 } from './masks';
+import { EVAL_LIMIT, P_TEMPO, PACKED, PHASE_MAX, unpackEg, unpackMg } from './params';
+export { EVAL_LIMIT, PHASE_MAX };
+import { psqtFromScratch } from './psqt';
+import { COUNT, NO_SPECIAL, countMaterial, endgameScale, specialEndgame } from './terms/endgame';
+import { kingAttack, kingShelter } from './terms/king';
+import { evaluatePassed } from './terms/passed';
+import { PI_SCORE, probePawns } from './terms/pawns';
+import { evaluatePieces } from './terms/pieces';
+import { evaluateThreats } from './terms/threats';
+
+
+/** Game phase 0 (bare kings and pawns) .. 24 (all pieces) straight from the bitboards. */
+export function materialPhase(pos: Position): i32 {
+  const bb = pos.bb;
+  const minors = popcnt64(unchecked(bb[KNIGHT]) | unchecked(bb[8 | KNIGHT]) | unchecked(bb[BISHOP]) | unchecked(bb[8 | BISHOP]));
+  const rooks = popcnt64(unchecked(bb[ROOK]) | unchecked(bb[8 | ROOK]));
+  const queens = popcnt64(unchecked(bb[QUEEN]) | unchecked(bb[8 | QUEEN]));
+  const phase = minors + 2 * rooks + 4 * queens;
+  return phase > PHASE_MAX ? PHASE_MAX : phase;
+}
+
+/** Game phase from COUNT (must be set). */
+// @ts-ignore: decorator
+@inline function phaseOf(): i32 {
+  const p = unchecked(COUNT[KNIGHT]) + unchecked(COUNT[8 | KNIGHT]) + unchecked(COUNT[BISHOP]) + unchecked(COUNT[8 | BISHOP]) +
+    2 * (unchecked(COUNT[ROOK]) + unchecked(COUNT[8 | ROOK])) + 4 * (unchecked(COUNT[QUEEN]) + unchecked(COUNT[8 | QUEEN]));
+  return p > PHASE_MAX ? PHASE_MAX : p;
+}
+
+/** Sets pawn and king attacks and king zones of both sides; clears the zone counters. */
+function initAttacks(pos: Position): void {
+  const bb = pos.bb;
+  // White pawns attack up-left (+7) and up-right (+9); black pawns down (-9, -7).
+  const wp = unchecked(bb[PAWN]);
+  const bp = unchecked(bb[8 | PAWN]);
+  unchecked(ATT[PAWN] = ((wp & ~FILE_A) << 7) | ((wp & ~FILE_H) << 9));
+  unchecked(ATT[8 | PAWN] = ((bp & ~FILE_A) >> 9) | ((bp & ~FILE_H) >> 7));
+  for (let c = 0; c < 2; c++) {
+    const o = c << 3;
+    const k = <i32>unchecked(pos.kingSq[c]);
+    const ka = unchecked(KING_ATT[k]);
+    const pa = unchecked(ATT[o | PAWN]);
+    unchecked(ATT[o | 6] = ka);
+    unchecked(ATT[o] = ka | pa);
+    unchecked(ATT2[c] = ka & pa);
+    unchecked(ZONE[c] = ka | ((<u64>1) << <u64>k));
+    unchecked(ZONE_ATTACKERS[c] = 0);
+    for (let t = 1; t < 8; t++) unchecked(ZONE_HITS[o | t] = 0);
+  }
+}
+
+/** Packed (mg, eg) sum of all linear terms except material/PST, from White's point of view. */
+function linearTerms(pos: Position): i32 {
+  probePawns(pos);
+  let score = PI_SCORE;
+  initAttacks(pos);
+  score += evaluatePieces(pos, 0) - evaluatePieces(pos, 1);
+  score += kingShelter(pos, 0) - kingShelter(pos, 1);
+  score += kingAttack(pos, 0) - kingAttack(pos, 1);
+  score += evaluateThreats(pos, 0) - evaluateThreats(pos, 1);
+  score += evaluatePassed(pos, 0) - evaluatePassed(pos, 1);
+  const tempo = pos.turn == WHITE ? 1 : -1;
+  score += unchecked(PACKED[P_TEMPO]) * tempo;
+  return score;
+}
+
+/** Blends the packed linear score by phase and endgame scale (White's point of view). */
+// @ts-ignore: decorator
+@inline function blend(mg: i32, eg: i32, phase: i32, scale: i32): i32 {
+  // One division, truncated toward zero (i32.div_s), as the TS `(... / 1536) | 0`.
+  const v = (mg * phase * 64 + eg * (PHASE_MAX - phase) * scale) / (PHASE_MAX * 64);
+  return v > EVAL_LIMIT ? EVAL_LIMIT : v < -EVAL_LIMIT ? -EVAL_LIMIT : v;
+}
+
+/** Static evaluation in centipawns from the side to move's point of view. */
+export function evaluate(pos: Position): i32 {
+  return evaluateWith(pos, psqtFromScratch(pos));
+}
+
+/** The same, given the position's material + PST sum (kept incrementally with psqtDelta). */
+export function evaluateWith(pos: Position, psqt: i32): i32 {
+  countMaterial(pos);
+  let v = specialEndgame(pos);
+  if (v == NO_SPECIAL) {
+    const score = psqt + linearTerms(pos);
+    const eg = unpackEg(score);
+    v = blend(unpackMg(score), eg, phaseOf(), endgameScale(pos, eg));
+  }
+  return pos.turn == WHITE ? v : 0 - v;
+}
+
+/** A cheap estimate from material, PST and tempo only (side to move's view), for lazy cutoffs. */
+export function lazyEval(pos: Position, psqt: i32): i32 {
+  const phase = materialPhase(pos);
+  const score = psqt + (pos.turn == WHITE ? unchecked(PACKED[P_TEMPO]) : -unchecked(PACKED[P_TEMPO]));
+  const v = (unpackMg(score) * phase + unpackEg(score) * (PHASE_MAX - phase)) / PHASE_MAX;
+  return pos.turn == WHITE ? v : 0 - v;
+}
