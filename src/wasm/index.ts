@@ -15,6 +15,11 @@ import * as E from './eval/evaluate';
 import * as P from './eval/params';
 import * as Q from './eval/psqt';
 import { clearPawnHash as clearPawns } from './eval/terms/pawns';
+import { iterate, resultDepth, resultMove, resultScore, resultSeldepth, rm } from './search/iterate';
+import { STOP } from './search/limits';
+import * as SP from './search/params';
+import { SearchThread } from './search/thread';
+import { TranspositionTable } from './search/tt';
 
 const MAX_DEPTH = 64;
 const moves = new StaticArray<u16>(MAX_MOVES * MAX_DEPTH);
@@ -180,4 +185,84 @@ export function play(m: i32): void {
 }
 export function undo(): void {
   pos.undo();
+}
+
+// ----- the search (src/wasm/search, port of src/engine/search) -----
+
+const tt = new TranspositionTable();
+tt.resize(16);
+const thread = new SearchThread(pos, tt);
+
+/** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two). */
+export function setHashSize(megabytes: i32): void {
+  tt.resize(megabytes);
+}
+
+/** Forgets everything learned: hash table, histories, pawn hash (as Engine.newGame). */
+export function newGame(): void {
+  tt.clear();
+  thread.hist.clear();
+  clearPawns();
+}
+
+/**
+ * Searches the set-up position (iterative deepening, as Engine.go): to `depth` (0: no limit),
+ * at most about `nodes` nodes, with soft and hard time limits in ms (Infinity for none;
+ * `timed` enables the soft one). Returns the best move (0 if there is no legal move); the
+ * score, depth and node count are read with the functions below. The search stops early when
+ * the host writes a non-zero word at stopFlagPtr() (cleared here first).
+ */
+export function search(depth: i32, nodes: f64, softMs: f64, hardMs: f64, timed: bool, multiPV: i32): i32 {
+  unchecked(STOP[0] = 0);
+  thread.nodeLimit = nodes > 0 ? nodes : Infinity;
+  thread.softMs = softMs;
+  thread.hardMs = hardMs;
+  iterate(thread, depth, multiPV, timed);
+  return resultMove;
+}
+
+/** Searches the set-up position to `depth` with a fresh hash, histories and pawn hash (the bench). */
+export function searchFresh(depth: i32): i32 {
+  newGame();
+  return search(depth, 0, Infinity, Infinity, false, 1);
+}
+
+export function searchScore(): i32 {
+  return resultScore;
+}
+export function searchDepth(): i32 {
+  return resultDepth;
+}
+export function searchSeldepth(): i32 {
+  return resultSeldepth;
+}
+/** Nodes of the last search (as f64: exact below 2^53). */
+export function searchNodes(): f64 {
+  return <f64>thread.nodes;
+}
+/** Length and moves of the principal variation of the best root move. */
+export function pvLength(): i32 {
+  return <i32>rm.pvLen[0];
+}
+export function pvMove(i: i32): i32 {
+  return <i32>rm.pv[i];
+}
+/** Address of the stop word (i32). */
+export function stopFlagPtr(): usize {
+  return changetype<usize>(STOP);
+}
+export function hashfull(): i32 {
+  return tt.hashfull();
+}
+
+/** Sets search parameter i (the order of SP in src/engine/search/params.ts); then call rebuildSearchTables. */
+export function setSearchParam(i: i32, v: i32): bool {
+  return SP.setSearchParam(i, v);
+}
+export function rebuildSearchTables(): void {
+  SP.rebuildSearchTables();
+}
+/** Address of the late-move reduction table (64 * 64 bytes). */
+export function lmrPtr(): usize {
+  return changetype<usize>(SP.LMR);
 }

@@ -358,6 +358,32 @@ export class Position {
     return count;
   }
 
+  /** Neither side can checkmate whatever the other does. */
+  isInsufficientMaterial(): bool {
+    return this.hasInsufficientMaterial(WHITE) && this.hasInsufficientMaterial(BLACK);
+  }
+
+  /** `color` cannot checkmate whatever the opponent does. */
+  hasInsufficientMaterial(color: i32): bool {
+    const bb = this.bb;
+    const o = color << 3;
+    if ((unchecked(bb[o | PAWN]) | unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN])) != 0) return false;
+    if (unchecked(bb[o | KNIGHT]) != 0) {
+      const t = (color ^ 1) << 3;
+      const others = unchecked(bb[t]) & ~unchecked(bb[t | KING]) & ~unchecked(bb[t | QUEEN]);
+      return <i32>popcnt(unchecked(bb[o])) <= 2 && others == 0;
+    }
+    if (unchecked(bb[o | BISHOP]) != 0) {
+      const b = unchecked(bb[BISHOP]) | unchecked(bb[8 | BISHOP]);
+      const DARK: u64 = 0xaa55aa55aa55aa55;
+      const dark = (b & DARK) != 0;
+      const light = (b & ~DARK) != 0;
+      const pawnsOrKnights = unchecked(bb[PAWN]) | unchecked(bb[8 | PAWN]) | unchecked(bb[KNIGHT]) | unchecked(bb[8 | KNIGHT]);
+      return !(dark && light) && pawnsOrKnights == 0;
+    }
+    return true;
+  }
+
   // ----- set-up -----
 
   clear(): void {

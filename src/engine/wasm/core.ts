@@ -29,6 +29,43 @@ interface CoreExports {
   applyWeights(): void;
   play(move: number): void;
   undo(): void;
+  setHashSize(megabytes: number): void;
+  newGame(): void;
+  search(depth: number, nodes: number, softMs: number, hardMs: number, timed: number, multiPV: number): number;
+  searchFresh(depth: number): number;
+  searchScore(): number;
+  searchDepth(): number;
+  searchSeldepth(): number;
+  searchNodes(): number;
+  pvLength(): number;
+  pvMove(i: number): number;
+  stopFlagPtr(): number;
+  hashfull(): number;
+  setSearchParam(i: number, v: number): number;
+  rebuildSearchTables(): void;
+  lmrPtr(): number;
+}
+
+/** What a search in the core found (as the TypeScript SearchResult, the fields the core has). */
+export interface WasmSearchResult {
+  /** 0 when the side to move has no legal move. */
+  bestMove: number;
+  score: number;
+  depth: number;
+  seldepth: number;
+  nodes: number;
+  pv: number[];
+}
+
+/** Limits of a search in the core (times in ms). */
+export interface WasmSearchLimits {
+  depth?: number;
+  nodes?: number;
+  /** No iteration starts past (a share of) this, scaled by stability, as the TypeScript search. */
+  softMs?: number;
+  /** The search is aborted past this. */
+  hardMs?: number;
+  multiPV?: number;
 }
 
 /** Reads an AssemblyScript string (UTF-16, byte length in the word before it) from memory. */
@@ -48,7 +85,9 @@ export class WasmCore {
       const memory = this.x.memory;
       throw new Error(`wasm core: ${readString(memory, msg)} at ${readString(memory, file)}:${line}:${col}`);
     };
-    const instance = new WebAssembly.Instance(module, { env: { abort } });
+    // The search's clock (polled every 512 nodes), the wall clock as the TypeScript search reads it.
+    const now = (): number => Date.now();
+    const instance = new WebAssembly.Instance(module, { env: { abort, now } });
     this.x = instance.exports as unknown as CoreExports;
   }
 
@@ -133,5 +172,70 @@ export class WasmCore {
   perftCheckKeys(depth: number): { nodes: number; keyErrors: number; leafKeys: [number, number] } {
     const nodes = this.x.perftCheckKeys(depth);
     return { nodes, keyErrors: this.x.keyErrorCount(), leafKeys: [this.x.leafKeysLo(), this.x.leafKeysHi()] };
+  }
+
+  /** Replaces the core's hash table by an empty one of `megabytes` (rounded down to a power of two). */
+  setHashSize(megabytes: number): void {
+    this.x.setHashSize(megabytes);
+  }
+
+  /** Forgets everything the core's search learned: hash table, histories, pawn hash (Engine.newGame). */
+  newGame(): void {
+    this.x.newGame();
+  }
+
+  /**
+   * Searches the position in the core (iterative deepening, as Engine.go) within `limits`,
+   * keeping the hash table and histories of earlier searches.
+   */
+  search(limits: WasmSearchLimits = {}): WasmSearchResult {
+    const soft = limits.softMs ?? Infinity;
+    const bestMove = this.x.search(limits.depth ?? 0, limits.nodes ?? 0, soft, limits.hardMs ?? Infinity, soft !== Infinity ? 1 : 0, limits.multiPV ?? 1);
+    return this.result(bestMove);
+  }
+
+  /**
+   * Searches the position in the core to `depth` with a fresh hash table, histories and pawn
+   * hash: what runBench does for each position with the TypeScript Engine (newGame, go).
+   */
+  searchFresh(depth: number): WasmSearchResult {
+    return this.result(this.x.searchFresh(depth));
+  }
+
+  /**
+   * Stops a running search. The core searches on the caller's thread, so this only reaches a
+   * search running on another thread over shared memory; otherwise use limits.
+   */
+  stop(): void {
+    new Int32Array(this.x.memory.buffer, this.x.stopFlagPtr(), 1)[0] = 1;
+  }
+
+  /** Permille of the hash table written by the last search (UCI hashfull). */
+  hashfull(): number {
+    return this.x.hashfull();
+  }
+
+  /**
+   * Replaces the search constants (`sp`: the TypeScript SP object; its keys in order) and
+   * the late-move reduction table (`lmr`: the TypeScript LMR, 64 * 64 bytes).
+   */
+  setSearchParams(sp: Readonly<Record<string, number>>, lmr: Uint8Array): void {
+    Object.values(sp).forEach((v, i) => {
+      if (this.x.setSearchParam(i, v) === 0) throw new RangeError(`search parameter ${i} is unknown to the core`);
+    });
+    if (lmr.length !== 64 * 64) throw new RangeError(`expected ${64 * 64} reductions, got ${lmr.length}`);
+    new Uint8Array(this.x.memory.buffer, this.x.lmrPtr(), lmr.length).set(lmr);
+  }
+
+  /** The core's late-move reduction table (a copy). */
+  lmrTable(): Uint8Array {
+    return new Uint8Array(this.x.memory.buffer, this.x.lmrPtr(), 64 * 64).slice();
+  }
+
+  private result(bestMove: number): WasmSearchResult {
+    const x = this.x;
+    const pv: number[] = [];
+    if (bestMove !== 0) for (let i = 0, n = x.pvLength(); i < n; i++) pv.push(x.pvMove(i));
+    return { bestMove, score: x.searchScore(), depth: x.searchDepth(), seldepth: x.searchSeldepth(), nodes: x.searchNodes(), pv };
   }
 }
