@@ -1,18 +1,21 @@
 /**
- * Port of src/core/givesCheck.ts: does a move give check, decided before it is played.
- * Per node, `prepareCheckInfo` stores the squares from which each piece type would attack the
- * enemy king, and our pieces that shield it from one of our sliders (discoverers).
+ * Port of src/core/givesCheck.ts: does a move give check, decided before it is played?
+ * Per node, prepareCheckInfo computes the squares from which each piece type would attack the
+ * enemy king, and our pieces that shield the enemy king from one of our sliders (moving such a
+ * piece off the line is a discovered check); promotions, castling and en passant are settled
+ * exactly from the occupancy after the move.
  *
- * CheckInfo layout (u64 words, CHECK_INFO_SIZE from `at`):
+ * CheckInfo layout (StaticArray<u64> of CHECK_INFO_SIZE at `at`):
  *   [0 .. 5]  check squares for types PAWN..KING (index type - 1)
  *   [6]       discoverers
- * Changes from the TS: one u64 per set instead of lo, hi int32 words (7 words, not 14).
+ * Changes from the TS: one u64 per set, so 7 words instead of 14 int32 halves.
  */
 import { BETWEEN, BISHOP_EMPTY, KNIGHT_ATT, LINE, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks } from './attacks';
 import { Position, bit } from './position';
 import { BISHOP, CASTLING, EN_PASSANT, KIND_MASK, KNIGHT, NORMAL, PROMOTION, QUEEN, ROOK } from './types';
 
 export const CHECK_INFO_SIZE = 7;
+const DISCOVERERS = 6;
 
 /** Fills info[at ..] for the side to move's moves. */
 export function prepareCheckInfo(pos: Position, info: StaticArray<u64>, at: i32): void {
@@ -32,18 +35,19 @@ export function prepareCheckInfo(pos: Position, info: StaticArray<u64>, at: i32)
   unchecked(info[at + 5] = 0);
   // Our pieces alone between the enemy king and one of our sliders.
   const o = us << 3;
-  let s = (unchecked(ROOK_EMPTY[ek]) & (unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN]))) |
-    (unchecked(BISHOP_EMPTY[ek]) & (unchecked(bb[o | BISHOP]) | unchecked(bb[o | QUEEN])));
+  const q = unchecked(bb[o | QUEEN]);
+  let s = (unchecked(ROOK_EMPTY[ek]) & (unchecked(bb[o | ROOK]) | q)) |
+    (unchecked(BISHOP_EMPTY[ek]) & (unchecked(bb[o | BISHOP]) | q));
+  const own = unchecked(bb[o]);
   let d: u64 = 0;
   const kb = ek << 6;
-  const own = unchecked(bb[o]);
   while (s != 0) {
     const sq = <i32>ctz(s);
     s &= s - 1;
     const b = unchecked(BETWEEN[kb | sq]) & occ;
     if (b != 0 && (b & (b - 1)) == 0) d |= b & own;
   }
-  unchecked(info[at + 6] = d);
+  unchecked(info[at + DISCOVERERS] = d);
 }
 
 // @ts-ignore: decorator
@@ -58,13 +62,14 @@ export function givesCheck(pos: Position, m: i32, info: StaticArray<u64>, at: i3
   const kind = m & KIND_MASK;
   const type = <i32>unchecked(pos.board[from]) & 7;
   const ek = <i32>unchecked(pos.kingSq[pos.turn ^ 1]);
+  const disc = unchecked(info[at + DISCOVERERS]);
   if (kind == NORMAL) {
     if (has(unchecked(info[at + type - 1]), to)) return true;
-    if (!has(unchecked(info[at + 6]), from)) return false;
+    if (!has(disc, from)) return false;
     // A discoverer checks unless it stays on the line through the enemy king.
     return !has(unchecked(LINE[(ek << 6) | from]), to);
   }
-  if (has(unchecked(info[at + 6]), from) && !has(unchecked(LINE[(ek << 6) | from]), to)) return true;
+  if (has(disc, from) && !has(unchecked(LINE[(ek << 6) | from]), to)) return true;
   const bb = pos.bb;
   let occ = (unchecked(bb[0]) | unchecked(bb[8])) & ~bit(from);
   if (kind == PROMOTION) {
@@ -92,8 +97,9 @@ export function givesCheck(pos: Position, m: i32, info: StaticArray<u64>, at: i3
     if (has(unchecked(info[at]), to)) return true;
     occ = (occ & ~bit(to ^ 8)) | bit(to);
     const o = pos.turn << 3;
-    if (bishopAttacks(ek, occ) & (unchecked(bb[o | BISHOP]) | unchecked(bb[o | QUEEN]))) return true;
-    return (rookAttacks(ek, occ) & (unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN]))) != 0;
+    const q = unchecked(bb[o | QUEEN]);
+    if (bishopAttacks(ek, occ) & (unchecked(bb[o | BISHOP]) | q)) return true;
+    return (rookAttacks(ek, occ) & (unchecked(bb[o | ROOK]) | q)) != 0;
   }
   return false;
 }

@@ -1,18 +1,20 @@
 /**
- * Port of src/core/legality.ts: pins, and the legality of single moves remembered from other
- * positions (hash move, killers, counter-moves), for a side to move that is not in check; also
- * the castling and en-passant tests the staged generator shares.
- * Changes from the TS: u64 sets; the pins are returned (and kept in the PINS global) instead of
- * written to a two-word Int32Array.
+ * Port of src/core/legality.ts: legality of single moves that were not generated in the
+ * current position (hash move, killers, counter-moves), the pins they depend on, and the
+ * castling and en-passant tests the staged generator shares. The side to move must not be in
+ * check (evasions are generated in full instead).
+ * Changes from the TS: u64 sets; computePins returns the pinned set instead of writing the
+ * PINS Int32Array, and the pins are passed as one u64 instead of (pinLo, pinHi).
  */
-import { BETWEEN, BISHOP_EMPTY, KING_ATT, KNIGHT_ATT, LINE, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks } from './attacks';
+import {
+  BETWEEN, BISHOP_EMPTY, KING_ATT, KNIGHT_ATT, LINE, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks,
+} from './attacks';
 import { Position, bit } from './position';
-import { BISHOP, CASTLING, EN_PASSANT, KIND_MASK, KING, KNIGHT, NORMAL, PAWN, PROMOTION, QUEEN, ROOK } from './types';
+import {
+  BISHOP, CASTLING, EN_PASSANT, KIND_MASK, KING, KNIGHT, NORMAL, PAWN, PROMOTION, QUEEN, ROOK,
+} from './types';
 
-/** Pinned pieces of the side to move, written by `computePins`. */
-export let PINS: u64 = 0;
-
-/** Own pieces pinned to the own king by enemy sliders → PINS (also returned). */
+/** Own pieces pinned to the own king by enemy sliders. */
 export function computePins(pos: Position): u64 {
   const us = pos.turn;
   const t = (us ^ 1) << 3;
@@ -21,18 +23,18 @@ export function computePins(pos: Position): u64 {
   const own = unchecked(bb[us << 3]);
   const ksq = <i32>unchecked(pos.kingSq[us]);
   const kb = ksq << 6;
-  let s = (unchecked(ROOK_EMPTY[ksq]) & (unchecked(bb[t | ROOK]) | unchecked(bb[t | QUEEN]))) |
-    (unchecked(BISHOP_EMPTY[ksq]) & (unchecked(bb[t | BISHOP]) | unchecked(bb[t | QUEEN])));
-  let p: u64 = 0;
+  const q = unchecked(bb[t | QUEEN]);
+  let s = (unchecked(ROOK_EMPTY[ksq]) & (unchecked(bb[t | ROOK]) | q)) |
+    (unchecked(BISHOP_EMPTY[ksq]) & (unchecked(bb[t | BISHOP]) | q));
+  let pins: u64 = 0;
   while (s != 0) {
     const sq = <i32>ctz(s);
     s &= s - 1;
     const b = unchecked(BETWEEN[kb | sq]) & occ;
     // Exactly one piece between king and slider, and it is ours.
-    if (b != 0 && (b & (b - 1)) == 0) p |= b & own;
+    if (b != 0 && (b & (b - 1)) == 0) pins |= b & own;
   }
-  PINS = p;
-  return p;
+  return pins;
 }
 
 export function castlingLegal(pos: Position, i: i32, pins: u64): bool {
@@ -60,14 +62,21 @@ export function epLegal(pos: Position, from: i32, ep: i32): bool {
   const us = pos.turn;
   const t = (us ^ 1) << 3;
   const ksq = <i32>unchecked(pos.kingSq[us]);
-  if (bishopAttacks(ksq, x) & (unchecked(bb[t | BISHOP]) | unchecked(bb[t | QUEEN]))) return false;
-  if (rookAttacks(ksq, x) & (unchecked(bb[t | ROOK]) | unchecked(bb[t | QUEEN]))) return false;
+  const q = unchecked(bb[t | QUEEN]);
+  if (bishopAttacks(ksq, x) & (unchecked(bb[t | BISHOP]) | q)) return false;
+  if (rookAttacks(ksq, x) & (unchecked(bb[t | ROOK]) | q)) return false;
   return true;
 }
 
+// @ts-ignore: decorator
+@inline function pawnAttacks(us: i32, from: i32, to: i32): bool {
+  return ((unchecked(PAWN_ATT[(us << 6) | from]) >> <u64>to) & 1) != 0;
+}
+
 /**
- * Is `m` a legal move here? Any 16-bit value is accepted as input. The side to move must not
- * be in check; `pins` are the node's pinned pieces.
+ * Is `m` a legal move here? For moves remembered from other positions: any 16-bit value is
+ * accepted as input. The side to move must not be in check; `pins` are the node's pinned
+ * pieces (computePins).
  */
 export function isLegalNotInCheck(pos: Position, m: i32, pins: u64): bool {
   const from = (m >>> 6) & 63;
@@ -118,9 +127,4 @@ export function isLegalNotInCheck(pos: Position, m: i32, pins: u64): bool {
   }
   if ((pins >> <u64>from) & 1) return ((unchecked(LINE[(ksq << 6) | from]) >> <u64>to) & 1) != 0;
   return true;
-}
-
-// @ts-ignore: decorator
-@inline function pawnAttacks(us: i32, from: i32, to: i32): bool {
-  return ((unchecked(PAWN_ATT[(us << 6) | from]) >> <u64>to) & 1) != 0;
 }

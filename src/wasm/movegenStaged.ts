@@ -1,9 +1,10 @@
 /**
- * Port of src/core/movegenStaged.ts: noisy moves (captures, en passant, promotions) and quiet
- * moves generated separately, for a side to move that is NOT in check, given the node's pinned
- * pieces (from computePins in legality.ts). The moves come out in the TS order (ascending
- * squares; the TS walks the low half, then the high half).
- * Changes from the TS: u64 sets, one ctz loop per set instead of a lo and a hi loop.
+ * Port of src/core/movegenStaged.ts: legal noisy moves (captures, en passant, promotions) and
+ * legal quiet moves (castling included) in separate stages, for a side to move that is NOT in
+ * check, given the node's pinned pieces (computePins in legality.ts). The union of both stages
+ * equals generateLegal.
+ * Changes from the TS: u64 sets, each set one ctz loop (squares still come in ascending order,
+ * so the moves come in the TS order); pins as one u64.
  */
 import { KING_ATT, KNIGHT_ATT, LINE, PAWN_ATT, bishopAttacks, rookAttacks } from './attacks';
 import { castlingLegal, epLegal } from './legality';
@@ -46,22 +47,25 @@ function pieceMoves(pos: Position, buf: StaticArray<u16>, n: i32, target: u64, p
     b &= b - 1;
     n = emit(buf, n, s, unchecked(KNIGHT_ATT[s]) & target);
   }
+
   b = unchecked(bb[o | BISHOP]) | unchecked(bb[o | QUEEN]);
   while (b != 0) {
     const s = <i32>ctz(b);
     b &= b - 1;
     let t = bishopAttacks(s, occ) & target;
-    if (pins & bit(s)) t &= unchecked(LINE[kb | s]);
+    if ((pins >> <u64>s) & 1) t &= unchecked(LINE[kb | s]);
     n = emit(buf, n, s, t);
   }
+
   b = unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN]);
   while (b != 0) {
     const s = <i32>ctz(b);
     b &= b - 1;
     let t = rookAttacks(s, occ) & target;
-    if (pins & bit(s)) t &= unchecked(LINE[kb | s]);
+    if ((pins >> <u64>s) & 1) t &= unchecked(LINE[kb | s]);
     n = emit(buf, n, s, t);
   }
+
   // King: each target tested with the king lifted off the board.
   const kocc = occ ^ bit(ksq);
   let t = unchecked(KING_ATT[ksq]) & target;
@@ -73,7 +77,10 @@ function pieceMoves(pos: Position, buf: StaticArray<u16>, n: i32, target: u64, p
   return n;
 }
 
-/** Legal captures, en-passant captures and promotions of a side to move not in check. */
+/**
+ * Legal captures, en-passant captures and promotions (all four pieces, capturing or not) of a
+ * side to move that is not in check. Returns the new end of buf.
+ */
 export function generateNoisy(pos: Position, buf: StaticArray<u16>, start: i32, pins: u64): i32 {
   const us = pos.turn;
   const them = us ^ 1;
@@ -88,11 +95,10 @@ export function generateNoisy(pos: Position, buf: StaticArray<u16>, start: i32, 
   const board = pos.board;
   let b = unchecked(bb[o | PAWN]);
   while (b != 0) {
-    const low = b & (~b + 1);
+    const s = <i32>ctz(b);
     b &= b - 1;
-    const s = <i32>ctz(low);
     let allow: u64 = <u64>-1;
-    if (pins & low) allow = unchecked(LINE[kb | s]);
+    if ((pins >> <u64>s) & 1) allow = unchecked(LINE[kb | s]);
     let t = unchecked(PAWN_ATT[(us << 6) | s]) & enemy & allow;
     const promo = us == 0 ? s >= 48 : s < 16;
     while (t != 0) {
@@ -119,7 +125,10 @@ export function generateNoisy(pos: Position, buf: StaticArray<u16>, start: i32, 
   return n;
 }
 
-/** Legal quiet moves (no capture, no promotion; castling included) of a side to move not in check. */
+/**
+ * Legal quiet moves (no capture, no promotion; castling included) of a side to move that is
+ * not in check. Returns the new end of buf.
+ */
 export function generateQuiets(pos: Position, buf: StaticArray<u16>, start: i32, pins: u64): i32 {
   const us = pos.turn;
   const bb = pos.bb;
@@ -134,22 +143,22 @@ export function generateQuiets(pos: Position, buf: StaticArray<u16>, start: i32,
   const board = pos.board;
   let b = unchecked(bb[o | PAWN]);
   while (b != 0) {
-    const low = b & (~b + 1);
+    const s = <i32>ctz(b);
     b &= b - 1;
-    const s = <i32>ctz(low);
     if (us == 0 ? s >= 48 : s < 16) continue;
     const one = s + up;
     if (unchecked(board[one]) != 0) continue;
     // A pinned pawn may only advance along a pin on its own file.
-    if ((pins & low) != 0 && ((s ^ ksq) & 7) != 0) continue;
+    if (((pins >> <u64>s) & 1) != 0 && ((s ^ ksq) & 7) != 0) continue;
     unchecked(buf[n++] = <u16>((s << 6) | one));
     if (s >> 3 == startRank && unchecked(board[one + up]) == 0) unchecked(buf[n++] = <u16>((s << 6) | (one + up)));
   }
 
-  if (pos.castling != 0) {
+  const castling = pos.castling;
+  if (castling != 0) {
     for (let side = 0; side < 2; side++) {
       const i = (us << 1) | side;
-      if ((pos.castling & (1 << i)) != 0 && castlingLegal(pos, i, pins)) {
+      if ((castling & (1 << i)) != 0 && castlingLegal(pos, i, pins)) {
         unchecked(buf[n++] = <u16>(CASTLING | kb | <i32>unchecked(pos.castleRook[i])));
       }
     }

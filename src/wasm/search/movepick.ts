@@ -17,7 +17,7 @@ import { computePins, isLegalNotInCheck } from '../legality';
 import { generateLegal } from '../movegen';
 import { generateNoisy, generateQuiets } from '../movegenStaged';
 import { EN_PASSANT, KIND_MASK, MAX_MOVES, PAWN, PROMOTION } from '../types';
-import { seeGe } from './see';
+import { seeGe } from '../see';
 import { STACK_OFFSET, SearchThread } from './thread';
 
 const MP_TT: u8 = 0;

@@ -19,7 +19,7 @@ import { evaluateWith } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
 import { KIND_MASK, KING, PROMOTION } from '../types';
 import { updateCaptureStats, updateQuietStats } from './cutoffs';
-import { hasNonPawnMaterial, isDraw } from './draw';
+import { hasNonPawnMaterial, isDraw } from '../draw';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
@@ -30,7 +30,7 @@ import {
 } from './params';
 import { qsearch } from './qsearch';
 import { MATE, MATE_IN_MAX, MAX_PLY, NONE_SCORE } from './score';
-import { seeGe } from './see';
+import { seeGe } from '../see';
 import { PLIES, STACK_OFFSET, SearchThread } from './thread';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER } from './tt';
 
@@ -62,7 +62,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   if ((++t.nodes & CHECK_MASK) == 0) checkLimits(t);
   if (t.stopped) return 0;
   if (ply > t.seldepth) t.seldepth = ply;
-  if (isDraw(t)) return 0;
+  if (isDraw(pos, t.nullAt)) return 0;
   if (ply >= MAX_PLY - 1) return inCheck ? 0 : evaluateWith(pos, unchecked(t.psqt[ply]));
   if (alpha < -MATE + ply) alpha = -MATE + ply;
   if (beta > MATE - ply - 1) beta = MATE - ply - 1;
@@ -130,7 +130,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     }
     // Null move: if passing still fails high, a real move will too (not in pawn endings: zugzwang).
     if (depth >= nmpMinDepth && evalScore >= beta && rawEval >= beta - 20 * depth + 150 && unchecked(t.pieceTo[S - 1]) != 0 &&
-      ply >= t.nmpMinPly && beta > -MATE_IN_MAX && hasNonPawnMaterial(t)) {
+      ply >= t.nmpMinPly && beta > -MATE_IN_MAX && hasNonPawnMaterial(pos)) {
       let r = nmpBase + depth / nmpDepthDiv;
       const e = (evalScore - beta) / nmpEvalDiv;
       r += e < 3 ? e : 3;
@@ -197,7 +197,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   const cont = t.hist.continuation;
   const bf = t.hist.butterfly;
   const ttCapture = ttMove != 0 && !isQuiet(board, ttMove);
-  const nonPawn = hasNonPawnMaterial(t);
+  const nonPawn = hasNonPawnMaterial(pos);
   const ci = ply * CHECK_INFO_SIZE;
   prepareCheckInfo(pos, t.checkInfo, ci);
   for (;;) {

@@ -18,7 +18,7 @@ import { CHECK_MASK, checkLimits } from './limits';
 import { initQsPicker, isQuiet, nextMove } from './movepick';
 import { lazyMargin, qsFutility } from './params';
 import { MATE, MATE_IN_MAX, MAX_PLY, NONE_SCORE } from './score';
-import { SEE_VALUE, seeGe } from './see';
+import { SEE_VALUE, seeGe } from '../see';
 import { PLIES, STACK_OFFSET, SearchThread } from './thread';
 import { BOUND_EXACT, BOUND_LOWER, BOUND_UPPER } from './tt';
 

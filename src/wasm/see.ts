@@ -1,13 +1,15 @@
 /**
  * Port of src/engine/search/see.ts: static exchange evaluation in threshold form ("does this
- * move win at least `threshold`?"), least valuable attacker first, x-rays added as the
- * occupancy shrinks. Changes from the TS: u64 sets.
+ * move win at least `threshold`?", Stockfish's see_ge). The swap loop alternates sides, always
+ * recapturing with the least valuable attacker, and adds x-ray attackers as the occupancy
+ * shrinks. Pins and checks are ignored.
+ * Changes from the TS: u64 sets.
  */
-import { KING_ATT, KNIGHT_ATT, PAWN_ATT, bishopAttacks, rookAttacks } from '../attacks';
-import { Position, bit } from '../position';
-import { BISHOP, KIND_MASK, KING, KNIGHT, NORMAL, PAWN, QUEEN, ROOK } from '../types';
+import { KING_ATT, KNIGHT_ATT, PAWN_ATT, bishopAttacks, rookAttacks } from './attacks';
+import { Position, bit } from './position';
+import { BISHOP, KIND_MASK, KING, KNIGHT, NORMAL, PAWN, QUEEN, ROOK } from './types';
 
-/** Piece values for exchanges, by type (index 0 and 7 unused, 6 the king sentinel). */
+/** Piece values for exchanges, by type (index 0 and 7 unused, the king a sentinel). */
 export const SEE_VALUE: StaticArray<i32> = [0, 100, 320, 330, 500, 950, 20000, 0];
 
 /** Does move `m` (legal in `pos`) win at least `threshold` in a static exchange? */
@@ -26,8 +28,9 @@ export function seeGe(pos: Position, m: i32, threshold: i32): bool {
   const bb = pos.bb;
   // Remove the mover (the target square's occupant is replaced, it stays "occupied").
   let occ = (unchecked(bb[0]) | unchecked(bb[8])) & ~bit(from);
-  const bq = unchecked(bb[BISHOP]) | unchecked(bb[QUEEN]) | unchecked(bb[8 | BISHOP]) | unchecked(bb[8 | QUEEN]);
-  const rq = unchecked(bb[ROOK]) | unchecked(bb[QUEEN]) | unchecked(bb[8 | ROOK]) | unchecked(bb[8 | QUEEN]);
+  const q = unchecked(bb[QUEEN]) | unchecked(bb[8 | QUEEN]);
+  const bq = unchecked(bb[BISHOP]) | unchecked(bb[8 | BISHOP]) | q;
+  const rq = unchecked(bb[ROOK]) | unchecked(bb[8 | ROOK]) | q;
 
   // All attackers of both colours.
   let a = (unchecked(PAWN_ATT[64 | to]) & unchecked(bb[PAWN])) | (unchecked(PAWN_ATT[to]) & unchecked(bb[8 | PAWN])) |
