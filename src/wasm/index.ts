@@ -15,6 +15,16 @@ import * as E from './eval/evaluate';
 import * as P from './eval/params';
 import * as Q from './eval/psqt';
 import { clearPawnHash as clearPawns } from './eval/terms/pawns';
+import { iterate, resultDepth, resultMove, resultScore, resultSeldepth, rm } from './search/iterate';
+import { STOP } from './search/limits';
+import * as SP from './search/params';
+import { SearchThread } from './search/thread';
+import { TranspositionTable } from './search/tt';
+import { computePins as computePins_, isLegalNotInCheck as isLegalNotInCheck_ } from './legality';
+import { generateNoisy as generateNoisy_, generateQuiets as generateQuiets_ } from './movegenStaged';
+import { CHECK_INFO_SIZE, givesCheck as givesCheck_, prepareCheckInfo as prepareCheckInfo_ } from './givesCheck';
+import { seeGe as seeGe_ } from './see';
+import { hasNonPawnMaterial as hasNonPawnMaterial_, isDraw as isDraw_ } from './draw';
 
 const MAX_DEPTH = 64;
 const moves = new StaticArray<u16>(MAX_MOVES * MAX_DEPTH);
@@ -46,7 +56,17 @@ export function setupFinish(turn: i32, castling: i32, rooks: i32, ep: i32, halfm
   pos.finishSetup();
 }
 
-/** The Polyglot key of the set-up position, low and high halves. */
+/**
+ * After setupFinish: appends one ply of the game before the set-up position, oldest first, as
+ * the TypeScript Position's stack holds it (state word, halfmove clock, key before the move as
+ * lo, hi). The core's ply then counts those plies, repetitions of them are seen, and undo can
+ * take them back.
+ */
+export function setupHistory(word: i32, halfmoves: i32, keyLo: i32, keyHi: i32): void {
+  pos.pushHistory(word, halfmoves, (<u64><u32>keyLo) | ((<u64><u32>keyHi) << 32));
+}
+
+/** The Polyglot key of the position in the core, low and high halves. */
 export function keyLo(): i32 {
   return <i32>pos.key;
 }
@@ -174,10 +194,186 @@ export function applyWeights(): void {
   clearPawns();
 }
 
-/** Plays a legal move of the set-up position (the key and the state stack follow). */
+
+// ----- the search (src/wasm/search, port of src/engine/search) -----
+
+const tt = new TranspositionTable();
+tt.resize(16);
+const thread = new SearchThread(pos, tt);
+
+/** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two). */
+export function setHashSize(megabytes: i32): void {
+  tt.resize(megabytes);
+}
+
+/** Forgets everything learned: hash table, histories, pawn hash (as Engine.newGame). */
+export function newGame(): void {
+  tt.clear();
+  thread.hist.clear();
+  clearPawns();
+}
+
+/**
+ * Searches the set-up position (iterative deepening, as Engine.go): to `depth` (0: no limit),
+ * at most about `nodes` nodes, with soft and hard time limits in ms (Infinity for none;
+ * `timed` enables the soft one). Returns the best move (0 if there is no legal move); the
+ * score, depth and node count are read with the functions below. The search stops early when
+ * the host writes a non-zero word at stopFlagPtr() (cleared here first).
+ */
+export function search(depth: i32, nodes: f64, softMs: f64, hardMs: f64, timed: bool, multiPV: i32): i32 {
+  unchecked(STOP[0] = 0);
+  thread.nodeLimit = nodes > 0 ? nodes : Infinity;
+  thread.softMs = softMs;
+  thread.hardMs = hardMs;
+  iterate(thread, depth, multiPV, timed);
+  return resultMove;
+}
+
+/** Searches the set-up position to `depth` with a fresh hash, histories and pawn hash (the bench). */
+export function searchFresh(depth: i32): i32 {
+  newGame();
+  return search(depth, 0, Infinity, Infinity, false, 1);
+}
+
+export function searchScore(): i32 {
+  return resultScore;
+}
+export function searchDepth(): i32 {
+  return resultDepth;
+}
+export function searchSeldepth(): i32 {
+  return resultSeldepth;
+}
+/** Nodes of the last search (as f64: exact below 2^53). */
+export function searchNodes(): f64 {
+  return <f64>thread.nodes;
+}
+/** Length and moves of the principal variation of the best root move. */
+export function pvLength(): i32 {
+  return <i32>rm.pvLen[0];
+}
+export function pvMove(i: i32): i32 {
+  return <i32>rm.pv[i];
+}
+/** Address of the stop word (i32). */
+export function stopFlagPtr(): usize {
+  return changetype<usize>(STOP);
+}
+export function hashfull(): i32 {
+  return tt.hashfull();
+}
+
+/** Sets search parameter i (the order of SP in src/engine/search/params.ts); then call rebuildSearchTables. */
+export function setSearchParam(i: i32, v: i32): bool {
+  return SP.setSearchParam(i, v);
+}
+export function rebuildSearchTables(): void {
+  SP.rebuildSearchTables();
+}
+/** Address of the late-move reduction table (64 * 64 bytes). */
+export function lmrPtr(): usize {
+  return changetype<usize>(SP.LMR);
+}
+
+// ----- the position's state and make/unmake, for tests of the pieces below -----
+
+export function pieceAt(sq: i32): i32 {
+  return <i32>pos.board[sq];
+}
+export function turn(): i32 {
+  return pos.turn;
+}
+export function castling(): i32 {
+  return pos.castling;
+}
+export function epSquare(): i32 {
+  return pos.epSquare;
+}
+export function halfmoves(): i32 {
+  return pos.halfmoves;
+}
+export function ply(): i32 {
+  return pos.ply;
+}
+/** Plays a legal move. */
 export function play(m: i32): void {
   pos.play(m);
 }
+/** Passes the move (not when in check). */
+export function playNull(): void {
+  pos.playNull();
+}
+/** Takes back the last move or null move. */
 export function undo(): void {
   pos.undo();
+}
+export function inCheck(): bool {
+  return pos.inCheck();
+}
+export function isInsufficientMaterial(): bool {
+  return pos.isInsufficientMaterial();
+}
+export function hasInsufficientMaterial(color: i32): bool {
+  return pos.hasInsufficientMaterial(color);
+}
+export function repetitions(limit: i32): i32 {
+  return pos.repetitions(limit);
+}
+/** The search's draw test (draw.ts); `nullAt` is the ply of the last null move on the line, or -1. */
+export function isDraw(nullAt: i32): bool {
+  return isDraw_(pos, nullAt);
+}
+export function hasNonPawnMaterial(): bool {
+  return hasNonPawnMaterial_(pos);
+}
+
+// ----- move lists: written to the move stack from 0, read back with moveAt -----
+
+/** The i-th move of the last list generated. */
+export function moveAt(i: i32): i32 {
+  return <i32>moves[i];
+}
+/** All legal moves; returns their count. */
+export function legalMoves(): i32 {
+  return generateLegal(pos, moves, 0);
+}
+
+let pins: u64 = 0;
+
+/** Computes the pinned pieces of the side to move, used by the calls below until the next one. */
+export function computePins(): void {
+  pins = computePins_(pos);
+}
+export function pinsLo(): i32 {
+  return <i32>pins;
+}
+export function pinsHi(): i32 {
+  return <i32>(pins >>> 32);
+}
+/** Legality of any 16-bit move (not in check; pins from computePins). */
+export function isLegalNotInCheck(m: i32): bool {
+  return isLegalNotInCheck_(pos, m, pins);
+}
+/** Noisy moves (not in check; pins from computePins); returns their count. */
+export function noisyMoves(): i32 {
+  return generateNoisy_(pos, moves, 0, pins);
+}
+/** Quiet moves (not in check; pins from computePins); returns their count. */
+export function quietMoves(): i32 {
+  return generateQuiets_(pos, moves, 0, pins);
+}
+
+const checkInfo = new StaticArray<u64>(CHECK_INFO_SIZE);
+
+/** Prepares the check information givesCheck uses, for the position as it is now. */
+export function prepareCheckInfo(): void {
+  prepareCheckInfo_(pos, checkInfo, 0);
+}
+/** Does legal move m give check (after prepareCheckInfo)? */
+export function givesCheck(m: i32): bool {
+  return givesCheck_(pos, m, checkInfo, 0);
+}
+/** Does legal move m win at least `threshold` in a static exchange? */
+export function seeGe(m: i32, threshold: i32): bool {
+  return seeGe_(pos, m, threshold);
 }

@@ -20,6 +20,8 @@ export const BLACK_OOO = 8;
 const INITIAL_STACK = 256;
 /** Sign bit of a state word: castling, en passant, promotion or null move. */
 const SLOW: i32 = 1 << 31;
+/** Dark squares (a1, c1, ..). */
+const DARK: u64 = 0xaa55aa55aa55aa55;
 
 // @ts-ignore: decorator
 @inline export function bit(sq: i32): u64 {
@@ -106,8 +108,10 @@ export class Position {
     return a;
   }
 
+  /** Is the side to move in check? */
   inCheck(): bool {
-    return this.isAttacked(<i32>this.kingSq[this.turn], this.turn ^ 1, this.bb[0] | this.bb[8]);
+    const bb = this.bb;
+    return this.isAttacked(<i32>unchecked(this.kingSq[this.turn]), this.turn ^ 1, unchecked(bb[0]) | unchecked(bb[8]));
   }
 
   // ----- make / unmake -----
@@ -320,11 +324,11 @@ export class Position {
     const ep = this.epSquare;
     let key = this.key;
     const st = this.stack;
-    st[sp << 1] = <u64><u32>(SLOW | MOVE_NULL | (this.castling << 20) | ((ep + 1) << 24)) | ((<u64>this.halfmoves) << 32);
-    st[(sp << 1) + 1] = key;
+    unchecked(st[sp << 1] = <u64><u32>(SLOW | MOVE_NULL | (this.castling << 20) | ((ep + 1) << 24)) | ((<u64>this.halfmoves) << 32));
+    unchecked(st[(sp << 1) + 1] = key);
     key ^= Z_TURN;
     if (ep >= 0) {
-      key ^= Z_EP[ep & 7];
+      key ^= unchecked(Z_EP[ep & 7]);
       this.epSquare = NO_SQUARE;
     }
     this.key = key;
@@ -356,6 +360,35 @@ export class Position {
       }
     }
     return count;
+  }
+
+  /**
+   * Neither side can ever checkmate (the rule chessops and lichess apply): each side has at
+   * most a lone minor piece (a knight only against a bare king or queens), or only bishops
+   * all on squares of one color with no pawns or knights on the board.
+   */
+  isInsufficientMaterial(): bool {
+    return this.hasInsufficientMaterial(WHITE) && this.hasInsufficientMaterial(BLACK);
+  }
+
+  /** `color` cannot checkmate whatever the opponent does. */
+  hasInsufficientMaterial(color: i32): bool {
+    const bb = this.bb;
+    const o = color << 3;
+    if ((unchecked(bb[o | PAWN]) | unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN])) != 0) return false;
+    if (unchecked(bb[o | KNIGHT]) != 0) {
+      const t = (color ^ 1) << 3;
+      const others = unchecked(bb[t]) & ~unchecked(bb[t | KING]) & ~unchecked(bb[t | QUEEN]);
+      return popcnt(unchecked(bb[o])) <= 2 && others == 0;
+    }
+    if (unchecked(bb[o | BISHOP]) != 0) {
+      const b = unchecked(bb[BISHOP]) | unchecked(bb[8 | BISHOP]);
+      const dark = (b & DARK) != 0;
+      const light = (b & ~DARK) != 0;
+      const pawnsOrKnights = unchecked(bb[PAWN]) | unchecked(bb[8 | PAWN]) | unchecked(bb[KNIGHT]) | unchecked(bb[8 | KNIGHT]);
+      return !(dark && light) && pawnsOrKnights == 0;
+    }
+    return true;
   }
 
   // ----- set-up -----
@@ -407,5 +440,20 @@ export class Position {
 
   finishSetup(): void {
     this.key = this.computeKey();
+  }
+
+  /**
+   * Appends one ply of game history below the set-up position, as the TypeScript Position's
+   * stack holds it (state word, halfmove clock, key before the move): called once per ply
+   * played before, oldest first, after finishSetup. Repetitions of positions before the
+   * set-up are then seen, and undo can take those plies back.
+   */
+  pushHistory(word: i32, halfmoves: i32, key: u64): void {
+    const sp = this.ply;
+    if ((sp + 1) << 1 >= this.stack.length) this.grow();
+    unchecked(this.stack[sp << 1] = <u64><u32>word | ((<u64>halfmoves) << 32));
+    unchecked(this.stack[(sp << 1) + 1] = key);
+    this.ply = sp + 1;
+    this.startTurn ^= 1;
   }
 }

@@ -10,8 +10,35 @@ interface CoreExports {
   setupClear(): void;
   setupPiece(sq: number, piece: number): void;
   setupFinish(turn: number, castling: number, rooks: number, ep: number, halfmoves: number, chess960: number): void;
+  setupHistory(word: number, halfmoves: number, keyLo: number, keyHi: number): void;
   keyLo(): number;
   keyHi(): number;
+  pieceAt(sq: number): number;
+  turn(): number;
+  castling(): number;
+  epSquare(): number;
+  halfmoves(): number;
+  ply(): number;
+  play(m: number): void;
+  playNull(): void;
+  undo(): void;
+  inCheck(): number;
+  isInsufficientMaterial(): number;
+  hasInsufficientMaterial(color: number): number;
+  repetitions(limit: number): number;
+  isDraw(nullAt: number): number;
+  hasNonPawnMaterial(): number;
+  moveAt(i: number): number;
+  legalMoves(): number;
+  computePins(): void;
+  pinsLo(): number;
+  pinsHi(): number;
+  isLegalNotInCheck(m: number): number;
+  noisyMoves(): number;
+  quietMoves(): number;
+  prepareCheckInfo(): void;
+  givesCheck(m: number): number;
+  seeGe(m: number, threshold: number): number;
   perft(depth: number, bulk: number): number;
   perftCheckKeys(depth: number): number;
   keyErrorCount(): number;
@@ -27,8 +54,43 @@ interface CoreExports {
   weightsPtr(): number;
   weightPairs(): number;
   applyWeights(): void;
-  play(move: number): void;
-  undo(): void;
+  setHashSize(megabytes: number): void;
+  newGame(): void;
+  search(depth: number, nodes: number, softMs: number, hardMs: number, timed: number, multiPV: number): number;
+  searchFresh(depth: number): number;
+  searchScore(): number;
+  searchDepth(): number;
+  searchSeldepth(): number;
+  searchNodes(): number;
+  pvLength(): number;
+  pvMove(i: number): number;
+  stopFlagPtr(): number;
+  hashfull(): number;
+  setSearchParam(i: number, v: number): number;
+  rebuildSearchTables(): void;
+  lmrPtr(): number;
+}
+
+/** What a search in the core found (as the TypeScript SearchResult, the fields the core has). */
+export interface WasmSearchResult {
+  /** 0 when the side to move has no legal move. */
+  bestMove: number;
+  score: number;
+  depth: number;
+  seldepth: number;
+  nodes: number;
+  pv: number[];
+}
+
+/** Limits of a search in the core (times in ms). */
+export interface WasmSearchLimits {
+  depth?: number;
+  nodes?: number;
+  /** No iteration starts past (a share of) this, scaled by stability, as the TypeScript search. */
+  softMs?: number;
+  /** The search is aborted past this. */
+  hardMs?: number;
+  multiPV?: number;
 }
 
 /** Reads an AssemblyScript string (UTF-16, byte length in the word before it) from memory. */
@@ -48,18 +110,123 @@ export class WasmCore {
       const memory = this.x.memory;
       throw new Error(`wasm core: ${readString(memory, msg)} at ${readString(memory, file)}:${line}:${col}`);
     };
-    const instance = new WebAssembly.Instance(module, { env: { abort } });
+    // The search's clock (polled every 512 nodes), the wall clock as the TypeScript search reads it.
+    const now = (): number => Date.now();
+    const instance = new WebAssembly.Instance(module, { env: { abort, now } });
     this.x = instance.exports as unknown as CoreExports;
   }
 
-  /** Copies the position (its current state, not its move history) into the core. */
-  setPosition(pos: Position): void {
+  /**
+   * Copies the position into the core: its current state and, unless `history` is false, the
+   * plies played since it was set up (its state stack: the keys the repetition tests read,
+   * and what undo needs to take those plies back).
+   */
+  setPosition(pos: Position, history = true): void {
     const x = this.x;
     x.setupClear();
     for (let sq = 0; sq < 64; sq++) if (pos.board[sq] !== 0) x.setupPiece(sq, pos.board[sq]!);
     let rooks = 0;
     for (let i = 0; i < 4; i++) if ((pos.castling & (1 << i)) !== 0) rooks |= (pos.castleRook[i]! & 255) << (8 * i);
     x.setupFinish(pos.turn, pos.castling, rooks, pos.epSquare, pos.halfmoves, pos.chess960 ? 1 : 0);
+    if (!history) return;
+    const st = pos.stack;
+    for (let i = 0; i < pos.ply; i++) x.setupHistory(st[i << 2]!, st[(i << 2) + 1]!, st[(i << 2) + 2]!, st[(i << 2) + 3]!);
+  }
+
+  /** The position in the core: pieces by square and the scalar state, to compare with a Position. */
+  state(): { board: number[]; turn: number; castling: number; epSquare: number; halfmoves: number; ply: number } {
+    const x = this.x;
+    const board: number[] = [];
+    for (let sq = 0; sq < 64; sq++) board.push(x.pieceAt(sq));
+    return { board, turn: x.turn(), castling: x.castling(), epSquare: x.epSquare(), halfmoves: x.halfmoves(), ply: x.ply() };
+  }
+
+  /** Plays a legal move. */
+  play(m: number): void {
+    this.x.play(m);
+  }
+
+  /** Passes the move (not when in check). */
+  playNull(): void {
+    this.x.playNull();
+  }
+
+  /** Takes back the last move or null move. */
+  undo(): void {
+    this.x.undo();
+  }
+
+  inCheck(): boolean {
+    return this.x.inCheck() !== 0;
+  }
+
+  isInsufficientMaterial(): boolean {
+    return this.x.isInsufficientMaterial() !== 0;
+  }
+
+  hasInsufficientMaterial(color: number): boolean {
+    return this.x.hasInsufficientMaterial(color) !== 0;
+  }
+
+  /** Position.repetitions: earlier occurrences back to the last irreversible move, up to `limit`. */
+  repetitions(limit = 2): number {
+    return this.x.repetitions(limit);
+  }
+
+  /** The search's draw test (engine/search/draw.ts isDraw), `nullAt` the ply of the line's last null move or -1. */
+  isDraw(nullAt = -1): boolean {
+    return this.x.isDraw(nullAt) !== 0;
+  }
+
+  hasNonPawnMaterial(): boolean {
+    return this.x.hasNonPawnMaterial() !== 0;
+  }
+
+  private list(n: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push(this.x.moveAt(i));
+    return out;
+  }
+
+  /** The legal moves, in generation order. */
+  legalMoves(): number[] {
+    return this.list(this.x.legalMoves());
+  }
+
+  /** Computes the side to move's pinned pieces (lo, hi) for the staged calls below. */
+  computePins(): [number, number] {
+    this.x.computePins();
+    return [this.x.pinsLo(), this.x.pinsHi()];
+  }
+
+  /** Legality of any 16-bit move; not in check, after computePins. */
+  isLegalNotInCheck(m: number): boolean {
+    return this.x.isLegalNotInCheck(m) !== 0;
+  }
+
+  /** Captures, en passant and promotions in generation order; not in check, after computePins. */
+  noisyMoves(): number[] {
+    return this.list(this.x.noisyMoves());
+  }
+
+  /** Quiet moves and castling in generation order; not in check, after computePins. */
+  quietMoves(): number[] {
+    return this.list(this.x.quietMoves());
+  }
+
+  /** Prepares givesCheck for the position as it is now. */
+  prepareCheckInfo(): void {
+    this.x.prepareCheckInfo();
+  }
+
+  /** Does legal move m give check? After prepareCheckInfo. */
+  givesCheck(m: number): boolean {
+    return this.x.givesCheck(m) !== 0;
+  }
+
+  /** Does legal move m win at least `threshold` in a static exchange? */
+  seeGe(m: number, threshold: number): boolean {
+    return this.x.seeGe(m, threshold) !== 0;
   }
 
   /** The Polyglot key of the position in the core, as (lo, hi) int32 halves like Position's. */
@@ -72,15 +239,6 @@ export class WasmCore {
     const n = this.x.perft(depth, bulk ? 1 : 0);
     if (n < 0) throw new RangeError(`perft depth ${depth} is too deep`);
     return n;
-  }
-
-  /** Plays a legal move in the core's position (nothing checks that it is legal). */
-  play(move: number): void {
-    this.x.play(move);
-  }
-
-  undo(): void {
-    this.x.undo();
   }
 
   /** Static evaluation of the position in the core (side to move's view), as `evaluate`. */
@@ -133,5 +291,70 @@ export class WasmCore {
   perftCheckKeys(depth: number): { nodes: number; keyErrors: number; leafKeys: [number, number] } {
     const nodes = this.x.perftCheckKeys(depth);
     return { nodes, keyErrors: this.x.keyErrorCount(), leafKeys: [this.x.leafKeysLo(), this.x.leafKeysHi()] };
+  }
+
+  /** Replaces the core's hash table by an empty one of `megabytes` (rounded down to a power of two). */
+  setHashSize(megabytes: number): void {
+    this.x.setHashSize(megabytes);
+  }
+
+  /** Forgets everything the core's search learned: hash table, histories, pawn hash (Engine.newGame). */
+  newGame(): void {
+    this.x.newGame();
+  }
+
+  /**
+   * Searches the position in the core (iterative deepening, as Engine.go) within `limits`,
+   * keeping the hash table and histories of earlier searches.
+   */
+  search(limits: WasmSearchLimits = {}): WasmSearchResult {
+    const soft = limits.softMs ?? Infinity;
+    const bestMove = this.x.search(limits.depth ?? 0, limits.nodes ?? 0, soft, limits.hardMs ?? Infinity, soft !== Infinity ? 1 : 0, limits.multiPV ?? 1);
+    return this.result(bestMove);
+  }
+
+  /**
+   * Searches the position in the core to `depth` with a fresh hash table, histories and pawn
+   * hash: what runBench does for each position with the TypeScript Engine (newGame, go).
+   */
+  searchFresh(depth: number): WasmSearchResult {
+    return this.result(this.x.searchFresh(depth));
+  }
+
+  /**
+   * Stops a running search. The core searches on the caller's thread, so this only reaches a
+   * search running on another thread over shared memory; otherwise use limits.
+   */
+  stop(): void {
+    new Int32Array(this.x.memory.buffer, this.x.stopFlagPtr(), 1)[0] = 1;
+  }
+
+  /** Permille of the hash table written by the last search (UCI hashfull). */
+  hashfull(): number {
+    return this.x.hashfull();
+  }
+
+  /**
+   * Replaces the search constants (`sp`: the TypeScript SP object; its keys in order) and
+   * the late-move reduction table (`lmr`: the TypeScript LMR, 64 * 64 bytes).
+   */
+  setSearchParams(sp: Readonly<Record<string, number>>, lmr: Uint8Array): void {
+    Object.values(sp).forEach((v, i) => {
+      if (this.x.setSearchParam(i, v) === 0) throw new RangeError(`search parameter ${i} is unknown to the core`);
+    });
+    if (lmr.length !== 64 * 64) throw new RangeError(`expected ${64 * 64} reductions, got ${lmr.length}`);
+    new Uint8Array(this.x.memory.buffer, this.x.lmrPtr(), lmr.length).set(lmr);
+  }
+
+  /** The core's late-move reduction table (a copy). */
+  lmrTable(): Uint8Array {
+    return new Uint8Array(this.x.memory.buffer, this.x.lmrPtr(), 64 * 64).slice();
+  }
+
+  private result(bestMove: number): WasmSearchResult {
+    const x = this.x;
+    const pv: number[] = [];
+    if (bestMove !== 0) for (let i = 0, n = x.pvLength(); i < n; i++) pv.push(x.pvMove(i));
+    return { bestMove, score: x.searchScore(), depth: x.searchDepth(), seldepth: x.searchSeldepth(), nodes: x.searchNodes(), pv };
   }
 }

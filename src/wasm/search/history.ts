@@ -1,0 +1,52 @@
+/**
+ * Port of src/engine/search/history.ts: killers, counter-moves, butterfly, continuation and
+ * capture histories, all updated by the same gravity formula (h += bonus − h·|bonus| / MAX).
+ */
+import { MAX_PLY } from './score';
+
+export const HISTORY_MAX = 16384;
+
+export class History {
+  /** Butterfly history: side * 4096 + from * 64 + to. */
+  butterfly: StaticArray<i16> = new StaticArray<i16>(2 * 4096);
+  /** Continuation history: (prevPiece * 64 + prevTo) * 1024 + piece * 64 + to. */
+  continuation: StaticArray<i16> = new StaticArray<i16>(1024 * 1024);
+  /** Capture history: (piece * 64 + to) * 8 + victim type. */
+  capture: StaticArray<i16> = new StaticArray<i16>(1024 * 8);
+  /** Counter-move: the reply to the move (piece * 64 + to). */
+  counter: StaticArray<u16> = new StaticArray<u16>(1024);
+  /** Killers: ply * 2 + slot. */
+  killers: StaticArray<u16> = new StaticArray<u16>((MAX_PLY + 2) * 2);
+
+  clear(): void {
+    fill16(changetype<usize>(this.butterfly), this.butterfly.length);
+    fill16(changetype<usize>(this.continuation), this.continuation.length);
+    fill16(changetype<usize>(this.capture), this.capture.length);
+    fill16(changetype<usize>(this.counter), this.counter.length);
+    this.clearKillers();
+  }
+
+  /** Killers are per search; a new search starts with none. */
+  clearKillers(): void {
+    fill16(changetype<usize>(this.killers), this.killers.length);
+  }
+}
+
+// @ts-ignore: decorator
+@inline function fill16(ptr: usize, n: i32): void {
+  memory.fill(ptr, 0, <usize>n << 1);
+}
+
+/** Applies a gravity-bounded bonus (negative for a malus) to entry i of table t. */
+// @ts-ignore: decorator
+@inline export function updateEntry(t: StaticArray<i16>, i: i32, bonus: i32): void {
+  const h = <i32>unchecked(t[i]);
+  unchecked(t[i] = <i16>(h + bonus - (h * (bonus < 0 ? -bonus : bonus)) / HISTORY_MAX));
+}
+
+/** History bonus for a cutoff at `depth`. */
+// @ts-ignore: decorator
+@inline export function historyBonus(depth: i32): i32 {
+  const b = 170 * depth - 120;
+  return b > 2400 ? 2400 : b;
+}

@@ -1,0 +1,203 @@
+/**
+ * Port of src/engine/search/iterate.ts: iterative deepening at the root, each iteration inside
+ * an aspiration window around the previous score (widened by half on every failure), MultiPV
+ * lines one after another. The previous iteration's order makes the next one fast.
+ *
+ * Changes from the TS: no info lines, books, helpers, pondering, `searchmoves` or `mate`
+ * limits (the TypeScript engine keeps those); the result is left in globals (see index.ts).
+ * Time: the hard limit aborts the search (limits.ts); no iteration starts past
+ * ITERATION_START_SHARE of the soft limit scaled by stability, as the TS does.
+ */
+import { psqtDelta, psqtFromScratch } from '../eval/psqt';
+import { generateLegal } from '../movegen';
+import { LMR, aspirationDelta, aspirationDepth } from './params';
+import { now } from './limits';
+import { isQuiet } from './movepick';
+import { search } from './pvs';
+import { RootMoves } from './rootMoves';
+import { INFINITE, MATE, MATE_IN_MAX, MAX_PLY } from './score';
+import { PLIES, STACK_OFFSET, SearchThread } from './thread';
+
+const PL = PLIES;
+
+/** Share of the (scaled) soft limit past which no iteration starts (src/engine/timeman.ts). */
+export const ITERATION_START_SHARE = 0.6;
+
+export const rm = new RootMoves();
+
+/** Searches every root move at `depth` in (alpha, beta), from index pvIdx on. */
+function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i32): i32 {
+  const pos = t.pos;
+  let bestScore = -INFINITE;
+  for (let i = pvIdx; i < rm.n; i++) {
+    const m = <i32>rm.moves[i];
+    const quiet = isQuiet(pos.board, m);
+    t.pieceTo[STACK_OFFSET] = (<i32>pos.board[(m >>> 6) & 63] << 6) | (m & 63);
+    t.movePlayed[STACK_OFFSET] = <u16>m;
+    t.seldepth = 0;
+    t.psqt[1] = t.psqt[0] + psqtDelta(pos, m);
+    pos.play(m);
+    const gc = pos.inCheck();
+    const newDepth = depth - 1 + (gc ? 1 : 0);
+    t.pvLen[1] = 1;
+    let score: i32;
+    if (i == pvIdx) {
+      score = -search(t, newDepth, -beta, -alpha, 1, false, gc);
+    } else {
+      let d = newDepth;
+      const k = i - pvIdx + 1;
+      if (depth >= 3 && k >= 4 && quiet && !gc) {
+        const r = <i32>LMR[(depth < 64 ? depth : 63) * 64 + (k < 64 ? k : 63)] - 1;
+        if (r > 0) d = newDepth - r > 1 ? newDepth - r : 1;
+      }
+      score = -search(t, d, -alpha - 1, -alpha, 1, true, gc);
+      if (score > alpha && d < newDepth) score = -search(t, newDepth, -alpha - 1, -alpha, 1, false, gc);
+      if (score > alpha && score < beta) score = -search(t, newDepth, -beta, -alpha, 1, false, gc);
+    }
+    pos.undo();
+    if (t.stopped) break;
+    if (i == pvIdx || score > alpha) {
+      rm.score[i] = score;
+      rm.seldepth[i] = <u8>t.seldepth;
+      const row = i * PL;
+      rm.pv[row] = <u16>m;
+      let len = 1;
+      for (let p = 1; p < <i32>t.pvLen[1] && len < PL - 1; p++) rm.pv[row + len++] = t.pv[PL + p];
+      rm.pvLen[i] = <u8>len;
+    } else {
+      rm.score[i] = -INFINITE;
+    }
+    if (score > bestScore) bestScore = score;
+    if (score > alpha) {
+      if (i != pvIdx) t.bestMoveChanges++;
+      if (score >= beta) break;
+      alpha = score;
+    }
+  }
+  return bestScore;
+}
+
+// The result of the last search.
+export let resultMove = 0;
+export let resultScore = 0;
+export let resultDepth = 0;
+export let resultSeldepth = 0;
+
+/**
+ * Runs iterative deepening to `maxDepth` (0: no depth limit) within the limits set on `t`
+ * (nodeLimit, softMs, hardMs: Infinity for none); returns when a limit is reached or the
+ * search is stopped. `timed` enables the soft-limit test between iterations.
+ */
+export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed: bool): void {
+  const pos = t.pos;
+  const start = now();
+  t.clockStart = start;
+  t.nodes = 0;
+  t.stopped = false;
+  t.seldepth = 0;
+  t.nullAt = -1;
+  t.nmpMinPly = 0;
+  t.bestMoveChanges = 0;
+  t.tt.newSearch();
+  t.hist.clearKillers();
+  for (let i = 0; i < STACK_OFFSET; i++) {
+    t.staticEval[i] = 0;
+    t.pieceTo[i] = 0;
+    t.movePlayed[i] = 0;
+  }
+  memory.fill(changetype<usize>(t.excluded), 0, <usize>t.excluded.length << 1);
+  memory.fill(changetype<usize>(t.evalCache), 0, <usize>t.evalCache.length << 2);
+  t.psqt[0] = psqtFromScratch(pos);
+
+  rm.n = 0;
+  const buf = rm.generated;
+  const n = generateLegal(pos, buf, 0);
+  for (let i = 0; i < n; i++) {
+    const m = buf[i];
+    rm.moves[rm.n] = m;
+    rm.score[rm.n] = -INFINITE;
+    rm.prevScore[rm.n] = -INFINITE;
+    rm.pv[rm.n * PL] = m;
+    rm.pvLen[rm.n] = 1;
+    rm.n++;
+  }
+  resultMove = 0;
+  resultScore = 0;
+  resultDepth = 0;
+  resultSeldepth = 0;
+  if (rm.n == 0) {
+    resultScore = pos.inCheck() ? -MATE : 0;
+    return;
+  }
+  const multiPV = max<i32>(1, min<i32>(multiPVIn, rm.n));
+  const maxDepth = maxDepthIn > 0 ? min<i32>(maxDepthIn, MAX_PLY - 4) : MAX_PLY - 4;
+  let completed = 0;
+  let lastBest = 0;
+  let stableFor = 0;
+  let instability: f64 = 0;
+  let lastScore = 0;
+
+  for (let depth = 1; depth <= maxDepth; depth++) {
+    t.rootDepth = depth;
+    t.bestMoveChanges = 0;
+    for (let pvIdx = 0; pvIdx < multiPV && !t.stopped; pvIdx++) {
+      const prev = rm.prevScore[pvIdx];
+      let delta = aspirationDelta;
+      let alpha = -INFINITE;
+      let beta = INFINITE;
+      if (depth >= aspirationDepth && prev != -INFINITE && prev > -MATE_IN_MAX && prev < MATE_IN_MAX) {
+        alpha = max<i32>(prev - delta, -INFINITE);
+        beta = min<i32>(prev + delta, INFINITE);
+      }
+      for (;;) {
+        const score = searchRoot(t, depth, alpha, beta, pvIdx);
+        rm.sort(pvIdx, rm.n);
+        if (t.stopped) break;
+        if (score <= alpha) {
+          beta = (alpha + beta) >> 1;
+          alpha = max<i32>(score - delta, -INFINITE);
+        } else if (score >= beta) {
+          beta = min<i32>(score + delta, INFINITE);
+        } else break;
+        delta += delta >> 1;
+        if (delta > 600) {
+          alpha = -INFINITE;
+          beta = INFINITE;
+        }
+      }
+      rm.sort(0, pvIdx + 1);
+    }
+    if (t.stopped) {
+      // A stopped iteration still counts if its first line has a fresh score.
+      if (rm.score[0] != -INFINITE && depth > 1) completed = depth;
+      break;
+    }
+    completed = depth;
+    for (let i = 0; i < rm.n; i++) rm.prevScore[i] = rm.score[i];
+
+    // Stop conditions between iterations.
+    const best = <i32>rm.moves[0];
+    const score = rm.score[0];
+    stableFor = best == lastBest ? stableFor + 1 : 0;
+    lastBest = best;
+    instability = instability / 2 + <f64>t.bestMoveChanges;
+    if (timed) {
+      const elapsed = now() - t.clockStart;
+      let falling = 1 + <f64>(lastScore - score) / 250;
+      falling = falling < 0.8 ? 0.8 : falling > 1.6 ? 1.6 : falling;
+      const unstable = 1 + instability * 0.6;
+      const stable = stableFor >= 5 ? 0.7 : 1;
+      if (elapsed > t.softMs * falling * unstable * stable * ITERATION_START_SHARE) break;
+      if (rm.n == 1 && depth >= 6) break;
+    }
+    lastScore = score;
+    if (<f64>t.nodes >= t.nodeLimit) break;
+    if (depth == maxDepth) break;
+  }
+
+  resultMove = <i32>rm.moves[0];
+  resultScore = rm.score[0] != -INFINITE ? rm.score[0] : rm.prevScore[0];
+  if (resultScore == -INFINITE) resultScore = 0;
+  resultDepth = completed;
+  resultSeldepth = <i32>rm.seldepth[0];
+}

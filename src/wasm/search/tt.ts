@@ -1,0 +1,145 @@
+/**
+ * Port of src/engine/tt.ts: buckets of two 16-byte entries (four i32 words each), indexed by
+ * the low bits of the Polyglot key's low half, the same layout, the same replacement:
+ *
+ *   word 0  keyHi ^ word1 ^ word2
+ *   word 1  bits  0-15 move           bits 16-31 score (int16, mate scores relative to node)
+ *   word 2  bits  0-15 static eval    bits 16-23 depth + DEPTH_OFFSET
+ *           bits 24-25 bound          bits 26-31 generation
+ *   word 3  keyLo
+ *
+ * Changes from the TS: the key arrives as one u64 and is split here; the table is a
+ * StaticArray<i32> allocated by `resize` (the runtime never frees: resize rarely).
+ */
+import { MATE_IN_MAX, NONE_SCORE } from './score';
+
+export const BOUND_NONE = 0;
+export const BOUND_UPPER = 1;
+export const BOUND_LOWER = 2;
+export const BOUND_EXACT = 3;
+
+const DEPTH_OFFSET = 8;
+const ENTRY_WORDS = 4;
+const BUCKET_WORDS = 8;
+const BUCKET_BYTES = BUCKET_WORDS * 4;
+
+// @ts-ignore: decorator
+@inline export function scoreToTT(score: i32, ply: i32): i32 {
+  if (score >= MATE_IN_MAX) return score + ply;
+  if (score <= -MATE_IN_MAX) return score - ply;
+  return score;
+}
+
+// @ts-ignore: decorator
+@inline export function scoreFromTT(score: i32, ply: i32): i32 {
+  if (score == NONE_SCORE) return NONE_SCORE;
+  if (score >= MATE_IN_MAX) return score - ply;
+  if (score <= -MATE_IN_MAX) return score + ply;
+  return score;
+}
+
+export class TranspositionTable {
+  data: StaticArray<i32> = new StaticArray<i32>(BUCKET_WORDS);
+  mask: i32 = 0;
+  generation: i32 = 0;
+
+  // The last probe's hit.
+  move: i32 = 0;
+  score: i32 = 0;
+  eval: i32 = 0;
+  depth: i32 = 0;
+  bound: i32 = 0;
+
+  /** Byte size of a table of `megabytes` MB: the largest power-of-two bucket count that fits. */
+  static bytesFor(megabytes: i32): i32 {
+    const buckets = max<i32>(1, <i32>((<i64>max<i32>(1, megabytes) * 1024 * 1024) / BUCKET_BYTES));
+    return (1 << (31 - clz(buckets))) * BUCKET_BYTES;
+  }
+
+  resize(megabytes: i32): void {
+    this.data = new StaticArray<i32>(TranspositionTable.bytesFor(megabytes) >> 2);
+    this.mask = this.data.length / BUCKET_WORDS - 1;
+    this.generation = 0;
+  }
+
+  clear(): void {
+    const d = this.data;
+    memory.fill(changetype<usize>(d), 0, <usize>d.length << 2);
+    this.generation = 0;
+  }
+
+  newSearch(): void {
+    this.generation = (this.generation + 1) & 63;
+  }
+
+  /** Looks the key up; on a hit fills move/score/eval/depth/bound and returns true. */
+  probe(key: u64, ply: i32): bool {
+    const d = this.data;
+    const keyLo = <i32>key;
+    const keyHi = <i32>(key >>> 32);
+    const b = (keyLo & this.mask) * BUCKET_WORDS;
+    for (let i = b; i < b + BUCKET_WORDS; i += ENTRY_WORDS) {
+      const w1 = unchecked(d[i + 1]);
+      const w2 = unchecked(d[i + 2]);
+      if (unchecked(d[i + 3]) == keyLo && (unchecked(d[i]) ^ w1 ^ w2) == keyHi && w2 != 0) {
+        this.move = w1 & 0xffff;
+        this.score = scoreFromTT(w1 >> 16, ply);
+        this.eval = (w2 << 16) >> 16;
+        this.depth = ((w2 >>> 16) & 0xff) - DEPTH_OFFSET;
+        this.bound = (w2 >>> 24) & 3;
+        return true;
+      }
+    }
+    this.move = 0;
+    return false;
+  }
+
+  /** Stores a search result (score as seen at `ply`; it is made node-relative here). */
+  store(key: u64, ply: i32, move: i32, score: i32, evalScore: i32, depth: i32, bound: i32, pv: bool): void {
+    const d = this.data;
+    const keyLo = <i32>key;
+    const keyHi = <i32>(key >>> 32);
+    const b = (keyLo & this.mask) * BUCKET_WORDS;
+    const gen = this.generation;
+    let slot = -1;
+    let worst = 1 << 30;
+    for (let i = b; i < b + BUCKET_WORDS; i += ENTRY_WORDS) {
+      const w2 = unchecked(d[i + 2]);
+      if (unchecked(d[i + 3]) == keyLo && (unchecked(d[i]) ^ unchecked(d[i + 1]) ^ w2) == keyHi && w2 != 0) {
+        // Same position: keep a deeper result of an older search only if this one is a bound.
+        const oldDepth = ((w2 >>> 16) & 0xff) - DEPTH_OFFSET;
+        if (move == 0) move = unchecked(d[i + 1]) & 0xffff;
+        if (bound != BOUND_EXACT && depth + (pv ? 2 : 0) < oldDepth - 3 && ((w2 >>> 26) & 63) == gen) return;
+        slot = i;
+        break;
+      }
+      const age = (gen - ((w2 >>> 26) & 63)) & 63;
+      const value = w2 == 0 ? -1000 : ((w2 >>> 16) & 0xff) - 8 * age;
+      if (value < worst) {
+        worst = value;
+        slot = i;
+      }
+    }
+    const w1 = (move & 0xffff) | (scoreToTT(score, ply) << 16);
+    let dep = depth + DEPTH_OFFSET;
+    if (dep < 1) dep = 1;
+    else if (dep > 255) dep = 255;
+    const w2 = (evalScore & 0xffff) | (dep << 16) | (bound << 24) | (gen << 26);
+    unchecked(d[slot + 1] = w1);
+    unchecked(d[slot + 2] = w2);
+    unchecked(d[slot + 3] = keyLo);
+    unchecked(d[slot] = keyHi ^ w1 ^ w2);
+  }
+
+  /** Permille of sampled entries written by the current search (UCI `hashfull`). */
+  hashfull(): i32 {
+    const d = this.data;
+    const n = min<i32>(1000, (this.mask + 1) * 2);
+    let used = 0;
+    for (let e = 0; e < n; e++) {
+      const w2 = d[e * ENTRY_WORDS + 2];
+      if (w2 != 0 && ((w2 >>> 26) & 63) == this.generation) used++;
+    }
+    return <i32>Math.round(<f64>(used * 1000) / <f64>n);
+  }
+}
