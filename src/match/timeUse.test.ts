@@ -45,12 +45,14 @@ test('the runner\'s clock: each move records the time left before the increment'
   await Promise.all([w.quit(DEFAULT_TIMEOUTS), b.quit(DEFAULT_TIMEOUTS)]);
   const white = rec.moves.filter((_, i) => i % 2 === 0);
   assert.ok(white.length >= 3);
-  // Clock before move k (k = 0, 1, ...): base + inc, then less each move's time, plus an increment.
+  // Clock before a move: base + inc for the first, then the last recorded clock plus the
+  // increment (recorded times are rounded, so each move is checked against the one before
+  // rather than against a running sum of rounded times).
   let clock = 5100;
   for (const m of white) {
     assert.ok(m.timeMs! >= 25, `a delayed move takes its time (${m.timeMs} ms)`);
     assert.ok(Math.abs(m.clockMs! - (clock - m.timeMs!)) <= 1, `clock ${m.clockMs} = ${clock} − ${m.timeMs}`);
-    clock = clock - m.timeMs! + 100;
+    clock = m.clockMs! + 100;
   }
   const [wu] = gameTimeUse(rec);
   assert.equal(wu.lowestMs, Math.min(...white.map((m) => m.clockMs!)));
