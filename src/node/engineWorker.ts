@@ -13,6 +13,7 @@ import { EngineConfigurator, runGo } from '../engine/host.js';
 import { readParamsFile } from '../tune/paramsFile.js';
 import { loadEngineBook } from './engineBook.js';
 import { configureV8ForSearch } from './v8flags.js';
+import { wasmCoreModule } from './wasmCore.js';
 import type { WorkerRequest, WorkerReply } from './workerHost.js';
 
 export { loadPolyglotFile } from './engineBook.js';
@@ -21,7 +22,8 @@ const port = parentPort;
 if (port) {
   configureV8ForSearch();
   const { signals, tt, index } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number };
-  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index });
+  // Searches run in the WebAssembly core when they can (one thread, one line: see Engine.go).
+  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm: wasmCoreModule() });
   const helper = index > 0;
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
   const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
