@@ -58,6 +58,11 @@ test('engine in the wasm core: the nodes, moves, scores, PVs and info lines of t
   e.ts.resizeHash(1);
   e.wasm.resizeHash(1);
   both(e, { depth: 9 }, 'wasm', 'after resizeHash');
+  // Larger, then smaller again: the core's smaller table reuses the larger one's memory.
+  e.wasm.resizeHash(64);
+  e.wasm.resizeHash(4);
+  e.ts.resizeHash(4);
+  both(e, { depth: 9 }, 'wasm', 'after resizeHash 64, 4');
 });
 
 test('engine in the wasm core: game history (repetitions), searchmoves, mate limit', () => {

@@ -136,7 +136,7 @@ export class Engine {
 
   resizeHash(megabytes: number): void {
     this.tt.attach(new ArrayBuffer(TranspositionTable.bytesFor(megabytes)));
-    this.wasm?.core.setHashSize(megabytes);
+    this.wasm?.setHashSize(megabytes);
   }
 
   /**
@@ -145,7 +145,7 @@ export class Engine {
    */
   attachHash(buffer: ArrayBufferLike): void {
     this.tt.attach(buffer);
-    this.wasm?.core.setHashSize(megabytesOf(buffer));
+    this.wasm?.setHashSize(megabytesOf(buffer));
   }
 
   /** Static evaluation of the current position (side to move's view). */

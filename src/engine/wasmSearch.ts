@@ -37,7 +37,19 @@ export class WasmSearcher {
 
   constructor(module: WebAssembly.Module, hashMB: number) {
     this.core = new WasmCore(module);
-    this.core.setHashSize(hashMB);
+    this.setHashSize(hashMB);
+  }
+
+  /**
+   * An empty hash table of `megabytes` in the core, at most 512 MB (a larger Hash gives the
+   * core 512); if the core's memory cannot grow that far, it keeps the size it has (emptied).
+   */
+  setHashSize(megabytes: number): void {
+    try {
+      this.core.setHashSize(Math.min(megabytes, 512));
+    } catch {
+      this.core.newGame();
+    }
   }
 
   /** Pushes the evaluation weights and search constants into the core if they changed. */

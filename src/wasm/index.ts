@@ -211,7 +211,7 @@ const tt = new TranspositionTable();
 tt.resize(16);
 const thread = new SearchThread(pos, tt);
 
-/** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two). */
+/** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two, at most 512). */
 export function setHashSize(megabytes: i32): void {
   tt.resize(megabytes);
 }

@@ -336,7 +336,11 @@ export class WasmCore {
     return { nodes, keyErrors: this.x.keyErrorCount(), leafKeys: [this.x.leafKeysLo(), this.x.leafKeysHi()] };
   }
 
-  /** Replaces the core's hash table by an empty one of `megabytes` (rounded down to a power of two). */
+  /**
+   * Replaces the core's hash table by an empty one of `megabytes` (rounded down to a power of
+   * two, at most 512: one array holds less than 1 GB). Memory is never given back: a smaller
+   * table reuses the larger one's. Throws if the memory cannot grow; the table is then unchanged.
+   */
   setHashSize(megabytes: number): void {
     this.x.setHashSize(megabytes);
   }
