@@ -115,25 +115,26 @@ test('engine in the wasm core: book-aware search and other evaluation weights', 
   assert.ok(asked >= 2);
 });
 
-test('engine with the wasm core: MultiPV, Skill Level, parallel search and no module run the TypeScript search', () => {
+test('engine in the wasm core: MultiPV and Skill Level; parallel search and no module run the TypeScript search', () => {
   const e = pair(8);
   for (const x of [e.ts, e.wasm]) x.setPosition(BENCH_POSITIONS[4]);
   e.ts.settings.multiPV = e.wasm.settings.multiPV = 3;
-  assert.equal(both(e, { depth: 7 }, 'ts', 'MultiPV 3').lines?.length, 3);
+  assert.equal(both(e, { depth: 7 }, 'wasm', 'MultiPV 3').lines?.length, 3);
+  assert.equal(both(e, { depth: 8, movetime: 60_000 }, 'wasm', 'MultiPV 3, deeper, keeping the hash').lines?.length, 3);
   e.ts.settings.multiPV = e.wasm.settings.multiPV = 1;
-  // The two searches keep separate hash tables: the wasm engine's core did not see the MultiPV search.
-  for (const x of [e.ts, e.wasm]) x.newGame();
   both(e, { depth: 7 }, 'wasm', 'MultiPV 1 again');
-  for (const x of [e.ts, e.wasm]) {
-    x.newGame();
-    x.settings.skill = { level: 5, elo: 0, random: () => 0.5 };
-  }
-  both(e, { depth: 7 }, 'ts', 'Skill Level 5');
+  for (const x of [e.ts, e.wasm]) x.settings.skill = { level: 5, elo: 0, random: () => 0.5 };
+  assert.equal(both(e, { depth: 7 }, 'wasm', 'Skill Level 5').lines?.length, 4);
+  for (const x of [e.ts, e.wasm]) x.settings.skill = { level: 3, elo: 1500, random: () => 0.9 };
+  both(e, { movetime: 60_000 }, 'wasm', 'UCI_Elo 1500');
   for (const x of [e.ts, e.wasm]) x.settings.skill = { level: 20, elo: 0 };
+  // A parallel search uses the TypeScript table: start both engines' tables empty.
+  for (const x of [e.ts, e.wasm]) x.newGame();
+  const tp = e.ts.go({ depth: 6 }, undefined, { threads: 2, helper: false });
   // The main thread of a parallel search (alone here: the helpers' nodes are not counted).
-  const p = e.wasm.go({ depth: 5 }, undefined, { threads: 2, helper: false });
+  const p = e.wasm.go({ depth: 6 }, undefined, { threads: 2, helper: false });
   assert.equal(e.wasm.lastCore, 'ts');
-  assert.ok(p.bestMove !== 0);
+  assert.deepEqual([p.nodes, p.bestMove, p.pv], [tp.nodes, tp.bestMove, tp.pv]);
   assert.equal(e.ts.wasm, null);
 });
 

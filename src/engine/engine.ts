@@ -13,9 +13,9 @@
  *
  * Given the compiled WebAssembly core (`wasm`, src/node/wasmCore.ts wasmCoreModule() in Node),
  * `go` searches in the core (wasmSearch.ts, about three times as fast, node for node the same
- * search) whenever the request allows: one thread, one line, full strength. Everything else
- * (MultiPV, Skill Level and UCI_LimitStrength, Lazy SMP) runs the TypeScript search, as does an
- * engine built without the core. `lastCore` tells which one ran.
+ * search) on one thread (MultiPV, Skill Level, pondering and the rest included); a parallel
+ * search (Lazy SMP) runs the TypeScript search, as does an engine built without the core.
+ * `lastCore` tells which one ran.
  */
 import { isLegal, legalMoves } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
@@ -200,9 +200,10 @@ export class Engine {
     const multiPV = Math.max(s.multiPV, skilled.multiPV);
     const bookKnows = s.bookAwareSearch && book ? (): boolean => book.knowsWell(this.pos, rootSide) : undefined;
     const wasm = this.wasm;
-    if (wasm && this.thread.threadCount === 1 && multiPV === 1 && !skilled.pick) {
+    if (wasm && this.thread.threadCount === 1) {
       this.lastCore = 'wasm';
-      const result = wasm.go(this.pos, this.signals, skilled.limits, { softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows });
+      const result = wasm.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows });
+      if (skilled.pick) skilled.pick(result);
       if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = wasm.ponderFromHash(this.pos, result.bestMove);
       return result;
     }

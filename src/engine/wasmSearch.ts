@@ -19,6 +19,8 @@ import { SIG_GEN, SIG_PONDER, SIG_STOP } from './search/thread.js';
 import { POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
 
 export interface WasmGoOptions {
+  /** MultiPV lines (default 1). */
+  multiPV?: number;
   /** Soft and hard time limits in ms (Infinity: none), as IterateOptions. */
   softMs: number;
   hardMs: number;
@@ -127,6 +129,7 @@ export class WasmSearcher {
         startMs: start,
         ponder: limits.ponder === true,
         searchmoves: limits.searchmoves,
+        multiPV: opts.multiPV ?? 1,
       },
       { poll, report, iterationDone },
     );
@@ -141,6 +144,9 @@ export class WasmSearcher {
     result.time = now() - start;
     result.pv = r.pv;
     if (bookPv) result.reason = 'book-pv';
+    // All lines when more than one was searched (iterate.ts: MultiPV clamped to the root moves).
+    const lines = Math.min(opts.multiPV ?? 1, r.rootMoves);
+    if (lines > 1) result.lines = core.lines(lines);
     return result;
   }
 

@@ -272,6 +272,19 @@ export function linePvLength(i: i32): i32 {
 export function linePvMove(i: i32, k: i32): i32 {
   return <i32>rm.pv[i * PLIES + k];
 }
+/** Root moves of the last search (after searchmoves), MultiPV order; their scores (-32001: none). */
+export function rootMoveCount(): i32 {
+  return rm.n;
+}
+export function lineMove(i: i32): i32 {
+  return <i32>rm.moves[i];
+}
+export function lineScore(i: i32): i32 {
+  return rm.score[i];
+}
+export function linePrevScore(i: i32): i32 {
+  return rm.prevScore[i];
+}
 /** The hash table's move for a position key (lo, hi halves), or 0. */
 export function ttMove(keyLo: i32, keyHi: i32): i32 {
   const key = (<u64>(<u32>keyHi) << 32) | <u64>(<u32>keyLo);

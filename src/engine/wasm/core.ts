@@ -65,6 +65,10 @@ interface CoreExports {
   linePvLength(i: number): number;
   linePvMove(i: number, k: number): number;
   ttMove(keyLo: number, keyHi: number): number;
+  rootMoveCount(): number;
+  lineMove(i: number): number;
+  lineScore(i: number): number;
+  linePrevScore(i: number): number;
   searchFresh(depth: number): number;
   searchScore(): number;
   searchDepth(): number;
@@ -92,6 +96,8 @@ export interface WasmSearchResult {
   stopped: boolean;
   /** `iterationDone` ended the search. */
   hooked: boolean;
+  /** Root moves searched (legal moves, or those of searchmoves). */
+  rootMoves: number;
 }
 
 /** What env.poll returns: bits. */
@@ -389,6 +395,20 @@ export class WasmCore {
     return pv;
   }
 
+  /**
+   * The first `count` lines of the last search (MultiPV order) that have a score: move, score
+   * (this iteration's, else the last completed one's), PV.
+   */
+  lines(count: number): { move: number; score: number; pv: number[] }[] {
+    const x = this.x;
+    const out: { move: number; score: number; pv: number[] }[] = [];
+    for (let i = 0; i < Math.min(count, x.rootMoveCount()); i++) {
+      const s = x.lineScore(i) !== -32001 ? x.lineScore(i) : x.linePrevScore(i);
+      if (s !== -32001) out.push({ move: x.lineMove(i), score: s, pv: this.linePv(i) });
+    }
+    return out;
+  }
+
   /** The hash table's move for a position key (lo, hi as Position's keyLo, keyHi), or 0. */
   ttMove(keyLo: number, keyHi: number): number {
     return this.x.ttMove(keyLo, keyHi);
@@ -445,6 +465,7 @@ export class WasmCore {
       pv,
       stopped: x.searchStopped() !== 0,
       hooked: x.searchHooked() !== 0,
+      rootMoves: x.rootMoveCount(),
     };
   }
 }
