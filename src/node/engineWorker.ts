@@ -13,6 +13,7 @@ import { EngineConfigurator, runGo } from '../engine/host.js';
 import { readParamsFile } from '../tune/paramsFile.js';
 import { loadEngineBook } from './engineBook.js';
 import { configureV8ForSearch } from './v8flags.js';
+import { wasmCoreModule } from './wasmCore.js';
 import type { WorkerRequest, WorkerReply } from './workerHost.js';
 
 export { loadPolyglotFile } from './engineBook.js';
@@ -21,8 +22,11 @@ const port = parentPort;
 if (port) {
   configureV8ForSearch();
   const { signals, tt, index } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number };
-  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index });
   const helper = index > 0;
+  // The main thread's searches run in the WebAssembly core when they can (one thread, one line:
+  // see Engine.go); helpers always search in TypeScript over the shared table, so they need no core.
+  const wasm = helper ? undefined : wasmCoreModule();
+  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm });
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
   const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
   const reply = (r: WorkerReply): void => port.postMessage(r);

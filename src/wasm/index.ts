@@ -15,10 +15,20 @@ import * as E from './eval/evaluate';
 import * as P from './eval/params';
 import * as Q from './eval/psqt';
 import { clearPawnHash as clearPawns } from './eval/terms/pawns';
-import { iterate, resultDepth, resultMove, resultScore, resultSeldepth, rm } from './search/iterate';
+import {
+  addRootFilter,
+  clearRootFilter,
+  iterate,
+  resultDepth,
+  resultHooked,
+  resultMove,
+  resultScore,
+  resultSeldepth,
+  rm,
+} from './search/iterate';
 import { STOP } from './search/limits';
 import * as SP from './search/params';
-import { SearchThread } from './search/thread';
+import { PLIES, SearchThread } from './search/thread';
 import { TranspositionTable } from './search/tt';
 import { computePins as computePins_, isLegalNotInCheck as isLegalNotInCheck_ } from './legality';
 import { generateNoisy as generateNoisy_, generateQuiets as generateQuiets_ } from './movegenStaged';
@@ -201,7 +211,7 @@ const tt = new TranspositionTable();
 tt.resize(16);
 const thread = new SearchThread(pos, tt);
 
-/** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two). */
+/** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two, at most 512). */
 export function setHashSize(megabytes: i32): void {
   tt.resize(megabytes);
 }
@@ -221,12 +231,64 @@ export function newGame(): void {
  * the host writes a non-zero word at stopFlagPtr() (cleared here first).
  */
 export function search(depth: i32, nodes: f64, softMs: f64, hardMs: f64, timed: bool, multiPV: i32): i32 {
+  clearRootFilter();
+  return searchWith(depth, nodes, softMs, hardMs, timed, multiPV, 0, false, 0);
+}
+
+/**
+ * search() as the engine runs it: the clock from `startMs` (0: now), pondering (no limits
+ * until env.poll() reports ponderhit), `flags` (1: info lines through env.report, 2: ask
+ * env.iterationDone after each iteration), the root moves limited to those added with
+ * addSearchMove since clearSearchMoves (none: all).
+ */
+export function searchWith(depth: i32, nodes: f64, softMs: f64, hardMs: f64, timed: bool, multiPV: i32, startMs: f64, ponder: bool, flags: i32): i32 {
   unchecked(STOP[0] = 0);
   thread.nodeLimit = nodes > 0 ? nodes : Infinity;
   thread.softMs = softMs;
   thread.hardMs = hardMs;
-  iterate(thread, depth, multiPV, timed);
+  thread.pondering = ponder;
+  iterate(thread, depth, multiPV, timed, startMs, flags);
   return resultMove;
+}
+
+export function clearSearchMoves(): void {
+  clearRootFilter();
+}
+export function addSearchMove(m: i32): void {
+  addRootFilter(m);
+}
+/** Was the last search stopped (signal or limit inside an iteration)? */
+export function searchStopped(): bool {
+  return thread.stopped;
+}
+/** Did env.iterationDone end the last search? */
+export function searchHooked(): bool {
+  return resultHooked;
+}
+/** PV of root line i (MultiPV order) of the running or last search, for env.report. */
+export function linePvLength(i: i32): i32 {
+  return <i32>rm.pvLen[i];
+}
+export function linePvMove(i: i32, k: i32): i32 {
+  return <i32>rm.pv[i * PLIES + k];
+}
+/** Root moves of the last search (after searchmoves), MultiPV order; their scores (-32001: none). */
+export function rootMoveCount(): i32 {
+  return rm.n;
+}
+export function lineMove(i: i32): i32 {
+  return <i32>rm.moves[i];
+}
+export function lineScore(i: i32): i32 {
+  return rm.score[i];
+}
+export function linePrevScore(i: i32): i32 {
+  return rm.prevScore[i];
+}
+/** The hash table's move for a position key (lo, hi halves), or 0. */
+export function ttMove(keyLo: i32, keyHi: i32): i32 {
+  const key = (<u64>(<u32>keyHi) << 32) | <u64>(<u32>keyLo);
+  return tt.probe(key, 0) ? tt.move : 0;
 }
 
 /** Searches the set-up position to `depth` with a fresh hash, histories and pawn hash (the bench). */

@@ -3,6 +3,7 @@
  * [--multipv K]`: searches one position and prints the engine's lines as they improve (text),
  * or the final lines (--json), each with its score's win/draw/loss chances (src/engine/wdl.ts).
  */
+import { wasmCoreModule } from '../../node/wasmCore.js';
 import { Engine, type SearchInfo } from '../../engine/engine.js';
 import { isMateScore, mateInMoves } from '../../engine/score.js';
 import { DEFAULT_WDL, gamePhase, wdlPermille } from '../../engine/wdl.js';
@@ -44,7 +45,7 @@ export function analyseCommand(opts: AnalyseOptions): void {
   const nodes = intOption('--nodes', opts.nodes, 1);
   const multipv = intOption('--multipv', opts.multipv ?? '1', 1, 256)!;
   const hash = intOption('--hash', opts.hash ?? '64', 1, 8192)!;
-  const engine = new Engine({ hashMB: hash });
+  const engine = new Engine({ hashMB: hash, wasm: wasmCoreModule() });
   engine.settings.multiPV = multipv;
   try {
     engine.setPosition(opts.fen ?? STARTING_FEN, opts.moves ?? []);

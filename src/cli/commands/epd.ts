@@ -8,6 +8,7 @@
  * Totals of these separate two searches that solve the same count, one of them faster.
  */
 import { readFileSync } from 'node:fs';
+import { wasmCoreModule } from '../../node/wasmCore.js';
 import { Engine } from '../../engine/engine.js';
 import { parseEpd } from '../../notation/epd.js';
 import { makeSan, parseSan } from '../../notation/san.js';
@@ -62,7 +63,7 @@ export function epdCommand(file: string, opts: EpdOptions): void {
     if (t.trim() !== '' && !t.trim().startsWith('#')) records.push({ line: i + 1, text: t });
   });
   const todo = limit !== undefined ? records.slice(0, limit) : records;
-  const engine = new Engine({ hashMB: hash });
+  const engine = new Engine({ hashMB: hash, wasm: wasmCoreModule() });
   // The search runs in this process: no GUI or pipe to keep time back for.
   engine.settings.moveOverhead = 0;
   const progress = startProgress({ label: 'epd', total: todo.length, unit: 'positions', quiet: opts.quiet || opts.json });

@@ -103,8 +103,15 @@ export const unpackEg = (s: number): number => (s + 0x8000) >> 16;
  */
 export const PSQ = new Int32Array(16 * 64);
 
+/**
+ * Bumped by every applyWeights: a copy of the weights elsewhere (the WebAssembly core's) is
+ * stale when the version it was taken at differs.
+ */
+export let weightsVersion = 0;
+
 /** Refreshes PACKED and PSQ from WEIGHTS (call after changing WEIGHTS). */
 export function applyWeights(): void {
+  weightsVersion++;
   for (let i = 0; i < NPAIRS; i++) PACKED[i] = pack(WEIGHTS[2 * i]!, WEIGHTS[2 * i + 1]!);
   for (let c = 0; c < 2; c++) {
     for (let t = 1; t <= 6; t++) {

@@ -358,9 +358,13 @@ export function iterate(t: SearchThread, limits: GoLimits, opts: IterateOptions)
  * the search has nothing left to do, so wait for the controller's signal.
  */
 function waitForStop(t: SearchThread, limits: GoLimits): void {
-  const sig = t.signals;
+  waitForStopSignal(t.signals, t.gen, limits);
+}
+
+/** waitForStop for a search of generation `gen` on the signal array `sig` (any core's search). */
+export function waitForStopSignal(sig: Int32Array, gen: number, limits: GoLimits): void {
   for (;;) {
-    if (Atomics.load(sig, SIG_STOP) !== 0 || Atomics.load(sig, SIG_GEN) !== t.gen) return;
+    if (Atomics.load(sig, SIG_STOP) !== 0 || Atomics.load(sig, SIG_GEN) !== gen) return;
     const pondering = limits.ponder === true && Atomics.load(sig, SIG_PONDER) !== 0;
     if (!limits.infinite && !pondering) return;
     if (!(sig.buffer instanceof SharedArrayBuffer)) return; // nobody could ever stop us

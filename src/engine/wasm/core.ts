@@ -57,6 +57,18 @@ interface CoreExports {
   setHashSize(megabytes: number): void;
   newGame(): void;
   search(depth: number, nodes: number, softMs: number, hardMs: number, timed: number, multiPV: number): number;
+  searchWith(depth: number, nodes: number, softMs: number, hardMs: number, timed: number, multiPV: number, startMs: number, ponder: number, flags: number): number;
+  clearSearchMoves(): void;
+  addSearchMove(m: number): void;
+  searchStopped(): number;
+  searchHooked(): number;
+  linePvLength(i: number): number;
+  linePvMove(i: number, k: number): number;
+  ttMove(keyLo: number, keyHi: number): number;
+  rootMoveCount(): number;
+  lineMove(i: number): number;
+  lineScore(i: number): number;
+  linePrevScore(i: number): number;
   searchFresh(depth: number): number;
   searchScore(): number;
   searchDepth(): number;
@@ -80,6 +92,29 @@ export interface WasmSearchResult {
   seldepth: number;
   nodes: number;
   pv: number[];
+  /** A signal or a limit ended the search inside an iteration. */
+  stopped: boolean;
+  /** `iterationDone` ended the search. */
+  hooked: boolean;
+  /** Root moves searched (legal moves, or those of searchmoves). */
+  rootMoves: number;
+}
+
+/** What env.poll returns: bits. */
+export const POLL_STOP = 1;
+export const POLL_PONDER = 2;
+
+/** Calls a search in the core makes to its host (on the searching thread). */
+export interface WasmSearchHooks {
+  /** Every 512 nodes: POLL_STOP to stop, POLL_PONDER while still pondering. */
+  poll?: () => number;
+  /**
+   * An info line (iterate.ts `report`): MultiPV line (0-based), depth, bound (0 exact, 1
+   * upper, 2 lower), score, the line's seldepth, nodes; its PV is `linePv(line)` meanwhile.
+   */
+  report?: (line: number, depth: number, bound: number, score: number, seldepth: number, nodes: number) => void;
+  /** After each completed iteration (depth, best score): true ends the search. */
+  iterationDone?: (depth: number, score: number) => boolean;
 }
 
 /** Limits of a search in the core (times in ms). */
@@ -91,6 +126,14 @@ export interface WasmSearchLimits {
   /** The search is aborted past this. */
   hardMs?: number;
   multiPV?: number;
+  /** The soft limit may end the search between iterations (default: when there is one). */
+  timed?: boolean;
+  /** When the clock started (Date.now() ms; default: now). */
+  startMs?: number;
+  /** Pondering: no limits until poll stops reporting POLL_PONDER. */
+  ponder?: boolean;
+  /** Only these root moves (none or empty: all). */
+  searchmoves?: readonly number[];
 }
 
 /** Reads an AssemblyScript string (UTF-16, byte length in the word before it) from memory. */
@@ -102,6 +145,7 @@ function readString(memory: WebAssembly.Memory, ptr: number): string {
 
 export class WasmCore {
   private readonly x: CoreExports;
+  private hooks: WasmSearchHooks = {};
 
   /** One instance: one board of its own (instances share nothing). */
   constructor(module: WebAssembly.Module) {
@@ -112,7 +156,12 @@ export class WasmCore {
     };
     // The search's clock (polled every 512 nodes), the wall clock as the TypeScript search reads it.
     const now = (): number => Date.now();
-    const instance = new WebAssembly.Instance(module, { env: { abort, now } });
+    // The search's calls to its host (see WasmSearchHooks).
+    const poll = (): number => (this.hooks.poll ? this.hooks.poll() : 0);
+    const report = (line: number, depth: number, bound: number, score: number, seldepth: number, nodes: number): void =>
+      this.hooks.report?.(line, depth, bound, score, seldepth, nodes);
+    const iterationDone = (depth: number, score: number): number => (this.hooks.iterationDone?.(depth, score) ? 1 : 0);
+    const instance = new WebAssembly.Instance(module, { env: { abort, now, poll, report, iterationDone } });
     this.x = instance.exports as unknown as CoreExports;
   }
 
@@ -293,7 +342,11 @@ export class WasmCore {
     return { nodes, keyErrors: this.x.keyErrorCount(), leafKeys: [this.x.leafKeysLo(), this.x.leafKeysHi()] };
   }
 
-  /** Replaces the core's hash table by an empty one of `megabytes` (rounded down to a power of two). */
+  /**
+   * Replaces the core's hash table by an empty one of `megabytes` (rounded down to a power of
+   * two, at most 512: one array holds less than 1 GB). Memory is never given back: a smaller
+   * table reuses the larger one's. Throws if the memory cannot grow; the table is then unchanged.
+   */
   setHashSize(megabytes: number): void {
     this.x.setHashSize(megabytes);
   }
@@ -307,10 +360,58 @@ export class WasmCore {
    * Searches the position in the core (iterative deepening, as Engine.go) within `limits`,
    * keeping the hash table and histories of earlier searches.
    */
-  search(limits: WasmSearchLimits = {}): WasmSearchResult {
+  search(limits: WasmSearchLimits = {}, hooks: WasmSearchHooks = {}): WasmSearchResult {
+    const x = this.x;
     const soft = limits.softMs ?? Infinity;
-    const bestMove = this.x.search(limits.depth ?? 0, limits.nodes ?? 0, soft, limits.hardMs ?? Infinity, soft !== Infinity ? 1 : 0, limits.multiPV ?? 1);
-    return this.result(bestMove);
+    const timed = limits.timed ?? soft !== Infinity;
+    x.clearSearchMoves();
+    for (const m of limits.searchmoves ?? []) x.addSearchMove(m);
+    const flags = (hooks.report ? 1 : 0) | (hooks.iterationDone ? 2 : 0);
+    this.hooks = hooks;
+    try {
+      const bestMove = x.searchWith(
+        limits.depth ?? 0,
+        limits.nodes ?? 0,
+        soft,
+        limits.hardMs ?? Infinity,
+        timed ? 1 : 0,
+        limits.multiPV ?? 1,
+        limits.startMs ?? 0,
+        limits.ponder ? 1 : 0,
+        flags,
+      );
+      return this.result(bestMove);
+    } finally {
+      this.hooks = {};
+      x.clearSearchMoves();
+    }
+  }
+
+  /** The PV of root line `line` (0-based, MultiPV order) of the running search (in a report). */
+  linePv(line: number): number[] {
+    const x = this.x;
+    const pv: number[] = [];
+    for (let k = 0, n = x.linePvLength(line); k < n; k++) pv.push(x.linePvMove(line, k));
+    return pv;
+  }
+
+  /**
+   * The first `count` lines of the last search (MultiPV order) that have a score: move, score
+   * (this iteration's, else the last completed one's), PV.
+   */
+  lines(count: number): { move: number; score: number; pv: number[] }[] {
+    const x = this.x;
+    const out: { move: number; score: number; pv: number[] }[] = [];
+    for (let i = 0; i < Math.min(count, x.rootMoveCount()); i++) {
+      const s = x.lineScore(i) !== -32001 ? x.lineScore(i) : x.linePrevScore(i);
+      if (s !== -32001) out.push({ move: x.lineMove(i), score: s, pv: this.linePv(i) });
+    }
+    return out;
+  }
+
+  /** The hash table's move for a position key (lo, hi as Position's keyLo, keyHi), or 0. */
+  ttMove(keyLo: number, keyHi: number): number {
+    return this.x.ttMove(keyLo, keyHi);
   }
 
   /**
@@ -355,6 +456,16 @@ export class WasmCore {
     const x = this.x;
     const pv: number[] = [];
     if (bestMove !== 0) for (let i = 0, n = x.pvLength(); i < n; i++) pv.push(x.pvMove(i));
-    return { bestMove, score: x.searchScore(), depth: x.searchDepth(), seldepth: x.searchSeldepth(), nodes: x.searchNodes(), pv };
+    return {
+      bestMove,
+      score: x.searchScore(),
+      depth: x.searchDepth(),
+      seldepth: x.searchSeldepth(),
+      nodes: x.searchNodes(),
+      pv,
+      stopped: x.searchStopped() !== 0,
+      hooked: x.searchHooked() !== 0,
+      rootMoves: x.rootMoveCount(),
+    };
   }
 }

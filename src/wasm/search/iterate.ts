@@ -3,8 +3,10 @@
  * an aspiration window around the previous score (widened by half on every failure), MultiPV
  * lines one after another. The previous iteration's order makes the next one fast.
  *
- * Changes from the TS: no info lines, books, helpers, pondering, `searchmoves` or `mate`
- * limits (the TypeScript engine keeps those); the result is left in globals (see index.ts).
+ * Changes from the TS: no helpers; info lines go out through an imported env.report (the host
+ * reads the line's PV from memory), and the mate limit and book-aware search are decided by
+ * the host in an imported env.iterationDone called where the TS tests them; `searchmoves` is
+ * a list the host fills (rootFilter); the result is left in globals (see index.ts).
  * Time: the hard limit aborts the search (limits.ts); no iteration starts past
  * ITERATION_START_SHARE of the soft limit scaled by stability, as the TS does.
  */
@@ -12,6 +14,38 @@ import { psqtDelta, psqtFromScratch } from '../eval/psqt';
 import { generateLegal } from '../movegen';
 import { LMR, aspirationDelta, aspirationDepth } from './params';
 import { now } from './limits';
+
+// @ts-ignore: decorator
+@external('env', 'report')
+/**
+ * One info line: MultiPV line (0-based), depth, bound (0 exact, 1 upper, 2 lower), score,
+ * the line's seldepth and the nodes so far. The host reads the PV with linePv*.
+ */
+declare function report(line: i32, depth: i32, bound: i32, score: i32, seldepth: i32, nodes: f64): void;
+
+// @ts-ignore: decorator
+@external('env', 'iterationDone')
+/** After each completed iteration (depth, best score): non-zero ends the search there (mate limit, book). */
+declare function iterationDone(depth: i32, score: i32): i32;
+
+/** Flags of iterate: call env.report, call env.iterationDone. */
+export const ITERATE_REPORT = 1;
+export const ITERATE_HOOK = 2;
+
+/** Root moves allowed (`searchmoves`); none: all. */
+export const rootFilter = new StaticArray<u16>(256);
+export let rootFilterN = 0;
+export function clearRootFilter(): void {
+  rootFilterN = 0;
+}
+export function addRootFilter(m: i32): void {
+  if (rootFilterN < 256) unchecked(rootFilter[rootFilterN++] = <u16>m);
+}
+function allowedAtRoot(m: i32): bool {
+  if (rootFilterN == 0) return true;
+  for (let i = 0; i < rootFilterN; i++) if (<i32>unchecked(rootFilter[i]) == m) return true;
+  return false;
+}
 import { isQuiet } from './movepick';
 import { search } from './pvs';
 import { RootMoves } from './rootMoves';
@@ -82,15 +116,27 @@ export let resultMove = 0;
 export let resultScore = 0;
 export let resultDepth = 0;
 export let resultSeldepth = 0;
+/** The iteration that ended the search was cut by iterationDone. */
+export let resultHooked = false;
+
+/** Reports line `line` as env.report (the TS report: nothing while it has no score). */
+function reportLine(t: SearchThread, line: i32, depth: i32, bound: i32): void {
+  let score = rm.score[line];
+  if (score == -INFINITE) score = rm.prevScore[line];
+  if (score == -INFINITE) return;
+  report(line, depth, bound, score, <i32>rm.seldepth[line], <f64>t.nodes);
+}
 
 /**
  * Runs iterative deepening to `maxDepth` (0: no depth limit) within the limits set on `t`
  * (nodeLimit, softMs, hardMs: Infinity for none); returns when a limit is reached or the
  * search is stopped. `timed` enables the soft-limit test between iterations.
  */
-export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed: bool): void {
+export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed: bool, startMs: f64 = 0, flags: i32 = 0): void {
   const pos = t.pos;
-  const start = now();
+  const reporting = (flags & ITERATE_REPORT) != 0;
+  const hooked = (flags & ITERATE_HOOK) != 0;
+  const start = startMs > 0 ? startMs : now();
   t.clockStart = start;
   t.nodes = 0;
   t.stopped = false;
@@ -114,6 +160,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
   const n = generateLegal(pos, buf, 0);
   for (let i = 0; i < n; i++) {
     const m = buf[i];
+    if (!allowedAtRoot(<i32>m)) continue;
     rm.moves[rm.n] = m;
     rm.score[rm.n] = -INFINITE;
     rm.prevScore[rm.n] = -INFINITE;
@@ -125,6 +172,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
   resultScore = 0;
   resultDepth = 0;
   resultSeldepth = 0;
+  resultHooked = false;
   if (rm.n == 0) {
     resultScore = pos.inCheck() ? -MATE : 0;
     return;
@@ -156,8 +204,10 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
         if (score <= alpha) {
           beta = (alpha + beta) >> 1;
           alpha = max<i32>(score - delta, -INFINITE);
+          if (reporting && now() - start > 2000) reportLine(t, pvIdx, depth, 1);
         } else if (score >= beta) {
           beta = min<i32>(score + delta, INFINITE);
+          if (reporting && now() - start > 2000) reportLine(t, pvIdx, depth, 2);
         } else break;
         delta += delta >> 1;
         if (delta > 600) {
@@ -169,10 +219,14 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
     }
     if (t.stopped) {
       // A stopped iteration still counts if its first line has a fresh score.
-      if (rm.score[0] != -INFINITE && depth > 1) completed = depth;
+      if (rm.score[0] != -INFINITE && depth > 1) {
+        if (reporting) for (let i = 0; i < multiPV; i++) reportLine(t, i, depth, 0);
+        completed = depth;
+      }
       break;
     }
     completed = depth;
+    if (reporting) for (let i = 0; i < multiPV; i++) reportLine(t, i, depth, 0);
     for (let i = 0; i < rm.n; i++) rm.prevScore[i] = rm.score[i];
 
     // Stop conditions between iterations.
@@ -181,7 +235,11 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
     stableFor = best == lastBest ? stableFor + 1 : 0;
     lastBest = best;
     instability = instability / 2 + <f64>t.bestMoveChanges;
-    if (timed) {
+    if (hooked && iterationDone(depth, score) != 0) {
+      resultHooked = true;
+      break;
+    }
+    if (timed && !t.pondering) {
       const elapsed = now() - t.clockStart;
       let falling = 1 + <f64>(lastScore - score) / 250;
       falling = falling < 0.8 ? 0.8 : falling > 1.6 ? 1.6 : falling;

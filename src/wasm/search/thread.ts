@@ -78,6 +78,8 @@ export class SearchThread {
   /** Soft time limit from clockStart (ms): no new iteration starts beyond it (scaled by stability). */
   softMs: f64 = Infinity;
   nodeLimit: f64 = Infinity;
+  /** Pondering: no time or node limit until the host's ponder signal clears (ponderhit). */
+  pondering: bool = false;
 
   constructor(public pos: Position, public tt: TranspositionTable) {}
 }

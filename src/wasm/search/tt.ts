@@ -22,6 +22,8 @@ const DEPTH_OFFSET = 8;
 const ENTRY_WORDS = 4;
 const BUCKET_WORDS = 8;
 const BUCKET_BYTES = BUCKET_WORDS * 4;
+/** The largest table (a StaticArray holds less than 1 GB). */
+export const MAX_MEGABYTES = 512;
 
 // @ts-ignore: decorator
 @inline export function scoreToTT(score: i32, ply: i32): i32 {
@@ -56,15 +58,23 @@ export class TranspositionTable {
     return (1 << (31 - clz(buckets))) * BUCKET_BYTES;
   }
 
+  /**
+   * An empty table of `megabytes` (at most MAX_MEGABYTES). The stub runtime never frees memory,
+   * so a table no larger than the memory already held reuses it (as a prefix); only a larger
+   * one allocates.
+   */
   resize(megabytes: i32): void {
-    this.data = new StaticArray<i32>(TranspositionTable.bytesFor(megabytes) >> 2);
-    this.mask = this.data.length / BUCKET_WORDS - 1;
+    const words = TranspositionTable.bytesFor(min<i32>(megabytes, MAX_MEGABYTES)) >> 2;
+    const fresh = words > this.data.length;
+    if (fresh) this.data = new StaticArray<i32>(words);
+    this.mask = words / BUCKET_WORDS - 1;
+    if (!fresh) this.clear();
     this.generation = 0;
   }
 
   clear(): void {
     const d = this.data;
-    memory.fill(changetype<usize>(d), 0, <usize>d.length << 2);
+    memory.fill(changetype<usize>(d), 0, <usize>((this.mask + 1) * BUCKET_WORDS) << 2);
     this.generation = 0;
   }
 

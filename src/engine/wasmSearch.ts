@@ -1,0 +1,177 @@
+/**
+ * The engine's search in the WebAssembly core (src/wasm/search, node for node the TypeScript
+ * search of src/engine/search): what Engine.go runs when it was given the compiled core and the
+ * request is one the core supports (see Engine.go). This side keeps the core's copies of the
+ * evaluation weights and search constants current, passes the controller's signals (stop,
+ * ponderhit, a newer search) through env.poll, and builds the info lines and the result as
+ * iterate.ts does, reading the PVs from the core.
+ *
+ * Browser-safe: the caller compiles the module (src/node/wasmCore.ts in Node).
+ */
+import { isLegal } from '../core/movegen.js';
+import type { Position } from '../core/position.js';
+import { WEIGHTS, weightsVersion } from './eval/params.js';
+import { MATE_IN_MAX, mateInMoves } from './score.js';
+import { waitForStopSignal, type SearchInfo, type SearchResult } from './search/iterate.js';
+import { now, type GoLimits } from './search/limits.js';
+import { LMR, SP } from './search/params.js';
+import { SIG_GEN, SIG_PONDER, SIG_STOP } from './search/thread.js';
+import { POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
+
+export interface WasmGoOptions {
+  /** MultiPV lines (default 1). */
+  multiPV?: number;
+  /** Soft and hard time limits in ms (Infinity: none), as IterateOptions. */
+  softMs: number;
+  hardMs: number;
+  onInfo?: (info: SearchInfo) => void;
+  /** Book-aware search: true when the position (at the end of a PV prefix) is a good book position. */
+  bookKnows?: () => boolean;
+  bookMinDepth?: number;
+}
+
+export class WasmSearcher {
+  readonly core: WasmCore;
+  /** weightsVersion of the weights in the core (-1: never pushed). */
+  private weightsAt = -1;
+  /** The search constants last pushed into the core. */
+  private params: number[] = [];
+
+  constructor(module: WebAssembly.Module, hashMB: number) {
+    this.core = new WasmCore(module);
+    this.setHashSize(hashMB);
+  }
+
+  /**
+   * An empty hash table of `megabytes` in the core, at most 512 MB (a larger Hash gives the
+   * core 512); if the core's memory cannot grow that far, it keeps the size it has (emptied).
+   */
+  setHashSize(megabytes: number): void {
+    try {
+      this.core.setHashSize(Math.min(megabytes, 512));
+    } catch {
+      this.core.newGame();
+    }
+  }
+
+  /** Pushes the evaluation weights and search constants into the core if they changed. */
+  sync(): void {
+    if (this.weightsAt !== weightsVersion) {
+      this.core.setWeights(WEIGHTS);
+      this.weightsAt = weightsVersion;
+    }
+    const values = Object.values(SP);
+    if (values.length !== this.params.length || values.some((v, i) => v !== this.params[i])) {
+      this.core.setSearchParams(SP, LMR);
+      this.params = values;
+    }
+  }
+
+  /**
+   * Searches `pos` (with its history) as iterate() would with one line and no helpers:
+   * `signals` as the controller's (SIG_STOP, SIG_PONDER, SIG_GEN).
+   */
+  go(pos: Position, signals: Int32Array, limits: GoLimits, opts: WasmGoOptions): SearchResult {
+    this.sync();
+    const core = this.core;
+    core.setPosition(pos, true);
+    const t0 = now();
+    const start = limits.startTime !== undefined && limits.startTime <= t0 ? limits.startTime : t0;
+    const gen = Atomics.load(signals, SIG_GEN);
+    const poll = (): number =>
+      (Atomics.load(signals, SIG_STOP) !== 0 || Atomics.load(signals, SIG_GEN) !== gen ? POLL_STOP : 0) |
+      (Atomics.load(signals, SIG_PONDER) !== 0 ? POLL_PONDER : 0);
+
+    const onInfo = opts.onInfo;
+    const report = onInfo
+      ? (line: number, depth: number, bound: number, score: number, seldepth: number, nodes: number): void => {
+          const time = now() - start;
+          const info: SearchInfo = {
+            depth,
+            seldepth: Math.max(seldepth, depth),
+            multipv: line + 1,
+            score,
+            nodes,
+            nps: Math.round((nodes * 1000) / Math.max(1, time)),
+            time,
+            hashfull: core.hashfull(),
+            pv: core.linePv(line),
+          };
+          if (score >= MATE_IN_MAX || score <= -MATE_IN_MAX) info.mate = mateInMoves(score);
+          if (bound !== 0) info.bound = bound === 1 ? 'upper' : 'lower';
+          onInfo(info);
+        }
+      : undefined;
+
+    const mate = limits.mate ?? 0;
+    const bookKnows = opts.bookKnows;
+    let bookPv = false;
+    const iterationDone =
+      mate > 0 || bookKnows
+        ? (depth: number, score: number): boolean => {
+            if (mate > 0 && score >= MATE_IN_MAX && mateInMoves(score) <= mate) return true;
+            if (bookKnows && depth >= (opts.bookMinDepth ?? 4) && pvReachesBook(pos, core.linePv(0), bookKnows)) {
+              bookPv = true;
+              return true;
+            }
+            return false;
+          }
+        : undefined;
+
+    const r = core.search(
+      {
+        depth: limits.depth !== undefined && limits.depth > 0 ? limits.depth : 0,
+        nodes: limits.nodes !== undefined && limits.nodes > 0 ? limits.nodes : 0,
+        softMs: opts.softMs,
+        hardMs: opts.hardMs,
+        // A fixed movetime is a promise to think that long (iterate.ts).
+        timed: opts.softMs !== Infinity && !(limits.movetime !== undefined && limits.movetime > 0),
+        startMs: start,
+        ponder: limits.ponder === true,
+        searchmoves: limits.searchmoves,
+        multiPV: opts.multiPV ?? 1,
+      },
+      { poll, report, iterationDone },
+    );
+    if (!r.stopped) waitForStopSignal(signals, gen, limits);
+    const result: SearchResult = { bestMove: 0, ponderMove: 0, score: r.score, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [] };
+    if (r.bestMove === 0) return result;
+    result.bestMove = r.bestMove;
+    result.ponderMove = r.pv.length > 1 ? r.pv[1]! : 0;
+    result.depth = r.depth;
+    result.seldepth = r.seldepth;
+    result.nodes = r.nodes;
+    result.time = now() - start;
+    result.pv = r.pv;
+    if (bookPv) result.reason = 'book-pv';
+    // All lines when more than one was searched (iterate.ts: MultiPV clamped to the root moves).
+    const lines = Math.min(opts.multiPV ?? 1, r.rootMoves);
+    if (lines > 1) result.lines = core.lines(lines);
+    return result;
+  }
+
+  /** A legal reply to `move` from the core's hash table, or 0. */
+  ponderFromHash(pos: Position, move: number): number {
+    pos.play(move);
+    const m = this.core.ttMove(pos.keyLo, pos.keyHi);
+    const reply = m !== 0 && isLegal(pos, m) ? m : 0;
+    pos.undo();
+    return reply;
+  }
+}
+
+/** Plays `pv` on `pos`, asking the book after each move; true if any position is known (iterate.ts). */
+function pvReachesBook(pos: Position, pv: readonly number[], bookKnows: () => boolean): boolean {
+  let played = 0;
+  let found = false;
+  for (const m of pv) {
+    pos.play(m);
+    played++;
+    if (bookKnows()) {
+      found = true;
+      break;
+    }
+  }
+  while (played-- > 0) pos.undo();
+  return found;
+}
