@@ -4,6 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
@@ -116,5 +117,30 @@ test('uci process: Threads 2 (Lazy SMP helpers) searches, stops and keeps answer
   e.send('setoption name Threads value 1');
   e.send('go depth 4');
   await e.expect(/^bestmove /);
+  assert.equal(await e.quit(), 0);
+});
+
+test('uci process: Hash N costs N once, not twice (the TypeScript table of a one-thread search stays untouched)', { timeout: 30000 }, async (t) => {
+  const e = new EngineProcess('uci');
+  t.after(() => e.kill());
+  const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${e.child.pid}/status`, 'utf8'))![1]) / 1024;
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  const base = rss();
+  const hash = 256; // a power of two: the tables round down to one
+  e.send(`setoption name Hash value ${hash}`);
+  for (let game = 0; game < 2; game++) {
+    e.send('ucinewgame');
+    e.send('position startpos moves e2e4');
+    e.send('go depth 8');
+    await e.expect(/^bestmove /);
+  }
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  const grown = rss() - base;
+  // The core's table is there (written by clearing it), and the other one is not.
+  assert.ok(grown > hash * 0.9 && grown < hash * 1.5, `resident memory grew by ${grown.toFixed(0)} MB with Hash ${hash}`);
   assert.equal(await e.quit(), 0);
 });

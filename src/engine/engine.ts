@@ -87,6 +87,14 @@ export class Engine {
 
   /** Signals belong to a controller that clears them itself before each search. */
   private readonly sharedSignals: boolean;
+  /**
+   * The TypeScript table holds entries: a search ran in TypeScript since it was last emptied.
+   * With the core searching, the table stays untouched, and emptying it would commit every page
+   * of it (a fresh ArrayBuffer costs no memory until written): Hash N would cost twice N.
+   * The same holds the other way for the core's table when a parallel search runs in TypeScript.
+   */
+  private tsTableUsed = false;
+  private coreUsed = false;
 
   constructor(opts: EngineOptions = {}) {
     this.sharedSignals = opts.signals !== undefined;
@@ -128,10 +136,12 @@ export class Engine {
 
   /** Forgets everything learned: hash table, histories, pawn hash. */
   newGame(): void {
-    this.tt.clear();
+    if (!this.wasm || this.tsTableUsed) this.tt.clear();
+    this.tsTableUsed = false;
     this.thread.hist.clear();
     clearPawnHash();
-    this.wasm?.core.newGame();
+    if (this.coreUsed) this.wasm?.core.newGame();
+    this.coreUsed = false;
   }
 
   resizeHash(megabytes: number): void {
@@ -166,6 +176,7 @@ export class Engine {
     this.thread.threadCount = parallel?.threads ?? 1;
     if (parallel?.helper) {
       this.lastCore = 'ts';
+      this.tsTableUsed = true;
       return iterate(this.thread, { ...limits, depth: undefined, nodes: undefined, mate: undefined }, {
         multiPV: 1,
         softMs: Infinity,
@@ -202,12 +213,14 @@ export class Engine {
     const wasm = this.wasm;
     if (wasm && this.thread.threadCount === 1) {
       this.lastCore = 'wasm';
+      this.coreUsed = true;
       const result = wasm.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows });
       if (skilled.pick) skilled.pick(result);
       if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = wasm.ponderFromHash(this.pos, result.bestMove);
       return result;
     }
     this.lastCore = 'ts';
+    this.tsTableUsed = true;
     const result = iterate(this.thread, skilled.limits, {
       multiPV,
       softMs: skilled.plan.softMs,
