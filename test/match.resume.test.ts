@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATA, FIXTURES, readGames, runCli } from './matchHelpers/cli.js';
@@ -26,6 +26,12 @@ test('interrupt, then --resume, gives every game once', { timeout: 60_000 }, asy
     assert.match(first.stdout, /To resume it, run the same command with --resume/);
     const before = readGames(pgn).length;
     assert.ok(before >= 3 && before < 10, `${before} games before the resume`);
+    // The same command without --resume must not overwrite the journal of the unfinished match.
+    const size = statSync(pgn).size;
+    const again = await runCli(args);
+    assert.equal(again.code, 2, again.stderr);
+    assert.match(again.stderr, /r\.pgn\.journal holds an unfinished match \(\d+ games played\): run the same command with --resume/);
+    assert.equal(statSync(pgn).size, size, 'the PGN is untouched');
     // A torn write after the last journaled game must be cut off on resume.
     appendFileSync(pgn, '[Event "torn');
 
@@ -54,8 +60,9 @@ test('interrupt, then --resume, gives every game once', { timeout: 60_000 }, asy
     }
     assert.deepEqual([summary.wins, summary.draws, summary.losses], [w, d, l]);
     const journal = readFileSync(`${pgn}.journal`, 'utf8').trim().split('\n');
-    assert.equal(journal.length, 11);
-    const entries = journal.slice(1).map((line) => JSON.parse(line) as { number: number; time: { moves: number }[] });
+    assert.equal(journal.length, 12);
+    assert.deepEqual(JSON.parse(journal[11]!), { type: 'end', stopped: 'completed', games: 10 }, 'a finished match closes its journal');
+    const entries = journal.slice(1, 11).map((line) => JSON.parse(line) as { number: number; time: { moves: number }[] });
     assert.deepEqual(entries.map((e) => e.number).sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // Time use covers the games played before the interruption too (kept in the journal).
     const timed = (summary as unknown as { players: { time: { moves: number; lowestClockMs: number | null } }[] }).players;

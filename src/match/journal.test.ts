@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gameLine, headerLine, identityDiff, parseJournal } from './journal.js';
+import { endLine, gameLine, headerLine, identityDiff, parseJournal } from './journal.js';
 
 test('a journal round-trips; a torn last line is ignored, a bad middle line is an error', () => {
   const h = headerLine({ type: 'match', version: 1, identity: { games: 4 }, seed: 5, pgnStart: 0 });
@@ -10,6 +10,10 @@ test('a journal round-trips; a torn last line is ignored, a bad middle line is a
   assert.equal(j.header.seed, 5);
   assert.deepEqual(j.games.map((g) => g.number), [2, 1]);
   assert.deepEqual(j.games[1]!.fault, { color: 0, kind: 'disconnect' });
+  assert.equal(j.end, undefined, 'no end line: a match to resume');
+  const ended = parseJournal(h + g1 + g2 + endLine({ type: 'end', stopped: 'sprt', games: 2 }), 'm.journal');
+  assert.deepEqual(ended.end, { type: 'end', stopped: 'sprt', games: 2 });
+  assert.equal(ended.games.length, 2);
   assert.throws(() => parseJournal(h + 'garbage\n' + g1, 'm.journal'), /m\.journal:2: unreadable journal line/);
   assert.throws(() => parseJournal('[1,2]\n', 'x'), /x:1: not a tabiya match journal/);
 });

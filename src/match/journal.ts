@@ -4,7 +4,9 @@
  * played and how, including the seed); every later line is one finished game with the PGN's
  * size after that game was appended. The journal line is written after the PGN text, so on
  * resume the PGN is cut back to the last journaled size: the two always agree, and a game cut
- * off by a crash is simply played again.
+ * off by a crash is simply played again. A match that ran to its end (every game, or an SPRT
+ * decision) closes the journal with an end line; a journal without one is a match to resume,
+ * and a new match refuses to overwrite it.
  */
 import type { GameTimeUse } from './timeUse.js';
 
@@ -31,9 +33,18 @@ export interface JournalGame {
   pgnBytes: number;
 }
 
+export interface JournalEnd {
+  type: 'end';
+  /** How the match ended (MatchOutcome.stopped). */
+  stopped: string;
+  games: number;
+}
+
 export interface Journal {
   header: JournalHeader;
   games: JournalGame[];
+  /** Set when the match ran to its end. */
+  end?: JournalEnd;
 }
 
 export function headerLine(h: JournalHeader): string {
@@ -44,21 +55,32 @@ export function gameLine(g: JournalGame): string {
   return JSON.stringify(g) + '\n';
 }
 
+export function endLine(e: JournalEnd): string {
+  return JSON.stringify(e) + '\n';
+}
+
 /** Reads a journal; a torn last line (crash mid-write) is ignored, any other bad line is an error naming it. */
 export function parseJournal(text: string, file: string): Journal {
   const lines = text.split('\n');
   const header = parseLine(lines[0] ?? '', file, 1);
   if (!header || header.type !== 'match') throw new Error(`${file}:1: not a tabiya match journal`);
   const games: JournalGame[] = [];
+  let end: JournalEnd | undefined;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.trim() === '') continue;
     const rec = parseLine(line, file, i + 1, i === lines.length - 1);
     if (rec === undefined) continue;
+    if (rec.type === 'end' && typeof rec.stopped === 'string') {
+      end = rec as unknown as JournalEnd;
+      continue;
+    }
     if (rec.type !== 'game' || typeof rec.number !== 'number' || typeof rec.pgnBytes !== 'number') throw new Error(`${file}:${i + 1}: not a game record`);
     games.push(rec as unknown as JournalGame);
   }
-  return { header: header as unknown as JournalHeader, games };
+  const journal: Journal = { header: header as unknown as JournalHeader, games };
+  if (end) journal.end = end;
+  return journal;
 }
 
 function parseLine(line: string, file: string, lineNo: number, lastLine = false): Record<string, unknown> | undefined {

@@ -13,7 +13,7 @@ import { parseMatchArgs, type MatchArgs } from '../../match/args.js';
 import type { AdjudicationRules } from '../../match/adjudicate.js';
 import { makeEngineSpec, parseEngineKeys, splitArgs, uniqueNames, type EngineSpec } from '../../match/engineSpec.js';
 import type { GameRecord } from '../../match/game.js';
-import { gameLine, headerLine, identityDiff, parseJournal, type JournalGame } from '../../match/journal.js';
+import { endLine, gameLine, headerLine, identityDiff, parseJournal, type JournalGame } from '../../match/journal.js';
 import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type OpeningSource } from '../../match/openings.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../../match/player.js';
@@ -192,6 +192,17 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     pgnSize = j.games.length > 0 ? j.games[j.games.length - 1]!.pgnBytes : j.header.pgnStart;
   } else if (a.resume) {
     warn(`--resume: no journal ${journalPath}; starting from the first game`);
+  } else if (journalPath && existsSync(journalPath)) {
+    // A new match would overwrite the journal, and with it the only way to resume the old one.
+    let j;
+    try {
+      j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
+    } catch (e) {
+      fail(`${(e as Error).message}; a new match would overwrite it: delete it or choose another --pgnout`);
+    }
+    if (!j.end && j.games.length > 0) {
+      fail(`${journalPath} holds an unfinished match (${j.games.length} games played): run the same command with --resume to continue it, or delete the journal to start a new match (its games are appended to ${a.pgnout})`);
+    }
   }
 
   const openings = loadOpenings(a, seed, warn);
@@ -280,6 +291,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   let outcome;
   try {
     outcome = await runMatch(plan, spawnEngine, { onGameStart, onGameEnd, onWarning: warn }, abort.signal);
+    if (journal && outcome.stopped !== 'interrupted' && outcome.stopped !== 'fault' && outcome.stopped !== 'error') {
+      journal.append(endLine({ type: 'end', stopped: outcome.stopped, games: outcome.board.games }));
+    }
   } catch (e) {
     throw new CliError(`match: ${e instanceof Error ? e.message : String(e)}`, 1);
   } finally {
