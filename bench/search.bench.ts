@@ -2,7 +2,7 @@
  * Search speed: the engine benchmark (src/engine/bench.ts: 30 positions, fixed depth, fresh
  * hash, histories and pawn hash for each) run by the TypeScript search and by the WebAssembly
  * search (src/wasm/search) in the same run. Both must visit the same number of nodes (the
- * bench signature, 3,827,522 at depth 12); nodes/s are over the search time alone, after a
+ * bench signature, 3,525,981 at depth 12); nodes/s are over the search time alone, after a
  * warm-up of each at depth 8 (as `bench` does).
  *
  *   npm run bench -- search [--depth D]

@@ -5,7 +5,8 @@
  * toward the previous defaults) on the 561,590 positions of
  * ../shared/data/tuning/pgnmentor_quiet_labeled.epd.gz, each resolved by quiescence search
  * (data/params/texel-adam-l2-pgnmentor561k.json). It beat the previous defaults by SPRT at 20,000
- * nodes a move; see docs/strength.md §4.
+ * nodes a move; see docs/strength.md §4. The bishop pair was fitted alone on the same positions
+ * once its term existed (`--group bishopPair`: data/params/bishop-pair-pgnmentor561k.json), §4.
  */
 export const DEFAULTS: Readonly<Record<string, readonly (readonly [number, number])[]>> = {
   'material': [
@@ -69,7 +70,7 @@ export const DEFAULTS: Readonly<Record<string, readonly (readonly [number, numbe
     [4, 8], [5, 9], [5, 9], [6, 10], [5, 10], [6, 11], [6, 12],
   ],
   'bishopPair': [
-    [30, 50],
+    [0, 62],
   ],
   'pawn.doubled': [
     [-15, -22],

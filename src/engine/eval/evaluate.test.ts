@@ -5,7 +5,8 @@ import { legalMoves } from '../../core/movegen.js';
 import { unwrap } from '../../core/result.js';
 import { positionFromFen } from '../../notation/fen.js';
 import { evaluate, evaluateTrace, evaluateWith } from './evaluate.js';
-import { NPAIRS, WEIGHTS } from './params.js';
+import { NPAIRS, P_BISHOP_PAIR, WEIGHTS, applyWeights, resetWeights } from './params.js';
+import { clearPawnHash } from './terms/pawns.js';
 import { psqtDelta, psqtFromScratch } from './psqt.js';
 import { kpkWins } from './terms/kpk.js';
 
@@ -105,4 +106,31 @@ test('drawish material is scaled towards zero', () => {
   const opposite = evaluate(unwrap(positionFromFen('4k3/8/4b3/1p6/1P1P1P2/2P5/3B4/4K3 w - - 0 1')));
   const same = evaluate(unwrap(positionFromFen('4k3/8/3b4/1p6/1P1P1P2/2P5/3B4/4K3 w - - 0 1')));
   assert.ok(Math.abs(opposite) < Math.abs(same), `opposite bishops ${opposite}, same colour ${same}`);
+});
+
+test('the bishop pair: a side with two bishops against one gets the pair weight', () => {
+  // Two bishops against one (a bishop short), and the same with colours swapped.
+  const white = 'r1bqk2r/ppp2ppp/2n2n2/3pp3/3PP3/2NB1N2/PPP2PPP/R1BQK2R w KQkq - 0 1';
+  const fens = [white, mirror(white)];
+  const sign = [1, -1];
+  fens.forEach((fen, i) => {
+    const pos = unwrap(positionFromFen(fen));
+    assert.equal(evaluateTrace(pos).coef[P_BISHOP_PAIR], sign[i], fen);
+    const before = evaluateTrace(pos).white;
+    try {
+      WEIGHTS[2 * P_BISHOP_PAIR] += 100;
+      WEIGHTS[2 * P_BISHOP_PAIR + 1] += 100;
+      applyWeights();
+      clearPawnHash();
+      // +100 in both halves moves the (tapered, unscaled) evaluation by 100 toward the side with the pair.
+      assert.equal(evaluateTrace(pos).white - before, 100 * sign[i]!, fen);
+    } finally {
+      resetWeights();
+      clearPawnHash();
+    }
+  });
+  const start = unwrap(positionFromFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'));
+  assert.equal(evaluateTrace(start).coef[P_BISHOP_PAIR], 0, 'both sides have the pair');
+  const oneEach = unwrap(positionFromFen('4k3/8/3b4/8/8/3B4/8/4K3 w - - 0 1'));
+  assert.equal(evaluateTrace(oneEach).coef[P_BISHOP_PAIR], 0, 'neither side has the pair');
 });

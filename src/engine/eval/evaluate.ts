@@ -36,6 +36,7 @@ import {
 } from './masks.js';
 import {
   NPAIRS as NPAIRS_,
+  P_BISHOP_PAIR as P_BISHOP_PAIR_,
   P_TEMPO as P_TEMPO_,
   PACKED as PACKED_,
   unpackEg as unpackEg_,
@@ -78,6 +79,7 @@ const ZONE_HITS = ZONE_HITS_;
 const ZONE_LO = ZONE_LO_;
 const popcnt = popcnt_;
 const NPAIRS = NPAIRS_;
+const P_BISHOP_PAIR = P_BISHOP_PAIR_;
 const P_TEMPO = P_TEMPO_;
 const PACKED = PACKED_;
 const unpackEg = unpackEg_;
@@ -165,6 +167,12 @@ function linearTerms(pos: Position): number {
   score += kingAttack(pos, 0, 1) - kingAttack(pos, 1, -1);
   score += evaluateThreats(pos, 0, 1) - evaluateThreats(pos, 1, -1);
   score += evaluatePassed(pos, 0, 1) - evaluatePassed(pos, 1, -1);
+  // Two bishops (COUNT is set by countMaterial): they cover both square colours.
+  const pair = (COUNT[BISHOP]! >= 2 ? 1 : 0) - (COUNT[8 | BISHOP]! >= 2 ? 1 : 0);
+  if (pair !== 0) {
+    score += PACKED[P_BISHOP_PAIR]! * pair;
+    if (tr) tr[P_BISHOP_PAIR]! += pair;
+  }
   const tempo = pos.turn === WHITE ? 1 : -1;
   score += PACKED[P_TEMPO]! * tempo;
   if (tr) tr[P_TEMPO]! += tempo;

@@ -494,7 +494,7 @@ export const DEFAULT_WEIGHTS: StaticArray<i32> = [
   5, 10, // mobility.queen[25]
   6, 11, // mobility.queen[26]
   6, 12, // mobility.queen[27]
-  30, 50, // bishopPair[0]
+  0, 62, // bishopPair[0]
   -15, -22, // pawn.doubled[0]
   0, -8, // pawn.isolated[0]
   -15, -15, // pawn.isolated[1]

@@ -8,7 +8,7 @@ import { KING_ATT } from '../attacks';
 import { Position } from '../position';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK, WHITE } from '../types';
 import { ATT, ATT2, FILE_A, FILE_H, ZONE, ZONE_ATTACKERS, ZONE_HITS, popcnt64 } from './masks';
-import { EVAL_LIMIT, P_TEMPO, PACKED, PHASE_MAX, unpackEg, unpackMg } from './params';
+import { EVAL_LIMIT, P_BISHOP_PAIR, P_TEMPO, PACKED, PHASE_MAX, unpackEg, unpackMg } from './params';
 export { EVAL_LIMIT, PHASE_MAX };
 import { psqtFromScratch } from './psqt';
 import { COUNT, NO_SPECIAL, countMaterial, endgameScale, specialEndgame } from './terms/endgame';
@@ -69,6 +69,8 @@ function linearTerms(pos: Position): i32 {
   score += kingAttack(pos, 0) - kingAttack(pos, 1);
   score += evaluateThreats(pos, 0) - evaluateThreats(pos, 1);
   score += evaluatePassed(pos, 0) - evaluatePassed(pos, 1);
+  const pair = (unchecked(COUNT[BISHOP]) >= 2 ? 1 : 0) - (unchecked(COUNT[8 | BISHOP]) >= 2 ? 1 : 0);
+  if (pair != 0) score += unchecked(PACKED[P_BISHOP_PAIR]) * pair;
   const tempo = pos.turn == WHITE ? 1 : -1;
   score += unchecked(PACKED[P_TEMPO]) * tempo;
   return score;
