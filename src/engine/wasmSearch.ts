@@ -30,6 +30,9 @@ export interface WasmGoOptions {
   bookMinDepth?: number;
 }
 
+/** The largest hash table of the core (an AssemblyScript array holds less than 1 GB). */
+export const WASM_MAX_HASH_MB = 512;
+
 export class WasmSearcher {
   readonly core: WasmCore;
   /** weightsVersion of the weights in the core (-1: never pushed). */
@@ -48,7 +51,7 @@ export class WasmSearcher {
    */
   setHashSize(megabytes: number): void {
     try {
-      this.core.setHashSize(Math.min(megabytes, 512));
+      this.core.setHashSize(Math.min(megabytes, WASM_MAX_HASH_MB));
     } catch {
       this.core.newGame();
     }

@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine/engine.js';
 import { EngineConfigurator, runGo } from '../engine/host.js';
+import { WASM_MAX_HASH_MB } from '../engine/wasmSearch.js';
 import { readParamsFile } from '../tune/paramsFile.js';
 import { loadEngineBook } from './engineBook.js';
 import { configureV8ForSearch } from './v8flags.js';
@@ -41,9 +42,14 @@ if (port) {
         for (const message of configurator.apply(change)) if (!helper) reply({ type: 'error', message });
         return;
       }
-      case 'tt':
+      case 'tt': {
         engine.attachHash(msg.buffer);
+        const mb = msg.buffer.byteLength / (1024 * 1024);
+        if (engine.wasm && mb > WASM_MAX_HASH_MB) {
+          reply({ type: 'error', message: `Hash ${mb} MB: a one-thread search uses ${WASM_MAX_HASH_MB} MB of it (the WebAssembly core's limit); with Threads > 1 the whole table is used` });
+        }
         return;
+      }
       case 'clearHash':
       case 'newGame':
         engine.newGame();
@@ -67,6 +73,9 @@ if (port) {
         }
         return;
       }
+      case 'sync':
+        reply({ type: 'synced' });
+        return;
       case 'close':
         port.close();
         return;

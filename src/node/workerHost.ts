@@ -25,6 +25,7 @@ export type WorkerRequest =
   | { type: 'newGame' }
   | { type: 'go'; id: number; req: GoRequest; threads: number }
   | { type: 'learn'; game: LearnGame }
+  | { type: 'sync' }
   | { type: 'close' };
 
 export type WorkerReply =
@@ -32,6 +33,7 @@ export type WorkerReply =
   | { type: 'info'; id: number; info: WireInfo }
   | { type: 'best'; id: number; best: WireBest }
   | { type: 'learned'; error?: string }
+  | { type: 'synced' }
   | { type: 'error'; message: string };
 
 export class WorkerHost implements EngineHost {
@@ -50,6 +52,8 @@ export class WorkerHost implements EngineHost {
   /** The main worker has loaded and built its tables; callbacks waiting for that. */
   private ready = false;
   private readyWaiters: (() => void)[] = [];
+  /** Callbacks waiting for the main worker to work through the messages posted before them. */
+  private syncWaiters: (() => void)[] = [];
   /** Games handed to book learning and not yet written; close waits for them. */
   private learning = 0;
   private learnedWaiters: (() => void)[] = [];
@@ -63,7 +67,10 @@ export class WorkerHost implements EngineHost {
     const index = this.workers.length;
     const w = new Worker(new URL('./engineWorker.js', import.meta.url), { workerData: { signals: this.signals.buffer, tt: this.tt, index } });
     if (index === 0) w.on('message', (r: WorkerReply) => this.received(r));
-    w.on('error', (e) => this.onError?.(`search thread ${index} failed: ${e.message}`));
+    w.on('error', (e) => {
+      this.onError?.(`search thread ${index} failed: ${e.message}`);
+      if (index === 0) for (const cb of this.syncWaiters.splice(0)) cb();
+    });
     this.workers.push(w);
     if (index > 0) w.postMessage({ type: 'configure', config: this.config } satisfies WorkerRequest);
   }
@@ -76,6 +83,10 @@ export class WorkerHost implements EngineHost {
     }
     if (r.type === 'error') {
       this.onError?.(r.message);
+      return;
+    }
+    if (r.type === 'synced') {
+      this.syncWaiters.shift()?.();
       return;
     }
     if (r.type === 'learned') {
@@ -159,9 +170,18 @@ export class WorkerHost implements EngineHost {
     Atomics.notify(this.signals, SIG_STOP);
   }
 
+  /**
+   * isready / ping: during a search at once; otherwise once the main worker has done what was
+   * posted before (a new hash table allocated and emptied, a book or parameters loaded), so a
+   * `go` after `readyok` does not pay for them on its clock.
+   */
   whenReady(cb: () => void): void {
-    if (this.ready) cb();
-    else this.readyWaiters.push(cb);
+    if (!this.ready) this.readyWaiters.push(cb);
+    else if (this.running !== 0) cb();
+    else {
+      this.syncWaiters.push(cb);
+      this.workers[0]!.postMessage({ type: 'sync' } satisfies WorkerRequest);
+    }
   }
 
   learn(game: LearnGame): void {
