@@ -1,17 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { endLine, gameLine, headerLine, identityDiff, parseJournal } from './journal.js';
+import { identityDiff, journalLine, parseJournal } from './journal.js';
 
 test('a journal round-trips; a torn last line is ignored, a bad middle line is an error', () => {
-  const h = headerLine({ type: 'match', version: 1, identity: { games: 4 }, seed: 5, pgnStart: 0 });
-  const g1 = gameLine({ type: 'game', number: 2, result: '1-0', reason: 'White mates', termination: 'normal', pgnBytes: 900 });
-  const g2 = gameLine({ type: 'game', number: 1, result: '0-1', reason: 'White disconnects', termination: 'abandoned', fault: { color: 0, kind: 'disconnect' }, pgnBytes: 1500 });
+  const h = journalLine({ type: 'match', version: 1, identity: { games: 4 }, seed: 5, pgnStart: 0 });
+  const g1 = journalLine({ type: 'game', number: 2, result: '1-0', reason: 'White mates', termination: 'normal', pgnBytes: 900 });
+  const g2 = journalLine({ type: 'game', number: 1, result: '0-1', reason: 'White disconnects', termination: 'abandoned', fault: { color: 0, kind: 'disconnect' }, pgnBytes: 1500 });
   const j = parseJournal(h + g1 + g2 + '{"type":"game","num', 'm.journal');
   assert.equal(j.header.seed, 5);
   assert.deepEqual(j.games.map((g) => g.number), [2, 1]);
   assert.deepEqual(j.games[1]!.fault, { color: 0, kind: 'disconnect' });
   assert.equal(j.end, undefined, 'no end line: a match to resume');
-  const ended = parseJournal(h + g1 + g2 + endLine({ type: 'end', stopped: 'sprt', games: 2 }), 'm.journal');
+  const ended = parseJournal(h + g1 + g2 + journalLine({ type: 'end', stopped: 'sprt', games: 2 }), 'm.journal');
   assert.deepEqual(ended.end, { type: 'end', stopped: 'sprt', games: 2 });
   assert.equal(ended.games.length, 2);
   assert.throws(() => parseJournal(h + 'garbage\n' + g1, 'm.journal'), /m\.journal:2: unreadable journal line/);

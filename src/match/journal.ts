@@ -47,16 +47,9 @@ export interface Journal {
   end?: JournalEnd;
 }
 
-export function headerLine(h: JournalHeader): string {
-  return JSON.stringify(h) + '\n';
-}
-
-export function gameLine(g: JournalGame): string {
-  return JSON.stringify(g) + '\n';
-}
-
-export function endLine(e: JournalEnd): string {
-  return JSON.stringify(e) + '\n';
+/** One record as a journal line. */
+export function journalLine(r: JournalHeader | JournalGame | JournalEnd): string {
+  return JSON.stringify(r) + '\n';
 }
 
 /** Reads a journal; a torn last line (crash mid-write) is ignored, any other bad line is an error naming it. */

@@ -13,7 +13,7 @@ import { parseMatchArgs, type MatchArgs } from '../../match/args.js';
 import type { AdjudicationRules } from '../../match/adjudicate.js';
 import { makeEngineSpec, parseEngineKeys, splitArgs, uniqueNames, type EngineSpec } from '../../match/engineSpec.js';
 import type { GameRecord } from '../../match/game.js';
-import { endLine, gameLine, headerLine, identityDiff, parseJournal, type JournalGame } from '../../match/journal.js';
+import { identityDiff, journalLine, parseJournal, type JournalGame } from '../../match/journal.js';
 import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type OpeningSource } from '../../match/openings.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../../match/player.js';
@@ -228,7 +228,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   // The PGN is appended to (as cutechess does); a resume first cuts what the journal does not vouch for.
   const pgn = a.pgnout ? new AppendFile(a.pgnout, resuming ? { truncateTo: pgnSize ?? 0 } : {}) : undefined;
   const journal = journalPath ? new AppendFile(journalPath, resuming ? {} : { fresh: true }) : undefined;
-  if (journal && pgn && !resuming) journal.append(headerLine({ type: 'match', version: 1, identity: id, seed, pgnStart: pgn.size }));
+  if (journal && pgn && !resuming) journal.append(journalLine({ type: 'match', version: 1, identity: id, seed, pgnStart: pgn.size }));
 
   const total = schedule.length;
   const text = !a.json;
@@ -263,7 +263,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
       const entry: JournalGame = { type: 'game', number: g.number, result: rec.result, reason: rec.reason, termination: rec.termination, pgnBytes: bytes };
       if (rec.fault) entry.fault = rec.fault;
       if (rec.time) entry.time = rec.time;
-      journal.append(gameLine(entry));
+      journal.append(journalLine(entry));
     }
     finished++;
     const e = engines.length === 2 ? board.encounter(0, 1) : undefined;
@@ -292,7 +292,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   try {
     outcome = await runMatch(plan, spawnEngine, { onGameStart, onGameEnd, onWarning: warn }, abort.signal);
     if (journal && outcome.stopped !== 'interrupted' && outcome.stopped !== 'fault' && outcome.stopped !== 'error') {
-      journal.append(endLine({ type: 'end', stopped: outcome.stopped, games: outcome.board.games }));
+      journal.append(journalLine({ type: 'end', stopped: outcome.stopped, games: outcome.board.games }));
     }
   } catch (e) {
     throw new CliError(`match: ${e instanceof Error ? e.message : String(e)}`, 1);
