@@ -4,7 +4,10 @@
  * `node --test` the directory) keeps helper modules beside the tests from being run as tests, and
  * skips compiled tests left behind in dist/ after their source was deleted or renamed.
  *
- *   node dist/scripts/run-tests.js [extra node --test flags]
+ *   node dist/scripts/run-tests.js [--match TEXT]... [--long] [extra node --test flags]
+ *
+ * --match keeps the files whose path contains one of the texts; --long gives the fuzz and
+ * crash-safety tests their long budgets (`npm run fuzz`; see test/support/budget.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -23,10 +26,23 @@ function testFiles(dir: string, out: string[]): string[] {
   return out;
 }
 
-const files = testFiles(DIST, []).sort();
+const args = process.argv.slice(2);
+const matches: string[] = [];
+let long = false;
+const rest: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--match' && i + 1 < args.length) matches.push(args[++i]!);
+  else if (args[i] === '--long') long = true;
+  else rest.push(args[i]!);
+}
+
+const files = testFiles(DIST, [])
+  .filter((f) => matches.length === 0 || matches.some((m) => relative(DIST, f).includes(m)))
+  .sort();
 if (files.length === 0) {
-  console.error(`no compiled tests under ${DIST}: run "tsc -p ." first`);
+  console.error(matches.length > 0 ? `no compiled test under ${DIST} matches ${matches.join(', ')}` : `no compiled tests under ${DIST}: run "tsc -p ." first`);
   process.exit(1);
 }
-const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
+const env = long ? { ...process.env, TABIYA_BUDGET: 'long' } : process.env;
+const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...rest, ...files], { stdio: 'inherit', env });
 process.exit(run.status ?? 1);
