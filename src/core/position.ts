@@ -683,28 +683,33 @@ export class Position {
   /** A deep copy (cold path: API, tests). */
   clone(): Position {
     const p = new Position();
-    p.board.set(this.board);
-    p.bbLo.set(this.bbLo);
-    p.bbHi.set(this.bbHi);
-    p.kingSq.set(this.kingSq);
-    p.castleRook.set(this.castleRook);
-    p.castleMask.set(this.castleMask);
-    p.castlePathLo.set(this.castlePathLo);
-    p.castlePathHi.set(this.castlePathHi);
-    p.castleKingPathLo.set(this.castleKingPathLo);
-    p.castleKingPathHi.set(this.castleKingPathHi);
-    p.turn = this.turn;
-    p.castling = this.castling;
-    p.epSquare = this.epSquare;
-    p.halfmoves = this.halfmoves;
-    p.keyLo = this.keyLo;
-    p.keyHi = this.keyHi;
-    p.ply = this.ply;
-    p.startFullmoves = this.startFullmoves;
-    p.startTurn = this.startTurn;
-    p.chess960 = this.chess960;
-    while (p.stack.length < this.stack.length) p.grow();
-    p.stack.set(this.stack);
+    p.copyFrom(this);
     return p;
+  }
+
+  /** Makes this position a copy of `src` (history included), without allocating when the stack is large enough. */
+  copyFrom(src: Position): void {
+    this.board.set(src.board);
+    this.bbLo.set(src.bbLo);
+    this.bbHi.set(src.bbHi);
+    this.kingSq.set(src.kingSq);
+    this.castleRook.set(src.castleRook);
+    this.castleMask.set(src.castleMask);
+    this.castlePathLo.set(src.castlePathLo);
+    this.castlePathHi.set(src.castlePathHi);
+    this.castleKingPathLo.set(src.castleKingPathLo);
+    this.castleKingPathHi.set(src.castleKingPathHi);
+    this.turn = src.turn;
+    this.castling = src.castling;
+    this.epSquare = src.epSquare;
+    this.halfmoves = src.halfmoves;
+    this.keyLo = src.keyLo;
+    this.keyHi = src.keyHi;
+    this.ply = src.ply;
+    this.startFullmoves = src.startFullmoves;
+    this.startTurn = src.startTurn;
+    this.chess960 = src.chess960;
+    while (this.stack.length < src.stack.length) this.grow();
+    this.stack.set(src.stack.subarray(0, (src.ply + 1) << 2));
   }
 }

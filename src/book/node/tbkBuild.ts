@@ -1,0 +1,311 @@
+/**
+ * Building a version 2 `.tbk` in Node, in bounded memory: PGN games are counted into an
+ * accumulator that grows up to `--memory` and is then spilled as a sorted run to a scratch
+ * directory (workDir.ts); the book's games go to scratch files as they come. At the end the
+ * runs are merged by key (mergeRuns.ts) and written as the book's sections: stored positions,
+ * the single-position index, make-book's halved counters (recomputed by replaying the games),
+ * and the games themselves. A build that spilled a hundred runs writes the same bytes as one
+ * that spilled none.
+ */
+import { PgnFilter, filterVisitor, type PgnFilterOptions } from '../../pgn/filter.js';
+import { PgnParser } from '../../pgn/parser.js';
+import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
+import { BookError } from '../polyglot/select.js';
+import { BookBuilder } from '../rich/builder.js';
+import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
+import { EntryTable } from '../rich/entryTable.js';
+import { finishRows, type FinishSummary, type RowCursor } from '../rich/finish.js';
+import { FLAG_EXACT } from '../rich/format.js';
+import { GameReader } from '../rich/gameReader.js';
+import { replayHalving } from '../rich/halving.js';
+import { RunMerger } from '../rich/mergeRuns.js';
+import { PositionWriter, type StoredPosition } from '../rich/positions.js';
+import { RetrievalBuilder } from '../rich/retrieval.js';
+import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
+import { NO_SPLITS, type SplitKinds } from '../rich/splits.js';
+import { encodeHalved } from '../rich/tbkBook.js';
+import { expectedEntries, openInput, type Input } from './inputs.js';
+import { fastCrc32 } from './richFile.js';
+import { fileSection, memorySection, writeTbkFile, type SectionSource } from './tbkFile.js';
+import { ScratchFile, WorkDir } from './workDir.js';
+
+/** Default memory budget of the accumulator: 1 GiB. */
+export const DEFAULT_MEMORY = 1 << 30;
+
+export interface TbkBuildOptions {
+  /** PGN files ('-' = stdin), read in order as one stream of games. */
+  inputs: readonly string[];
+  /** Plies counted per game (default 1024, make-book's). */
+  maxPly?: number;
+  /** Moves seen in fewer games are left out (default 0: keep all; then the games are kept too). */
+  minGames?: number;
+  split?: SplitKinds;
+  filter?: PgnFilterOptions;
+  /** Memory budget of the accumulator in bytes (default DEFAULT_MEMORY). */
+  memory?: number;
+  /** Where spilled runs go (default: the system's temporary directory). */
+  tmpDir?: string;
+  /** Write a partial book (one shard of a sharded build: its rows as a run, to be merged). */
+  partial?: boolean;
+  onProgress?(done: number, total: number, games: number): void;
+  onError?(e: PgnGameError): void;
+}
+
+export interface TbkBuildSummary {
+  output: string;
+  inputs: readonly string[];
+  gamesRead: number;
+  gamesSkipped: number;
+  gamesFiltered: Record<string, number>;
+  gamesUsed: number;
+  positions: number;
+  /** Distinct (position, move) pairs. */
+  entries: number;
+  /** Positions stored with their moves, and positions seen in one game only. */
+  storedPositions: number;
+  singlePositions: number;
+  /** Positions where make-book halved its counters. */
+  hotPositions: number;
+  /** Runs spilled to disk (0: the build fitted in memory). */
+  runs: number;
+  bytesWritten: number;
+  seconds: number;
+}
+
+export interface CountedInputs {
+  games: number;
+  errors: number;
+  used: number;
+  positions: number;
+  rejected: Record<string, number>;
+}
+
+/** Reads the inputs through `visitor` (filters applied), with make-book's failure rules. */
+export async function readInputs(inputs: Input[], visitor: PgnVisitor, filterOptions: PgnFilterOptions | undefined, opts: { onProgress?: TbkBuildOptions['onProgress']; onError?: TbkBuildOptions['onError'] }, used: () => number): Promise<CountedInputs> {
+  if (inputs.length === 0) throw new BookError('ERR_BOOK_INPUT', 'no PGN input given');
+  const perFile = new Map<string, { games: number; errors: number; first?: PgnGameError }>();
+  for (const s of inputs) perFile.set(s.source.name, { games: 0, errors: 0 });
+  const onError = (e: PgnGameError): void => {
+    const f = perFile.get(e.file);
+    if (f !== undefined) {
+      f.errors++;
+      f.first ??= e;
+    }
+    opts.onError?.(e);
+  };
+  const filter = filterOptions === undefined ? undefined : new PgnFilter(filterOptions);
+  const inner = filter === undefined ? visitor : filterVisitor(filter, visitor);
+  const counting: PgnVisitor = { ...forward(inner), error: (e) => (inner.error?.(e), onError(e)) };
+  const parser = new PgnParser(counting);
+  const total = inputs.reduce((n, s) => n + (s.source.size ?? 0), 0);
+  let before = 0;
+  for (const input of inputs) {
+    const source = input.source;
+    const gamesBefore = parser.games;
+    parser.begin(source.name);
+    for await (const chunk of source.chunks) {
+      parser.push(chunk);
+      opts.onProgress?.(before + (source.bytesRead?.() ?? 0), total, parser.games);
+    }
+    if (input.failure === undefined) parser.end();
+    perFile.get(source.name)!.games += parser.games - gamesBefore;
+    before += source.size ?? 0;
+  }
+  for (const s of inputs) {
+    if (s.failure !== undefined) throw new BookError('ERR_BOOK_INPUT', `${s.source.name}: cannot read: ${s.failure}`);
+    const f = perFile.get(s.source.name)!;
+    if (f.games === 0 && f.errors > 0) {
+      const e = f.first!;
+      throw new BookError('ERR_BOOK_INPUT', `${e.file}: no readable game (first error at line ${e.line}, column ${e.column}: ${e.message})`);
+    }
+  }
+  return { games: parser.games, errors: parser.errors, used: used(), positions: 0, rejected: filter === undefined ? {} : { ...filter.rejected } };
+}
+
+/** The visitor's methods bound to it (so a wrapper can replace one of them). */
+function forward(v: PgnVisitor): PgnVisitor {
+  const out: PgnVisitor = {};
+  for (const k of ['beginGame', 'tag', 'endTags', 'move', 'endGame', 'nullMove', 'comment', 'nag', 'beginVariation', 'endVariation', 'variationMove'] as const) {
+    const f = (v as Record<string, unknown>)[k];
+    if (typeof f === 'function') (out as Record<string, unknown>)[k] = f.bind(v);
+  }
+  return out;
+}
+
+/** Rows of an in-memory table in run order. */
+export class TableCursor implements RowCursor {
+  private readonly order: Int32Array;
+  private i = 0;
+
+  constructor(private readonly table: EntryTable) {
+    this.order = table.sortedRows();
+  }
+
+  next(row: RunRow): boolean {
+    if (this.i >= this.order.length) return false;
+    row.fromTable(this.table, this.order[this.i++]!);
+    return true;
+  }
+}
+
+/** Writes a table's rows as a sorted run into a scratch file. */
+export function spillTable(table: EntryTable, file: ScratchFile): void {
+  const w = new RunWriter((b) => file.append(b));
+  const cursor = new TableCursor(table);
+  const row = new RunRow();
+  while (cursor.next(row)) w.write(row);
+  w.drain();
+}
+
+/** Bits of a game number: enough for every game of the book. */
+export function gameBits(games: number): number {
+  let b = 1;
+  while (2 ** b < games) b++;
+  return b;
+}
+
+/** Builds a new book from PGN. */
+export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<TbkBuildSummary> {
+  const started = performance.now();
+  const maxPly = opts.maxPly ?? 1024;
+  const split = opts.split ?? NO_SPLITS;
+  const minGames = opts.minGames ?? 0;
+  const inputs = opts.inputs.map((p) => openInput(p));
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    const records = work.create('games.rec');
+    const codes = work.create('games.mov');
+    const runs: ScratchFile[] = [];
+    const budget = EntryTable.capacityFor(opts.memory ?? DEFAULT_MEMORY);
+    const table = new EntryTable(Math.min(budget, Math.max(1 << 16, Math.ceil(expectedEntries(inputs, maxPly) * 1.2))));
+    const builder = new BookBuilder(table, maxPly, split, {
+      full(t) {
+        if (t.capacity < budget) return t.grown(Math.min(budget, t.capacity * 2));
+        const run = work.create('run');
+        spillTable(t, run);
+        runs.push(run);
+        t.clear();
+        return t;
+      },
+      games(rec, cod) {
+        records.append(rec);
+        codes.append(cod);
+      },
+    });
+    const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
+    builder.flushGames();
+    if (builder.games === 0) throw new BookError('ERR_BOOK_INPUT', `no games${counted.games > 0 ? ' passed the filters' : ' in the input'}: no book written`);
+    const fens = builder.fens;
+    let cursor: RowCursor;
+    let rows = builder.table.size;
+    if (runs.length === 0) cursor = new TableCursor(builder.table);
+    else {
+      const last = work.create('run');
+      spillTable(builder.table, last);
+      runs.push(last);
+      rows = 0;
+      cursor = new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
+    }
+    const games = new GameReader({ readAt: (o, n) => records.read(o, n), size: records.size }, { readAt: (o, n) => codes.read(o, n), size: codes.size }, fens);
+    const fields: BookFields = {
+      flags: minGames > 1 ? 0 : FLAG_EXACT,
+      games: builder.games,
+      maxPly: Math.min(maxPly, 0xffff),
+      minGames,
+      learnedGames: 0,
+      changes: 1,
+      created: nowSeconds(),
+      modified: nowSeconds(),
+      splits: (split.rating ? 1 : 0) | (split.speed ? 2 : 0) | (split.month ? 4 : 0),
+    };
+    const meta = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: fields.created, inputs: [...opts.inputs], games: builder.games }] };
+    let sections: SectionSource[];
+    let fin: FinishSummary;
+    if (opts.partial) {
+      // A shard: its rows as one run, for book merge to finish.
+      const run = work.create('partial');
+      const w = new RunWriter((b) => run.append(b));
+      const row = new RunRow();
+      let n = 0;
+      while (cursor.next(row)) {
+        w.write(row);
+        n++;
+      }
+      w.drain();
+      fields.flags |= FLAG_PARTIAL;
+      fin = { rows: n, singles: 0, stored: 0, storedMoves: 0, hot: [] };
+      sections = [memorySection(SECTION.META, json(meta)), memorySection(SECTION.FENS, json(fens)), fileSection(SECTION.GAMES, records), fileSection(SECTION.MOVES, codes), fileSection(SECTION.RUN, run)];
+    } else {
+      const written = finishBook(cursor, { split: split.rating || split.speed || split.month, minGames, games: builder.games, expectedSingles: Math.max(rows, 1 << 16), work });
+      fin = written.summary;
+      const halved = encodeHalved(replayHalving(fin.hot, games));
+      sections = [memorySection(SECTION.META, json(meta)), memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
+      if (minGames <= 1) sections.push(fileSection(SECTION.GAMES, records), fileSection(SECTION.MOVES, codes));
+      sections.push(fileSection(SECTION.POSITIONS, written.positions));
+      if (written.singles !== undefined) sections.push(fileSection(SECTION.SINGLES, written.singles));
+    }
+    const bytes = writeTbkFile(output, fields, sections);
+    return {
+      output,
+      inputs: opts.inputs,
+      gamesRead: counted.games,
+      gamesSkipped: counted.errors,
+      gamesFiltered: counted.rejected,
+      gamesUsed: builder.games,
+      positions: builder.positions,
+      entries: opts.partial ? fin.rows : fin.singles + fin.storedMoves,
+      storedPositions: fin.stored,
+      singlePositions: fin.singles,
+      hotPositions: fin.hot.length,
+      runs: runs.length,
+      bytesWritten: bytes,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    work.remove();
+  }
+}
+
+/**
+ * Writes the stored positions and the single-position index of merged rows into scratch
+ * files. With `minGames` above 1, moves seen in fewer games are left out, and so are all
+ * single positions (the book then keeps no games).
+ */
+export function finishBook(cursor: RowCursor, o: { split: boolean; minGames: number; games: number; expectedSingles: number; work: WorkDir }): { summary: FinishSummary; positions: ScratchFile; blocks: Uint8Array; singles: ScratchFile | undefined } {
+  const positions = o.work.create('positions');
+  const pw = new PositionWriter((b) => positions.append(b), fastCrc32);
+  const keepSingles = o.minGames <= 1;
+  const singles = keepSingles ? o.work.create('singles') : undefined;
+  const rb = keepSingles ? new RetrievalBuilder({ bits: gameBits(o.games), expectedKeys: o.expectedSingles }, (chunk) => singles!.append(chunk)) : undefined;
+  const summary = finishRows(cursor, o.split, {
+    single(row) {
+      rb?.add(row.keyHi, row.keyLo, Math.floor(row.stamp / 65536));
+    },
+    stored(p: StoredPosition) {
+      if (o.minGames > 1) {
+        p.moves = p.moves.filter((m) => m.wins + m.draws + m.losses + m.unfinished >= o.minGames || m.weight !== undefined);
+        if (p.moves.length === 0) return;
+      }
+      pw.write(p);
+    },
+  });
+  const blocks = pw.finish();
+  rb?.finish();
+  return { summary, positions, blocks, singles };
+}
+
+/**
+ * The time written into a book: now, or SOURCE_DATE_EPOCH when set (the reproducible-builds
+ * convention), so that two builds of the same games can be compared byte for byte.
+ */
+export function nowSeconds(): number {
+  const e = process.env.SOURCE_DATE_EPOCH;
+  if (e !== undefined && /^\d+$/.test(e)) return Number(e);
+  return Math.floor(Date.now() / 1000);
+}
+
+function json(v: unknown): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(v));
+}
+
+export { DEFAULT_MEMORY as defaultMemory };

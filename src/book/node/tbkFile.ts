@@ -1,0 +1,102 @@
+/**
+ * Version 2 `.tbk` files on disk: writing a whole book from its sections (crash-safe: a
+ * temporary file renamed into place), and opening one for reading with positional reads.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { BookError } from '../polyglot/select.js';
+import { SUPERBLOCK, align, encodeSuperblock, type BookFields, type SectionRef } from '../rich/container.js';
+import { AtomicFileSync } from './atomicWrite.js';
+import { fastCrc32 } from './richFile.js';
+import type { ScratchFile } from './workDir.js';
+
+/** A section to write: its id, size, CRC-32, and how to copy its bytes out. */
+export interface SectionSource {
+  id: number;
+  length: number;
+  crc: number;
+  copyTo(write: (bytes: Uint8Array) => void): void;
+}
+
+/** A section held in memory. */
+export function memorySection(id: number, bytes: Uint8Array): SectionSource {
+  return { id, length: bytes.length, crc: fastCrc32(bytes, 0) >>> 0, copyTo: (write) => write(bytes) };
+}
+
+/** A section held in a scratch file (its CRC kept while it was appended). */
+export function fileSection(id: number, file: ScratchFile): SectionSource {
+  return {
+    id,
+    length: file.size,
+    crc: file.crc >>> 0,
+    copyTo(write) {
+      const chunk = 1 << 22;
+      for (let o = 0; o < file.size; o += chunk) write(file.read(o, Math.min(chunk, file.size - o)));
+    },
+  };
+}
+
+/** Where each section goes: after the superblock, each 64-byte aligned, in the order given. */
+export function layoutSections(sections: readonly SectionSource[]): { refs: SectionRef[]; fileLength: number } {
+  let at = SUPERBLOCK;
+  const refs: SectionRef[] = [];
+  for (const s of sections) {
+    at = align(at);
+    refs.push({ id: s.id, crc: s.crc, offset: at, length: s.length });
+    at += s.length;
+  }
+  return { refs, fileLength: at };
+}
+
+/** Writes a book: superblock (slot A in force, sequence 1), then the sections. Returns its size. */
+export function writeTbkFile(path: string, fields: BookFields, sections: readonly SectionSource[]): number {
+  const { refs, fileLength } = layoutSections(sections);
+  const out = new AtomicFileSync(path);
+  try {
+    out.write(encodeSuperblock({ seq: 1, fileLength, fields, sections: refs }, fastCrc32));
+    let at = SUPERBLOCK;
+    const zeros = new Uint8Array(64);
+    for (let i = 0; i < sections.length; i++) {
+      const pad = refs[i]!.offset - at;
+      if (pad > 0) out.write(zeros.subarray(0, pad));
+      sections[i]!.copyTo((b) => out.write(b));
+      at = refs[i]!.offset + refs[i]!.length;
+    }
+    out.commit();
+  } catch (e) {
+    out.abort();
+    throw e;
+  }
+  return fileLength;
+}
+
+/** Positional reads of an open file. */
+export class FileReader {
+  readonly size: number;
+  private fd: number;
+
+  constructor(readonly path: string) {
+    try {
+      this.fd = openSync(path, 'r');
+    } catch (e) {
+      throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    }
+    this.size = fstatSync(this.fd).size;
+  }
+
+  /** `length` bytes at `offset` (fewer at the end of the file), in a fresh array. */
+  read(offset: number, length: number): Uint8Array {
+    const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
+    let got = 0;
+    while (got < out.length) {
+      const n = readSync(this.fd, out, got, out.length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === out.length ? out : out.subarray(0, got);
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}

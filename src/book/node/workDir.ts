@@ -1,0 +1,95 @@
+/**
+ * The scratch directory of a large build: spilled runs and the games of the book being built
+ * live in `<tmp-dir>/tabiya-build-<pid>-<random>/` until the book is written. It is removed on
+ * success, on failure and on Ctrl-C (the process-exit hook of tempFiles.ts), and a directory
+ * left by a killed build is removed by the next build that uses the same temporary directory.
+ */
+import { closeSync, fsyncSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { processAlive, registerTempDir, releaseTemp } from '../../node/tempFiles.js';
+import { fastCrc32 } from './richFile.js';
+
+const PREFIX = 'tabiya-build-';
+
+export class WorkDir {
+  readonly path: string;
+  private files = 0;
+
+  constructor(parent = tmpdir()) {
+    sweepStaleWorkDirs(parent);
+    this.path = mkdtempSync(join(parent, `${PREFIX}${process.pid}-`));
+    registerTempDir(this.path);
+  }
+
+  /** A new file in the directory, open for appending. */
+  create(name: string): ScratchFile {
+    return new ScratchFile(join(this.path, `${this.files++}-${name}`));
+  }
+
+  /** Removes the directory and everything in it. */
+  remove(): void {
+    rmSync(this.path, { recursive: true, force: true });
+    releaseTemp(this.path);
+  }
+}
+
+/** An append-only file with positional reads (a run, or the games being built). */
+export class ScratchFile {
+  private fd: number;
+  size = 0;
+  /** CRC-32 of everything appended. */
+  crc = 0;
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w+');
+  }
+
+  append(bytes: Uint8Array): void {
+    let off = 0;
+    while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off, this.size + off);
+    this.size += bytes.length;
+    this.crc = fastCrc32(bytes, this.crc);
+  }
+
+  /** `length` bytes at `offset` (fewer at the end of the file). */
+  read(offset: number, length: number): Uint8Array {
+    const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
+    let got = 0;
+    while (got < out.length) {
+      const n = readSync(this.fd, out, got, out.length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return out.subarray(0, got);
+  }
+
+  sync(): void {
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+/** Removes scratch directories of builds whose process is gone. */
+export function sweepStaleWorkDirs(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(PREFIX)) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(PREFIX.length))?.[1]);
+    if (!(pid > 0) || processAlive(pid)) continue;
+    try {
+      rmSync(join(parent, name), { recursive: true, force: true });
+    } catch {
+      // Not ours to remove (permissions): leave it.
+    }
+  }
+}

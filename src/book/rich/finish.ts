@@ -1,0 +1,115 @@
+/**
+ * The end of a book build: merged rows (mergeRuns.ts) grouped by position key and sorted into
+ * what the book stores. A position seen once is a *single*: only its key and game go to the
+ * single-position index (the game says the rest). Any other position is *stored* with its moves
+ * in the order make-book first saw them and, for a split book, their cells. A position where a
+ * move reached make-book's COUNT_MAX games is *hot*: make-book halved its counters at moments
+ * that depend on the order of the games, so its rows are kept for halving.ts, which replays the
+ * games. Browser-safe.
+ */
+import { COUNT_MAX } from '../polyglot/make.js';
+import type { CellStats, MoveStats, StoredPosition } from './positions.js';
+import { RunRow } from './runs.js';
+
+/** A source of rows in run order. */
+export interface RowCursor {
+  next(row: RunRow): boolean;
+}
+
+/** A hot position's moves with their first stamps and the highest ply any was played at. */
+export interface HotPosition {
+  keyHi: number;
+  keyLo: number;
+  moves: { move: number; stamp: number }[];
+  maxPly: number;
+}
+
+export interface FinishSinks {
+  /** A position seen in one game only: its one row (the game is stamp / 65536). */
+  single(row: RunRow): void;
+  stored(p: StoredPosition): void;
+}
+
+export interface FinishSummary {
+  rows: number;
+  singles: number;
+  stored: number;
+  storedMoves: number;
+  hot: HotPosition[];
+}
+
+/**
+ * Groups the rows of `cursor` by key and hands each position to the sinks. `split`: keep the
+ * cells of each move (a book built with --split); otherwise every row has cell 0.
+ */
+export function finishRows(cursor: RowCursor, split: boolean, sinks: FinishSinks): FinishSummary {
+  const summary: FinishSummary = { rows: 0, singles: 0, stored: 0, storedMoves: 0, hot: [] };
+  const group: RunRow[] = [];
+  const pool: RunRow[] = [];
+  let row = new RunRow();
+  let have = cursor.next(row);
+  while (have) {
+    const hi = row.keyHi;
+    const lo = row.keyLo;
+    group.length = 0;
+    while (have && row.keyHi === hi && row.keyLo === lo) {
+      summary.rows++;
+      group.push(row);
+      row = pool.pop() ?? new RunRow();
+      have = cursor.next(row);
+    }
+    emitPosition(group, split, sinks, summary);
+    for (const r of group) pool.push(r);
+  }
+  return summary;
+}
+
+function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summary: FinishSummary): void {
+  const first = group[0]!;
+  if (group.length === 1 && first.games() === 1) {
+    sinks.single(first);
+    summary.singles++;
+    return;
+  }
+  // Rows come by move then cell: one MoveStats per move, its stamp the earliest of its cells.
+  const moves: (MoveStats & { stamp: number; maxPly: number })[] = [];
+  let black = 0;
+  for (const r of group) {
+    black |= r.black;
+    let m = moves.length > 0 ? moves[moves.length - 1]! : undefined;
+    if (m === undefined || m.move !== r.move) {
+      m = { move: r.move, cell: 0, wins: 0, draws: 0, losses: 0, unfinished: 0, rated: 0, ratingSum: 0, stamp: r.stamp, maxPly: 0 };
+      if (split) m.cells = [];
+      moves.push(m);
+    }
+    m.wins += r.wins;
+    m.draws += r.draws;
+    m.losses += r.losses;
+    m.unfinished += r.unfinished;
+    m.rated += r.rated;
+    m.ratingSum += r.ratingSum;
+    if (r.stamp < m.stamp) m.stamp = r.stamp;
+    if (r.maxPly > m.maxPly) m.maxPly = r.maxPly;
+    if (split) {
+      const c: CellStats = { cell: r.cell, wins: r.wins, draws: r.draws, losses: r.losses, unfinished: r.unfinished, rated: r.rated, ratingSum: r.ratingSum };
+      m.cells!.push(c);
+    }
+  }
+  moves.sort((a, b) => a.stamp - b.stamp);
+  let hot = false;
+  let maxPly = 0;
+  for (const m of moves) {
+    if (m.wins + m.draws + m.losses + m.unfinished >= COUNT_MAX) hot = true;
+    if (m.maxPly > maxPly) maxPly = m.maxPly;
+  }
+  if (hot) summary.hot.push({ keyHi: first.keyHi, keyLo: first.keyLo, moves: moves.map((m) => ({ move: m.move, stamp: m.stamp })), maxPly });
+  sinks.stored({
+    keyHi: first.keyHi,
+    keyLo: first.keyLo,
+    black: black !== 0,
+    maxPly,
+    moves: moves.map(({ stamp: _s, maxPly: _p, ...m }) => m),
+  });
+  summary.stored++;
+  summary.storedMoves += moves.length;
+}

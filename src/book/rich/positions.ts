@@ -1,0 +1,393 @@
+/**
+ * The stored positions of a `.tbk` book: every position seen in more than one game (or kept
+ * for another reason: imported, merged, cut by min-games), with its moves' statistics, in
+ * blocks of about 4 KiB sorted by key, and an index of one 24-byte line per block (first key,
+ * offset, length, CRC-32) that a reader keeps in memory. A probe is a binary search of the index
+ * and a scan of one block. Browser-safe.
+ *
+ * A position (little-endian, varints as in runs.ts):
+ *   key difference from the previous position of the block (64-bit varint; 0 for the first,
+ *   whose key is the index line's), the number of bytes that follow for this position (so a
+ *   scan skips a position without decoding it), flags (bit 0 Black to move), the highest ply it was reached
+ *   at (varint; it bounds the replay of halving.ts), number of moves, then per move
+ *   in the order make-book first saw them (its tie order):
+ *     u16 move, a flags byte saying which fields follow (bit 0 wins, 1 draws, 2 losses,
+ *     3 unfinished, 4 rated games and rating sum, 5 split cells, 6 imported Polyglot weight and
+ *     learn field), those fields as varints, and with bit 5 the number of cells and per cell
+ *     its difference from the previous cell and the same fields (bits 0-4) again.
+ *
+ * Index line: u32 key high, u32 key low, u32 offset low, u32 offset high, u32 length, u32 CRC-32.
+ */
+import { putVarint } from './runs.js';
+import { Bytes } from './games.js';
+import { crc32, type Crc32 } from './format.js';
+
+/** Statistics of one split cell of a move. */
+export interface CellStats {
+  cell: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  unfinished: number;
+  rated: number;
+  ratingSum: number;
+}
+
+/** A move of a stored position: totals over its cells, the cells when the book is split. */
+export interface MoveStats extends CellStats {
+  move: number;
+  /** Polyglot weight and learn field of a move imported from a .bin (no games behind it). */
+  weight?: number;
+  learn?: number;
+  cells?: CellStats[];
+}
+
+export interface StoredPosition {
+  keyHi: number;
+  keyLo: number;
+  black: boolean;
+  /** Highest ply the position was reached at (65535: unknown). */
+  maxPly: number;
+  moves: MoveStats[];
+}
+
+export const BLOCK_TARGET = 4096;
+export const INDEX_LINE = 24;
+
+const F_WINS = 1;
+const F_DRAWS = 2;
+const F_LOSSES = 4;
+const F_UNFINISHED = 8;
+const F_RATED = 16;
+const F_CELLS = 32;
+const F_IMPORTED = 64;
+
+/**
+ * Writes positions, in key order, as blocks: `emit(bytes)` receives the blocks' bytes in order,
+ * and `index()` the index lines once done.
+ */
+export class PositionWriter {
+  private readonly block = new Bytes(BLOCK_TARGET * 2);
+  private readonly body = new Bytes(1024);
+  private readonly lines = new Bytes(1 << 12);
+  private firstHi = 0;
+  private firstLo = 0;
+  private prevHi = 0;
+  private prevLo = 0;
+  private inBlock = 0;
+  /** Bytes emitted so far (the next block's offset). */
+  offset = 0;
+  positions = 0;
+  moves = 0;
+
+  constructor(
+    private readonly emit: (bytes: Uint8Array) => void,
+    private readonly crc: Crc32 = (b, c) => crc32(b, c),
+  ) {}
+
+  write(p: StoredPosition): void {
+    if (this.inBlock > 0 && this.block.length >= BLOCK_TARGET) this.closeBlock();
+    const body = this.body;
+    body.clear();
+    body.reserve(32 + p.moves.length * 64);
+    let o = 0;
+    body.data[o++] = p.black ? 1 : 0;
+    o = putVarint(body.data, o, p.maxPly);
+    o = putVarint(body.data, o, p.moves.length);
+    body.length = o;
+    for (const m of p.moves) {
+      body.reserve(48 + (m.cells?.length ?? 0) * 40);
+      const d2 = body.data;
+      let q = body.length;
+      d2[q++] = m.move & 0xff;
+      d2[q++] = m.move >>> 8;
+      let flags = statFlags(m);
+      if (m.cells !== undefined && m.cells.length > 0) flags |= F_CELLS;
+      if (m.weight !== undefined) flags |= F_IMPORTED;
+      d2[q++] = flags;
+      q = putStats(d2, q, m, flags);
+      if ((flags & F_IMPORTED) !== 0) {
+        q = putVarint(d2, q, m.weight!);
+        q = putVarint(d2, q, m.learn ?? 0);
+      }
+      if ((flags & F_CELLS) !== 0) {
+        const cells = m.cells!;
+        q = putVarint(d2, q, cells.length);
+        let prev = 0;
+        for (const c of cells) {
+          q = putVarint(d2, q, c.cell - prev);
+          prev = c.cell;
+          const cf = statFlags(c);
+          d2[q++] = cf;
+          q = putStats(d2, q, c, cf);
+        }
+      }
+      body.length = q;
+      this.moves++;
+    }
+    const b = this.block;
+    b.reserve(24 + body.length);
+    const d = b.data;
+    let k = b.length;
+    if (this.inBlock === 0) {
+      this.firstHi = p.keyHi;
+      this.firstLo = p.keyLo;
+      d[k++] = 0;
+    } else k = putKeyDelta(d, k, p.keyHi, p.keyLo, this.prevHi, this.prevLo);
+    this.prevHi = p.keyHi;
+    this.prevLo = p.keyLo;
+    k = putVarint(d, k, body.length);
+    d.set(body.view(), k);
+    b.length = k + body.length;
+    this.inBlock++;
+    this.positions++;
+  }
+
+  /** Emits the last block; returns the index lines. */
+  finish(): Uint8Array {
+    if (this.inBlock > 0) this.closeBlock();
+    return this.lines.view();
+  }
+
+  private closeBlock(): void {
+    const bytes = this.block.view();
+    const l = this.lines;
+    l.reserve(INDEX_LINE);
+    const v = new DataView(l.data.buffer, l.data.byteOffset + l.length, INDEX_LINE);
+    v.setUint32(0, this.firstHi, true);
+    v.setUint32(4, this.firstLo, true);
+    v.setUint32(8, this.offset % 0x100000000, true);
+    v.setUint32(12, Math.floor(this.offset / 0x100000000), true);
+    v.setUint32(16, bytes.length, true);
+    v.setUint32(20, this.crc(bytes, 0) >>> 0, true);
+    l.length += INDEX_LINE;
+    this.emit(bytes);
+    this.offset += bytes.length;
+    this.block.clear();
+    this.inBlock = 0;
+  }
+}
+
+function statFlags(s: CellStats): number {
+  return (s.wins > 0 ? F_WINS : 0) | (s.draws > 0 ? F_DRAWS : 0) | (s.losses > 0 ? F_LOSSES : 0) | (s.unfinished > 0 ? F_UNFINISHED : 0) | (s.rated > 0 ? F_RATED : 0);
+}
+
+function putStats(d: Uint8Array, o: number, s: CellStats, flags: number): number {
+  if (flags & F_WINS) o = putVarint(d, o, s.wins);
+  if (flags & F_DRAWS) o = putVarint(d, o, s.draws);
+  if (flags & F_LOSSES) o = putVarint(d, o, s.losses);
+  if (flags & F_UNFINISHED) o = putVarint(d, o, s.unfinished);
+  if (flags & F_RATED) {
+    o = putVarint(d, o, s.rated);
+    o = putVarint(d, o, s.ratingSum);
+  }
+  return o;
+}
+
+/** Writes (hi, lo) − (prevHi, prevLo), which is positive, as a 64-bit varint. */
+export function putKeyDelta(d: Uint8Array, o: number, hi: number, lo: number, prevHi: number, prevLo: number): number {
+  let dl = (lo - prevLo) >>> 0;
+  let dh = (hi - prevHi - (lo >>> 0 < prevLo >>> 0 ? 1 : 0)) >>> 0;
+  while (dh !== 0 || dl >= 0x80) {
+    d[o++] = (dl & 0x7f) | 0x80;
+    dl = ((dl >>> 7) | ((dh & 0x7f) << 25)) >>> 0;
+    dh >>>= 7;
+  }
+  d[o++] = dl;
+  return o;
+}
+
+/** A block index in memory: first keys and where each block lies. */
+export class BlockIndex {
+  readonly count: number;
+  readonly firstHi: Uint32Array;
+  readonly firstLo: Uint32Array;
+  readonly offset: Float64Array;
+  readonly length: Uint32Array;
+  readonly crc: Uint32Array;
+
+  constructor(lines: Uint8Array) {
+    if (lines.length % INDEX_LINE !== 0) throw new RangeError(`block index of ${lines.length} bytes is not a whole number of lines`);
+    const n = lines.length / INDEX_LINE;
+    this.count = n;
+    this.firstHi = new Uint32Array(n);
+    this.firstLo = new Uint32Array(n);
+    this.offset = new Float64Array(n);
+    this.length = new Uint32Array(n);
+    this.crc = new Uint32Array(n);
+    const v = new DataView(lines.buffer, lines.byteOffset, lines.length);
+    for (let i = 0; i < n; i++) {
+      const o = i * INDEX_LINE;
+      this.firstHi[i] = v.getUint32(o, true);
+      this.firstLo[i] = v.getUint32(o + 4, true);
+      this.offset[i] = v.getUint32(o + 8, true) + v.getUint32(o + 12, true) * 0x100000000;
+      this.length[i] = v.getUint32(o + 16, true);
+      this.crc[i] = v.getUint32(o + 20, true);
+    }
+  }
+
+  /** Checks that blocks are in key order, contiguous and inside a section of `size` bytes. */
+  validate(size: number): string | undefined {
+    let end = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (this.offset[i] !== end) return `block ${i} starts at ${this.offset[i]}, expected ${end}`;
+      if (this.length[i] === 0) return `block ${i} is empty`;
+      end += this.length[i]!;
+      if (i > 0 && (this.firstHi[i]! < this.firstHi[i - 1]! || (this.firstHi[i] === this.firstHi[i - 1] && this.firstLo[i]! <= this.firstLo[i - 1]!))) return `block ${i} is out of key order`;
+    }
+    if (end !== size) return `blocks end at ${end}, section has ${size} bytes`;
+    return undefined;
+  }
+
+  /** The block that may hold the key: the last whose first key is <= it, or -1. */
+  find(hi: number, lo: number): number {
+    let a = 0;
+    let z = this.count;
+    while (a < z) {
+      const mid = (a + z) >>> 1;
+      const h = this.firstHi[mid]!;
+      if (h < hi || (h === hi && this.firstLo[mid]! <= lo)) a = mid + 1;
+      else z = mid;
+    }
+    return a - 1;
+  }
+}
+
+/** Reads the positions of one block, in order. */
+export class BlockReader {
+  private o = 0;
+  private hi: number;
+  private lo: number;
+
+  constructor(
+    private readonly d: Uint8Array,
+    firstHi: number,
+    firstLo: number,
+    private readonly name: string,
+  ) {
+    this.hi = firstHi;
+    this.lo = firstLo;
+  }
+
+  get done(): boolean {
+    return this.o >= this.d.length;
+  }
+
+  /**
+   * Moves to the position of the key and decodes it, skipping the others without decoding their
+   * moves; undefined when the block does not hold the key.
+   */
+  find(hi: number, lo: number): StoredPosition | undefined {
+    while (!this.done) {
+      const start = this.o;
+      const prevHi = this.hi;
+      const prevLo = this.lo;
+      this.readKey();
+      if (this.hi === hi && this.lo === lo) {
+        this.o = start;
+        this.hi = prevHi;
+        this.lo = prevLo;
+        return this.next();
+      }
+      if (this.hi > hi || (this.hi === hi && this.lo > lo)) return undefined;
+      this.skipRest();
+    }
+    return undefined;
+  }
+
+  private readKey(): void {
+    const d = this.d;
+    let dl = 0;
+    let dh = 0;
+    let shift = 0;
+    for (;;) {
+      const b = d[this.o++];
+      if (b === undefined || shift > 63) throw this.damaged();
+      const v = b & 0x7f;
+      if (shift < 32) {
+        dl = (dl | (v << shift)) >>> 0;
+        if (shift > 25) dh = (dh | (v >>> (32 - shift))) >>> 0;
+      } else dh = (dh | (v << (shift - 32))) >>> 0;
+      shift += 7;
+      if (b < 0x80) break;
+    }
+    const nlo = (this.lo + dl) >>> 0;
+    this.hi = (this.hi + dh + (nlo < this.lo ? 1 : 0)) >>> 0;
+    this.lo = nlo;
+  }
+
+  /** Skips a position's fields after its key (their length comes first). */
+  private skipRest(): void {
+    const len = this.varint();
+    this.o += len;
+    if (this.o > this.d.length) throw this.damaged();
+  }
+
+  /** The next position. */
+  next(): StoredPosition {
+    const d = this.d;
+    this.readKey();
+    const end = this.varint() + this.o;
+    const black = (d[this.o++]! & 1) !== 0;
+    const maxPly = this.varint();
+    const n = this.varint();
+    const moves: MoveStats[] = [];
+    for (let i = 0; i < n; i++) {
+      if (this.o + 3 > d.length) throw this.damaged();
+      const move = d[this.o]! | (d[this.o + 1]! << 8);
+      const flags = d[this.o + 2]!;
+      this.o += 3;
+      const m: MoveStats = { move, cell: 0, ...this.stats(flags) };
+      if (flags & F_IMPORTED) {
+        m.weight = this.varint();
+        m.learn = this.varint();
+      }
+      if (flags & F_CELLS) {
+        const k = this.varint();
+        const cells: CellStats[] = [];
+        let cell = 0;
+        for (let j = 0; j < k; j++) {
+          cell += this.varint();
+          const cf = d[this.o++];
+          if (cf === undefined) throw this.damaged();
+          cells.push({ cell, ...this.stats(cf) });
+        }
+        m.cells = cells;
+      }
+      moves.push(m);
+    }
+    if (this.o !== end || this.o > d.length) throw this.damaged();
+    return { keyHi: this.hi, keyLo: this.lo, black, maxPly, moves };
+  }
+
+  private stats(flags: number): Omit<CellStats, 'cell'> {
+    const wins = flags & F_WINS ? this.varint() : 0;
+    const draws = flags & F_DRAWS ? this.varint() : 0;
+    const losses = flags & F_LOSSES ? this.varint() : 0;
+    const unfinished = flags & F_UNFINISHED ? this.varint() : 0;
+    let rated = 0;
+    let ratingSum = 0;
+    if (flags & F_RATED) {
+      rated = this.varint();
+      ratingSum = this.varint();
+    }
+    return { wins, draws, losses, unfinished, rated, ratingSum };
+  }
+
+  private varint(): number {
+    const d = this.d;
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const b = d[this.o++];
+      if (b === undefined || scale > 2 ** 56) throw this.damaged();
+      v += (b & 0x7f) * scale;
+      scale *= 0x80;
+      if (b < 0x80) return v;
+    }
+  }
+
+  private damaged(): Error {
+    return new RangeError(`${this.name}: damaged position block (byte ${this.o})`);
+  }
+}

@@ -1,0 +1,305 @@
+/**
+ * Sorted runs of book rows: what a build spills when its accumulator is full, what a shard of a
+ * sharded build hands to the merge (a partial book), and what the merge reads. Rows come sorted
+ * by (key unsigned, move, cell) with byte-oriented variable-length coding, so a run of mostly
+ * single games costs about a dozen bytes a row. Browser-safe.
+ *
+ * A row: a header byte, then
+ *   - unless bit 0 (same key as the row before): the key's difference from the previous key
+ *     (from 0 for the first row), a 64-bit varint;
+ *   - the move (u16, little-endian) and the cell (varint);
+ *   - bit 2 clear (one game; bits 3-4 its result from the mover's side: 0 win, 1 draw, 2 loss,
+ *     3 unfinished; bit 5 the mover was rated): the rating (varint) when rated, then the stamp;
+ *   - bit 2 set: wins, draws, losses, unfinished, rated games, rating sum, stamp, highest ply
+ *     (varints).
+ * Bit 1 of the header: Black to move. Stamps are game · 65536 + ply of the first occurrence
+ * (the ply of a one-game row is its highest ply too).
+ */
+import { Bytes } from './games.js';
+import type { EntryTable } from './entryTable.js';
+
+/** One row, as runs carry it; readers fill one object again and again. */
+export class RunRow {
+  keyHi = 0;
+  keyLo = 0;
+  move = 0;
+  cell = 0;
+  black = 0;
+  wins = 0;
+  draws = 0;
+  losses = 0;
+  unfinished = 0;
+  rated = 0;
+  ratingSum = 0;
+  stamp = 0;
+  maxPly = 0;
+
+  games(): number {
+    return this.wins + this.draws + this.losses + this.unfinished;
+  }
+
+  copyFrom(r: RunRow): void {
+    this.keyHi = r.keyHi;
+    this.keyLo = r.keyLo;
+    this.move = r.move;
+    this.cell = r.cell;
+    this.black = r.black;
+    this.wins = r.wins;
+    this.draws = r.draws;
+    this.losses = r.losses;
+    this.unfinished = r.unfinished;
+    this.rated = r.rated;
+    this.ratingSum = r.ratingSum;
+    this.stamp = r.stamp;
+    this.maxPly = r.maxPly;
+  }
+
+  /** Adds another row of the same (key, move, cell): counts summed, the earlier stamp kept. */
+  add(r: RunRow): void {
+    this.wins += r.wins;
+    this.draws += r.draws;
+    this.losses += r.losses;
+    this.unfinished += r.unfinished;
+    this.rated += r.rated;
+    this.ratingSum += r.ratingSum;
+    if (r.stamp < this.stamp) this.stamp = r.stamp;
+    if (r.maxPly > this.maxPly) this.maxPly = r.maxPly;
+    this.black |= r.black;
+  }
+
+  /** Loads row `r` of a table. */
+  fromTable(t: EntryTable, r: number): void {
+    this.keyHi = t.keyHi[r]! >>> 0;
+    this.keyLo = t.keyLo[r]! >>> 0;
+    this.move = t.move[r]!;
+    this.cell = t.cell[r]!;
+    this.black = t.black[r]!;
+    this.wins = t.wins[r]!;
+    this.draws = t.draws[r]!;
+    this.losses = t.losses[r]!;
+    this.unfinished = t.unfinished[r]!;
+    this.rated = t.rated[r]!;
+    this.ratingSum = t.ratingSum[r]!;
+    this.stamp = t.stamp[r]!;
+    this.maxPly = t.maxPly[r]!;
+  }
+}
+
+/** Orders rows by key (unsigned), move, cell. */
+export function compareRows(a: RunRow, b: RunRow): number {
+  if (a.keyHi !== b.keyHi) return a.keyHi < b.keyHi ? -1 : 1;
+  if (a.keyLo !== b.keyLo) return a.keyLo < b.keyLo ? -1 : 1;
+  if (a.move !== b.move) return a.move - b.move;
+  return a.cell - b.cell;
+}
+
+/** Writes rows, in run order, into a buffer that is handed to `flush` whenever it fills. */
+export class RunWriter {
+  private readonly out = new Bytes(1 << 20);
+  private prevHi = 0;
+  private prevLo = 0;
+  private first = true;
+  /** Rows written, and bytes handed to `flush`. */
+  rows = 0;
+  bytes = 0;
+
+  constructor(private readonly flush: (bytes: Uint8Array) => void) {}
+
+  write(r: RunRow): void {
+    const out = this.out;
+    out.reserve(96);
+    const d = out.data;
+    let o = out.length;
+    const same = !this.first && r.keyHi === this.prevHi && r.keyLo === this.prevLo;
+    const games = r.games();
+    const single = games === 1 && r.maxPly === r.stamp % 65536 && r.rated <= 1 && (r.rated === 0 || (r.ratingSum >= 1 && r.ratingSum < 65536));
+    let header = (same ? 1 : 0) | (r.black ? 2 : 0);
+    if (single) header |= ((r.wins === 1 ? 0 : r.draws === 1 ? 1 : r.losses === 1 ? 2 : 3) << 3) | (r.rated === 1 ? 32 : 0);
+    else header |= 4;
+    d[o++] = header;
+    if (!same) {
+      // The difference from the previous key, borrow included: keys ascend, so it is >= 0.
+      let lo = (r.keyLo - this.prevLo) >>> 0;
+      let hi = (r.keyHi - this.prevHi - (r.keyLo >>> 0 < this.prevLo >>> 0 ? 1 : 0)) >>> 0;
+      if (this.first) {
+        lo = r.keyLo;
+        hi = r.keyHi;
+      }
+      while (hi !== 0 || lo >= 0x80) {
+        d[o++] = (lo & 0x7f) | 0x80;
+        lo = ((lo >>> 7) | ((hi & 0x7f) << 25)) >>> 0;
+        hi >>>= 7;
+      }
+      d[o++] = lo;
+      this.prevHi = r.keyHi;
+      this.prevLo = r.keyLo;
+      this.first = false;
+    }
+    d[o++] = r.move & 0xff;
+    d[o++] = r.move >>> 8;
+    o = putVarint(d, o, r.cell);
+    if (single) {
+      if (r.rated === 1) o = putVarint(d, o, r.ratingSum);
+      o = putVarint(d, o, r.stamp);
+    } else {
+      o = putVarint(d, o, r.wins);
+      o = putVarint(d, o, r.draws);
+      o = putVarint(d, o, r.losses);
+      o = putVarint(d, o, r.unfinished);
+      o = putVarint(d, o, r.rated);
+      o = putVarint(d, o, r.ratingSum);
+      o = putVarint(d, o, r.stamp);
+      o = putVarint(d, o, r.maxPly);
+    }
+    out.length = o;
+    this.rows++;
+    if (out.length >= 1 << 20) this.drain();
+  }
+
+  /** Hands what is buffered to `flush`. */
+  drain(): void {
+    if (this.out.length === 0) return;
+    this.bytes += this.out.length;
+    this.flush(this.out.view());
+    this.out.clear();
+  }
+}
+
+/** Writes a non-negative integer (up to 2^53) as a little-endian base-128 varint at `o`; returns the end. */
+export function putVarint(d: Uint8Array, o: number, v: number): number {
+  while (v >= 0x80) {
+    d[o++] = (v % 0x80) | 0x80;
+    v = Math.floor(v / 0x80);
+  }
+  d[o++] = v;
+  return o;
+}
+
+/** Where a reader gets its bytes: `length` bytes at `offset` (fewer only at the end). */
+export type ReadAt = (offset: number, length: number) => Uint8Array;
+
+const WINDOW = 1 << 20;
+/** Longer than any row, so a row never straddles the end of the window. */
+const MAX_ROW = 96;
+
+/** Reads the rows of a run that lies in [start, end) of a byte source, in order. */
+export class RunReader {
+  private window = new Uint8Array(0);
+  private at = 0;
+  /** Offset in the source of window[0]. */
+  private base: number;
+  private prevHi = 0;
+  private prevLo = 0;
+  private first = true;
+
+  constructor(
+    private readonly readAt: ReadAt,
+    start: number,
+    private readonly end: number,
+    /** Name used in errors (the file). */
+    private readonly name: string,
+  ) {
+    this.base = start;
+  }
+
+  /** Fills `r` with the next row; false at the end of the run. */
+  next(r: RunRow): boolean {
+    if (this.window.length - this.at < MAX_ROW && this.base + this.window.length < this.end) this.refill();
+    if (this.at >= this.window.length) return false;
+    const d = this.window;
+    let o = this.at;
+    const header = d[o++]!;
+    if ((header & 1) === 0) {
+      let lo = 0;
+      let hi = 0;
+      let shift = 0;
+      for (;;) {
+        const b = d[o++];
+        if (b === undefined || shift > 63) throw this.damaged(o);
+        const v = b & 0x7f;
+        if (shift < 32) {
+          lo = (lo | (v << shift)) >>> 0;
+          if (shift > 25) hi = (hi | (v >>> (32 - shift))) >>> 0;
+        } else hi = (hi | (v << (shift - 32))) >>> 0;
+        shift += 7;
+        if (b < 0x80) break;
+      }
+      if (this.first) {
+        this.prevHi = hi;
+        this.prevLo = lo;
+        this.first = false;
+      } else {
+        const nlo = (this.prevLo + lo) >>> 0;
+        const carry = nlo < this.prevLo ? 1 : 0;
+        this.prevHi = (this.prevHi + hi + carry) >>> 0;
+        this.prevLo = nlo;
+      }
+    } else if (this.first) throw this.damaged(o);
+    r.keyHi = this.prevHi;
+    r.keyLo = this.prevLo;
+    r.black = (header >>> 1) & 1;
+    r.move = d[o]! | (d[o + 1]! << 8);
+    o += 2;
+    this.at = o;
+    r.cell = this.varint();
+    if ((header & 4) === 0) {
+      const res = (header >>> 3) & 3;
+      r.wins = res === 0 ? 1 : 0;
+      r.draws = res === 1 ? 1 : 0;
+      r.losses = res === 2 ? 1 : 0;
+      r.unfinished = res === 3 ? 1 : 0;
+      if ((header & 32) !== 0) {
+        r.rated = 1;
+        r.ratingSum = this.varint();
+      } else {
+        r.rated = 0;
+        r.ratingSum = 0;
+      }
+      r.stamp = this.varint();
+      r.maxPly = r.stamp % 65536;
+    } else {
+      r.wins = this.varint();
+      r.draws = this.varint();
+      r.losses = this.varint();
+      r.unfinished = this.varint();
+      r.rated = this.varint();
+      r.ratingSum = this.varint();
+      r.stamp = this.varint();
+      r.maxPly = this.varint();
+    }
+    if (this.at > this.window.length) throw this.damaged(this.at);
+    return true;
+  }
+
+  private varint(): number {
+    const d = this.window;
+    let o = this.at;
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const b = d[o++];
+      if (b === undefined || scale > 2 ** 56) throw this.damaged(o);
+      v += (b & 0x7f) * scale;
+      scale *= 0x80;
+      if (b < 0x80) break;
+    }
+    this.at = o;
+    return v;
+  }
+
+  private refill(): void {
+    const keep = this.window.subarray(this.at);
+    const from = this.base + this.window.length;
+    const chunk = this.readAt(from, Math.min(WINDOW, this.end - from));
+    const w = new Uint8Array(keep.length + chunk.length);
+    w.set(keep);
+    w.set(chunk, keep.length);
+    this.base = from - keep.length;
+    this.window = w;
+    this.at = 0;
+  }
+
+  private damaged(o: number): Error {
+    return new RangeError(`${this.name}: damaged run at byte ${this.base + o}`);
+  }
+}

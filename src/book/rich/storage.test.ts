@@ -1,0 +1,317 @@
+/**
+ * The pieces of a version 2 book on their own: game codes replay real games move for move,
+ * runs and position blocks give back what was written, notes round-trip, slots pick the valid
+ * newer one.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { Position } from '../../core/position.js';
+import { unwrap } from '../../core/result.js';
+import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
+import { parsePgn } from '../../pgn/parser.js';
+import { Bytes, GAME_RECORD_SIZE, codeBytes, encodeMoves, putGameRecord, readGameRecord, replayCodes, type GameInfo } from './games.js';
+import { EntryTable, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from './entryTable.js';
+import { RunReader, RunRow, RunWriter, compareRows } from './runs.js';
+import { RunMerger } from './mergeRuns.js';
+import { BlockIndex, BlockReader, PositionWriter, type StoredPosition } from './positions.js';
+import { Notes } from './notes.js';
+import { SECTION, decodeSlot, encodeSlot, encodeSuperblock, readSuperblock, tbkVersion, type Slot } from './container.js';
+
+const sample = gunzipSync(readFileSync(new URL('../../../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url)));
+
+/** The first `n` games of the sample as core moves. */
+function sampleGames(n: number): Uint16Array[] {
+  const games: Uint16Array[] = [];
+  let cur: number[] = [];
+  parsePgn(sample, {
+    beginGame() {
+      cur = [];
+    },
+    move(_pos, m) {
+      cur.push(m);
+      return true;
+    },
+    endGame() {
+      if (games.length < n) games.push(Uint16Array.from(cur));
+    },
+  });
+  return games;
+}
+
+/** A tiny seeded generator. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    s = (s ^ (s >>> 12)) >>> 0;
+    return s / 0x100000000;
+  };
+}
+
+test('game codes: 2000 real games replay to the same moves, 1.5 bytes a move', () => {
+  const games = sampleGames(2000);
+  const codes = new Bytes();
+  const records = new Uint8Array(games.length * GAME_RECORD_SIZE);
+  let moves = 0;
+  for (let g = 0; g < games.length; g++) {
+    const at = codes.length;
+    const n = encodeMoves(games[g]!, 0, games[g]!.length, codes);
+    assert.equal(codes.length - at, codeBytes(n));
+    const info: GameInfo = { result: g % 4, whiteElo: 2000 + g, blackElo: 60000 + (g % 100), month: 24000 + g, speed: g % 8, fen: g % 2 === 0 };
+    putGameRecord(records, g * GAME_RECORD_SIZE, at + 2 ** 33 * (g % 3), n, info);
+    moves += games[g]!.length;
+  }
+  assert.ok(codes.length < moves * 1.51, `${codes.length} bytes for ${moves} moves`);
+  const pos = new Position();
+  for (let g = 0; g < games.length; g++) {
+    const rec = readGameRecord(records, g * GAME_RECORD_SIZE);
+    assert.equal(rec.whiteElo, 2000 + g);
+    assert.equal(rec.blackElo, 60000 + (g % 100));
+    assert.equal(rec.month, 24000 + g);
+    assert.equal(rec.result, g % 4);
+    assert.equal(rec.speed, g % 8);
+    assert.equal(rec.fen, g % 2 === 0);
+    unwrap(positionFromFen(STARTING_FEN, pos));
+    const got: number[] = [];
+    const plies = replayCodes(pos, codes.data, rec.movesOffset - 2 ** 33 * (g % 3), rec.codes, (_p, m) => {
+      got.push(m);
+      return true;
+    });
+    assert.equal(plies, games[g]!.length);
+    assert.deepEqual(got, [...games[g]!]);
+  }
+});
+
+test('game codes: under-promotions, en passant and castling of both sides', () => {
+  const pgn = '[FEN "4k2r/1P6/8/8/5pP1/8/8/R3K3 b Qk g3 0 1"]\n\n1... fxg3 2. b8=N O-O 3. O-O-O g2 4. Nc6 g1=R 5. Rxg1 *\n';
+  const moves: number[] = [];
+  let start: Position | undefined;
+  parsePgn(pgn, {
+    move(pos, m) {
+      start ??= pos.clone();
+      moves.push(m);
+      return true;
+    },
+    error(e) {
+      assert.fail(e.message);
+    },
+  });
+  assert.equal(moves.length, 8);
+  const codes = new Bytes();
+  const n = encodeMoves(Uint16Array.from(moves), 0, moves.length, codes);
+  const pos = start!.clone();
+  const got: number[] = [];
+  replayCodes(pos, codes.data, 0, n, (_p, m) => (got.push(m), true));
+  assert.deepEqual(got, moves);
+});
+
+test('runs: rows written in order read back identical, and merging adds equal rows', () => {
+  const rand = rng(7);
+  const make = (count: number, salt: number): RunRow[] => {
+    const rows: RunRow[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = new RunRow();
+      r.keyHi = Math.floor(rand() * 64) * 0x4000000 + (salt & 1);
+      r.keyLo = Math.floor(rand() * 0x100000000);
+      if (i % 5 === 0 && rows.length > 0) {
+        r.keyHi = rows[rows.length - 1]!.keyHi;
+        r.keyLo = rows[rows.length - 1]!.keyLo;
+      }
+      r.move = Math.floor(rand() * 65536);
+      r.cell = Math.floor(rand() * 4) * 100;
+      r.black = Math.floor(rand() * 2);
+      const single = rand() < 0.7;
+      if (single) {
+        const res = Math.floor(rand() * 4);
+        r.wins = res === 0 ? 1 : 0;
+        r.draws = res === 1 ? 1 : 0;
+        r.losses = res === 2 ? 1 : 0;
+        r.unfinished = res === 3 ? 1 : 0;
+        r.rated = rand() < 0.5 ? 1 : 0;
+        r.ratingSum = r.rated ? 1000 + Math.floor(rand() * 2000) : 0;
+        r.stamp = Math.floor(rand() * 1e6) * 65536 + Math.floor(rand() * 300);
+        r.maxPly = r.stamp % 65536;
+      } else {
+        r.wins = Math.floor(rand() * 100000);
+        r.draws = Math.floor(rand() * 5);
+        r.losses = Math.floor(rand() * 3);
+        r.unfinished = 0;
+        r.rated = r.wins;
+        r.ratingSum = r.wins * 5501;
+        r.stamp = Math.floor(rand() * 2 ** 37) * 65536 + 7;
+        r.maxPly = 500;
+      }
+      rows.push(r);
+    }
+    rows.sort(compareRows);
+    // Equal (key, move, cell) would be one row in a real run.
+    return rows.filter((r, i) => i === 0 || compareRows(rows[i - 1]!, r) !== 0);
+  };
+  const a = make(20000, 0);
+  const b = make(15000, 1);
+  const write = (rows: RunRow[]): Uint8Array => {
+    const parts: Uint8Array[] = [];
+    const w = new RunWriter((x) => parts.push(x.slice()));
+    for (const r of rows) w.write(r);
+    w.drain();
+    return Buffer.concat(parts);
+  };
+  const ba = write(a);
+  const bb = write(b);
+  assert.ok(ba.length < a.length * 20, `${ba.length / a.length} bytes a row`);
+  const reader = (bytes: Uint8Array): RunReader => new RunReader((o, n) => bytes.subarray(o, o + n), 0, bytes.length, 'test');
+  const back: RunRow[] = [];
+  const ra = reader(ba);
+  for (let r = new RunRow(); ra.next(r); r = new RunRow()) back.push(r);
+  assert.deepEqual(back, a);
+  // Merge with b's rows duplicated into a third run: counts double, stamps keep the earliest.
+  const merged = new RunMerger([
+    { reader: reader(ba), gameOffset: 0 },
+    { reader: reader(bb), gameOffset: 0 },
+    { reader: reader(bb), gameOffset: 5 },
+  ]);
+  const out: RunRow[] = [];
+  for (let r = new RunRow(); merged.next(r); r = new RunRow()) out.push(r);
+  for (let i = 1; i < out.length; i++) assert.ok(compareRows(out[i - 1]!, out[i]!) < 0, 'merged rows ascend');
+  const bKeys = new Map(b.map((r) => [`${r.keyHi}:${r.keyLo}:${r.move}:${r.cell}`, r]));
+  let doubled = 0;
+  for (const r of out) {
+    const o = bKeys.get(`${r.keyHi}:${r.keyLo}:${r.move}:${r.cell}`);
+    if (o !== undefined && !a.some((x) => compareRows(x, r) === 0)) {
+      assert.equal(r.wins, 2 * o.wins);
+      assert.equal(r.stamp, o.stamp);
+      doubled++;
+    }
+  }
+  assert.ok(doubled > 10000);
+});
+
+test('a damaged run is an error, not garbage or a hang', () => {
+  const w: Uint8Array[] = [];
+  const writer = new RunWriter((x) => w.push(x.slice()));
+  const r = new RunRow();
+  r.wins = 5;
+  r.stamp = 3;
+  writer.write(r);
+  writer.drain();
+  const bytes = Buffer.concat(w);
+  const cut = bytes.subarray(0, bytes.length - 1);
+  const reader = new RunReader((o, n) => cut.subarray(o, o + n), 0, cut.length, 'cut.run');
+  assert.throws(() => reader.next(new RunRow()), /cut\.run: damaged run/);
+});
+
+test('entry table: counts, capacity and run order', () => {
+  const t = new EntryTable(4);
+  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_WIN, 2500, 0, 0));
+  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_DRAW, 0, 1, 0));
+  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_LOSS, 2400, 2, 3));
+  assert.ok(t.count(-1, -2, 1, 7, 9, MOVER_UNFINISHED, 0, 3, 1));
+  assert.ok(t.count(5, 0, 0, 100, 0, MOVER_WIN, 0, 3, 2));
+  assert.ok(t.count(5, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2));
+  assert.equal(t.count(6, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2), false, 'full');
+  const rows = [...t.sortedRows()];
+  assert.deepEqual(
+    rows.map((r) => [t.keyHi[r]! >>> 0, t.move[r]]),
+    [
+      [0, 100],
+      [1, 99],
+      [1, 100],
+      [0xfffffffe, 7],
+    ],
+  );
+  const r = rows[2]!;
+  assert.deepEqual([t.wins[r], t.draws[r], t.losses[r], t.rated[r], t.ratingSum[r], t.stamp[r], t.maxPly[r]], [1, 1, 1, 2, 4900, 0, 3]);
+  t.clear();
+  assert.equal(t.size, 0);
+  assert.ok(t.count(6, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2));
+});
+
+test('position blocks: written positions read back through the index', () => {
+  const rand = rng(11);
+  const positions: StoredPosition[] = [];
+  let hi = 0;
+  for (let i = 0; i < 5000; i++) {
+    hi += 1 + Math.floor(rand() * 100000);
+    const moves = [];
+    const k = 1 + Math.floor(rand() * 6);
+    for (let j = 0; j < k; j++) {
+      const cells = rand() < 0.3 ? [0, 17, 300000].map((cell) => ({ cell, wins: 1, draws: 0, losses: 2, unfinished: 0, rated: 1, ratingSum: 2000 })) : undefined;
+      moves.push({ move: Math.floor(rand() * 65536), cell: 0, wins: Math.floor(rand() * 3), draws: Math.floor(rand() * 1e6), losses: 0, unfinished: 1, rated: 3, ratingSum: 7501, ...(cells ? { cells } : {}), ...(j === 0 && i % 7 === 0 ? { weight: 77, learn: 12345 } : {}) });
+    }
+    positions.push({ keyHi: hi % 0x100000000, keyLo: Math.floor(rand() * 0x100000000), black: rand() < 0.5, maxPly: Math.floor(rand() * 300), moves });
+  }
+  positions.sort((a, b) => (a.keyHi !== b.keyHi ? a.keyHi - b.keyHi : a.keyLo - b.keyLo));
+  const parts: Uint8Array[] = [];
+  const w = new PositionWriter((b) => parts.push(b.slice()));
+  for (const p of positions) w.write(p);
+  const index = new BlockIndex(w.finish());
+  const body = Buffer.concat(parts);
+  assert.equal(index.validate(body.length), undefined);
+  assert.ok(index.count > 10);
+  for (const p of positions) {
+    const i = index.find(p.keyHi, p.keyLo);
+    assert.ok(i >= 0);
+    const r = new BlockReader(body.subarray(index.offset[i]!, index.offset[i]! + index.length[i]!), index.firstHi[i]!, index.firstLo[i]!, 'test');
+    let found: StoredPosition | undefined;
+    while (!r.done) {
+      const q = r.next();
+      if (q.keyHi === p.keyHi && q.keyLo === p.keyLo) found = q;
+    }
+    assert.deepEqual(found, p);
+  }
+  assert.equal(index.find(0, 0), -1);
+});
+
+test('notes round-trip, and damaged notes are refused', () => {
+  const n = new Notes();
+  const a = n.edit(0xffffffff, 1, 300, true);
+  a.userValue = 75;
+  a.nag = 3;
+  a.comment = 'the main line, très bien';
+  a.dynWins = 3;
+  a.dynLosses = 200;
+  const b = n.edit(5, 6, 1, false);
+  b.postBook = true;
+  b.evalCp = -35;
+  b.evalCount = 4;
+  b.forbidden = true;
+  b.learn = 0xdeadbeef;
+  b.audit = { loss: 250, best: 1234, depth: 12, refutation: 'd8g5 e5f7 g5g2' };
+  n.edit(5, 6, 2, false); // empty: not written
+  const bytes = n.encode();
+  const back = Notes.decode(bytes, 'x.tbk');
+  assert.deepEqual(back.all(), n.all());
+  assert.equal(back.size, 2);
+  assert.throws(() => Notes.decode(bytes.subarray(0, bytes.length - 3), 'x.tbk'), /x\.tbk: damaged notes/);
+  const bad = bytes.slice();
+  bad[0] = 9;
+  assert.throws(() => Notes.decode(bad, 'x.tbk'), /x\.tbk: damaged notes/);
+});
+
+test('superblock: the valid slot with the higher sequence wins; damage is named', () => {
+  const slot = (seq: number): Slot => ({
+    seq,
+    fileLength: 10000,
+    fields: { flags: 1, games: 2 ** 40 + 5, maxPly: 30, minGames: 0, learnedGames: 2, changes: 3, created: 4, modified: 5, splits: 7 },
+    sections: [{ id: SECTION.GAMES, crc: 0xffffffff, offset: 4096, length: 5904 }],
+  });
+  const sb = encodeSuperblock(slot(1));
+  assert.equal(tbkVersion(sb), 2);
+  const r = readSuperblock(sb, 10000);
+  assert.ok(typeof r !== 'string');
+  assert.deepEqual(r.slot, slot(1));
+  assert.equal(r.which, 'A');
+  sb.set(encodeSlot(slot(2)), 1088);
+  const r2 = readSuperblock(sb, 10000);
+  assert.ok(typeof r2 !== 'string' && r2.which === 'B' && r2.slot.seq === 2);
+  sb[1088 + 100] ^= 1; // torn write of slot B
+  const r3 = readSuperblock(sb, 10000);
+  assert.ok(typeof r3 !== 'string' && r3.which === 'A');
+  assert.match(readSuperblock(sb, 9000) as string, /truncated/);
+  sb[64 + 5] ^= 1;
+  assert.match(readSuperblock(sb, 10000) as string, /no valid slot/);
+  assert.equal(typeof decodeSlot(new Uint8Array(1024)), 'string');
+  assert.equal(tbkVersion(new TextEncoder().encode('[Event "x"]\n')), undefined);
+});
