@@ -17,6 +17,8 @@ import { EntryTable } from '../rich/entryTable.js';
 import { finishRows, type FinishSummary, type RowCursor } from '../rich/finish.js';
 import { FLAG_EXACT } from '../rich/format.js';
 import { GameReader } from '../rich/gameReader.js';
+import { GAME_RECORD_SIZE, putGameRecord, readGameRecord } from '../rich/games.js';
+import type { TbkBook } from '../rich/tbkBook.js';
 import { replayHalving } from '../rich/halving.js';
 import { RunMerger } from '../rich/mergeRuns.js';
 import { PositionWriter, type StoredPosition } from '../rich/positions.js';
@@ -164,6 +166,148 @@ export function gameBits(games: number): number {
   return b;
 }
 
+/** The games of a book being written: records and codes in scratch files, FEN starts in memory. */
+export class GameStore {
+  readonly records: ScratchFile;
+  readonly codes: ScratchFile;
+  readonly fens: [number, string][] = [];
+
+  constructor(work: WorkDir) {
+    this.records = work.create('games.rec');
+    this.codes = work.create('games.mov');
+  }
+
+  get count(): number {
+    return this.records.size / GAME_RECORD_SIZE;
+  }
+
+  /** Appends another book's games after these (their codes offsets moved along). */
+  appendBook(book: TbkBook): void {
+    const games = book.gameReader(1 << 20);
+    if (games === undefined) return;
+    const first = this.count;
+    const shift = this.codes.size;
+    const recSec = book.section(SECTION.GAMES)!;
+    const codeSec = book.section(SECTION.MOVES)!;
+    const chunk = GAME_RECORD_SIZE * 65536;
+    for (let o = 0; o < recSec.length; o += chunk) {
+      const b = book.source.read(recSec.offset + o, Math.min(chunk, recSec.length - o)).slice();
+      if (shift > 0) {
+        for (let i = 0; i < b.length; i += GAME_RECORD_SIZE) {
+          const r = readGameRecord(b, i);
+          putGameRecord(b, i, r.movesOffset + shift, r.codes, r);
+        }
+      }
+      this.records.append(b);
+    }
+    for (let o = 0; o < codeSec.length; o += 1 << 22) this.codes.append(book.source.read(codeSec.offset + o, Math.min(1 << 22, codeSec.length - o)));
+    for (const [g, fen] of book.fens) this.fens.push([g + first, fen]);
+  }
+
+  reader(): GameReader {
+    const r = this.records;
+    const c = this.codes;
+    return new GameReader({ readAt: (o, n) => r.read(o, n), size: r.size }, { readAt: (o, n) => c.read(o, n), size: c.size }, this.fens);
+  }
+}
+
+/** Counts PGN games into an accumulator that grows to the budget, then spills runs. */
+export class Accumulation {
+  readonly runs: ScratchFile[] = [];
+  readonly builder: BookBuilder;
+
+  constructor(work: WorkDir, store: GameStore, o: { maxPly: number; split: SplitKinds; memory: number; expected: number }) {
+    const budget = EntryTable.capacityFor(o.memory);
+    const table = new EntryTable(Math.min(budget, Math.max(1 << 16, Math.ceil(o.expected * 1.2))));
+    const runs = this.runs;
+    this.builder = new BookBuilder(
+      table,
+      o.maxPly,
+      o.split,
+      {
+        full(t) {
+          if (t.capacity < budget) return t.grown(Math.min(budget, t.capacity * 2));
+          const run = work.create('run');
+          spillTable(t, run);
+          runs.push(run);
+          t.clear();
+          return t;
+        },
+        games(rec, cod) {
+          store.records.append(rec);
+          store.codes.append(cod);
+        },
+      },
+      () => {},
+      store.count,
+      store.codes.size,
+    );
+  }
+
+  /** The counted rows in run order (the table alone, or the runs merged), once the input is read. */
+  rows(work: WorkDir): { source: RowCursor; inMemory: number } {
+    this.builder.flushGames();
+    if (this.runs.length === 0) return { source: new TableCursor(this.builder.table), inMemory: this.builder.table.size };
+    const last = work.create('run');
+    spillTable(this.builder.table, last);
+    this.runs.push(last);
+    return { source: runMerger(this.runs), inMemory: 0 };
+  }
+}
+
+/** The k-way merge of run files. */
+export function runMerger(runs: readonly ScratchFile[]): RunMerger {
+  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
+}
+
+export interface WriteBookOptions {
+  rows: RowCursor;
+  /** Rows expected (sizes the single-position index; an upper bound is fine). */
+  expectedRows: number;
+  store: GameStore;
+  fields: BookFields;
+  meta: Record<string, unknown>;
+  notes?: Uint8Array;
+  split: SplitKinds;
+  minGames: number;
+  partial?: boolean;
+  work: WorkDir;
+}
+
+/** Finishes merged rows into a book file; returns what was written. */
+export function writeBook(output: string, o: WriteBookOptions): { summary: FinishSummary; bytes: number } {
+  const fens = o.store.fens;
+  let sections: SectionSource[];
+  let fin: FinishSummary;
+  const meta = memorySection(SECTION.META, json(o.meta));
+  if (o.partial) {
+    // A shard: its rows as one run, for book merge to finish.
+    const run = o.work.create('partial');
+    const w = new RunWriter((b) => run.append(b));
+    const row = new RunRow();
+    let n = 0;
+    while (o.rows.next(row)) {
+      w.write(row);
+      n++;
+    }
+    w.drain();
+    o.fields.flags |= FLAG_PARTIAL;
+    fin = { rows: n, singles: 0, stored: 0, storedMoves: 0, hot: [] };
+    sections = [meta, memorySection(SECTION.FENS, json(fens)), fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes), fileSection(SECTION.RUN, run)];
+  } else {
+    const split = o.split.rating || o.split.speed || o.split.month;
+    const written = finishBook(o.rows, { split, minGames: o.minGames, games: o.store.count, expectedSingles: Math.max(o.expectedRows, 1 << 16), work: o.work });
+    fin = written.summary;
+    const halved = encodeHalved(replayHalving(fin.hot, o.store.reader()));
+    sections = [meta, memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
+    if (o.notes !== undefined && o.notes.length > 0) sections.push(memorySection(SECTION.NOTES, o.notes));
+    if (o.minGames <= 1) sections.push(fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes));
+    sections.push(fileSection(SECTION.POSITIONS, written.positions));
+    if (written.singles !== undefined) sections.push(fileSection(SECTION.SINGLES, written.singles));
+  }
+  return { summary: fin, bytes: writeTbkFile(output, o.fields, sections) };
+}
+
 /** Builds a new book from PGN. */
 export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<TbkBuildSummary> {
   const started = performance.now();
@@ -173,40 +317,14 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
   const inputs = opts.inputs.map((p) => openInput(p));
   const work = new WorkDir(opts.tmpDir);
   try {
-    const records = work.create('games.rec');
-    const codes = work.create('games.mov');
-    const runs: ScratchFile[] = [];
-    const budget = EntryTable.capacityFor(opts.memory ?? DEFAULT_MEMORY);
-    const table = new EntryTable(Math.min(budget, Math.max(1 << 16, Math.ceil(expectedEntries(inputs, maxPly) * 1.2))));
-    const builder = new BookBuilder(table, maxPly, split, {
-      full(t) {
-        if (t.capacity < budget) return t.grown(Math.min(budget, t.capacity * 2));
-        const run = work.create('run');
-        spillTable(t, run);
-        runs.push(run);
-        t.clear();
-        return t;
-      },
-      games(rec, cod) {
-        records.append(rec);
-        codes.append(cod);
-      },
-    });
+    const store = new GameStore(work);
+    const acc = new Accumulation(work, store, { maxPly, split, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
+    const builder = acc.builder;
     const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
-    builder.flushGames();
     if (builder.games === 0) throw new BookError('ERR_BOOK_INPUT', `no games${counted.games > 0 ? ' passed the filters' : ' in the input'}: no book written`);
-    const fens = builder.fens;
-    let cursor: RowCursor;
-    let rows = builder.table.size;
-    if (runs.length === 0) cursor = new TableCursor(builder.table);
-    else {
-      const last = work.create('run');
-      spillTable(builder.table, last);
-      runs.push(last);
-      rows = 0;
-      cursor = new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
-    }
-    const games = new GameReader({ readAt: (o, n) => records.read(o, n), size: records.size }, { readAt: (o, n) => codes.read(o, n), size: codes.size }, fens);
+    for (const f of builder.fens) store.fens.push(f);
+    const { source, inMemory } = acc.rows(work);
+    const now = nowSeconds();
     const fields: BookFields = {
       flags: minGames > 1 ? 0 : FLAG_EXACT,
       games: builder.games,
@@ -214,37 +332,12 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       minGames,
       learnedGames: 0,
       changes: 1,
-      created: nowSeconds(),
-      modified: nowSeconds(),
-      splits: (split.rating ? 1 : 0) | (split.speed ? 2 : 0) | (split.month ? 4 : 0),
+      created: now,
+      modified: now,
+      splits: splitBits(split),
     };
-    const meta = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: fields.created, inputs: [...opts.inputs], games: builder.games }] };
-    let sections: SectionSource[];
-    let fin: FinishSummary;
-    if (opts.partial) {
-      // A shard: its rows as one run, for book merge to finish.
-      const run = work.create('partial');
-      const w = new RunWriter((b) => run.append(b));
-      const row = new RunRow();
-      let n = 0;
-      while (cursor.next(row)) {
-        w.write(row);
-        n++;
-      }
-      w.drain();
-      fields.flags |= FLAG_PARTIAL;
-      fin = { rows: n, singles: 0, stored: 0, storedMoves: 0, hot: [] };
-      sections = [memorySection(SECTION.META, json(meta)), memorySection(SECTION.FENS, json(fens)), fileSection(SECTION.GAMES, records), fileSection(SECTION.MOVES, codes), fileSection(SECTION.RUN, run)];
-    } else {
-      const written = finishBook(cursor, { split: split.rating || split.speed || split.month, minGames, games: builder.games, expectedSingles: Math.max(rows, 1 << 16), work });
-      fin = written.summary;
-      const halved = encodeHalved(replayHalving(fin.hot, games));
-      sections = [memorySection(SECTION.META, json(meta)), memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
-      if (minGames <= 1) sections.push(fileSection(SECTION.GAMES, records), fileSection(SECTION.MOVES, codes));
-      sections.push(fileSection(SECTION.POSITIONS, written.positions));
-      if (written.singles !== undefined) sections.push(fileSection(SECTION.SINGLES, written.singles));
-    }
-    const bytes = writeTbkFile(output, fields, sections);
+    const meta = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games: builder.games }] };
+    const { summary: fin, bytes } = writeBook(output, { rows: source, expectedRows: inMemory || builder.positions, store, fields, meta, split, minGames, partial: opts.partial, work });
     return {
       output,
       inputs: opts.inputs,
@@ -257,13 +350,17 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       storedPositions: fin.stored,
       singlePositions: fin.singles,
       hotPositions: fin.hot.length,
-      runs: runs.length,
+      runs: acc.runs.length > 0 ? acc.runs.length : 0,
       bytesWritten: bytes,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
     work.remove();
   }
+}
+
+export function splitBits(split: SplitKinds): number {
+  return (split.rating ? 1 : 0) | (split.speed ? 2 : 0) | (split.month ? 4 : 0);
 }
 
 /**

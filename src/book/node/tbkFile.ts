@@ -2,11 +2,13 @@
  * Version 2 `.tbk` files on disk: writing a whole book from its sections (crash-safe: a
  * temporary file renamed into place), and opening one for reading with positional reads.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { BookError } from '../polyglot/select.js';
-import { SUPERBLOCK, align, encodeSuperblock, type BookFields, type SectionRef } from '../rich/container.js';
+import { SECTION, SUPERBLOCK, align, encodeSlot, encodeSuperblock, nextSlotOffset, type BookFields, type SectionRef } from '../rich/container.js';
+import { TbkBook } from '../rich/tbkBook.js';
 import { AtomicFileSync } from './atomicWrite.js';
-import { fastCrc32 } from './richFile.js';
+import { fastCrc32, withBookLock, type LockOptions } from './richFile.js';
+import { nowSeconds } from './tbkBuild.js';
 import type { ScratchFile } from './workDir.js';
 
 /** A section to write: its id, size, CRC-32, and how to copy its bytes out. */
@@ -99,4 +101,84 @@ export class FileReader {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
   }
+}
+
+/**
+ * Changes a version 2 book's notes crash-safely under its lock: `change` edits the notes of the
+ * book as read now; the new notes section is appended after the committed end of the file and
+ * synced, then the slot not in force is written (sequence + 1) and synced (container.ts). A
+ * crash before the slot write leaves the book as it was. When dead space (replaced notes)
+ * passes half the file, the book is rewritten without it instead.
+ */
+export function changeNotes<T>(path: string, change: (book: TbkBook) => { result: T; learned?: number }, opts: LockOptions = {}): T {
+  return withBookLock(
+    path,
+    () => {
+      const file = new FileReader(path);
+      let out: { result: T; learned?: number };
+      let bytes: Uint8Array;
+      let book: TbkBook;
+      try {
+        const opened = TbkBook.open(file, path, fastCrc32);
+        if (!opened.ok) throw opened.error;
+        book = opened.value;
+        out = change(book);
+        bytes = book.notes.encode();
+      } finally {
+        file.close();
+      }
+      const slot = book.slot;
+      const fields = { ...slot.fields, changes: slot.fields.changes + 1, modified: nowSeconds(), learnedGames: slot.fields.learnedGames + (out.learned ?? 0) };
+      const live = slot.sections.filter((s) => s.id !== SECTION.NOTES).reduce((n, s) => n + s.length, 0) + bytes.length;
+      const at = align(slot.fileLength);
+      if (at + bytes.length - live > Math.max(1 << 20, live)) {
+        // Too much dead space: write the whole book again, notes included.
+        const sections: SectionSource[] = slot.sections
+          .filter((s) => s.id !== SECTION.NOTES)
+          .map((s) => rangeSection(path, s));
+        sections.push(memorySection(SECTION.NOTES, bytes));
+        writeTbkFile(path, fields, sections);
+        return out.result;
+      }
+      const sections = slot.sections.filter((s) => s.id !== SECTION.NOTES);
+      sections.push({ id: SECTION.NOTES, crc: fastCrc32(bytes, 0) >>> 0, offset: at, length: bytes.length });
+      const fd = openSync(path, 'r+');
+      try {
+        writeAll(fd, bytes, at);
+        ftruncateSync(fd, at + bytes.length);
+        fsyncSync(fd);
+        writeAll(fd, encodeSlot({ seq: slot.seq + 1, fileLength: at + bytes.length, fields, sections }, fastCrc32), nextSlotOffset(book.which));
+        fsyncSync(fd);
+      } catch (e) {
+        throw new BookError('ERR_BOOK_WRITE', `${path}: write failed: ${(e as Error).message}`);
+      } finally {
+        closeSync(fd);
+      }
+      return out.result;
+    },
+    opts,
+  );
+}
+
+function writeAll(fd: number, bytes: Uint8Array, at: number): void {
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off, at + off);
+}
+
+/** A section of an existing book, copied from its file (for a rewrite). */
+function rangeSection(path: string, s: SectionRef): SectionSource {
+  return {
+    id: s.id,
+    length: s.length,
+    crc: s.crc,
+    copyTo(write) {
+      const f = new FileReader(path);
+      try {
+        const chunk = 1 << 22;
+        for (let o = 0; o < s.length; o += chunk) write(f.read(s.offset + o, Math.min(chunk, s.length - o)));
+      } finally {
+        f.close();
+      }
+    },
+  };
 }

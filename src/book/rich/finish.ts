@@ -12,9 +12,8 @@ import type { CellStats, MoveStats, StoredPosition } from './positions.js';
 import { RunRow } from './runs.js';
 
 /** A source of rows in run order. */
-export interface RowCursor {
-  next(row: RunRow): boolean;
-}
+export type { RowSource as RowCursor } from './mergeRuns.js';
+import type { RowSource as RowCursor } from './mergeRuns.js';
 
 /** A hot position's moves with their first stamps and the highest ply any was played at. */
 export interface HotPosition {
@@ -66,7 +65,7 @@ export function finishRows(cursor: RowCursor, split: boolean, sinks: FinishSinks
 
 function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summary: FinishSummary): void {
   const first = group[0]!;
-  if (group.length === 1 && first.games() === 1) {
+  if (group.length === 1 && first.games() === 1 && first.weight < 0) {
     sinks.single(first);
     summary.singles++;
     return;
@@ -81,6 +80,10 @@ function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summa
       m = { move: r.move, cell: 0, wins: 0, draws: 0, losses: 0, unfinished: 0, rated: 0, ratingSum: 0, stamp: r.stamp, maxPly: 0 };
       if (split) m.cells = [];
       moves.push(m);
+    }
+    if (r.weight >= 0) {
+      m.weight = Math.min(0xffff, (m.weight ?? 0) + r.weight);
+      m.learn = m.learn || r.learn;
     }
     m.wins += r.wins;
     m.draws += r.draws;

@@ -6,10 +6,15 @@
  * Stamps are game · 65536 + ply; a run whose games were numbered from 0 in a later shard is
  * given the number of games before it (`gameOffset`), so stamps compare across shards.
  */
-import { RunRow, compareRows, type RunReader } from './runs.js';
+import { RunRow, compareRows } from './runs.js';
+
+/** A source of rows in run order (a run file, a table, a book). */
+export interface RowSource {
+  next(row: RunRow): boolean;
+}
 
 export interface MergeInput {
-  reader: RunReader;
+  reader: RowSource;
   /** Added to the game number of every stamp of this run. */
   gameOffset: number;
 }

@@ -126,8 +126,10 @@ export class Notes {
     return out;
   }
 
+  /** The section's bytes (none when there are no notes). */
   encode(): Uint8Array {
     const notes = this.all();
+    if (notes.length === 0) return new Uint8Array(0);
     const b = new Bytes(64 + notes.length * 24);
     const v = (): DataView => new DataView(b.data.buffer, b.data.byteOffset);
     b.reserve(4);

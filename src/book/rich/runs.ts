@@ -11,7 +11,7 @@
  *   - bit 2 clear (one game; bits 3-4 its result from the mover's side: 0 win, 1 draw, 2 loss,
  *     3 unfinished; bit 5 the mover was rated): the rating (varint) when rated, then the stamp;
  *   - bit 2 set: wins, draws, losses, unfinished, rated games, rating sum, stamp, highest ply
- *     (varints).
+ *     (varints), and with bit 6 the Polyglot weight and learn field of an imported entry.
  * Bit 1 of the header: Black to move. Stamps are game · 65536 + ply of the first occurrence
  * (the ply of a one-game row is its highest ply too).
  */
@@ -33,6 +33,9 @@ export class RunRow {
   ratingSum = 0;
   stamp = 0;
   maxPly = 0;
+  /** Polyglot weight and learn field of an entry imported from a .bin (-1: none). */
+  weight = -1;
+  learn = 0;
 
   games(): number {
     return this.wins + this.draws + this.losses + this.unfinished;
@@ -52,6 +55,8 @@ export class RunRow {
     this.ratingSum = r.ratingSum;
     this.stamp = r.stamp;
     this.maxPly = r.maxPly;
+    this.weight = r.weight;
+    this.learn = r.learn;
   }
 
   /** Adds another row of the same (key, move, cell): counts summed, the earlier stamp kept. */
@@ -65,6 +70,9 @@ export class RunRow {
     if (r.stamp < this.stamp) this.stamp = r.stamp;
     if (r.maxPly > this.maxPly) this.maxPly = r.maxPly;
     this.black |= r.black;
+    // Imported weights add, saturating, as polyglot merge-book 2.0 adds them.
+    if (r.weight >= 0) this.weight = Math.min(0xffff, Math.max(this.weight, 0) + r.weight);
+    if (this.learn === 0) this.learn = r.learn;
   }
 
   /** Loads row `r` of a table. */
@@ -82,6 +90,8 @@ export class RunRow {
     this.ratingSum = t.ratingSum[r]!;
     this.stamp = t.stamp[r]!;
     this.maxPly = t.maxPly[r]!;
+    this.weight = -1;
+    this.learn = 0;
   }
 }
 
@@ -112,10 +122,10 @@ export class RunWriter {
     let o = out.length;
     const same = !this.first && r.keyHi === this.prevHi && r.keyLo === this.prevLo;
     const games = r.games();
-    const single = games === 1 && r.maxPly === r.stamp % 65536 && r.rated <= 1 && (r.rated === 0 || (r.ratingSum >= 1 && r.ratingSum < 65536));
+    const single = r.weight < 0 && games === 1 && r.maxPly === r.stamp % 65536 && r.rated <= 1 && (r.rated === 0 || (r.ratingSum >= 1 && r.ratingSum < 65536));
     let header = (same ? 1 : 0) | (r.black ? 2 : 0);
     if (single) header |= ((r.wins === 1 ? 0 : r.draws === 1 ? 1 : r.losses === 1 ? 2 : 3) << 3) | (r.rated === 1 ? 32 : 0);
-    else header |= 4;
+    else header |= 4 | (r.weight >= 0 ? 64 : 0);
     d[o++] = header;
     if (!same) {
       // The difference from the previous key, borrow included: keys ascend, so it is >= 0.
@@ -150,6 +160,10 @@ export class RunWriter {
       o = putVarint(d, o, r.ratingSum);
       o = putVarint(d, o, r.stamp);
       o = putVarint(d, o, r.maxPly);
+      if (r.weight >= 0) {
+        o = putVarint(d, o, r.weight);
+        o = putVarint(d, o, r.learn);
+      }
     }
     out.length = o;
     this.rows++;
@@ -257,6 +271,8 @@ export class RunReader {
       }
       r.stamp = this.varint();
       r.maxPly = r.stamp % 65536;
+      r.weight = -1;
+      r.learn = 0;
     } else {
       r.wins = this.varint();
       r.draws = this.varint();
@@ -266,6 +282,13 @@ export class RunReader {
       r.ratingSum = this.varint();
       r.stamp = this.varint();
       r.maxPly = this.varint();
+      if ((header & 64) !== 0) {
+        r.weight = this.varint();
+        r.learn = this.varint();
+      } else {
+        r.weight = -1;
+        r.learn = 0;
+      }
     }
     if (this.at > this.window.length) throw this.damaged(this.at);
     return true;

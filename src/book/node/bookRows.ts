@@ -1,0 +1,149 @@
+/**
+ * A version 2 book back as rows in run order, for what rebuilds it from rows: adding games
+ * (book add), merging books, and the Polyglot export of single games. Stored positions give
+ * their moves (and cells) with stamps that keep their first-seen order; the single positions,
+ * which the book does not list, are found by replaying its games: a ply whose key the
+ * single-position index maps to the game being replayed is a candidate, sorted by key in the
+ * accumulator (spilled if it does not fit the budget). A candidate whose key is a stored
+ * position (the index answers anything for a key outside its set) is dropped in the merge.
+ */
+import { Position } from '../../core/position.js';
+import { EntryTable, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/entryTable.js';
+import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes } from '../rich/games.js';
+import { RunMerger, type RowSource } from '../rich/mergeRuns.js';
+import type { StoredPosition } from '../rich/positions.js';
+import { RunReader, RunRow } from '../rich/runs.js';
+import type { TbkBook } from '../rich/tbkBook.js';
+import { TableCursor, spillTable } from './tbkBuild.js';
+import type { ScratchFile, WorkDir } from './workDir.js';
+
+/** The stored positions of a book in key order. */
+export function* storedPositions(book: TbkBook): Generator<StoredPosition> {
+  for (let b = 0; b < book.blockCount; b++) yield* book.blockPositions(b);
+}
+
+/** The single positions of a book, as rows sorted by key (candidates: see the module comment). */
+export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSource {
+  const games = book.gameReader(1 << 20);
+  const budget = EntryTable.capacityFor(memory);
+  let table = new EntryTable(Math.min(budget, 1 << 16));
+  if (games === undefined) return new TableCursor(table);
+  const runs: ScratchFile[] = [];
+  const pos = new Position();
+  let g = 0;
+  let result = 0;
+  let cell = 0;
+  let whiteElo = 0;
+  let blackElo = 0;
+  const visit = (p: Position, m: number, ply: number): boolean => {
+    if (book.singleGame(p.keyHi, p.keyLo) !== g) return true;
+    const black = p.turn;
+    const res = result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
+    const elo = black ? blackElo : whiteElo;
+    if (!table.count(p.keyLo, p.keyHi, black, m, cell, res, elo, g, ply)) {
+      if (table.capacity < budget) table = table.grown(Math.min(budget, table.capacity * 2));
+      else {
+        const run = work.create('singles');
+        spillTable(table, run);
+        runs.push(run);
+        table.clear();
+      }
+      table.count(p.keyLo, p.keyHi, black, m, cell, res, elo, g, ply);
+    }
+    return true;
+  };
+  for (g = 0; g < games.count; g++) {
+    const rec = games.record(g);
+    result = rec.result;
+    whiteElo = rec.whiteElo;
+    blackElo = rec.blackElo;
+    cell = book.cellOfGame(rec);
+    games.setStart(g, pos);
+    const { bytes, offset } = games.codes(g);
+    replayCodes(pos, bytes, offset, rec.codes, visit);
+  }
+  if (runs.length === 0) return new TableCursor(table);
+  const last = work.create('singles');
+  spillTable(table, last);
+  runs.push(last);
+  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
+}
+
+/**
+ * Every row of a book in run order: stored positions (stamps: the move's rank, which keeps
+ * first-seen order and comes before any game added later) and single positions, candidates
+ * colliding with a stored key dropped.
+ */
+export class BookRows implements RowSource {
+  private readonly stored: Generator<StoredPosition>;
+  private readonly pending: RunRow[] = [];
+  private single = new RunRow();
+  private haveSingle: boolean;
+  private nextStored: StoredPosition | undefined;
+
+  constructor(
+    book: TbkBook,
+    private readonly singles: RowSource,
+  ) {
+    this.stored = storedPositions(book);
+    this.nextStored = this.pullStored();
+    this.haveSingle = singles.next(this.single);
+  }
+
+  next(row: RunRow): boolean {
+    for (;;) {
+      if (this.pending.length > 0) {
+        row.copyFrom(this.pending.shift()!);
+        return true;
+      }
+      const s = this.nextStored;
+      if (s === undefined && !this.haveSingle) return false;
+      if (s !== undefined && (!this.haveSingle || this.single.keyHi > s.keyHi || (this.single.keyHi === s.keyHi && this.single.keyLo >= s.keyLo))) {
+        // Drop single candidates of this stored key: index collisions.
+        while (this.haveSingle && this.single.keyHi === s.keyHi && this.single.keyLo === s.keyLo) this.haveSingle = this.singles.next(this.single);
+        this.expand(s);
+        this.nextStored = this.pullStored();
+        continue;
+      }
+      row.copyFrom(this.single);
+      this.haveSingle = this.singles.next(this.single);
+      return true;
+    }
+  }
+
+  private pullStored(): StoredPosition | undefined {
+    const r = this.stored.next();
+    return r.done ? undefined : r.value;
+  }
+
+  /** A stored position's rows, by move then cell. */
+  private expand(p: StoredPosition): void {
+    const rows: RunRow[] = [];
+    p.moves.forEach((m, rank) => {
+      const parts = m.cells !== undefined && m.cells.length > 0 ? m.cells : [m];
+      for (const c of parts) {
+        const r = new RunRow();
+        r.keyHi = p.keyHi;
+        r.keyLo = p.keyLo;
+        r.black = p.black ? 1 : 0;
+        r.move = m.move;
+        r.cell = c.cell;
+        r.wins = c.wins;
+        r.draws = c.draws;
+        r.losses = c.losses;
+        r.unfinished = c.unfinished;
+        r.rated = c.rated;
+        r.ratingSum = c.ratingSum;
+        r.stamp = rank;
+        r.maxPly = p.maxPly;
+        if (m.weight !== undefined && c === parts[0]) {
+          r.weight = m.weight;
+          r.learn = m.learn ?? 0;
+        }
+        rows.push(r);
+      }
+    });
+    rows.sort((a, b) => a.move - b.move || a.cell - b.cell);
+    this.pending.push(...rows);
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Version 2 books combined: `book add` (more games into a book) and `book merge` (several books,
+ * or the partial books of a sharded build, into one). Both rebuild the book from rows: the
+ * books' rows (bookRows.ts, or a partial's run) and the new games' rows, merged by key with
+ * every book's games numbered after the books before it, the games concatenated, and the
+ * result finished as a fresh build finishes (tbkBuild.ts). So a book made from A and then added
+ * B, and the merge of the partial books of A and B, are byte for byte the book made from A and B
+ * in one run.
+ */
+import { BookError } from '../polyglot/select.js';
+import { FLAG_EXACT, FLAG_MERGED } from '../rich/format.js';
+import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
+import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
+import { Notes } from '../rich/notes.js';
+import { RunReader } from '../rich/runs.js';
+import type { SplitKinds } from '../rich/splits.js';
+import { TbkBook } from '../rich/tbkBook.js';
+import { BookRows, singleRows } from './bookRows.js';
+import { expectedEntries, openInput } from './inputs.js';
+import { fastCrc32, withBookLock } from './richFile.js';
+import { FileReader } from './tbkFile.js';
+import { Accumulation, DEFAULT_MEMORY, GameStore, nowSeconds, readInputs, splitBits, writeBook, type TbkBuildOptions, type TbkBuildSummary } from './tbkBuild.js';
+import { WorkDir } from './workDir.js';
+
+/** Opens a version 2 book for a rebuild, checking every section. */
+export function openForRebuild(path: string): { book: TbkBook; file: FileReader } {
+  const file = new FileReader(path);
+  const r = TbkBook.open(file, path, fastCrc32);
+  if (!r.ok) {
+    file.close();
+    throw r.error;
+  }
+  const v = r.value.verify(fastCrc32);
+  if (!v.ok) {
+    file.close();
+    throw v.error;
+  }
+  return { book: r.value, file };
+}
+
+function splitsOf(book: TbkBook): SplitKinds {
+  return book.splits;
+}
+
+/** A book's rows as a merge input: a partial's run, or the book's positions and single games. */
+function rowsOf(book: TbkBook, gameOffset: number, memory: number, work: WorkDir): MergeInput {
+  if (book.partial) {
+    const run = book.section(SECTION.RUN)!;
+    return { reader: new RunReader((o, n) => book.source.read(run.offset + o, n), 0, run.length, book.name), gameOffset };
+  }
+  return { reader: new BookRows(book, singleRows(book, memory, work)), gameOffset };
+}
+
+/** Counts more games into a book (Terra: add games to a book). */
+export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<TbkBuildSummary & { notes: string[] }> {
+  const started = performance.now();
+  const inputs = opts.inputs.map((p) => openInput(p));
+  return withBookLock(path, async () => {
+    const { book, file } = openForRebuild(path);
+    const work = new WorkDir(opts.tmpDir);
+    try {
+      if (book.partial) throw new BookError('ERR_BOOK_PARTIAL', `${path}: a partial book (one shard of a sharded build): merge the shards with book merge first`);
+      const split = splitsOf(book);
+      const maxPly = opts.maxPly ?? book.fields.maxPly;
+      const memory = opts.memory ?? DEFAULT_MEMORY;
+      const notes: string[] = [];
+      const fields: BookFields = { ...book.fields, changes: book.fields.changes + 1, modified: nowSeconds() };
+      if ((fields.flags & FLAG_EXACT) !== 0) {
+        if (maxPly !== book.fields.maxPly) notes.push(`max-ply ${maxPly} differs from the book's ${book.fields.maxPly}: Polyglot export becomes approximate`);
+        if (book.games === undefined) notes.push('the book keeps no games (it was built with a min-games cut or converted): Polyglot export becomes approximate');
+        if (notes.length > 0) fields.flags &= ~FLAG_EXACT;
+      }
+      const store = new GameStore(work);
+      store.appendBook(book);
+      const firstNew = store.count;
+      const acc = new Accumulation(work, store, { maxPly, split, memory, expected: expectedEntries(inputs, maxPly) });
+      const builder = acc.builder;
+      const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games - firstNew);
+      for (const f of builder.fens) store.fens.push(f);
+      const fresh = acc.rows(work);
+      const rows = new RunMerger([rowsOf(book, 0, memory, work), { reader: fresh.source, gameOffset: 0 }]);
+      fields.games = book.fields.games + (builder.games - firstNew);
+      const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
+      const meta = { ...book.meta, runs: [...runs, { at: fields.modified, inputs: [...opts.inputs], games: builder.games - firstNew, maxPly }] };
+      const { summary: fin, bytes } = writeBook(path, { rows, expectedRows: fresh.inMemory + builder.positions + book.fields.games * 60, store, fields, meta, notes: book.notes.encode(), split, minGames: book.fields.minGames, work });
+      return {
+        output: path,
+        inputs: opts.inputs,
+        gamesRead: counted.games,
+        gamesSkipped: counted.errors,
+        gamesFiltered: counted.rejected,
+        gamesUsed: builder.games - firstNew,
+        positions: builder.positions,
+        entries: fin.singles + fin.storedMoves,
+        storedPositions: fin.stored,
+        singlePositions: fin.singles,
+        hotPositions: fin.hot.length,
+        runs: acc.runs.length,
+        bytesWritten: bytes,
+        seconds: (performance.now() - started) / 1000,
+        notes,
+      };
+    } finally {
+      work.remove();
+      file.close();
+    }
+  });
+}
+
+export interface TbkMergeOptions {
+  /** Leave out moves with fewer games (0: keep all). */
+  minGames?: number;
+  memory?: number;
+  tmpDir?: string;
+}
+
+export interface TbkMergeSummary {
+  output: string;
+  inputs: readonly string[];
+  games: number;
+  partials: number;
+  entries: number;
+  storedPositions: number;
+  singlePositions: number;
+  bytesWritten: number;
+  seconds: number;
+}
+
+/**
+ * Merges books in order: statistics added, games concatenated, notes combined (the first book
+ * with a user value, NAG, comment or mark for a move wins; learned results add). Partial books
+ * (shards) merge into the book a single build of all their games would have made.
+ */
+export function mergeTbk(paths: readonly string[], output: string, opts: TbkMergeOptions = {}): TbkMergeSummary {
+  const started = performance.now();
+  const opened = paths.map((p) => openForRebuild(p));
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    const books = opened.map((o) => o.book);
+    const first = books[0]!;
+    for (const b of books) {
+      const s = b.splits;
+      if (s.rating !== first.splits.rating || s.speed !== first.splits.speed || s.month !== first.splits.month) throw new BookError('ERR_BOOK_MERGE', `${b.name}: split by ${describe(s)}, but ${first.name} by ${describe(first.splits)}: books merge only with the same splits`);
+      if (b.fields.maxPly !== first.fields.maxPly && books.every((x) => x.partial)) throw new BookError('ERR_BOOK_MERGE', `${b.name}: shards of one build must have the same max-ply (${b.fields.maxPly} against ${first.fields.maxPly})`);
+    }
+    const memory = opts.memory ?? DEFAULT_MEMORY;
+    const store = new GameStore(work);
+    const inputs: MergeInput[] = [];
+    let games = 0;
+    for (const b of books) {
+      inputs.push(rowsOf(b, store.count, memory, work));
+      store.appendBook(b);
+      games += b.fields.games;
+    }
+    const allPartial = books.every((b) => b.partial);
+    const minGames = opts.minGames ?? (allPartial ? first.fields.minGames : 0);
+    const now = nowSeconds();
+    const exact = books.every((b) => (b.fields.flags & FLAG_EXACT) !== 0) && books.every((b) => b.fields.maxPly === first.fields.maxPly);
+    const fields: BookFields = {
+      flags: (exact ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED),
+      games,
+      maxPly: first.fields.maxPly,
+      minGames,
+      learnedGames: books.reduce((n, b) => n + b.fields.learnedGames, 0),
+      changes: 1,
+      created: allPartial ? Math.min(...books.map((b) => b.fields.created)) : now,
+      modified: allPartial ? Math.max(...books.map((b) => b.fields.modified)) : now,
+      splits: splitBits(first.splits),
+    };
+    fields.flags &= ~FLAG_PARTIAL;
+    // The shards of a build merge into the record a single build would have written.
+    const allInputs = books.flatMap((b) => (Array.isArray(b.meta.inputs) ? (b.meta.inputs as string[]) : []));
+    const meta = allPartial
+      ? { ...first.meta, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
+      : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: b.name, games: b.fields.games, meta: b.meta })), minGames };
+    const notes = mergeNotes(books.map((b) => b.notes));
+    const rows = new RunMerger(inputs);
+    const { summary, bytes } = writeBook(output, { rows, expectedRows: games * 80, store, fields, meta, notes: notes.encode(), split: first.splits, minGames, work });
+    return {
+      output,
+      inputs: paths,
+      games,
+      partials: books.filter((b) => b.partial).length,
+      entries: summary.singles + summary.storedMoves,
+      storedPositions: summary.stored,
+      singlePositions: summary.singles,
+      bytesWritten: bytes,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    work.remove();
+    for (const o of opened) o.file.close();
+  }
+}
+
+function describe(s: SplitKinds): string {
+  const parts = (['rating', 'speed', 'month'] as const).filter((k) => s[k]);
+  return parts.length === 0 ? 'nothing' : parts.join(',');
+}
+
+/** Notes of several books as one: user values, NAGs, comments and marks of the first book that has them; learning added. */
+export function mergeNotes(all: readonly Notes[]): Notes {
+  const out = new Notes();
+  for (const notes of all) {
+    for (const n of notes.all()) {
+      const had = out.get(n.keyHi, n.keyLo, n.move);
+      const m = out.edit(n.keyHi, n.keyLo, n.move, n.black);
+      if (had === undefined) {
+        Object.assign(m, { ...n, audit: n.audit });
+        continue;
+      }
+      m.dynWins += n.dynWins;
+      m.dynDraws += n.dynDraws;
+      m.dynLosses += n.dynLosses;
+      if (n.evalCount > 0) {
+        m.evalCp = Math.round((m.evalCp * m.evalCount + n.evalCp * n.evalCount) / (m.evalCount + n.evalCount));
+        m.evalCount = Math.min(0xffff, m.evalCount + n.evalCount);
+      }
+      m.postBook = m.postBook && n.postBook;
+      if (m.userValue < 0) m.userValue = n.userValue;
+      if (m.nag === 0) m.nag = n.nag;
+      if (m.comment === '') m.comment = n.comment;
+      m.forbidden ||= n.forbidden;
+      m.audit ??= n.audit;
+      if (m.learn === 0) m.learn = n.learn;
+    }
+  }
+  return out;
+}
