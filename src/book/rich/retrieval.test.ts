@@ -5,39 +5,9 @@ import { readPgn } from '../../pgn/reader.js';
 import type { ByteSource } from './reader.js';
 import { HEADER_BYTES, Retrieval, RetrievalError } from './retrieval.js';
 import { PARTITION_KEYS, RetrievalBuilder, buildRetrieval, partitionBitsFor, type RetrievalOptions } from './retrievalBuilder.js';
+import { randomKeys, xorshift32 as rng, type KeySet } from '../../../test/support/randomKeys.js';
 
 const SAMPLE = fileURLToPath(new URL('../../../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
-
-/** xorshift32 (Marsaglia): reproducible keys and values. */
-function rng(seed: number): () => number {
-  let s = seed | 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
-}
-
-interface KeySet {
-  hi: Uint32Array;
-  lo: Uint32Array;
-  values: Uint32Array;
-}
-
-function randomKeys(n: number, bits: number, seed: number): KeySet {
-  const r = rng(seed);
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const values = new Uint32Array(n);
-  const mask = bits === 32 ? 0xffffffff : 2 ** bits - 1;
-  for (let i = 0; i < n; i++) {
-    hi[i] = r();
-    lo[i] = r();
-    values[i] = r() & mask;
-  }
-  return { hi, lo, values };
-}
 
 function build(k: KeySet, options: RetrievalOptions): Uint8Array {
   return buildRetrieval(k.hi, k.lo, k.values, options);

@@ -168,7 +168,8 @@ export class Retrieval {
 
   /**
    * The value of a key of the set; for any other key, an arbitrary value of `bits` bits.
-   * Allocates nothing when the bytes are in memory.
+   * Allocates nothing when the bytes are in memory and values fit in 30 bits (V8 boxes a
+   * returned number from 2^30 up unless the call is inlined).
    */
   get(keyHi: number, keyLo: number): number {
     const p = (keyHi >>> 1) >>> this.shift; // top bits; two shifts so that 0 partition bits works
