@@ -218,6 +218,11 @@ test('positional reads: the same answers, one read per query when the four slots
     const atOpen = source.reads;
     assert.equal(firstWrong(r, k), -1);
     assert.equal(source.reads - atOpen, k.hi.length * perQuery, `bits ${bits}`);
+    // Node Buffers: views into a larger pool, whose slice() is a view too.
+    const pooled = Buffer.concat([Buffer.alloc(13), bytes]);
+    const views: ByteSource = { size: bytes.length, read: (o, n) => pooled.subarray(13 + o, 13 + o + n) };
+    assert.equal(firstWrong(open(views), k), -1);
+    assert.equal(firstWrong(open(pooled.subarray(13)), k), -1);
   }
 });
 

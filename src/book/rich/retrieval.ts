@@ -117,7 +117,8 @@ export class Retrieval {
     const bad = (code: string, why: string): Result<Retrieval, RetrievalError> => err(new RetrievalError(code, `retrieval: ${why}`));
     const size = source.size;
     if (!Number.isSafeInteger(size) || size < HEADER_BYTES + ENTRY_BYTES + TRAILER_BYTES) return bad('ERR_RETRIEVAL_SIZE', `${size} bytes is too short`);
-    const head = source.read(0, HEADER_BYTES).slice();
+    // Copies (a Node Buffer's slice() would be a view), so the DataViews below start at offset 0.
+    const head = new Uint8Array(source.read(0, HEADER_BYTES));
     if (head.length !== HEADER_BYTES || String.fromCharCode(...head.subarray(0, 8)) !== RETRIEVAL_MAGIC) return bad('ERR_RETRIEVAL_MAGIC', 'not a retrieval structure (bad magic)');
     const hv = new DataView(head.buffer);
     const version = hv.getUint16(8, true);
@@ -130,8 +131,8 @@ export class Retrieval {
     const parts = 2 ** pbits;
     const dirAt = size - TRAILER_BYTES - parts * ENTRY_BYTES;
     if (dirAt < HEADER_BYTES) return bad('ERR_RETRIEVAL_SIZE', `${size} bytes cannot hold ${parts} partitions`);
-    const dir = source.read(dirAt, parts * ENTRY_BYTES).slice();
-    const tail = source.read(size - TRAILER_BYTES, TRAILER_BYTES).slice();
+    const dir = new Uint8Array(source.read(dirAt, parts * ENTRY_BYTES));
+    const tail = new Uint8Array(source.read(size - TRAILER_BYTES, TRAILER_BYTES));
     if (dir.length !== parts * ENTRY_BYTES || tail.length !== TRAILER_BYTES) return bad('ERR_RETRIEVAL_SIZE', 'short read');
     const tv = new DataView(tail.buffer);
     if (String.fromCharCode(...tail.subarray(12)) !== RETRIEVAL_END_MAGIC) return bad('ERR_RETRIEVAL_TRAILER', 'bad trailer (truncated or damaged)');
