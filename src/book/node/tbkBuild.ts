@@ -22,7 +22,7 @@ import type { TbkBook } from '../rich/tbkBook.js';
 import { replayHalving } from '../rich/halving.js';
 import { RunMerger } from '../rich/mergeRuns.js';
 import { PositionWriter, type StoredPosition } from '../rich/positions.js';
-import { RetrievalBuilder } from '../rich/retrieval.js';
+import { RetrievalBuilder } from '../rich/retrievalBuilder.js';
 import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
 import { NO_SPLITS, type SplitKinds } from '../rich/splits.js';
 import { encodeHalved } from '../rich/tbkBook.js';
@@ -204,6 +204,17 @@ export class GameStore {
     for (const [g, fen] of book.fens) this.fens.push([g + first, fen]);
   }
 
+  /** Move codes of all games (about their plies): what sizes the single-position index, the same however the book was built. */
+  totalCodes(): number {
+    let n = 0;
+    const chunk = GAME_RECORD_SIZE * 65536;
+    for (let o = 0; o < this.records.size; o += chunk) {
+      const b = this.records.read(o, chunk);
+      for (let i = 0; i < b.length; i += GAME_RECORD_SIZE) n += b[i + 6]! | (b[i + 7]! << 8);
+    }
+    return n;
+  }
+
   reader(): GameReader {
     const r = this.records;
     const c = this.codes;
@@ -217,8 +228,11 @@ export class Accumulation {
   readonly builder: BookBuilder;
 
   constructor(work: WorkDir, store: GameStore, o: { maxPly: number; split: SplitKinds; memory: number; expected: number }) {
+    // A table that grows holds two copies while it grows, so it grows only while both fit the
+    // budget; one expected to pass a third of the budget starts at the budget.
     const budget = EntryTable.capacityFor(o.memory);
-    const table = new EntryTable(Math.min(budget, Math.max(1 << 16, Math.ceil(o.expected * 1.2))));
+    const want = Math.ceil(o.expected * 1.5);
+    const table = new EntryTable(want * 3 >= budget ? budget : Math.max(1 << 16, want));
     const runs = this.runs;
     this.builder = new BookBuilder(
       table,
@@ -226,7 +240,7 @@ export class Accumulation {
       o.split,
       {
         full(t) {
-          if (t.capacity < budget) return t.grown(Math.min(budget, t.capacity * 2));
+          if (t.capacity * 3 <= budget) return t.grown(t.capacity * 2);
           const run = work.create('run');
           spillTable(t, run);
           runs.push(run);
@@ -262,8 +276,6 @@ export function runMerger(runs: readonly ScratchFile[]): RunMerger {
 
 export interface WriteBookOptions {
   rows: RowCursor;
-  /** Rows expected (sizes the single-position index; an upper bound is fine). */
-  expectedRows: number;
   store: GameStore;
   fields: BookFields;
   meta: Record<string, unknown>;
@@ -296,7 +308,7 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     sections = [meta, memorySection(SECTION.FENS, json(fens)), fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes), fileSection(SECTION.RUN, run)];
   } else {
     const split = o.split.rating || o.split.speed || o.split.month;
-    const written = finishBook(o.rows, { split, minGames: o.minGames, games: o.store.count, expectedSingles: Math.max(o.expectedRows, 1 << 16), work: o.work });
+    const written = finishBook(o.rows, { split, minGames: o.minGames, games: o.store.count, expectedSingles: Math.max(o.store.totalCodes(), 1 << 16), work: o.work });
     fin = written.summary;
     const halved = encodeHalved(replayHalving(fin.hot, o.store.reader()));
     sections = [meta, memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
@@ -323,7 +335,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
     if (builder.games === 0) throw new BookError('ERR_BOOK_INPUT', `no games${counted.games > 0 ? ' passed the filters' : ' in the input'}: no book written`);
     for (const f of builder.fens) store.fens.push(f);
-    const { source, inMemory } = acc.rows(work);
+    const { source } = acc.rows(work);
     const now = nowSeconds();
     const fields: BookFields = {
       flags: minGames > 1 ? 0 : FLAG_EXACT,
@@ -337,7 +349,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       splits: splitBits(split),
     };
     const meta = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games: builder.games }] };
-    const { summary: fin, bytes } = writeBook(output, { rows: source, expectedRows: inMemory || builder.positions, store, fields, meta, split, minGames, partial: opts.partial, work });
+    const { summary: fin, bytes } = writeBook(output, { rows: source, store, fields, meta, split, minGames, partial: opts.partial, work });
     return {
       output,
       inputs: opts.inputs,

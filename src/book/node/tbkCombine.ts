@@ -82,7 +82,7 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       fields.games = book.fields.games + (builder.games - firstNew);
       const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
       const meta = { ...book.meta, runs: [...runs, { at: fields.modified, inputs: [...opts.inputs], games: builder.games - firstNew, maxPly }] };
-      const { summary: fin, bytes } = writeBook(path, { rows, expectedRows: fresh.inMemory + builder.positions + book.fields.games * 60, store, fields, meta, notes: book.notes.encode(), split, minGames: book.fields.minGames, work });
+      const { summary: fin, bytes } = writeBook(path, { rows, store, fields, meta, notes: book.notes.encode(), split, minGames: book.fields.minGames, work });
       return {
         output: path,
         inputs: opts.inputs,
@@ -175,7 +175,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
       : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: b.name, games: b.fields.games, meta: b.meta })), minGames };
     const notes = mergeNotes(books.map((b) => b.notes));
     const rows = new RunMerger(inputs);
-    const { summary, bytes } = writeBook(output, { rows, expectedRows: games * 80, store, fields, meta, notes: notes.encode(), split: first.splits, minGames, work });
+    const { summary, bytes } = writeBook(output, { rows, store, fields, meta, notes: notes.encode(), split: first.splits, minGames, work });
     return {
       output,
       inputs: paths,

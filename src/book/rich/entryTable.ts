@@ -12,8 +12,11 @@
  * which breaks its weight ties) and the highest ply the move was played at.
  */
 
-/** Bytes of memory a row costs (columns and two index slots), for sizing to a memory budget. */
-export const ROW_BYTES = 4 + 4 + 2 + 4 + 1 + 5 * 4 + 8 + 8 + 2 + 8;
+/**
+ * Bytes of memory a row costs, for sizing to a memory budget: its columns, two index slots, and
+ * the columns sorting it for a run needs (`sortedRows`).
+ */
+export const ROW_BYTES = 4 + 4 + 2 + 4 + 1 + 5 * 4 + 8 + 8 + 2 + 8 + (4 + 4 + 8 + 4);
 
 /** Results from the mover's side, as `count` takes them. */
 export const MOVER_WIN = 1;

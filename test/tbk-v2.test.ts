@@ -1,0 +1,165 @@
+/**
+ * Version 2 rich books against truth: a build spilled to disk in many runs is the in-memory
+ * build byte for byte; the merged partial books of a sharded build are the single build byte
+ * for byte; the Polyglot export is make-book's `.bin` byte for byte (tabiya's own builder, and
+ * polyglot itself where installed), halving included (the bundled masters have positions past
+ * 16,384 games); probes answer what the version 1 book of the same games answers; a version 1
+ * book upgrades without loss.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { makeBook } from '../src/book/node/makeBook.js';
+import { makeRichBook } from '../src/book/node/richMake.js';
+import { openRichBook, fastCrc32 } from '../src/book/node/richFile.js';
+import { learnGameSync } from '../src/book/node/richLearn.js';
+import { buildTbk } from '../src/book/node/tbkBuild.js';
+import { mergeTbk, addToTbk } from '../src/book/node/tbkCombine.js';
+import { exportTbkToBin } from '../src/book/node/tbkExport.js';
+import { FileReader } from '../src/book/node/tbkFile.js';
+import { upgradeV1 } from '../src/book/node/tbkUpgrade.js';
+import { TbkBook } from '../src/book/rich/tbkBook.js';
+import type { MakeOptions } from '../src/book/polyglot/make.js';
+import { readPgn } from '../src/pgn/reader.js';
+
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const MASTERS_GZ = fileURLToPath(new URL('../../data/masters-2550.pgn.gz', import.meta.url));
+const POLYGLOT = '/usr/games/polyglot';
+
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-tbk2-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+process.env.SOURCE_DATE_EPOCH = '1700000000';
+
+function open(path: string): TbkBook {
+  const r = TbkBook.open(new FileReader(path), path, fastCrc32);
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+function exported(book: TbkBook, opts: MakeOptions & { memory?: number }): Buffer {
+  const parts: Uint8Array[] = [];
+  exportTbkToBin(book, { ...opts, tmpDir: tmp }, (b) => parts.push(b.slice()));
+  return Buffer.concat(parts);
+}
+
+/** The first and second halves of the sample, as two PGN files. */
+function halves(): [string, string] {
+  const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8').split(/\n(?=\[Event )/);
+  const a = join(tmp, 'a.pgn');
+  const b = join(tmp, 'b.pgn');
+  writeFileSync(a, games.slice(0, 1000).join('\n'));
+  writeFileSync(b, games.slice(1000).join('\n'));
+  return [a, b];
+}
+
+test('a build spilled in a hundred runs is the in-memory build, byte for byte', async () => {
+  const mem = join(tmp, 'mem.tbk');
+  const spilled = join(tmp, 'spilled.tbk');
+  const a = await buildTbk(mem, { inputs: [SAMPLE_GZ], tmpDir: tmp });
+  const b = await buildTbk(spilled, { inputs: [SAMPLE_GZ], memory: 100_000, tmpDir: tmp });
+  assert.equal(a.runs, 0);
+  assert.ok(b.runs > 50, `${b.runs} runs`);
+  assert.ok(readFileSync(mem).equals(readFileSync(spilled)));
+  assert.equal(a.gamesUsed, 2000);
+  // Every single position of the sample is found again through its game.
+  assert.ok(a.singlePositions > 100_000, `${a.singlePositions} singles`);
+});
+
+test('partial books of shards merge into the single build, byte for byte; add continues a book', async () => {
+  const [a, b] = halves();
+  const single = join(tmp, 'ab.tbk');
+  await buildTbk(single, { inputs: [a, b], tmpDir: tmp });
+  const p0 = join(tmp, 'p0.tbk');
+  const p1 = join(tmp, 'p1.tbk');
+  await buildTbk(p0, { inputs: [a], partial: true, memory: 200_000, tmpDir: tmp });
+  await buildTbk(p1, { inputs: [b], partial: true, tmpDir: tmp });
+  assert.ok(open(p0).partial);
+  const merged = join(tmp, 'merged.tbk');
+  const m = mergeTbk([p0, p1], merged, { memory: 300_000, tmpDir: tmp });
+  assert.equal(m.partials, 2);
+  assert.ok(readFileSync(single).equals(readFileSync(merged)), 'merged shards differ from the single build');
+  // The shards in the other order are another book (the games' order decides make-book's ties).
+  const added = join(tmp, 'a+b.tbk');
+  await buildTbk(added, { inputs: [a], tmpDir: tmp });
+  const r = await addToTbk(added, { inputs: [b], memory: 200_000, tmpDir: tmp });
+  assert.deepEqual(r.notes, []);
+  const x = open(single);
+  const y = open(added);
+  assert.equal(y.fields.changes, 2);
+  for (const id of [2, 3, 5, 6, 7, 8]) assert.equal(x.section(id)?.crc, y.section(id)?.crc, `section ${id} of the added book`);
+});
+
+test('Polyglot export equals make-book on the sample for every option set, singles included', async () => {
+  const path = join(tmp, 'sample.tbk');
+  await buildTbk(path, { inputs: [SAMPLE_GZ], tmpDir: tmp });
+  const book = open(path);
+  for (const o of [{}, { minGame: 1 }, { minGame: 2, colour: 'white' as const }, { minGame: 5, uniform: true }, { minGame: 1, minScore: 60 }, { minGame: 3, colour: 'black' as const }]) {
+    const ref = join(tmp, 'ref.bin');
+    await makeBook({ inputs: [SAMPLE_GZ], output: ref, ...o, colour: o.colour ?? 'both' });
+    assert.ok(exported(book, { ...o, memory: 200_000 }).equals(readFileSync(ref)), JSON.stringify(o));
+  }
+});
+
+test('halving: the bundled masters (positions past 16,384 games) export as make-book, and spill identically', async () => {
+  const mem = join(tmp, 'masters.tbk');
+  const spilled = join(tmp, 'masters-spilled.tbk');
+  const s = await buildTbk(mem, { inputs: [MASTERS_GZ], maxPly: 30, tmpDir: tmp });
+  assert.ok(s.hotPositions > 0, 'the masters have positions where make-book halves');
+  await buildTbk(spilled, { inputs: [MASTERS_GZ], maxPly: 30, memory: 8_000_000, tmpDir: tmp });
+  assert.ok(readFileSync(mem).equals(readFileSync(spilled)));
+  const ref = join(tmp, 'masters.bin');
+  await makeBook({ inputs: [MASTERS_GZ], output: ref, maxPly: 30 });
+  assert.ok(exported(open(mem), {}).equals(readFileSync(ref)));
+});
+
+test('Polyglot export equals polyglot make-book itself', { skip: existsSync(POLYGLOT) ? false : 'polyglot is not installed' }, async () => {
+  const pgn = join(tmp, 'sample.pgn');
+  writeFileSync(pgn, gunzipSync(readFileSync(SAMPLE_GZ)));
+  const path = join(tmp, 'pg.tbk');
+  await buildTbk(path, { inputs: [pgn], maxPly: 40, tmpDir: tmp });
+  const out = join(tmp, 'theirs.bin');
+  const r = spawnSync(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', out, '-max-ply', '40', '-min-game', '2'], { cwd: tmp, encoding: 'utf8' });
+  assert.match(r.stdout, /all done!\s*$/);
+  assert.ok(exported(open(path), { minGame: 2 }).equals(readFileSync(out)));
+});
+
+test('probes answer what the version 1 book of the same games answers, and v1 upgrades without loss', async () => {
+  const v2 = join(tmp, 'probe.tbk');
+  const v1 = join(tmp, 'probe-v1.tbk');
+  await buildTbk(v2, { inputs: [SAMPLE_GZ], tmpDir: tmp });
+  await makeRichBook(v1, { inputs: [SAMPLE_GZ] });
+  learnGameSync(v1, { startFen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', moves: ['e2e4', 'c7c5', 'g1f3', 'd7d6', 'a2a3', 'h7h6', 'h2h3'], result: '1-0', engineColor: 0, evals: [null, null, 30, null, 25, null, 10] });
+  const up = join(tmp, 'upgraded.tbk');
+  copyFileSync(v1, join(tmp, 'probe-v1-copy.tbk'));
+  upgradeV1(v1, up);
+  const b2 = open(v2);
+  const bu = open(up);
+  const { book: b1, close } = openRichBook(v1, { memoryLimit: Infinity });
+  const stats = (l: readonly { move: number; wins: number; draws: number; losses: number; ratedGames: number; avgElo: number; pgN: number; pgSum: number }[]): string =>
+    l.map((e) => [e.move, e.wins, e.draws, e.losses, e.ratedGames, e.avgElo, e.pgN, e.pgSum].join(',')).sort().join(' ');
+  const all = (l: readonly { move: number; dynWins: number; dynLosses: number; postBook: boolean; evalCp: number; userValue: number }[]): string =>
+    l.map((e) => [e.move, e.dynWins, e.dynLosses, e.postBook, e.evalCp, e.userValue].join(',')).sort().join(' ');
+  let n = 0;
+  let probes = 0;
+  await readPgn([SAMPLE_GZ], {
+    move(pos) {
+      if (n++ % 3 !== 0) return true;
+      probes++;
+      const e1 = b1.probe(pos);
+      const e2 = b2.probe(pos);
+      assert.equal(stats(e2), stats(e1.filter((e) => !e.postBook)));
+      const eu = bu.probe(pos);
+      assert.equal(stats(eu.filter((e) => !e.postBook)), stats(e1.filter((e) => !e.postBook)));
+      assert.equal(all(eu), all(e1));
+      return true;
+    },
+  });
+  close();
+  assert.ok(probes > 50_000);
+  assert.equal(bu.notes.size, 4, 'the learned game: 2 book moves and PostBook moves');
+});
