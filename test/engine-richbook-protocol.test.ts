@@ -71,7 +71,7 @@ test('uci: book policy options, BookDepth, Terra limits, leaving the book, learn
   writeFileSync(path, tbkBytes(ROWS));
   e.send('uci');
   await e.expect(/^uciok$/);
-  for (const name of ['BookPolicy', 'RandomType', 'BookLimit', 'MinBookGames', 'MinTerraGames', 'TerraLimit', 'UserGroupPercent', 'PostBook', 'BookTreshold', 'BookLearning']) {
+  for (const name of ['BookPolicy', 'RandomType', 'BookLimit', 'MinBookGames', 'MinTerraGames', 'TerraLimit', 'UserGroupPercent', 'PostBook', 'BookThreshold', 'BookLearning']) {
     assert.ok(e.lines.some((l) => l.text.startsWith(`option name ${name} type `)), name);
   }
   assert.ok(e.lines.some((l) => l.text === 'option name BookPolicy type combo default terra var terra var polyglot-best var polyglot-weighted var gnu-best var gnu-worst var gnu-random var uniform'));
