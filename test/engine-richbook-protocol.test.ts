@@ -112,7 +112,7 @@ test('uci: book policy options, BookDepth, Terra limits, leaving the book, learn
   assert.equal((await go(e, 'go depth 3')).searched, true);
   e.send('setoption name MinBookGames value 4');
   e.send('setoption name BookLimit value 200');
-  assert.match(await e.expect(/^info string option /), /BookLimit: 200 is out of range \(0\.\.100\)/);
+  assert.match(await e.expect(/^info string option /), /BookLimit: "200" is not a whole number from 0 to 100; not changed/);
 
   // A second game, learned at quit: the process ends only after the book is written.
   e.send('ucinewgame');
