@@ -222,3 +222,18 @@ test('uci: position with an illegal move leaves the engine where Stockfish is af
     assert.equal(fen, theirs, command);
   }
 });
+
+test('uci: a GUI that closes the engine\'s output ends it with exit code 1 and one line on stderr, not a stack trace', { timeout: 60000 }, async (t) => {
+  const e = new EngineProcess('uci');
+  t.after(() => e.kill());
+  let stderr = '';
+  e.child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  e.child.stdout.destroy();
+  const exited = new Promise<number | null>((resolve) => e.child.on('exit', resolve));
+  e.send('position startpos');
+  e.send('go depth 30');
+  assert.equal(await exited, 1);
+  assert.equal(stderr, 'tabiya: cannot write to the GUI (write EPIPE); the engine stops\n');
+});

@@ -5,10 +5,12 @@
  * before the process ends. The loop ends when the server has quit.
  *
  * A failed search thread is an internal error: the server could never answer again, so the
- * loop ends with exit code 70 rather than leave a GUI or script waiting for ever.
+ * loop ends with exit code 70 rather than leave a GUI or script waiting for ever. Output that
+ * cannot be written (the GUI closed its end of the pipe) ends the loop with exit code 1 and a
+ * one-line message, not a stack trace.
  */
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { CliError } from '../errors.js';
 
 /** What the loop needs from a protocol server (UciServer, XboardServer). */
@@ -25,10 +27,11 @@ export interface LoopHost {
 }
 
 /**
- * Feeds `input` to `server` line by line until it quits. `tell` writes a message in the
- * protocol's form (UCI `info string`, xboard `tellusererror`).
+ * Feeds `input` to `server` line by line until it quits. `output` is where the server writes
+ * (watched for errors); `tell` writes a message in the protocol's form (UCI `info string`,
+ * xboard `tellusererror`).
  */
-export function serveLines(input: Readable, server: LineServer, host: LoopHost, tell: (message: string) => void): Promise<void> {
+export function serveLines(input: Readable, output: Writable, server: LineServer, host: LoopHost, tell: (message: string) => void): Promise<void> {
   const rl = createInterface({ input, terminal: false });
   return new Promise<void>((resolve, reject) => {
     let over = false;
@@ -47,6 +50,7 @@ export function serveLines(input: Readable, server: LineServer, host: LoopHost, 
       tell(message);
       finish(new CliError(`${message}; the engine cannot go on (internal error)`, 70));
     };
+    output.on('error', (e: Error) => finish(new CliError(`cannot write to the GUI (${e.message}); the engine stops`, 1)));
     rl.on('line', (line) => server.receive(line));
     rl.on('close', () => {
       if (!over) server.endOfInput();

@@ -15,5 +15,5 @@ export async function uciCommand(): Promise<void> {
   };
   const tell = (message: string): void => send(`info string ${message}`);
   host.onError = tell;
-  await serveLines(process.stdin, new UciServer(send, host), host, tell);
+  await serveLines(process.stdin, process.stdout, new UciServer(send, host), host, tell);
 }

@@ -16,5 +16,5 @@ export async function xboardCommand(): Promise<void> {
   };
   host.onError = (message) => send(`telluser ${message}`);
   const server = new XboardServer(send, host, { openBook: openBookForReading });
-  await serveLines(process.stdin, server, host, (message) => send(`tellusererror ${message}`));
+  await serveLines(process.stdin, process.stdout, server, host, (message) => send(`tellusererror ${message}`));
 }
