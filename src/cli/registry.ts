@@ -309,7 +309,7 @@ export function registerCommands(program: Command): void {
     .alias('analyze')
     .description('search one position and print the engine lines')
     .option('--fen <fen>', 'position (default: the start position)')
-    .option('--moves <moves...>', 'UCI moves played from it')
+    .option('--moves <moves...>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')
     .option('--depth <n>', 'search depth (default 14 when no limit is given)')
     .option('--movetime <ms>', 'search time in milliseconds')
     .option('--nodes <n>', 'node limit')
