@@ -121,6 +121,24 @@ test('tune verify: the tuned engine against the default at fixed nodes, with Elo
   assert.match(missing.err, /nope\.json/);
 });
 
+test('tune verify: a bad --tc or --sprt is a usage error before any match starts', () => {
+  const params = join(dir, 'verify-usage.json');
+  writeFileSync(params, JSON.stringify({ tempo: [[20, 10]] }));
+  const cases: [string[], RegExp][] = [
+    [['--tc', 'fast'], /tune verify: --tc: time control "fast"/],
+    [['--tc', 'inf'], /--tc inf never ends a search/],
+    [['--sprt', 'elo0=5', 'elo1=1'], /--sprt: elo0 \(5\) must be smaller than elo1 \(1\)/],
+    [['--sprt', 'alhpa=0.1'], /--sprt: "alhpa=0\.1" is not one of/],
+    [['--sprt', 'alpha=2'], /alpha \(2\) must be between 0 and 1/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run('tune', 'verify', params, ...args, '--games', '2');
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message, args.join(' '));
+    assert.doesNotMatch(r.err, /tabiya match/, 'refused before the match command is printed');
+  }
+});
+
 test('the engine loads a params file through setoption EvalParams, and reports a bad one', async () => {
   const params = join(dir, 'tempo.json');
   writeFileSync(params, JSON.stringify({ tempo: [[100, 100]], material: [[100, 100], [300, 300], [300, 300], [500, 500], [900, 900]] }));
