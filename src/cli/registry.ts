@@ -44,6 +44,7 @@ export function registerCommands(program: Command): void {
     .option('--startup-ms <ms>', 'handshake timeout', '10000')
     .option('--ready-ms <ms>', 'timeout of isready/ping and new-game set-up', '60000')
     .option('--stall-ms <ms>', 'after stop at the deadline, wait this long before killing the engine', '5000')
+    .option('--move-ms <ms>', 'a search without a clock (depth= or nodes= only) is stopped after this long; no move then is a stall', '600000')
     .option('--ratinginterval <n>', 'print the Elo lines every n games (0: only at the end)', '10')
     .option('--quiet', 'no per-game lines or progress')
     .option('--json', 'print one JSON object at the end')

@@ -31,6 +31,7 @@ export interface MatchArgs {
   startupMs?: number;
   readyMs?: number;
   stallMs?: number;
+  moveMs?: number;
   ratingInterval: number;
   json: boolean;
   quiet: boolean;
@@ -48,6 +49,7 @@ const INTS: Record<string, [keyof MatchArgs, number, number]> = {
   'startup-ms': ['startupMs', 1, 3_600_000],
   'ready-ms': ['readyMs', 1, 3_600_000],
   'stall-ms': ['stallMs', 0, 3_600_000],
+  'move-ms': ['moveMs', 1, 86_400_000],
   ratinginterval: ['ratingInterval', 0, 1e9],
   srand: ['srand', 0, 2 ** 32 - 1],
 };

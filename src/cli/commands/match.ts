@@ -254,6 +254,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   if (a.startupMs !== undefined) timeouts.startupMs = a.startupMs;
   if (a.readyMs !== undefined) timeouts.readyMs = a.readyMs;
   if (a.stallMs !== undefined) timeouts.stopWaitMs = a.stallMs;
+  if (a.moveMs !== undefined) timeouts.untimedMoveMs = a.moveMs;
 
   // Every engine is started and greeted before any file is touched or game is played: a wrong
   // command, an engine that exits at once or never answers is an error, not a match of forfeits.
