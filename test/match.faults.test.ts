@@ -95,13 +95,16 @@ test('an engine that cannot start stops the match before any game, naming the en
   }
 });
 
-test('a match without a time control is refused before any engine starts', async () => {
+test('a match without a time control, or too large to plan, is refused before any engine starts', async () => {
   const run = await runCli(['match', ...engine('A', 'instant.mjs', 'A'), ...engine('B', 'instant.mjs', 'B'), '--games', '2'], { timeoutMs: 20_000 });
   assert.equal(run.code, 2, run.stdout);
   assert.match(run.stderr, /^tabiya: match: engine 1: invalid or missing time control: give tc=, st=, nodes= or depth=/);
   const inf = await runCli(['match', ...engine('A', 'instant.mjs', 'A'), ...engine('B', 'instant.mjs', 'B'), '--each', 'tc=inf', '--games', '2'], { timeoutMs: 20_000 });
   assert.equal(inf.code, 2);
   assert.match(inf.stderr, /tc=inf needs nodes= or depth=/);
+  const huge = await runCli(['match', ...engine('A', 'instant.mjs', 'A'), ...engine('B', 'instant.mjs', 'B'), '--each', 'st=1', '--games', '100000000'], { timeoutMs: 20_000 });
+  assert.equal(huge.code, 2);
+  assert.match(huge.stderr, /100,000,000 games planned; a match plays at most 10,000,000/);
 });
 
 test('killing the runner mid-game leaves no engine behind', { timeout: 30_000 }, async () => {

@@ -20,7 +20,7 @@ import { DEFAULT_TIMEOUTS, type EnginePlayer, type Timeouts } from '../../match/
 import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
 import { randomSeed } from '../../match/rng.js';
 import { EngineStartError, runMatch, startEngines, type DoneGame, type MatchPlan } from '../../match/runner.js';
-import { buildSchedule, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
+import { buildSchedule, encounters, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
 import type { Scoreboard } from '../../match/scoreboard.js';
 import { formatTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
@@ -41,6 +41,9 @@ export function matchArgv(cmd: Command): string[] {
   const at = raw.indexOf(cmd.name(), 2);
   return at >= 0 ? raw.slice(at + 1) : cmd.args;
 }
+
+/** The largest schedule a match builds. */
+const MAX_GAMES = 10_000_000;
 
 function fail(message: string): never {
   throw new CliError(`match: ${message}`, 2);
@@ -236,6 +239,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     }
   }
 
+  // The schedule is built in memory, one object a game: a typo of a few digits must not exhaust it.
+  const planned = encounters({ players: engines.length, tournament: a.tournament as TournamentKind, seeds: a.seeds }).length * a.games * a.rounds;
+  if (planned > MAX_GAMES) fail(`${planned.toLocaleString('en-US')} games planned; a match plays at most ${MAX_GAMES.toLocaleString('en-US')} (lower --games or --rounds)`);
   const openings = loadOpenings(a, seed, warn);
   const schedule = buildSchedule({
     players: engines.length,
