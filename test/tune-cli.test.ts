@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -167,4 +167,28 @@ test('the engine loads a params file through setoption EvalParams, and reports a
   } finally {
     await e.quit();
   }
+});
+
+test('tune fit and tune loss refuse settings under which they would do nothing, and binary data', () => {
+  const lines = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 200);
+  const positions = join(dir, 'few.epd');
+  writeFileSync(positions, lines.join('\n') + '\n');
+  const out = join(dir, 'nothing.json');
+  const cases: [string[], number, RegExp][] = [
+    [['tune', 'fit', positions, '-o', out, '--max-seconds', '0'], 2, /--max-seconds: must be above 0/],
+    [['tune', 'fit', positions, '-o', out, '--rate', '0'], 2, /--rate: must be above 0/],
+    [['tune', 'loss', positions, '--part', 'validation', '--validation', '0'], 2, /--part validation needs a --validation share above 0/],
+    [['tune', 'loss', positions, '--part', 'validation', '--validation', '0.001', '--threads', '1'], 1, /the validation part of \S*few\.epd holds no position \(200 in all\)/],
+  ];
+  for (const [args, code, message] of cases) {
+    const r = run(...args, '--quiet');
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message, args.join(' '));
+  }
+  const bin = join(dir, 'book.bin');
+  writeFileSync(bin, Buffer.from('463b96181691fc9c031c000a00000000', 'hex'));
+  const r = run('tune', 'loss', bin, '--threads', '1');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /book\.bin:1: binary data \(a NUL byte at byte 11\), not labelled positions/);
+  assert.ok(!existsSync(out));
 });
