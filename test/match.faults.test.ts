@@ -76,14 +76,16 @@ test('a gauntlet against misbehaving engines completes, with every fault in the 
 test('an engine that cannot start stops the match before any game, naming the engine and its command', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-startup-'));
   try {
-    const cases: [string, string[], RegExp][] = [
-      ['no such command', ['--engine', 'name=Ghost', `cmd=${join(dir, 'no-such-engine')}`], /engine Ghost did not start \(command: \S*no-such-engine\): .*ENOENT \(no such command\)/],
-      ['exits at once', ['--engine', 'name=Quitter', 'cmd=node', `arg=${join(dir, 'missing.mjs')}`, `arg=${MARKER}`], /engine Quitter did not start \(command: node \S*missing\.mjs \S+\): Quitter \(pid \d+\) exited with code 1/],
-      ['never answers uci', engine('Mute', 'nouciok.mjs'), /engine Mute did not start \(command: node \S*nouciok\.mjs \S+\): no answer to "uci" \(uciok\) within 1000 ms/],
+    // The handshake deadline is short only for the engine that never answers: the others must
+    // start in time on a loaded machine.
+    const cases: [string, string[], string, RegExp][] = [
+      ['no such command', ['--engine', 'name=Ghost', `cmd=${join(dir, 'no-such-engine')}`], '20000', /engine Ghost did not start \(command: \S*no-such-engine\): .*ENOENT \(no such command\)/],
+      ['exits at once', ['--engine', 'name=Quitter', 'cmd=node', `arg=${join(dir, 'missing.mjs')}`, `arg=${MARKER}`], '20000', /engine Quitter did not start \(command: node \S*missing\.mjs \S+\): Quitter \(pid \d+\) exited with code 1/],
+      ['never answers uci', engine('Mute', 'nouciok.mjs'), '3000', /engine Mute did not start \(command: node \S*nouciok\.mjs \S+\): no answer to "uci" \(uciok\) within 3000 ms/],
     ];
-    for (const [what, bad, message] of cases) {
+    for (const [what, bad, startupMs, message] of cases) {
       const pgn = join(dir, 'games.pgn');
-      const run = await runCli(['match', ...engine('Good', 'instant.mjs', 'Instant'), ...bad, '--each', 'tc=2+0.05', '--games', '4', '--startup-ms', '1000', '--pgnout', pgn], { timeoutMs: 20_000 });
+      const run = await runCli(['match', ...engine('Good', 'instant.mjs', 'Instant'), ...bad, '--each', 'tc=2+0.05', '--games', '4', '--startup-ms', startupMs, '--pgnout', pgn], { timeoutMs: 40_000 });
       assert.equal(run.code, 1, `${what}: ${run.stdout}${run.stderr}`);
       assert.match(run.stderr, message, what);
       assert.doesNotMatch(run.stdout, /Started game|Finished match/, what);

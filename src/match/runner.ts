@@ -93,14 +93,30 @@ function startReason(spec: EngineSpec, fault: EngineFault): string {
 }
 
 /**
- * Starts one process of every engine that plays in `games`, all at once, and completes their
- * handshakes, before the first game. Returns the players by engine (the first pool of
- * `runMatch`, through `plan.started`); if any engine fails, the others are shut down and an
- * EngineStartError names every engine that failed, its command and why.
+ * Starts one process of every engine that plays in `games`, `parallel` at a time (as many as
+ * the games played at once start, so a loaded machine meets the handshake deadline as it
+ * would mid-match), and completes their handshakes, before the first game. Returns the players
+ * by engine (the first pool of `runMatch`, through `plan.started`); if any engine fails, the
+ * others are shut down and an EngineStartError names every engine that failed, its command and
+ * why.
  */
-export async function startEngines(engines: readonly EngineSpec[], games: readonly ScheduledGame[], spawn: SpawnEngine, timeouts: Timeouts): Promise<EnginePlayer[][]> {
+export async function startEngines(
+  engines: readonly EngineSpec[],
+  games: readonly ScheduledGame[],
+  spawn: SpawnEngine,
+  timeouts: Timeouts,
+  parallel = 2,
+): Promise<EnginePlayer[][]> {
   const needed = [...new Set(games.flatMap((g) => [g.white, g.black]))].sort((a, b) => a - b);
-  const launched = await Promise.allSettled(needed.map((i) => EnginePlayer.launch(engines[i]!, spawn, timeouts)));
+  const launched: PromiseSettledResult<EnginePlayer>[] = [];
+  let next = 0;
+  const launcher = async (): Promise<void> => {
+    while (next < needed.length) {
+      const k = next++;
+      [launched[k]] = await Promise.allSettled([EnginePlayer.launch(engines[needed[k]!]!, spawn, timeouts)]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, needed.length)) }, launcher));
   const pool: EnginePlayer[][] = engines.map(() => []);
   const failures: { engine: string; command: string; reason: string }[] = [];
   launched.forEach((r, k) => {
@@ -152,7 +168,7 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   const queue = plan.schedule.filter((g) => !plan.done?.has(g.number));
   let pool: EnginePlayer[][];
   try {
-    pool = plan.started ?? (queue.length > 0 && !stopGames.signal.aborted ? await startEngines(plan.engines, queue, spawn, plan.timeouts) : plan.engines.map(() => []));
+    pool = plan.started ?? (queue.length > 0 && !stopGames.signal.aborted ? await startEngines(plan.engines, queue, spawn, plan.timeouts, 2 * plan.concurrency) : plan.engines.map(() => []));
   } catch (e) {
     signal?.removeEventListener('abort', onOuterAbort);
     throw e;

@@ -156,7 +156,8 @@ function loadOpenings(a: MatchArgs, seed: number, warn: (m: string) => void): Op
   try {
     bytes = readMaybeGzip(file);
   } catch (e) {
-    badData(`--openings: ${file}: damaged gzip data (${(e as Error).message})`);
+    const zlib = /^Z_/.test(String((e as NodeJS.ErrnoException).code));
+    badData(`--openings: ${file}: ${zlib ? 'damaged gzip data' : 'cannot read'} (${(e as Error).message})`);
   }
   const bad = notText(bytes, what);
   if (bad) badData(`--openings: ${file}:${bad.line}: ${bad.message}`);
@@ -268,7 +269,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   let started: EnginePlayer[][] | undefined;
   if (queue.length > 0) {
     try {
-      started = await startEngines(engines, queue, spawnEngine, timeouts);
+      started = await startEngines(engines, queue, spawnEngine, timeouts, 2 * Math.min(a.concurrency, queue.length));
     } catch (e) {
       killAllEngines();
       if (e instanceof EngineStartError) throw new CliError(`match: ${e.message}`, 1);
