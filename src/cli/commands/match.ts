@@ -213,7 +213,12 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const done = new Map<number, DoneGame>();
   let pgnSize: number | undefined;
   if (a.resume && journalPath && existsSync(journalPath)) {
-    const j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
+    let j;
+    try {
+      j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
+    } catch (e) {
+      badData(`--resume: ${(e as Error).message}`);
+    }
     const diff = identityDiff(j.header.identity, id);
     if (diff) fail(`--resume: ${journalPath} was written by a different match (${diff} differs)`);
     if (a.srand !== undefined && a.srand !== j.header.seed) fail(`--resume: --srand ${a.srand} differs from the journal's seed ${j.header.seed}`);
@@ -225,6 +230,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
       done.set(g.number, d);
     }
     pgnSize = j.games.length > 0 ? j.games[j.games.length - 1]!.pgnBytes : j.header.pgnStart;
+    // Cutting back a longer PGN drops a torn game; a shorter one lost games the journal counts.
+    const have = existsSync(a.pgnout!) ? statSync(a.pgnout!).size : 0;
+    if (have < pgnSize) badData(`--resume: ${a.pgnout} holds ${have} bytes, but ${journalPath} vouches for ${pgnSize}: the PGN was cut or changed since, and games the journal counts are missing from it`);
   } else if (a.resume) {
     warn(`--resume: no journal ${journalPath}; starting from the first game`);
   } else if (journalPath && existsSync(journalPath)) {
