@@ -82,6 +82,7 @@ test('unusable opening files stop the match before it starts, naming the file', 
       [[`file=${join(dir, 'book.bin')}`, 'format=epd'], /book\.bin:1: binary data \(a NUL byte at byte 11\), not EPD text/],
       [[`file=${join(dir, 'elsewhere.bin')}`], /elsewhere\.bin has no move for the start position/],
       [[`file=${dir}`, 'format=epd'], /is a directory/],
+      [[`file=${join(dir, 'missing.epd')}`], /missing\.epd: no such file/],
     ];
     for (const [openings, message] of cases) {
       const run = await runCli(['match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--games', '2', '--openings', ...openings], { timeoutMs: 20_000 });

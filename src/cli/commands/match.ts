@@ -132,7 +132,7 @@ function loadOpenings(a: MatchArgs, seed: number, warn: (m: string) => void): Op
   if (!o) return undefined;
   const file = o.get('file');
   if (!file) fail('--openings: file= is required');
-  if (!existsSync(file)) fail(`--openings: ${file} does not exist`);
+  if (!existsSync(file)) badData(`--openings: ${file}: no such file`);
   const format = o.get('format') ?? (/\.bin$/i.test(file) ? 'polyglot' : /\.epd(\.gz)?$/i.test(file) ? 'epd' : 'pgn');
   const order = o.get('order') ?? 'sequential';
   if (order !== 'sequential' && order !== 'random') fail(`--openings: order=${order} is not sequential or random`);
