@@ -26,6 +26,7 @@ import { formatTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
 import { AppendFile, readMaybeGzip } from '../../node/matchFiles.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
@@ -170,6 +171,8 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const rules = adjudication(a);
   const sprt = sprtConfig(a, engines.length);
   if (a.resume && !a.pgnout) fail('--resume needs --pgnout (the journal lives next to the PGN)');
+  const openingsFile = a.openings?.get('file');
+  if (a.pgnout) checkOutputs([{ path: a.pgnout, kind: 'pgn', mode: 'append' }, { path: `${a.pgnout}.journal`, kind: 'text', mode: 'update' }], openingsFile ? [openingsFile] : []);
 
   // Resume: the journal next to the PGN says which games are done and which seed made the schedule.
   const journalPath = a.pgnout ? `${a.pgnout}.journal` : undefined;
