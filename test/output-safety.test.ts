@@ -247,6 +247,21 @@ test('SIGINT, SIGTERM and SIGHUP remove the temporary file and end the run with 
   }
 });
 
+test('a signal during a book change removes its lock and leaves the book as it was', async () => {
+  writeFileSync(at('locked.tbk'), bytes('a.tbk'));
+  // book add holds the lock while it reads the games: here from a pipe that stays open.
+  const child = spawn(process.execPath, [MAIN, 'book', 'add', 'locked.tbk', '-', '--quiet'], { cwd: tmp, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.write(games.slice(0, 20).join('\n\n') + '\n\n');
+  const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
+  for (let i = 0; i < 500 && !existsSync(at('locked.tbk.lock')); i++) await new Promise((w) => setTimeout(w, 20));
+  assert.ok(existsSync(at('locked.tbk.lock')), 'the lock is held while the games are read');
+  child.kill('SIGTERM');
+  assert.equal(await exited, 'SIGTERM');
+  child.stdin.destroy();
+  assert.equal(existsSync(at('locked.tbk.lock')), false);
+  assert.ok(bytes('locked.tbk').equals(bytes('a.tbk')));
+});
+
 test('a failed write is an error naming the output, never the temporary file (directory, full device, missing directory)', () => {
   mkdirSync(at('dir.bin'));
   for (const args of [
@@ -288,6 +303,25 @@ test('match --pgnout on a full disk stops with an error naming the PGN', () => {
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /full\.pgn: cannot write: no space left on device/);
   rmSync(at('full.pgn.journal'), { force: true });
+});
+
+test("match: an engine's stderr= log that cannot be a text file is refused before the match, not a crash", () => {
+  const instant = ['cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
+  mkdirSync(at('logs'), { recursive: true });
+  for (const [log, message] of [
+    ['logs', /^tabiya: logs: is a directory, not a file to write$/m],
+    ['a.bin', /^tabiya: a\.bin exists and holds binary data: text is only appended to a text file/m],
+  ] as const) {
+    const before = existsSync(at(log)) && !log.startsWith('logs') ? bytes(log) : undefined;
+    const r = tabiya(['match', '--engine', 'name=A', ...instant, `stderr=${log}`, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', '--games', '2', '--quiet'], { timeout: 30_000 });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /Unhandled|\n\s+at /);
+    if (before !== undefined) assert.ok(bytes(log).equals(before));
+  }
+  // Two engines may share one log.
+  const r = tabiya(['match', '--engine', 'name=A', ...instant, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', 'stderr=engines.log', '--games', '2', '--quiet'], { timeout: 30_000 });
+  assert.equal(r.code, 0, r.stderr);
 });
 
 test('a standard output closed by its reader (| head) ends the run with exit 1 and one line, not a stack trace', async () => {

@@ -13,7 +13,8 @@
  *    not a `.tbk` under a `.tbk` output, a file that is not a Polyglot book under a `.bin`
  *    output, binary data under a text output (PGN, EPD, JSON, SVG).
  * 3. PGN appended to a file (`--pgnout`) goes only into a file that is missing, empty or PGN
- *    text, and never into a file named like a book or an archive (.bin, .tbk, .gz).
+ *    text, and never into a file named like a book or an archive (.bin, .tbk, .gz); other text
+ *    (an engine's stderr log) is appended only to a text file.
  * 4. A directory, or a path whose directory does not exist, is refused at once rather than
  *    after the work.
  *
@@ -33,7 +34,7 @@ export interface OutputSpec {
   /** The path the user gave; `-` is standard output. */
   path: string;
   kind: OutputKind;
-  /** replace (default): written anew; append: PGN appended (match --pgnout); update: a book changed in place (book add, set, ...). */
+  /** replace (default): written anew; append: appended to (match --pgnout, an engine's stderr log); update: a book changed in place (book add, set, ...). */
   mode?: 'replace' | 'append' | 'update';
   /** What to suggest instead of --force when an existing file would be lost (e.g. "use book add to count more games into it"). */
   instead?: string;
@@ -89,6 +90,11 @@ export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly st
 function checkContent(out: OutputSpec, st: Stats | undefined, force: boolean): void {
   const mode = out.mode ?? 'replace';
   if (mode === 'update') return;
+  if (mode === 'append' && out.kind !== 'pgn') {
+    const kind = st === undefined || st.size === 0 ? 'text' : sniff(out.path, st.size);
+    if (kind !== 'text' && kind !== 'PGN text') throw new OutputRefused(`${out.path} exists and holds ${kind}: text is only appended to a text file; give another file name`);
+    return;
+  }
   if (mode === 'append') {
     const ext = /\.(bin|tbk|gz)$/i.exec(out.path)?.[1]?.toLowerCase();
     if (ext !== undefined) throw new OutputRefused(`${out.path}: PGN is not written into a .${ext} file (a book or an archive): give a .pgn name`);

@@ -5,7 +5,8 @@
  *
  * - Names are recognisably tabiya's and say who wrote them: `.NAME.tabiya-<pid>-<random>.tmp`
  *   next to NAME (hidden, in the same directory so the rename stays on one file system).
- * - Live temporaries are removed on every exit path that runs code: normal exit, an uncaught
+ * - Live temporaries (and the lock of a book being changed, richFile.ts) are removed on every
+ *   exit path that runs code: normal exit, an uncaught
  *   error (the `exit` event), and SIGINT, SIGTERM and SIGHUP. On a signal the handler removes
  *   them and, when nothing else in the process listens for that signal, restores the default
  *   action and raises the signal again, so the shell sees the conventional status 128 + signal
@@ -26,7 +27,7 @@ export function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.tabiya-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** Records a temporary file this process created, to be removed if the process ends early. */
+/** Records a file this process must remove if it ends early: a temporary file, or a book's lock it holds. */
 export function registerTemp(path: string): void {
   live.add(path);
   if (!installed) install();

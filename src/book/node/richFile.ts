@@ -17,7 +17,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
-import { processAlive, sweepStaleTemps } from '../../node/tempFiles.js';
+import { processAlive, registerTemp, releaseTemp, sweepStaleTemps } from '../../node/tempFiles.js';
 import { writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
@@ -175,6 +175,8 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   for (;;) {
     try {
       const fd = openSync(lock, 'wx');
+      // Ours now: removed with the temporary files if the process is interrupted.
+      registerTemp(lock);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       break;
@@ -191,7 +193,10 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
     if (Date.now() > deadline) throw new BookError('ERR_BOOK_LOCK', `${path}: locked by process ${owner ?? '?'} (${lock}); try again when it has finished`);
     Atomics.wait(SLEEP, 0, 0, 20);
   }
-  const release = (): void => rmSync(lock, { force: true });
+  const release = (): void => {
+    rmSync(lock, { force: true });
+    releaseTemp(lock);
+  };
   let out: T;
   try {
     out = fn();

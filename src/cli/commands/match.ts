@@ -172,7 +172,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const sprt = sprtConfig(a, engines.length);
   if (a.resume && !a.pgnout) fail('--resume needs --pgnout (the journal lives next to the PGN)');
   const openingsFile = a.openings?.get('file');
-  if (a.pgnout) checkOutputs([{ path: a.pgnout, kind: 'pgn', mode: 'append' }, { path: `${a.pgnout}.journal`, kind: 'text', mode: 'update' }], openingsFile ? [openingsFile] : []);
+  const logs = [...new Set(engines.flatMap((e) => (e.stderrFile === undefined ? [] : [e.stderrFile])))].map((path) => ({ path, kind: 'text' as const, mode: 'append' as const }));
+  const files = a.pgnout ? [{ path: a.pgnout, kind: 'pgn' as const, mode: 'append' as const }, { path: `${a.pgnout}.journal`, kind: 'text' as const, mode: 'update' as const }] : [];
+  checkOutputs([...files, ...logs], openingsFile ? [openingsFile] : []);
 
   // Resume: the journal next to the PGN says which games are done and which seed made the schedule.
   const journalPath = a.pgnout ? `${a.pgnout}.journal` : undefined;
