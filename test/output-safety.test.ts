@@ -295,6 +295,26 @@ test('a failed write is an error naming the output, never the temporary file (di
   assert.deepEqual(temps(), []);
 });
 
+test('a write that fails midway (file size limit) is an error naming the output; the old file stays and no temporary is left', () => {
+  writeFileSync(at('limited.out'), 'the old file\n');
+  for (const [args, name] of [
+    [['pgn', 'clean', 'in.pgn', '-o', 'limited.out', '--quiet'], 'limited.out'],
+    [['tune', 'data', 'in.pgn', '-o', 'limited.out', '--quiet'], 'limited.out'],
+    [['book', 'make', 'in.pgn', '-o', 'limited.bin', '--min-game', '1', '--quiet'], 'limited.bin'],
+    [['book', 'make', 'in.pgn', '-o', 'limited.tbk', '--quiet'], 'limited.tbk'],
+  ] as const) {
+    // RLIMIT_FSIZE with SIGXFSZ ignored: a write past 1 block fails with EFBIG, as on a full disk.
+    const quoted = [process.execPath, MAIN, ...args].map((w) => `'${w}'`).join(' ');
+    const r = spawnSync('sh', ['-c', `trap '' XFSZ; ulimit -f 1; exec ${quoted}`], { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+    const what = args.join(' ');
+    assert.equal(r.status, 1, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^tabiya: ${name.replace('.', '\\.')}: cannot write: file too large$`, 'm'), what);
+    assert.deepEqual(temps(), [], what);
+  }
+  assert.equal(bytes('limited.out').toString(), 'the old file\n');
+  assert.ok(!existsSync(at('limited.bin')) && !existsSync(at('limited.tbk')));
+});
+
 test('match --pgnout on a full disk stops with an error naming the PGN', () => {
   if (!existsSync('/dev/full')) return;
   if (!existsSync(at('full.pgn'))) symlinkSync('/dev/full', at('full.pgn'));
