@@ -11,12 +11,13 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { closeSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/engines/', import.meta.url));
+const DEFAULT_GAMES = fileURLToPath(new URL('../../data/masters-2550.pgn.gz', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-outputs-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ function tabiya(args: string[], opts: SpawnSyncOptions = {}): Run {
   return { code: r.status, signal: r.signal, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
 }
 
-const at = (f: string): string => join(tmp, f);
+const at = (f: string): string => resolve(tmp, f);
 const bytes = (f: string): Buffer => readFileSync(at(f));
 /** tabiya's temporary files (and those of earlier versions) left in the directory. */
 const temps = (dir = tmp): string[] => readdirSync(dir).filter((f) => /\.tmp$|\.tmp-\d+$/.test(f));
@@ -58,6 +59,7 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
   symlinkSync('a.tbk', at('alias.bin'));
   linkSync(at('a.bin'), at('alias.tbk'));
   linkSync(at('a.tbk'), at('same.tbk'));
+  symlinkSync(DEFAULT_GAMES, at('masters.link'));
   writeFileSync(at('pos.epd'), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 "1-0";\n');
   writeFileSync(at('params.json'), '{}\n');
   writeFileSync(at('openings.pgn'), games[0] + '\n');
@@ -80,6 +82,7 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
     { args: ['book', 'merge', 'a.bin', 'b.bin', '-o', 'a.bin'], keep: 'a.bin', message: /a\.bin is also an input: write to another file \(a merge adds counts/ },
     { args: ['book', 'merge', 'a.tbk', 'b.tbk', '-o', 'a.tbk'], keep: 'a.tbk', message: /a\.tbk is also an input: write to another file \(a merge adds counts/ },
     { args: ['book', 'merge', 'b.tbk', 'a.tbk', '-o', 'same.tbk'], keep: 'a.tbk', message: /same\.tbk is the same file as the input a\.tbk/ },
+    { args: ['demo', '-o', 'masters.link', '--quiet'], keep: DEFAULT_GAMES, message: /masters\.link is the same file as the input .*masters-2550\.pgn\.gz/ },
     { args: ['book', 'add', 'a.tbk', 'a.tbk'], keep: 'a.tbk', message: /a\.tbk is also an input/ },
     { args: ['book', 'learn', 'a.tbk', 'in.pgn', 'a.tbk', '--player', 'Duda,J'], keep: 'a.tbk', message: /a\.tbk is also an input/ },
     { args: ['book', 'annotate', 'a.tbk', 'a.tbk'], keep: 'a.tbk', message: /a\.tbk is also an input/ },
