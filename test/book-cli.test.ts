@@ -50,7 +50,7 @@ test('make: unreadable input fails naming the file and leaves the old book untou
   for (const [input, message] of [
     ['missing.pgn', /missing\.pgn: no such file/],
     [damaged, /damaged\.pgn\.gz: cannot read: unexpected end of file/],
-    [join(V, 'out/main_min1.bin'), /main_min1\.bin: no readable game/],
+    [join(V, 'out/main_min1.bin'), /main_min1\.bin:1: binary data \(a NUL byte at byte \d+\), not PGN text/],
   ] as const) {
     const r = tabiya(['book', 'make', input, '-o', 'keep.bin', '--quiet']);
     assert.equal(r.code, 1, input);

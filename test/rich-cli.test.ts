@@ -197,7 +197,7 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'binary.pgn'));
   r = tabiya(['book', 'learn', 'g.tbk', 'binary.pgn', '--player', 'x']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /binary\.pgn: no readable game \(first error at line \d+/);
+  assert.match(r.stderr, /binary\.pgn:\d+: binary data \(a NUL byte at byte \d+\), not PGN text/);
   assert.equal(json(['book', 'info', 'g.tbk']).changes, 1, 'the book is unchanged');
   assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('.tmp') || f.endsWith('.lock') || f === 'junk.tbk'), []);
 });

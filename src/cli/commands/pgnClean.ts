@@ -10,7 +10,7 @@ import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { writeGame } from '../../pgn/writer.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { report } from '../output.js';
-import { OutputFile, checkInputs, formatError, progressOf } from './pgnCommon.js';
+import { OutputFile, checkInputs, checkRead, formatError, progressOf } from './pgnCommon.js';
 
 /** Broken games listed in --json (all are counted). */
 const MAX_LISTED = 1000;
@@ -71,6 +71,7 @@ export async function pgnCleanCommand(files: string[], opts: PgnCleanOptions): P
   try {
     const summary = await readPgn(files, cleaner, { onProgress: progress.onProgress });
     progress.stop();
+    checkRead(summary, opts.output);
     out.close();
     report(
       opts.json,

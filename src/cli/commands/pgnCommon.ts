@@ -2,16 +2,42 @@
  * What the `tabiya pgn` commands share: checking inputs, progress while reading, listing broken
  * games, and output files written to a temporary name and renamed when complete.
  */
-import { existsSync } from 'node:fs';
 import { AtomicFileSync } from '../../book/node/atomicWrite.js';
 import { startProgress } from '../../node/progress.js';
-import type { PgnProgress } from '../../pgn/reader.js';
+import { textInputProblem } from '../../node/textFile.js';
+import type { PgnProgress, PgnReadSummary } from '../../pgn/reader.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError } from '../errors.js';
 
+/**
+ * Refuses, before anything is read or written, inputs that cannot be PGN: a missing file, a
+ * directory, binary data (a .bin book, an executable), UTF-16 text, damaged gzip.
+ */
 export function checkInputs(files: readonly string[]): void {
   if (files.length === 0) throw new CliError('no input files (give one or more PGN files, .gz allowed, or - for stdin)', 2);
-  for (const f of files) if (f !== '-' && !existsSync(f)) throw new CliError(`${f}: no such file`, 1);
+  for (const f of files) {
+    const problem = textInputProblem(f, 'PGN text');
+    if (problem !== undefined) throw new CliError(problem, 1);
+  }
+}
+
+/**
+ * What a finished read says about its inputs: each input that held no game is named on stderr
+ * (0 games is a truthful answer, but an empty file is usually a mistake); an input that could
+ * not be read to its end (damaged gzip, read error) fails the run, since the counts and any
+ * output would silently miss its games.
+ */
+export function checkRead(summary: PgnReadSummary, output?: string): void {
+  for (const f of summary.withoutGames) process.stderr.write(`warning: ${inputName(f)} holds no games\n`);
+  if (summary.unreadable.length > 0) {
+    const why = summary.unreadable.map((u) => u.message).join('; ');
+    throw new CliError(output === undefined ? why : `${why}; ${output === '-' ? 'the output is incomplete' : `${output} was not written`}`, 1);
+  }
+}
+
+/** An input as messages name it. */
+export function inputName(file: string): string {
+  return file === '-' ? 'standard input' : file;
 }
 
 /** A progress display over the bytes read; returns the callback for readPgn and a stop function. */

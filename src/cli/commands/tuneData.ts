@@ -9,6 +9,7 @@ import { readPgn } from '../../pgn/reader.js';
 import { PositionSampler } from '../../tune/sample.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
+import { checkInputs, checkRead } from './pgnCommon.js';
 
 export interface TuneDataOptions {
   output: string;
@@ -22,6 +23,7 @@ export interface TuneDataOptions {
 }
 
 export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Promise<void> {
+  checkInputs(pgn);
   const skipPlies = intOption('--skip-plies', opts.skipPlies, 0, 10000) ?? 16;
   const perGame = intOption('--per-game', opts.perGame, 1, 10000) ?? 10;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
@@ -42,12 +44,13 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
   const bar = startProgress({ label: 'tune data', total: 0, unit: 'games', quiet: opts.quiet });
   const t0 = performance.now();
   try {
-    await readPgn(pgn, sampler, { onProgress: (p) => bar.update(p.games, `${sampler.counts.written} positions`) });
+    const summary = await readPgn(pgn, sampler, { onProgress: (p) => bar.update(p.games, `${sampler.counts.written} positions`) });
+    checkRead(summary, opts.output);
     flush();
     out.commit();
   } catch (e) {
     out.abort();
-    if (e instanceof Error && 'code' in e) throw e;
+    if (e instanceof CliError || (e instanceof Error && 'code' in e)) throw e;
     throw new CliError(`tune data: ${(e as Error).message}`, 1);
   } finally {
     bar.stop();
