@@ -8,16 +8,17 @@
  *
  * Writing: every change (make, add, merge, set, annotate, learn) builds the whole new file in
  * memory, writes it under a temporary name in the same directory, fsyncs it, renames it over
- * the book and fsyncs the directory. A rename is atomic, so a `kill -9` at any moment leaves
+ * the book and fsyncs the directory (atomicWrite.ts). A rename is atomic, so a `kill -9` at any moment leaves
  * either the old book or the new one, and a reader that has the file open keeps reading the
  * version it opened. Changes take a lock file (`BOOK.lock`, holding the writer's pid) so two
  * writers (two engines learning into one book) cannot lose each other's update; a lock whose
  * process is gone (killed) is taken over, and temporary files it left are removed.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
+import { processAlive, registerTemp, releaseTemp, sweepStaleTemps } from '../../node/tempFiles.js';
+import { writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
 import { crc32, type Crc32 } from '../rich/format.js';
@@ -150,45 +151,9 @@ export function isRichBookFile(path: string): boolean {
   }
 }
 
-/** Writes bytes to `path` crash-safely: temporary file, fsync, rename, directory fsync. */
+/** Writes bytes to `path` crash-safely: temporary file, fsync, rename, directory fsync (atomicWrite.ts). */
 export function writeBookFile(path: string, bytes: Uint8Array): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let fd: number;
-  try {
-    fd = openSync(tmp, 'wx');
-  } catch (e) {
-    throw new BookError('ERR_BOOK_WRITE', `${path}: cannot write: ${(e as Error).message}`);
-  }
-  try {
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(tmp, { force: true });
-    throw new BookError('ERR_BOOK_WRITE', `${path}: write failed: ${(e as Error).message}`);
-  }
-  syncDir(dirname(path));
-}
-
-/** Makes a rename durable (a directory fsync); not available everywhere, so best effort. */
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot open or fsync a directory; the rename is still atomic.
-  }
+  writeFileAtomicSync(path, bytes);
 }
 
 export interface LockOptions {
@@ -198,6 +163,11 @@ export interface LockOptions {
 
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
+/** Replaces a book (make, merge, import) under its lock, so a writer learning into it cannot lose the race. */
+export function replaceRichBook(path: string, bytes: Uint8Array, opts: LockOptions = {}): void {
+  withBookLock(path, () => writeBookFile(path, bytes), opts);
+}
+
 /** Runs `fn` holding the book's lock file (until its promise settles, when it returns one). */
 export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {}): T {
   const lock = `${path}.lock`;
@@ -205,6 +175,8 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   for (;;) {
     try {
       const fd = openSync(lock, 'wx');
+      // Ours now: removed with the temporary files if the process is interrupted.
+      registerTemp(lock);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       break;
@@ -212,16 +184,19 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new BookError('ERR_BOOK_LOCK', `${path}: cannot lock: ${(e as Error).message}`);
     }
     const owner = lockOwner(lock);
-    if (owner !== undefined && !alive(owner)) {
+    if (owner !== undefined && !processAlive(owner)) {
       // The writer died holding the lock (kill -9): its temporary files are garbage.
-      removeTemps(path, owner);
+      sweepStaleTemps(path);
       rmSync(lock, { force: true });
       continue;
     }
     if (Date.now() > deadline) throw new BookError('ERR_BOOK_LOCK', `${path}: locked by process ${owner ?? '?'} (${lock}); try again when it has finished`);
     Atomics.wait(SLEEP, 0, 0, 20);
   }
-  const release = (): void => rmSync(lock, { force: true });
+  const release = (): void => {
+    rmSync(lock, { force: true });
+    releaseTemp(lock);
+  };
   let out: T;
   try {
     out = fn();
@@ -241,26 +216,6 @@ function lockOwner(lock: string): number | undefined {
     return Number.isFinite(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function removeTemps(path: string, pid: number): void {
-  const dir = dirname(path);
-  const prefix = `.${basename(path)}.${pid}.`;
-  try {
-    for (const f of readdirSync(dir)) if (f.startsWith(prefix) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
-  } catch {
-    // best effort
   }
 }
 

@@ -20,8 +20,9 @@ import { FLAG_EXACT, FLAG_IMPORTED, FLAG_MERGED } from '../rich/format.js';
 import { RichTable } from '../rich/table.js';
 import { encodeBook, hasData, type BookInfo } from '../rich/writer.js';
 import { expectedEntries, openInput } from './inputs.js';
-import { fastCrc32, openRichBook, withBookLock, writeBookFile } from './richFile.js';
+import { fastCrc32, openRichBook, replaceRichBook, withBookLock, writeBookFile } from './richFile.js';
 import { loadTable } from '../rich/load.js';
+import { bookTime } from '../rich/clock.js';
 
 export interface RichMakeOptions {
   /** PGN files ('-' = stdin), read in order as one stream of games. */
@@ -61,7 +62,7 @@ export async function makeRichBook(output: string, opts: RichMakeOptions): Promi
   const table = new RichTable(expectedEntries(inputs, maxPly));
   const counts = await countGames(table, inputs, maxPly, opts);
   const minGames = opts.minGames ?? 0;
-  const now = Math.floor(Date.now() / 1000);
+  const now = bookTime();
   const info: BookInfo = {
     flags: FLAG_EXACT,
     games: counts.used,
@@ -75,7 +76,7 @@ export async function makeRichBook(output: string, opts: RichMakeOptions): Promi
   // make-book counts unfinished games too (pgN): a move it would keep is never cut here.
   const keep = (r: number): boolean => hasData(table, r) && (minGames <= 1 || table.games(r) >= minGames || table.pgN[r]! >= minGames);
   const bytes = encodeBook(table, info, keep, fastCrc32);
-  writeBookFile(output, bytes);
+  replaceRichBook(output, bytes);
   return summary(output, opts, counts, 0, bytes, 'exact', [], started);
 }
 
@@ -104,7 +105,7 @@ export async function addToRichBook(path: string, opts: RichMakeOptions): Promis
     info.games += counts.used;
     info.changes++;
     const runs = Array.isArray(info.meta.runs) ? (info.meta.runs as unknown[]) : [];
-    info.meta = { ...info.meta, runs: [...runs, { at: Math.floor(Date.now() / 1000), inputs: [...opts.inputs], games: counts.used, maxPly }] };
+    info.meta = { ...info.meta, runs: [...runs, { at: bookTime(), inputs: [...opts.inputs], games: counts.used, maxPly }] };
     const bytes = encodeBook(table, info, undefined, fastCrc32);
     writeBookFile(path, bytes);
     const kind = (info.flags & FLAG_EXACT) !== 0 ? 'exact' : 'approximate';

@@ -4,6 +4,7 @@
  * filters, several inputs (.gz, stdin), a progress bar, a summary, worker threads, and an
  * output written to a temporary file and renamed.
  */
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress, formatRate } from '../../node/progress.js';
 import { defaultThreads, makeBook, type MakeBookSummary } from '../../book/node/makeBook.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
@@ -31,6 +32,7 @@ export interface BookMakeCliOptions {
   errors?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 export interface BookMakeRun {
@@ -41,6 +43,7 @@ export interface BookMakeRun {
 /** Runs make-book from command-line options (also used by `tabiya demo`). */
 export async function runBookMake(files: string[], opts: BookMakeCliOptions, label = 'book make'): Promise<BookMakeRun> {
   checkInputs(files);
+  checkOutputs([{ path: opts.output, kind: 'polyglot' }], files, { force: opts.force });
   const threads = opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!;
   const listed = intOption('--errors', opts.errors ?? '20', 0)!;
   let filter;

@@ -16,6 +16,7 @@ export interface DemoOptions {
   threads?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 interface Shown {
@@ -34,6 +35,7 @@ export async function demoCommand(opts: DemoOptions): Promise<void> {
       threads: opts.threads ?? '1',
       quiet: opts.quiet,
       json: opts.json,
+      force: opts.force,
       errors: '5',
     },
     'building the default book',

@@ -26,6 +26,7 @@ import { formatTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
 import { AppendFile, readMaybeGzip } from '../../node/matchFiles.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { notText } from '../../node/textFile.js';
 import { unwrap } from '../../core/result.js';
@@ -205,6 +206,10 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const rules = adjudication(a);
   const sprt = sprtConfig(a, engines.length);
   if (a.resume && !a.pgnout) fail('--resume needs --pgnout (the journal lives next to the PGN)');
+  const openingsFile = a.openings?.get('file');
+  const logs = [...new Set(engines.flatMap((e) => (e.stderrFile === undefined ? [] : [e.stderrFile])))].map((path) => ({ path, kind: 'text' as const, mode: 'append' as const }));
+  const files = a.pgnout ? [{ path: a.pgnout, kind: 'pgn' as const, mode: 'append' as const }, { path: `${a.pgnout}.journal`, kind: 'text' as const, mode: 'update' as const }] : [];
+  checkOutputs([...files, ...logs], openingsFile ? [openingsFile] : []);
 
   // Resume: the journal next to the PGN says which games are done and which seed made the schedule.
   const journalPath = a.pgnout ? `${a.pgnout}.journal` : undefined;

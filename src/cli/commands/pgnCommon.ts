@@ -2,7 +2,7 @@
  * What the `tabiya pgn` commands share: checking inputs, progress while reading, listing broken
  * games, and output files written to a temporary name and renamed when complete.
  */
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { AtomicFileSync } from '../../book/node/atomicWrite.js';
 import { startProgress } from '../../node/progress.js';
 import { textInputProblem } from '../../node/textFile.js';
 import type { PgnProgress, PgnReadSummary } from '../../pgn/reader.js';
@@ -58,21 +58,15 @@ export function formatError(e: PgnGameError): string {
   return `${e.file}:${e.line}:${e.column}: game ${e.game}: ${e.kind}: ${e.message}`;
 }
 
-/** Writes to `path.tmp-<pid>` with large buffered writes and renames on close ('-' writes to stdout). */
+/** Buffers output in large writes to an atomic file (atomicWrite.ts; '-' writes to stdout). */
 export class OutputFile {
-  private readonly fd: number;
-  private readonly tmp: string;
+  private readonly file: AtomicFileSync;
   private parts: (string | Uint8Array)[] = [];
   private pending = 0;
   bytes = 0;
 
   constructor(readonly path: string) {
-    this.tmp = path === '-' ? '-' : `${path}.tmp-${process.pid}`;
-    try {
-      this.fd = path === '-' ? 1 : openSync(this.tmp, 'w');
-    } catch (e) {
-      throw new CliError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`, 1);
-    }
+    this.file = new AtomicFileSync(path);
   }
 
   write(data: string | Uint8Array): void {
@@ -83,8 +77,8 @@ export class OutputFile {
 
   private flush(): void {
     for (const p of this.parts) {
-      const n = typeof p === 'string' ? writeSync(this.fd, p) : writeAll(this.fd, p);
-      this.bytes += n;
+      this.file.write(p);
+      this.bytes += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
     }
     this.parts = [];
     this.pending = 0;
@@ -93,25 +87,11 @@ export class OutputFile {
   /** Flushes and moves the file into place. */
   close(): void {
     this.flush();
-    if (this.path === '-') return;
-    closeSync(this.fd);
-    renameSync(this.tmp, this.path);
+    this.file.commit();
   }
 
   /** Drops the partial output. */
   abort(): void {
-    if (this.path === '-') return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-    rmSync(this.tmp, { force: true });
+    this.file.abort();
   }
-}
-
-function writeAll(fd: number, data: Uint8Array): number {
-  let off = 0;
-  while (off < data.length) off += writeSync(fd, data, off);
-  return data.length;
 }

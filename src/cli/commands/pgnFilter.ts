@@ -8,6 +8,7 @@ import { filterVisitor } from '../../pgn/filter.js';
 import { readPgn } from '../../pgn/reader.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError, intOption } from '../errors.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { report } from '../output.js';
 import { OutputFile, checkInputs, checkRead, formatError, progressOf } from './pgnCommon.js';
 
@@ -25,6 +26,7 @@ export interface PgnFilterCliOptions {
   dedupe?: boolean;
   json?: boolean;
   quiet?: boolean;
+  force?: boolean;
 }
 
 const RESULTS = ['1-0', '0-1', '1/2-1/2', '*'];
@@ -65,6 +67,7 @@ export function filterOptionsFromCli(opts: Omit<PgnFilterCliOptions, 'output'>):
 
 export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOptions): Promise<void> {
   checkInputs(files);
+  checkOutputs([{ path: opts.output, kind: 'pgn' }], files, { force: opts.force });
   let filter: PgnFilter;
   try {
     filter = new PgnFilter(filterOptionsFromCli(opts));

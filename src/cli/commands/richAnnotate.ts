@@ -7,6 +7,7 @@ import { updateRichBook } from '../../book/node/richFile.js';
 import { AnnotateVisitor } from '../../book/rich/annotate.js';
 import { EF_POSTBOOK, USER_NONE } from '../../book/rich/format.js';
 import { RichTable } from '../../book/rich/table.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { readPgn } from '../../pgn/reader.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
@@ -21,6 +22,7 @@ export interface RichAnnotateCliOptions {
 
 export async function richAnnotateCommand(file: string, pgns: string[], opts: RichAnnotateCliOptions): Promise<void> {
   checkInputs(pgns);
+  checkOutputs([{ path: file, kind: 'tbk', mode: 'update' }], pgns);
   const job = new PgnJob('book annotate', opts);
   // The lines are read first into a scratch table (no lock held while reading), then applied.
   const scratch = new RichTable();

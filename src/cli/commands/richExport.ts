@@ -6,6 +6,7 @@
 import { openRichBook } from '../../book/node/richFile.js';
 import { writeFileAtomic } from '../../book/node/atomicWrite.js';
 import { exportPolyglot } from '../../book/rich/export.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
 import { bookErrors } from './richCommon.js';
@@ -19,6 +20,7 @@ export interface RichExportCliOptions {
   userValues?: boolean;
   exact?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 export async function richExportCommand(file: string, opts: RichExportCliOptions, given: (name: string) => boolean = () => true): Promise<void> {
@@ -27,6 +29,7 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   // Defaults are make-book's; only options the user gave can conflict with an imported book.
   const minGame = given('minGame') ? intOption('--min-game', opts.minGame, 0, 65535) : undefined;
   const minScore = given('minScore') ? numberOption('--min-score', opts.minScore, 0, 100) : undefined;
+  checkOutputs([{ path: opts.output, kind: 'polyglot' }], [file], { force: opts.force });
   const t0 = performance.now();
   const r = await bookErrors(async () => {
     const { book, close } = openRichBook(file, { memoryLimit: Infinity, verify: true });

@@ -3,6 +3,7 @@
  * NAME played (rules in rich/learn.ts; evaluations read from move comments).
  */
 import { learnFromPgn } from '../../book/node/richLearn.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 import { checkInputs } from './pgnCommon.js';
@@ -18,6 +19,7 @@ export interface RichLearnCliOptions {
 
 export async function richLearnCommand(file: string, pgns: string[], opts: RichLearnCliOptions): Promise<void> {
   checkInputs(pgns);
+  checkOutputs([{ path: file, kind: 'tbk', mode: 'update' }], pgns);
   if (opts.player === undefined || opts.player.trim() === '') throw new CliError('book learn: --player NAME is required (the player whose moves learn)', 2);
   const job = new PgnJob('book learn', opts);
   const s = await bookErrors(() =>

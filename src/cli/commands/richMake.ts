@@ -6,6 +6,7 @@
  * .tbk (Terra's createbook "minimum number of games").
  */
 import { addToRichBook, makeRichBook, type RichMakeSummary } from '../../book/node/richMake.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { formatRate } from '../../node/progress.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
@@ -30,6 +31,7 @@ export interface RichMakeCliOptions {
   errors?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 /** Which options the user gave (commander's value source), to tell defaults from choices. */
@@ -38,6 +40,7 @@ export type GivenOptions = (name: string) => boolean;
 export async function richMakeCommand(files: string[], opts: RichMakeCliOptions, given: GivenOptions): Promise<void> {
   checkInputs(files);
   if (opts.output === undefined || opts.output === '-') throw new CliError('book make: a .tbk book needs a file name (-o X.tbk)', 2);
+  checkOutputs([{ path: opts.output, kind: 'tbk', instead: `use tabiya book add ${opts.output} to count more games into it` }], files, { force: opts.force });
   const notes: string[] = [];
   // colour is set by the --only-white/--only-black handlers, which leave no value source.
   for (const [name, key] of [['--min-score', 'minScore'], ['--only-white/--only-black', 'colour'], ['--uniform', 'uniform']] as const) {
@@ -61,6 +64,7 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
 
 export async function richAddCommand(book: string, files: string[], opts: RichMakeCliOptions): Promise<void> {
   checkInputs(files);
+  checkOutputs([{ path: book, kind: 'tbk', mode: 'update' }], files);
   const filter = filtersOf(opts);
   const job = new PgnJob('book add', opts);
   const s = await bookErrors(() =>

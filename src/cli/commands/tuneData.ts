@@ -3,6 +3,7 @@
  * `tune fit` (see src/tune/sample.ts for what is drawn and what is left out).
  */
 import { AtomicFileSync } from '../../book/node/atomicWrite.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { readPgn } from '../../pgn/reader.js';
 import { PositionSampler } from '../../tune/sample.js';
@@ -18,6 +19,7 @@ export interface TuneDataOptions {
   minPieces?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Promise<void> {
@@ -26,6 +28,7 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
   const perGame = intOption('--per-game', opts.perGame, 1, 10000) ?? 10;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
   const minPieces = intOption('--min-pieces', opts.minPieces, 2, 32) ?? 5;
+  checkOutputs([{ path: opts.output, kind: 'text' }], pgn, { force: opts.force });
   const out = new AtomicFileSync(opts.output);
   const enc = new TextEncoder();
   let buffered: string[] = [];

@@ -4,6 +4,7 @@
  * See docs/tuning.md.
  */
 import { writeFileAtomic } from '../../book/node/atomicWrite.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { splitStore } from '../../tune/dataset.js';
 import { fitK } from '../../tune/kfit.js';
@@ -36,6 +37,7 @@ export interface TuneFitOptions {
   resolve?: boolean;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 /** An option that must be above 0 when given (0 would make the command do nothing and report success). */
@@ -50,6 +52,11 @@ const f6 = (x: number | undefined): string => (x === undefined ? '-' : x.toFixed
 
 export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promise<void> {
   if (!opts.output) throw new CliError('tune fit: -o/--output FILE is required', 2);
+  checkOutputs(
+    [{ path: opts.output, kind: 'text' }, ...(opts.plot ? [{ path: opts.plot, kind: 'text' as const }] : [])],
+    [file, ...(opts.params ? [opts.params] : [])],
+    { force: opts.force },
+  );
   const method = (opts.method ?? 'adam') as Method;
   if (!METHODS.includes(method)) throw new CliError(`tune fit: --method ${opts.method} is not one of ${METHODS.join(', ')}`, 2);
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkOutputs } from '../../node/outputs.js';
 import { readParamsFile } from '../../tune/paramsFile.js';
 import { parseTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtModel } from '../../stats/sprt.js';
@@ -92,6 +93,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     throw new CliError(`tune verify: ${(e as Error).message}`, 1);
   }
   if (!existsSync(openings)) throw new CliError(`tune verify: opening suite ${openings} does not exist (--openings FILE)`, 1);
+  if (opts.pgnout) checkOutputs([{ path: opts.pgnout, kind: 'pgn', mode: 'append' }], [tuned, ...(base ? [base] : []), openings]);
   const engine = (name: string, params?: string): string[] => [
     '--engine',
     `name=${name}`,
