@@ -316,3 +316,21 @@ test('make, annotate and learn on input without a game fail (exit 1) and leave t
   assert.match(r.stderr, /note: cut\.tbk is empty: no move of the 4 games passed --min-games 50/);
   assert.equal(json(['book', 'info', 'cut.tbk']).entries, 0);
 });
+
+test('probe and dump: options that would be ignored are refused, bad policy values name the flag (exit 2)', () => {
+  const cases: [string[], string][] = [
+    [['probe', 'g.tbk', '--seed', '3'], '--seed is the seed of --choose: give --choose too'],
+    [['probe', join(V, 'out/main_min1.bin'), '--seed', '3'], '--seed is the seed of --choose: give --choose too'],
+    [['probe', 'g.tbk', '--choose', 'gnu-best', '--policy', 'terra'], '--choose gnu-best and --policy terra name different policies: give one'],
+    [['probe', 'g.tbk', '--random-type', '9'], '--random-type: 9 is out of range (0..3)'],
+    [['probe', 'g.tbk', '--post-book', 'maybe'], '--post-book: "maybe" is not a boolean (true/false, on/off)'],
+    [['probe', 'g.tbk', '--book-threshold', 'lots'], '--book-threshold: "lots" is not a number (0..1000)'],
+    [['dump', join(V, 'out/main_min1.bin'), '--color', 'white', '--colour', 'black'], '--color white and --colour black disagree: give one'],
+  ];
+  for (const [args, message] of cases) {
+    const r = tabiya(['book', ...args]);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stderr, `tabiya: ${message}\n`);
+  }
+  assert.deepEqual(json(['book', 'probe', 'g.tbk', '--choose', 'best', '--policy', 'polyglot-best', '--seed', '1']).chosen, { uci: 'e2e4', san: 'e4' }, 'two names of one policy agree');
+});

@@ -188,11 +188,12 @@ export function registerCommands(program: Command): void {
     .option('--color <colour>', 'white or black')
     .option('--colour <colour>', 'same as --color')
     .option('-o, --output <file>', 'write to a file instead of stdout')
-    .action(async (file, opts) =>
-      tbk(file)
+    .action(async (file, opts) => {
+      if (opts.color !== undefined && opts.colour !== undefined && opts.color !== opts.colour) throw new CliError(`--color ${opts.color} and --colour ${opts.colour} disagree: give one`, 2);
+      return tbk(file)
         ? (await import('./commands/richCommon.js')).polyglotOnly(file, 'book dump')
-        : (await import('./commands/bookDump.js')).bookDumpCommand(file, { ...opts, color: opts.color ?? opts.colour }),
-    );
+        : (await import('./commands/bookDump.js')).bookDumpCommand(file, { ...opts, color: opts.color ?? opts.colour });
+    });
   book
     .command('info')
     .description("what a book holds: polyglot info-book's counts (.bin), header and checksum (.tbk)")
@@ -223,6 +224,7 @@ export function registerCommands(program: Command): void {
   bookProbe.option('--json', 'print one JSON object').action(async (file, opts, cmd: Command) => {
     const policy = POLICY_OPTIONS.map((o) => camel(o.flag));
     onlyFor(cmd, tbk(file) ? '.tbk' : '.bin', { '.bin': ['minWeight'], '.tbk': ['explain', ...policy] });
+    if (opts.seed !== undefined && opts.choose === undefined) throw new CliError('--seed is the seed of --choose: give --choose too', 2);
     return tbk(file) ? (await import('./commands/richProbe.js')).richProbeCommand(file, opts) : (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts);
   });
   book
