@@ -56,10 +56,14 @@ export class FileSource implements ByteSource {
     }
     const out = new Uint8Array(length);
     let got = 0;
-    while (got < length) {
-      const n = readSync(this.fd, out, got, length - got, offset + got);
-      if (n === 0) break;
-      got += n;
+    try {
+      while (got < length) {
+        const n = readSync(this.fd, out, got, length - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } catch (e) {
+      throw readError(this.path, e);
     }
     return out.subarray(0, got);
   }
@@ -72,7 +76,12 @@ export class FileSource implements ByteSource {
       return hit;
     }
     const buf = new Uint8Array(BLOCK);
-    const n = readSync(this.fd, buf, 0, BLOCK, b * BLOCK);
+    let n: number;
+    try {
+      n = readSync(this.fd, buf, 0, BLOCK, b * BLOCK);
+    } catch (e) {
+      throw readError(this.path, e);
+    }
     const data = n === BLOCK ? buf : buf.subarray(0, n);
     if (this.cache.size >= CACHE_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(b, data);
@@ -89,7 +98,11 @@ export class FileSource implements ByteSource {
 export interface OpenRichOptions {
   /** Books up to this many bytes are read into memory (default 64 MiB); larger ones stay on disk. */
   memoryLimit?: number;
-  /** Check the CRC-32 of the whole file when opening (default false). */
+  /**
+   * Check the CRC-32 of the whole file when opening: by default for a book read into memory,
+   * not for one left on disk (whose header, key order and entries are checked as they are read).
+   * `false` skips it (book info reports the checksum itself).
+   */
   verify?: boolean;
 }
 
@@ -105,11 +118,13 @@ export function openRichBook(path: string, opts: OpenRichOptions = {}): OpenedRi
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
   }
-  let source: FileSource | undefined = new FileSource(path, fd);
+  const source = new FileSource(path, fd);
+  let onDisk = false;
   let opened: RichBook;
   try {
+    if (!fstatSync(fd).isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`, path);
     if (source.size <= (opts.memoryLimit ?? 64 * 1024 * 1024)) {
       const bytes = new Uint8Array(source.size);
       let got = 0;
@@ -118,19 +133,21 @@ export function openRichBook(path: string, opts: OpenRichOptions = {}): OpenedRi
         if (n === 0) break;
         got += n;
       }
-      source.close();
-      source = undefined;
-      opened = unwrapBook(RichBook.open(bytes.subarray(0, got), path));
+      opened = unwrapBook(RichBook.open(bytes.subarray(0, got), path, { verify: opts.verify, crc: fastCrc32 }));
     } else {
-      opened = unwrapBook(RichBook.open(source, path));
+      onDisk = true;
+      opened = unwrapBook(RichBook.open(source, path, { verify: opts.verify, crc: fastCrc32 }));
     }
-    if (opts.verify) unwrapBook(opened.verify(fastCrc32));
   } catch (e) {
-    source?.close();
-    throw e;
+    source.close();
+    throw e instanceof BookError ? e : readError(path, e);
   }
-  const s = source;
-  return { book: opened, close: () => s?.close() };
+  if (!onDisk) source.close();
+  return { book: opened, close: () => source.close() };
+}
+
+function readError(path: string, e: unknown): BookError {
+  return new BookError('ERR_BOOK_READ', `${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
 }
 
 function unwrapBook<T>(r: { ok: true; value: T } | { ok: false; error: BookError }): T {

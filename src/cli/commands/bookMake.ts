@@ -16,7 +16,7 @@ import { filterOptionsFromCli } from './pgnFilter.js';
 export interface BookMakeCliOptions {
   output: string;
   maxPly?: string;
-  minGame?: string;
+  minGames?: string;
   minScore?: string;
   /** Set by --only-white / --only-black, the last one given wins (as in polyglot). */
   colour?: 'white' | 'black';
@@ -62,7 +62,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
       inputs: files,
       output: opts.output,
       maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
-      minGame: intOption('--min-game', opts.minGame ?? '3', 0, 65535),
+      minGame: intOption('--min-games', opts.minGames ?? '3', 0, 65535),
       minScore: numberOption('--min-score', opts.minScore ?? '0', 0, 100),
       colour: opts.colour ?? 'both',
       uniform: opts.uniform === true,
@@ -93,10 +93,19 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
 
 export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions): Promise<void> {
   const { summary: s, skipped } = await runBookMake(files, opts);
+  if (s.entriesKept === 0) process.stderr.write(`note: ${emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames ?? 3}, --min-score, --only-white/--only-black`)}\n`);
   const value = { ...s, skippedGames: skipped.slice(0, 100) };
   // With the book on stdout, the summary goes to stderr.
   if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : formatSummary(s)) + '\n');
   else report(opts.json, value, () => formatSummary(s));
+}
+
+/**
+ * Why a book from games that were read holds no move: a valid empty book is the truthful
+ * result, but a script should hear about it.
+ */
+export function emptyBookNote(output: string, gamesUsed: number, thresholds: string): string {
+  return gamesUsed === 0 ? `${output} is empty: no game passed the game filters` : `${output} is empty: no move of the ${gamesUsed} games passed ${thresholds}`;
 }
 
 /** The summary, in the spirit of GNU Chess's book report. */

@@ -31,7 +31,7 @@ export async function demoCommand(opts: DemoOptions): Promise<void> {
     {
       output,
       maxPly: String(DEFAULT_BOOK_OPTIONS.maxPly),
-      minGame: String(DEFAULT_BOOK_OPTIONS.minGame),
+      minGames: String(DEFAULT_BOOK_OPTIONS.minGame),
       threads: opts.threads ?? '1',
       quiet: opts.quiet,
       json: opts.json,
