@@ -18,10 +18,11 @@ export function buildProgram(): Command {
 }
 
 // A reader that goes away (`tabiya ... | head`) closes stdout: say so once and exit 1, rather
-// than die with a stack trace or, when the error arrives late, exit 0.
+// than die with a stack trace or, when the error arrives late, exit 0. A command that watches
+// stdout itself (the engine loop, which tells the GUI's side in its own words) says it instead.
 let stdoutFailed = false;
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (!stdoutFailed) process.stderr.write(`tabiya: standard output: cannot write: ${e.code === 'EPIPE' ? 'broken pipe (the reader closed it)' : e.message}\n`);
+  if (!stdoutFailed && process.stdout.listenerCount('error') === 1) process.stderr.write(`tabiya: standard output: cannot write: ${e.code === 'EPIPE' ? 'broken pipe (the reader closed it)' : e.message}\n`);
   stdoutFailed = true;
   process.exitCode = 1;
 });
