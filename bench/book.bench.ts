@@ -71,7 +71,7 @@ function firstGames(src: string, n: number, dst: string): number {
 
 /** polyglot make-book options → ours. */
 function oursArgs(pg: string[]): string[] {
-  const map: Record<string, string> = { '-max-ply': '--max-ply', '-min-game': '--min-game', '-min-score': '--min-score', '-only-white': '--only-white', '-only-black': '--only-black', '-uniform': '--uniform' };
+  const map: Record<string, string> = { '-max-ply': '--max-ply', '-min-game': '--min-games', '-min-score': '--min-score', '-only-white': '--only-white', '-only-black': '--only-black', '-uniform': '--uniform' };
   return pg.map((a) => map[a] ?? a);
 }
 

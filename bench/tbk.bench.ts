@@ -10,7 +10,7 @@
  *      legal-move checking (`RichBook.probe` against `PolyglotReader.moves`).
  *
  * Default input: the first 20,000 games of ../shared/data/games/pgnmentor_players_dedup.pgn.gz,
- * whole games (make-book's default max-ply). The .bin for lookups is made with --min-game 1, so
+ * whole games (make-book's default max-ply). The .bin for lookups is made with --min-games 1, so
  * both books hold the same positions.
  */
 import { spawn } from 'node:child_process';
@@ -84,7 +84,7 @@ export async function main(args: string[]): Promise<void> {
       bin = Math.min(bin, await wall([...common, '-o', 'x.bin'], dir));
       tbk = Math.min(tbk, await wall([...common, '-o', 'x.tbk'], dir));
     }
-    await wall([...common, '-o', 'all.bin', '--min-game', '1'], dir);
+    await wall([...common, '-o', 'all.bin', '--min-games', '1'], dir);
     console.log(`${'build'.padEnd(34)} ${'.tbk'.padStart(10)} ${'.bin'.padStart(10)} ${'.tbk/.bin'.padStart(10)}`);
     console.log(`${'book make, wall s'.padEnd(34)} ${tbk.toFixed(2).padStart(10)} ${bin.toFixed(2).padStart(10)} ${(tbk / bin).toFixed(2).padStart(10)}`);
 
@@ -123,7 +123,7 @@ export async function main(args: string[]): Promise<void> {
     for (const [name, mem, dsk, b] of rows) {
       console.log(`${name.padEnd(34)} ${mem.toFixed(2).padStart(10)} ${dsk.toFixed(2).padStart(10)} ${b.toFixed(2).padStart(10)} ${(mem / b).toFixed(2).padStart(10)} ${(dsk / b).toFixed(2).padStart(10)}`);
     }
-    console.log(`books: .tbk ${rich.size} entries (${(bytes.length / 2 ** 20).toFixed(1)} MiB), .bin (--min-game 1) ${poly.size} entries; ratio = .tbk / .bin (below 1: faster)`);
+    console.log(`books: .tbk ${rich.size} entries (${(bytes.length / 2 ** 20).toFixed(1)} MiB), .bin (--min-games 1) ${poly.size} entries; ratio = .tbk / .bin (below 1: faster)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

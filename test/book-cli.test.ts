@@ -25,10 +25,10 @@ const vec = (f: string): Buffer => readFileSync(join(V, 'out', f));
 const leftovers = (): string[] => readdirSync(tmp).filter((f) => f.includes('.tmp'));
 
 test('make: polyglot options, last of --only-white/--only-black wins, stdin, JSON summary', () => {
-  let r = tabiya(['book', 'make', join(V, 'pgn/filters.pgn'), '-o', 'bw.bin', '--min-game', '1', '--only-black', '--only-white', '--quiet']);
+  let r = tabiya(['book', 'make', join(V, 'pgn/filters.pgn'), '-o', 'bw.bin', '--min-games', '1', '--only-black', '--only-white', '--quiet']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(readFileSync(join(tmp, 'bw.bin')), vec('filters_bw.bin'));
-  r = tabiya(['book', 'make', '-', '-o', 'main.bin', '--min-game', '1', '--json'], readFileSync(join(V, 'pgn/main.pgn')));
+  r = tabiya(['book', 'make', '-', '-o', 'main.bin', '--min-games', '1', '--json'], readFileSync(join(V, 'pgn/main.pgn')));
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(readFileSync(join(tmp, 'main.bin')), vec('main_min1.bin'));
   const s = JSON.parse(r.stdout);
@@ -36,7 +36,7 @@ test('make: polyglot options, last of --only-white/--only-black wins, stdin, JSO
 });
 
 test('make: a broken game is skipped and listed with file:line, the rest is used', () => {
-  const r = tabiya(['book', 'make', join(V, 'pgn/illegal.pgn'), '-o', 'ill.bin', '--min-game', '1']);
+  const r = tabiya(['book', 'make', join(V, 'pgn/illegal.pgn'), '-o', 'ill.bin', '--min-games', '1']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /skipped: .*illegal\.pgn:9:13: game 2: illegal-move: illegal move 2\. Ke3/);
   assert.match(r.stdout, /games read\s+1, 1 broken and skipped/);
@@ -50,7 +50,7 @@ test('make: unreadable input fails naming the file and leaves the old book untou
   for (const [input, message] of [
     ['missing.pgn', /missing\.pgn: no such file/],
     [damaged, /damaged\.pgn\.gz: cannot read: unexpected end of file/],
-    [join(V, 'out/main_min1.bin'), /main_min1\.bin: no readable game/],
+    [join(V, 'out/main_min1.bin'), /main_min1\.bin:1: binary data \(a NUL byte at byte \d+\), not PGN text/],
   ] as const) {
     const r = tabiya(['book', 'make', input, '-o', 'keep.bin', '--quiet']);
     assert.equal(r.code, 1, input);
@@ -60,12 +60,12 @@ test('make: unreadable input fails naming the file and leaves the old book untou
   }
 });
 
-test('reading: truncated books warn, unsorted books and non-books fail naming the file', () => {
+test('reading: truncated, unsorted books and non-books fail naming the file', () => {
   writeFileSync(join(tmp, 'trunc.bin'), Buffer.concat([vec('main_min1.bin'), Buffer.from('\n')]));
   let r = tabiya(['book', 'probe', 'trunc.bin']);
-  assert.equal(r.code, 0);
-  assert.match(r.stderr, /warning: trunc\.bin: size 609 is not a multiple of 16/);
-  assert.match(r.stdout, /^e4 +e2e4 +4 +44\.4%/m);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /trunc\.bin: size 609 is not a multiple of 16: a Polyglot book is whole 16-byte entries, so the file is truncated or damaged/);
+  assert.equal(r.stdout, '');
   const b = vec('main_min1.bin');
   writeFileSync(join(tmp, 'unsorted.bin'), Buffer.concat([b.subarray(160, 320), b.subarray(0, 160), b.subarray(320)]));
   for (const cmd of [['probe'], ['dump', '--color', 'white'], ['info']]) {
@@ -96,4 +96,74 @@ test('probe --json, dump to stdout, merge and info', () => {
   r = tabiya(['book', 'info', join(V, 'out/main_min1.bin'), '--exact']);
   assert.equal(r.code, 0);
   assert.ok(r.stdout.endsWith(vec('main_min1.info.txt').toString().split('PolyGlot 2.0.4 by Fabien Letouzey.\n')[2]!));
+});
+
+test('a .bin cut short or extended is refused by every command that reads it (exit 1), naming the file and the byte', () => {
+  const b = vec('main_min1.bin');
+  writeFileSync(join(tmp, 'short.bin'), b.subarray(0, b.length - 5));
+  for (const args of [['probe', 'short.bin'], ['dump', 'short.bin', '--color', 'white'], ['info', 'short.bin'], ['merge', 'short.bin', join(V, 'out/mA.bin'), '-o', 'sm.bin'], ['import', 'short.bin', '-o', 'short.tbk']]) {
+    const r = tabiya(['book', ...args]);
+    assert.equal(r.code, 1, args[0]);
+    assert.equal(r.stderr, 'tabiya: short.bin: size 603 is not a multiple of 16: a Polyglot book is whole 16-byte entries, so the file is truncated or damaged (11 bytes after entry 36)\n', args[0]);
+    assert.equal(r.stdout, '');
+  }
+  assert.ok(!existsSync(join(tmp, 'sm.bin')) && !existsSync(join(tmp, 'short.tbk')));
+});
+
+test('make: an input without a game fails (exit 1) and writes nothing; games without a kept move give an empty book and a note', () => {
+  writeFileSync(join(tmp, 'empty.pgn'), '');
+  writeFileSync(join(tmp, 'comments.pgn'), '{ no games here }\n% an escape line\n; a line comment\n');
+  copyFileSync(join(V, 'out/main_min1.bin'), join(tmp, 'old.bin'));
+  for (const input of ['empty.pgn', 'comments.pgn']) {
+    for (const output of ['new.bin', 'old.bin', 'new.tbk']) {
+      for (const threads of ['1', '2']) {
+        if (threads === '2' && output.endsWith('.tbk')) continue;
+        const r = tabiya(['book', 'make', input, '-o', output, '--threads', threads]);
+        assert.equal(r.code, 1, `${input} -> ${output}`);
+        assert.equal(r.stderr, `tabiya: ${input}: no game in it (the input is empty or holds only comments)\n`);
+        assert.equal(r.stdout, '');
+      }
+    }
+    // One empty input among good ones is still a mistake worth stopping for.
+    const r = tabiya(['book', 'make', join(V, 'pgn/main.pgn'), input, '-o', 'new.bin']);
+    assert.equal(r.code, 1);
+  }
+  const r = tabiya(['book', 'make', '-', '-o', 'new.bin'], '');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /-: no game in it/);
+  assert.ok(!existsSync(join(tmp, 'new.bin')) && !existsSync(join(tmp, 'new.tbk')));
+  assert.deepEqual(readFileSync(join(tmp, 'old.bin')), vec('main_min1.bin'), 'the old book is untouched');
+  assert.deepEqual(leftovers(), []);
+  // Games were read, but no move passed the thresholds: the empty book is the truthful answer.
+  const none = tabiya(['book', 'make', join(V, 'pgn/main.pgn'), '-o', 'none.bin', '--min-games', '100']);
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stderr, /note: none\.bin is empty: no move of the 9 games passed --min-games 100, --min-score, --only-white\/--only-black/);
+  assert.equal(readFileSync(join(tmp, 'none.bin')).length, 0);
+  const filtered = tabiya(['book', 'make', join(V, 'pgn/main.pgn'), '-o', 'none.bin', '--player', 'nobody at all', '--quiet']);
+  assert.equal(filtered.code, 0);
+  assert.match(filtered.stderr, /note: none\.bin is empty: no game passed the game filters/);
+  const probe = tabiya(['book', 'probe', 'none.bin']);
+  assert.equal(probe.code, 0);
+  assert.match(probe.stderr, /warning: none\.bin: the book is empty \(0 entries\)/);
+});
+
+test('help: `help A B` shows the help of A B at any depth; defaults shown are the ones that apply', () => {
+  const make = tabiya(['help', 'book', 'make']);
+  assert.equal(make.code, 0);
+  assert.match(make.stdout, /^Usage: tabiya book make \[options\] <pgn\.\.\.>/);
+  assert.equal(make.stdout, tabiya(['book', 'make', '--help']).stdout);
+  const flat = (text: string): string => text.replace(/\s+/g, ' ');
+  assert.ok(flat(make.stdout).includes('--min-games <n> drop moves played in fewer than n games (default: 3 for a .bin; a .tbk keeps every move)'));
+  assert.doesNotMatch(make.stdout, /--min-game </);
+  assert.match(tabiya(['book', 'help', 'export']).stdout, /^Usage: tabiya book export /);
+  assert.match(tabiya(['help', 'stats', 'sprt']).stdout, /^Usage: tabiya stats sprt /);
+  assert.match(tabiya(['help', 'book']).stdout, /^Usage: tabiya book \[options\] \[command\]/);
+  assert.match(tabiya(['help', 'perft']).stdout, /^Usage: tabiya perft /);
+  const probe = tabiya(['help', 'book', 'probe']).stdout;
+  assert.ok(flat(probe).includes('--book-threshold <n> .tbk, PolyGlot: per mille; moves whose share is not above it are never played (default 5)'));
+  assert.ok(flat(probe).includes('--book-limit <n> .tbk, Terra: least fixed Win% of a move played from game statistics (default 33)'));
+  assert.doesNotMatch(probe, /treshold/);
+  const unknown = tabiya(['help', 'book', 'nosuch']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command 'nosuch'/);
 });

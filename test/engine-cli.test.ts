@@ -7,7 +7,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MAIN } from './engineProcess.js';
+
+const DATA_BOOK = fileURLToPath(new URL('../../data/tabiya.bin', import.meta.url));
 
 const run = (...args: string[]): unknown => JSON.parse(execFileSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' }));
 
@@ -80,6 +83,58 @@ test('epd: a solution is found at the iteration from which the best move stays r
     assert.ok(r.solutions[0]!.depth > 1 && r.solutions[0]!.depth <= 9, `found at depth ${r.solutions[0]!.depth}`);
     const text = execFileSync(process.execPath, [MAIN, 'epd', file, '--depth', '9', '--quiet'], { encoding: 'utf8' });
     assert.match(text, /solved 1\/1, \d+ nodes\/s\nsolutions found after [\d,]+ nodes and [\d.]+ s in all; median [\d,]+ nodes, \d+ ms, depth \d+\n/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('analyse --moves takes what book probe takes: one argument of UCI or SAN; the old one-word-per-move form still works', () => {
+  const searched = (...moves: string[]): string[] => {
+    const r = run('analyse', '--moves', ...moves, '--depth', '2', '--json') as { moves: string[]; bestmove: string };
+    assert.ok(r.bestmove);
+    return r.moves;
+  };
+  const uci = ['e2e4', 'e7e5', 'g1f3'];
+  assert.deepEqual(searched('e4 e5 Nf3'), uci);
+  assert.deepEqual(searched('e2e4 e7e5 g1f3'), uci);
+  assert.deepEqual(searched('1. e4 e5 2. Nf3'), uci);
+  assert.deepEqual(searched('e4,e5,Nf3'), uci);
+  assert.deepEqual(searched('e2e4', 'e7e5', 'g1f3'), uci);
+  const bad = spawnSync(process.execPath, [MAIN, 'analyse', '--moves', 'e4 e5 Nf6', '--depth', '2'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^tabiya: --moves: move 3 of the list: illegal move "Nf6" in position \S+ w KQkq/);
+  const probe = spawnSync(process.execPath, [MAIN, 'book', 'probe', DATA_BOOK, '--moves', 'e4 e5 Nf6'], { encoding: 'utf8' });
+  assert.equal(probe.status, 2);
+  assert.match(probe.stderr, /^tabiya: --moves: move 3 of the list: illegal move "Nf6"/);
+});
+
+test('epd and perft --suite refuse a binary file with file:line, and a suite with nothing to do', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    const bin = join(dir, 'book.bin');
+    // Polyglot entries: key, move, weight, learn (zeros).
+    writeFileSync(bin, Buffer.from('463b96181691fc9c031c000a00000000463b96181691fc9c0b1c000500000000', 'hex'));
+    const text = join(dir, 'text.epd');
+    writeFileSync(text, '# a comment\n\n6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#;\nmore\n\u0000\n');
+    const empty = join(dir, 'empty.epd');
+    writeFileSync(empty, '# only a comment\n\n');
+    const useless = join(dir, 'useless.epd');
+    writeFileSync(useless, 'not a position\n6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - id "no bm";\n');
+    const cases: [string[], RegExp][] = [
+      [['epd', bin, '--depth', '1'], /book\.bin:1: binary data \(a NUL byte at byte 11\), not EPD text/],
+      [['epd', text, '--depth', '1'], /text\.epd:5: binary data/],
+      [['perft', '--suite', bin], /book\.bin:1: binary data/],
+      [['epd', empty, '--depth', '1'], /empty\.epd: no EPD record/],
+      [['perft', '--suite', empty], /empty\.epd: no EPD record/],
+      [['epd', useless, '--depth', '1'], /useless\.epd: none of its 2 positions could be searched/],
+      [['perft', '--suite', useless], /useless\.epd: no perft count/],
+    ];
+    for (const [args, message] of cases) {
+      const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+      assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message, args.join(' '));
+      assert.ok(r.stderr.length < 2000, 'no garbage echoed back');
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -71,7 +71,7 @@ test('uci: book policy options, BookDepth, Terra limits, leaving the book, learn
   writeFileSync(path, tbkBytes(ROWS));
   e.send('uci');
   await e.expect(/^uciok$/);
-  for (const name of ['BookPolicy', 'RandomType', 'BookLimit', 'MinBookGames', 'MinTerraGames', 'TerraLimit', 'UserGroupPercent', 'PostBook', 'BookTreshold', 'BookLearning']) {
+  for (const name of ['BookPolicy', 'RandomType', 'BookLimit', 'MinBookGames', 'MinTerraGames', 'TerraLimit', 'UserGroupPercent', 'PostBook', 'BookThreshold', 'BookLearning']) {
     assert.ok(e.lines.some((l) => l.text.startsWith(`option name ${name} type `)), name);
   }
   assert.ok(e.lines.some((l) => l.text === 'option name BookPolicy type combo default terra var terra var polyglot-best var polyglot-weighted var gnu-best var gnu-worst var gnu-random var uniform'));
@@ -112,7 +112,7 @@ test('uci: book policy options, BookDepth, Terra limits, leaving the book, learn
   assert.equal((await go(e, 'go depth 3')).searched, true);
   e.send('setoption name MinBookGames value 4');
   e.send('setoption name BookLimit value 200');
-  assert.match(await e.expect(/^info string option /), /BookLimit: 200 is out of range \(0\.\.100\)/);
+  assert.match(await e.expect(/^info string option /), /BookLimit: "200" is not a whole number from 0 to 100; not changed/);
 
   // A second game, learned at quit: the process ends only after the book is written.
   e.send('ucinewgame');

@@ -4,11 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
-import { EngineProcess } from './engineProcess.js';
+import { EngineProcess, pipeInto } from './engineProcess.js';
+
+const STOCKFISH = '/usr/games/stockfish';
 
 const legalFromStart = (moves: string[], best: string): boolean => {
   const pos = unwrap(positionFromFen(STARTING_FEN));
@@ -152,4 +155,85 @@ test('uci process: Hash N costs N once, not twice (the TypeScript table of a one
   e.send('go depth 4');
   await e.expect(/^bestmove /);
   assert.equal(await e.quit(), 0);
+});
+
+/** The lines of `out` that are answers (not option lists or search progress). */
+const answers = (out: string[]): string[] => out.filter((l) => !l.startsWith('option name ') && !l.startsWith('info depth '));
+
+test('uci piped in: every command before the end of the input is answered, bestmove included, then exit 0 (as Stockfish)', { timeout: 120000 }, async () => {
+  const r = await pipeInto('uci', ['uci', 'isready', 'position startpos', 'go depth 10']);
+  assert.deepEqual([answers(r.out).slice(2), r.code], [['uciok', 'readyok', answers(r.out).at(-1)], 0]);
+  assert.ok(legalFromStart([], answers(r.out).at(-1)!.split(' ')[1]!), answers(r.out).join(' | '));
+  assert.ok(r.out.some((l) => l.startsWith('info depth 10 ')), 'the search reached its depth');
+
+  // Searches that would never end by themselves are stopped at the end of the input, and answer.
+  for (const go of ['go infinite', 'go ponder wtime 60000 btime 60000', 'go mate 40']) {
+    const u = await pipeInto('uci', ['position startpos moves e2e4', go]);
+    assert.equal(u.code, 0, go);
+    assert.match(answers(u.out).at(-1)!, /^bestmove [a-h][1-8][a-h][1-8]/, go);
+  }
+  // A go during a search waits for it, and so do the commands after it: the second search is
+  // from the position given after the first go; isready is answered during the second search.
+  const two = await pipeInto('uci', ['position startpos', 'go depth 6', 'position startpos moves d2d4', 'go depth 5', 'isready']);
+  const a = answers(two.out);
+  assert.deepEqual(a.map((l) => l.split(' ')[0]), ['bestmove', 'readyok', 'bestmove']);
+  assert.ok(legalFromStart(['d2d4'], a[2]!.split(' ')[1]!), a[2]);
+});
+
+test('uci piped in: quit in the middle stops the search at once and nothing after it is read', { timeout: 60000 }, async () => {
+  const r = await pipeInto('uci', ['uci', 'position startpos', 'go depth 60', 'quit', 'isready', 'go depth 1']);
+  const a = answers(r.out);
+  assert.equal(r.code, 0);
+  assert.deepEqual(a.slice(2).map((l) => l.split(' ')[0]), ['uciok', 'bestmove'], a.join(' | '));
+  assert.ok(!r.out.some((l) => l.startsWith('info depth 30 ')), 'the depth-60 search was stopped early');
+});
+
+test('uci: go with a bad number starts no search and says why; isready and a good go still work', { timeout: 60000 }, async (t) => {
+  const e = new EngineProcess('uci');
+  t.after(() => e.kill());
+  e.send('position startpos');
+  for (const [go, why] of [
+    ['go depth abc', 'go depth: "abc" is not a whole number of plies, at least 1'],
+    ['go depth -3', 'go depth: "-3" is not a whole number of plies, at least 1'],
+    ['go nodes -1', 'go nodes: "-1" is not a whole number of nodes, at least 1'],
+    ['go movetime x', 'go movetime: "x" is not a whole number of milliseconds, at least 1'],
+  ] as const) {
+    const from = e.lines.length;
+    e.send(go);
+    await e.expect(/^info string go: no search started$/);
+    assert.deepEqual(e.lines.slice(from).map((l) => l.text), [`info string ${why}`, 'info string go: no search started']);
+    e.send('isready');
+    await e.expect(/^readyok$/);
+    assert.ok(!e.lines.some((l) => /^(bestmove|info depth)/.test(l.text)), `${go}: no search ran`);
+  }
+  e.send('go depth 3');
+  assert.ok(legalFromStart([], (await e.expect(/^bestmove /)).split(' ')[1]!));
+  assert.equal(await e.quit(), 0);
+});
+
+test('uci: position with an illegal move leaves the engine where Stockfish is after the same command', { timeout: 60000, skip: !existsSync(STOCKFISH) && `${STOCKFISH} is not installed` }, async () => {
+  const commands = ['position startpos moves e2e4 e7e6 e1e8 d2d4', 'position startpos moves g1f3 d7d5 g2g3 c8g4 f1g2 g4f3 e1g1 f3g2 zz a2a3', 'position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 moves e1c1 e8e7 a1a7'];
+  for (const command of commands) {
+    const ours = await pipeInto('uci', [command, 'd']);
+    const fen = ours.out.find((l) => l.startsWith('info string fen '))!.slice('info string fen '.length);
+    assert.match(ours.out.find((l) => l.startsWith('info string position: '))!, /^info string position: move \d+ of \d+, (illegal|unreadable UCI) move "/);
+    const sf = spawnSync(STOCKFISH, { input: `${command}\nd\nquit\n`, encoding: 'utf8' });
+    const theirs = /^Fen: (.*)$/m.exec(sf.stdout)![1]!;
+    assert.equal(fen, theirs, command);
+  }
+});
+
+test('uci: a GUI that closes the engine\'s output ends it with exit code 1 and one line on stderr, not a stack trace', { timeout: 60000 }, async (t) => {
+  const e = new EngineProcess('uci');
+  t.after(() => e.kill());
+  let stderr = '';
+  e.child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  e.child.stdout.destroy();
+  const exited = new Promise<number | null>((resolve) => e.child.on('exit', resolve));
+  e.send('position startpos');
+  e.send('go depth 30');
+  assert.equal(await exited, 1);
+  assert.equal(stderr, 'tabiya: cannot write to the GUI (write EPIPE); the engine stops\n');
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
-import { EngineProcess } from './engineProcess.js';
+import { EngineProcess, pipeInto } from './engineProcess.js';
 
 test('xboard process: a short game, ping, move now, analyze, hard, result, quit', { timeout: 60000 }, async (t) => {
   const e = new EngineProcess('xboard');
@@ -62,4 +62,47 @@ test('xboard process: a short game, ping, move now, analyze, hard, result, quit'
   e.send('ping 14');
   assert.equal(await e.expect(/^pong /), 'pong 14');
   assert.equal(await e.quit(), 0);
+});
+
+/** The lines of `out` that are not the feature list or thinking output. */
+const answers = (out: string[]): string[] => out.filter((l) => !l.startsWith('feature ') && !/^\d+ -?\d+ \d+ \d+ /.test(l));
+
+test('xboard piped in: a search started before the end of the input plays its move; analysis is ended; then exit 0', { timeout: 120000 }, async () => {
+  const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'sd 6', 'go']);
+  assert.equal(r.code, 0);
+  const move = answers(r.out);
+  assert.equal(move.length, 1, move.join(' | '));
+  assert.ok(parseUci(unwrap(positionFromFen(STARTING_FEN)), move[0]!.replace(/^move /, '')).ok, move[0]);
+  assert.ok(r.out.some((l) => l.startsWith('6 ')), 'the search reached depth 6');
+
+  const a = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'force', 'usermove e2e4', 'post', 'analyze']);
+  assert.deepEqual([answers(a.out), a.code], [[], 0]);
+
+  // Pondering after the move is not started once the input has ended; pings come after the move.
+  const p = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'hard', 'sd 4', 'usermove e2e4', 'ping 5']);
+  assert.deepEqual(answers(p.out).map((l) => l.split(' ')[0]), ['move', 'pong']);
+  assert.equal(p.code, 0);
+});
+
+test('xboard piped in: quit in the middle ends at once and nothing after it is read', { timeout: 60000 }, async () => {
+  const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'sd 60', 'go', 'quit', 'ping 1']);
+  assert.deepEqual([answers(r.out), r.code], [[], 0]);
+});
+
+test('xboard: bad numbers are answered with Error (bad argument) and the engine goes on', { timeout: 60000 }, async () => {
+  const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'sd abc', 'st -1', 'level 40 x 0', 'time zz', 'memory 0', 'sd 3', 'go']);
+  const a = answers(r.out);
+  assert.deepEqual(
+    a.slice(0, 5).map((l) => /^Error \(bad argument: .*\): (.*)$/.exec(l)?.[1]),
+    ['sd abc', 'st -1', 'level 40 x 0', 'time zz', 'memory 0'],
+  );
+  assert.match(a[5]!, /^move /);
+  assert.equal(r.code, 0);
+});
+
+test('xboard: exit right after a move in analysis mode ends the analysis that move started; the next go plays', { timeout: 60000 }, async () => {
+  // The move stops one analysis and starts the next while the first is still winding down;
+  // exit must stop the second, or it runs for ever and the go after it never starts.
+  const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'force', 'analyze', 'usermove e2e4', 'exit', 'sd 3', 'go'], 30000);
+  assert.deepEqual(answers(r.out).map((l) => l.split(' ')[0]), ['move']);
 });

@@ -67,3 +67,27 @@ export class EngineProcess {
     });
   }
 }
+
+/**
+ * Runs `tabiya uci|xboard` with `lines` piped into it and the pipe closed after them, as a
+ * script does (`printf '…' | tabiya uci`). Resolves with what it printed and its exit code; a
+ * process still running after `timeoutMs` is killed and the promise rejects.
+ */
+export function pipeInto(command: 'uci' | 'xboard', lines: readonly string[], timeoutMs = 30000): Promise<{ out: string[]; code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN, command], { stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  child.stdin.end(lines.map((l) => l + '\n').join(''));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`tabiya ${command} still running after ${timeoutMs} ms; it printed: ${stdout.split('\n').slice(-5).join(' | ')}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ out: stdout.split('\n').filter((l) => l !== ''), code, stderr });
+    });
+  });
+}

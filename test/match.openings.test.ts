@@ -62,3 +62,36 @@ test('EPD openings in file order from start=3', { timeout: 30_000 }, async () =>
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('unusable opening files stop the match before it starts, naming the file', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-openings-'));
+  try {
+    const gz = readFileSync(GAMES);
+    writeFileSync(join(dir, 'cut.pgn.gz'), gz.subarray(0, gz.length >> 1));
+    writeFileSync(join(dir, 'empty.epd'), '');
+    writeFileSync(join(dir, 'junk.epd'), 'not a position\nneither is this\n');
+    // Polyglot entries (key, move, weight, learn) read as EPD: binary data.
+    const entry = Buffer.from('463b96181691fc9c031c000a00000000', 'hex');
+    writeFileSync(join(dir, 'book.bin'), entry);
+    // A sorted book whose only key is not the start position's.
+    writeFileSync(join(dir, 'elsewhere.bin'), Buffer.from('0000000000000001031c000a00000000', 'hex'));
+    const cases: [string[], RegExp][] = [
+      [[`file=${join(dir, 'cut.pgn.gz')}`], /cut\.pgn\.gz: damaged gzip data \(unexpected end of file\)/],
+      [[`file=${join(dir, 'empty.epd')}`], /empty\.epd holds no usable opening \(it is empty\)/],
+      [[`file=${join(dir, 'junk.epd')}`], /junk\.epd holds no usable opening \(2 unusable records\)/],
+      [[`file=${join(dir, 'book.bin')}`, 'format=epd'], /book\.bin:1: binary data \(a NUL byte at byte 11\), not EPD text/],
+      [[`file=${join(dir, 'elsewhere.bin')}`], /elsewhere\.bin has no move for the start position/],
+      [[`file=${dir}`, 'format=epd'], /is a directory/],
+      [[`file=${join(dir, 'missing.epd')}`], /missing\.epd: no such file/],
+    ];
+    for (const [openings, message] of cases) {
+      const run = await runCli(['match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--games', '2', '--openings', ...openings], { timeoutMs: 20_000 });
+      assert.equal(run.code, 1, `${openings.join(' ')}: ${run.stdout}${run.stderr}`);
+      assert.match(run.stderr, message, openings.join(' '));
+      assert.doesNotMatch(run.stdout, /Started game/);
+      assert.ok(run.stderr.length < 2000, 'no flood of warnings');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATA, FIXTURES, readGames, runCli } from './matchHelpers/cli.js';
@@ -70,6 +70,33 @@ test('interrupt, then --resume, gives every game once', { timeout: 60_000 }, asy
     assert.ok(journalMoves > 0);
     assert.equal(timed[0]!.time.moves + timed[1]!.time.moves, journalMoves);
     assert.ok(timed.every((p) => p.time.lowestClockMs !== null && p.time.lowestClockMs > 0 && p.time.lowestClockMs <= 5100));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--resume refuses a damaged journal and a PGN cut since, exit 1', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-resume-'));
+  const pgn = join(dir, 'r.pgn');
+  const args = [
+    'match',
+    '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--each', 'tc=5+0.1', '--games', '2', '--maxmoves', '10', '--pgnout', pgn, '--quiet',
+  ];
+  try {
+    const first = await runCli(args);
+    assert.equal(first.code, 0, first.stderr);
+    const size = statSync(pgn).size;
+    truncateSync(pgn, size >> 1);
+    const cut = await runCli([...args, '--resume']);
+    assert.equal(cut.code, 1, cut.stdout + cut.stderr);
+    assert.match(cut.stderr, new RegExp(`--resume: \\S*r\\.pgn holds ${size >> 1} bytes, but \\S*r\\.pgn\\.journal vouches for ${size}`));
+    writeFileSync(`${pgn}.journal`, 'garbage\n{"type":"game"}\n');
+    const damaged = await runCli([...args, '--resume']);
+    assert.equal(damaged.code, 1, damaged.stderr);
+    assert.match(damaged.stderr, /^tabiya: match: --resume: \S*r\.pgn\.journal:1: /);
+    assert.doesNotMatch(damaged.stderr, /internal error/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

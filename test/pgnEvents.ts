@@ -20,19 +20,22 @@ export interface ReadResult {
   errors: PgnGameError[];
   /** Every visitor call, in order. */
   log: string[];
+  /** Each valid game's text as it stands in the input (with `texts: true`). */
+  texts: Uint8Array[];
 }
 
 const enc = new TextEncoder();
 
-/** Parses `input`, pushing it in chunks of `chunk` bytes (0 = all at once). */
+/** Parses `input`, pushing it in chunks of `chunk` bytes (0 = all at once; a list is used in turn). */
 export function read(
   input: string | Uint8Array,
-  options: PgnParserOptions & { chunk?: number; file?: string; hooks?: 'main' | 'all' } = {},
+  options: PgnParserOptions & { chunk?: number | readonly number[]; file?: string; hooks?: 'main' | 'all'; texts?: boolean } = {},
 ): ReadResult {
   const bytes = typeof input === 'string' ? enc.encode(input) : input;
   const games: ReadGame[] = [];
   const errors: PgnGameError[] = [];
   const log: string[] = [];
+  const texts: Uint8Array[] = [];
   let cur: ReadGame = { tags: {}, moves: [], result: '', line: 0, game: 0 };
   const v: PgnVisitor = {
     beginGame(l) {
@@ -79,14 +82,19 @@ export function read(
       log.push(`error ${e.kind} ${e.file}:${e.line}:${e.column} #${e.game} ${e.message}`);
     },
   };
+  if (options.texts === true) v.gameText = (b) => texts.push(b.slice());
   if (options.hooks === 'main') {
     // What the book builder uses: tags and the main line only.
     for (const k of ['nullMove', 'variationMove', 'beginVariation', 'endVariation', 'comment', 'nag'] as const) delete v[k];
   }
   const parser = new PgnParser(v, options);
   parser.begin(options.file ?? 'test.pgn');
-  const step = options.chunk && options.chunk > 0 ? options.chunk : Math.max(1, bytes.length);
-  for (let i = 0; i < bytes.length; i += step) parser.push(bytes.subarray(i, i + step));
+  const steps = typeof options.chunk === 'object' ? options.chunk : [options.chunk && options.chunk > 0 ? options.chunk : Math.max(1, bytes.length)];
+  for (let i = 0, k = 0; i < bytes.length; k++) {
+    const step = steps[k % steps.length]!;
+    parser.push(bytes.subarray(i, i + step));
+    i += step;
+  }
   parser.end();
-  return { games, errors, log };
+  return { games, errors, log, texts };
 }

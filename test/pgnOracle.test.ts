@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { gameTag, readGames } from '../src/pgn/game.js';
 import { writeGames } from '../src/pgn/writer.js';
-import { rng } from './pgnFuzz.js';
+import { rng } from './support/rng.js';
 import { randomGame } from './pgnTrees.js';
 
 const PGN_EXTRACT = ['/usr/games/pgn-extract', '/usr/bin/pgn-extract'].find((p) => existsSync(p));

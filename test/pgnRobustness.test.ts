@@ -237,6 +237,53 @@ const cases: Case[] = [
     games: [D4],
     check: (r) => assert.deepEqual(r.errors.map((e) => [e.kind, e.game]), [['too-long', 1]]),
   },
+  // Found by the fuzz suite (test/pgn-fuzz.test.ts); each input is the minimal one it found.
+  {
+    name: 'tags without movetext, then after a blank line a game starting with [Event: the game is read',
+    input: '[Variant "\u0000hess960"]' + GOOD,
+    games: [D4],
+    errors: [['missing-result', 3, 1, 1]],
+  },
+  {
+    name: 'a tag line over the token limit is too long whatever the chunking',
+    input: '([Event "Titled Tue 14th Jul Final"]\n\n1. e4 *' + GOOD,
+    limits: { maxTokenBytes: 16 },
+    games: [D4],
+    errors: [['unmatched-parenthesis', 1, 2, 1], ['too-long', 1, 2, 2]],
+  },
+  {
+    name: 'a comment over the token limit is judged where it ends, whatever the chunking',
+    input: '1. e4 {a comment over the limit\n\n[Site "x"]\n\n1. d4 *} e5 *' + GOOD,
+    hooks: 'all',
+    limits: { maxTokenBytes: 16 },
+    games: [D4],
+    errors: [['too-long', 1, 7, 1]],
+  },
+  {
+    name: 'a comment past the game byte limit is judged where it ends, whatever the chunking',
+    input: '1. e4 {a comment longer than the whole game may be\n\n[Site "x"]\n\n1. d4 *} e5 *' + GOOD,
+    limits: { maxGameBytes: 40 },
+    games: [D4],
+    errors: [['too-long', 1, 7, 1]],
+  },
+  {
+    name: 'an unclosed comment over the limit breaks only its own game (not a later escape line)',
+    input: '1. e4 {' + 'x'.repeat(40) + '\n[Event "b"]\n\n1. d4\n% escape\nd5 *',
+    hooks: 'all',
+    limits: { maxTokenBytes: 16 },
+    games: [['d2d4', 'd7d5']],
+    errors: [['truncated', 2, 1, 1]],
+  },
+  {
+    name: 'control characters and long tokens from the input are quoted short in messages',
+    input: '[\u0000vent "x"]\n\n1. e4 *\n\n[Event "y"]\n\n1. ' + 'a'.repeat(300) + ' *' + GOOD,
+    games: [D4],
+    errors: [['bad-tag', 1, 1, 1], ['unreadable-move', 7, 4, 2]],
+    check: (r) => {
+      assert.match(r.errors[0]!.message, /"\[\\x00vent "x"\]"/);
+      assert.ok(r.errors[1]!.message.length < 150, r.errors[1]!.message);
+    },
+  },
 ];
 
 function verify(c: Case, r: ReadResult): void {

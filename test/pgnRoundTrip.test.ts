@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { readGames, type PgnGame, type PgnNode } from '../src/pgn/game.js';
 import { writeGame, writeGames } from '../src/pgn/writer.js';
-import { rng } from './pgnFuzz.js';
+import { rng } from './support/rng.js';
 import { randomGame } from './pgnTrees.js';
 
 const sample = gunzipSync(readFileSync(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url)));

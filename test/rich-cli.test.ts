@@ -10,6 +10,7 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { E_WINS, readHeader } from '../src/book/rich/format.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const V = fileURLToPath(new URL('../../../shared/docs/polyglot-vectors/', import.meta.url));
@@ -77,15 +78,20 @@ test('make, info and probe: statistics per move, JSON shape, broken games skippe
   assert.deepEqual(chosen.chosen, { uci: 'e2e4', san: 'e4' });
 });
 
-test("make -o X.tbk takes the Polyglot builder's filters; make-book's finishing options are left to export, with a note", () => {
+test("make -o X.tbk takes the Polyglot builder's filters; make-book's finishing options are refused, they belong to export", () => {
   const won = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--result', '1-0', '--quiet']);
   assert.equal(won.gamesUsed, 2);
   assert.deepEqual(rows(['f.tbk']).map((m) => [m.san, m.games]), [['e4', 2]]);
-  const rated = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--min-elo', '2400', '--player', 'gamma', '--only-black', '--uniform', '--quiet']);
+  const rated = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--min-elo', '2400', '--player', 'gamma', '--quiet']);
   assert.equal(rated.gamesUsed, 1);
-  assert.match(String(rated.notes), /--only-white\/--only-black is an export option/);
-  assert.match(String(rated.notes), /--uniform is an export option/);
   assert.deepEqual(rows(['f.tbk']).map((m) => [m.san, m.games, m.losses]), [['e4', 1, 1]]);
+  const before = readFileSync(join(tmp, 'f.tbk'));
+  for (const [option, named] of [[['--only-black'], '--only-white/--only-black'], [['--uniform'], '--uniform'], [['--min-score', '50'], '--min-score']] as const) {
+    const r = tabiya(['book', 'make', 'g.pgn', '-o', 'f.tbk', ...option, '--quiet']);
+    assert.equal(r.code, 2, option[0]);
+    assert.ok(r.stderr.includes(`${named} shapes the Polyglot export of a .tbk: give it to book export`), r.stderr);
+    assert.deepEqual(readFileSync(join(tmp, 'f.tbk')), before, 'nothing written');
+  }
 });
 
 test('set, annotate and learn change the book; probe shows them', () => {
@@ -106,7 +112,7 @@ test('set, annotate and learn change the book; probe shows them', () => {
   assert.equal(after.find((m) => m.san === 'e5')!.userValue, 15);
   assert.equal(rows(['s.tbk']).find((m) => m.san === 'd4')!.userValue, 0);
   writeFileSync(join(tmp, 'played.pgn'), '[White "Engine"] [Black "Alpha"] [Result "1-0"]\n1. e4 {book} e5 2. Nf3 {+0.30/10} Nc6 3. Bc4 {+0.45/12} Bc5 4. c3 {[%eval 0.5]} 1-0\n\n[White "Nobody"] [Black "Else"] [Result "0-1"]\n1. d4 0-1\n');
-  const learned = json(['book', 'learn', 's.tbk', 'played.pgn', '--player', 'engine', '--postbook', '2']);
+  const learned = json(['book', 'learn', 's.tbk', 'played.pgn', '--player', 'engine', '--post-book', '2']);
   assert.deepEqual([learned.gamesLearned, learned.notPlayer, learned.bookMoves, learned.userValued, learned.postBookMoves, learned.postBookNew], [1, 1, 1, 1, 2, 2]);
   assert.equal(rows(['s.tbk']).find((m) => m.san === 'e4')!.dynWins, 1);
   assert.equal(rows(['s.tbk', '--moves', 'e4 e5']).find((m) => m.san === 'Nf3')!.dynWins, 0, 'Nf3 has a user value (!!): no learning');
@@ -128,7 +134,7 @@ test('merge with --min-games, import and export through the CLI', () => {
   assert.equal(m.games, 6);
   assert.deepEqual(rows(['gh.tbk']).map((x) => [x.san, x.games]), [['e4', 4]], 'd4 and c4 have 1 game each');
   assert.deepEqual(rows(['gh.tbk', '--moves', 'e4 e5']).map((x) => [x.san, x.wins, x.losses]), [['Nf3', 2, 1]]);
-  const ex = json(['book', 'export', 'gh.tbk', '-o', 'gh.bin', '--min-game', '1']);
+  const ex = json(['book', 'export', 'gh.tbk', '-o', 'gh.bin', '--min-games', '1']);
   assert.equal(ex.exact, false);
   assert.match(String(ex.notes), /merged/);
   const refused = tabiya(['book', 'export', 'gh.tbk', '-o', 'gh2.bin', '--exact']);
@@ -146,7 +152,7 @@ test('merge with --min-games, import and export through the CLI', () => {
   assert.deepEqual(rows(['main.tbk']).map((x) => x.uci), ['e2e4', 'h2h4', 'd2d4', 'c2c4'].sort());
   // make -o X.tbk then export equals make -o X.bin.
   assert.equal(tabiya(['book', 'make', join(V, 'pgn/main.pgn'), '-o', 'v.tbk', '--quiet']).code, 0);
-  assert.equal(tabiya(['book', 'export', 'v.tbk', '-o', 'v.bin', '--min-game', '1', '--exact']).code, 0);
+  assert.equal(tabiya(['book', 'export', 'v.tbk', '-o', 'v.bin', '--min-games', '1', '--exact']).code, 0);
   assert.deepEqual(readFileSync(join(tmp, 'v.bin')), readFileSync(join(V, 'out/main_min1.bin')));
 });
 
@@ -197,7 +203,134 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'binary.pgn'));
   r = tabiya(['book', 'learn', 'g.tbk', 'binary.pgn', '--player', 'x']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /binary\.pgn: no readable game \(first error at line \d+/);
+  assert.match(r.stderr, /binary\.pgn:\d+: binary data \(a NUL byte at byte \d+\), not PGN text/);
   assert.equal(json(['book', 'info', 'g.tbk']).changes, 1, 'the book is unchanged');
   assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('.tmp') || f.endsWith('.lock') || f === 'junk.tbk'), []);
+});
+
+test('a damaged .tbk is refused by every command that reads it, naming the file (exit 1)', () => {
+  const good = readFileSync(join(tmp, 'g.tbk'));
+  const h = readHeader(good, good.length);
+  assert.ok(typeof h !== 'string');
+  // The damage that showed as 4294967296 games: the first entry's wins turned to 2^32 - 1.
+  const bad = Buffer.from(good);
+  bad.writeUInt32BE(0xffffffff, h.entriesOffset + E_WINS);
+  writeFileSync(join(tmp, 'bad.tbk'), bad);
+  for (const args of [
+    ['probe', 'bad.tbk'],
+    ['probe', 'bad.tbk', '--moves', 'e4', '--json'],
+    ['info', 'bad.tbk'],
+    ['export', 'bad.tbk', '-o', 'bad.bin'],
+    ['merge', 'g.tbk', 'bad.tbk', '-o', 'bad2.tbk'],
+    ['add', 'bad.tbk', 'g.pgn'],
+    ['learn', 'bad.tbk', 'g.pgn', '--player', 'alpha'],
+  ]) {
+    const r = tabiya(['book', ...args]);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(r.stderr, /bad\.tbk: checksum mismatch \(stored [0-9a-f]{8}, computed [0-9a-f]{8}\): the file is damaged/, args.join(' '));
+    assert.doesNotMatch(r.stdout, /4294967/);
+  }
+  assert.ok(!readdirSync(tmp).some((f) => f === 'bad.bin' || f === 'bad2.tbk'), 'nothing written');
+  // The other format under the wrong name says what it is.
+  copyFileSync(join(V, 'out/main_min1.bin'), join(tmp, 'realbin.tbk'));
+  let r = tabiya(['book', 'probe', 'realbin.tbk']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /realbin\.tbk: not a \.tbk book \(it looks like a Polyglot \.bin book: the book commands pick the format by the file name, so name it \.bin\)/);
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'realtbk.bin'));
+  for (const args of [['probe', 'realtbk.bin'], ['info', 'realtbk.bin'], ['dump', 'realtbk.bin', '--color', 'white'], ['import', 'realtbk.bin', '-o', 'x.tbk']]) {
+    r = tabiya(['book', ...args]);
+    assert.equal(r.code, 1, args[0]);
+    assert.match(r.stderr, /realtbk\.bin: not a Polyglot book \(it looks like a tabiya rich book \(\.tbk\); the book commands pick the format by the file name, so name it \.tbk\)/, args[0]);
+  }
+});
+
+test('options of one format given for the other are refused (exit 2), not ignored', () => {
+  for (const args of [
+    ['info', 'g.tbk', '--exact'],
+    ['info', 'g.tbk', '--no-lines'],
+    ['probe', 'g.tbk', '--min-weight', '5'],
+    ['merge', 'g.tbk', 'h.tbk', '-o', 'x.tbk', '--priority', 'first'],
+    ['merge', 'g.tbk', 'h.tbk', '-o', 'x.tbk', '--polyglot-compat'],
+    ['probe', join(V, 'out/main_min1.bin'), '--explain'],
+    ['probe', join(V, 'out/main_min1.bin'), '--policy', 'gnu-best'],
+    ['probe', join(V, 'out/main_min1.bin'), '--book-treshold', '20'],
+    ['merge', join(V, 'out/L1.bin'), join(V, 'out/L2.bin'), '-o', 'x.bin', '--min-games', '2'],
+  ]) {
+    const r = tabiya(['book', ...args]);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, /^tabiya: --[a-z-]+ applies to \.(bin|tbk) books only \(this (info|probe|merge) is on a \.(bin|tbk)\)\n$/, args.join(' '));
+  }
+  assert.ok(!readdirSync(tmp).some((f) => f === 'x.tbk' || f === 'x.bin'));
+});
+
+test('one spelling per option: --min-games, --post-book, --book-threshold; the old ones still work', () => {
+  const same = (a: string[], b: string[]): void => assert.deepEqual(json(a), json(b));
+  same(['book', 'probe', 'g.tbk', '--policy', 'polyglot-weighted', '--book-threshold', '400'], ['book', 'probe', 'g.tbk', '--policy', 'polyglot-weighted', '--book-treshold', '400']);
+  // Shares of the start position: e4 80%, d4 20%; a threshold of 40% leaves d4 out.
+  const inPlay = (extra: string[]): [string, boolean][] => rows(['g.tbk', '--policy', 'polyglot-weighted', ...extra]).map((m) => [m.san, m.probability > 0]);
+  assert.deepEqual(inPlay([]), [['e4', true], ['d4', true]]);
+  assert.deepEqual(inPlay(['--book-threshold', '400']), [['e4', true], ['d4', false]], 'the threshold applies');
+  for (const spelling of ['--min-games', '--min-game']) {
+    const ex = json(['book', 'export', 'g.tbk', '-o', 'mg.bin', spelling, '2']);
+    assert.equal(ex.entries, 3, spelling);
+  }
+  writeFileSync(join(tmp, 'eng.pgn'), '[White "engine"]\n[Black "x"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d3 d6 1-0\n');
+  for (const spelling of ['--post-book', '--postbook']) {
+    copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'pb.tbk'));
+    assert.equal(json(['book', 'learn', 'pb.tbk', 'eng.pgn', '--player', 'engine', spelling, '1']).postBookMoves, 1, spelling);
+  }
+  const help = tabiya(['help', 'book', 'learn']).stdout;
+  assert.match(help, /--post-book <n>/);
+  assert.doesNotMatch(help, /--postbook/);
+});
+
+test('export takes --max-ply: the book\'s own is accepted, any other is refused, naming what to do', () => {
+  const r = tabiya(['book', 'export', 'g.tbk', '-o', 'mp.bin', '--max-ply', '1024', '--min-games', '1']);
+  assert.equal(r.code, 0, r.stderr);
+  const other = tabiya(['book', 'export', 'g.tbk', '-o', 'mp2.bin', '--max-ply', '8']);
+  assert.equal(other.code, 1);
+  assert.equal(other.stderr, 'tabiya: g.tbk was counted with --max-ply 1024: an export with --max-ply 8 needs the games again (tabiya book make GAMES -o X.bin --max-ply 8)\n');
+  assert.ok(!readdirSync(tmp).includes('mp2.bin'));
+});
+
+test('make, annotate and learn on input without a game fail (exit 1) and leave the book as it was', () => {
+  writeFileSync(join(tmp, 'empty.pgn'), '');
+  writeFileSync(join(tmp, 'comments.pgn'), '{ a comment and nothing else }\n; a line comment\n');
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'keep.tbk'));
+  const before = readFileSync(join(tmp, 'keep.tbk'));
+  for (const input of ['empty.pgn', 'comments.pgn']) {
+    for (const args of [['make', input, '-o', 'none.tbk'], ['make', input, '-o', 'keep.tbk'], ['add', 'keep.tbk', input], ['learn', 'keep.tbk', input, '--player', 'x']]) {
+      const r = tabiya(['book', ...args]);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.equal(r.stderr, `tabiya: ${input}: no game in it (the input is empty or holds only comments)\n`, args.join(' '));
+    }
+    const r = tabiya(['book', 'annotate', 'keep.tbk', input]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, `tabiya: ${input}: no line in it (empty, or only comments)\n`);
+  }
+  assert.ok(!readdirSync(tmp).includes('none.tbk'));
+  assert.deepEqual(readFileSync(join(tmp, 'keep.tbk')), before);
+  // Games read, but no move kept by --min-games: a valid empty book, said on stderr.
+  const r = tabiya(['book', 'make', 'g.pgn', '-o', 'none-kept.tbk', '--min-games', '50', '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /note: none-kept\.tbk is empty: no move of the 4 games passed --min-games 50/);
+  assert.equal(json(['book', 'info', 'none-kept.tbk']).entries, 0);
+});
+
+test('probe and dump: options that would be ignored are refused, bad policy values name the flag (exit 2)', () => {
+  const cases: [string[], string][] = [
+    [['probe', 'g.tbk', '--seed', '3'], '--seed is the seed of --choose: give --choose too'],
+    [['probe', join(V, 'out/main_min1.bin'), '--seed', '3'], '--seed is the seed of --choose: give --choose too'],
+    [['probe', 'g.tbk', '--choose', 'gnu-best', '--policy', 'terra'], '--choose gnu-best and --policy terra name different policies: give one'],
+    [['probe', 'g.tbk', '--random-type', '9'], '--random-type: 9 is out of range (0..3)'],
+    [['probe', 'g.tbk', '--post-book', 'maybe'], '--post-book: "maybe" is not a boolean (true/false, on/off)'],
+    [['probe', 'g.tbk', '--book-threshold', 'lots'], '--book-threshold: "lots" is not a number (0..1000)'],
+    [['dump', join(V, 'out/main_min1.bin'), '--color', 'white', '--colour', 'black'], '--color white and --colour black disagree: give one'],
+  ];
+  for (const [args, message] of cases) {
+    const r = tabiya(['book', ...args]);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stderr, `tabiya: ${message}\n`);
+  }
+  assert.deepEqual(json(['book', 'probe', 'g.tbk', '--choose', 'best', '--policy', 'polyglot-best', '--seed', '1']).chosen, { uci: 'e2e4', san: 'e4' }, 'two names of one policy agree');
 });

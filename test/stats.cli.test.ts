@@ -39,3 +39,33 @@ test('stats: bad input is named', async () => {
   const c = await runCli(['stats', 'sprt', '--penta', '1,2,3,4,5', '--model', 'bayesian']);
   assert.match(c.stderr, /--model bayesian takes --wdl counts only/);
 });
+
+test('stats: degenerate counts are refused or explained, never printed as nan', async () => {
+  for (const args of [
+    ['elo', '--wdl', '0,0,0'],
+    ['elo', '--penta', '0,0,0,0,0'],
+    ['sprt', '--wdl', '0,0,0'],
+    ['elo', '--wdl', '-1,2,3'],
+    ['elo', '--wdl', '1.5,2,3'],
+    ['elo', '--wdl', '1,,2'],
+    ['elo', '--wdl', '99999999999999999999,1,1'],
+    ['sprt', '--wdl', '1,2,3', '--alpha', '1.5'],
+    ['sprt', '--wdl', '1,2,3', '--beta', '0'],
+    ['sprt', '--wdl', '1,2,3', '--elo0', '5', '--elo1', '5'],
+  ]) {
+    const r = await runCli(['stats', ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.match(r.stderr, /^tabiya: .*(--wdl|--penta|alpha|beta|elo0)/, args.join(' '));
+    assert.equal(r.stdout, '', args.join(' '));
+  }
+  const zero = await runCli(['stats', 'elo', '--wdl', '0,0,0']);
+  assert.match(zero.stderr, /every count is 0/);
+  // Valid counts without spread: the defined numbers, "-" for the rest, and why.
+  for (const args of [['elo', '--wdl', '0,5,0'], ['elo', '--wdl', '5,0,0'], ['elo', '--penta', '0,0,5,0,0'], ['sprt', '--wdl', '10,0,0']]) {
+    const r = await runCli(['stats', ...args]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /nan/i, args.join(' '));
+    assert.match(r.stdout, /note: every (game|pair) scored the same/, args.join(' '));
+  }
+  assert.match((await runCli(['stats', 'elo', '--wdl', '0,5,0'])).stdout, /Elo: 0\.00 \+\/- -, nElo: - \+\/- -/);
+});

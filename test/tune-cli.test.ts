@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -121,6 +121,24 @@ test('tune verify: the tuned engine against the default at fixed nodes, with Elo
   assert.match(missing.err, /nope\.json/);
 });
 
+test('tune verify: a bad --tc or --sprt is a usage error before any match starts', () => {
+  const params = join(dir, 'verify-usage.json');
+  writeFileSync(params, JSON.stringify({ tempo: [[20, 10]] }));
+  const cases: [string[], RegExp][] = [
+    [['--tc', 'fast'], /tune verify: --tc: time control "fast"/],
+    [['--tc', 'inf'], /--tc inf never ends a search/],
+    [['--sprt', 'elo0=5', 'elo1=1'], /--sprt: elo0 \(5\) must be smaller than elo1 \(1\)/],
+    [['--sprt', 'alhpa=0.1'], /--sprt: "alhpa=0\.1" is not one of/],
+    [['--sprt', 'alpha=2'], /alpha \(2\) must be between 0 and 1/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run('tune', 'verify', params, ...args, '--games', '2');
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message, args.join(' '));
+    assert.doesNotMatch(r.err, /tabiya match/, 'refused before the match command is printed');
+  }
+});
+
 test('the engine loads a params file through setoption EvalParams, and reports a bad one', async () => {
   const params = join(dir, 'tempo.json');
   writeFileSync(params, JSON.stringify({ tempo: [[100, 100]], material: [[100, 100], [300, 300], [300, 300], [500, 500], [900, 900]] }));
@@ -149,4 +167,28 @@ test('the engine loads a params file through setoption EvalParams, and reports a
   } finally {
     await e.quit();
   }
+});
+
+test('tune fit and tune loss refuse settings under which they would do nothing, and binary data', () => {
+  const lines = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 200);
+  const positions = join(dir, 'few.epd');
+  writeFileSync(positions, lines.join('\n') + '\n');
+  const out = join(dir, 'nothing.json');
+  const cases: [string[], number, RegExp][] = [
+    [['tune', 'fit', positions, '-o', out, '--max-seconds', '0'], 2, /--max-seconds: must be above 0/],
+    [['tune', 'fit', positions, '-o', out, '--rate', '0'], 2, /--rate: must be above 0/],
+    [['tune', 'loss', positions, '--part', 'validation', '--validation', '0'], 2, /--part validation needs a --validation share above 0/],
+    [['tune', 'loss', positions, '--part', 'validation', '--validation', '0.001', '--threads', '1'], 1, /the validation part of \S*few\.epd holds no position \(200 in all\)/],
+  ];
+  for (const [args, code, message] of cases) {
+    const r = run(...args, '--quiet');
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message, args.join(' '));
+  }
+  const bin = join(dir, 'book.bin');
+  writeFileSync(bin, Buffer.from('463b96181691fc9c031c000a00000000', 'hex'));
+  const r = run('tune', 'loss', bin, '--threads', '1');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /book\.bin:1: binary data \(a NUL byte at byte 11\), not labelled positions/);
+  assert.ok(!existsSync(out));
 });

@@ -17,6 +17,16 @@ export function buildProgram(): Command {
   return program;
 }
 
+// A reader that goes away (`tabiya ... | head`) closes stdout: say so once and exit 1, rather
+// than die with a stack trace or, when the error arrives late, exit 0. A command that watches
+// stdout itself (the engine loop, which tells the GUI's side in its own words) says it instead.
+let stdoutFailed = false;
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (!stdoutFailed && process.stdout.listenerCount('error') === 1) process.stderr.write(`tabiya: standard output: cannot write: ${e.code === 'EPIPE' ? 'broken pipe (the reader closed it)' : e.message}\n`);
+  stdoutFailed = true;
+  process.exitCode = 1;
+});
+
 async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv);
@@ -39,4 +49,4 @@ async function main(argv: string[]): Promise<number> {
 
 const code = await main(process.argv);
 // Let pending stdout writes drain before exiting.
-process.exitCode = code;
+process.exitCode = code === 0 && stdoutFailed ? 1 : code;

@@ -2,7 +2,9 @@
  * The command table. Each entry declares its options and imports its implementation only
  * when run. Commands print with `report` (text or --json) and fail by throwing CliError.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { POLICY_OPTIONS, policyOptionDefault } from '../book/select/options.js';
+import { CliError } from './errors.js';
 
 export function registerCommands(program: Command): void {
   program
@@ -44,6 +46,7 @@ export function registerCommands(program: Command): void {
     .option('--startup-ms <ms>', 'handshake timeout', '10000')
     .option('--ready-ms <ms>', 'timeout of isready/ping and new-game set-up', '60000')
     .option('--stall-ms <ms>', 'after stop at the deadline, wait this long before killing the engine', '5000')
+    .option('--move-ms <ms>', 'a search without a clock (depth= or nodes= only) is stopped after this long; no move then is a stall', '600000')
     .option('--ratinginterval <n>', 'print the Elo lines every n games (0: only at the end)', '10')
     .option('--quiet', 'no per-game lines or progress')
     .option('--json', 'print one JSON object at the end')
@@ -93,6 +96,7 @@ export function registerCommands(program: Command): void {
     .description('copy the games that pass every condition, unchanged; broken games are dropped and listed')
     .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
     .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--min-elo <n>', 'both players rated at least n')
     .option('--player <name>', 'White or Black contains name, case-insensitive (repeatable: any)', collect)
     .option('--result <result>', '1-0, 0-1, 1/2-1/2 or * (repeatable: any)', collect)
@@ -111,6 +115,7 @@ export function registerCommands(program: Command): void {
     .description('re-export valid games in standard form without comments, NAGs or variations; list dropped games')
     .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
     .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--quiet', 'no progress, no list of dropped games')
     .option('--json', 'print one JSON object')
     .action(async (files, opts) => (await import('./commands/pgnClean.js')).pgnCleanCommand(files, opts));
@@ -123,12 +128,13 @@ export function registerCommands(program: Command): void {
     .description('build a book from PGN games: a .bin byte-identical to polyglot make-book (see --help), or a rich .tbk')
     .argument('<pgn...>', 'PGN files (.gz read transparently; - for stdin)')
     .requiredOption('-o, --output <book.bin|book.tbk>', 'book to write (replaced only when complete)')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--max-ply <n>', 'record the first n plies of each game', '1024')
-    .option('--min-game <n>', 'drop moves played in fewer than n games', '3')
-    .option('--min-score <percent>', "drop moves scoring below this percentage for the mover", '0')
-    .option('--only-white', 'keep only White-to-move positions (with --only-black, the last one given wins)')
-    .option('--only-black', 'keep only Black-to-move positions')
-    .option('--uniform', 'write weight 1 for every move kept')
+    .option('--min-games <n>', 'drop moves played in fewer than n games (default: 3 for a .bin; a .tbk keeps every move)')
+    .option('--min-score <percent>', '.bin: drop moves scoring below this percentage for the mover (.tbk: give it to book export)', '0')
+    .option('--only-white', '.bin: keep only White-to-move positions (with --only-black, the last one given wins)')
+    .option('--only-black', '.bin: keep only Black-to-move positions')
+    .option('--uniform', '.bin: write weight 1 for every move kept')
     .option('--min-elo <n>', 'use only games where both players are rated at least n')
     .option('--player <name>', 'use only games where White or Black contains name (repeatable: any)', collect)
     .option('--result <result>', 'use only games with this [Result]: 1-0, 0-1, 1/2-1/2, * (repeatable)', collect)
@@ -146,7 +152,11 @@ export function registerCommands(program: Command): void {
         'instead of aborting the run; games with a [FEN] tag are replayed from their own position (polyglot\n' +
         'replays them from the initial position, so it mis-keys or rejects them; --from-start skips them);\n' +
         'failures exit non-zero; the book is written to a temporary file and renamed. On clean input from\n' +
-        'the initial position the output is byte-identical to polyglot make-book with the same options.',
+        'the initial position the output is byte-identical to polyglot make-book with the same options.\n' +
+        '\nAn input without a single game (empty, only comments, only broken games) fails with exit 1 and\n' +
+        'writes nothing. Games read but no move kept (--min-games, --min-score, a colour, filters) is an\n' +
+        'empty book, written with a note on stderr. With -o X.tbk every move is kept unless --min-games is\n' +
+        'given; --min-score, --only-white/--only-black and --uniform shape the Polyglot export (book export).',
     )
     .action(async (files, opts, cmd) =>
       tbk(opts.output)
@@ -156,16 +166,20 @@ export function registerCommands(program: Command): void {
   // Polyglot semantics: -only-white and -only-black overwrite each other, the last one wins.
   bookMake.on('option:only-white', () => bookMake.setOptionValue('colour', 'white'));
   bookMake.on('option:only-black', () => bookMake.setOptionValue('colour', 'black'));
+  hiddenAlias(bookMake, '--min-game <n>', 'minGames');
   book
     .command('merge')
     .description('merge books like polyglot merge-book 2.0 (weights of shared moves added, saturating at 65535)')
     .argument('<books...>', 'two or more books, merged left to right')
-    .requiredOption('-o, --output <book.bin>', 'book to write')
-    .option('--priority <rule>', 'sum: add weights of shared moves (PolyGlot 2.0); first: the earlier book wins a position (PolyGlot 1.4)', 'sum')
-    .option('--polyglot-compat', 'wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
-    .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book')
+    .requiredOption('-o, --output <book.bin|book.tbk>', 'book to write')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--priority <rule>', '.bin: sum: add weights of shared moves (PolyGlot 2.0); first: the earlier book wins a position (PolyGlot 1.4)', 'sum')
+    .option('--polyglot-compat', '.bin: wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
+    .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book (default: 0, keep all)')
     .option('--json', 'print one JSON object')
-    .action(async (files: string[], opts) => {
+    .action(async (files: string[], opts, cmd: Command) => {
+      const format = tbk(opts.output) ? '.tbk' : '.bin';
+      onlyFor(cmd, format, { '.bin': ['priority', 'polyglotCompat'], '.tbk': ['minGames'] });
       if (tbk(opts.output)) return (await import('./commands/richMerge.js')).richMergeCommand(files, opts);
       // A .tbk input would otherwise be read as a Polyglot book and reported as unsorted.
       const rich = files.find((f) => tbk(f));
@@ -179,43 +193,46 @@ export function registerCommands(program: Command): void {
     .option('--color <colour>', 'white or black')
     .option('--colour <colour>', 'same as --color')
     .option('-o, --output <file>', 'write to a file instead of stdout')
-    .action(async (file, opts) =>
-      tbk(file)
+    .option('--force', 'replace an existing output that holds something else (a file of another kind)')
+    .action(async (file, opts) => {
+      if (opts.color !== undefined && opts.colour !== undefined && opts.color !== opts.colour) throw new CliError(`--color ${opts.color} and --colour ${opts.colour} disagree: give one`, 2);
+      return tbk(file)
         ? (await import('./commands/richCommon.js')).polyglotOnly(file, 'book dump')
-        : (await import('./commands/bookDump.js')).bookDumpCommand(file, { ...opts, color: opts.color ?? opts.colour }),
-    );
+        : (await import('./commands/bookDump.js')).bookDumpCommand(file, { ...opts, color: opts.color ?? opts.colour });
+    });
   book
     .command('info')
     .description("what a book holds: polyglot info-book's counts (.bin), header and checksum (.tbk)")
     .argument('<book>', 'Polyglot .bin or rich .tbk book')
-    .option('--exact', 'also count positions unreachable by book lines (slow, like info-book -exact)')
-    .option('--no-lines', 'skip the walk of the lines from the start position')
+    .option('--exact', '.bin: also count positions unreachable by book lines (slow, like info-book -exact)')
+    .option('--no-lines', '.bin: skip the walk of the lines from the start position')
     .option('--json', 'print one JSON object')
-    .action(async (file, opts) => (tbk(file) ? (await import('./commands/richInfo.js')).richInfoCommand(file, opts) : (await import('./commands/bookInfo.js')).bookInfoCommand(file, opts)));
-  book
+    .action(async (file, opts, cmd: Command) => {
+      onlyFor(cmd, tbk(file) ? '.tbk' : '.bin', { '.bin': ['exact', 'lines'] });
+      return tbk(file) ? (await import('./commands/richInfo.js')).richInfoCommand(file, opts) : (await import('./commands/bookInfo.js')).bookInfoCommand(file, opts);
+    });
+  const bookProbe = book
     .command('probe')
     .description('the book moves of a position: weight, share and learn data (.bin); statistics and policy (.tbk)')
     .argument('<book>', 'Polyglot .bin or rich .tbk book')
     .option('--fen <fen>', 'position (default: the start position)')
     .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')
-    .option('--min-weight <n>', 'ignore entries below this weight', '1')
+    .option('--min-weight <n>', '.bin: ignore entries below this weight', '1')
     .option('--choose <policy>', 'also pick one move: best, weighted or uniform (.tbk: any --policy)')
     .option('--seed <n>', 'random seed for --choose')
-    .option('--explain', '.tbk: say why each move is in or out of play')
-    .option('--policy <name>', '.tbk: terra, polyglot-best, polyglot-weighted, gnu-best, gnu-worst, gnu-random, uniform')
-    .option('--random-type <n>', '.tbk, Terra: 0..3 (see docs/rich-books.md)')
-    .option('--book-limit <pct>', '.tbk, Terra: least fixed Win% of a move played from game statistics')
-    .option('--min-book-games <n>', '.tbk, Terra: least games of a move played from game statistics')
-    .option('--min-terra-games <n>', ".tbk, Terra: least own games before the engine's own Win% is used")
-    .option('--terra-limit <pct>', ".tbk, Terra: the engine's own Win% must exceed this")
-    .option('--user-group-percent <pct>', '.tbk, Terra: chance of the user-set group (-1: Terra\'s rule)')
-    .option('--post-book <on|off>', '.tbk, Terra: play the PostBook move out of book')
-    .option('--book-treshold <permille>', '.tbk, Polyglot policies: moves whose share is not above it are never played')
-    .option('--book-learn-weights <on|off>', ".tbk, Polyglot policies: scale weights by the engine's own results")
-    .option('--book-user-values <on|off>', '.tbk, non-Terra policies: user value 0 never plays a move, 100 always')
-    .option('--min-avg-elo <elo>', '.tbk, every policy: moves whose rated players averaged under this are out of play')
-    .option('--json', 'print one JSON object')
-    .action(async (file, opts) => (tbk(file) ? (await import('./commands/richProbe.js')).richProbeCommand(file, opts) : (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts)));
+    .option('--explain', '.tbk: say why each move is in or out of play');
+  // The policy settings come from the table the engine's options come from (src/book/select/options.ts).
+  for (const o of POLICY_OPTIONS) {
+    const value = o.type === 'check' ? 'on|off' : o.type === 'combo' ? 'name' : 'n';
+    bookProbe.option(`--${o.flag} <${value}>`, `.tbk, ${o.description} (default ${policyOptionDefault(o)})`);
+  }
+  hiddenAlias(bookProbe, '--book-treshold <permille>', 'bookThreshold');
+  bookProbe.option('--json', 'print one JSON object').action(async (file, opts, cmd: Command) => {
+    const policy = POLICY_OPTIONS.map((o) => camel(o.flag));
+    onlyFor(cmd, tbk(file) ? '.tbk' : '.bin', { '.bin': ['minWeight'], '.tbk': ['explain', ...policy] });
+    if (opts.seed !== undefined && opts.choose === undefined) throw new CliError('--seed is the seed of --choose: give --choose too', 2);
+    return tbk(file) ? (await import('./commands/richProbe.js')).richProbeCommand(file, opts) : (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts);
+  });
   book
     .command('add')
     .description('.tbk: count more games into a rich book (Terra: add games); same filters as book make')
@@ -238,6 +255,7 @@ export function registerCommands(program: Command): void {
     .description('.tbk: a Polyglot .bin as a rich book (weights and learn data kept)')
     .argument('<book.bin>', 'Polyglot book')
     .requiredOption('-o, --output <book.tbk>', 'rich book to write')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/richImport.js')).richImportCommand(file, opts));
   const bookExport = book
@@ -245,7 +263,9 @@ export function registerCommands(program: Command): void {
     .description('.tbk: the Polyglot .bin of a rich book, byte-identical to polyglot make-book on the same games')
     .argument('<book.tbk>', 'rich book')
     .requiredOption('-o, --output <book.bin>', 'Polyglot book to write (- for stdout)')
-    .option('--min-game <n>', 'drop moves played in fewer than n games', '3')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--max-ply <n>', "the max-ply the book was counted with (default: the book's; any other is refused, the games are not in the book)")
+    .option('--min-games <n>', 'drop moves played in fewer than n games', '3')
     .option('--min-score <percent>', 'drop moves scoring below this percentage for the mover', '0')
     .option('--only-white', 'keep only White-to-move positions (with --only-black, the last one given wins)')
     .option('--only-black', 'keep only Black-to-move positions')
@@ -256,6 +276,7 @@ export function registerCommands(program: Command): void {
     .action(async (file, opts, cmd) => (await import('./commands/richExport.js')).richExportCommand(file, opts, (name) => cmd.getOptionValueSource(name) === 'cli'));
   bookExport.on('option:only-white', () => bookExport.setOptionValue('colour', 'white'));
   bookExport.on('option:only-black', () => bookExport.setOptionValue('colour', 'black'));
+  hiddenAlias(bookExport, '--min-game <n>', 'minGames');
   book
     .command('set')
     .description("set a move's user value in a .tbk (Terra's bookeval): 0..100, !!, !, !?, ?!, ?, ?? or clear")
@@ -275,17 +296,18 @@ export function registerCommands(program: Command): void {
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')
     .action(async (file, files, opts) => (await import('./commands/richAnnotate.js')).richAnnotateCommand(file, files, opts));
-  book
+  const bookLearn = book
     .command('learn')
     .description("book learning into a .tbk: results of the player's book moves, PostBook of the moves after the book")
     .argument('<book.tbk>', 'rich book to change')
     .argument('<pgn...>', 'PGN files of games')
     .requiredOption('--player <name>', 'the player whose moves learn ([White]/[Black], case-insensitive)')
-    .option('--postbook <n>', "the player's moves after the book ended recorded in the PostBook", '10')
+    .option('--post-book <n>', "the player's moves after the book ended recorded in the PostBook", '10')
     .option('--errors <n>', 'broken games to list on stderr', '20')
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')
     .action(async (file, files, opts) => (await import('./commands/richLearn.js')).richLearnCommand(file, files, opts));
+  hiddenAlias(bookLearn, '--postbook <n>', 'postBook');
 
   // ----- engine -----
   program
@@ -309,7 +331,7 @@ export function registerCommands(program: Command): void {
     .alias('analyze')
     .description('search one position and print the engine lines')
     .option('--fen <fen>', 'position (default: the start position)')
-    .option('--moves <moves...>', 'UCI moves played from it')
+    .option('--moves <moves...>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')
     .option('--depth <n>', 'search depth (default 14 when no limit is given)')
     .option('--movetime <ms>', 'search time in milliseconds')
     .option('--nodes <n>', 'node limit')
@@ -336,6 +358,7 @@ export function registerCommands(program: Command): void {
     .description('sample quiet positions from games and label them with the result (c9 "1-0";)')
     .argument('<pgn...>', 'PGN files (.pgn or .pgn.gz; tabiya match output works)')
     .requiredOption('-o, --output <file.epd>', 'labelled positions to write')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--skip-plies <n>', 'leave out the first n plies of each game (opening, book)', '16')
     .option('--per-game <k>', 'positions drawn from each game at most', '10')
     .option('--seed <s>', 'seed of the sampling', '1')
@@ -349,6 +372,7 @@ export function registerCommands(program: Command): void {
       .description('fit K, then the evaluation weights, to labelled positions; write a params file')
       .argument('<positions>', 'labelled positions (.epd or .epd.gz, c9 "1-0"; or [1.0] labels)')
       .requiredOption('-o, --output <params.json>', 'where to write the fitted parameters')
+      .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
       .option('--params <file>', 'start from these parameters (default: the engine\'s)')
       .option('--group <name...>', 'tune only these parameter groups (default: all)')
       .option('--method <m>', 'adam, adagrad, local, anneal or genetic', 'adam')
@@ -406,10 +430,13 @@ export function registerCommands(program: Command): void {
     .command('demo')
     .description("tabiya's default job (what `npm start` runs): build the default opening book from the bundled master games")
     .option('-o, --output <book.bin>', 'where to write the book (default: data/tabiya.bin)')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--threads <n>', 'threads ("auto": one per core)', '1')
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')
     .action(async (opts) => (await import('./commands/demo.js')).demoCommand(opts));
+
+  nestedHelp(program);
 }
 
 /** The options of every `tune` command that loads labelled positions. */
@@ -419,4 +446,57 @@ function withPositionOptions(c: Command): Command {
     .option('--no-resolve', 'trace positions as they are (no quiescence search)')
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object');
+}
+
+/**
+ * An old spelling of an option, kept working but not shown: commander has no aliases for long
+ * options, so a hidden option sets the same value (as given on the command line).
+ */
+function hiddenAlias(cmd: Command, flags: string, target: string): void {
+  const old = new Option(flags).hideHelp();
+  cmd.addOption(old);
+  cmd.on(`option:${old.name()}`, (value: unknown) => cmd.setOptionValueWithSource(target, value, 'cli'));
+}
+
+/** `min-book-games` → `minBookGames`, as commander names option values. */
+function camel(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Options that apply to one book format only: one given for the other format is a usage error
+ * (exit 2) rather than an option accepted and silently ignored.
+ */
+function onlyFor(cmd: Command, format: '.bin' | '.tbk', only: Partial<Record<'.bin' | '.tbk', string[]>>): void {
+  for (const [owner, keys] of Object.entries(only)) {
+    if (owner === format) continue;
+    for (const key of keys) {
+      if (cmd.getOptionValueSource(key) !== 'cli') continue;
+      const flag = cmd.options.find((o) => o.attributeName() === key && !o.hidden)?.long ?? key;
+      throw new CliError(`${flag} applies to ${owner} books only (this ${cmd.name()} is on a ${format})`, 2);
+    }
+  }
+}
+
+/**
+ * `help A B C` shows the help of the command A B C at any depth: commander's own help command
+ * looks one level down only, so `tabiya help book make` would show the help of `book`.
+ */
+function nestedHelp(cmd: Command): void {
+  if (cmd.commands.length === 0) return;
+  cmd.helpCommand(false);
+  cmd
+    .command('help')
+    .description('display help for command')
+    .argument('[command...]', 'the command, with its subcommands (help book make)')
+    .action((names: string[]) => {
+      let target = cmd;
+      for (const name of names) {
+        const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        if (sub === undefined) target.error(`error: unknown command '${name}'`, { exitCode: 2, code: 'commander.unknownCommand' });
+        else target = sub;
+      }
+      target.help();
+    });
+  for (const sub of cmd.commands) if (sub.name() !== 'help') nestedHelp(sub);
 }

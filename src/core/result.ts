@@ -24,3 +24,24 @@ export function unwrap<T, E>(r: Result<T, E>): T {
   if (r.ok) return r.value;
   throw r.error;
 }
+
+/**
+ * Input text as an error message shows it: control characters and undecodable bytes as \\xHH (so
+ * the message stays one readable line on a terminal), cut after `max` characters with "…" (so a
+ * megabyte of garbage gives a short message).
+ */
+export function excerpt(text: string, max = 100): string {
+  let out = '';
+  for (const ch of text) {
+    if (out.length >= max) return `${out}…`;
+    const c = ch.charCodeAt(0);
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += c === 0xfffd ? '\\ufffd' : ch;
+  }
+  return out;
+}
+
+/** `excerpt` in double quotes. */
+export function quote(text: string, max = 100): string {
+  return `"${excerpt(text, max)}"`;
+}

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeMove } from '../book/polyglot/format.js';
 import { PolyglotReader } from '../book/polyglot/reader.js';
+import { BookError } from '../book/polyglot/select.js';
 import { encodeBook, type EntryInput } from '../book/polyglot/writer.js';
 import { legalMoves } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
@@ -123,4 +124,30 @@ test('OwnBook: in book the book move is played without a search; BookDepth leave
   engine.settings.ownBook = false;
   engine.setPosition(STARTING_FEN);
   assert.notEqual(engine.go({ depth: 3 }).reason, 'book');
+});
+
+test('a source that fails while probing (a damaged entry on disk) puts the book out of play: reported once, the engine searches', () => {
+  const failures: string[] = [];
+  let calls = 0;
+  const damaged: BookSource = {
+    name: 'big.tbk',
+    candidates() {
+      calls++;
+      throw new BookError('ERR_TBK_ENTRY', 'big.tbk: entry 7 (byte 512) is damaged: unknown flags 0x40', 'big.tbk', 512);
+    },
+  };
+  const book = new BookProbe(damaged, { policy: 'best', onFailure: (m) => failures.push(m) });
+  const engine = new Engine({ hashMB: 1 });
+  engine.book = book;
+  engine.settings.ownBook = true;
+  engine.settings.bookAwareSearch = true;
+  engine.setPosition(STARTING_FEN);
+  const r = engine.go({ depth: 3 });
+  assert.notEqual(r.reason, 'book');
+  assert.equal(r.depth, 3);
+  assert.ok(legalMoves(start()).includes(r.bestMove));
+  assert.deepEqual(failures, ['big.tbk: entry 7 (byte 512) is damaged: unknown flags 0x40; playing on without the book']);
+  assert.equal(book.failure, failures[0]);
+  assert.equal(calls, 1, 'the failed source is not asked again');
+  assert.equal(book.choose(start()), 0);
 });

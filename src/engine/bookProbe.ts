@@ -17,6 +17,10 @@
  * A Polyglot book knows a position when it has moves for it; its weights already encode
  * results (2·wins + draws in `polyglot make-book`), so "good statistics" means a total weight
  * at or above `minKnownWeight`. Sources with win/draw/loss counts answer by score instead.
+ *
+ * A source that fails while probing (a large book read on disk whose damage shows only when a
+ * damaged entry is read) puts the book out of play: the failure is reported once through
+ * `onFailure` and the engine searches as if it had no book, rather than crash mid-game.
  */
 import type { Position } from '../core/position.js';
 import type { PolyglotReader } from '../book/polyglot/reader.js';
@@ -73,6 +77,8 @@ export interface BookProbeOptions {
   minScore?: number;
   /** Uniform numbers in [0, 1) (default Math.random); inject a seeded one for reproducibility. */
   random?: () => number;
+  /** Told once when the source fails and the book goes out of play (the message names the file). */
+  onFailure?: (message: string) => void;
 }
 
 /** A full policy from a name or a policy (throws for an unknown name). */
@@ -113,6 +119,9 @@ export class BookProbe {
   minGames: number;
   minScore: number;
   random: () => number;
+  /** Why the book went out of play, once its source failed. */
+  failure: string | undefined;
+  private readonly onFailure: ((message: string) => void) | undefined;
 
   constructor(
     readonly source: BookSource,
@@ -124,18 +133,20 @@ export class BookProbe {
     this.minGames = opts.minGames ?? 10;
     this.minScore = opts.minScore ?? 0.5;
     this.random = opts.random ?? Math.random;
+    this.onFailure = opts.onFailure;
   }
 
   /** Playable candidates (weight ≥ minWeight), optionally restricted to `only`. */
   candidates(pos: Position, only?: readonly number[]): BookCandidate[] {
-    const all = this.source.candidates(pos);
+    const all = this.guard(() => this.source.candidates(pos), []);
     return all.filter((c) => c.weight >= this.minWeight && (!only || only.length === 0 || only.includes(c.move)));
   }
 
   /** The moves the policy chooses among, optionally restricted to `only`. */
   moves(pos: Position, only?: readonly number[]): RichMove[] {
-    if (!this.source.probe) return this.candidates(pos, only).map(weightOnlyMove);
-    const all = this.source.probe(pos);
+    const source = this.source;
+    if (!source.probe) return this.candidates(pos, only).map(weightOnlyMove);
+    const all = this.guard(() => source.probe!(pos), []);
     return !only || only.length === 0 ? all : all.filter((m) => only.includes(m.move));
   }
 
@@ -147,12 +158,12 @@ export class BookProbe {
   /** The policy's avoid list in this position: moves the search should leave out. */
   avoided(pos: Position): number[] {
     if (!this.source.probe) return [];
-    return avoidedMoves(this.policy, this.source.probe(pos));
+    return avoidedMoves(this.policy, this.moves(pos));
   }
 
   /** Is the position in the book with good statistics for `side` (0 White, 1 Black)? */
   knowsWell(pos: Position, side: number): boolean {
-    const cands = this.source.candidates(pos);
+    const cands = this.guard(() => this.source.candidates(pos), []);
     if (cands.length === 0) return false;
     let games = 0;
     let points = 0;
@@ -175,7 +186,20 @@ export class BookProbe {
   }
 
   learn(game: LearnGame): void | Promise<void> {
+    if (this.failure !== undefined) return;
     return this.source.learn?.(game);
+  }
+
+  /** `ask()`'s answer, or `none` once the source has failed (reported the first time). */
+  private guard<T>(ask: () => T, none: T): T {
+    if (this.failure !== undefined) return none;
+    try {
+      return ask();
+    } catch (e) {
+      this.failure = `${(e as Error).message}; playing on without the book`;
+      this.onFailure?.(this.failure);
+      return none;
+    }
   }
 }
 

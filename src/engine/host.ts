@@ -121,6 +121,8 @@ export class EngineConfigurator {
   readonly config: EngineConfig = { ...DEFAULT_CONFIG };
   private loadedBook = '';
   private loadedParams = '';
+  /** Told when the loaded book fails during play (a damaged entry) and goes out of play. */
+  onBookFailure?: (message: string) => void;
 
   constructor(
     private readonly engine: Engine,
@@ -149,7 +151,7 @@ export class EngineConfigurator {
         if (!this.loadBook) errors.push('books cannot be loaded here');
         else {
           try {
-            e.book = new BookProbe(this.loadBook(c.bookFile), { policy: c.bookPolicy });
+            e.book = new BookProbe(this.loadBook(c.bookFile), { policy: c.bookPolicy, onFailure: (m) => this.onBookFailure?.(m) });
           } catch (err) {
             errors.push((err as Error).message);
           }
@@ -227,6 +229,7 @@ export class LocalHost implements EngineHost {
   constructor(loadBook?: BookLoader, engine = new Engine()) {
     this.engine = engine;
     this.configurator = new EngineConfigurator(engine, loadBook);
+    this.configurator.onBookFailure = (m) => this.onError?.(m);
   }
 
   configure(config: Partial<EngineConfig>): void {

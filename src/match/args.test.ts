@@ -38,3 +38,24 @@ test('mistakes are named', () => {
   assert.match(String(parseMatchArgs(['--engine'])), /--engine needs key=value/);
   assert.match(String(parseMatchArgs(['--pgnout', 'x.pgn', 'big'])), /unknown flag "big"/);
 });
+
+test('numbers out of their range and misspelt group keys are refused', () => {
+  const cases: [string, RegExp][] = [
+    ['--games -3', /--games -3 is out of range \(1\.\./],
+    ['--concurrency 0', /--concurrency 0 is out of range/],
+    ['--rounds 0', /--rounds 0 is out of range/],
+    ['--seeds 0', /--seeds 0 is out of range/],
+    ['--maxmoves -5', /--maxmoves -5 is out of range \(0\.\./],
+    ['--wait -1', /--wait -1 is out of range/],
+    ['--startup-ms 0', /--startup-ms 0 is out of range/],
+    ['--ratinginterval -1', /--ratinginterval -1 is out of range/],
+    ['--srand -1', /--srand -1 is out of range/],
+    ['--srand 4294967296', /--srand 4294967296 is out of range/],
+    ['--repeat 0', /--repeat 0 is out of range/],
+    ['--repeat -2', /--repeat -2 is out of range/],
+    ['--sprt elo0=0 elo1=5 alhpa=0.1', /--sprt: unknown key "alhpa" \(elo0, elo1, alpha, beta, model\)/],
+    ['--draw movenumber=40 movecount=8 scor=10', /--draw: unknown key "scor"/],
+    ['--openings file=o.epd oder=random', /--openings: unknown key "oder"/],
+  ];
+  for (const [line, message] of cases) assert.match(String(parseMatchArgs(line.split(' '))), message, line);
+});

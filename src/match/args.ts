@@ -31,24 +31,27 @@ export interface MatchArgs {
   startupMs?: number;
   readyMs?: number;
   stallMs?: number;
+  moveMs?: number;
   ratingInterval: number;
   json: boolean;
   quiet: boolean;
 }
 
 const GROUPS = new Set(['engine', 'each', 'openings', 'sprt', 'draw', 'resign']);
-const INTS: Record<string, keyof MatchArgs> = {
-  games: 'games',
-  rounds: 'rounds',
-  concurrency: 'concurrency',
-  seeds: 'seeds',
-  maxmoves: 'maxmoves',
-  wait: 'waitMs',
-  'startup-ms': 'startupMs',
-  'ready-ms': 'readyMs',
-  'stall-ms': 'stallMs',
-  ratinginterval: 'ratingInterval',
-  srand: 'srand',
+/** Integer options: the field they set and the range they take. */
+const INTS: Record<string, [keyof MatchArgs, number, number]> = {
+  games: ['games', 1, 1e9],
+  rounds: ['rounds', 1, 1e9],
+  concurrency: ['concurrency', 1, 1024],
+  seeds: ['seeds', 1, 1e6],
+  maxmoves: ['maxmoves', 0, 1e6],
+  wait: ['waitMs', 0, 3_600_000],
+  'startup-ms': ['startupMs', 1, 3_600_000],
+  'ready-ms': ['readyMs', 1, 3_600_000],
+  'stall-ms': ['stallMs', 0, 3_600_000],
+  'move-ms': ['moveMs', 1, 86_400_000],
+  ratinginterval: ['ratingInterval', 0, 1e9],
+  srand: ['srand', 0, 2 ** 32 - 1],
 };
 const STRINGS: Record<string, keyof MatchArgs> = { tournament: 'tournament', event: 'event', site: 'site' };
 const FLAGS: Record<string, [keyof MatchArgs, boolean]> = {
@@ -64,12 +67,23 @@ function isFlag(tok: string): boolean {
   return /^--?[a-z]/i.test(tok);
 }
 
+/** The keys each key=value group takes; a misspelt key would otherwise be ignored in silence. */
+const GROUP_KEYS: Record<string, readonly string[]> = {
+  openings: ['file', 'format', 'order', 'plies', 'start', 'policy'],
+  sprt: ['elo0', 'elo1', 'alpha', 'beta', 'model'],
+  draw: ['movenumber', 'movecount', 'score'],
+  resign: ['movecount', 'score', 'twosided'],
+};
+
 function keyValues(words: string[], what: string): Map<string, string> | string {
   const m = new Map<string, string>();
+  const known = GROUP_KEYS[what]!;
   for (const w of words) {
     const eq = w.indexOf('=');
     if (eq <= 0) return `--${what}: "${w}" is not key=value`;
-    m.set(w.slice(0, eq), w.slice(eq + 1));
+    const key = w.slice(0, eq);
+    if (!known.includes(key)) return `--${what}: unknown key "${key}" (${known.join(', ')})`;
+    m.set(key, w.slice(eq + 1));
   }
   return m;
 }
@@ -130,7 +144,10 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs | string {
     } else if (name in INTS) {
       const v = value();
       if (v === undefined || !/^-?\d+$/.test(v)) return `--${name} needs an integer${v !== undefined ? `, got "${v}"` : ''}`;
-      (a as unknown as Record<string, number>)[INTS[name]!] = parseInt(v, 10);
+      const [field, min, max] = INTS[name]!;
+      const n = Number(v);
+      if (n < min || n > max) return `--${name} ${v} is out of range (${min}..${max})`;
+      (a as unknown as Record<string, number>)[field] = n;
     } else if (name in STRINGS) {
       const v = value();
       if (v === undefined) return `--${name} needs a value`;
@@ -140,8 +157,9 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs | string {
       (a as unknown as Record<string, boolean>)[k] = v;
     } else if (name === 'repeat') {
       // `--repeat` alone means pairs; `--repeat N` plays each opening N times.
-      const v = inline ?? (i < argv.length && /^\d+$/.test(argv[i]!) ? argv[i++] : undefined);
-      a.repeat = v === undefined ? 2 : parseInt(v, 10);
+      const v = inline ?? (i < argv.length && /^-?\d+$/.test(argv[i]!) ? argv[i++] : undefined);
+      if (v !== undefined && (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1e6)) return `--repeat ${v} is out of range (1..1000000)`;
+      a.repeat = v === undefined ? 2 : Number(v);
     } else if (name === 'pgnout') {
       const w = inline !== undefined ? [inline] : words();
       if (w.length === 0) return '--pgnout needs a file name';

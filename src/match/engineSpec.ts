@@ -115,6 +115,12 @@ export function makeEngineSpec(own: EngineKeys, each: EngineKeys, index: number)
   if (own.keys.has('st') && !own.keys.has('tc')) delete tcKeys.tc;
   const tc = timeControlFrom(tcKeys);
   if (!tc.ok) return `${what}: ${tc.error.message}`;
+  // Without a limit the first search never ends (cutechess-cli: "Invalid or missing time control").
+  if (tc.value.infinite && tc.value.nodes === 0 && tc.value.depth === 0) {
+    return tcKeys.tc === undefined
+      ? `${what}: invalid or missing time control: give tc=, st=, nodes= or depth= (to the engine or with --each)`
+      : `${what}: tc=${tcKeys.tc} needs nodes= or depth=, or the engine never ends its first search`;
+  }
   // CECP's `st` takes whole seconds (HoiChess exits on "st 0.2"); the runner will not send a value it cannot express.
   if (proto === 'xboard' && tc.value.movetimeMs % 1000 !== 0) return `${what}: xboard engines take st= in whole seconds, not ${tc.value.movetimeMs / 1000}`;
   const options = [...each.options.filter(([n]) => !own.options.some(([m]) => m === n)), ...own.options];

@@ -147,3 +147,23 @@ test('xboard: a false claim during the game loses', async () => {
   assert.deepEqual(rec.fault, { color: 1, kind: 'claim' });
   assert.equal(rec.moves.length, 5);
 });
+
+test('a search without a clock is capped: a hung engine stalls, one that answers stop plays on', { timeout: 10_000 }, async () => {
+  const untimed = { infinite: true, depth: 3 };
+  const timeouts: Timeouts = { ...FAST, untimedMoveMs: 100 };
+  const spawn = fakeSpawner({ W: {}, B: { go: (n) => (n === 2 ? { do: 'hang' } : { do: 'move' }) }, S: { go: (n) => (n === 1 ? { do: 'late' } : { do: 'move' }) } });
+  const w = await EnginePlayer.launch(fakeSpec('W', untimed), spawn, timeouts);
+  const hung = await EnginePlayer.launch(fakeSpec('B', untimed), spawn, timeouts);
+  const rec = await playGame({ number: 1, round: 1, white: w, black: hung, opening: START, rules: {}, timeouts });
+  assert.equal(rec.result, '1-0');
+  assert.equal(rec.termination, 'stalled connection');
+  assert.deepEqual(rec.fault, { color: 1, kind: 'stall' });
+  assert.match(rec.detail ?? '', /no move 100 ms into a search without a clock, nor 50 ms after stop/);
+  assert.ok(hung.dead);
+  // An engine that only moves when told to stop loses nothing: its move counts and the game goes on.
+  const slow = await EnginePlayer.launch(fakeSpec('S', untimed), spawn, timeouts);
+  const w2 = await EnginePlayer.launch(fakeSpec('W', untimed), spawn, timeouts);
+  const rec2 = await playGame({ number: 2, round: 1, white: slow, black: w2, opening: START, rules: { maxMoves: 3 }, timeouts });
+  assert.equal(rec2.fault, undefined);
+  assert.equal(rec2.moves.length, 6);
+});

@@ -173,7 +173,18 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
       return faultEnd(side, 'disconnect', e);
     }
     const startAt = performance.now();
-    const waited = await race(pending, clock.timed ? clock.allowance() + setup.timeouts.graceMs : Infinity, setup.signal);
+    let waited = await race(pending, clock.timed ? clock.allowance() + setup.timeouts.graceMs : setup.timeouts.untimedMoveMs, setup.signal);
+    if (waited.tag === 'deadline' && !clock.timed) {
+      // A search without a clock has no time to lose, but a hung one would hold the match for
+      // ever: past the cap the engine is asked for its move, which counts; silence is a stall.
+      player.client.stop();
+      const late = await race(pending, setup.timeouts.stopWaitMs, undefined);
+      if (late.tag === 'deadline') {
+        const why = `no move ${setup.timeouts.untimedMoveMs} ms into a search without a clock, nor ${setup.timeouts.stopWaitMs} ms after stop`;
+        return faultEnd(side, 'stall', new EngineFault('stall', why));
+      }
+      waited = late;
+    }
 
     if (waited.tag === 'abort') {
       // Collect the move the engine still owes, so the process is idle (or gone) when it is reused or quit.

@@ -23,3 +23,13 @@ test('identity differences name the first differing field', () => {
   assert.equal(identityDiff({ a: 1, b: [1, 2] }, { a: 1, b: [2, 1] }), 'b');
   assert.equal(identityDiff({ a: 1 }, { a: 1, c: 0 }), 'c');
 });
+
+test('a journal whose header or game records are damaged is refused with its line', () => {
+  const h = journalLine({ type: 'match', version: 1, identity: { games: 4 }, seed: 5, pgnStart: 100 });
+  const game = (n: number, result: string, pgnBytes: number): string => journalLine({ type: 'game', number: n, result, reason: 'r', termination: 'normal', pgnBytes });
+  assert.throws(() => parseJournal('{"type":"match"}\n', 'j'), /j:1: the match header lacks its identity, seed or PGN start/);
+  assert.throws(() => parseJournal(h + game(1, 'win', 900) + game(2, '1-0', 950), 'j'), /j:2: game 1 has no result \("win"\)/);
+  assert.throws(() => parseJournal(h + game(1, '1-0', 900) + game(2, '0-1', 800) + game(3, '0-1', 1000), 'j'), /j:3: game 2 ends at PGN byte 800, before the previous game's end \(900\)/);
+  assert.throws(() => parseJournal(h + game(1, '1-0', 50) + game(2, '0-1', 900), 'j'), /j:2: game 1 ends at PGN byte 50/);
+  assert.throws(() => parseJournal(h + game(-1, '1-0', 900) + game(2, '0-1', 950), 'j'), /j:2: not a game record/);
+});

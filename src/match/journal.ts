@@ -47,6 +47,8 @@ export interface Journal {
   end?: JournalEnd;
 }
 
+const RESULTS = ['1-0', '0-1', '1/2-1/2'];
+
 /** One record as a journal line. */
 export function journalLine(r: JournalHeader | JournalGame | JournalEnd): string {
   return JSON.stringify(r) + '\n';
@@ -57,6 +59,11 @@ export function parseJournal(text: string, file: string): Journal {
   const lines = text.split('\n');
   const header = parseLine(lines[0] ?? '', file, 1);
   if (!header || header.type !== 'match') throw new Error(`${file}:1: not a tabiya match journal`);
+  const count = (x: unknown, max = Number.MAX_SAFE_INTEGER): boolean => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
+  if (typeof header.identity !== 'object' || header.identity === null || !count(header.seed, 2 ** 32 - 1) || !count(header.pgnStart)) {
+    throw new Error(`${file}:1: the match header lacks its identity, seed or PGN start`);
+  }
+  let pgnBytes = header.pgnStart as number;
   const games: JournalGame[] = [];
   let end: JournalEnd | undefined;
   for (let i = 1; i < lines.length; i++) {
@@ -68,7 +75,11 @@ export function parseJournal(text: string, file: string): Journal {
       end = rec as unknown as JournalEnd;
       continue;
     }
-    if (rec.type !== 'game' || typeof rec.number !== 'number' || typeof rec.pgnBytes !== 'number') throw new Error(`${file}:${i + 1}: not a game record`);
+    if (rec.type !== 'game' || !count(rec.number) || rec.number === 0 || !count(rec.pgnBytes)) throw new Error(`${file}:${i + 1}: not a game record`);
+    if (!RESULTS.includes(rec.result as string)) throw new Error(`${file}:${i + 1}: game ${rec.number} has no result (${JSON.stringify(rec.result)})`);
+    // Games are journaled as their PGN text is appended: the PGN only grows.
+    if ((rec.pgnBytes as number) < pgnBytes) throw new Error(`${file}:${i + 1}: game ${rec.number} ends at PGN byte ${rec.pgnBytes}, before the previous game's end (${pgnBytes})`);
+    pgnBytes = rec.pgnBytes as number;
     games.push(rec as unknown as JournalGame);
   }
   const journal: Journal = { header: header as unknown as JournalHeader, games };

@@ -38,9 +38,11 @@ export interface Timeouts {
   quitMs: number;
   /** How long to wait for xboard `feature done` before assuming protocol 1. */
   featureMs: number;
+  /** A search without a clock (depth= or nodes= only) still running after this is stopped: nothing else would end a hung one. */
+  untimedMoveMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { startupMs: 10_000, readyMs: 60_000, stopWaitMs: 5_000, graceMs: 100, quitMs: 2_000, featureMs: 2_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { startupMs: 10_000, readyMs: 60_000, stopWaitMs: 5_000, graceMs: 100, quitMs: 2_000, featureMs: 2_000, untimedMoveMs: 600_000 };
 
 /** Why an engine failed outside a move: it died, or it stopped answering. */
 export class EngineFault extends Error {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fakeSpawner, fakeSpec, type FakeScript } from '../../test/matchHelpers/fakeEngine.js';
 import type { GameRecord } from './game.js';
 import { DEFAULT_TIMEOUTS } from './player.js';
-import { runMatch, type MatchPlan } from './runner.js';
+import { EngineStartError, runMatch, startEngines, type MatchPlan } from './runner.js';
 import { buildSchedule, type ScheduledGame } from './schedule.js';
 
 const FAST = { ...DEFAULT_TIMEOUTS, startupMs: 200, readyMs: 200, stopWaitMs: 50, graceMs: 20, quitMs: 50 };
@@ -56,18 +56,44 @@ test('without recovery the match stops after a crash', async () => {
   assert.match(out.message!, /recovery is off/);
 });
 
-test('an engine that never finishes its handshake loses its games, and the match stops after 3 such failures', async () => {
+test('an engine that never finishes its handshake is a start-up error: no game is played, the other engine is shut down', async () => {
   const spawn = fakeSpawner({ B: { mute: true } });
+  const ended: GameRecord[] = [];
+  const started: number[] = [];
+  await assert.rejects(
+    runMatch(plan(['A', 'B'], { games: 10, concurrency: 1 }), spawn, { onGameStart: (g) => void started.push(g.number), onGameEnd: (r) => void ended.push(r) }),
+    (e: unknown) => {
+      assert.ok(e instanceof EngineStartError);
+      assert.deepEqual(e.failures.map((f) => f.engine), ['B']);
+      assert.match(e.message, /^engine B did not start \(command: fake\): no answer to "uci" \(uciok\) within 200 ms/);
+      return true;
+    },
+  );
+  assert.deepEqual([started.length, ended.length], [0, 0]);
+  assert.deepEqual(spawn.spawned.map((s) => s.name).sort(), ['A', 'B']);
+  assert.ok(spawn.spawned.every((s) => !s.t.alive));
+});
+
+test('an engine that cannot be restarted mid-match loses its games, and the match stops after 3 such failures', async () => {
+  let launches = 0;
+  // The first process crashes in its first search; every later one never answers "uci".
+  const spawn = fakeSpawner({ B: (): FakeScript => (launches++ === 0 ? { go: () => ({ do: 'crash' }) } : { mute: true }) });
   const ended: GameRecord[] = [];
   const out = await runMatch(plan(['A', 'B'], { games: 10, concurrency: 1 }), spawn, { onGameEnd: (r) => void ended.push(r) });
   assert.equal(out.stopped, 'fault');
-  assert.equal(ended.length, 2);
-  for (const r of ended) {
-    assert.match(r.reason, /(White|Black)'s connection stalls/);
-    assert.equal(r.termination, 'stalled connection');
-    assert.equal(r.result, r.white === 'B' ? '0-1' : '1-0');
-  }
+  assert.deepEqual(ended.map((r) => r.termination), ['abandoned', 'stalled connection', 'stalled connection']);
+  for (const r of ended) assert.equal(r.result, r.white === 'B' ? '0-1' : '1-0');
   assert.match(out.message!, /B failed to start 3 times in a row/);
+});
+
+test('engines started ahead by startEngines are the first pool: no extra process', async () => {
+  const spawn = fakeSpawner({});
+  const p = plan(['A', 'B'], { games: 2, concurrency: 1 });
+  p.started = await startEngines(p.engines, p.schedule, spawn, FAST);
+  assert.equal(spawn.spawned.length, 2);
+  const out = await runMatch(p, spawn);
+  assert.equal(out.board.games, 2);
+  assert.equal(spawn.spawned.length, 2);
 });
 
 test('SPRT: the match stops once a bound is crossed', async () => {

@@ -4,9 +4,12 @@
  * books results as they come, checks the SPRT after every game, and stops on a decision, on an
  * interrupt, or (without `recover`) after an engine fault.
  *
- * Engines are reused between games unless they died, stalled or asked for restarts; a fresh
- * process replaces a dead one. An engine that cannot be started loses that game; after
- * `maxStartFailures` failures in a row the match stops, since every later game would fail too.
+ * Before the first game one process of every engine is started (`startEngines`): a wrong
+ * command, an engine that exits at once or never completes its handshake is a start-up error,
+ * not a string of forfeits. Engines are reused between games unless they died, stalled or asked
+ * for restarts; a fresh process replaces a dead one. An engine that cannot be restarted later
+ * loses that game; after `maxStartFailures` failures in a row the match stops, since every later
+ * game would fail too.
  * Games cut short by a stop are not counted and not written (fastchess's rule).
  */
 import { sprt as sprtStatus, trinomialCounts, type SprtConfig, type SprtStatus } from '../stats/sprt.js';
@@ -47,6 +50,8 @@ export interface MatchPlan {
   /** Game numbers already played (resume), with their results. */
   done?: ReadonlyMap<number, DoneGame>;
   maxStartFailures?: number;
+  /** Processes already started by `startEngines`, by engine; otherwise runMatch starts them. */
+  started?: EnginePlayer[][];
 }
 
 export interface MatchHooks {
@@ -66,6 +71,69 @@ export interface MatchOutcome {
 
 const START: Opening = { fen: STARTING_FEN, moves: [], source: 'start position' };
 
+/** An engine as a shell would run it, for messages. */
+export function commandLine(spec: EngineSpec): string {
+  return [spec.cmd, ...spec.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
+}
+
+/** Engines that could not be started before the first game: the match cannot be played. */
+export class EngineStartError extends Error {
+  constructor(readonly failures: readonly { engine: string; command: string; reason: string }[]) {
+    super(failures.map((f) => `engine ${f.engine} did not start (command: ${f.command}): ${f.reason}`).join('\n'));
+    this.name = 'EngineStartError';
+  }
+}
+
+/** Why a process could not be started, in words, from the system's error code. */
+function startReason(spec: EngineSpec, fault: EngineFault): string {
+  const m = fault.message.startsWith(`${spec.name}: `) ? fault.message.slice(spec.name.length + 2) : fault.message;
+  if (/\bENOENT\b/.test(m)) return `${m} (no such command${spec.dir !== undefined ? ` or directory ${spec.dir}` : ''})`;
+  if (/\bEACCES\b/.test(m)) return `${m} (not executable)`;
+  return m;
+}
+
+/**
+ * Starts one process of every engine that plays in `games`, `parallel` at a time (as many as
+ * the games played at once start, so a loaded machine meets the handshake deadline as it
+ * would mid-match), and completes their handshakes, before the first game. Returns the players
+ * by engine (the first pool of `runMatch`, through `plan.started`); if any engine fails, the
+ * others are shut down and an EngineStartError names every engine that failed, its command and
+ * why.
+ */
+export async function startEngines(
+  engines: readonly EngineSpec[],
+  games: readonly ScheduledGame[],
+  spawn: SpawnEngine,
+  timeouts: Timeouts,
+  parallel = 2,
+): Promise<EnginePlayer[][]> {
+  const needed = [...new Set(games.flatMap((g) => [g.white, g.black]))].sort((a, b) => a - b);
+  const launched: PromiseSettledResult<EnginePlayer>[] = [];
+  let next = 0;
+  const launcher = async (): Promise<void> => {
+    while (next < needed.length) {
+      const k = next++;
+      [launched[k]] = await Promise.allSettled([EnginePlayer.launch(engines[needed[k]!]!, spawn, timeouts)]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, needed.length)) }, launcher));
+  const pool: EnginePlayer[][] = engines.map(() => []);
+  const failures: { engine: string; command: string; reason: string }[] = [];
+  launched.forEach((r, k) => {
+    const spec = engines[needed[k]!]!;
+    if (r.status === 'fulfilled') pool[needed[k]!]!.push(r.value);
+    else {
+      const f = r.reason instanceof EngineFault ? r.reason : new EngineFault('disconnect', String(r.reason));
+      failures.push({ engine: spec.name, command: commandLine(spec), reason: startReason(spec, f) });
+    }
+  });
+  if (failures.length > 0) {
+    await Promise.all(pool.flat().map((p) => p.quit(timeouts)));
+    throw new EngineStartError(failures);
+  }
+  return pool;
+}
+
 /** The SPRT status of the first encounter: pentanomial when games come in pairs and the model allows it. */
 export function sprtOf(board: Scoreboard, cfg: SprtConfig): SprtStatus {
   const e = board.encounter(0, 1);
@@ -82,9 +150,6 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
     const d = plan.done?.get(g.number);
     if (d) board.add(g, d.result, d.fault as { color: number; kind: 'time' } | undefined, d.time);
   }
-  const pool: EnginePlayer[][] = plan.engines.map(() => []);
-  const startFailures = plan.engines.map(() => 0);
-  const warned = new Set<string>();
   const stopGames = new AbortController();
   const onOuterAbort = (): void => stopGames.abort();
   signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -101,6 +166,25 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   if (sprt?.decision) stop('sprt');
 
   const queue = plan.schedule.filter((g) => !plan.done?.has(g.number));
+  let pool: EnginePlayer[][];
+  try {
+    pool = plan.started ?? (queue.length > 0 && !stopGames.signal.aborted ? await startEngines(plan.engines, queue, spawn, plan.timeouts, 2 * plan.concurrency) : plan.engines.map(() => []));
+  } catch (e) {
+    signal?.removeEventListener('abort', onOuterAbort);
+    throw e;
+  }
+  const startFailures = plan.engines.map(() => 0);
+  const warned = new Set<string>();
+  const warnOnce = (p: EnginePlayer): void => {
+    for (const w of p.warnings) {
+      if (!warned.has(w)) {
+        warned.add(w);
+        hooks.onWarning?.(w);
+      }
+    }
+  };
+  for (const p of pool.flat()) warnOnce(p);
+
   let next = 0;
   let booking = Promise.resolve();
 
@@ -113,12 +197,7 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
     try {
       const p = await EnginePlayer.launch(plan.engines[index]!, spawn, plan.timeouts);
       startFailures[index] = 0;
-      for (const w of p.warnings) {
-        if (!warned.has(w)) {
-          warned.add(w);
-          hooks.onWarning?.(w);
-        }
-      }
+      warnOnce(p);
       return p;
     } catch (e) {
       startFailures[index]!++;

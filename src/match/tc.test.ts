@@ -14,7 +14,8 @@ test('time controls parse to milliseconds', () => {
     ['inf/60', { moves: 0, baseMs: 60_000, incMs: 0, infinite: false }],
   ];
   for (const [text, want] of rows) assert.deepEqual(parseTc(text), { ok: true, value: want }, text);
-  for (const bad of ['', 'abc', '40/', '10+', '1+2+3', '0', '-5']) assert.equal(parseTc(bad).ok, false, bad);
+  for (const bad of ['', 'abc', '40/', '10+', '1+2+3', '0', '-5', '1:99', '40/2:60+1']) assert.equal(parseTc(bad).ok, false, bad);
+  assert.match((parseTc('1:99') as { error: Error }).error.message, /"1:99".*seconds of min:sec must be below 60/);
 });
 
 test('engine keys combine; tc and st exclude each other', () => {

@@ -20,6 +20,7 @@ export const INFINITE_TC: TimeControl = { moves: 0, baseMs: 0, incMs: 0, movetim
 function secondsToMs(text: string, what: string): Result<number, TimeControlError> {
   const m = /^(?:(\d+):)?(\d+(?:\.\d*)?|\.\d+)$/.exec(text);
   if (!m) return err(new TimeControlError('ERR_TC_TIME', `${what} "${text}" is not seconds or min:sec`));
+  if (m[1] !== undefined && parseFloat(m[2]!) >= 60) return err(new TimeControlError('ERR_TC_TIME', `${what} "${text}": the seconds of min:sec must be below 60`));
   const ms = Math.round((parseInt(m[1] ?? '0', 10) * 60 + parseFloat(m[2]!)) * 1000);
   return ok(ms);
 }

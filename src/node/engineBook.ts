@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { PolyglotReader } from '../book/polyglot/reader.js';
+import { BookError } from '../book/polyglot/select.js';
 import { isRichBookFile, openRichBook } from '../book/node/richFile.js';
 import { learnGameSync } from '../book/node/richLearn.js';
 import { polyglotSource, type BookSource } from '../engine/bookProbe.js';
@@ -20,10 +21,10 @@ export function loadPolyglotFile(path: string): BookSource {
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new Error(`book ${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
   }
   const r = PolyglotReader.from(bytes, path);
-  if (!r.ok) throw new Error(r.error.message);
+  if (!r.ok) throw r.error;
   return polyglotSource(r.value);
 }
 
@@ -44,10 +45,18 @@ export function loadRichFile(path: string): RichBookSource {
   });
 }
 
-/** The engine's BookLoader: `.tbk` (or a file with the `.tbk` magic) as a rich book, else Polyglot. */
+/**
+ * The engine's BookLoader: `.tbk` (or a file with the `.tbk` magic) as a rich book, else Polyglot.
+ * Every reader checks what it reads (a `.tbk` read whole has its checksum verified), so a damaged
+ * book fails here, and the engine reports it and plays on without a book.
+ */
 export function loadEngineBook(path: string): BookSource {
-  if (/\.tbk$/i.test(path) || isRichBookFile(path)) return loadRichFile(path);
-  return loadPolyglotFile(path);
+  try {
+    if (/\.tbk$/i.test(path) || isRichBookFile(path)) return loadRichFile(path);
+    return loadPolyglotFile(path);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; playing without a book`);
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { EngineSpec } from '../match/engineSpec.js';
 import type { EngineTransport } from '../match/player.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 
 const MAX_LINE = 1 << 20;
 const TAIL = 20;
@@ -149,6 +150,8 @@ export function spawnEngine(spec: EngineSpec): Promise<EngineTransport> {
       return;
     }
     const errFile = spec.stderrFile !== undefined ? createWriteStream(spec.stderrFile, { flags: 'a' }) : undefined;
+    // A log that cannot be written (full disk) is said once, and the game goes on without it.
+    errFile?.once('error', (e) => process.stderr.write(`warning: ${spec.stderrFile}: cannot write ${spec.name}'s stderr: ${ioReason(e)}\n`));
     const onError = (e: Error): void => {
       errFile?.end();
       reject(e);

@@ -31,6 +31,7 @@ if (port) {
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
   const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
   const reply = (r: WorkerReply): void => port.postMessage(r);
+  configurator.onBookFailure = (message) => reply({ type: 'error', message });
   reply({ type: 'ready' });
   port.on('message', (msg: WorkerRequest) => {
     switch (msg.type) {

@@ -5,6 +5,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { WriteError, ioReason } from '../book/node/atomicWrite.js';
 
 /** A file's bytes, gunzipped when it starts with the gzip magic. */
 export function readMaybeGzip(file: string): Buffer {
@@ -30,20 +31,28 @@ export class AppendFile {
     readonly path: string,
     opts: { truncateTo?: number; fresh?: boolean } = {},
   ) {
-    if (opts.fresh) {
-      this.fd = openSync(path, 'w');
-      this.size = 0;
-      return;
+    try {
+      if (opts.fresh) {
+        this.fd = openSync(path, 'w');
+        this.size = 0;
+        return;
+      }
+      if (opts.truncateTo !== undefined && existsSync(path) && statSync(path).size > opts.truncateTo) truncateSync(path, opts.truncateTo);
+      this.fd = openSync(path, 'a');
+      this.size = statSync(path).size;
+    } catch (e) {
+      throw new WriteError(`${path}: cannot write: ${ioReason(e)}`);
     }
-    if (opts.truncateTo !== undefined && existsSync(path) && statSync(path).size > opts.truncateTo) truncateSync(path, opts.truncateTo);
-    this.fd = openSync(path, 'a');
-    this.size = statSync(path).size;
   }
 
   append(text: string): number {
     const buf = Buffer.from(text, 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    } catch (e) {
+      throw new WriteError(`${this.path}: cannot write: ${ioReason(e)}`);
+    }
     this.size += buf.length;
     return this.size;
   }

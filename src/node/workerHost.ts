@@ -11,6 +11,11 @@
  * Threads > 1 adds Lazy SMP helpers: more workers searching the same position over the same
  * hash table (a SharedArrayBuffer owned here), each a little ahead or behind the main search.
  * A generation number bumped for every `go` ends any helper still busy with an old search.
+ *
+ * A `stop` or `ponderhit` that comes while a `go` waits for the previous search to wind down
+ * applies to that `go` when it starts, so it is not lost. A main search thread that fails (an
+ * uncaught error, or an exit nobody asked for) leaves searches that will never answer: the
+ * host reports it through `onFatal` so the front end can end the process instead of hanging.
  */
 import { Worker } from 'node:worker_threads';
 import type { LearnGame } from '../engine/bookProbe.js';
@@ -47,6 +52,13 @@ export class WorkerHost implements EngineHost {
   /** Id of the search the main worker is running (0: idle), and a request waiting for it to end. */
   private running = 0;
   private queued: GoRequest | undefined;
+  /** A stop came for the queued request: it starts stopped. */
+  private queuedStopped = false;
+  /** close() was called: the workers' exits are expected. */
+  private closing = false;
+  private failed = false;
+  /** The main search thread failed; nothing it was asked will be answered. */
+  onFatal?: (message: string) => void;
   /** Configuration errors (a bad book file), to report to the user. */
   onError?: (message: string) => void;
   /** The main worker has loaded and built its tables; callbacks waiting for that. */
@@ -58,21 +70,32 @@ export class WorkerHost implements EngineHost {
   private learning = 0;
   private learnedWaiters: (() => void)[] = [];
 
-  constructor() {
+  /** `workerUrl`: the search thread's module (tests give one that fails). */
+  constructor(private readonly workerUrl = new URL('./engineWorker.js', import.meta.url)) {
     this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(16));
     this.spawn();
   }
 
   private spawn(): void {
     const index = this.workers.length;
-    const w = new Worker(new URL('./engineWorker.js', import.meta.url), { workerData: { signals: this.signals.buffer, tt: this.tt, index } });
-    if (index === 0) w.on('message', (r: WorkerReply) => this.received(r));
-    w.on('error', (e) => {
-      this.onError?.(`search thread ${index} failed: ${e.message}`);
-      if (index === 0) for (const cb of this.syncWaiters.splice(0)) cb();
-    });
+    const w = new Worker(this.workerUrl, { workerData: { signals: this.signals.buffer, tt: this.tt, index } });
+    if (index === 0) {
+      w.on('message', (r: WorkerReply) => this.received(r));
+      w.on('error', (e) => this.fail(`search thread failed: ${e.message}`));
+      w.on('exit', (code) => this.fail(`search thread ended unexpectedly (exit code ${code})`));
+    } else {
+      // A helper only fills the shared table: the main search goes on without it.
+      w.on('error', (e) => this.onError?.(`search thread ${index} failed: ${e.message}`));
+    }
     this.workers.push(w);
     if (index > 0) w.postMessage({ type: 'configure', config: this.config } satisfies WorkerRequest);
+  }
+
+  private fail(message: string): void {
+    if (this.closing || this.failed) return;
+    this.failed = true;
+    if (this.onFatal) this.onFatal(message);
+    else this.onError?.(message);
   }
 
   private received(r: WorkerReply): void {
@@ -101,7 +124,7 @@ export class WorkerHost implements EngineHost {
       if (this.queued && this.current) {
         const req = this.queued;
         this.queued = undefined;
-        this.launch(this.current.id, req);
+        this.launch(this.current.id, req, this.queuedStopped);
       }
     }
     if (!c || c.id !== r.id) return;
@@ -112,10 +135,10 @@ export class WorkerHost implements EngineHost {
     }
   }
 
-  private launch(id: number, req: GoRequest): void {
+  private launch(id: number, req: GoRequest, stopped = false): void {
     this.running = id;
     Atomics.add(this.signals, SIG_GEN, 1);
-    Atomics.store(this.signals, SIG_STOP, 0);
+    Atomics.store(this.signals, SIG_STOP, stopped ? 1 : 0);
     Atomics.store(this.signals, SIG_PONDER, req.limits.ponder ? 1 : 0);
     const threads = this.workers.length;
     for (let i = 0; i < threads; i++) Atomics.store(this.signals, SIG_NODES + i, 0);
@@ -156,18 +179,24 @@ export class WorkerHost implements EngineHost {
     const id = ++this.nextId;
     this.current = { id, onInfo, onBest };
     // A previous search still winding down keeps its stop signal; this one starts after it.
-    if (this.running !== 0) this.queued = req;
-    else this.launch(id, req);
+    if (this.running !== 0) {
+      this.queued = req;
+      this.queuedStopped = false;
+    } else this.launch(id, req);
   }
 
   stop(): void {
     Atomics.store(this.signals, SIG_STOP, 1);
     Atomics.notify(this.signals, SIG_STOP);
+    if (this.queued) this.queuedStopped = true;
   }
 
   ponderhit(): void {
     Atomics.store(this.signals, SIG_PONDER, 0);
     Atomics.notify(this.signals, SIG_STOP);
+    // A ponder search not started yet starts as the timed search; its clock runs from now.
+    const q = this.queued;
+    if (q?.limits.ponder) this.queued = { ...q, limits: { ...q.limits, ponder: false, startTime: Date.now() } };
   }
 
   /**
@@ -194,6 +223,8 @@ export class WorkerHost implements EngineHost {
    * it (a `quit` right after a game must not lose it), or after `learnTimeoutMs` at the latest.
    */
   close(learnTimeoutMs = 10_000): void {
+    if (this.closing) return;
+    this.closing = true;
     this.stop();
     const end = (): void => {
       this.broadcast({ type: 'close' });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeEpd, parseEpd, perftExpectations } from './epd.js';
+import { EpdError, makeEpd, parseEpd, perftExpectations } from './epd.js';
 import { positionFromFen } from './fen.js';
 import { unwrap } from '../core/result.js';
 
@@ -30,4 +30,34 @@ test('makeEpd writes operations back', () => {
 test('EPD errors', () => {
   assert.equal((parseEpd('8/8/8 w') as { ok: false; error: { code: string } }).error.code, 'ERR_EPD_FIELDS');
   assert.equal((parseEpd('8/8/8/8/8/8/8/K6k b - - id "open') as { ok: false; error: { code: string } }).error.code, 'ERR_EPD_STRING');
+});
+
+test('fields and operations separated by tabs or other blanks (found by fuzzing: tabs made empty fields)', () => {
+  const rec = unwrap(parseEpd('8/8/8/8/8/8/8/K6k\tb\t-\t-\tbm Kb2;\tid "x";\r'));
+  assert.equal(rec.fen, '8/8/8/8/8/8/8/K6k b - - 0 1');
+  assert.deepEqual([...rec.ops], [['bm', ['Kb2']], ['id', ['x']]]);
+});
+
+test('EPD errors give the column; counters must be numbers', () => {
+  const cases: [string, string, number][] = [
+    ['8/8/8/8/8/8/8/K6k b -;', 'ERR_EPD_FIELDS', 22],
+    ['  8/8/8/8/8/8/8/K6k b - - hmvc x;', 'ERR_EPD_COUNTER', 27],
+    ['8/8/8/8/8/8/8/K6k b - - fmvn -3;', 'ERR_EPD_COUNTER', 25],
+    ['8/8/8/8/8/8/8/K6k b - - bm Kb2; 1x;', 'ERR_EPD_OPCODE', 33],
+    ['8/8/8/8/8/8/8/K6k b - - id "open', 'ERR_EPD_STRING', 28],
+  ];
+  for (const [line, code, column] of cases) {
+    const r = parseEpd(line);
+    assert.ok(!r.ok, line);
+    assert.ok(r.error instanceof EpdError);
+    assert.equal(r.error.code, code, line);
+    assert.equal(r.error.column, column, line);
+    assert.match(r.error.message, new RegExp(`column ${column}:`));
+  }
+});
+
+test('makeEpd quotes operands the way parseEpd reads them (found by fuzzing: JSON escapes did not read back)', () => {
+  const pos = unwrap(positionFromFen('8/8/8/8/8/8/8/K6k b - - 0 1'));
+  const ops: [string, string[]][] = [['c0', ['a\tb', 'back\\slash "quoted"', '', 'x;y']], ['id', ['\u00e9\u0000']]];
+  assert.deepEqual([...unwrap(parseEpd(makeEpd(pos, ops))).ops], ops);
 });

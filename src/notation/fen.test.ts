@@ -40,25 +40,37 @@ test('Shredder-FEN, X-FEN and KQkq castling are read; Shredder output on request
 });
 
 test('errors name the field and what is wrong', () => {
-  const cases: [string, string, RegExp][] = [
-    ['', 'ERR_FEN', /empty/],
-    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1', 'ERR_FEN_BOARD', /7 ranks/],
-    ['rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'ERR_FEN_BOARD', /rank 6/],
-    ['rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'ERR_FEN_BOARD', /"x"/],
-    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1', 'ERR_FEN_TURN', /side-to-move/],
-    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQz - 0 1', 'ERR_FEN_CASTLING', /"z"/],
-    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1', 'ERR_FEN_EP', /wrong rank/],
-    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1', 'ERR_FEN_HALFMOVES', /halfmove/],
-    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 y', 'ERR_FEN_FULLMOVES', /fullmove/],
-    ['rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'ERR_KINGS', /Black has 0 kings/],
-    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w KQkq - 0 1', 'ERR_PAWN_ON_BACK_RANK', /h1/],
-    ['4k3/8/8/8/8/8/8/4K2r b - - 0 1', 'ERR_OPPOSITE_CHECK', /White/],
+  const cases: [string, string, string, RegExp][] = [
+    ['', 'ERR_FEN', 'fen', /empty/],
+    ['8/8/8/8/8/8/8/K6k w - - 0 1 x', 'ERR_FEN', 'fen', /7 fields/],
+    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1', 'ERR_FEN_BOARD', 'board', /7 ranks/],
+    ['rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'ERR_FEN_BOARD', 'board', /rank 6/],
+    ['rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'ERR_FEN_BOARD', 'board', /"x"/],
+    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1', 'ERR_FEN_TURN', 'turn', /side-to-move/],
+    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQz - 0 1', 'ERR_FEN_CASTLING', 'castling', /"z"/],
+    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1', 'ERR_FEN_EP', 'ep', /wrong rank/],
+    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1', 'ERR_FEN_HALFMOVES', 'halfmoves', /halfmove/],
+    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 y', 'ERR_FEN_FULLMOVES', 'fullmoves', /fullmove/],
+    ['rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'ERR_KINGS', 'board', /Black has 0 kings/],
+    ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w KQkq - 0 1', 'ERR_PAWN_ON_BACK_RANK', 'board', /h1/],
+    ['4k3/8/8/8/8/8/8/4K2r b - - 0 1', 'ERR_OPPOSITE_CHECK', 'board', /White/],
   ];
-  for (const [fen, code, message] of cases) {
+  for (const [fen, code, field, message] of cases) {
     const r = positionFromFen(fen);
     assert.ok(!r.ok, fen);
     assert.equal(r.error.code, code, fen);
+    assert.equal(r.error.field, field, fen);
     assert.match(r.error.message, message, fen);
+  }
+});
+
+test('messages quote at most 100 characters of the input, control characters escaped (found by fuzzing)', () => {
+  for (const fen of [`${'1'.repeat(100000)}/8/8/8/8/8/8/8 w - - 0 1`, `8/8/8/8/8/8/8/K6k w - - ${'9'.repeat(100000)}x 1`, '8/8/8/8/8/8/8/K6k w\u0000 - - 0 1']) {
+    const r = positionFromFen(fen);
+    assert.ok(!r.ok);
+    assert.ok(r.error.message.length < 250, r.error.message.slice(0, 300));
+    // eslint-disable-next-line no-control-regex
+    assert.ok(!/[\u0000-\u001f]/.test(r.error.message), r.error.message);
   }
 });
 

@@ -7,27 +7,39 @@
 import { generateLegal } from '../core/movegen.js';
 import { EN_PASSANT, KIND_MASK } from '../core/move.js';
 import type { Position } from '../core/position.js';
-import { err, ok, ParseError, type Result } from '../core/result.js';
+import { err, ok, ParseError, quote, type Result } from '../core/result.js';
 import { setupPosition, type Setup } from '../core/setup.js';
 import { BLACK, EMPTY, KING, NO_SQUARE, PIECE_CHARS, ROOK, WHITE, parseSquare, pieceFromChar, squareName } from '../core/types.js';
 
 export const STARTING_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
-export class FenError extends ParseError {}
+/** The part of a FEN an error is about: one of its six fields, or the FEN as a whole. */
+export type FenField = 'fen' | 'board' | 'turn' | 'castling' | 'ep' | 'halfmoves' | 'fullmoves';
 
-const fail = (code: string, message: string): { ok: false; error: FenError } => err(new FenError(code, message));
+export class FenError extends ParseError {
+  constructor(
+    code: string,
+    message: string,
+    /** Which field is wrong (the board for an illegal position, the whole FEN for a wrong field count). */
+    readonly field: FenField,
+  ) {
+    super(code, message);
+  }
+}
+
+const fail = (code: string, field: FenField, message: string): { ok: false; error: FenError } => err(new FenError(code, message, field));
 
 /** Parses a FEN (4 to 6 fields) into an unchecked Setup. */
 export function parseFen(fen: string): Result<Setup, FenError> {
   const parts = fen.trim().split(/\s+/);
-  if (parts[0] === '') return fail('ERR_FEN', 'empty FEN');
-  if (parts.length > 6) return fail('ERR_FEN', `FEN "${fen}" has ${parts.length} fields; at most 6 are allowed`);
+  if (parts[0] === '') return fail('ERR_FEN', 'fen', 'empty FEN');
+  if (parts.length > 6) return fail('ERR_FEN', 'fen', `FEN ${quote(fen)} has ${parts.length} fields; at most 6 are allowed`);
   const [boardPart, turnPart = 'w', castlingPart = '-', epPart = '-', halfPart = '0', fullPart = '1'] = parts;
 
   // Field 1: piece placement, rank 8 first.
   const board = new Int8Array(64);
   const ranks = boardPart!.split('/');
-  if (ranks.length !== 8) return fail('ERR_FEN_BOARD', `board field "${boardPart}" has ${ranks.length} ranks; 8 are required`);
+  if (ranks.length !== 8) return fail('ERR_FEN_BOARD', 'board', `board field ${quote(boardPart!)} has ${ranks.length} ranks; 8 are required`);
   for (let r = 0; r < 8; r++) {
     const text = ranks[r]!;
     let file = 0;
@@ -36,18 +48,18 @@ export function parseFen(fen: string): Result<Setup, FenError> {
         file += ch.charCodeAt(0) - 48;
       } else {
         const p = pieceFromChar(ch);
-        if (p === EMPTY) return fail('ERR_FEN_BOARD', `board field: invalid piece letter "${ch}" on rank ${8 - r}`);
-        if (file > 7) return fail('ERR_FEN_BOARD', `board field: rank ${8 - r} ("${text}") has more than 8 squares`);
+        if (p === EMPTY) return fail('ERR_FEN_BOARD', 'board', `board field: invalid piece letter ${quote(ch)} on rank ${8 - r}`);
+        if (file > 7) return fail('ERR_FEN_BOARD', 'board', `board field: rank ${8 - r} (${quote(text)}) has more than 8 squares`);
         board[(7 - r) * 8 + file] = p;
         file++;
       }
-      if (file > 8) return fail('ERR_FEN_BOARD', `board field: rank ${8 - r} ("${text}") has more than 8 squares`);
+      if (file > 8) return fail('ERR_FEN_BOARD', 'board', `board field: rank ${8 - r} (${quote(text)}) has more than 8 squares`);
     }
-    if (file !== 8) return fail('ERR_FEN_BOARD', `board field: rank ${8 - r} ("${text}") has ${file} squares; 8 are required`);
+    if (file !== 8) return fail('ERR_FEN_BOARD', 'board', `board field: rank ${8 - r} (${quote(text)}) has ${file} squares; 8 are required`);
   }
 
   // Field 2: side to move.
-  if (turnPart !== 'w' && turnPart !== 'b') return fail('ERR_FEN_TURN', `side-to-move field "${turnPart}" must be "w" or "b"`);
+  if (turnPart !== 'w' && turnPart !== 'b') return fail('ERR_FEN_TURN', 'turn', `side-to-move field ${quote(turnPart!)} must be "w" or "b"`);
   const turn = turnPart === 'w' ? WHITE : BLACK;
 
   // Field 3: castling, as KQkq (outermost rook), Shredder files (HAha) or a mix (X-FEN).
@@ -72,7 +84,7 @@ export function parseFen(fen: string): Result<Setup, FenError> {
       } else if (lower >= 'a' && lower <= 'h') {
         rookSq = rank * 8 + lower.charCodeAt(0) - 97;
       } else {
-        return fail('ERR_FEN_CASTLING', `castling field "${castlingPart}": invalid character "${ch}"`);
+        return fail('ERR_FEN_CASTLING', 'castling', `castling field ${quote(castlingPart!)}: invalid character ${quote(ch)}`);
       }
       if (rookSq >= 0) castlingRooks.push(rookSq);
     }
@@ -82,27 +94,28 @@ export function parseFen(fen: string): Result<Setup, FenError> {
   let epSquare = NO_SQUARE;
   if (epPart !== '-') {
     const sq = parseSquare(epPart!);
-    if (sq === undefined) return fail('ERR_FEN_EP', `en-passant field "${epPart}" is not a square or "-"`);
+    if (sq === undefined) return fail('ERR_FEN_EP', 'ep', `en-passant field ${quote(epPart!)} is not a square or "-"`);
     if (sq >> 3 !== (turn === WHITE ? 5 : 2)) {
-      return fail('ERR_FEN_EP', `en-passant square ${epPart} is on the wrong rank for ${turn === WHITE ? 'White' : 'Black'} to move`);
+      return fail('ERR_FEN_EP', 'ep', `en-passant square ${epPart} is on the wrong rank for ${turn === WHITE ? 'White' : 'Black'} to move`);
     }
     epSquare = sq;
   }
 
   // Fields 5 and 6: move counters.
-  if (!/^\d+$/.test(halfPart!)) return fail('ERR_FEN_HALFMOVES', `halfmove clock "${halfPart}" is not a non-negative integer`);
-  if (!/^\d+$/.test(fullPart!)) return fail('ERR_FEN_FULLMOVES', `fullmove number "${fullPart}" is not a positive integer`);
+  if (!/^\d+$/.test(halfPart!)) return fail('ERR_FEN_HALFMOVES', 'halfmoves', `halfmove clock ${quote(halfPart!)} is not a non-negative integer`);
+  if (!/^\d+$/.test(fullPart!)) return fail('ERR_FEN_FULLMOVES', 'fullmoves', `fullmove number ${quote(fullPart!)} is not a positive integer`);
   const halfmoves = Math.min(parseInt(halfPart!, 10), 65535);
   const fullmoves = Math.max(1, Math.min(parseInt(fullPart!, 10), 1 << 24));
   return ok({ board, turn, castlingRooks, epSquare, halfmoves, fullmoves });
 }
 
 /** Parses and validates a FEN into a playable Position (into `pos` if given). */
-export function positionFromFen(fen: string, pos?: Position): Result<Position, ParseError> {
+export function positionFromFen(fen: string, pos?: Position): Result<Position, FenError> {
   const setup = parseFen(fen);
   if (!setup.ok) return setup;
   const r = setupPosition(setup.value, pos);
-  if (!r.ok) return err(new FenError(r.error.code, `FEN "${fen}": ${r.error.message}`));
+  // Every reason a set-up fails (kings, pawns on the back rank, the side not to move in check) is on the board.
+  if (!r.ok) return err(new FenError(r.error.code, `FEN ${quote(fen)}: ${r.error.message}`, 'board'));
   return r;
 }
 

@@ -3,3 +3,4 @@ export * from './fen.js';
 export * from './san.js';
 export * from './uci.js';
 export * from './epd.js';
+export * from './moveList.js';

@@ -7,7 +7,7 @@
 import { generateLegal } from '../core/movegen.js';
 import { CASTLING, EN_PASSANT, KIND_MASK, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
-import { err, ok, ParseError, type Result } from '../core/result.js';
+import { err, ok, ParseError, quote, type Result } from '../core/result.js';
 import { OUT, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO, PAWN_HI, PAWN_LO, bishopAttacks, queenAttacks, rookAttacks } from '../core/attacks.js';
 import { BISHOP, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK, TYPE_LETTERS, WHITE, squareName } from '../core/types.js';
 import { makeFen } from './fen.js';
@@ -83,9 +83,9 @@ export const SAN_AMBIGUOUS = -3;
 
 export function sanError(pos: Position, text: string, code: number): SanError {
   const where = `in position ${makeFen(pos)}`;
-  if (code === SAN_AMBIGUOUS) return new SanError('ERR_SAN_AMBIGUOUS', `ambiguous move "${text}" ${where}`);
-  if (code === SAN_ILLEGAL) return new SanError('ERR_SAN_ILLEGAL', `illegal move "${text}" ${where}`);
-  return new SanError('ERR_SAN_SYNTAX', `unreadable move "${text}" ${where}`);
+  if (code === SAN_AMBIGUOUS) return new SanError('ERR_SAN_AMBIGUOUS', `ambiguous move ${quote(text, 40)} ${where}`);
+  if (code === SAN_ILLEGAL) return new SanError('ERR_SAN_ILLEGAL', `illegal move ${quote(text, 40)} ${where}`);
+  return new SanError('ERR_SAN_SYNTAX', `unreadable move ${quote(text, 40)} ${where}`);
 }
 
 /**

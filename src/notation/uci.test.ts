@@ -22,3 +22,12 @@ test('UCI errors name the move and the position', () => {
   for (const s of ['', 'e2', 'e2e4x', 'i2i4', 'e7e8k']) assert.ok(!parseUci(pos, s).ok, s);
   assert.equal(makeUci(unwrap(parseUci(unwrap(positionFromFen('8/4P1k1/8/8/8/8/8/4K3 w - - 0 1')), 'e7e8Q'))), 'e7e8q');
 });
+
+test('castling takes no promotion letter (found by fuzzing: "e1g1q" was read as castling)', () => {
+  const pos = unwrap(positionFromFen('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1'));
+  for (const s of ['e1g1q', 'e1h1n', 'e1c1Q']) {
+    const r = parseUci(pos, s);
+    assert.ok(!r.ok && r.error.code === 'ERR_UCI_ILLEGAL', s);
+  }
+  assert.ok(parseUci(pos, 'e1c1').ok);
+});

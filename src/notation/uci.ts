@@ -5,7 +5,7 @@
 import { generateLegal } from '../core/movegen.js';
 import { CASTLING, KIND_MASK, MOVE_NULL, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
-import { err, ok, ParseError, type Result } from '../core/result.js';
+import { err, ok, ParseError, quote, type Result } from '../core/result.js';
 import { parseSquare, squareName } from '../core/types.js';
 import { makeFen } from './fen.js';
 
@@ -29,7 +29,7 @@ export function makeUci(m: number, chess960 = false): string {
 export function parseUci(pos: Position, text: string): Result<number, UciError> {
   const s = text.trim();
   const bad = (code: string, why: string): { ok: false; error: UciError } =>
-    err(new UciError(code, `${why} "${text}" in position ${makeFen(pos)}`));
+    err(new UciError(code, `${why} ${quote(text, 40)} in position ${makeFen(pos)}`));
   if (s.length !== 4 && s.length !== 5) return bad('ERR_UCI_SYNTAX', 'unreadable UCI move');
   const from = parseSquare(s.slice(0, 2));
   const to = parseSquare(s.slice(2, 4));
@@ -46,7 +46,7 @@ export function parseUci(pos: Position, text: string): Result<number, UciError> 
     const kind = m & KIND_MASK;
     if (kind === CASTLING) {
       const kTo = (from & 56) + ((m & 63) > from ? 6 : 2);
-      if ((m & 63) === to || (!pos.chess960 && kTo === to)) return ok(m);
+      if (promo === 0 && ((m & 63) === to || (!pos.chess960 && kTo === to))) return ok(m);
       continue;
     }
     if ((m & 63) !== to) continue;

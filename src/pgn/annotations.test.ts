@@ -24,3 +24,12 @@ test('comment commands as lichess, chess.com and engines write them', () => {
   assert.deepEqual(c.all, { emt: '0:00:05', csl: 'Ra4,Gb5' });
   assert.equal(c.text, '');
 });
+
+test('a command ends at its bracket: an unclosed one does not swallow the next (found by fuzzing)', () => {
+  // Linear time on a comment full of unclosed commands is checked in test/pgn-fuzz.test.ts.
+  const c = parseCommentCommands('[%clk 0:01:00 [%eval 0.5] [%a');
+  assert.deepEqual(c.all, { eval: '0.5' });
+  assert.equal(c.clock, undefined);
+  assert.deepEqual(c.eval, { cp: 50 });
+  assert.equal(c.text, '[%clk 0:01:00 [%a');
+});

@@ -16,7 +16,9 @@ export interface CommentCommands {
   all: Record<string, string>;
 }
 
-const COMMAND = /\[%(\w+)\s+([^\]]*)\]/g;
+// One blank after the name and no bracket in the value: the parts cannot overlap, so a comment
+// full of unclosed "[%x " is read in linear time (`\s+([^\]]*)` backtracks quadratically).
+const COMMAND = /\[%(\w+)\s([^[\]]*)\]/g;
 
 /** Seconds of an `h:mm:ss(.f)` / `m:ss` / `s` time, or undefined. */
 export function parseClock(s: string): number | undefined {

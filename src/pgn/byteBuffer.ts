@@ -18,6 +18,17 @@ export class ByteBuffer {
     this.length = 0;
   }
 
+  /** Replaces the content with `src`, which may be a part of this buffer's own content. */
+  replace(src: Uint8Array): void {
+    if (src.buffer === this.bytes.buffer) {
+      this.bytes.copyWithin(0, src.byteOffset, src.byteOffset + src.length);
+      this.length = src.length;
+    } else {
+      this.length = 0;
+      this.append(src, 0, src.length);
+    }
+  }
+
   /** The content (valid until the next append). */
   view(): Uint8Array {
     return this.bytes.subarray(0, this.length);

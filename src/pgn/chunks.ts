@@ -30,6 +30,11 @@ export const DEFAULT_LIMITS: PgnLimits = {
 
 const EMPTY = new Uint8Array(0);
 
+/** The report of a token over the limit, the same whether the scanner or the carry finds it. */
+export function tokenTooLongMessage(limit: number): string {
+  return `token or tag line longer than ${limit} bytes`;
+}
+
 export abstract class ChunkedInput {
   protected readonly limits: PgnLimits;
   protected file = '-';
@@ -41,8 +46,13 @@ export abstract class ChunkedInput {
   protected gameStart = 0;
   /** Whether the subclass wants each game's raw text. */
   protected captureText = false;
-  private carry: Uint8Array | null = null;
-  private work = new Uint8Array(0);
+  /**
+   * Bytes not scanned yet: a token cut by a chunk boundary, and the chunks that came after it
+   * while it waits. It is scanned again once it has doubled (`waitFor`), not at every chunk:
+   * a long token rescanned at every small chunk would cost time quadratic in its length.
+   */
+  private readonly pending = new ByteBuffer();
+  private waitFor = 0;
   /** Raw bytes of the current game from earlier chunks, and the offset of the first byte not in it. */
   private readonly raw = new ByteBuffer();
   private rawFrom = 0;
@@ -62,41 +72,40 @@ export abstract class ChunkedInput {
     this.line = 1;
     this.lineStart = 0;
     this.base = 0;
-    this.carry = null;
+    this.pending.clear();
   }
 
   /** Feeds the next chunk of the current file. */
   push(chunk: Uint8Array): void {
     let buf = chunk;
-    if (this.carry !== null) {
+    if (this.pending.length > 0) {
       // Joined in a reused buffer: a fresh one per chunk would leave megabytes to the collector.
-      const n = this.carry.length + chunk.length;
-      if (this.work.length < n) this.work = new Uint8Array(Math.max(n, this.work.length * 2));
-      this.work.set(this.carry);
-      this.work.set(chunk, this.carry.length);
-      buf = this.work.subarray(0, n);
-      this.carry = null;
+      this.pending.append(chunk, 0, chunk.length);
+      if (this.pending.length < this.waitFor) return;
+      buf = this.pending.view();
     }
-    const stop = this.scan(buf, 0, buf.length, false);
-    if (this.captureText && this.inGame()) this.keepText(buf, stop);
-    if (stop < buf.length) {
+    for (;;) {
+      const stop = this.scan(buf, 0, buf.length, false);
+      if (this.captureText && this.inGame()) this.keepText(buf, stop);
       if (buf.length - stop > this.limits.maxTokenBytes + 16) {
         // A token longer than any limit: give up on the game rather than carry without bound.
-        this.fail('too-long', `token longer than ${this.limits.maxTokenBytes} bytes`, stop);
+        this.fail('too-long', tokenTooLongMessage(this.limits.maxTokenBytes), stop);
         this.base += stop + 1;
-        this.push(buf.subarray(stop + 1));
-        return;
+        buf = buf.subarray(stop + 1);
+        continue;
       }
-      this.carry = buf.slice(stop);
+      this.base += stop;
+      this.pending.replace(buf.subarray(stop));
+      this.waitFor = 2 * this.pending.length;
+      return;
     }
-    this.base += stop;
   }
 
   /** Scans what is left at the end of the file. */
   protected finishInput(): void {
-    const buf = this.carry ?? EMPTY;
-    this.carry = null;
+    const buf = this.pending.length > 0 ? this.pending.view() : EMPTY;
     this.base += this.scan(buf, 0, buf.length, true);
+    this.pending.clear();
   }
 
   protected column(tok: number): number {

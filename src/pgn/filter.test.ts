@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PgnFilter, filterVisitor, parseDateBound, parseTagCondition } from './filter.js';
+import { PgnFilter, dateBoundError, filterVisitor, parseDateBound, parseTagCondition } from './filter.js';
 import { parsePgn } from './parser.js';
 import type { PgnVisitor } from './visitor.js';
 
@@ -14,6 +14,25 @@ test('date bounds and tag conditions parse', () => {
   assert.deepEqual(parseTagCondition('ECO=B90'), { name: 'ECO', value: 'B90' });
   assert.deepEqual(parseTagCondition('Event=a=b'), { name: 'Event', value: 'a=b' });
   assert.equal(parseTagCondition('=x'), undefined);
+});
+
+test('date bounds must be days of the calendar', () => {
+  for (const good of ['2020', '2020.02', '2020.02.29', '2000.02.29', '1999.12.31', '2021-1-5']) assert.equal(dateBoundError(good), undefined, good);
+  const bad: [string, RegExp][] = [
+    ['2020.13.45', /month 13 is not 1\.\.12/],
+    ['2020.00', /month 0/],
+    ['2020.02.30', /day 30 is not 1\.\.29/],
+    ['2021.02.29', /day 29 is not 1\.\.28/],
+    ['1900.02.29', /day 29 is not 1\.\.28/],
+    ['2020.04.31', /day 31 is not 1\.\.30/],
+    ['2020.01.00', /day 0/],
+    ['20x0', /is not a date YYYY/],
+  ];
+  for (const [text, why] of bad) {
+    assert.match(dateBoundError(text) ?? '', why, text);
+    assert.equal(parseDateBound(text, '00'), undefined, text);
+    assert.throws(() => new PgnFilter({ dateTo: text }), RangeError, text);
+  }
 });
 
 test('tag conditions: each reason, partial dates counted when they may fall in the range', () => {

@@ -41,10 +41,26 @@ export function parseTagCondition(s: string): { name: string; value: string } | 
   return { name: s.slice(0, i).trim(), value: s.slice(i + 1) };
 }
 
-/** A date bound as YYYYMMDD with missing parts filled by `fill` ('00' or '99'), or undefined if malformed. */
-export function parseDateBound(s: string, fill: '00' | '99'): number | undefined {
+/** Why `s` is not a date bound `YYYY[.MM[.DD]]` (also with `-` or `/`) of the Gregorian calendar, or undefined. */
+export function dateBoundError(s: string): string | undefined {
   const m = /^(\d{4})(?:[.\-/](\d{1,2}))?(?:[.\-/](\d{1,2}))?$/.exec(s.trim());
-  if (m === null) return undefined;
+  if (m === null) return `"${s}" is not a date YYYY[.MM[.DD]]`;
+  const year = Number(m[1]);
+  if (m[2] === undefined) return undefined;
+  const month = Number(m[2]);
+  if (month < 1 || month > 12) return `"${s}": month ${month} is not 1..12`;
+  if (m[3] === undefined) return undefined;
+  const day = Number(m[3]);
+  // Day 0 of the next month is the last day of this one.
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > last) return `"${s}": day ${day} is not 1..${last} (${year}.${String(month).padStart(2, '0')} has ${last} days)`;
+  return undefined;
+}
+
+/** A date bound as YYYYMMDD with missing parts filled by `fill` ('00' or '99'), or undefined if it is not a date. */
+export function parseDateBound(s: string, fill: '00' | '99'): number | undefined {
+  if (dateBoundError(s) !== undefined) return undefined;
+  const m = /^(\d{4})(?:[.\-/](\d{1,2}))?(?:[.\-/](\d{1,2}))?$/.exec(s.trim())!;
   return Number(m[1] + (m[2]?.padStart(2, '0') ?? fill) + (m[3]?.padStart(2, '0') ?? fill));
 }
 
@@ -68,8 +84,8 @@ export class PgnFilter {
     this.players = (options.players ?? []).map((p) => p.toLowerCase());
     this.from = options.dateFrom === undefined ? undefined : parseDateBound(options.dateFrom, '00');
     this.to = options.dateTo === undefined ? undefined : parseDateBound(options.dateTo, '99');
-    if (options.dateFrom !== undefined && this.from === undefined) throw new RangeError(`date "${options.dateFrom}" is not YYYY[.MM[.DD]]`);
-    if (options.dateTo !== undefined && this.to === undefined) throw new RangeError(`date "${options.dateTo}" is not YYYY[.MM[.DD]]`);
+    if (options.dateFrom !== undefined && this.from === undefined) throw new RangeError(`date-from: ${dateBoundError(options.dateFrom)}`);
+    if (options.dateTo !== undefined && this.to === undefined) throw new RangeError(`date-to: ${dateBoundError(options.dateTo)}`);
     this.seen = options.dedupe ? new HashSet64() : undefined;
   }
 

@@ -8,7 +8,7 @@ export { PgnParser, parsePgn, DEFAULT_LIMITS, type PgnLimits, type PgnParserOpti
 export { readPgn, type PgnSource, type PgnProgress, type PgnReadSummary, type ReadPgnOptions } from './reader.js';
 export { GameBuilder, readGames, gameTag, mainLine, type PgnGame, type PgnNode } from './game.js';
 export { writeGame, writeGames, type GameRecord, type WriteOptions } from './writer.js';
-export { PgnFilter, filterVisitor, parseTagCondition, parseDateBound, type PgnFilterOptions, type FilterReason } from './filter.js';
+export { PgnFilter, filterVisitor, parseTagCondition, parseDateBound, dateBoundError, type PgnFilterOptions, type FilterReason } from './filter.js';
 export { PgnStats, type PgnStatsReport } from './stats.js';
 export { parseCommentCommands, parseClock, formatClock, type CommentCommands } from './annotations.js';
 export { decodeText } from './bytes.js';

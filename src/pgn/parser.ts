@@ -13,10 +13,11 @@ import { Position } from '../core/position.js';
 import { WHITE } from '../core/types.js';
 import { makeFen } from '../notation/fen.js';
 import { SAN_AMBIGUOUS, SAN_ILLEGAL } from '../notation/san.js';
+import { excerpt, quote } from '../core/result.js';
 import { bytesEqual, decodeTagValue, decodeText, glyphNag, latin1 } from './bytes.js';
 import { sanBytesToMove } from './sanBytes.js';
 import type { PgnLimits } from './chunks.js';
-import { MOVETEXT, OUTSIDE, PgnScanner, TAGS } from './scanner.js';
+import { MOVETEXT, OUTSIDE, PgnScanner, SKIP, TAGS } from './scanner.js';
 import { setupGame } from './setup.js';
 import type { PgnErrorKind, PgnGameError, PgnLocation, PgnVisitor } from './visitor.js';
 
@@ -109,8 +110,13 @@ export class PgnParser extends PgnScanner {
     this.endFile();
   }
 
-  /** The input of the current file broke off (read or decompression error): reported as truncation. */
+  /**
+   * The input of the current file broke off (read or decompression error): reported as the
+   * truncation of the game being read, or, between games or after a broken game (already
+   * reported once), of the next one: the text that could not be read.
+   */
   abortFile(message: string): void {
+    if (this.g === SKIP) this.stopGame();
     this.fail('truncated', message, 0);
   }
 
@@ -138,8 +144,9 @@ export class PgnParser extends PgnScanner {
   protected onTag(buf: Uint8Array, n0: number, n1: number, v0: number, v1: number, tok: number): void {
     let h = 0x811c9dc5;
     for (let i = n0; i < n1; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
-    if (this.tags > 0 && this.line > this.lastTagLine + 1 && this.hasTagHash(h)) {
-      // After a blank line, a tag the game already has: the game had no movetext at all.
+    if (this.tags > 0 && this.line > this.lastTagLine + 1 && (this.hasTagHash(h) || (n1 - n0 === 5 && bytesEqual(buf, n0, n1, 'Event')))) {
+      // After a blank line, a tag the game already has, or an Event tag (which starts games, as
+      // in the resynchronisation after errors): the game had no movetext at all.
       this.fail('missing-result', 'the game has tags but no movetext or result', tok, false);
       this.startGame(tok);
     }
@@ -216,7 +223,7 @@ export class PgnParser extends PgnScanner {
   }
 
   protected onBadToken(buf: Uint8Array, s: number, e: number): void {
-    this.fail('bad-token', `unexpected "${printable(decodeText(buf, s, Math.min(e, s + 40)))}"`, s);
+    this.fail('bad-token', `unexpected ${quote(decodeText(buf, s, Math.min(e, s + 41)), 40)}`, s);
   }
 
   // ----- moves ---------------------------------------------------------------------------------
@@ -255,7 +262,7 @@ export class PgnParser extends PgnScanner {
     if (nag >= 0) return this.onNag(nag, s);
     const kind = code === SAN_ILLEGAL ? 'illegal-move' : code === SAN_AMBIGUOUS ? 'ambiguous-move' : 'unreadable-move';
     const what = kind === 'illegal-move' ? 'illegal move' : kind === 'ambiguous-move' ? 'ambiguous move' : 'unreadable move';
-    this.fail(kind, `${what} ${this.moveLabel()} ${text}${this.depth > 0 ? ' in a variation' : ''} (position ${makeFen(this.pos)})`, s);
+    this.fail(kind, `${what} ${this.moveLabel()} ${excerpt(text, 40)}${this.depth > 0 ? ' in a variation' : ''} (position ${makeFen(this.pos)})`, s);
   }
 
   private moveLabel(): string {
@@ -338,16 +345,6 @@ export class PgnParser extends PgnScanner {
     this.depth = d - 1;
     if (!this.quiet && !this.stopped && this.variations) this.v.endVariation?.(d);
   }
-}
-
-/** Control characters and undecodable bytes as \xHH, so messages stay readable. */
-function printable(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const c = ch.charCodeAt(0);
-    out += c < 0x20 || (c >= 0x7f && c < 0xa0) || c === 0xfffd ? `\\x${c.toString(16).padStart(2, '0')}` : ch;
-  }
-  return out;
 }
 
 /** Parses a whole PGN text or byte array synchronously; returns the parser for its counts. */

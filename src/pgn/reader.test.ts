@@ -56,3 +56,14 @@ test('stdin ("-")', () => {
 test('a missing file fails before anything is read', async () => {
   await assert.rejects(readPgn([join(dir, 'nope.pgn')], {}), /ENOENT/);
 });
+
+test('a .gz damaged inside a broken game: that game is reported once, the lost rest as the next game (found by fuzzing)', async () => {
+  const file = join(dir, 'broken-then-cut.pgn.gz');
+  const text = '[Event "broken"]\n\n1. e4 zz9 ' + 'e5 Nf3 Nc6\n'.repeat(4000) + '*\n';
+  const whole = gzipSync(text, { level: 1 });
+  writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
+  const seen: string[] = [];
+  const s = await readPgn(file, { beginGame: (l) => void seen.push(`begin ${l.game}`), error: (e) => void seen.push(`${e.kind} ${e.game}`) });
+  assert.deepEqual(seen, ['begin 1', 'unreadable-move 1', 'begin 2', 'truncated 2']);
+  assert.equal(s.errors, 2);
+});

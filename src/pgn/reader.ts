@@ -44,6 +44,10 @@ export interface PgnReadSummary {
   errors: number;
   errorsByKind: Partial<Record<PgnErrorKind, number>>;
   files: number;
+  /** Sources that could not be read to their end (damaged gzip, read error), with why. */
+  unreadable: { name: string; message: string }[];
+  /** Sources that held no game at all, valid or broken (empty, or no PGN in them). */
+  withoutGames: string[];
   /** Decompressed bytes parsed. */
   bytes: number;
   seconds: number;
@@ -64,7 +68,10 @@ export async function readPgn(sources: string | readonly (string | PgnSource)[],
   const parser = new PgnParser(visitor, options);
   let bytes = 0;
   let doneBefore = 0;
+  const unreadable: { name: string; message: string }[] = [];
+  const withoutGames: string[] = [];
   for (const source of opened) {
+    const gamesBefore = parser.games + parser.errors;
     parser.begin(source.name);
     try {
       for await (const chunk of source.chunks) {
@@ -78,10 +85,13 @@ export async function readPgn(sources: string | readonly (string | PgnSource)[],
         });
       }
     } catch (e) {
-      // A damaged .gz or a read error ends this file, not the run.
-      parser.abortFile(`cannot read the rest of ${source.name}: ${e instanceof Error ? e.message : String(e)}`);
+      // A damaged .gz or a read error ends this file, not the run; the caller decides whether the run failed.
+      const message = `cannot read the rest of ${source.name}: ${e instanceof Error ? e.message : String(e)}`;
+      unreadable.push({ name: source.name, message });
+      parser.abortFile(message);
     }
     parser.end();
+    if (parser.games + parser.errors === gamesBefore) withoutGames.push(source.name);
     doneBefore += source.size ?? 0;
   }
   return {
@@ -89,6 +99,8 @@ export async function readPgn(sources: string | readonly (string | PgnSource)[],
     errors: parser.errors,
     errorsByKind: parser.errorsByKind,
     files: opened.length,
+    unreadable,
+    withoutGames,
     bytes,
     seconds: (performance.now() - started) / 1000,
   };

@@ -9,7 +9,8 @@
  * and skipped text are streamed instead, so the carry never exceeds one token or one tag line.
  */
 import { ByteBuffer } from './byteBuffer.js';
-import { ChunkedInput } from './chunks.js';
+import { ChunkedInput, tokenTooLongMessage } from './chunks.js';
+import { quote } from '../core/result.js';
 import { SYMBOL, bytesEqual, decodeText, glyphNag, latin1 } from './bytes.js';
 import { TAG, TAG_NO_NAME, TAG_NO_VALUE, TAG_OK, scanTagLine } from './tagLine.js';
 
@@ -29,12 +30,16 @@ export abstract class PgnScanner extends ChunkedInput {
   private lex = NORMAL;
   /** The comment being read: wanted by the subclass, its text so far, where it opened. */
   private commentWanted = false;
+  /** The comment went over the token limit: reported where it ends, so chunking cannot matter. */
+  private commentTooLong = false;
   private readonly comment = new ByteBuffer();
   protected commentLine = 0;
   private commentColumn = 0;
   /** SKIP state: at the start of a line (only blanks so far), and was the previous line blank. */
   private skipAtStart = false;
   private skipPrevBlank = false;
+  /** Absolute offset of the end of the line holding the last tag read. */
+  private tagLineEnd = -1;
 
   // ----- what tokens mean: the subclass ---------------------------------------------------
 
@@ -64,6 +69,7 @@ export abstract class PgnScanner extends ChunkedInput {
     this.game = 0;
     this.g = OUTSIDE;
     this.lex = NORMAL;
+    this.tagLineEnd = -1;
   }
 
   /** Ends the current file. */
@@ -136,7 +142,8 @@ export abstract class PgnScanner extends ChunkedInput {
         let j = i + 1;
         while (j < end && SYMBOL[buf[j]!] === 1) j++;
         if (j === end && !final) return i;
-        if (this.g === MOVETEXT || this.enterMovetext(i)) this.onMove(buf, i, j);
+        if (j - i > this.limits.maxTokenBytes) this.tokenTooLong(i);
+        else if (this.g === MOVETEXT || this.enterMovetext(i)) this.onMove(buf, i, j);
         i = j;
         continue;
       }
@@ -155,23 +162,20 @@ export abstract class PgnScanner extends ChunkedInput {
           if (this.g === OUTSIDE) this.commentWanted = false;
           else if (this.g === MOVETEXT || this.enterMovetext(i)) this.commentWanted = this.wantComment();
           else continue;
-          this.comment.clear();
-          this.commentLine = this.line;
-          this.commentColumn = this.column(i);
+          this.startComment(i);
           this.lex = BRACE;
           i++;
           continue;
         case 59: // ;
           this.commentWanted = this.g === MOVETEXT && this.wantComment();
-          this.comment.clear();
-          this.commentLine = this.line;
-          this.commentColumn = this.column(i);
+          this.startComment(i);
           this.lex = LINE;
           i++;
           continue;
         case 37: // % escape line, only in the first column
           if (this.base + i === this.lineStart) {
             this.commentWanted = false;
+            this.startComment(i);
             this.lex = LINE;
             i++;
             continue;
@@ -205,10 +209,23 @@ export abstract class PgnScanner extends ChunkedInput {
         i += 3; // byte-order mark
         continue;
       }
+      if (j - i > this.limits.maxTokenBytes) {
+        this.tokenTooLong(i);
+        i = j;
+        continue;
+      }
       this.rareToken(buf, i, j);
       i = j;
     }
     return end;
+  }
+
+  /**
+   * A token (move, number, NAG, tag line…) over the token limit. A cut token is carried to the
+   * next chunk only up to the same limit (chunks.ts), so the verdict does not depend on chunking.
+   */
+  private tokenTooLong(tok: number): void {
+    this.fail('too-long', tokenTooLongMessage(this.limits.maxTokenBytes), tok);
   }
 
   private rareToken(buf: Uint8Array, s: number, e: number): void {
@@ -219,7 +236,8 @@ export abstract class PgnScanner extends ChunkedInput {
     } else if (c === 45 && e === s + 2 && buf[s + 1] === 45) {
       this.onMove(buf, s, e); // -- null move
     } else {
-      const text = c >= 128 ? decodeText(buf, s, e) : latin1(buf, s, e);
+      // Glyphs and "½-½" are short: a long run of stray bytes is not decoded whole.
+      const text = e - s > 8 ? '' : c >= 128 ? decodeText(buf, s, e) : latin1(buf, s, e);
       if (text === '½-½') this.onResult('1/2-1/2', buf, s, e);
       else {
         const nag = glyphNag(text);
@@ -239,15 +257,21 @@ export abstract class PgnScanner extends ChunkedInput {
       // Move number: "12." or "12...", possibly glued to the move ("12.Nf3").
       while (j < end && buf[j] === 46) j++;
       if (j === end && !final) return -1;
-      if (this.g !== MOVETEXT) this.enterMovetext(i);
+      if (j - i > this.limits.maxTokenBytes) this.tokenTooLong(i);
+      else if (this.g !== MOVETEXT) this.enterMovetext(i);
       return j;
     }
     if (d !== 45 && d !== 47) {
-      if (this.g !== MOVETEXT) this.enterMovetext(i);
+      if (j - i > this.limits.maxTokenBytes) this.tokenTooLong(i);
+      else if (this.g !== MOVETEXT) this.enterMovetext(i);
       return j; // a bare number: a move number without its dot
     }
     while (j < end && SYMBOL[buf[j]!] === 1) j++;
     if (j === end && !final) return -1;
+    if (j - i > this.limits.maxTokenBytes) {
+      this.tokenTooLong(i);
+      return j;
+    }
     if (this.g !== MOVETEXT && !this.enterMovetext(i)) return j;
     const n = j - i;
     const c0 = buf[i]!;
@@ -270,21 +294,32 @@ export abstract class PgnScanner extends ChunkedInput {
         let j = i + 2;
         while (j < end && buf[j] !== 93 && buf[j] !== 10 && buf[j] !== 13) j++;
         if (j === end && !final) return -i - 1;
+        if (j - i > this.limits.maxTokenBytes) this.tokenTooLong(i);
         return buf[j] === 93 ? j + 1 : j;
       }
       this.onNextGame(i);
       return i;
     }
-    // Find the end of the line first, so a tag cut by a chunk boundary is waited for.
-    let eol = i + 1;
-    while (eol < end && buf[eol] !== 10 && buf[eol] !== 13) eol++;
-    if (eol === end && !final) return -i - 1;
+    // Find the end of the line first, so a tag cut by a chunk boundary is waited for. The
+    // other tags of the line reuse it: a long line of tags is then read in linear time.
+    let eol: number;
+    if (this.tagLineEnd > this.base + i) eol = this.tagLineEnd - this.base;
+    else {
+      eol = i + 1;
+      while (eol < end && buf[eol] !== 10 && buf[eol] !== 13) eol++;
+      if (eol === end && !final) return -i - 1;
+      this.tagLineEnd = this.base + eol;
+      if (eol - i > this.limits.maxTokenBytes) {
+        this.tokenTooLong(i);
+        return eol;
+      }
+    }
     if (this.g === OUTSIDE) this.startGame(i);
     const r = scanTagLine(buf, i, eol);
     if (r !== TAG_OK) {
       const what =
-        r === TAG_NO_NAME ? 'no tag name' : r === TAG_NO_VALUE ? `no quoted value after tag name "${latin1(buf, TAG[0]!, TAG[1]!)}"` : 'an unterminated value';
-      this.fail(eol === end ? 'truncated' : 'bad-tag', `malformed tag with ${what}: "${decodeText(buf, i, Math.min(eol, i + 80))}"`, i);
+        r === TAG_NO_NAME ? 'no tag name' : r === TAG_NO_VALUE ? `no quoted value after tag name ${quote(latin1(buf, TAG[0]!, Math.min(TAG[1]!, TAG[0]! + 41)), 40)}` : 'an unterminated value';
+      this.fail(eol === end ? 'truncated' : 'bad-tag', `malformed tag with ${what}: ${quote(decodeText(buf, i, Math.min(eol, i + 81)), 80)}`, i);
       return eol;
     }
     const after = TAG[4]!;
@@ -305,7 +340,7 @@ export abstract class PgnScanner extends ChunkedInput {
       if (c === 125) {
         this.lex = NORMAL;
         if (this.commentWanted) this.deliverComment(buf, s, i);
-        if (this.g !== OUTSIDE && this.g !== SKIP) this.checkCommentSize(i);
+        this.endComment(i, true);
         return i + 1;
       }
       if (c === 10 || c === 13) {
@@ -327,14 +362,28 @@ export abstract class PgnScanner extends ChunkedInput {
       }
     }
     if (this.commentWanted) this.appendComment(buf, s, i);
-    if (this.lex === BRACE && this.g !== OUTSIDE) this.checkCommentSize(i);
     return i;
   }
 
-  /** A comment (even one nobody reads) must not take a game past its byte limit. */
-  private checkCommentSize(i: number): void {
-    if (this.base + i - this.gameStart > this.limits.maxGameBytes) {
-      const where = { line: this.commentLine, column: this.commentColumn };
+  private startComment(i: number): void {
+    this.comment.clear();
+    this.commentTooLong = false;
+    this.commentLine = this.line;
+    this.commentColumn = this.column(i);
+  }
+
+  /**
+   * A comment ended at buf[i]: one over the token limit, or (a brace comment, even one nobody
+   * reads) one that takes the game past its byte limit, breaks the game. Both are decided here,
+   * where the comment ends, and not at a chunk boundary inside it.
+   */
+  private endComment(i: number, brace: boolean): void {
+    const tooLong = this.commentTooLong;
+    this.commentTooLong = false;
+    if (this.g === OUTSIDE || this.g === SKIP) return;
+    const where = { line: this.commentLine, column: this.commentColumn };
+    if (tooLong) this.fail('too-long', `comment longer than ${this.limits.maxTokenBytes} bytes`, i, true, where);
+    else if (brace && this.base + i - this.gameStart > this.limits.maxGameBytes) {
       this.fail('too-long', `comment makes the game longer than ${this.limits.maxGameBytes} bytes`, i, true, where);
     }
   }
@@ -346,6 +395,7 @@ export abstract class PgnScanner extends ChunkedInput {
     if (i < end) {
       this.lex = NORMAL;
       if (this.commentWanted) this.deliverComment(buf, s, i);
+      this.endComment(i, false);
     } else if (this.commentWanted) this.appendComment(buf, s, i);
     return i;
   }
@@ -353,8 +403,8 @@ export abstract class PgnScanner extends ChunkedInput {
   private appendComment(buf: Uint8Array, s: number, e: number): void {
     if (this.comment.length + e - s > this.limits.maxTokenBytes) {
       this.commentWanted = false;
-      const where = { line: this.commentLine, column: this.commentColumn };
-      this.fail('too-long', `comment longer than ${this.limits.maxTokenBytes} bytes`, e, true, where);
+      this.commentTooLong = true;
+      this.comment.clear();
       return;
     }
     this.comment.append(buf, s, e);

@@ -3,7 +3,7 @@
  * one, far cheaper than parsing a FEN per game), or the [FEN] tag, under the [Variant] tag.
  */
 import { Position } from '../core/position.js';
-import { unwrap } from '../core/result.js';
+import { quote, unwrap } from '../core/result.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
 
 const START = unwrap(positionFromFen(STARTING_FEN));
@@ -55,7 +55,7 @@ export function variantKind(value: string): VariantKind {
  */
 export function setupGame(pos: Position, fen: string | undefined, variant: string | undefined): { kind: 'bad-fen' | 'unknown-variant'; message: string } | undefined {
   const kind = variant === undefined ? 'standard' : variantKind(variant);
-  if (kind === 'unknown') return { kind: 'unknown-variant', message: `unsupported variant "${variant}"` };
+  if (kind === 'unknown') return { kind: 'unknown-variant', message: `unsupported variant ${quote(variant!)}` };
   if (fen === undefined) {
     resetToStart(pos);
   } else {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createRng } from '../match/rng.js';
+import { notText } from '../node/textFile.js';
 import { addCounts, buildTraces, emptyCounts, MAX_ERRORS, type BuildCounts } from './build.js';
 import { TuneWorker } from './objective.js';
 import { TraceStore } from './traceStore.js';
@@ -44,6 +45,9 @@ export function readText(file: string): string {
       throw new Error(`${file}: broken gzip data: ${(e as Error).message}`);
     }
   }
+  // A binary file would otherwise give one "unreadable line" per newline byte it happens to hold.
+  const bad = notText(raw.subarray(0, 1 << 16), 'labelled positions (EPD text)');
+  if (bad) throw new Error(`${file}:${bad.line}: ${bad.message}`);
   return raw.toString('utf8');
 }
 

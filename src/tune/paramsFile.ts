@@ -47,6 +47,9 @@ export function checkParams(json: unknown, file: string): ParamsTable {
       if (!Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
         throw new Error(`${file}: group "${name}", pair ${k}: expected [mg, eg] numbers, got ${JSON.stringify(v)}`);
       }
+      // The engine would clamp a value out of range without a word; the file is wrong, so say so.
+      const out = (v as number[]).find((x) => x < g.min || x > g.max);
+      if (out !== undefined) throw new Error(`${file}: group "${name}", pair ${k}: ${out} is outside the group's range ${g.min}..${g.max}`);
       return [v[0] as number, v[1] as number];
     });
   }

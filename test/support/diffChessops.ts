@@ -19,17 +19,7 @@ import { makeSan } from '../../src/notation/san.js';
 import { makeUci } from '../../src/notation/uci.js';
 import { unwrap } from '../../src/core/result.js';
 import type { Position } from '../../src/core/position.js';
-
-/** Small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './rng.js';
 
 const buf = new Uint16Array(256);
 

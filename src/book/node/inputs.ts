@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { openPgnFile, type PgnSource } from '../../pgn/nodeSource.js';
+import type { PgnGameError } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
 
 export interface Input {
@@ -74,4 +75,48 @@ export function expectedEntries(inputs: Input[], maxPly: number): number {
   const moves = Math.min(bytes / 8.3, (bytes / 710) * maxPly);
   const fresh = maxPly >= 60 ? 0.75 : maxPly >= 30 ? 0.4 : 0.15;
   return Math.max(1 << 14, Math.floor(moves * fresh));
+}
+
+/** Games read from one input, broken games, and the first broken one. */
+export interface InputCount {
+  games: number;
+  errors: number;
+  first?: PgnGameError;
+}
+
+/** What the builders count per input: a counter per file, and the error hook that feeds it. */
+export function countPerInput(inputs: Input[], onError?: (e: PgnGameError) => void): { perFile: Map<string, InputCount>; onError: (e: PgnGameError) => void } {
+  const perFile = new Map<string, InputCount>();
+  for (const s of inputs) perFile.set(s.source.name, { games: 0, errors: 0 });
+  return {
+    perFile,
+    onError(e) {
+      const f = perFile.get(e.file);
+      if (f !== undefined) {
+        f.errors++;
+        f.first ??= e;
+      }
+      onError?.(e);
+    },
+  };
+}
+
+/**
+ * Fails, naming the file, when an input could not be read or gave no game at all: empty, only
+ * comments, or only broken games. A book built from nothing would be a valid empty file that
+ * hides the mistake (a wrong path, an empty download), so nothing is written.
+ */
+export function checkEachInput(inputs: Input[], perFile: Map<string, InputCount>): void {
+  for (const s of inputs) {
+    const name = s.source.name;
+    if (s.failure !== undefined) throw new BookError('ERR_BOOK_INPUT', `${name}: cannot read: ${s.failure}`);
+    const f = perFile.get(name)!;
+    if (f.games === 0) throw noGameError(name, f.first);
+  }
+}
+
+/** The error for an input without a game: its first broken game, or that it holds none. */
+export function noGameError(name: string, first: PgnGameError | undefined): BookError {
+  if (first !== undefined) return new BookError('ERR_BOOK_INPUT', `${first.file}: no readable game (first error at line ${first.line}, column ${first.column}: ${first.message})`);
+  return new BookError('ERR_BOOK_INPUT', `${name}: no game in it (the input is empty or holds only comments)`);
 }

@@ -7,7 +7,8 @@
  * the book is the same byte for byte.
  *
  * Where PolyGlot aborts, this skips: a broken game is reported (file:line and why) and left
- * out. An input that cannot be read, or yields no game at all, is a failure naming the file;
+ * out. An input that cannot be read, or yields no game at all (empty, only comments, only broken
+ * games), is a failure naming the file and nothing is written;
  * the book is written to a temporary file and renamed, so a failed or interrupted run never
  * leaves a half-written book.
  */
@@ -19,7 +20,7 @@ import { BookGameVisitor } from '../polyglot/collect.js';
 import { BookAccumulator, type MakeOptions } from '../polyglot/make.js';
 import { BookError } from '../polyglot/select.js';
 import { writeFileAtomic } from './atomicWrite.js';
-import { expectedEntries, openInput, type Built, type Input } from './inputs.js';
+import { checkEachInput, countPerInput, expectedEntries, openInput, type Built, type Input, type InputCount } from './inputs.js';
 import { runThreaded } from './parallel.js';
 
 export interface MakeBookOptions extends MakeOptions {
@@ -72,27 +73,11 @@ export async function makeBook(opts: MakeBookOptions): Promise<MakeBookSummary> 
   const threads = Math.max(1, Math.min(opts.threads ?? 1, 64));
   const sources = opts.inputs.map((path) => openInput(path));
   const totalBytes = sources.reduce((n, s) => n + (s.source.size ?? 0), 0);
-  const perFile = new Map<string, { games: number; errors: number; first?: PgnGameError }>();
-  for (const s of sources) perFile.set(s.source.name, { games: 0, errors: 0 });
-  const onError = (e: PgnGameError): void => {
-    const f = perFile.get(e.file);
-    if (f !== undefined) {
-      f.errors++;
-      f.first ??= e;
-    }
-    opts.onError?.(e);
-  };
+  const { perFile, onError } = countPerInput(sources, opts.onError);
   const built = threads > 1 ? await runThreaded(opts, sources, maxPly, threads, totalBytes, perFile, onError) : await runSingle(opts, sources, maxPly, totalBytes, perFile, onError);
   const counts = built.counts;
 
-  for (const s of sources) {
-    if (s.failure !== undefined) throw new BookError('ERR_BOOK_INPUT', `${s.source.name}: cannot read: ${s.failure}`);
-    const f = perFile.get(s.source.name)!;
-    if (f.games === 0 && f.errors > 0) {
-      const e = f.first!;
-      throw new BookError('ERR_BOOK_INPUT', `${e.file}: no readable game (first error at line ${e.line}, column ${e.column}: ${e.message})`);
-    }
-  }
+  checkEachInput(sources, perFile);
   await writeFileAtomic(opts.output, built.bytes);
   return {
     output: opts.output,
@@ -116,7 +101,7 @@ async function runSingle(
   inputs: Input[],
   maxPly: number,
   totalBytes: number,
-  perFile: Map<string, { games: number; errors: number }>,
+  perFile: Map<string, InputCount>,
   onError: (e: PgnGameError) => void,
 ): Promise<Built> {
   const acc = new BookAccumulator(expectedEntries(inputs, maxPly));

@@ -6,7 +6,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { ENTRY_SIZE, u32 } from '../polyglot/format.js';
 import { EntrySink, MemoryCursor, mergeBooks, type EntryCursor, type MergeOptions, type MergeStats } from '../polyglot/merge.js';
-import { sniffNonBook } from '../polyglot/reader.js';
+import { emptyWarning, notABookError, sizeError } from '../polyglot/reader.js';
 import { BookError } from '../polyglot/select.js';
 import { AtomicFileSync } from './atomicWrite.js';
 
@@ -20,9 +20,8 @@ export class FileCursor implements EntryCursor {
   move = 0;
   weight = 0;
   learn = 0;
-  /** Whole entries in the file, and bytes after them. */
+  /** Entries in the file. */
   readonly count: number;
-  readonly trailingBytes: number;
   private readonly fd: number;
   private readonly buf = new Uint8Array(BLOCK_ENTRIES * ENTRY_SIZE);
   private bufStart = 0;
@@ -31,19 +30,20 @@ export class FileCursor implements EntryCursor {
   constructor(readonly name: string) {
     let size: number;
     try {
-      size = statSync(name).size;
+      const info = statSync(name);
+      if (!info.isFile()) throw new Error('not a regular file');
+      size = info.size;
       this.fd = openSync(name, 'r');
     } catch (e) {
-      throw new BookError('ERR_BOOK_READ', `${name}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+      throw new BookError('ERR_BOOK_READ', `${name}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, name);
     }
     this.count = Math.floor(size / ENTRY_SIZE);
-    this.trailingBytes = size % ENTRY_SIZE;
     const head = new Uint8Array(Math.min(size, 512));
     readSync(this.fd, head, 0, head.length, 0);
-    const kind = sniffNonBook(head);
-    if (kind !== undefined) {
+    const bad = sizeError(name, size, head) ?? notABookError(name, head);
+    if (bad !== undefined) {
       this.close();
-      throw new BookError('ERR_BOOK_NOT_A_BOOK', `${name}: not a Polyglot book (it looks like ${kind})`);
+      throw bad;
     }
   }
 
@@ -55,7 +55,7 @@ export class FileCursor implements EntryCursor {
       let got = 0;
       while (got < n * ENTRY_SIZE) {
         const r = readSync(this.fd, this.buf, got, n * ENTRY_SIZE - got, i * ENTRY_SIZE + got);
-        if (r === 0) throw new BookError('ERR_BOOK_READ', `${this.name}: the file shrank while being read`);
+        if (r === 0) throw new BookError('ERR_BOOK_READ', `${this.name}: the file shrank while being read`, this.name);
         got += r;
       }
       this.bufStart = i;
@@ -86,10 +86,14 @@ export interface MergeFilesResult {
 export function mergeFiles(inputs: readonly string[], output: string, opts: MergeOptions = {}): MergeFilesResult {
   if (inputs.length < 2) throw new BookError('ERR_BOOK_INPUT', 'merge needs at least two books');
   const warnings: string[] = [];
-  const cursors = inputs.map((p) => new FileCursor(p));
-  for (const c of cursors) {
-    if (c.trailingBytes !== 0) warnings.push(`${c.name}: size is not a multiple of 16; the last ${c.trailingBytes} byte(s) are ignored`);
+  const cursors: FileCursor[] = [];
+  try {
+    for (const p of inputs) cursors.push(new FileCursor(p));
+  } catch (e) {
+    for (const c of cursors) c.close();
+    throw e;
   }
+  for (const c of cursors) if (c.count === 0) warnings.push(emptyWarning(c.name));
   try {
     // Intermediate results of 3+ inputs stay in memory; the last merge streams to the file.
     let left: EntryCursor = cursors[0]!;

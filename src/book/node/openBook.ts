@@ -1,22 +1,22 @@
 /**
  * Opening a `.bin` from disk. Books up to `memoryLimit` bytes (64 MiB by default) are read
- * whole and checked at once; bigger ones stay on disk and are binary-searched through a file
- * handle with a small block cache, so a lookup in a book of several GB costs a few reads and
- * the file is never loaded. An on-disk book is checked for order on every probe (a probe key
- * outside the interval its neighbours allow means the file is not sorted); `verify()` scans it
- * all in a stream.
+ * whole and checked at once (size a multiple of 16, keys sorted); bigger ones stay on disk and
+ * are binary-searched through a file handle with a small block cache, so a lookup in a book of
+ * several GB costs a few reads and the file is never loaded. An on-disk book has its size and
+ * first bytes checked when opened and its order on every probe (a key outside the interval its
+ * neighbours allow means the file is not sorted), so a probe never returns entries of an
+ * unsorted file; `verify()` scans it all in a stream.
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import type { Position } from '../../core/position.js';
-import { ENTRY_SIZE, readEntry, u32, type RawEntry } from '../polyglot/format.js';
-import { PolyglotReader, firstUnsorted, notSortedError, sniffNonBook } from '../polyglot/reader.js';
+import { ENTRY_SIZE, KeyInterval, readEntry, u32, type RawEntry } from '../polyglot/format.js';
+import { PolyglotReader, firstUnsorted, notABookError, notSortedError, sizeError } from '../polyglot/reader.js';
 import { BookError, bestMove, bookMoves, chooseMove, type BookMove, type ChooseOptions, type ProbeOptions } from '../polyglot/select.js';
 
 /** The lookups every opened book offers, whether in memory or on disk. */
 export interface Book {
   readonly name: string;
   readonly size: number;
-  readonly trailingBytes: number;
   readonly warnings: readonly string[];
   /** The in-memory reader when the book was loaded whole. */
   readonly memory: PolyglotReader | undefined;
@@ -38,7 +38,7 @@ export interface OpenOptions {
 /** Opens a book file; errors (missing file, unsorted, not a book) name the file. */
 export async function openBook(path: string, opts: OpenOptions = {}): Promise<Book> {
   const info = await statOrThrow(path);
-  if (!info.isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`);
+  if (!info.isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`, path);
   if (info.size <= (opts.memoryLimit ?? 64 * 1024 * 1024)) return memoryBook(path, await readFile(path));
   return FileBook.open(path, info.size);
 }
@@ -46,7 +46,7 @@ export async function openBook(path: string, opts: OpenOptions = {}): Promise<Bo
 /** Loads a book whole (dump, info and merge work on the entire file). */
 export async function loadBook(path: string): Promise<PolyglotReader> {
   const info = await statOrThrow(path);
-  if (!info.isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`);
+  if (!info.isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`, path);
   const r = PolyglotReader.from(await readFile(path), path);
   if (!r.ok) throw r.error;
   return r.value;
@@ -56,7 +56,7 @@ async function statOrThrow(path: string): Promise<import('node:fs').Stats> {
   try {
     return await stat(path);
   } catch (e) {
-    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
   }
 }
 
@@ -67,7 +67,6 @@ function memoryBook(name: string, bytes: Uint8Array): Book {
   return {
     name,
     size: book.size,
-    trailingBytes: book.trailingBytes,
     warnings: book.warnings,
     memory: book,
     entriesOf: async (hi, lo) => book.entriesOf(hi, lo),
@@ -87,7 +86,6 @@ const CACHE_BLOCKS = 256;
 class FileBook implements Book {
   readonly memory = undefined;
   readonly size: number;
-  readonly trailingBytes: number;
   readonly warnings: string[] = [];
   private readonly cache = new Map<number, Uint8Array>();
 
@@ -97,10 +95,6 @@ class FileBook implements Book {
     readonly bytes: number,
   ) {
     this.size = Math.floor(bytes / ENTRY_SIZE);
-    this.trailingBytes = bytes % ENTRY_SIZE;
-    if (this.trailingBytes !== 0) {
-      this.warnings.push(`${name}: size ${bytes} is not a multiple of 16; the last ${this.trailingBytes} byte(s) are ignored`);
-    }
   }
 
   static async open(path: string, bytes: number): Promise<FileBook> {
@@ -108,14 +102,14 @@ class FileBook implements Book {
     try {
       fh = await open(path, 'r');
     } catch (e) {
-      throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message}`);
+      throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
     }
     const book = new FileBook(path, fh, bytes);
     const head = await book.block(0);
-    const kind = sniffNonBook(head);
-    if (kind !== undefined) {
+    const bad = sizeError(path, bytes, head) ?? notABookError(path, head);
+    if (bad !== undefined) {
       await fh.close();
-      throw new BookError('ERR_BOOK_NOT_A_BOOK', `${path}: not a Polyglot book (it looks like ${kind})`);
+      throw bad;
     }
     return book;
   }
@@ -150,28 +144,13 @@ class FileBook implements Book {
     const l = lo >>> 0;
     let a = 0;
     let z = this.size;
-    // Keys met below and above the search interval: a sorted file keeps every probe between them.
-    let belowH = 0;
-    let belowL = 0;
-    let aboveH = 0xffffffff;
-    let aboveL = 0xffffffff;
+    const interval = new KeyInterval();
     while (a < z) {
       const mid = (a + z) >>> 1;
       const e = await this.entry(mid);
-      const kh = e.keyHi;
-      const kl = e.keyLo;
-      if (kh < belowH || (kh === belowH && kl < belowL) || kh > aboveH || (kh === aboveH && kl > aboveL)) {
-        throw notSortedError(this.name, new Uint8Array(0), mid);
-      }
-      if (kh < h || (kh === h && kl < l)) {
-        a = mid + 1;
-        belowH = kh;
-        belowL = kl;
-      } else {
-        z = mid;
-        aboveH = kh;
-        aboveL = kl;
-      }
+      if (!interval.holds(e.keyHi, e.keyLo)) throw notSortedError(this.name, new Uint8Array(0), mid);
+      if (interval.narrow(e.keyHi, e.keyLo, h, l)) a = mid + 1;
+      else z = mid;
     }
     const out: RawEntry[] = [];
     for (let i = a; i < this.size; i++) {

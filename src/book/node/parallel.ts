@@ -11,7 +11,7 @@ import type { PgnGameError } from '../../pgn/visitor.js';
 import { ENTRY_SIZE, u32 } from '../polyglot/format.js';
 import type { MakeOptions } from '../polyglot/make.js';
 import { Partition, type FinishedPartition, type ParsedChunk, type PartitionSetup } from '../polyglot/partition.js';
-import { expectedEntries, type Built, type Counts, type Input } from './inputs.js';
+import { expectedEntries, type Built, type Counts, type Input, type InputCount } from './inputs.js';
 import type { MakeBookOptions } from './makeBook.js';
 import type { FromWorker, ToWorker } from './makeWorker.js';
 
@@ -30,7 +30,7 @@ export async function runThreaded(
   maxPly: number,
   threads: number,
   totalBytes: number,
-  perFile: Map<string, { games: number; errors: number }>,
+  perFile: Map<string, InputCount>,
   onError: (e: PgnGameError) => void,
 ): Promise<Built> {
   const expected = Math.ceil(expectedEntries(inputs, maxPly) / threads);

@@ -8,16 +8,17 @@
  *
  * Writing: every change (make, add, merge, set, annotate, learn) builds the whole new file in
  * memory, writes it under a temporary name in the same directory, fsyncs it, renames it over
- * the book and fsyncs the directory. A rename is atomic, so a `kill -9` at any moment leaves
+ * the book and fsyncs the directory (atomicWrite.ts). A rename is atomic, so a `kill -9` at any moment leaves
  * either the old book or the new one, and a reader that has the file open keeps reading the
  * version it opened. Changes take a lock file (`BOOK.lock`, holding the writer's pid) so two
  * writers (two engines learning into one book) cannot lose each other's update; a lock whose
  * process is gone (killed) is taken over, and temporary files it left are removed.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
+import { processAlive, registerTemp, releaseTemp, sweepStaleTemps } from '../../node/tempFiles.js';
+import { writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
 import { crc32, type Crc32 } from '../rich/format.js';
@@ -55,10 +56,14 @@ export class FileSource implements ByteSource {
     }
     const out = new Uint8Array(length);
     let got = 0;
-    while (got < length) {
-      const n = readSync(this.fd, out, got, length - got, offset + got);
-      if (n === 0) break;
-      got += n;
+    try {
+      while (got < length) {
+        const n = readSync(this.fd, out, got, length - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } catch (e) {
+      throw readError(this.path, e);
     }
     return out.subarray(0, got);
   }
@@ -71,7 +76,12 @@ export class FileSource implements ByteSource {
       return hit;
     }
     const buf = new Uint8Array(BLOCK);
-    const n = readSync(this.fd, buf, 0, BLOCK, b * BLOCK);
+    let n: number;
+    try {
+      n = readSync(this.fd, buf, 0, BLOCK, b * BLOCK);
+    } catch (e) {
+      throw readError(this.path, e);
+    }
     const data = n === BLOCK ? buf : buf.subarray(0, n);
     if (this.cache.size >= CACHE_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(b, data);
@@ -88,7 +98,11 @@ export class FileSource implements ByteSource {
 export interface OpenRichOptions {
   /** Books up to this many bytes are read into memory (default 64 MiB); larger ones stay on disk. */
   memoryLimit?: number;
-  /** Check the CRC-32 of the whole file when opening (default false). */
+  /**
+   * Check the CRC-32 of the whole file when opening: by default for a book read into memory,
+   * not for one left on disk (whose header, key order and entries are checked as they are read).
+   * `false` skips it (book info reports the checksum itself).
+   */
   verify?: boolean;
 }
 
@@ -104,11 +118,13 @@ export function openRichBook(path: string, opts: OpenRichOptions = {}): OpenedRi
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
   }
-  let source: FileSource | undefined = new FileSource(path, fd);
+  const source = new FileSource(path, fd);
+  let onDisk = false;
   let opened: RichBook;
   try {
+    if (!fstatSync(fd).isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`, path);
     if (source.size <= (opts.memoryLimit ?? 64 * 1024 * 1024)) {
       const bytes = new Uint8Array(source.size);
       let got = 0;
@@ -117,19 +133,21 @@ export function openRichBook(path: string, opts: OpenRichOptions = {}): OpenedRi
         if (n === 0) break;
         got += n;
       }
-      source.close();
-      source = undefined;
-      opened = unwrapBook(RichBook.open(bytes.subarray(0, got), path));
+      opened = unwrapBook(RichBook.open(bytes.subarray(0, got), path, { verify: opts.verify, crc: fastCrc32 }));
     } else {
-      opened = unwrapBook(RichBook.open(source, path));
+      onDisk = true;
+      opened = unwrapBook(RichBook.open(source, path, { verify: opts.verify, crc: fastCrc32 }));
     }
-    if (opts.verify) unwrapBook(opened.verify(fastCrc32));
   } catch (e) {
-    source?.close();
-    throw e;
+    source.close();
+    throw e instanceof BookError ? e : readError(path, e);
   }
-  const s = source;
-  return { book: opened, close: () => s?.close() };
+  if (!onDisk) source.close();
+  return { book: opened, close: () => source.close() };
+}
+
+function readError(path: string, e: unknown): BookError {
+  return new BookError('ERR_BOOK_READ', `${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
 }
 
 function unwrapBook<T>(r: { ok: true; value: T } | { ok: false; error: BookError }): T {
@@ -150,45 +168,9 @@ export function isRichBookFile(path: string): boolean {
   }
 }
 
-/** Writes bytes to `path` crash-safely: temporary file, fsync, rename, directory fsync. */
+/** Writes bytes to `path` crash-safely: temporary file, fsync, rename, directory fsync (atomicWrite.ts). */
 export function writeBookFile(path: string, bytes: Uint8Array): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let fd: number;
-  try {
-    fd = openSync(tmp, 'wx');
-  } catch (e) {
-    throw new BookError('ERR_BOOK_WRITE', `${path}: cannot write: ${(e as Error).message}`);
-  }
-  try {
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(tmp, { force: true });
-    throw new BookError('ERR_BOOK_WRITE', `${path}: write failed: ${(e as Error).message}`);
-  }
-  syncDir(dirname(path));
-}
-
-/** Makes a rename durable (a directory fsync); not available everywhere, so best effort. */
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot open or fsync a directory; the rename is still atomic.
-  }
+  writeFileAtomicSync(path, bytes);
 }
 
 export interface LockOptions {
@@ -198,6 +180,11 @@ export interface LockOptions {
 
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
+/** Replaces a book (make, merge, import) under its lock, so a writer learning into it cannot lose the race. */
+export function replaceRichBook(path: string, bytes: Uint8Array, opts: LockOptions = {}): void {
+  withBookLock(path, () => writeBookFile(path, bytes), opts);
+}
+
 /** Runs `fn` holding the book's lock file (until its promise settles, when it returns one). */
 export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {}): T {
   const lock = `${path}.lock`;
@@ -205,6 +192,8 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   for (;;) {
     try {
       const fd = openSync(lock, 'wx');
+      // Ours now: removed with the temporary files if the process is interrupted.
+      registerTemp(lock);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       break;
@@ -212,16 +201,19 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new BookError('ERR_BOOK_LOCK', `${path}: cannot lock: ${(e as Error).message}`);
     }
     const owner = lockOwner(lock);
-    if (owner !== undefined && !alive(owner)) {
+    if (owner !== undefined && !processAlive(owner)) {
       // The writer died holding the lock (kill -9): its temporary files are garbage.
-      removeTemps(path, owner);
+      sweepStaleTemps(path);
       rmSync(lock, { force: true });
       continue;
     }
     if (Date.now() > deadline) throw new BookError('ERR_BOOK_LOCK', `${path}: locked by process ${owner ?? '?'} (${lock}); try again when it has finished`);
     Atomics.wait(SLEEP, 0, 0, 20);
   }
-  const release = (): void => rmSync(lock, { force: true });
+  const release = (): void => {
+    rmSync(lock, { force: true });
+    releaseTemp(lock);
+  };
   let out: T;
   try {
     out = fn();
@@ -241,26 +233,6 @@ function lockOwner(lock: string): number | undefined {
     return Number.isFinite(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function removeTemps(path: string, pid: number): void {
-  const dir = dirname(path);
-  const prefix = `.${basename(path)}.${pid}.`;
-  try {
-    for (const f of readdirSync(dir)) if (f.startsWith(prefix) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
-  } catch {
-    // best effort
   }
 }
 

@@ -27,7 +27,7 @@ import { parseCommentCommands } from '../../pgn/annotations.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
 import { learnInto, type LearnInput, type LearnOptions, type LearnReport } from '../rich/learn.js';
-import { openInput } from './inputs.js';
+import { noGameError, openInput } from './inputs.js';
 import { patchRichBook, type LockOptions } from './richFile.js';
 
 export interface LearnGameOptions extends LearnOptions, LockOptions {
@@ -116,10 +116,7 @@ export async function learnFromPgn(bookPath: string, files: readonly string[], o
     parser.end();
     // As in book make: a file without one readable game is the wrong file, not a few bad games
     // (the cast: TypeScript does not see the assignment in onError).
-    const e = firstError as PgnGameError | undefined;
-    if (parser.games === gamesBefore && e !== undefined) {
-      throw new BookError('ERR_BOOK_INPUT', `${e.file}: no readable game (first error at line ${e.line}, column ${e.column}: ${e.message})`);
-    }
+    if (parser.games === gamesBefore) throw noGameError(input.source.name, firstError as PgnGameError | undefined);
     before += input.source.size ?? 0;
   }
   sum.gamesRead = parser.games;

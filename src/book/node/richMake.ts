@@ -2,7 +2,7 @@
  * `book make … -o X.tbk` and `book add X.tbk …` in Node: PGN files (plain, .gz, stdin) counted
  * into a rich book, with the Polyglot builder's inputs, filters and error handling
  * (makeBook.ts): a broken game is skipped and reported, an unreadable input or one without a
- * single readable game is a failure naming the file, and the book is written crash-safely
+ * single readable game (or without any game: empty, only comments) is a failure naming the file, and the book is written crash-safely
  * (richFile.ts), so a failed run leaves the old book as it was.
  *
  * `add` continues the counts where the book left them (make-book's counters, halving and
@@ -19,9 +19,10 @@ import { RichGameVisitor } from '../rich/build.js';
 import { FLAG_EXACT, FLAG_IMPORTED, FLAG_MERGED } from '../rich/format.js';
 import { RichTable } from '../rich/table.js';
 import { encodeBook, hasData, type BookInfo } from '../rich/writer.js';
-import { expectedEntries, openInput } from './inputs.js';
-import { fastCrc32, openRichBook, withBookLock, writeBookFile } from './richFile.js';
+import { checkEachInput, countPerInput, expectedEntries, openInput } from './inputs.js';
+import { fastCrc32, openRichBook, replaceRichBook, withBookLock, writeBookFile } from './richFile.js';
 import { loadTable } from '../rich/load.js';
+import { bookTime } from '../rich/clock.js';
 
 export interface RichMakeOptions {
   /** PGN files ('-' = stdin), read in order as one stream of games. */
@@ -61,7 +62,7 @@ export async function makeRichBook(output: string, opts: RichMakeOptions): Promi
   const table = new RichTable(expectedEntries(inputs, maxPly));
   const counts = await countGames(table, inputs, maxPly, opts);
   const minGames = opts.minGames ?? 0;
-  const now = Math.floor(Date.now() / 1000);
+  const now = bookTime();
   const info: BookInfo = {
     flags: FLAG_EXACT,
     games: counts.used,
@@ -75,7 +76,7 @@ export async function makeRichBook(output: string, opts: RichMakeOptions): Promi
   // make-book counts unfinished games too (pgN): a move it would keep is never cut here.
   const keep = (r: number): boolean => hasData(table, r) && (minGames <= 1 || table.games(r) >= minGames || table.pgN[r]! >= minGames);
   const bytes = encodeBook(table, info, keep, fastCrc32);
-  writeBookFile(output, bytes);
+  replaceRichBook(output, bytes);
   return summary(output, opts, counts, 0, bytes, 'exact', [], started);
 }
 
@@ -93,7 +94,7 @@ export async function addToRichBook(path: string, opts: RichMakeOptions): Promis
     const notes: string[] = [];
     if ((info.flags & FLAG_EXACT) !== 0) {
       if (maxPly !== book.header.maxPly) notes.push(`max-ply ${maxPly} differs from the book's ${book.header.maxPly}: Polyglot export becomes approximate`);
-      if (book.header.minGames > 1) notes.push(`the book was built with min-games ${book.header.minGames}, so the dropped moves restart from zero: Polyglot export becomes approximate`);
+      if (book.header.minGames > 1) notes.push(`the book was built with --min-games ${book.header.minGames}, so the dropped moves restart from zero: Polyglot export becomes approximate`);
       if (notes.length > 0) info.flags &= ~FLAG_EXACT;
     }
     if ((info.flags & FLAG_IMPORTED) !== 0) {
@@ -104,7 +105,7 @@ export async function addToRichBook(path: string, opts: RichMakeOptions): Promis
     info.games += counts.used;
     info.changes++;
     const runs = Array.isArray(info.meta.runs) ? (info.meta.runs as unknown[]) : [];
-    info.meta = { ...info.meta, runs: [...runs, { at: Math.floor(Date.now() / 1000), inputs: [...opts.inputs], games: counts.used, maxPly }] };
+    info.meta = { ...info.meta, runs: [...runs, { at: bookTime(), inputs: [...opts.inputs], games: counts.used, maxPly }] };
     const bytes = encodeBook(table, info, undefined, fastCrc32);
     writeBookFile(path, bytes);
     const kind = (info.flags & FLAG_EXACT) !== 0 ? 'exact' : 'approximate';
@@ -122,16 +123,7 @@ interface Counts {
 
 async function countGames(table: RichTable, inputs: ReturnType<typeof openInput>[], maxPly: number, opts: RichMakeOptions): Promise<Counts> {
   if (inputs.length === 0) throw new BookError('ERR_BOOK_INPUT', 'no PGN input given');
-  const perFile = new Map<string, { games: number; errors: number; first?: PgnGameError }>();
-  for (const s of inputs) perFile.set(s.source.name, { games: 0, errors: 0 });
-  const onError = (e: PgnGameError): void => {
-    const f = perFile.get(e.file);
-    if (f !== undefined) {
-      f.errors++;
-      f.first ??= e;
-    }
-    opts.onError?.(e);
-  };
+  const { perFile, onError } = countPerInput(inputs, opts.onError);
   const games = new RichGameVisitor(table, maxPly, onError);
   const filter = opts.filter === undefined ? undefined : new PgnFilter(opts.filter);
   const visitor: PgnVisitor = filter === undefined ? games : filterVisitor(filter, games);
@@ -150,14 +142,7 @@ async function countGames(table: RichTable, inputs: ReturnType<typeof openInput>
     perFile.get(source.name)!.games += parser.games - gamesBefore;
     before += source.size ?? 0;
   }
-  for (const s of inputs) {
-    if (s.failure !== undefined) throw new BookError('ERR_BOOK_INPUT', `${s.source.name}: cannot read: ${s.failure}`);
-    const f = perFile.get(s.source.name)!;
-    if (f.games === 0 && f.errors > 0) {
-      const e = f.first!;
-      throw new BookError('ERR_BOOK_INPUT', `${e.file}: no readable game (first error at line ${e.line}, column ${e.column}: ${e.message})`);
-    }
-  }
+  checkEachInput(inputs, perFile);
   return { games: parser.games, errors: parser.errors, used: games.games, positions: games.positions, rejected: filter === undefined ? {} : { ...filter.rejected } };
 }
 

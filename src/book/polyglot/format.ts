@@ -60,6 +60,41 @@ export function compareKeys(hiA: number, loA: number, hiB: number, loB: number):
   return c === d ? 0 : c < d ? -1 : 1;
 }
 
+/**
+ * The keys a binary search has met so far below and above its interval. In a sorted file every
+ * key inside the interval lies between them, so a key outside them means the file is not
+ * sorted: a search through positional reads (a large book on disk, read a key at a time) checks
+ * this on every key it reads instead of missing moves silently.
+ */
+export class KeyInterval {
+  private belowH = 0;
+  private belowL = 0;
+  private aboveH = 0xffffffff;
+  private aboveL = 0xffffffff;
+
+  /** Does the key lie between the keys met so far? */
+  holds(hi: number, lo: number): boolean {
+    return compareKeys(hi, lo, this.belowH, this.belowL) >= 0 && compareKeys(hi, lo, this.aboveH, this.aboveL) <= 0;
+  }
+
+  /** The key read at the middle: true when the target lies above it (the interval becomes the upper half). */
+  narrow(hi: number, lo: number, targetHi: number, targetLo: number): boolean {
+    if (compareKeys(hi, lo, targetHi, targetLo) < 0) {
+      this.passed(hi, lo);
+      return true;
+    }
+    this.aboveH = hi >>> 0;
+    this.aboveL = lo >>> 0;
+    return false;
+  }
+
+  /** A key read in order from the bottom of the interval: the keys after it are not below it. */
+  passed(hi: number, lo: number): void {
+    this.belowH = hi >>> 0;
+    this.belowL = lo >>> 0;
+  }
+}
+
 /** One raw entry, as stored. Keys are kept as hex for display and as halves for lookups. */
 export interface RawEntry {
   /** Index of the entry in the file. */

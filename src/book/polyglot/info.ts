@@ -8,7 +8,6 @@ import type { PolyglotReader } from './reader.js';
 
 export interface BookInfo {
   entries: number;
-  trailingBytes: number;
   /** Distinct keys. */
   positions: number;
   /** Most entries under one key. */
@@ -57,7 +56,6 @@ export function bookInfo(book: PolyglotReader, opts: { lines?: boolean; exact?: 
   }
   const info: BookInfo = {
     entries: book.size,
-    trailingBytes: book.trailingBytes,
     positions,
     maxMovesPerPosition: maxRun,
     weights: { min: book.size === 0 ? 0 : min, max, total, zero },

@@ -138,6 +138,8 @@ class Groups {
       throw new BookError(
         'ERR_BOOK_UNSORTED',
         `${c.name}: not a Polyglot book, or not sorted: the key of entry ${c.index} (byte ${c.index * ENTRY_SIZE}) is smaller than the key before it`,
+        c.name,
+        c.index * ENTRY_SIZE,
       );
     }
     this.keyHi = h;

@@ -93,20 +93,29 @@ test('illegal and garbage entries are skipped; weight 0 only with minWeight 0', 
   assert.equal(b.entriesOf(pos.keyHi, pos.keyLo).length, 6);
 });
 
-test('an empty book is valid; get fails with a named error', () => {
+test('an empty book is valid, with a warning; get fails with a named error', () => {
   const b = unwrap(PolyglotReader.from(new Uint8Array(0), 'empty.bin'));
   assert.equal(b.size, 0);
+  assert.deepEqual(b.warnings, ['empty.bin: the book is empty (0 entries)']);
   assert.equal(b.find(start()), undefined);
   assert.throws(() => b.get(start()), (e: unknown) => e instanceof BookError && e.code === 'ERR_BOOK_NO_MOVE' && e.message.includes('empty.bin'));
 });
 
-test('a trailing partial entry is ignored with a warning naming the file', () => {
+test('a size that is not a multiple of 16 is refused with the file and the byte named', () => {
   const full = readFileSync(new URL('main_min1.bin', OUT));
-  const b = unwrap(PolyglotReader.from(Buffer.concat([full, Buffer.from([10])]), 'smallbook.bin'));
-  assert.equal(b.size, 38);
-  assert.equal(b.trailingBytes, 1);
-  assert.match(b.warnings[0]!, /^smallbook\.bin: size 609 is not a multiple of 16/);
-  assert.deepEqual(ucis(b.moves(start())), ['e2e4', 'h2h4', 'd2d4', 'c2c4']);
+  for (const cut of [Buffer.concat([full, Buffer.from([10])]), full.subarray(0, full.length - 3)]) {
+    const r = PolyglotReader.from(cut, 'smallbook.bin');
+    assert.ok(!r.ok);
+    assert.equal(r.error.code, 'ERR_BOOK_SIZE');
+    assert.equal(r.error.file, 'smallbook.bin');
+    assert.equal(r.error.offset, cut.length - (cut.length % 16));
+    assert.match(r.error.message, new RegExp(`^smallbook\\.bin: size ${cut.length} is not a multiple of 16`));
+  }
+});
+
+test('a .tbk given as a .bin is named as one', () => {
+  const r = PolyglotReader.from(Buffer.concat([Buffer.from('TBKBOOK\n'), Buffer.alloc(248)]), 'rich.bin');
+  assert.ok(!r.ok && r.error.code === 'ERR_BOOK_NOT_A_BOOK' && /rich\.bin: not a Polyglot book \(it looks like a tabiya rich book \(\.tbk\)/.test(r.error.message));
 });
 
 test('unsorted files and files that are not books are refused with the file named', () => {

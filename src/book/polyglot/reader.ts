@@ -4,8 +4,11 @@
  * 16-byte entries for the leftmost entry of the key and scan forward (polyglot.md §1.2).
  *
  * Opening checks the whole file once (it is in memory anyway): a size that is not a multiple
- * of 16 is a warning (the trailing bytes are ignored, as Polyglot does), entries out of key
- * order are an error, because binary search over them silently misses moves.
+ * of 16 and entries out of key order are errors, since a truncated file or one that is not a
+ * book at all would otherwise be read as garbage entries, and a binary search over unsorted
+ * entries silently misses moves. (Polyglot itself ignores a partial last entry; a book written
+ * by a tool never has one, so one means the copy is damaged.) An empty file is a valid empty
+ * book, with a warning.
  *
  *   const book = unwrap(PolyglotReader.from(bytes, 'book.bin'));
  *   book.find(pos)?.uci;                                   // the highest-weight move
@@ -13,14 +16,13 @@
  */
 import type { Position } from '../../core/position.js';
 import { err, ok, type Result } from '../../core/result.js';
+import { TBK_MAGIC } from '../rich/format.js';
 import { ENTRY_SIZE, readEntry, u32, type RawEntry } from './format.js';
 import { BookError, bestMove, bookMoves, chooseMove, type BookMove, type ChooseOptions, type ProbeOptions } from './select.js';
 
 export class PolyglotReader {
-  /** Number of whole entries. */
+  /** Number of entries. */
   readonly size: number;
-  /** Bytes after the last whole entry (ignored). */
-  readonly trailingBytes: number;
   /** Non-fatal findings, each naming the book. */
   readonly warnings: string[] = [];
 
@@ -28,21 +30,18 @@ export class PolyglotReader {
     readonly bytes: Uint8Array,
     readonly name: string,
   ) {
-    this.size = Math.floor(bytes.length / ENTRY_SIZE);
-    this.trailingBytes = bytes.length % ENTRY_SIZE;
-    if (this.trailingBytes !== 0) {
-      this.warnings.push(
-        `${name}: size ${bytes.length} is not a multiple of 16; the last ${this.trailingBytes} byte${this.trailingBytes > 1 ? 's are' : ' is'} ignored`,
-      );
-    }
+    this.size = bytes.length / ENTRY_SIZE;
+    if (this.size === 0) this.warnings.push(emptyWarning(name));
   }
 
-  /** Opens a book, checking that its keys are sorted. */
+  /** Opens a book, checking its size and that its keys are sorted. */
   static from(data: Uint8Array | ArrayBuffer, name = 'book'): Result<PolyglotReader, BookError> {
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    const bad = sizeError(name, bytes.length, bytes);
+    if (bad !== undefined) return err(bad);
     const book = new PolyglotReader(bytes, name);
-    const bad = firstUnsorted(bytes, book.size);
-    if (bad >= 0) return err(notSortedError(name, bytes, bad));
+    const unsorted = firstUnsorted(bytes, book.size);
+    if (unsorted >= 0) return err(notSortedError(name, bytes, unsorted));
     return ok(book);
   }
 
@@ -121,16 +120,49 @@ export function firstUnsorted(bytes: Uint8Array, size: number): number {
 
 /** The error for a file whose entries are out of order, saying what the file looks like. */
 export function notSortedError(name: string, head: Uint8Array, index: number): BookError {
-  const kind = sniffNonBook(head);
-  if (kind !== undefined) return new BookError('ERR_BOOK_NOT_A_BOOK', `${name}: not a Polyglot book (it looks like ${kind})`);
-  return new BookError(
-    'ERR_BOOK_UNSORTED',
-    `${name}: not a Polyglot book, or not sorted: the key of entry ${index} (byte ${index * ENTRY_SIZE}) is smaller than the key before it`,
+  return (
+    notABookError(name, head) ??
+    new BookError(
+      'ERR_BOOK_UNSORTED',
+      `${name}: not a Polyglot book, or not sorted: the key of entry ${index} (byte ${index * ENTRY_SIZE}) is smaller than the key before it`,
+      name,
+      index * ENTRY_SIZE,
+    )
   );
+}
+
+/**
+ * The error for a file whose size is not a whole number of entries (truncated, or not a book),
+ * or undefined when the size is right. `head`: the file's first bytes, to say what it looks like.
+ */
+export function sizeError(name: string, size: number, head: Uint8Array): BookError | undefined {
+  const partial = size % ENTRY_SIZE;
+  if (partial === 0) return undefined;
+  return (
+    notABookError(name, head) ??
+    new BookError(
+      'ERR_BOOK_SIZE',
+      `${name}: size ${size} is not a multiple of 16: a Polyglot book is whole 16-byte entries, so the file is truncated or damaged (${partial} byte${partial > 1 ? 's' : ''} after entry ${(size - partial) / ENTRY_SIZE - 1})`,
+      name,
+      size - partial,
+    )
+  );
+}
+
+/** The error for a file that looks like something else than a Polyglot book, or undefined. */
+export function notABookError(name: string, head: Uint8Array): BookError | undefined {
+  const kind = sniffNonBook(head);
+  return kind === undefined ? undefined : new BookError('ERR_BOOK_NOT_A_BOOK', `${name}: not a Polyglot book (it looks like ${kind})`, name);
+}
+
+/** The warning for a book without entries (valid, but probably not what was meant). */
+export function emptyWarning(name: string): string {
+  return `${name}: the book is empty (0 entries)`;
 }
 
 /** What a file that is not a book seems to be, from its first bytes; undefined if unknown. */
 export function sniffNonBook(head: Uint8Array): string | undefined {
+  if (isTbkMagic(head)) return 'a tabiya rich book (.tbk); the book commands pick the format by the file name, so name it .tbk';
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip-compressed data; decompress it first';
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return 'a ZIP archive';
   let text = 0;
@@ -146,4 +178,11 @@ export function sniffNonBook(head: Uint8Array): string | undefined {
     return 'a text file';
   }
   return undefined;
+}
+
+/** Does `head` start with the `.tbk` signature? */
+export function isTbkMagic(head: Uint8Array): boolean {
+  if (head.length < TBK_MAGIC.length) return false;
+  for (let i = 0; i < TBK_MAGIC.length; i++) if (head[i] !== TBK_MAGIC.charCodeAt(i)) return false;
+  return true;
 }

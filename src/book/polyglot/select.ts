@@ -44,8 +44,21 @@ export interface ChooseOptions extends ProbeOptions {
   random?: () => number;
 }
 
-/** Errors of book files and lookups; `code` is stable, the message names the file. */
-export class BookError extends ParseError {}
+/**
+ * Errors of book files and lookups: `code` is stable, the message names the file and says what
+ * is wrong; `file` and `offset` (the byte where the damage was found) locate it when known.
+ */
+export class BookError extends ParseError {
+  constructor(
+    code: string,
+    message: string,
+    readonly file?: string,
+    readonly offset?: number,
+  ) {
+    super(code, message);
+    this.name = 'BookError';
+  }
+}
 
 const BUF = new Uint16Array(MAX_MOVES);
 

@@ -9,7 +9,7 @@
  *     then give make-book's file byte for byte.
  *   - imported: the book came from a `.bin`; its weights and learn fields are written back in
  *     their original order (a round trip gives the same file). Game counts are unknown, so
- *     min-game and min-score cannot be applied.
+ *     --min-games and --min-score cannot be applied.
  *   - approximate: merged books, or counts taken in several passes: weights are recomputed
  *     from W/D/L (2·wins + draws), halving a position while one of its moves has 16,384 games
  *     or more, which equals make-book whenever no halving order matters.
@@ -20,7 +20,7 @@ import { EF_BLACK, EF_POSTBOOK, USER_NONE, exportKind } from './format.js';
 import type { RichBook } from './reader.js';
 import { loadTable } from './load.js';
 
-/** make-book's options (min-game defaults to 3, as in make-book). */
+/** make-book's options (minGame defaults to 3, as in make-book). */
 export interface ExportOptions extends MakeOptions {
   /** Moves with a user value get it as their weight (0: left out). Not make-book's output. */
   userValues?: boolean;
@@ -65,10 +65,10 @@ export function exportPolyglot(book: RichBook, opts: ExportOptions = {}): Export
     }
   }
   if (kind === 'imported' && ((opts.minGame !== undefined && opts.minGame > 1) || minScore > 0)) {
-    notes.push('the book was imported from a .bin without game counts: min-game and min-score are not applied');
+    notes.push('the book was imported from a .bin without game counts: --min-games and --min-score are not applied');
   }
   if (kind === 'exact' && book.header.minGames > Math.max(minGame, 1)) {
-    notes.push(`the book was built with min-games ${book.header.minGames}: moves seen fewer times are not in it, so a lower min-game cannot be matched`);
+    notes.push(`the book was built with --min-games ${book.header.minGames}: moves seen fewer times are not in it, so a lower --min-games cannot be matched`);
   }
   if (opts.userValues) notes.push('user values replace weights (--user-values): not make-book output');
   const bySeq = new Int32Array(size);

@@ -163,18 +163,23 @@ export function readHeader(head: Uint8Array, fileSize: number): RichHeader | str
   if (metaLength % META_ALIGN !== 0) return `damaged header (options block of ${metaLength} bytes)`;
   const expected = entriesOffset + entries * ENTRY_SIZE;
   if (expected !== fileSize) return `truncated or damaged: the header announces ${entries} entries (${expected} bytes), the file has ${fileSize} bytes`;
+  const flags = v.getUint16(14);
+  if ((flags & ~(FLAG_EXACT | FLAG_IMPORTED | FLAG_MERGED)) !== 0) return `damaged header (unknown flags 0x${flags.toString(16)} at byte 14)`;
+  for (let i = 56; i < HEADER_SIZE; i++) if (head[i] !== 0) return `damaged header (reserved byte ${i} is not zero)`;
   let meta: Record<string, unknown> = {};
   if (head.length >= entriesOffset && metaLength > 0) {
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(decoder.decode(head.subarray(HEADER_SIZE, entriesOffset)));
-      if (parsed !== null && typeof parsed === 'object') meta = parsed as Record<string, unknown>;
+      parsed = JSON.parse(decoder.decode(head.subarray(HEADER_SIZE, entriesOffset)));
     } catch {
-      return 'damaged options block (not JSON)';
+      return `damaged options block (not JSON, bytes ${HEADER_SIZE}..${entriesOffset - 1})`;
     }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return `damaged options block (not a JSON object, bytes ${HEADER_SIZE}..${entriesOffset - 1})`;
+    meta = parsed as Record<string, unknown>;
   }
   return {
     version,
-    flags: v.getUint16(14),
+    flags,
     games: v.getUint32(16),
     entries,
     checksum: v.getUint32(24),

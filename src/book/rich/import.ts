@@ -23,6 +23,7 @@ import type { PolyglotReader } from '../polyglot/reader.js';
 import { FLAG_IMPORTED, EF_BLACK } from './format.js';
 import { RichTable } from './table.js';
 import type { BookInfo } from './writer.js';
+import { bookTime } from './clock.js';
 
 export interface ImportResult {
   table: RichTable;
@@ -100,7 +101,7 @@ export function importPolyglot(bin: PolyglotReader, name: string): ImportResult 
       minGames: 0,
       learnedGames: 0,
       changes: 1,
-      created: Math.floor(Date.now() / 1000),
+      created: bookTime(),
       meta: { importedFrom: name, entries: size, resolved, unresolved: size - resolved },
     },
   };

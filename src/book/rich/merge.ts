@@ -11,6 +11,7 @@ import { loadTable } from './load.js';
 import type { RichBook } from './reader.js';
 import type { RichTable } from './table.js';
 import type { BookInfo } from './writer.js';
+import { bookTime } from './clock.js';
 
 export interface MergeResult {
   table: RichTable;
@@ -84,7 +85,7 @@ export function mergeRich(books: readonly RichBook[], minGames = 0): MergeResult
       minGames: Math.max(info.minGames, minGames),
       learnedGames: learned,
       changes: info.changes + 1,
-      created: Math.floor(Date.now() / 1000),
+      created: bookTime(),
       meta: { mergedFrom: books.map((b) => b.name), minGames },
     },
   };

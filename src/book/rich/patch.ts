@@ -15,6 +15,7 @@ import {
 import type { LearnTarget } from './learn.js';
 import { RichTable } from './table.js';
 import { encodeBook } from './writer.js';
+import { bookTime } from './clock.js';
 
 export class BookPatch implements LearnTarget {
   /** Entries of the book. */
@@ -153,7 +154,7 @@ export class BookPatch implements LearnTarget {
         changes: update.changes ?? h.changes,
         nextSeq: this.extra.nextSeq,
         checksum: 0,
-        modified: Math.floor(Date.now() / 1000),
+        modified: bookTime(),
       },
       metaLength,
     );

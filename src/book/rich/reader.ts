@@ -8,17 +8,28 @@
  *   book.probe(pos);                       // RichMove[] of the legal book moves
  *   book.movesOf(pos.keyHi, pos.keyLo);    // every stored move of the key, legal or not
  *
- * Opening checks the header and sizes; `verify()` checks the CRC-32 of the whole file.
+ * What is checked, and when (docs/rich-books.md, "Damaged books"):
+ *
+ *   - opening: the header (signature, version, sizes against the file size, flags, reserved
+ *     bytes, the options block), and the CRC-32 of the whole file when it is in memory (a
+ *     ByteSource may skip it: the point of one is to leave a large file on disk);
+ *   - every lookup through positional reads: the keys met by the binary search and the entries
+ *     it reads at the end must be in order, so an unsorted file fails instead of missing moves;
+ *   - every entry decoded: the relations every writer keeps (`entryProblem`), so a damaged count
+ *     in a book whose checksum was not checked fails instead of showing impossible statistics.
+ *
+ * Every failure is a BookError naming the book, with the byte offset where it was found.
  */
 import { generateLegal } from '../../core/movegen.js';
 import type { Position } from '../../core/position.js';
 import { err, ok, type Result } from '../../core/result.js';
 import { MAX_MOVES } from '../../core/types.js';
-import { encodeMove } from '../polyglot/format.js';
+import { KeyInterval, encodeMove } from '../polyglot/format.js';
+import { firstUnsorted, sniffNonBook } from '../polyglot/reader.js';
 import { BookError } from '../polyglot/select.js';
 import {
   E_DRAWS, E_DYN_DRAWS, E_DYN_LOSSES, E_DYN_WINS, E_ELO_SUM, E_EVAL, E_EVAL_N, E_FLAGS, E_KEY_HI, E_KEY_LO, E_LEARN, E_LOSSES,
-  E_MOVE, E_PG_N, E_PG_SUM, E_RATED, E_SEQ, E_USER, E_WINS, EF_BLACK, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, USER_NONE,
+  E_MOVE, E_PG_N, E_PG_SUM, E_RATED, E_SEQ, E_USER, E_WINS, EF_BLACK, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, TBK_MAGIC, USER_NONE,
   crc32, getU16, getU32, readHeader, type Crc32, type RichHeader,
 } from './format.js';
 import { USER_UNSET, type RichMove } from './types.js';
@@ -55,6 +66,19 @@ export function memorySource(data: Uint8Array | ArrayBuffer): ByteSource & { byt
   return { bytes, size: bytes.length, read: (o, n) => bytes.subarray(o, o + n) };
 }
 
+export interface RichOpenOptions {
+  /**
+   * Check the CRC-32 of the whole file when opening: by default when the bytes are in memory
+   * (one pass over them), not through a ByteSource, whose point is to leave a large file on
+   * disk (its entries are checked as they are read instead).
+   */
+  verify?: boolean;
+  /** A faster CRC-32 for that check (Node's zlib.crc32), if there is one. */
+  crc?: Crc32;
+}
+
+const jsCrc: Crc32 = (b, c) => crc32(b, c);
+
 const BUF = new Uint16Array(MAX_MOVES);
 /** Entries searched in one read once the interval is this small (two 4 KiB blocks). */
 const SPAN = 128;
@@ -81,25 +105,34 @@ export class RichBook {
     this.bytes = (source as { bytes?: Uint8Array }).bytes;
   }
 
-  /** Opens a book from bytes or a source; a damaged header is an error naming the book. */
-  static open(data: ByteSource | Uint8Array | ArrayBuffer, name = 'book'): Result<RichBook, BookError> {
+  /**
+   * Opens a book from bytes or a source. A damaged header, and for bytes in memory a checksum
+   * that does not match, are errors naming the book.
+   */
+  static open(data: ByteSource | Uint8Array | ArrayBuffer, name = 'book', opts: RichOpenOptions = {}): Result<RichBook, BookError> {
     const source = data instanceof Uint8Array || data instanceof ArrayBuffer ? memorySource(data) : data;
-    const first = readHeader(source.read(0, Math.min(HEADER_SIZE, source.size)), source.size);
-    if (typeof first === 'string') return err(new BookError('ERR_TBK_HEADER', `${name}: ${first}`));
+    const head = source.read(0, Math.min(HEADER_SIZE, source.size));
+    const first = readHeader(head, source.size);
+    if (typeof first === 'string') return err(headerError(name, first, head, source.size));
     const header = readHeader(source.read(0, first.entriesOffset).slice(), source.size);
-    if (typeof header === 'string') return err(new BookError('ERR_TBK_HEADER', `${name}: ${header}`));
-    return ok(new RichBook(source, name, header));
+    if (typeof header === 'string') return err(headerError(name, header, head, source.size));
+    const book = new RichBook(source, name, header);
+    if (opts.verify ?? book.bytes !== undefined) {
+      const v = book.verify(opts.crc);
+      if (!v.ok) return err(v.error);
+    }
+    return ok(book);
   }
 
   /** Checks the CRC-32 of the whole file against the header (`crc`: a faster native CRC-32, if any). */
-  verify(crc: Crc32 = (b, c) => crc32(b, c)): Result<void, BookError> {
+  verify(crc: Crc32 = jsCrc): Result<void, BookError> {
     const chunk = 1 << 20;
     let c = crc(this.source.read(0, 24), 0);
     c = crc(new Uint8Array(4), c);
     if (this.bytes !== undefined) c = crc(this.bytes.subarray(28), c);
     else for (let o = 28; o < this.source.size; o += chunk) c = crc(this.source.read(o, Math.min(chunk, this.source.size - o)), c);
     if (c !== this.header.checksum) {
-      return err(new BookError('ERR_TBK_CHECKSUM', `${this.name}: checksum mismatch (stored ${hex(this.header.checksum)}, computed ${hex(c)}): the file is damaged`));
+      return err(new BookError('ERR_TBK_CHECKSUM', `${this.name}: checksum mismatch (stored ${hex(this.header.checksum)}, computed ${hex(c)}): the file is damaged`, this.name));
     }
     return ok(undefined);
   }
@@ -123,9 +156,19 @@ export class RichBook {
     }
     // Through positional reads: the upper levels of the search visit the same entries every
     // time, so their keys are kept; once the interval fits in a few blocks it is read at once.
+    // The keys met so far bound every key between them in a sorted file: one outside its
+    // bounds means the file is damaged, and the search would otherwise miss moves silently.
+    const interval = new KeyInterval();
     while (a < z) {
       if (z - a <= SPAN) {
         const chunk = this.source.read(this.base + a * ENTRY_SIZE, (z - a) * ENTRY_SIZE);
+        if (chunk.length < (z - a) * ENTRY_SIZE) throw this.damaged('ERR_TBK_READ', a, 'the file is shorter than when it was opened');
+        for (let j = 0; j < z - a; j++) {
+          const kh = getU32(chunk, j * ENTRY_SIZE);
+          const kl = getU32(chunk, j * ENTRY_SIZE + 4);
+          if (!interval.holds(kh, kl)) throw this.unsorted(a + j);
+          interval.passed(kh, kl);
+        }
         let x = 0;
         let y = z - a;
         while (x < y) {
@@ -141,6 +184,7 @@ export class RichBook {
       let kl: number;
       if (kh === undefined) {
         const k = this.source.read(this.base + mid * ENTRY_SIZE, 8);
+        if (k.length < 8) throw this.damaged('ERR_TBK_READ', mid, 'the file is shorter than when it was opened');
         kh = getU32(k, 0);
         kl = getU32(k, 4);
         if (this.keyCache.size < KEY_CACHE) {
@@ -148,17 +192,22 @@ export class RichBook {
           this.keyCacheLo.set(mid, kl);
         }
       } else kl = this.keyCacheLo.get(mid)!;
-      if (kh < h || (kh === h && kl < l)) a = mid + 1;
+      if (!interval.holds(kh, kl)) throw this.unsorted(mid);
+      if (interval.narrow(kh, kl, h, l)) a = mid + 1;
       else z = mid;
     }
     return a;
   }
 
-  /** Entry `i` as stored. */
+  /** Entry `i` as stored; an entry no writer could have written is a BookError (see `entryProblem`). */
   entry(i: number): RichEntry {
     const o = this.base + i * ENTRY_SIZE;
-    const b = this.bytes !== undefined ? this.bytes : this.source.read(o, ENTRY_SIZE);
-    const p = this.bytes !== undefined ? o : 0;
+    const inMemory = this.bytes !== undefined;
+    const b = inMemory ? this.bytes : this.source.read(o, ENTRY_SIZE);
+    const p = inMemory ? o : 0;
+    if (b.length < p + ENTRY_SIZE) throw this.damaged('ERR_TBK_READ', i, 'the file is shorter than when it was opened');
+    const problem = entryProblem(b, p);
+    if (problem !== undefined) throw this.damaged('ERR_TBK_ENTRY', i, problem);
     return decodeEntry(b, p, i);
   }
 
@@ -170,9 +219,21 @@ export class RichBook {
     for (let i = this.lowerBound(h, l); i < this.size; i++) {
       const e = this.entry(i);
       if (e.keyHi !== h || e.keyLo !== l) break;
+      // Moves of a key are stored in increasing order: anything else is a damaged file.
+      if (out.length > 0 && e.move <= out[out.length - 1]!.move) throw this.unsorted(i);
       out.push(e);
     }
     return out;
+  }
+
+  /** The error for entry `i`, naming the book and the byte offset. */
+  private damaged(code: string, i: number, what: string): BookError {
+    const o = this.base + i * ENTRY_SIZE;
+    return new BookError(code, `${this.name}: entry ${i} (byte ${o}) is damaged: ${what}`, this.name, o);
+  }
+
+  private unsorted(i: number): BookError {
+    return this.damaged('ERR_TBK_UNSORTED', i, 'out of key order');
   }
 
   /** The stored moves of the position that are legal there, with `move` as generated. */
@@ -241,4 +302,59 @@ function getF64(b: Uint8Array, o: number): number {
 
 function hex(n: number): string {
   return n.toString(16).padStart(8, '0');
+}
+
+/** Flags an entry may carry. */
+const ENTRY_FLAGS = EF_BLACK | EF_POSTBOOK;
+/** The range of a rating the builder counts (src/book/rich/build.ts, `rating`). */
+const MIN_RATING = 100;
+const MAX_RATING = 4000;
+/** Mean PostBook evaluations are clamped to this (src/book/rich/learn.ts). */
+const MAX_EVAL = 30000;
+/** Games a u32 counter can count. */
+const U32_MAX = 0xffffffff;
+
+/**
+ * What is impossible about the entry at byte `o`, or undefined: the relations every writer of
+ * the format keeps (rated games are among the finished ones, the rating sum lies between the
+ * lowest and highest rating counted, a PostBook record has no game statistics, ...). A file
+ * whose checksum is not checked (a large book read on disk) is checked entry by entry with this,
+ * so a damaged count shows as an error rather than as 4294967296 games.
+ */
+export function entryProblem(b: Uint8Array, o: number): string | undefined {
+  const move = getU16(b, o + E_MOVE);
+  if ((move & 63) === ((move >>> 6) & 63)) return `move field 0x${move.toString(16)} is not a move`;
+  const flags = b[o + E_FLAGS]!;
+  if ((flags & ~ENTRY_FLAGS) !== 0) return `unknown flags 0x${flags.toString(16)}`;
+  const user = b[o + E_USER]!;
+  if (user > 100 && user !== USER_NONE) return `user value ${user} is not 0..100`;
+  const games = getU32(b, o + E_WINS) + getU32(b, o + E_DRAWS) + getU32(b, o + E_LOSSES);
+  if (games > U32_MAX) return `${games} games is more than the format counts`;
+  if (getU32(b, o + E_DYN_WINS) + getU32(b, o + E_DYN_DRAWS) + getU32(b, o + E_DYN_LOSSES) > U32_MAX) return 'more learned games than the format counts';
+  if ((flags & EF_POSTBOOK) !== 0 && games > 0) return `a PostBook record with ${games} games`;
+  const rated = getU32(b, o + E_RATED);
+  if (rated > games) return `${rated} rated games of ${games}`;
+  const eloSum = getF64(b, o + E_ELO_SUM);
+  if (!(eloSum >= MIN_RATING * rated && eloSum <= MAX_RATING * rated)) return `rating sum ${eloSum} over ${rated} rated games`;
+  const evalCp = (getU16(b, o + E_EVAL) << 16) >> 16;
+  const evalN = getU16(b, o + E_EVAL_N);
+  if (Math.abs(evalCp) > MAX_EVAL || (evalN === 0 && evalCp !== 0)) return `evaluation ${evalCp} over ${evalN} games`;
+  return undefined;
+}
+
+/** The error for a header `readHeader` refused; a file that is not a `.tbk` says what it looks like. */
+function headerError(name: string, problem: string, head: Uint8Array, size: number): BookError {
+  let signature = true;
+  for (let i = 0; i < TBK_MAGIC.length; i++) if (head[i] !== TBK_MAGIC.charCodeAt(i)) signature = false;
+  if (!signature) {
+    const kind = sniffNonBook(head) ?? (looksLikeBin(head, size) ? 'a Polyglot .bin book: the book commands pick the format by the file name, so name it .bin' : undefined);
+    if (kind !== undefined) return new BookError('ERR_TBK_HEADER', `${name}: not a .tbk book (it looks like ${kind})`, name, 0);
+  }
+  return new BookError('ERR_TBK_HEADER', `${name}: ${problem}`, name, 0);
+}
+
+/** Whole 16-byte entries whose first keys are in order: a Polyglot book, most likely. */
+function looksLikeBin(head: Uint8Array, size: number): boolean {
+  if (size === 0 || size % 16 !== 0) return false;
+  return firstUnsorted(head, Math.floor(head.length / 16)) < 0;
 }

@@ -8,6 +8,7 @@ import {
   bookChecksum, encodeMeta, putU32, writeHeader, type Crc32,
 } from './format.js';
 import type { RichTable } from './table.js';
+import { bookTime } from './clock.js';
 
 /** What the header records besides the entries. */
 export interface BookInfo {
@@ -135,7 +136,7 @@ export function encodeBook(t: RichTable, info: BookInfo, keep?: (r: number) => b
       changes: info.changes,
       nextSeq: t.nextSeq,
       created: info.created,
-      modified: Math.floor(Date.now() / 1000),
+      modified: bookTime(),
     },
     meta.length,
   );

@@ -169,16 +169,16 @@ test('Terra: the PostBook answers only when the book has nothing to play', () =>
 /** Weights 2W+D: 200, 101, 50, 1 (a 0.28% share), 0; plus a user-set "never". */
 const WEIGHTED: RichMove[] = [rm(1, [100, 0, 10]), rm(2, [50, 1, 7]), rm(3, [20, 10, 30]), rm(4, [0, 1, 0]), rm(5, [0, 0, 9]), rm(6, [300, 0, 0], [0, 0, 0], 0)];
 
-test('PolyGlot best and weighted: shares in 1/10000 over every entry, BookTreshold in per mille', () => {
+test('PolyGlot best and weighted: shares in 1/10000 over every entry, BookThreshold in per mille', () => {
   // Σw = 1000·(200+101+50+1+0+600) = 952000; shares trunc(10000·w/Σw): 2100, 1060, 525, 10, 0, 6302.
   const weighted = explainPolicy(parsePolicy({ policy: 'weighted' }), WEIGHTED);
   const sum = 2100 + 1060 + 525;
   assert.deepEqual(weighted.map((r) => r.probability), [2100 / sum, 1060 / sum, 525 / sum, 0, 0, 0]);
-  assert.match(weighted[3]!.reason, /not above BookTreshold 5‰/);
+  assert.match(weighted[3]!.reason, /not above BookThreshold 5‰/);
   assert.match(weighted[5]!.reason, /never/);
-  // BookTreshold 0 admits the 0.1% move.
+  // BookThreshold 0 admits the 0.1% move.
   assert.ok(prob(explainPolicy(parsePolicy({ policy: 'polyglot-weighted', BookTreshold: 0 }), WEIGHTED), 4) > 0);
-  // BookTreshold 60: only share 2100 (> 600) and 1060 remain.
+  // BookThreshold 60: only share 2100 (> 600) and 1060 remain.
   assert.deepEqual(explainPolicy(parsePolicy({ policy: 'weighted', BookTreshold: 60 }), WEIGHTED).map((r) => r.inPlay), [true, true, false, false, false, false]);
   assert.deepEqual(explainPolicy(parsePolicy({ policy: 'best' }), WEIGHTED).map((r) => r.probability), [1, 0, 0, 0, 0, 0]);
   // The reservoir pick draws once per candidate: rand_int(2100) < 2100 → 1; rand_int(3160) < 1060 at 0.3 → 2; rand_int(3685) < 525 at 0.2? 737 ≥ 525 → stays 2.

@@ -4,7 +4,7 @@
  *
  * PolyGlot (polyglot.md §5.1): w = 1000·weight, times (2W+D+4)/(2L+D+4) of the engine's own
  * games with BookLearn; share = trunc(10000·w/Σw) with Σ over every book move of the position;
- * a move is a candidate when share > 10·BookTreshold; `best` is the first strictly highest
+ * a move is a candidate when share > 10·BookThreshold; `best` is the first strictly highest
  * share, `weighted` the reservoir pick (probability share/Σshare).
  * GNU Chess (polyglot.md §5.2): `best` the first strictly largest weight, `worst` the first
  * smallest, `random` the reservoir pick on raw weights. GNU Chess starts its "worst" search at
@@ -82,7 +82,7 @@ export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[]): We
       const share = total > 0 ? Math.trunc((10000 * scaled[i]!) / total) : 0;
       const learnt = c.bookLearn ? ` (learn-scaled ${scaled[i]! / 1000})` : '';
       if (share <= 10 * c.bookTreshold) {
-        reasons[i] = `share ${share / 100}% of weight ${weight}${learnt} is not above BookTreshold ${c.bookTreshold}‰`;
+        reasons[i] = `share ${share / 100}% of weight ${weight}${learnt} is not above BookThreshold ${c.bookTreshold}‰`;
         continue;
       }
       cands.push(i);

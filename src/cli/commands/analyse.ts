@@ -1,5 +1,5 @@
 /**
- * `tabiya analyse --fen F [--moves m1 m2 ...] [--depth N | --movetime MS | --nodes N]
+ * `tabiya analyse --fen F [--moves "e4 e5 Nf3"] [--depth N | --movetime MS | --nodes N]
  * [--multipv K]`: searches one position and prints the engine's lines as they improve (text),
  * or the final lines (--json), each with its score's win/draw/loss chances (src/engine/wdl.ts).
  */
@@ -7,7 +7,8 @@ import { wasmCoreModule } from '../../node/wasmCore.js';
 import { Engine, type SearchInfo } from '../../engine/engine.js';
 import { isMateScore, mateInMoves } from '../../engine/score.js';
 import { DEFAULT_WDL, gamePhase, wdlPermille } from '../../engine/wdl.js';
-import { STARTING_FEN } from '../../notation/fen.js';
+import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
+import { playMoveList } from '../../notation/moveList.js';
 import { makeSan } from '../../notation/san.js';
 import { makeUci } from '../../notation/uci.js';
 import type { Position } from '../../core/position.js';
@@ -47,8 +48,15 @@ export function analyseCommand(opts: AnalyseOptions): void {
   const hash = intOption('--hash', opts.hash ?? '64', 1, 8192)!;
   const engine = new Engine({ hashMB: hash, wasm: wasmCoreModule() });
   engine.settings.multiPV = multipv;
+  // --moves as book probe reads it: one argument of UCI or SAN moves (the old form, one
+  // argument per UCI move, gives the same list once joined).
+  const start = positionFromFen(opts.fen ?? STARTING_FEN);
+  if (!start.ok) throw new CliError(`--fen: ${start.error.message}`, 2);
+  const chess960 = start.value.chess960;
+  const played = playMoveList(start.value, (opts.moves ?? []).join(' '));
+  if (!played.ok) throw new CliError(`--moves: ${played.error.message}`, 2);
   try {
-    engine.setPosition(opts.fen ?? STARTING_FEN, opts.moves ?? []);
+    engine.setPosition(opts.fen ?? STARTING_FEN, played.value.map((m) => makeUci(m, chess960)));
   } catch (e) {
     throw new CliError((e as Error).message, 2);
   }
@@ -76,7 +84,7 @@ export function analyseCommand(opts: AnalyseOptions): void {
     san: sanLine(pos, i.pv),
   }));
   const best = r.bestMove !== 0 ? makeUci(r.bestMove, pos.chess960) : null;
-  report(opts.json, { fen: opts.fen ?? STARTING_FEN, bestmove: best, depth: r.depth, nodes: r.nodes, time: r.time, lines }, () =>
+  report(opts.json, { fen: opts.fen ?? STARTING_FEN, moves: played.value.map((m) => makeUci(m, chess960)), bestmove: best, depth: r.depth, nodes: r.nodes, time: r.time, lines }, () =>
     `bestmove ${best ? makeSan(pos, r.bestMove) : '(none)'} depth ${r.depth} nodes ${r.nodes} time ${r.time} ms`,
   );
 }

@@ -27,7 +27,7 @@ export async function bookInfoCommand(file: string, opts: BookInfoCliOptions): P
   report(opts.json, { file, bytes: book.bytes.length, ...info, warnings: book.warnings }, () => {
     const w = info.weights;
     const lines = [
-      `${file}: ${book.bytes.length} bytes, ${info.entries} entries${info.trailingBytes > 0 ? ` (+${info.trailingBytes} trailing bytes ignored)` : ''}, sorted`,
+      `${file}: ${book.bytes.length} bytes, ${info.entries} entries, sorted`,
       `positions                      : ${String(info.positions).padStart(8)} (up to ${info.maxMovesPerPosition} moves each)`,
       `weights                        : ${w.min}..${w.max}, total ${w.total}${w.zero > 0 ? `, ${w.zero} entries of weight 0` : ''}`,
       `entries with learn data        : ${String(info.withLearn).padStart(8)}`,

@@ -4,6 +4,7 @@
  * filters, several inputs (.gz, stdin), a progress bar, a summary, worker threads, and an
  * output written to a temporary file and renamed.
  */
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress, formatRate } from '../../node/progress.js';
 import { defaultThreads, makeBook, type MakeBookSummary } from '../../book/node/makeBook.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
@@ -15,7 +16,7 @@ import { filterOptionsFromCli } from './pgnFilter.js';
 export interface BookMakeCliOptions {
   output: string;
   maxPly?: string;
-  minGame?: string;
+  minGames?: string;
   minScore?: string;
   /** Set by --only-white / --only-black, the last one given wins (as in polyglot). */
   colour?: 'white' | 'black';
@@ -31,6 +32,7 @@ export interface BookMakeCliOptions {
   errors?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 export interface BookMakeRun {
@@ -41,6 +43,7 @@ export interface BookMakeRun {
 /** Runs make-book from command-line options (also used by `tabiya demo`). */
 export async function runBookMake(files: string[], opts: BookMakeCliOptions, label = 'book make'): Promise<BookMakeRun> {
   checkInputs(files);
+  checkOutputs([{ path: opts.output, kind: 'polyglot' }], files, { force: opts.force });
   const threads = opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!;
   const listed = intOption('--errors', opts.errors ?? '20', 0)!;
   let filter;
@@ -59,7 +62,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
       inputs: files,
       output: opts.output,
       maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
-      minGame: intOption('--min-game', opts.minGame ?? '3', 0, 65535),
+      minGame: intOption('--min-games', opts.minGames ?? '3', 0, 65535),
       minScore: numberOption('--min-score', opts.minScore ?? '0', 0, 100),
       colour: opts.colour ?? 'both',
       uniform: opts.uniform === true,
@@ -90,10 +93,19 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
 
 export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions): Promise<void> {
   const { summary: s, skipped } = await runBookMake(files, opts);
+  if (s.entriesKept === 0) process.stderr.write(`note: ${emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames ?? 3}, --min-score, --only-white/--only-black`)}\n`);
   const value = { ...s, skippedGames: skipped.slice(0, 100) };
   // With the book on stdout, the summary goes to stderr.
   if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : formatSummary(s)) + '\n');
   else report(opts.json, value, () => formatSummary(s));
+}
+
+/**
+ * Why a book from games that were read holds no move: a valid empty book is the truthful
+ * result, but a script should hear about it.
+ */
+export function emptyBookNote(output: string, gamesUsed: number, thresholds: string): string {
+  return gamesUsed === 0 ? `${output} is empty: no game passed the game filters` : `${output} is empty: no move of the ${gamesUsed} games passed ${thresholds}`;
 }
 
 /** The summary, in the spirit of GNU Chess's book report. */

@@ -5,6 +5,7 @@
  * --priority first gives PolyGlot 1.4's rule (A wins every key it has).
  */
 import { mergeFiles } from '../../book/node/mergeFiles.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
 
@@ -13,13 +14,17 @@ export interface BookMergeCliOptions {
   priority?: string;
   polyglotCompat?: boolean;
   json?: boolean;
+  force?: boolean;
 }
+
+/** Why `book merge` never writes into one of its inputs (docs/books.md, docs/rich-books.md). */
+export const MERGE_IN_PLACE = 'a merge adds counts, so a merge into an input that is run twice counts the other books twice; merge into a new file, then rename it';
 
 export function bookMergeCommand(files: string[], opts: BookMergeCliOptions): void {
   const priority = opts.priority ?? 'sum';
   if (priority !== 'sum' && priority !== 'first') throw new CliError(`--priority: "${priority}" is not sum or first`, 2);
   if (files.length < 2) throw new CliError('book merge needs at least two books', 2);
-  if (files.includes(opts.output)) throw new CliError(`the output ${opts.output} is also an input`, 2);
+  checkOutputs([{ path: opts.output, kind: 'polyglot' }], files, { force: opts.force, sameFileHint: MERGE_IN_PLACE });
   const t0 = performance.now();
   let result;
   try {

@@ -9,8 +9,8 @@ import { splitLearn } from '../../book/polyglot/format.js';
 import type { Position } from '../../core/position.js';
 import { keyToHex } from '../../core/zobrist.js';
 import { STARTING_FEN, makeFen, positionFromFen } from '../../notation/fen.js';
-import { makeSan, parseSan } from '../../notation/san.js';
-import { parseUci } from '../../notation/uci.js';
+import { makeSan } from '../../notation/san.js';
+import { playMoveList } from '../../notation/moveList.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 
@@ -27,15 +27,9 @@ export interface BookProbeCliOptions {
 export function positionOf(fen: string | undefined, moves: string | undefined): Position {
   const r = positionFromFen(fen ?? STARTING_FEN);
   if (!r.ok) throw new CliError(`--fen: ${r.error.message}`, 2);
-  const pos = r.value;
-  for (const word of (moves ?? '').split(/[\s,]+/).filter((w) => w !== '' && !/^\d+\.+$/.test(w))) {
-    const token = word.replace(/^\d+\.+/, '');
-    const u = parseUci(pos, token);
-    const m = u.ok ? u : parseSan(pos, token);
-    if (!m.ok) throw new CliError(`--moves: ${m.error.message}`, 2);
-    pos.play(m.value);
-  }
-  return pos;
+  const played = playMoveList(r.value, moves ?? '');
+  if (!played.ok) throw new CliError(`--moves: ${played.error.message}`, 2);
+  return r.value;
 }
 
 export async function bookProbeCommand(file: string, opts: BookProbeCliOptions): Promise<void> {

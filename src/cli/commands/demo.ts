@@ -16,6 +16,7 @@ export interface DemoOptions {
   threads?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 interface Shown {
@@ -30,10 +31,11 @@ export async function demoCommand(opts: DemoOptions): Promise<void> {
     {
       output,
       maxPly: String(DEFAULT_BOOK_OPTIONS.maxPly),
-      minGame: String(DEFAULT_BOOK_OPTIONS.minGame),
+      minGames: String(DEFAULT_BOOK_OPTIONS.minGame),
       threads: opts.threads ?? '1',
       quiet: opts.quiet,
       json: opts.json,
+      force: opts.force,
       errors: '5',
     },
     'building the default book',

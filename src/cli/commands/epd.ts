@@ -7,7 +7,6 @@
  * iteration from which the best move stayed a solution until the end (depth, nodes, time).
  * Totals of these separate two searches that solve the same count, one of them faster.
  */
-import { readFileSync } from 'node:fs';
 import { wasmCoreModule } from '../../node/wasmCore.js';
 import { Engine } from '../../engine/engine.js';
 import { parseEpd } from '../../notation/epd.js';
@@ -15,6 +14,7 @@ import { makeSan, parseSan } from '../../notation/san.js';
 import { startProgress } from '../../node/progress.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
+import { readEpdRecords } from './epdFile.js';
 import { configureV8ForSearch } from '../../node/v8flags.js';
 
 export interface EpdOptions {
@@ -51,17 +51,7 @@ export function epdCommand(file: string, opts: EpdOptions): void {
   const hash = intOption('--hash', opts.hash ?? '64', 1, 8192)!;
   const limit = intOption('--limit', opts.limit, 1);
   if (movetime === undefined && depth === undefined && nodes === undefined) throw new CliError('epd: give --movetime, --depth or --nodes', 2);
-  let text: string;
-  try {
-    text = readFileSync(file, 'latin1');
-  } catch (e) {
-    throw new CliError(`${file}: cannot read: ${(e as Error).message}`);
-  }
-  const lines = text.split(/\r?\n/);
-  const records: { line: number; text: string }[] = [];
-  lines.forEach((t, i) => {
-    if (t.trim() !== '' && !t.trim().startsWith('#')) records.push({ line: i + 1, text: t });
-  });
+  const records = readEpdRecords(file);
   const todo = limit !== undefined ? records.slice(0, limit) : records;
   const engine = new Engine({ hashMB: hash, wasm: wasmCoreModule() });
   // The search runs in this process: no GUI or pipe to keep time back for.
@@ -130,6 +120,7 @@ export function epdCommand(file: string, opts: EpdOptions): void {
   }
   progress.stop();
   for (const e of errors) process.stderr.write(`tabiya: skipped ${e.message}\n`);
+  if (total === 0) throw new CliError(`${file}: none of its ${errors.length} positions could be searched`, 1);
   const nps = Math.round((searched * 1000) / Math.max(1, time));
   const found = summarizeSolutions(solutions);
   report(opts.json, { file, solved, total, skipped: errors.length, nps, found, failed: failures, solutions }, () => {

@@ -4,7 +4,7 @@
  * reads the opening suite, appends every finished game to the PGN and the resume journal, prints
  * cutechess's lines as games finish, and the final report (or one JSON object with --json).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -16,17 +16,21 @@ import type { GameRecord } from '../../match/game.js';
 import { identityDiff, journalLine, parseJournal, type JournalGame } from '../../match/journal.js';
 import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type OpeningSource } from '../../match/openings.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
-import { DEFAULT_TIMEOUTS, type Timeouts } from '../../match/player.js';
+import { DEFAULT_TIMEOUTS, type EnginePlayer, type Timeouts } from '../../match/player.js';
 import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
 import { randomSeed } from '../../match/rng.js';
-import { runMatch, type DoneGame, type MatchPlan } from '../../match/runner.js';
-import { buildSchedule, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
+import { EngineStartError, runMatch, startEngines, type DoneGame, type MatchPlan } from '../../match/runner.js';
+import { buildSchedule, encounters, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
 import type { Scoreboard } from '../../match/scoreboard.js';
 import { formatTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
 import { AppendFile, readMaybeGzip } from '../../node/matchFiles.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
+import { notText } from '../../node/textFile.js';
+import { unwrap } from '../../core/result.js';
+import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
 
@@ -39,11 +43,20 @@ export function matchArgv(cmd: Command): string[] {
   return at >= 0 ? raw.slice(at + 1) : cmd.args;
 }
 
+/** The largest schedule a match builds. */
+const MAX_GAMES = 10_000_000;
+
 function fail(message: string): never {
   throw new CliError(`match: ${message}`, 2);
 }
 
-function num(kv: Map<string, string>, key: string, what: string, dflt?: number): number {
+/** A file the match reads holds bad data: exit 1, where a bad option is a usage error (2). */
+function badData(message: string): never {
+  throw new CliError(`match: ${message}`, 1);
+}
+
+/** A number of a key=value group; `int` and `min` say what the key takes. */
+function num(kv: Map<string, string>, key: string, what: string, dflt?: number, range: { int?: boolean; min?: number } = {}): number {
   const v = kv.get(key);
   if (v === undefined) {
     if (dflt === undefined) fail(`${what}: ${key}= is required`);
@@ -51,6 +64,8 @@ function num(kv: Map<string, string>, key: string, what: string, dflt?: number):
   }
   const n = Number(v);
   if (v.trim() === '' || !Number.isFinite(n)) fail(`${what}: ${key}=${v} is not a number`);
+  if (range.int && !Number.isInteger(n)) fail(`${what}: ${key}=${v} is not a whole number`);
+  if (range.min !== undefined && n < range.min) fail(`${what}: ${key}=${v} is below ${range.min}`);
   return n;
 }
 
@@ -79,12 +94,20 @@ function engineSpecs(a: MatchArgs): EngineSpec[] {
 function adjudication(a: MatchArgs): AdjudicationRules {
   const rules: AdjudicationRules = {};
   if (a.draw) {
-    rules.draw = { moveNumber: num(a.draw, 'movenumber', '--draw'), moveCount: num(a.draw, 'movecount', '--draw'), score: num(a.draw, 'score', '--draw') };
+    rules.draw = {
+      moveNumber: num(a.draw, 'movenumber', '--draw', undefined, { int: true, min: 0 }),
+      moveCount: num(a.draw, 'movecount', '--draw', undefined, { int: true, min: 1 }),
+      score: num(a.draw, 'score', '--draw', undefined, { min: 0 }),
+    };
   }
   if (a.resign) {
     const two = a.resign.get('twosided') ?? 'false';
     if (two !== 'true' && two !== 'false') fail(`--resign: twosided=${two} is not true or false`);
-    rules.resign = { moveCount: num(a.resign, 'movecount', '--resign'), score: num(a.resign, 'score', '--resign'), twoSided: two === 'true' };
+    rules.resign = {
+      moveCount: num(a.resign, 'movecount', '--resign', undefined, { int: true, min: 1 }),
+      score: num(a.resign, 'score', '--resign', undefined, { min: 0 }),
+      twoSided: two === 'true',
+    };
   }
   if (a.maxmoves > 0) rules.maxMoves = a.maxmoves;
   return rules;
@@ -110,27 +133,39 @@ function loadOpenings(a: MatchArgs, seed: number, warn: (m: string) => void): Op
   if (!o) return undefined;
   const file = o.get('file');
   if (!file) fail('--openings: file= is required');
-  if (!existsSync(file)) fail(`--openings: ${file} does not exist`);
+  if (!existsSync(file)) badData(`--openings: ${file}: no such file`);
   const format = o.get('format') ?? (/\.bin$/i.test(file) ? 'polyglot' : /\.epd(\.gz)?$/i.test(file) ? 'epd' : 'pgn');
   const order = o.get('order') ?? 'sequential';
   if (order !== 'sequential' && order !== 'random') fail(`--openings: order=${order} is not sequential or random`);
-  const start = num(o, 'start', '--openings', 1);
+  const start = num(o, 'start', '--openings', 1, { int: true, min: 1 });
   const pliesText = o.get('plies');
-  const plies = pliesText === undefined ? undefined : num(o, 'plies', '--openings');
+  const plies = pliesText === undefined ? undefined : num(o, 'plies', '--openings', undefined, { int: true, min: format === 'polyglot' ? 1 : 0 });
   const policy = o.get('policy') ?? 'default';
   if (policy !== 'default' && policy !== 'encounter' && policy !== 'round') fail(`--openings: policy=${policy} is not default, encounter or round`);
+  if (format !== 'epd' && format !== 'pgn' && format !== 'polyglot') fail(`--openings: format=${format} is not epd, pgn or polyglot`);
+  if (statSync(file).isDirectory()) badData(`--openings: ${file} is a directory`);
   if (format === 'polyglot') {
     const book = PolyglotReader.from(readFileSync(file), file);
-    if (!book.ok) fail(`--openings: ${book.error.message}`);
+    if (!book.ok) badData(`--openings: ${book.error.message}`);
     for (const w of book.value.warnings) warn(w);
+    // Lines are walked from the start position: a book without it would give every game no opening at all.
+    if (book.value.moves(unwrap(positionFromFen(STARTING_FEN))).length === 0) badData(`--openings: ${file} has no move for the start position, so it gives no opening line`);
     return new BookOpenings(book.value, plies ?? 16, seed);
   }
-  if (format !== 'epd' && format !== 'pgn') fail(`--openings: format=${format} is not epd, pgn or polyglot`);
-  const bytes = readMaybeGzip(file);
+  const what = format === 'epd' ? 'EPD text' : 'PGN text';
+  let bytes: Buffer;
+  try {
+    bytes = readMaybeGzip(file);
+  } catch (e) {
+    const zlib = /^Z_/.test(String((e as NodeJS.ErrnoException).code));
+    badData(`--openings: ${file}: ${zlib ? 'damaged gzip data' : 'cannot read'} (${(e as Error).message})`);
+  }
+  const bad = notText(bytes, what);
+  if (bad) badData(`--openings: ${file}:${bad.line}: ${bad.message}`);
   const { openings, errors } = format === 'epd' ? parseEpdOpenings(bytes.toString('utf8'), file) : parsePgnOpenings(bytes, file, plies);
   for (const e of errors.slice(0, 5)) warn(`${e.file}:${e.line}: ${e.message} (skipped)`);
   if (errors.length > 5) warn(`${file}: ${errors.length} unusable records skipped in all`);
-  if (openings.length === 0) fail(`--openings: ${file} holds no usable opening`);
+  if (openings.length === 0) badData(`--openings: ${file} holds no usable opening${errors.length > 0 ? ` (${errors.length} unusable records)` : ' (it is empty)'}`);
   return new OpeningList(openings, { order, start, seed });
 }
 
@@ -164,12 +199,17 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   if (a.tournament !== 'round-robin' && a.tournament !== 'gauntlet') fail(`--tournament ${a.tournament} is not round-robin or gauntlet`);
   if (a.games < 1 || a.rounds < 1 || a.repeat < 1 || a.concurrency < 1) fail('--games, --rounds, --repeat and --concurrency must be at least 1');
   const engines = engineSpecs(a);
+  if (a.tournament === 'gauntlet' && a.seeds >= engines.length) fail(`--seeds ${a.seeds}: a gauntlet of ${engines.length} engines takes 1..${engines.length - 1} seeds`);
   if (a.concurrency > availableParallelism()) {
     warn(`--concurrency ${a.concurrency} is more than the ${availableParallelism()} hardware threads; engines will share cores and may lose on time`);
   }
   const rules = adjudication(a);
   const sprt = sprtConfig(a, engines.length);
   if (a.resume && !a.pgnout) fail('--resume needs --pgnout (the journal lives next to the PGN)');
+  const openingsFile = a.openings?.get('file');
+  const logs = [...new Set(engines.flatMap((e) => (e.stderrFile === undefined ? [] : [e.stderrFile])))].map((path) => ({ path, kind: 'text' as const, mode: 'append' as const }));
+  const files = a.pgnout ? [{ path: a.pgnout, kind: 'pgn' as const, mode: 'append' as const }, { path: `${a.pgnout}.journal`, kind: 'text' as const, mode: 'update' as const }] : [];
+  checkOutputs([...files, ...logs], openingsFile ? [openingsFile] : []);
 
   // Resume: the journal next to the PGN says which games are done and which seed made the schedule.
   const journalPath = a.pgnout ? `${a.pgnout}.journal` : undefined;
@@ -178,7 +218,12 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const done = new Map<number, DoneGame>();
   let pgnSize: number | undefined;
   if (a.resume && journalPath && existsSync(journalPath)) {
-    const j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
+    let j;
+    try {
+      j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
+    } catch (e) {
+      badData(`--resume: ${(e as Error).message}`);
+    }
     const diff = identityDiff(j.header.identity, id);
     if (diff) fail(`--resume: ${journalPath} was written by a different match (${diff} differs)`);
     if (a.srand !== undefined && a.srand !== j.header.seed) fail(`--resume: --srand ${a.srand} differs from the journal's seed ${j.header.seed}`);
@@ -190,6 +235,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
       done.set(g.number, d);
     }
     pgnSize = j.games.length > 0 ? j.games[j.games.length - 1]!.pgnBytes : j.header.pgnStart;
+    // Cutting back a longer PGN drops a torn game; a shorter one lost games the journal counts.
+    const have = existsSync(a.pgnout!) ? statSync(a.pgnout!).size : 0;
+    if (have < pgnSize) badData(`--resume: ${a.pgnout} holds ${have} bytes, but ${journalPath} vouches for ${pgnSize}: the PGN was cut or changed since, and games the journal counts are missing from it`);
   } else if (a.resume) {
     warn(`--resume: no journal ${journalPath}; starting from the first game`);
   } else if (journalPath && existsSync(journalPath)) {
@@ -205,6 +253,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     }
   }
 
+  // The schedule is built in memory, one object a game: a typo of a few digits must not exhaust it.
+  const planned = encounters({ players: engines.length, tournament: a.tournament as TournamentKind, seeds: a.seeds }).length * a.games * a.rounds;
+  if (planned > MAX_GAMES) fail(`${planned.toLocaleString('en-US')} games planned; a match plays at most ${MAX_GAMES.toLocaleString('en-US')} (lower --games or --rounds)`);
   const openings = loadOpenings(a, seed, warn);
   const schedule = buildSchedule({
     players: engines.length,
@@ -223,6 +274,21 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   if (a.startupMs !== undefined) timeouts.startupMs = a.startupMs;
   if (a.readyMs !== undefined) timeouts.readyMs = a.readyMs;
   if (a.stallMs !== undefined) timeouts.stopWaitMs = a.stallMs;
+  if (a.moveMs !== undefined) timeouts.untimedMoveMs = a.moveMs;
+
+  // Every engine is started and greeted before any file is touched or game is played: a wrong
+  // command, an engine that exits at once or never answers is an error, not a match of forfeits.
+  const queue = schedule.filter((g) => !done.has(g.number));
+  let started: EnginePlayer[][] | undefined;
+  if (queue.length > 0) {
+    try {
+      started = await startEngines(engines, queue, spawnEngine, timeouts, 2 * Math.min(a.concurrency, queue.length));
+    } catch (e) {
+      killAllEngines();
+      if (e instanceof EngineStartError) throw new CliError(`match: ${e.message}`, 1);
+      throw e;
+    }
+  }
 
   const resuming = done.size > 0 || pgnSize !== undefined;
   // The PGN is appended to (as cutechess does); a resume first cuts what the journal does not vouch for.
@@ -248,6 +314,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   };
   if (openings) plan.openings = openings;
   if (sprt) plan.sprt = sprt;
+  if (started) plan.started = started;
 
   if (text) {
     out(`Match of ${engines.length} engines, ${total} games (${engines.map((e) => `${e.name}: ${formatTc(e.tc)}`).join(', ')}), seed ${seed}`);

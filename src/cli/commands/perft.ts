@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { divide, perft } from '../../core/perft.js';
 import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { parseEpd, perftExpectations } from '../../notation/epd.js';
 import { makeUci } from '../../notation/uci.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
+import { readEpdRecords } from './epdFile.js';
 
 export interface PerftOptions {
   fen?: string;
@@ -44,25 +44,22 @@ export function perftCommand(opts: PerftOptions): void {
 function perftSuite(opts: PerftOptions): void {
   const maxDepth = intOption('--max-depth', opts.maxDepth ?? '4', 1, 20)!;
   const file = opts.suite!;
-  const text = readFileSync(file, 'latin1');
+  const records = readEpdRecords(file);
   const mismatches: { line: number; fen: string; depth: number; expected: number; got: number }[] = [];
   const errors: { line: number; message: string }[] = [];
   let positions = 0;
   let checks = 0;
   let nodes = 0;
   const t0 = performance.now();
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const rec = parseEpd(line);
+  for (const { line, text } of records) {
+    const rec = parseEpd(text.trim());
     if (!rec.ok) {
-      errors.push({ line: i + 1, message: rec.error.message });
+      errors.push({ line, message: rec.error.message });
       continue;
     }
     const pos = positionFromFen(rec.value.fen);
     if (!pos.ok) {
-      errors.push({ line: i + 1, message: pos.error.message });
+      errors.push({ line, message: pos.error.message });
       continue;
     }
     positions++;
@@ -71,7 +68,7 @@ function perftSuite(opts: PerftOptions): void {
       const got = perft(pos.value, depth);
       nodes += got;
       checks++;
-      if (got !== expected) mismatches.push({ line: i + 1, fen: rec.value.fen, depth, expected, got });
+      if (got !== expected) mismatches.push({ line, fen: rec.value.fen, depth, expected, got });
     }
   }
   const secs = (performance.now() - t0) / 1000;
@@ -85,5 +82,6 @@ function perftSuite(opts: PerftOptions): void {
     ];
     return out.join('\n');
   });
+  if (checks === 0) throw new CliError(`${file}: no perft count (D1 ... Dn operation) up to depth ${maxDepth} to check`, 1);
   if (mismatches.length > 0 || errors.length > 0) process.exitCode = 1;
 }

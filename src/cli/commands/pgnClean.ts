@@ -8,8 +8,9 @@ import { readPgn } from '../../pgn/reader.js';
 import { writeSan } from '../../pgn/sanWriter.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { writeGame } from '../../pgn/writer.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { report } from '../output.js';
-import { OutputFile, checkInputs, formatError, progressOf } from './pgnCommon.js';
+import { OutputFile, checkInputs, checkRead, formatError, progressOf } from './pgnCommon.js';
 
 /** Broken games listed in --json (all are counted). */
 const MAX_LISTED = 1000;
@@ -18,6 +19,7 @@ export interface PgnCleanOptions {
   output: string;
   json?: boolean;
   quiet?: boolean;
+  force?: boolean;
 }
 
 /** Collects tags and the main line as standard SAN, and writes each game when it ends. */
@@ -62,12 +64,14 @@ class Cleaner implements PgnVisitor {
 
 export async function pgnCleanCommand(files: string[], opts: PgnCleanOptions): Promise<void> {
   checkInputs(files);
+  checkOutputs([{ path: opts.output, kind: 'pgn' }], files, { force: opts.force });
   const out = new OutputFile(opts.output);
   const cleaner = new Cleaner(out, !opts.quiet && !opts.json);
   const progress = progressOf('pgn clean', opts.quiet);
   try {
     const summary = await readPgn(files, cleaner, { onProgress: progress.onProgress });
     progress.stop();
+    checkRead(summary, opts.output);
     out.close();
     report(
       opts.json,

@@ -2,15 +2,42 @@
  * What the `tabiya pgn` commands share: checking inputs, progress while reading, listing broken
  * games, and output files written to a temporary name and renamed when complete.
  */
-import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { AtomicFileSync } from '../../book/node/atomicWrite.js';
 import { startProgress } from '../../node/progress.js';
-import type { PgnProgress } from '../../pgn/reader.js';
+import { textInputProblem } from '../../node/textFile.js';
+import type { PgnProgress, PgnReadSummary } from '../../pgn/reader.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError } from '../errors.js';
 
+/**
+ * Refuses, before anything is read or written, inputs that cannot be PGN: a missing file, a
+ * directory, binary data (a .bin book, an executable), UTF-16 text, damaged gzip.
+ */
 export function checkInputs(files: readonly string[]): void {
   if (files.length === 0) throw new CliError('no input files (give one or more PGN files, .gz allowed, or - for stdin)', 2);
-  for (const f of files) if (f !== '-' && !existsSync(f)) throw new CliError(`${f}: no such file`, 1);
+  for (const f of files) {
+    const problem = textInputProblem(f, 'PGN text');
+    if (problem !== undefined) throw new CliError(problem, 1);
+  }
+}
+
+/**
+ * What a finished read says about its inputs: each input that held no game is named on stderr
+ * (0 games is a truthful answer, but an empty file is usually a mistake); an input that could
+ * not be read to its end (damaged gzip, read error) fails the run, since the counts and any
+ * output would silently miss its games.
+ */
+export function checkRead(summary: PgnReadSummary, output?: string): void {
+  for (const f of summary.withoutGames) process.stderr.write(`warning: ${inputName(f)} holds no games\n`);
+  if (summary.unreadable.length > 0) {
+    const why = summary.unreadable.map((u) => u.message).join('; ');
+    throw new CliError(output === undefined ? why : `${why}; ${output === '-' ? 'the output is incomplete' : `${output} was not written`}`, 1);
+  }
+}
+
+/** An input as messages name it. */
+export function inputName(file: string): string {
+  return file === '-' ? 'standard input' : file;
 }
 
 /** A progress display over the bytes read; returns the callback for readPgn and a stop function. */
@@ -31,21 +58,15 @@ export function formatError(e: PgnGameError): string {
   return `${e.file}:${e.line}:${e.column}: game ${e.game}: ${e.kind}: ${e.message}`;
 }
 
-/** Writes to `path.tmp-<pid>` with large buffered writes and renames on close ('-' writes to stdout). */
+/** Buffers output in large writes to an atomic file (atomicWrite.ts; '-' writes to stdout). */
 export class OutputFile {
-  private readonly fd: number;
-  private readonly tmp: string;
+  private readonly file: AtomicFileSync;
   private parts: (string | Uint8Array)[] = [];
   private pending = 0;
   bytes = 0;
 
   constructor(readonly path: string) {
-    this.tmp = path === '-' ? '-' : `${path}.tmp-${process.pid}`;
-    try {
-      this.fd = path === '-' ? 1 : openSync(this.tmp, 'w');
-    } catch (e) {
-      throw new CliError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`, 1);
-    }
+    this.file = new AtomicFileSync(path);
   }
 
   write(data: string | Uint8Array): void {
@@ -56,8 +77,8 @@ export class OutputFile {
 
   private flush(): void {
     for (const p of this.parts) {
-      const n = typeof p === 'string' ? writeSync(this.fd, p) : writeAll(this.fd, p);
-      this.bytes += n;
+      this.file.write(p);
+      this.bytes += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
     }
     this.parts = [];
     this.pending = 0;
@@ -66,25 +87,11 @@ export class OutputFile {
   /** Flushes and moves the file into place. */
   close(): void {
     this.flush();
-    if (this.path === '-') return;
-    closeSync(this.fd);
-    renameSync(this.tmp, this.path);
+    this.file.commit();
   }
 
   /** Drops the partial output. */
   abort(): void {
-    if (this.path === '-') return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-    rmSync(this.tmp, { force: true });
+    this.file.abort();
   }
-}
-
-function writeAll(fd: number, data: Uint8Array): number {
-  let off = 0;
-  while (off < data.length) off += writeSync(fd, data, off);
-  return data.length;
 }

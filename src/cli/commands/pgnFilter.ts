@@ -3,13 +3,14 @@
  * byte for byte as they stand in the input (comments, variations and spelling kept). Broken
  * games are dropped and listed.
  */
-import { PgnFilter, parseTagCondition, type PgnFilterOptions } from '../../pgn/filter.js';
+import { PgnFilter, dateBoundError, parseDateBound, parseTagCondition, type PgnFilterOptions } from '../../pgn/filter.js';
 import { filterVisitor } from '../../pgn/filter.js';
 import { readPgn } from '../../pgn/reader.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError, intOption } from '../errors.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { report } from '../output.js';
-import { OutputFile, checkInputs, formatError, progressOf } from './pgnCommon.js';
+import { OutputFile, checkInputs, checkRead, formatError, progressOf } from './pgnCommon.js';
 
 export interface PgnFilterCliOptions {
   output: string;
@@ -25,6 +26,7 @@ export interface PgnFilterCliOptions {
   dedupe?: boolean;
   json?: boolean;
   quiet?: boolean;
+  force?: boolean;
 }
 
 const RESULTS = ['1-0', '0-1', '1/2-1/2', '*'];
@@ -39,13 +41,23 @@ export function filterOptionsFromCli(opts: Omit<PgnFilterCliOptions, 'output'>):
     if (c === undefined) throw new CliError(`--tag: "${t}" is not Name=value`, 2);
     return c;
   });
+  for (const [name, value] of [['--date-from', opts.dateFrom], ['--date-to', opts.dateTo]] as const) {
+    const bad = value === undefined ? undefined : dateBoundError(value);
+    if (bad !== undefined) throw new CliError(`${name}: ${bad}`, 2);
+  }
+  if (opts.dateFrom !== undefined && opts.dateTo !== undefined && parseDateBound(opts.dateFrom, '00')! > parseDateBound(opts.dateTo, '99')!) {
+    throw new CliError(`--date-from ${opts.dateFrom} is after --date-to ${opts.dateTo}: no game could pass`, 2);
+  }
+  const minPlies = intOption('--min-plies', opts.minPlies, 0);
+  const maxPlies = intOption('--max-plies', opts.maxPlies, 0);
+  if (minPlies !== undefined && maxPlies !== undefined && minPlies > maxPlies) throw new CliError(`--min-plies ${minPlies} is above --max-plies ${maxPlies}: no game could pass`, 2);
   return {
     minElo: intOption('--min-elo', opts.minElo, 0, 5000),
     players: opts.player,
     results: opts.result,
     fromStart: opts.fromStart,
-    minPlies: intOption('--min-plies', opts.minPlies, 0),
-    maxPlies: intOption('--max-plies', opts.maxPlies, 0),
+    minPlies,
+    maxPlies,
     dateFrom: opts.dateFrom,
     dateTo: opts.dateTo,
     tags,
@@ -55,6 +67,7 @@ export function filterOptionsFromCli(opts: Omit<PgnFilterCliOptions, 'output'>):
 
 export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOptions): Promise<void> {
   checkInputs(files);
+  checkOutputs([{ path: opts.output, kind: 'pgn' }], files, { force: opts.force });
   let filter: PgnFilter;
   try {
     filter = new PgnFilter(filterOptionsFromCli(opts));
@@ -83,6 +96,7 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
       { onProgress: progress.onProgress },
     );
     progress.stop();
+    checkRead(summary, opts.output);
     out.close();
     report(
       opts.json,

@@ -8,7 +8,7 @@ import { readPgn } from '../../pgn/reader.js';
 import { PgnStats } from '../../pgn/stats.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
-import { checkInputs, formatError, progressOf } from './pgnCommon.js';
+import { checkInputs, checkRead, formatError, inputName, progressOf } from './pgnCommon.js';
 
 export interface PgnStatsOptions {
   json?: boolean;
@@ -36,9 +36,12 @@ export async function pgnStatsCommand(files: string[], opts: PgnStatsOptions): P
     seconds: Math.round(summary.seconds * 1000) / 1000,
     gamesPerSecond: Math.round((summary.games + summary.errors) / Math.max(summary.seconds, 1e-6)),
     errorsByKind: summary.errorsByKind,
+    withoutGames: summary.withoutGames,
+    unreadable: summary.unreadable,
     ...r,
   };
   report(opts.json, out, () => {
+    if (out.gamesRead === 0) return `games: none in ${files.map(inputName).join(', ')} (${out.bytes} bytes read)`;
     const lines = [
       `games: ${out.games} valid, ${out.errors} broken (${out.gamesRead} read) from ${out.files} file(s) in ${out.seconds.toFixed(1)} s, ${formatRate(out.gamesPerSecond)} games/s`,
     ];
@@ -64,5 +67,7 @@ export async function pgnStatsCommand(files: string[], opts: PgnStatsOptions): P
     if (r.setupGames > 0) lines.push(`games from a [FEN] set-up: ${r.setupGames}`);
     return lines.join('\n');
   });
+  // The counts above stop where any damage starts: a script must not take them for the whole file.
+  checkRead(summary);
   if (opts.strict && summary.errors > 0) throw new CliError(`${summary.errors} broken game(s)`, 1);
 }

@@ -7,6 +7,7 @@ import { updateRichBook } from '../../book/node/richFile.js';
 import { AnnotateVisitor } from '../../book/rich/annotate.js';
 import { EF_POSTBOOK, USER_NONE } from '../../book/rich/format.js';
 import { RichTable } from '../../book/rich/table.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { readPgn } from '../../pgn/reader.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
@@ -21,6 +22,7 @@ export interface RichAnnotateCliOptions {
 
 export async function richAnnotateCommand(file: string, pgns: string[], opts: RichAnnotateCliOptions): Promise<void> {
   checkInputs(pgns);
+  checkOutputs([{ path: file, kind: 'tbk', mode: 'update' }], pgns);
   const job = new PgnJob('book annotate', opts);
   // The lines are read first into a scratch table (no lock held while reading), then applied.
   const scratch = new RichTable();
@@ -28,8 +30,8 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
   await readPgn(pgns, visitor, { onProgress: (p) => job.onProgress(p.bytes, p.totalBytes, p.games) }).finally(() => job.stop());
   // Nothing readable at all is the wrong file: say so rather than write an unchanged book.
   const first = job.skipped[0];
-  if (visitor.stats.lines === 0 && first !== undefined) {
-    throw new CliError(`${first.file}: no readable line (first error at line ${first.line}, column ${first.column}: ${first.message})`, 1);
+  if (visitor.stats.lines === 0) {
+    throw new CliError(first === undefined ? `${pgns.join(', ')}: no line in it (empty, or only comments)` : `${first.file}: no readable line (first error at line ${first.line}, column ${first.column}: ${first.message})`, 1);
   }
   const order = Array.from({ length: scratch.size }, (_, r) => r).sort((a, b) => scratch.seq[a]! - scratch.seq[b]!);
   const r = await bookErrors(() =>

@@ -3,7 +3,8 @@
  * kept, moves resolved by walking the book from the start position; see rich/import.ts).
  */
 import { loadBook } from '../../book/node/openBook.js';
-import { fastCrc32, writeBookFile } from '../../book/node/richFile.js';
+import { fastCrc32, replaceRichBook } from '../../book/node/richFile.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { importPolyglot } from '../../book/rich/import.js';
 import { encodeBook } from '../../book/rich/writer.js';
 import { CliError } from '../errors.js';
@@ -13,17 +14,19 @@ import { bookErrors } from './richCommon.js';
 export interface RichImportCliOptions {
   output: string;
   json?: boolean;
+  force?: boolean;
 }
 
 export async function richImportCommand(file: string, opts: RichImportCliOptions): Promise<void> {
   if (!opts.output.endsWith('.tbk')) throw new CliError(`book import writes a .tbk book; ${opts.output} does not end in .tbk`, 2);
+  checkOutputs([{ path: opts.output, kind: 'tbk' }], [file], { force: opts.force });
   const t0 = performance.now();
   const r = await bookErrors(async () => {
     const bin = await loadBook(file);
     for (const w of bin.warnings) if (!opts.json) process.stderr.write(`warning: ${w}\n`);
     const imported = importPolyglot(bin, file);
     const bytes = encodeBook(imported.table, imported.info, undefined, fastCrc32);
-    writeBookFile(opts.output, bytes);
+    replaceRichBook(opts.output, bytes);
     return { entries: imported.entries, resolved: imported.resolved, unresolved: imported.unresolved, bytes: bytes.length };
   });
   const seconds = (performance.now() - t0) / 1000;

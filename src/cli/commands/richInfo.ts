@@ -5,6 +5,7 @@
  */
 import { fastCrc32, openRichBook } from '../../book/node/richFile.js';
 import { exportKind } from '../../book/rich/format.js';
+import type { RichBook } from '../../book/rich/reader.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
 import { bookErrors } from './richCommon.js';
@@ -15,25 +16,12 @@ export interface RichInfoCliOptions {
 
 export async function richInfoCommand(file: string, opts: RichInfoCliOptions): Promise<void> {
   const info = await bookErrors(() => {
-    const { book, close } = openRichBook(file);
+    // The checksum is reported here rather than refused at opening, so that a damaged book
+    // still shows its header; its entries are not read then.
+    const { book, close } = openRichBook(file, { verify: false });
     try {
       const check = book.verify(fastCrc32);
       const h = book.header;
-      let positions = 0;
-      let userValues = 0;
-      let learned = 0;
-      let postBook = 0;
-      let lastHi = -1;
-      let lastLo = -1;
-      for (let i = 0; i < book.size; i++) {
-        const e = book.entry(i);
-        if (e.keyHi !== lastHi || e.keyLo !== lastLo) positions++;
-        lastHi = e.keyHi;
-        lastLo = e.keyLo;
-        if (e.userValue >= 0) userValues++;
-        if (e.dynWins + e.dynDraws + e.dynLosses > 0) learned++;
-        if (e.postBook) postBook++;
-      }
       return {
         file,
         bytes: book.source.size,
@@ -42,15 +30,12 @@ export async function richInfoCommand(file: string, opts: RichInfoCliOptions): P
         checksumOk: check.ok,
         games: h.games,
         entries: h.entries,
-        positions,
         maxPly: h.maxPly,
         minGames: h.minGames,
         polyglotExport: exportKind(h),
         learnedGames: h.learnedGames,
         changes: h.changes,
-        movesWithUserValue: userValues,
-        movesWithLearning: learned,
-        postBookMoves: postBook,
+        ...(check.ok ? countEntries(book) : {}),
         created: new Date(h.created * 1000).toISOString(),
         modified: new Date(h.modified * 1000).toISOString(),
         options: h.meta,
@@ -64,13 +49,37 @@ export async function richInfoCommand(file: string, opts: RichInfoCliOptions): P
     [
       `${file}: .tbk version ${info.version}, ${info.bytes} bytes, checksum ${info.checksum} ${info.checksumOk ? 'ok' : 'MISMATCH'}`,
       `games                : ${info.games}`,
-      `entries              : ${info.entries} in ${info.positions} positions`,
+      `entries              : ${info.entries}${info.positions === undefined ? '' : ` in ${info.positions} positions`}`,
       `max-ply / min-games  : ${info.maxPly === 0 ? '-' : info.maxPly} / ${info.minGames}`,
       `polyglot export      : ${info.polyglotExport}`,
-      `user values          : ${info.movesWithUserValue} moves`,
-      `learning             : ${info.learnedGames} games learned, ${info.movesWithLearning} moves with results, ${info.postBookMoves} PostBook moves`,
+      ...(info.positions === undefined
+        ? []
+        : [
+            `user values          : ${info.movesWithUserValue} moves`,
+            `learning             : ${info.learnedGames} games learned, ${info.movesWithLearning} moves with results, ${info.postBookMoves} PostBook moves`,
+          ]),
       `changes              : ${info.changes} (created ${info.created}, modified ${info.modified})`,
     ].join('\n'),
   );
   if (!info.checksumOk) throw new CliError(info.problem!, 1);
+}
+
+/** Counts over the entries: positions, user values, learned moves, PostBook records. */
+function countEntries(book: RichBook): { positions: number; movesWithUserValue: number; movesWithLearning: number; postBookMoves: number } {
+  let positions = 0;
+  let movesWithUserValue = 0;
+  let movesWithLearning = 0;
+  let postBookMoves = 0;
+  let lastHi = -1;
+  let lastLo = -1;
+  for (let i = 0; i < book.size; i++) {
+    const e = book.entry(i);
+    if (e.keyHi !== lastHi || e.keyLo !== lastLo) positions++;
+    lastHi = e.keyHi;
+    lastLo = e.keyLo;
+    if (e.userValue >= 0) movesWithUserValue++;
+    if (e.dynWins + e.dynDraws + e.dynLosses > 0) movesWithLearning++;
+    if (e.postBook) postBookMoves++;
+  }
+  return { positions, movesWithUserValue, movesWithLearning, postBookMoves };
 }

@@ -1,8 +1,9 @@
 /**
- * `tabiya book learn X.tbk games.pgn --player NAME [--postbook N]`: book learning from the games
+ * `tabiya book learn X.tbk games.pgn --player NAME [--post-book N]`: book learning from the games
  * NAME played (rules in rich/learn.ts; evaluations read from move comments).
  */
 import { learnFromPgn } from '../../book/node/richLearn.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 import { checkInputs } from './pgnCommon.js';
@@ -10,7 +11,7 @@ import { PgnJob, bookErrors } from './richCommon.js';
 
 export interface RichLearnCliOptions {
   player?: string;
-  postbook?: string;
+  postBook?: string;
   errors?: string;
   quiet?: boolean;
   json?: boolean;
@@ -18,10 +19,11 @@ export interface RichLearnCliOptions {
 
 export async function richLearnCommand(file: string, pgns: string[], opts: RichLearnCliOptions): Promise<void> {
   checkInputs(pgns);
+  checkOutputs([{ path: file, kind: 'tbk', mode: 'update' }], pgns);
   if (opts.player === undefined || opts.player.trim() === '') throw new CliError('book learn: --player NAME is required (the player whose moves learn)', 2);
   const job = new PgnJob('book learn', opts);
   const s = await bookErrors(() =>
-    learnFromPgn(file, pgns, { player: opts.player!, postBook: intOption('--postbook', opts.postbook ?? '10', 0, 1000), onProgress: job.onProgress, onError: job.onError }),
+    learnFromPgn(file, pgns, { player: opts.player!, postBook: intOption('--post-book', opts.postBook ?? '10', 0, 1000), onProgress: job.onProgress, onError: job.onError }),
   ).finally(() => job.stop());
   report(opts.json, { book: file, player: opts.player, ...s, skipped: job.skipped }, () =>
     [

@@ -1,21 +1,23 @@
 /**
  * `tabiya book make PGN... -o X.tbk` and `tabiya book add X.tbk PGN...`: games counted into a
- * rich book with the Polyglot builder's filters. make-book's finishing options (--min-game,
- * --min-score, --only-white/--only-black, --uniform) belong to the Polyglot export and are
- * recorded counters here, except an explicit --min-game, which leaves rarer moves out of the
- * .tbk (Terra's createbook "minimum number of games").
+ * rich book with the Polyglot builder's filters. make-book's finishing options (--min-score,
+ * --only-white/--only-black, --uniform) shape the Polyglot export, so they belong to
+ * `book export` and are refused here; --min-games, when given, leaves rarer moves out of the
+ * .tbk (Terra's createbook "minimum number of games"); without it every move is kept.
  */
 import { addToRichBook, makeRichBook, type RichMakeSummary } from '../../book/node/richMake.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { formatRate } from '../../node/progress.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
+import { emptyBookNote } from './bookMake.js';
 import { checkInputs } from './pgnCommon.js';
 import { PgnJob, bookErrors, filtersOf } from './richCommon.js';
 
 export interface RichMakeCliOptions {
   output?: string;
   maxPly?: string;
-  minGame?: string;
+  minGames?: string;
   minScore?: string;
   colour?: string;
   uniform?: boolean;
@@ -30,6 +32,7 @@ export interface RichMakeCliOptions {
   errors?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 /** Which options the user gave (commander's value source), to tell defaults from choices. */
@@ -38,10 +41,13 @@ export type GivenOptions = (name: string) => boolean;
 export async function richMakeCommand(files: string[], opts: RichMakeCliOptions, given: GivenOptions): Promise<void> {
   checkInputs(files);
   if (opts.output === undefined || opts.output === '-') throw new CliError('book make: a .tbk book needs a file name (-o X.tbk)', 2);
+  checkOutputs([{ path: opts.output, kind: 'tbk', instead: `use tabiya book add ${opts.output} to count more games into it` }], files, { force: opts.force });
   const notes: string[] = [];
   // colour is set by the --only-white/--only-black handlers, which leave no value source.
   for (const [name, key] of [['--min-score', 'minScore'], ['--only-white/--only-black', 'colour'], ['--uniform', 'uniform']] as const) {
-    if (key === 'colour' ? opts.colour !== undefined : given(key)) notes.push(`${name} is an export option for .tbk books (give it to book export); ignored`);
+    if (key === 'colour' ? opts.colour !== undefined : given(key)) {
+      throw new CliError(`${name} shapes the Polyglot export of a .tbk: give it to book export (tabiya book export ${opts.output} -o X.bin ${name.split('/')[0]} ...)`, 2);
+    }
   }
   if (opts.threads !== undefined && opts.threads !== '1') notes.push('--threads: .tbk books are built on one thread');
   const filter = filtersOf(opts);
@@ -50,17 +56,19 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
     makeRichBook(opts.output!, {
       inputs: files,
       maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
-      minGames: given('minGame') ? intOption('--min-game', opts.minGame, 0, 65535) : 0,
+      minGames: given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : 0,
       filter,
       onProgress: job.onProgress,
       onError: job.onError,
     }),
   ).finally(() => job.stop());
+  if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames}`));
   printSummary({ ...s, notes: [...notes, ...s.notes] }, job, opts.json);
 }
 
 export async function richAddCommand(book: string, files: string[], opts: RichMakeCliOptions): Promise<void> {
   checkInputs(files);
+  checkOutputs([{ path: book, kind: 'tbk', mode: 'update' }], files);
   const filter = filtersOf(opts);
   const job = new PgnJob('book add', opts);
   const s = await bookErrors(() =>

@@ -6,6 +6,7 @@
 import { openRichBook } from '../../book/node/richFile.js';
 import type { RichEntry } from '../../book/rich/reader.js';
 import { choose, explainPolicy, parsePolicy, seededRandom, type BookPolicyConfig, type PolicyRow } from '../../book/select/index.js';
+import { PolicyError, findPolicyOption, parsePolicyKind } from '../../book/select/options.js';
 import { makeUci } from '../../notation/uci.js';
 import { keyToHex } from '../../core/zobrist.js';
 import { makeFen } from '../../notation/fen.js';
@@ -34,10 +35,16 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
   try {
     const given: Record<string, string | boolean> = {};
     for (const [k, v] of Object.entries(opts)) if (!OWN.has(k) && v !== undefined) given[k] = v;
-    if (opts.choose !== undefined && given.policy === undefined) given.policy = opts.choose;
+    if (opts.choose !== undefined) {
+      if (given.policy !== undefined && parsePolicyKind(String(given.policy)) !== parsePolicyKind(opts.choose)) {
+        throw new CliError(`--choose ${opts.choose} and --policy ${String(given.policy)} name different policies: give one`, 2);
+      }
+      given.policy = opts.choose;
+    }
     config = parsePolicy(given);
   } catch (e) {
-    throw new CliError((e as Error).message, 2);
+    if (e instanceof PolicyError) throw new CliError(flagMessage(e), 2);
+    throw e;
   }
   const moves = await bookErrors(() => {
     const { book, close } = openRichBook(file);
@@ -78,6 +85,12 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
     if (chosen !== undefined) lines.push(chosen === 0 ? `chosen (${config.policy}): none` : `chosen (${config.policy}): ${makeSan(pos, chosen)}`);
     return lines.join('\n');
   });
+}
+
+/** A policy error as the command line says it: the flag instead of the engine's option name. */
+function flagMessage(e: PolicyError): string {
+  const o = findPolicyOption(e.option);
+  return o !== undefined && e.message.startsWith(`${o.name}: `) ? `--${o.flag}: ${e.message.slice(o.name.length + 2)}` : e.message;
 }
 
 function games(m: RichEntry): number {

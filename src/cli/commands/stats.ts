@@ -24,10 +24,13 @@ export interface StatsOptions {
 function counts(text: string, option: string, sizes: number[]): number[] {
   const parts = text.split(/[,\s]+/).filter((s) => s !== '');
   if (!sizes.includes(parts.length)) throw new CliError(`${option}: expected ${sizes.join(' or ')} comma-separated counts, got ${parts.length}`, 2);
-  return parts.map((p) => {
-    if (!/^\d+$/.test(p)) throw new CliError(`${option}: "${p}" is not a non-negative integer`, 2);
-    return parseInt(p, 10);
+  const out = parts.map((p) => {
+    const n = Number(p);
+    if (!/^\d+$/.test(p) || !Number.isSafeInteger(n)) throw new CliError(`${option}: "${p}" is not a non-negative integer`, 2);
+    return n;
   });
+  if (out.every((n) => n === 0)) throw new CliError(`${option}: every count is 0; there are no games to rate`, 2);
+  return out;
 }
 
 type Sample = { kind: 'wdl'; wdl: Wdl } | { kind: 'penta'; penta: Penta };
@@ -41,6 +44,22 @@ function sample(opts: StatsOptions): Sample {
   const c = counts(opts.penta!, '--penta', [5, 6]);
   const penta: Penta = c.length === 6 ? pentaFromSix(c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!) : [c[0]!, c[1]!, c[2]!, c[3]!, c[4]!];
   return { kind: 'penta', penta };
+}
+
+/** A number of the text report; a quantity that is undefined for the counts (no spread) shows as "-", never nan. */
+function shown(x: number, digits: number): string {
+  return Number.isNaN(x) ? '-' : fixed(x, digits);
+}
+
+/** A measure of spread, undefined (NaN) when the samples have none. */
+function spread(e: EloEstimate, x: number): number {
+  return e.variance > 0 ? x : NaN;
+}
+
+/** Why some numbers are "-": every sample scored the same, so there is no spread to measure. */
+function spreadNote(e: EloEstimate, kind: Sample['kind']): string[] {
+  if (e.variance > 0) return [];
+  return [`note: every ${kind === 'wdl' ? 'game' : 'pair'} scored the same, so the error bar, nElo and LOS are undefined ("-"); ${Number.isFinite(e.elo) ? '' : 'a 0 % or 100 % score has no finite Elo; '}more games will tell`];
 }
 
 function jsonNumber(x: number): number | null {
@@ -67,10 +86,13 @@ export function statsEloCommand(opts: StatsOptions): void {
   report(opts.json, { ...estimateJson(e), ...extra }, () => {
     const lines = [
       `Games: ${e.games}${s.kind === 'penta' ? ` (${e.samples} pairs)` : ''}, score ${fixed(100 * e.score, 2)} %`,
-      `Elo: ${fixed(e.elo, 2)} +/- ${fixed(e.error, 2)}, nElo: ${fixed(e.nElo, 2)} +/- ${fixed(e.nEloError, 2)}`,
-      `LOS: ${fixed(e.los, 2)} %, DrawRatio: ${fixed(e.drawRatio, 2)} %${s.kind === 'penta' ? ' (pairs scoring 1)' : ''}`,
+      `Elo: ${shown(e.elo, 2)} +/- ${shown(spread(e, e.error), 2)}, nElo: ${shown(e.nElo, 2)} +/- ${shown(e.nEloError, 2)}`,
+      `LOS: ${shown(e.los, 2)} %, DrawRatio: ${shown(e.drawRatio, 2)} %${s.kind === 'penta' ? ' (pairs scoring 1)' : ''}`,
     ];
-    if (s.kind === 'wdl') lines.push(`cutechess: ${cutechessEloLine(s.wdl)}`);
+    // cutechess's own line, as it prints it, when it has no nan in it.
+    const cute = s.kind === 'wdl' ? cutechessEloLine(s.wdl) : '';
+    if (cute !== '' && !cute.includes('nan')) lines.push(`cutechess: ${cute}`);
+    lines.push(...spreadNote(e, s.kind));
     return lines.join('\n');
   });
 }
@@ -100,7 +122,8 @@ export function statsSprtCommand(opts: StatsOptions): void {
       const verdict = st.decision === 'H1' ? 'H1 accepted' : st.decision === 'H0' ? 'H0 accepted' : 'continue';
       return [
         `LLR: ${fixed(st.llr, 2)} (${fixed(pct, 1)}%) (${fixed(st.lower, 2)}, ${fixed(st.upper, 2)}) [${general(cfg.elo0, 6)}, ${general(cfg.elo1, 6)}] ${unit}, model ${model}${s.kind === 'penta' ? ', pentanomial' : ', trinomial'}: ${verdict}`,
-        `Elo: ${fixed(e.elo, 2)} +/- ${fixed(e.error, 2)}, LOS: ${fixed(e.los, 2)} %`,
+        `Elo: ${shown(e.elo, 2)} +/- ${shown(spread(e, e.error), 2)}, LOS: ${shown(e.los, 2)} %`,
+        ...spreadNote(e, s.kind),
       ].join('\n');
     },
   );

@@ -3,11 +3,13 @@
  * `tune fit` (see src/tune/sample.ts for what is drawn and what is left out).
  */
 import { AtomicFileSync } from '../../book/node/atomicWrite.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { readPgn } from '../../pgn/reader.js';
 import { PositionSampler } from '../../tune/sample.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
+import { checkInputs, checkRead } from './pgnCommon.js';
 
 export interface TuneDataOptions {
   output: string;
@@ -17,13 +19,16 @@ export interface TuneDataOptions {
   minPieces?: string;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
 }
 
 export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Promise<void> {
+  checkInputs(pgn);
   const skipPlies = intOption('--skip-plies', opts.skipPlies, 0, 10000) ?? 16;
   const perGame = intOption('--per-game', opts.perGame, 1, 10000) ?? 10;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
   const minPieces = intOption('--min-pieces', opts.minPieces, 2, 32) ?? 5;
+  checkOutputs([{ path: opts.output, kind: 'text' }], pgn, { force: opts.force });
   const out = new AtomicFileSync(opts.output);
   const enc = new TextEncoder();
   let buffered: string[] = [];
@@ -39,12 +44,13 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
   const bar = startProgress({ label: 'tune data', total: 0, unit: 'games', quiet: opts.quiet });
   const t0 = performance.now();
   try {
-    await readPgn(pgn, sampler, { onProgress: (p) => bar.update(p.games, `${sampler.counts.written} positions`) });
+    const summary = await readPgn(pgn, sampler, { onProgress: (p) => bar.update(p.games, `${sampler.counts.written} positions`) });
+    checkRead(summary, opts.output);
     flush();
     out.commit();
   } catch (e) {
     out.abort();
-    if (e instanceof Error && 'code' in e) throw e;
+    if (e instanceof CliError || (e instanceof Error && 'code' in e)) throw e;
     throw new CliError(`tune data: ${(e as Error).message}`, 1);
   } finally {
     bar.stop();

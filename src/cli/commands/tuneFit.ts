@@ -4,6 +4,7 @@
  * See docs/tuning.md.
  */
 import { writeFileAtomic } from '../../book/node/atomicWrite.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { splitStore } from '../../tune/dataset.js';
 import { fitK } from '../../tune/kfit.js';
@@ -36,6 +37,13 @@ export interface TuneFitOptions {
   resolve?: boolean;
   quiet?: boolean;
   json?: boolean;
+  force?: boolean;
+}
+
+/** An option that must be above 0 when given (0 would make the command do nothing and report success). */
+function positive(name: string, x: number | undefined): number | undefined {
+  if (x === 0) throw new CliError(`option ${name}: must be above 0`, 2);
+  return x;
 }
 
 const DEFAULT_EPOCHS: Record<Method, number> = { adam: 400, adagrad: 400, local: 30, anneal: 60, genetic: 150 };
@@ -44,15 +52,20 @@ const f6 = (x: number | undefined): string => (x === undefined ? '-' : x.toFixed
 
 export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promise<void> {
   if (!opts.output) throw new CliError('tune fit: -o/--output FILE is required', 2);
+  checkOutputs(
+    [{ path: opts.output, kind: 'text' }, ...(opts.plot ? [{ path: opts.plot, kind: 'text' as const }] : [])],
+    [file, ...(opts.params ? [opts.params] : [])],
+    { force: opts.force },
+  );
   const method = (opts.method ?? 'adam') as Method;
   if (!METHODS.includes(method)) throw new CliError(`tune fit: --method ${opts.method} is not one of ${METHODS.join(', ')}`, 2);
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
   const fraction = numberOption('--validation', opts.validation, 0, 0.9) ?? 0.1;
   const epochs = intOption('--epochs', opts.epochs, 1) ?? DEFAULT_EPOCHS[method];
-  const maxSeconds = numberOption('--max-seconds', opts.maxSeconds, 0) ?? 600;
+  const maxSeconds = positive('--max-seconds', numberOption('--max-seconds', opts.maxSeconds, 0)) ?? 600;
   const threads = threadsOption(opts.threads);
   const limit = intOption('--limit', opts.limit, 1);
-  const rate = numberOption('--rate', opts.rate, 0);
+  const rate = positive('--rate', numberOption('--rate', opts.rate, 0));
   const fixedK = numberOption('--k', opts.k, 0.001, 100);
   const patience = intOption('--patience', opts.patience, 0) ?? 0;
   const l2 = numberOption('--l2', opts.l2, 0) ?? 0;
@@ -156,9 +169,11 @@ export async function tuneLossCommand(file: string, opts: TuneLossOptions): Prom
   const part = opts.part ?? 'all';
   if (part !== 'all' && part !== 'train' && part !== 'validation') throw new CliError(`tune loss: --part ${part} is not all, train or validation`, 2);
   const fraction = numberOption('--validation', opts.validation, 0, 0.9) ?? 0.1;
+  if (part === 'validation' && fraction === 0) throw new CliError('tune loss: --part validation needs a --validation share above 0', 2);
   const data = await loadData(file, { threads, resolve: opts.resolve !== false, limit, seed, quiet: opts.quiet });
   // The same split as `tune fit` with the same --seed, --limit and --validation.
   const store = part === 'all' ? data.store : splitStore(data.store, fraction, seed)[part];
+  if (store.n === 0) throw new CliError(`tune loss: the ${part} part of ${file} holds no position (${data.store.n} in all)`, 1);
   const obj = await makeObjective(store, threads, w.length);
   try {
     const fit = fixedK === undefined ? await fitK(obj, w) : { K: fixedK, loss: await obj.loss(w, fixedK) };

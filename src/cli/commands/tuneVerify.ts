@@ -13,8 +13,11 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkOutputs } from '../../node/outputs.js';
 import { readParamsFile } from '../../tune/paramsFile.js';
-import { CliError, intOption } from '../errors.js';
+import { parseTc } from '../../match/tc.js';
+import { sprtConfigError, type SprtModel } from '../../stats/sprt.js';
+import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
 
 export interface TuneVerifyOptions {
@@ -49,6 +52,19 @@ interface MatchJson {
   players?: { name: string; faults?: unknown }[];
 }
 
+/** Checks `--sprt key=value...` as the match will read it (defaults elo0=0 elo1=10). */
+function checkSprt(words: readonly string[]): void {
+  const kv = new Map<string, string>([['elo0', '0'], ['elo1', '10'], ['alpha', '0.05'], ['beta', '0.05'], ['model', 'normalized']]);
+  for (const w of words) {
+    const eq = w.indexOf('=');
+    if (eq <= 0 || !kv.has(w.slice(0, eq))) throw new CliError(`tune verify: --sprt: "${w}" is not one of elo0= elo1= alpha= beta= model=`, 2);
+    kv.set(w.slice(0, eq), w.slice(eq + 1));
+  }
+  const n = (k: string): number => numberOption(`--sprt ${k}=`, kv.get(k))!;
+  const bad = sprtConfigError({ elo0: n('elo0'), elo1: n('elo1'), alpha: n('alpha'), beta: n('beta'), model: kv.get('model') as SprtModel });
+  if (bad) throw new CliError(`tune verify: --sprt: ${bad}`, 2);
+}
+
 const quote = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
 export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): Promise<void> {
@@ -59,6 +75,13 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
   const nodes = intOption('--nodes', opts.nodes, 1, 1_000_000_000);
   if (nodes !== undefined && opts.tc !== undefined) throw new CliError('tune verify: --tc and --nodes exclude each other', 2);
   const tc = nodes !== undefined ? `nodes=${nodes}` : (opts.tc ?? '10+0.1');
+  // The match would refuse these too, but only after the user has read its command line.
+  if (opts.tc !== undefined) {
+    const t = parseTc(opts.tc);
+    if (!t.ok) throw new CliError(`tune verify: --tc: ${t.error.message}`, 2);
+    if (t.value.infinite) throw new CliError('tune verify: --tc inf never ends a search; give a clock or --nodes', 2);
+  }
+  checkSprt(opts.sprt ?? []);
   const openings = opts.openings ?? '../shared/data/books/UHO_4060_v4.epd.gz';
   // Fail here, with the file's name, rather than in every engine.
   const tuned = resolve(file);
@@ -70,6 +93,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     throw new CliError(`tune verify: ${(e as Error).message}`, 1);
   }
   if (!existsSync(openings)) throw new CliError(`tune verify: opening suite ${openings} does not exist (--openings FILE)`, 1);
+  if (opts.pgnout) checkOutputs([{ path: opts.pgnout, kind: 'pgn', mode: 'append' }], [tuned, ...(base ? [base] : []), openings]);
   const engine = (name: string, params?: string): string[] => [
     '--engine',
     `name=${name}`,
@@ -153,5 +177,6 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
         : 'SPRT         -',
     ].join('\n'),
   );
-  if (code !== 0 && r.games === 0) throw new CliError(`tune verify: the match failed (exit code ${code})`, 1);
+  // A match that stopped early (a fault, an interrupt) is not a verification, whatever it counted.
+  if (code !== 0) throw new CliError(`tune verify: the match ${r.stopped === 'interrupted' ? 'was interrupted' : `stopped early (${r.stopped})`} after ${r.games} games (exit code ${code})`, code === 130 ? 130 : 1);
 }

@@ -6,7 +6,9 @@ import type { LearnGame } from '../../engine/bookProbe.js';
 import { LocalHost, type EngineConfig, type EngineHost, type GoRequest, type WireBest, type WireInfo } from '../../engine/host.js';
 import { STARTING_FEN, makeFen, positionFromFen } from '../../notation/fen.js';
 import { makeUci, parseUci } from '../../notation/uci.js';
-import { UciServer, parseGo } from './server.js';
+import { ScriptedHost } from '../../../test/support/scriptedHost.js';
+import { UciServer } from './server.js';
+import { parseGo } from './go.js';
 
 /** A UCI server on a same-thread engine, with the lines it wrote. */
 function session(host: EngineHost = new LocalHost()): { out: string[]; send: (...lines: string[]) => string[] } {
@@ -77,10 +79,47 @@ test('setoption: names without regard to case and spacing; bad values are report
   assert.deepEqual(s.send('setoption name  move overhead  value 120', 'setoption name HASH value 64', 'setoption name Clear Hash'), []);
   assert.deepEqual(host.configs, [{ moveOverhead: 120 }, { hashMB: 64 }]);
   assert.deepEqual(host.calls, ['clearHash']);
-  assert.match(s.send('setoption name Hash value lots')[0]!, /not an integer/);
+  assert.deepEqual(s.send('setoption name Hash value lots'), ['info string option Hash: "lots" is not a whole number from 1 to 8192; not changed']);
   assert.match(s.send('setoption name Nonsense value 1')[0]!, /unknown option/);
-  s.send('setoption name BookFile value /tmp/book.bin', 'setoption name UCI_Chess960 value true', 'setoption name Hash value 999999');
-  assert.deepEqual(host.configs.slice(2), [{ bookFile: '/tmp/book.bin' }, { chess960: true }, { hashMB: 8192 }]);
+  s.send('setoption name BookFile value /tmp/book.bin', 'setoption name UCI_Chess960 value true');
+  assert.deepEqual(host.configs.slice(2), [{ bookFile: '/tmp/book.bin' }, { chess960: true }]);
+});
+
+test('setoption: out-of-range, fractional and empty values are refused with the range, and the option keeps its value', () => {
+  const host = new RecordingHost();
+  const s = session(host);
+  const table: [string, string][] = [
+    ['Hash value 999999', 'option Hash: "999999" is not a whole number from 1 to 8192'],
+    ['Hash value 0', 'option Hash: "0" is not a whole number from 1 to 8192'],
+    ['Threads value 2.5', 'option Threads: "2.5" is not a whole number from 1 to 56'],
+    ['MultiPV value', 'option MultiPV: "" is not a whole number from 1 to 256'],
+    ['Skill Level value -1', 'option Skill Level: "-1" is not a whole number from 0 to 20'],
+    ['Move Overhead value 5x', 'option Move Overhead: "5x" is not a whole number from 0 to 5000'],
+    ['OwnBook value yes', 'option OwnBook: "yes" is not true or false'],
+    ['BookThreshold value 1001', 'option BookThreshold: "1001" is not a whole number from 0 to 1000'],
+    ['BookPolicy value best-ever', 'option BookPolicy: "best-ever" is not a policy'],
+  ];
+  for (const [set, message] of table) {
+    const out = s.send(`setoption name ${set}`);
+    assert.equal(out.length, 1, set);
+    assert.ok(out[0]!.startsWith(`info string ${message}`) && out[0]!.endsWith('; not changed'), `${set}: ${out[0]}`);
+  }
+  assert.deepEqual(host.configs, [], 'nothing was applied');
+  assert.deepEqual(s.send('setoption name Hash value 8192', 'setoption name Skill Level value 0'), []);
+  assert.deepEqual(host.configs, [{ hashMB: 8192 }, { skillLevel: 0 }]);
+});
+
+test('BookThreshold is advertised under its new name only; setoption still reads the old BookTreshold', () => {
+  const host = new RecordingHost();
+  const s = session(host);
+  const options = s.send('uci').filter((l) => l.startsWith('option name '));
+  assert.ok(options.includes('option name BookThreshold type spin default 5 min 0 max 1000'));
+  assert.ok(!options.some((l) => /treshold/i.test(l)));
+  assert.deepEqual(s.send('setoption name BookTreshold value 12', 'setoption name bookthreshold value 13'), []);
+  assert.deepEqual(
+    host.configs.map((c) => c.bookPolicy?.bookTreshold),
+    [12, 13],
+  );
 });
 
 test('go parameters are parsed, searchmoves up to the next keyword', () => {
@@ -88,7 +127,49 @@ test('go parameters are parsed, searchmoves up to the next keyword', () => {
   assert.deepEqual(parseGo('searchmoves e2e4 d2d4 depth 3 ponder'.split(' ')).limits, { searchmoves: ['e2e4', 'd2d4'], depth: 3, ponder: true });
   assert.deepEqual(parseGo(['infinite']).limits, { infinite: true });
   assert.deepEqual(parseGo(['mate', '3', 'nodes', '100', 'movetime', '50']).limits, { mate: 3, nodes: 100, movetime: 50 });
-  assert.deepEqual(parseGo(['depth', 'x', 'bogus']).errors.length, 2);
+  assert.deepEqual(parseGo(['depth', 'x', 'bogus']).errors.length, 1);
+  assert.deepEqual(parseGo(['depth', 'x', 'bogus']).ignored, ['bogus']);
+  // Clocks may be below zero: cutechess-cli sends what is left after a move within its margin.
+  assert.deepEqual(parseGo('wtime -150 btime 3000'.split(' ')), { limits: { wtime: -150, btime: 3000 }, errors: [], ignored: [] });
+});
+
+test('go with a bad number: info string naming the token and what was expected, no search; the engine stays usable', () => {
+  const table: [string, string][] = [
+    ['go depth abc', 'go depth: "abc" is not a whole number of plies, at least 1'],
+    ['go depth -3', 'go depth: "-3" is not a whole number of plies, at least 1'],
+    ['go depth 0', 'go depth: "0" is not a whole number of plies, at least 1'],
+    ['go depth 2.5', 'go depth: "2.5" is not a whole number of plies, at least 1'],
+    ['go nodes -1', 'go nodes: "-1" is not a whole number of nodes, at least 1'],
+    ['go nodes 1e6', 'go nodes: "1e6" is not a whole number of nodes, at least 1'],
+    ['go movetime x', 'go movetime: "x" is not a whole number of milliseconds, at least 1'],
+    ['go wtime 5s btime 100', 'go wtime: "5s" is not a whole number of milliseconds'],
+    ['go wtime 100 btime 100 winc -5', 'go winc: "-5" is not a whole number of milliseconds, at least 0'],
+    ['go movestogo -1 wtime 10', 'go movestogo: "-1" is not a whole number of moves, at least 0'],
+    ['go mate zero', 'go mate: "zero" is not a whole number of moves, at least 1'],
+    ['go depth', 'go depth: a value is missing: expected a whole number of plies, at least 1'],
+    ['go depth infinite', 'go depth: a value is missing: expected a whole number of plies, at least 1'],
+    ['go searchmoves e2e5 depth 2', 'go searchmoves: move 1, illegal move "e2e5"'],
+    ['go searchmoves depth 2', 'go searchmoves: expected at least one move'],
+  ];
+  const host = new ScriptedHost();
+  const s = session(host);
+  for (const [go, message] of table) {
+    const out = s.send('position startpos', go);
+    assert.ok(out[0]?.startsWith(`info string ${message}`), `${go}: ${out[0]}`);
+    assert.equal(out.at(-1), 'info string go: no search started', go);
+    assert.equal(host.gos.length, 0, `${go} started no search`);
+    // Still responsive: isready is answered and a good go searches.
+    s.send('isready');
+    host.tick();
+    assert.equal(s.out.at(-1), 'readyok');
+  }
+  assert.deepEqual(s.send('go depth 2'), []);
+  host.tick();
+  assert.deepEqual([host.gos.length, s.out.at(-1)], [1, 'bestmove b1a3'], 'the scripted host plays the first legal move');
+  // An unknown word is skipped (the UCI specification says so), the rest is searched.
+  assert.deepEqual(s.send('go depht 2 depth 3'), ['info string go: ignored words that are not go parameters: "depht" "2"']);
+  host.tick();
+  assert.deepEqual(host.gos[1]!.limits.depth, 3);
 });
 
 test('every go mode ends with a legal bestmove', () => {
@@ -112,10 +193,28 @@ test('mate and stalemate on the board: bestmove (none); bad positions are report
   assert.deepEqual(s.send('position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', 'go depth 3'), ['bestmove (none)']);
   assert.deepEqual(s.send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'go movetime 10'), ['bestmove (none)']);
   assert.match(s.send('position fen 8/8/8 w - - 0 1')[0]!, /^info string position: /);
-  assert.match(s.send('position startpos moves e2e5')[0]!, /^info string position: .*illegal move "e2e5"/);
-  // The last good position (stalemate) is still the current one.
+  // A bad FEN keeps the position (stalemate) as it was.
   assert.deepEqual(s.send('go depth 1'), ['bestmove (none)']);
   assert.match(s.send('frobnicate')[0]!, /unknown command/);
+});
+
+test('position with an illegal move: said with its index, and the position is the one after the moves before it (as Stockfish)', () => {
+  const s = session(new ScriptedHost());
+  // What /usr/games/stockfish shows with `d` after the same command (test/engine-uci.test.ts compares them live).
+  const afterTwo = 'rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
+  assert.deepEqual(s.send('position startpos moves e2e4 e7e6 e1e8 d2d4'), [
+    `info string position: move 3 of 4, illegal move "e1e8" in position ${afterTwo}; the position is the one after the 2 moves before it`,
+  ]);
+  assert.deepEqual(s.send('d'), [`info string fen ${afterTwo}`]);
+  assert.match(s.send('position startpos moves e2e4 zz e7e5')[0]!, /^info string position: move 2 of 3, unreadable UCI move "zz" .*the one after the 1 move before it$/);
+  assert.deepEqual(s.send('d'), ['info string fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1']);
+  assert.match(s.send('position startpos moves e2e5')[0]!, /move 1 of 1, illegal move "e2e5" .*; the position is the one the command starts from$/);
+  assert.deepEqual(s.send('d'), [`info string fen ${STARTING_FEN}`]);
+  // Words where "moves" belongs are said to be ignored.
+  assert.deepEqual(s.send('position startpos e2e4', 'd'), [
+    'info string position: expected "moves" after startpos, got "e2e4"; the words after startpos are ignored',
+    `info string fen ${STARTING_FEN}`,
+  ]);
 });
 
 test('a legal bestmove in 3000 random positions (checks, promotions, en passant, castling, one legal move)', () => {
@@ -204,4 +303,107 @@ test('UCI_ShowWDL: every info line carries wdl permille summing to 1000; a queen
     assert.equal(w + d + loss, 1000, l);
     assert.ok(w >= 990, l);
   }
+});
+
+/** A UCI session on a scripted host, and whether it has quit. */
+function scripted(): { host: ScriptedHost; server: UciServer; out: string[]; quits: number[]; send: (...lines: string[]) => string[] } {
+  const host = new ScriptedHost();
+  const out: string[] = [];
+  const server = new UciServer((l) => out.push(l), host);
+  const quits: number[] = [];
+  server.onQuit = () => quits.push(out.length);
+  return {
+    host,
+    server,
+    out,
+    quits,
+    send(...lines) {
+      const from = out.length;
+      for (const l of lines) server.receive(l);
+      return out.slice(from);
+    },
+  };
+}
+
+test('a go during a search waits for its bestmove, and so does everything after it: commands run in the order they came', () => {
+  const { host, out, send } = scripted();
+  send('position startpos', 'go depth 5', 'go depth 6', 'position startpos moves e2e4', 'go depth 7', 'isready');
+  assert.equal(host.gos.length, 1, 'the second go waits');
+  assert.deepEqual(out, []);
+  host.tick();
+  assert.equal(host.gos.length, 2);
+  assert.deepEqual(host.gos[1]!.moves, [], 'the position command after it has not run yet');
+  host.tick();
+  assert.equal(host.gos.length, 3);
+  assert.deepEqual([host.gos[2]!.moves, host.gos[2]!.limits.depth], [['e2e4'], 7]);
+  host.tick();
+  assert.deepEqual(out, ['bestmove b1a3', 'bestmove b1a3', 'readyok', 'bestmove b8a6']);
+});
+
+test('stop during go infinite reaches it even when a go waits behind it; ucinewgame waits for the search too', () => {
+  const { host, out, send } = scripted();
+  send('go infinite', 'ucinewgame', 'go depth 3', 'stop');
+  assert.deepEqual(host.calls, ['go', 'stop'], 'stop jumped the queue: nothing else could end go infinite');
+  host.tick();
+  assert.deepEqual(host.calls, ['go', 'stop', 'newGame', 'go']);
+  host.tick();
+  assert.deepEqual(out, ['bestmove b1a3', 'bestmove b1a3']);
+  // After a bounded search, stop keeps its place in the queue.
+  send('go depth 9', 'go depth 2', 'stop');
+  assert.deepEqual(host.calls.slice(4), ['go']);
+  host.tick();
+  assert.deepEqual(host.calls.slice(4), ['go', 'go', 'stop']);
+});
+
+test('end of input: commands before it are all answered, a limited search finishes, an unlimited one is stopped; then quit', () => {
+  const { host, out, quits, send, server } = scripted();
+  send('uci', 'isready', 'position startpos', 'go depth 10');
+  server.endOfInput();
+  assert.deepEqual(quits, [], 'not before readyok and bestmove');
+  host.tick();
+  assert.deepEqual(out.slice(-2), ['readyok', 'bestmove b1a3']);
+  assert.deepEqual([quits.length, host.closed], [1, true]);
+  assert.ok(!host.calls.includes('stop'), 'the limited search was not cut short');
+
+  for (const go of ['go infinite', 'go ponder wtime 100 btime 100', 'go', 'go mate 3', 'go btime 100']) {
+    const t = scripted();
+    t.send(go);
+    t.server.endOfInput();
+    assert.ok(t.host.calls.includes('stop'), `${go} is stopped`);
+    t.host.tick();
+    assert.deepEqual([t.out, t.quits.length], [['bestmove b1a3'], 1], go);
+  }
+  // Queued commands after the end of the input: each unlimited search they start is stopped too.
+  const q = scripted();
+  q.send('go depth 4', 'go infinite', 'isready', 'go movetime 50');
+  q.server.endOfInput();
+  for (let i = 0; i < 3; i++) q.host.tick();
+  assert.deepEqual(q.out, ['bestmove b1a3', 'readyok', 'bestmove b1a3', 'bestmove b1a3']);
+  assert.equal(q.quits.length, 1);
+});
+
+test('quit in the middle of the input: the search is stopped and answers, nothing after quit is read', () => {
+  const { host, out, quits, send, server } = scripted();
+  send('position startpos', 'go depth 30', 'go depth 2', 'quit', 'isready', 'go depth 1');
+  assert.deepEqual(host.calls, ['go', 'stop']);
+  host.tick();
+  assert.deepEqual(out, ['bestmove b1a3']);
+  assert.deepEqual([quits.length, host.closed, server.ended], [1, true, true]);
+  server.endOfInput();
+  send('isready');
+  host.tick();
+  assert.deepEqual([out.length, quits.length], [1, 1]);
+});
+
+test('ucinewgame, setoption and position during go infinite: the search answers, the engine stays usable', () => {
+  const { host, out, send } = scripted();
+  send('position startpos', 'go infinite', 'setoption name Hash value 32', 'position startpos moves d2d4', 'ucinewgame', 'isready', 'stop');
+  host.tick();
+  host.tick();
+  assert.deepEqual(out, ['bestmove b1a3', 'readyok']);
+  assert.deepEqual(host.calls, ['go', 'configure', 'stop', 'newGame']);
+  send('go depth 1');
+  host.tick();
+  assert.deepEqual(host.gos[1]!.moves, ['d2d4']);
+  assert.equal(out.at(-1), 'bestmove b8a6');
 });

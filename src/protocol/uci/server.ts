@@ -1,130 +1,77 @@
 /**
- * tabiya's side of UCI, sans-I/O: feed it every line the GUI writes (`receive`), give it a
- * `send` for what it answers, and an EngineHost that runs searches (on a worker thread when
- * `isready`, `stop` and `ponderhit` must be answered during a search).
+ * tabiya's side of UCI, sans-I/O: feed it every line the GUI writes (`receive`), say when the
+ * input has ended (`endOfInput`), give it a `send` for what it answers, and an EngineHost that
+ * runs searches (on a worker thread when `isready`, `stop` and `ponderhit` must be answered
+ * during a search).
  *
  *     const server = new UciServer((line) => process.stdout.write(line + '\n'), host);
+ *     server.onQuit = () => rl.close();
  *     rl.on('line', (line) => server.receive(line));
+ *     rl.on('close', () => server.endOfInput());
  *
  * Commands: uci, debug, isready, setoption, register, ucinewgame, position, go (wtime btime winc
  * binc movestogo movetime depth nodes mate infinite ponder searchmoves), stop, ponderhit, quit,
- * plus `d` (show the position) and `eval` (static evaluation) for people at a terminal.
- * Option names are matched without regard to case or surrounding spaces. Bad input never
- * stops the engine: it is reported with `info string` and ignored.
+ * plus `d` (show the position) for people at a terminal. Option names are matched without
+ * regard to case or surrounding spaces. Bad input never stops the engine: it is reported with
+ * `info string` and ignored (a bad `go` starts no search).
+ *
+ * Every command is carried out in the order it came, as by Stockfish, whose command loop waits
+ * for a running search before the next `go`: a `go` or `ucinewgame` that arrives during a
+ * search waits for its `bestmove`, and so does everything after it. Two commands jump that
+ * queue, since only they can end the search it waits for: `stop` during a search that runs
+ * until stopped (`go infinite`, `go ponder`, no limit), and `ponderhit` while pondering. `quit`
+ * is carried out at once: the search is stopped, its `bestmove` printed, and what follows
+ * `quit` is not read. At the end of the input, the commands before it are carried out; a search
+ * with a limit ends by it, one without is stopped; then the engine quits.
  */
 import { legalMoves } from '../../core/movegen.js';
 import type { Position } from '../../core/position.js';
 import { makeFen, positionFromFen, STARTING_FEN } from '../../notation/fen.js';
 import { parseUci } from '../../notation/uci.js';
 import type { LearnGame } from '../../engine/bookProbe.js';
-import type { EngineConfig, EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
+import type { EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
 import { gameResult } from '../../engine/gameEnd.js';
 import { DEFAULT_WDL, gamePhase, wdlPermille } from '../../engine/wdl.js';
-import { POLICY_OPTIONS, defaultPolicy, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
+import { defaultPolicy, setPolicyOption } from '../../book/select/index.js';
+import { isUnbounded, parseGo } from './go.js';
+import { OPTIONS, findOption, optionLine, optionValueProblem } from './options.js';
 
 export const ENGINE_NAME = 'tabiya 0.1.0';
 export const ENGINE_AUTHOR = 'the tabiya authors';
 
-interface OptionSpec {
-  name: string;
-  type: 'spin' | 'check' | 'string' | 'button' | 'combo';
-  default?: string;
-  min?: number;
-  max?: number;
-  vars?: string[];
-  /** How a value changes the engine configuration (or, for 'show-wdl', the server's output). */
-  apply: (value: string) => Partial<EngineConfig> | 'clear-hash' | 'show-wdl' | undefined;
-  /** A book policy setting (src/book/select/options.ts): applied to the server's policy. */
-  policy?: PolicyOption;
+/** Commands that wait for a running search to end (and keep everything after them waiting). */
+const WAIT_FOR_SEARCH = new Set(['go', 'ucinewgame']);
+
+/** The search between `go` and its `bestmove`. */
+interface RunningSearch {
+  readonly limits: WireLimits;
+  /** Side to move at the root (for the clock that bounds the search). */
+  readonly us: number;
+  /** Still waiting for ponderhit. */
+  pondering: boolean;
+  /** Stop was already sent (at the end of the input, or by quit). */
+  stopSent: boolean;
 }
 
-/** The book policy's settings as UCI options, from the table `tabiya book probe` uses too. */
-const policyOption = (p: PolicyOption): OptionSpec => ({
-  name: p.name,
-  type: p.type,
-  default: policyOptionDefault(p),
-  ...(p.type === 'spin' ? { min: p.min!, max: p.max! } : {}),
-  ...(p.values ? { vars: [...p.values] } : {}),
-  apply: () => undefined,
-  policy: p,
-});
+const firstWord = (line: string): string => line.split(/\s+/, 1)[0]!;
 
-const spin = (name: string, def: number, min: number, max: number, key: keyof EngineConfig): OptionSpec => ({
-  name,
-  type: 'spin',
-  default: String(def),
-  min,
-  max,
-  apply: (v) => ({ [key]: Math.max(min, Math.min(max, parseInt(v, 10))) }),
-});
-const check = (name: string, def: boolean, key: keyof EngineConfig | undefined): OptionSpec => ({
-  name,
-  type: 'check',
-  default: String(def),
-  apply: (v) => (key ? { [key]: v.toLowerCase() === 'true' } : undefined),
-});
-
-export const OPTIONS: readonly OptionSpec[] = [
-  spin('Hash', 16, 1, 8192, 'hashMB'),
-  { name: 'Clear Hash', type: 'button', apply: () => 'clear-hash' },
-  spin('Threads', 1, 1, 56, 'threads'),
-  spin('MultiPV', 1, 1, 256, 'multiPV'),
-  check('Ponder', false, undefined),
-  spin('Move Overhead', 50, 0, 5000, 'moveOverhead'),
-  check('OwnBook', false, 'ownBook'),
-  { name: 'BookFile', type: 'string', default: '<empty>', apply: (v) => ({ bookFile: v === '<empty>' ? '' : v }) },
-  ...POLICY_OPTIONS.map(policyOption),
-  spin('BookDepth', 0, 0, 1000, 'bookDepth'),
-  check('BookLearning', false, 'bookLearning'),
-  check('BookAwareSearch', false, 'bookAwareSearch'),
-  check('UCI_LimitStrength', false, 'limitStrength'),
-  spin('UCI_Elo', 2800, 800, 2800, 'elo'),
-  spin('Skill Level', 20, 0, 20, 'skillLevel'),
-  check('UCI_Chess960', false, 'chess960'),
-  check('UCI_AnalyseMode', false, undefined),
-  { name: 'UCI_ShowWDL', type: 'check', default: 'false', apply: () => 'show-wdl' },
-  { name: 'EvalParams', type: 'string', default: '<empty>', apply: (v) => ({ evalParams: v === '<empty>' ? '' : v }) },
-];
-
-function optionLine(o: OptionSpec): string {
-  let s = `option name ${o.name} type ${o.type}`;
-  if (o.default !== undefined) s += ` default ${o.default}`;
-  if (o.min !== undefined) s += ` min ${o.min} max ${o.max}`;
-  for (const v of o.vars ?? []) s += ` var ${v}`;
-  return s;
-}
-
-const GO_NUMBERS = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'movetime', 'depth', 'nodes', 'mate']);
-const GO_WORDS = new Set([...GO_NUMBERS, 'infinite', 'ponder', 'searchmoves']);
-
-/** Parses the words after `go`; unknown words are returned as errors. */
-export function parseGo(words: readonly string[]): { limits: WireLimits; errors: string[] } {
-  const limits: WireLimits = {};
-  const errors: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (GO_NUMBERS.has(w)) {
-      const v = Number(words[i + 1]);
-      if (words[i + 1] === undefined || !Number.isFinite(v)) errors.push(`go ${w}: a number is required`);
-      else (limits as Record<string, number>)[w] = v;
-      i++;
-    } else if (w === 'infinite') limits.infinite = true;
-    else if (w === 'ponder') limits.ponder = true;
-    else if (w === 'searchmoves') {
-      const moves: string[] = [];
-      while (i + 1 < words.length && !GO_WORDS.has(words[i + 1]!)) moves.push(words[++i]!);
-      limits.searchmoves = moves;
-    } else errors.push(`go: unknown parameter "${w}"`);
-  }
-  return { limits, errors };
-}
+/** Does the search go on until stop (or ponderhit)? After ponderhit, its own limits decide. */
+const runsUntilStopped = (s: RunningSearch): boolean => s.pondering || isUnbounded({ ...s.limits, ponder: false }, s.us);
 
 export class UciServer {
-  /** Called after `quit` (the transport closes then). */
+  /** Called once the engine has quit (after `quit`, or when the input has ended and all is done). */
   onQuit?: () => void;
   private fen = STARTING_FEN;
   private moves: string[] = [];
-  private searching = false;
+  private search: RunningSearch | undefined;
+  /** Commands waiting for the running search to end, with the time they arrived. */
+  private readonly backlog: { line: string; at: number }[] = [];
+  private draining = false;
+  /** isready answers still to come from the host. */
+  private pendingReady = 0;
+  private inputEnded = false;
+  private quitting = false;
+  private closed = false;
   /** UCI_ShowWDL: info lines carry the win/draw/loss chances of their score. */
   private showWdl = false;
   private searchId = 0;
@@ -144,12 +91,41 @@ export class UciServer {
 
   /** True while a search runs (between go and bestmove). */
   get busy(): boolean {
-    return this.searching;
+    return this.search !== undefined;
+  }
+
+  /** True once the engine has quit: nothing more is read or written. */
+  get ended(): boolean {
+    return this.closed;
   }
 
   receive(raw: string): void {
+    // One line at a time: a transport that hands over several must not have them read as one.
+    if (/[\r\n]/.test(raw)) {
+      for (const part of raw.split(/\r\n|\r|\n/)) this.receive(part);
+      return;
+    }
     const line = raw.trim();
-    if (line === '') return;
+    if (line === '' || this.quitting || this.closed) return;
+    const cmd = firstWord(line);
+    if (cmd === 'quit') return this.quit();
+    const s = this.search;
+    const queued = this.backlog.length > 0 || (s !== undefined && WAIT_FOR_SEARCH.has(cmd));
+    const endsWaitedSearch = s !== undefined && ((cmd === 'stop' && runsUntilStopped(s)) || (cmd === 'ponderhit' && s.pondering));
+    if (queued && !endsWaitedSearch) {
+      this.backlog.push({ line, at: Date.now() });
+      return;
+    }
+    this.handle(line, Date.now());
+  }
+
+  /** The input has ended: carry out what came before it, end the searches, then quit. */
+  endOfInput(): void {
+    this.inputEnded = true;
+    this.settle();
+  }
+
+  private handle(line: string, at: number): void {
     const words = line.split(/\s+/);
     const cmd = words[0]!;
     switch (cmd) {
@@ -160,13 +136,11 @@ export class UciServer {
         this.send('uciok');
         return;
       case 'debug':
-        this.debug = words[1] === 'on';
+        if (words[1] === 'on' || words[1] === 'off') this.debug = words[1] === 'on';
+        else this.send(`info string debug: expected "on" or "off", got ${words[1] === undefined ? 'nothing' : `"${words[1]}"`}`);
         return;
       case 'isready':
-        // During a search at once; at start-up once the search thread has loaded.
-        if (this.host.whenReady) this.host.whenReady(() => this.send('readyok'));
-        else this.send('readyok');
-        return;
+        return this.isready();
       case 'register':
         return;
       case 'setoption':
@@ -180,18 +154,16 @@ export class UciServer {
       case 'position':
         return this.position(words);
       case 'go':
-        return this.go(words.slice(1));
+        return this.go(words.slice(1), at);
       case 'stop':
-        if (this.searching) this.host.stop();
+        if (this.search) this.host.stop();
         return;
       case 'ponderhit':
-        if (this.searching) this.host.ponderhit();
-        return;
-      case 'quit':
-        if (this.searching) this.host.stop();
-        this.learnFinished();
-        this.host.close();
-        this.onQuit?.();
+        if (this.search?.pondering) {
+          this.search.pondering = false;
+          this.host.ponderhit();
+          this.settle();
+        }
         return;
       case 'd': {
         const pos = this.current();
@@ -203,25 +175,83 @@ export class UciServer {
     }
   }
 
-  private setOption(line: string): void {
-    const m = /^setoption\s+name\s+(.*?)(?:\s+value\s+(.*))?$/i.exec(line);
-    if (!m) {
-      this.send(`info string malformed setoption: ${line}`);
+  /** isready: readyok once the host has done what came before (at once during a search). */
+  private isready(): void {
+    if (!this.host.whenReady) {
+      this.send('readyok');
       return;
     }
-    const name = m[1]!.trim().toLowerCase();
+    this.pendingReady++;
+    this.host.whenReady(() => {
+      this.pendingReady--;
+      if (this.closed) return;
+      this.send('readyok');
+      this.settle();
+    });
+  }
+
+  /** quit: what follows is not read; a running search is stopped and answers first. */
+  private quit(): void {
+    this.quitting = true;
+    this.backlog.length = 0;
+    this.stopSearch();
+    this.settle();
+  }
+
+  private stopSearch(): void {
+    const s = this.search;
+    if (s && !s.stopSent) {
+      s.stopSent = true;
+      this.host.stop();
+    }
+  }
+
+  /**
+   * Moves towards the end once the input has ended or quit came: stops a search that would
+   * not end by itself, and quits when no search, queued command or readyok is left.
+   */
+  private settle(): void {
+    if (this.closed || (!this.inputEnded && !this.quitting)) return;
+    const s = this.search;
+    if (s) {
+      if (this.quitting || runsUntilStopped(s)) this.stopSearch();
+      return;
+    }
+    if (!this.quitting && (this.backlog.length > 0 || this.pendingReady > 0)) return;
+    this.closed = true;
+    this.learnFinished();
+    this.host.close();
+    this.onQuit?.();
+  }
+
+  /** Carries out the commands that waited for the search that just ended, up to one that must wait again. */
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    while (this.backlog.length > 0 && !this.closed) {
+      const next = this.backlog[0]!;
+      if (this.search && WAIT_FOR_SEARCH.has(firstWord(next.line))) break;
+      this.backlog.shift();
+      this.handle(next.line, next.at);
+    }
+    this.draining = false;
+  }
+
+  private setOption(line: string): void {
+    const m = /^setoption\s+name\s+(.*?)(?:\s+value(?:\s+(.*))?)?$/i.exec(line);
+    if (!m) {
+      this.send(`info string setoption: expected "setoption name <name> [value <value>]", got: ${line}`);
+      return;
+    }
     const value = (m[2] ?? '').trim();
-    const opt = OPTIONS.find((o) => o.name.toLowerCase() === name);
+    const opt = findOption(m[1]!);
     if (!opt) {
       this.send(`info string unknown option: ${m[1]!.trim()}`);
       return;
     }
-    if (opt.type === 'spin' && !/^-?\d+$/.test(value)) {
-      this.send(`info string option ${opt.name}: "${value}" is not an integer`);
-      return;
-    }
-    if (opt.type === 'check' && !/^(true|false)$/i.test(value)) {
-      this.send(`info string option ${opt.name}: "${value}" is not true or false`);
+    const problem = optionValueProblem(opt, value);
+    if (problem !== undefined) {
+      this.send(`info string option ${opt.name}: ${problem}; not changed`);
       return;
     }
     if (opt.policy) {
@@ -229,7 +259,7 @@ export class UciServer {
         setPolicyOption(this.policy, opt.policy.name, value);
         this.host.configure({ bookPolicy: { ...this.policy } });
       } catch (e) {
-        this.send(`info string option ${(e as Error).message}`);
+        this.send(`info string option ${(e as Error).message}; not changed`);
       }
       return;
     }
@@ -237,9 +267,13 @@ export class UciServer {
     if (change === 'show-wdl') this.showWdl = value.toLowerCase() === 'true';
     else if (change === 'clear-hash') this.host.clearHash();
     else if (change) this.host.configure(change);
-    else if (opt.type === 'combo') this.send(`info string option ${opt.name}: "${value}" is not one of ${opt.vars!.join(', ')}`);
   }
 
+  /**
+   * position startpos|fen F [moves M…]. A bad FEN leaves the current position as it is. An
+   * illegal move ends the list there: the position is the one after the moves before it, as
+   * Stockfish makes it (it stops reading the moves at the first one that is not legal).
+   */
   private position(words: string[]): void {
     let fen: string;
     let i: number;
@@ -254,18 +288,24 @@ export class UciServer {
       this.send('info string position: expected "startpos" or "fen"');
       return;
     }
-    const moves = words[i] === 'moves' ? words.slice(i + 1) : [];
+    if (i < words.length && words[i] !== 'moves') {
+      this.send(`info string position: expected "moves" after startpos, got "${words[i]}"; the words after startpos are ignored`);
+    }
+    const listed = words[i] === 'moves' ? words.slice(i + 1) : [];
     // Check now, so that a bad position is reported once and the last good one is kept.
     const r = positionFromFen(fen);
     if (!r.ok) {
-      this.send(`info string position: ${r.error.message}`);
+      this.send(`info string position: ${r.error.message}; the position stays as it was`);
       return;
     }
-    for (const mv of moves) {
+    let moves = listed;
+    for (const [k, mv] of listed.entries()) {
       const m = parseUci(r.value, mv);
       if (!m.ok) {
-        this.send(`info string position: ${m.error.message}`);
-        return;
+        const kept = k === 0 ? 'the one the command starts from' : `the one after the ${k} move${k === 1 ? '' : 's'} before it`;
+        this.send(`info string position: move ${k + 1} of ${listed.length}, ${m.error.message}; the position is ${kept}`);
+        moves = listed.slice(0, k);
+        break;
       }
       r.value.play(m.value);
     }
@@ -299,32 +339,42 @@ export class UciServer {
     return r.value;
   }
 
-  private go(words: string[]): void {
-    if (this.searching) {
-      this.send('info string go ignored: a search is running (send stop first)');
+  private go(words: string[], at: number): void {
+    const root = this.current();
+    if (!root) {
+      this.send('info string go: the position cannot be set up; no search started');
       return;
     }
-    const { limits, errors } = parseGo(words);
-    for (const e of errors) this.send(`info string ${e}`);
-    limits.startTime = Date.now();
-    this.searching = true;
+    const { limits, errors, ignored } = parseGo(words, root);
+    if (ignored.length > 0) this.send(`info string go: ignored words that are not go parameters: ${ignored.map((w) => `"${w}"`).join(' ')}`);
+    if (errors.length > 0) {
+      for (const e of errors) this.send(`info string ${e}`);
+      this.send('info string go: no search started');
+      return;
+    }
+    limits.startTime = at;
     const id = ++this.searchId;
+    const search: RunningSearch = { limits, us: root.turn, pondering: limits.ponder === true, stopSent: false };
+    this.search = search;
     const fen = this.fen;
     const moves = this.moves.slice();
     // The WDL model reads the root's phase; the root is known here.
-    const root = this.showWdl ? this.current() : undefined;
-    const phase = root ? gamePhase(root) : -1;
+    const phase = this.showWdl ? gamePhase(root) : -1;
     this.host.go(
       { fen, moves, limits },
       (info) => {
-        if (id === this.searchId) this.send(formatInfo(info, phase));
+        if (id === this.searchId && !this.closed) this.send(formatInfo(info, phase));
       },
       (best) => {
-        if (id !== this.searchId) return;
-        this.searching = false;
+        if (id !== this.searchId || this.search !== search) return;
+        this.search = undefined;
         this.bestmove(best, fen, moves);
+        this.drain();
+        this.settle();
       },
     );
+    // A search started after the end of the input (or by a same-thread host, already over).
+    if (this.search === search) this.settle();
   }
 
   private bestmove(b: WireBest, fen: string, moves: string[]): void {

@@ -5,6 +5,7 @@ import type { LearnGame } from '../../engine/bookProbe.js';
 import { LocalHost } from '../../engine/host.js';
 import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { parseUci } from '../../notation/uci.js';
+import { ScriptedHost } from '../../../test/support/scriptedHost.js';
 import { XboardServer, formatThinking } from './server.js';
 
 function session(host = new LocalHost()): { server: XboardServer; send: (...lines: string[]) => string[] } {
@@ -102,4 +103,123 @@ test('bk without a book says so in the protocol form; hint gives the reply the l
   assert.ok(parseUci(pos, hint[0]!.slice(6)).ok, 'the hint is legal for the user');
   send('force', 'usermove a2a3');
   assert.deepEqual(send('hint'), [], 'no hint for a position the search did not expect');
+});
+
+/** An xboard session on a scripted host (searches end when the test ticks). */
+function scripted(): { host: ScriptedHost; server: XboardServer; out: string[]; quits: () => number; send: (...lines: string[]) => string[] } {
+  const host = new ScriptedHost('replace');
+  const out: string[] = [];
+  const server = new XboardServer((l) => out.push(l), host);
+  let quits = 0;
+  server.onQuit = () => quits++;
+  return {
+    host,
+    server,
+    out,
+    quits: () => quits,
+    send(...lines) {
+      const from = out.length;
+      for (const l of lines) server.receive(l);
+      return out.slice(from);
+    },
+  };
+}
+
+test('numeric arguments: a bad one is answered "Error (bad argument: …): COMMAND" and changes nothing', () => {
+  const table: [string, string][] = [
+    ['sd abc', '"abc" is not a whole number of plies, at least 0'],
+    ['sd -2', '"-2" is not a whole number of plies, at least 0'],
+    ['sd 4.5', '"4.5" is not a whole number of plies, at least 0'],
+    ['sd', 'a value is missing: expected a whole number of plies, at least 0'],
+    ['st x', '"x" is not a number of seconds, at least 0'],
+    ['st -1', '"-1" is not a number of seconds, at least 0'],
+    ['time 12ab', '"12ab" is not a whole number of centiseconds'],
+    ['otim', 'a value is missing: expected a whole number of centiseconds'],
+    ['level 40 5', 'expected MPS BASE INC (3 values), got 2'],
+    ['level x 5 0', 'moves per control "x" is not a whole number of moves, at least 0'],
+    ['level 40 5:x 0', 'base time "5:x" is not minutes or minutes:seconds'],
+    ['level 40 5 -1', 'increment "-1" is not a number of seconds, at least 0'],
+    ['memory 0', '"0" is not a whole number of megabytes, at least 1'],
+    ['memory lots', '"lots" is not a whole number of megabytes, at least 1'],
+    ['cores -1', '"-1" is not a whole number of cores, at least 1'],
+    ['nps fast', '"fast" is not a whole number of nodes per second, at least 0'],
+    ['option Skill Level=abc', 'option Skill Level: "abc" is not a whole number from 0 to 20'],
+    ['option Move Overhead=-5', 'option Move Overhead: "-5" is not a whole number from 0 to 5000'],
+    ['option BookDepth=', 'option BookDepth: a value is missing: expected a whole number from 0 to 1000'],
+    ['option OwnBook=yes', 'option OwnBook: "yes" is not 0 or 1'],
+    ['option BookLearning=2', 'option BookLearning: "2" is not 0 or 1'],
+    ['option BookThreshold=2000', 'option BookThreshold: 2000 is out of range (0..1000)'],
+    ['result 2-0', '"2-0" is not a result (1-0, 0-1, 1/2-1/2 or *)'],
+  ];
+  const { host, send } = scripted();
+  send('new', 'level 40 5 0', 'sd 3', 'st 0', 'time 30000', 'otim 30000');
+  const configs = host.configs.length;
+  for (const [command, problem] of table) assert.deepEqual(send(command), [`Error (bad argument: ${problem}): ${command}`], command);
+  assert.equal(host.configs.length, configs, 'no option was changed');
+  // The good settings stand: depth 3 and the 5-minute clock of 40 moves.
+  send('force', 'go');
+  assert.deepEqual(host.gos[0]!.limits, { depth: 3, wtime: 300000, btime: 300000, winc: 0, binc: 0, movestogo: 40, startTime: host.gos[0]!.limits.startTime });
+  // Good values of every kind are taken without a word.
+  assert.deepEqual(send('force', 'sd 0', 'st 0.5', 'level 0 0:30 0.1', 'time -20', 'otim 500', 'memory 100000', 'cores 2', 'option Skill Level=5', 'option OwnBook=1', 'result *'), []);
+  assert.deepEqual(host.configs.slice(configs), [{ hashMB: 8192 }, { skillLevel: 5 }, { ownBook: true }]);
+});
+
+test('BookThreshold: offered under the new name; option BookTreshold (the old spelling) still sets it', () => {
+  const { host, send } = scripted();
+  const features = send('protover 2')[0]!;
+  assert.ok(features.includes('option="BookThreshold -spin 5 0 1000"') && !/treshold/i.test(features));
+  assert.deepEqual(send('option BookTreshold=9', 'option BookThreshold=11'), []);
+  assert.deepEqual(
+    host.configs.map((c) => c.bookPolicy?.bookTreshold),
+    [9, 11],
+  );
+});
+
+test('an illegal move gets "Illegal move: X" and leaves the position as it was', () => {
+  const { server, send } = scripted();
+  send('new', 'force', 'usermove e2e4');
+  const before = server.fen;
+  for (const bad of ['e7e4', 'e2e4', 'zz', 'e7e8q', 'O-O']) {
+    assert.deepEqual(send(`usermove ${bad}`), [`Illegal move: ${bad}`]);
+    assert.equal(server.fen, before, bad);
+  }
+});
+
+test('end of input: a search for a move finishes and is played, analysis and pondering end, pings are answered; then quit', () => {
+  const think = scripted();
+  think.send('xboard', 'protover 2', 'new', 'sd 6', 'go', 'ping 1');
+  think.server.endOfInput();
+  assert.equal(think.quits(), 0, 'not before the move');
+  think.host.tick();
+  assert.deepEqual(think.out.slice(1), ['move b1a3', 'pong 1']);
+  assert.deepEqual([think.quits(), think.host.closed, think.host.calls.includes('stop')], [1, true, false]);
+
+  const analyze = scripted();
+  analyze.send('new', 'force', 'analyze');
+  analyze.server.endOfInput();
+  assert.ok(analyze.host.calls.includes('stop'), 'analysis is ended');
+  assert.deepEqual([analyze.quits(), analyze.out], [1, []]);
+
+  // Pondering after the move is not started once the input has ended.
+  const ponder = scripted();
+  ponder.send('new', 'hard', 'sd 2', 'usermove e2e4');
+  ponder.server.endOfInput();
+  ponder.host.tick();
+  assert.deepEqual([ponder.out, ponder.host.gos.length, ponder.quits()], [['move b8a6'], 1, 1]);
+
+  // A ping outside a search waits for the search thread, and quit waits for the pong.
+  const ping = scripted();
+  ping.send('new', 'ping 7');
+  ping.server.endOfInput();
+  assert.equal(ping.quits(), 0);
+  ping.host.tick();
+  assert.deepEqual([ping.out, ping.quits()], [['pong 7'], 1]);
+});
+
+test('quit in the middle of the input ends at once; nothing after it is read', () => {
+  const { host, out, quits, send, server } = scripted();
+  send('new', 'sd 30', 'go', 'quit', 'ping 2', 'go');
+  assert.deepEqual([quits(), host.gos.length, host.closed, server.ended], [1, 1, true, true]);
+  host.tick();
+  assert.deepEqual(out, []);
 });

@@ -10,6 +10,12 @@
  * expected), bk (the book moves with their statistics and chances), memory, cores, option,
  * quit. After its own move the engine claims the result when the rules end the game (mate,
  * stalemate, fifty moves, repetition, insufficient material).
+ *
+ * A numeric argument that is not a number of the kind the command takes (`sd abc`, `st -1`,
+ * `level 40 x 0`, `memory 0`) is answered `Error (bad argument: …): COMMAND` and changes
+ * nothing, and so is a bad option value. `quit` ends the engine at once; at the end of the
+ * input (`endOfInput`) the commands before it are carried out, a search for a move is finished
+ * and its move printed, analysis and pondering are ended, pings answered; then the engine quits.
  */
 import { legalMoves } from '../../core/movegen.js';
 import { CASTLING, KIND_MASK } from '../../core/move.js';
@@ -20,11 +26,21 @@ import { makeUci, parseUci } from '../../notation/uci.js';
 import { gameResult, type GameResult } from '../../engine/gameEnd.js';
 import type { BookSource } from '../../engine/bookProbe.js';
 import { bookReport, formatBookReport } from '../../engine/bookReport.js';
-import type { EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
+import type { EngineConfig, EngineHost, WireBest, WireInfo, WireLimits } from '../../engine/host.js';
 import { ENGINE_NAME } from '../uci/server.js';
-import { POLICY_OPTIONS, defaultPolicy, findPolicyOption, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
+import { findXboardPolicyOption } from '../uci/options.js';
+import { POLICY_OPTIONS, defaultPolicy, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
+import { numberProblem, readNumber, type NumberRule } from '../numberArg.js';
+import { parseLevel } from './level.js';
 
 type SearchKind = 'think' | 'ponder' | 'analyze';
+
+/** What the numeric arguments accept (st 0 and sd 0 turn their limit off). */
+const SECONDS: NumberRule = { min: 0, fraction: true };
+const PLIES: NumberRule = { min: 0 };
+const CLOCK: NumberRule = { min: -Number.MAX_SAFE_INTEGER };
+const AT_LEAST_0: NumberRule = { min: 0 };
+const AT_LEAST_1: NumberRule = { min: 1 };
 
 const RESULT_TEXT: Record<GameResult, string> = { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'Draw' };
 
@@ -57,7 +73,8 @@ export class XboardServer {
   private otherClock = 300000;
   private search: { id: number; kind: SearchKind; ponderMove?: string } | undefined;
   private searchId = 0;
-  private pendingPongs: string[] = [];
+  /** Pings that came while the engine thought about its move: answered after the move. */
+  private pongsAfterMove: string[] = [];
   /** The colour the engine last moved for (-1: none this game), and its evaluations by ply. */
   private playedColor = -1;
   private evals: (number | null)[] = [];
@@ -66,6 +83,10 @@ export class XboardServer {
   private bookFile = '';
   /** The reply the last search expected, and the game (start and moves) it belongs after. */
   private expected: { move: string; game: string } | undefined;
+  /** Pongs still to come from the host (ping outside a search waits for it). */
+  private pendingPongs = 0;
+  private inputEnded = false;
+  private closed = false;
 
   constructor(
     private readonly send: (line: string) => void,
@@ -75,12 +96,29 @@ export class XboardServer {
     this.pos = unwrap(positionFromFen(STARTING_FEN));
   }
 
+  /** True once the engine has quit: nothing more is read or written. */
+  get ended(): boolean {
+    return this.closed;
+  }
+
   receive(raw: string): void {
+    // One line at a time: a transport that hands over several must not have them read as one.
+    if (/[\r\n]/.test(raw)) {
+      for (const part of raw.split(/\r\n|\r|\n/)) this.receive(part);
+      return;
+    }
     const line = raw.trim();
-    if (line === '') return;
+    if (line === '' || this.closed) return;
     const sp = line.indexOf(' ');
     const cmd = sp < 0 ? line : line.slice(0, sp);
     const arg = sp < 0 ? '' : line.slice(sp + 1).trim();
+    /** Reads the argument as a number by `rule`, or answers the error and gives undefined. */
+    const num = (rule: NumberRule, unit: string): number | undefined => {
+      const token = arg === '' ? undefined : arg;
+      const v = readNumber(token, rule);
+      if (v === undefined) this.badArgument(numberProblem(token, rule, unit), line);
+      return v;
+    };
     switch (cmd) {
       case 'xboard':
       case 'accepted':
@@ -90,7 +128,6 @@ export class XboardServer {
       case 'name':
       case 'rating':
       case 'ics':
-      case 'nps':
       case 'draw':
       case '.':
       case 'white':
@@ -139,18 +176,31 @@ export class XboardServer {
         this.engineColor = this.pos.turn ^ 1;
         return;
       case 'level':
-        return this.level(arg);
-      case 'st':
-        this.stMs = Math.round(Number(arg) * 1000) || 0;
+        return this.level(arg, line);
+      case 'st': {
+        // st 0 turns the fixed time off (the clock of `level` counts again).
+        const sec = num(SECONDS, 'seconds');
+        if (sec !== undefined) this.stMs = Math.round(sec * 1000);
         return;
-      case 'sd':
-        this.sdDepth = parseInt(arg, 10) || 0;
+      }
+      case 'sd': {
+        const depth = num(PLIES, 'plies');
+        if (depth !== undefined) this.sdDepth = depth;
         return;
+      }
       case 'time':
-        this.engineClock = Number(arg) * 10;
+      case 'otim': {
+        // XBoard lets a clock run below zero when it does not flag the loss itself.
+        const cs = num(CLOCK, 'centiseconds');
+        if (cs !== undefined) {
+          if (cmd === 'time') this.engineClock = cs * 10;
+          else this.otherClock = cs * 10;
+        }
         return;
-      case 'otim':
-        this.otherClock = Number(arg) * 10;
+      }
+      case 'nps':
+        // Not supported (no `feature nps`), but a bad value is still said to be one.
+        num(AT_LEAST_0, 'nodes per second');
         return;
       case 'usermove':
         return this.usermove(arg);
@@ -158,9 +208,16 @@ export class XboardServer {
         if (this.search?.kind === 'think') this.host.stop();
         return;
       case 'ping':
-        if (this.search?.kind === 'think') this.pendingPongs.push(arg);
-        else if (this.host.whenReady) this.host.whenReady(() => this.send(`pong ${arg}`));
-        else this.send(`pong ${arg}`);
+        if (this.search?.kind === 'think') this.pongsAfterMove.push(arg);
+        else if (this.host.whenReady) {
+          this.pendingPongs++;
+          this.host.whenReady(() => {
+            this.pendingPongs--;
+            if (this.closed) return;
+            this.send(`pong ${arg}`);
+            this.settle();
+          });
+        } else this.send(`pong ${arg}`);
         return;
       case 'result':
         return this.result(arg);
@@ -205,18 +262,21 @@ export class XboardServer {
       case 'bk':
         return this.bookMoves();
       case 'memory': {
-        const mb = parseInt(arg, 10);
-        if (mb > 0) this.host.configure({ hashMB: Math.max(1, Math.min(8192, mb)) });
+        // The protocol gives the most the engine may use: more than the hash table's largest
+        // size is not an error, the table just stops there.
+        const mb = num(AT_LEAST_1, 'megabytes');
+        if (mb !== undefined) this.host.configure({ hashMB: Math.min(8192, mb) });
         return;
       }
       case 'cores':
+        // Not used (feature smp=0): one search thread.
+        num(AT_LEAST_1, 'cores');
         return;
       case 'option':
-        return this.option(arg);
+        return this.option(arg, line);
       case 'quit':
         this.stopSearch();
-        this.host.close();
-        this.onQuit?.();
+        this.close();
         return;
       default:
         // A bare move is a user move too (protocol 1 style).
@@ -238,54 +298,102 @@ export class XboardServer {
     if (this.chess960) this.pos.chess960 = true;
   }
 
-  private level(arg: string): void {
-    const [mps, base, inc] = arg.split(/\s+/);
-    this.mps = parseInt(mps ?? '0', 10) || 0;
-    const [min, sec] = (base ?? '5').split(':');
-    this.baseMs = (Number(min) * 60 + Number(sec ?? 0)) * 1000;
-    this.incMs = Number(inc ?? 0) * 1000;
+  private level(arg: string, line: string): void {
+    const r = parseLevel(arg);
+    if (typeof r === 'string') {
+      this.badArgument(r, line);
+      return;
+    }
+    this.mps = r.mps;
+    this.baseMs = r.baseMs;
+    this.incMs = r.incMs;
     this.engineClock = this.baseMs;
     this.otherClock = this.baseMs;
   }
 
-  private option(arg: string): void {
+  /** CECP's answer to a command it cannot carry out: `Error (TYPE): COMMAND`. */
+  private badArgument(problem: string, line: string): void {
+    this.send(`Error (bad argument: ${problem}): ${line}`);
+  }
+
+  /** The input has ended: carry out what came before it, end the searches, then quit. */
+  endOfInput(): void {
+    this.inputEnded = true;
+    this.settle();
+  }
+
+  /**
+   * After the end of the input: analysis and pondering (which never end by themselves) are
+   * stopped, a search for a move is let finish; once no search or ping is left, quit.
+   */
+  private settle(): void {
+    if (!this.inputEnded || this.closed) return;
+    if (this.search && this.search.kind !== 'think') {
+      this.analyzing = false;
+      this.stopSearch();
+    }
+    if (this.search || this.pendingPongs > 0) return;
+    this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.host.close();
+    this.onQuit?.();
+  }
+
+  private option(arg: string, line: string): void {
     const eq = arg.indexOf('=');
     const name = (eq < 0 ? arg : arg.slice(0, eq)).trim();
     const value = eq < 0 ? '' : arg.slice(eq + 1).trim();
+    /** A check option's 0/1 (true/false accepted too), or undefined after the error. */
+    const check = (): boolean | undefined => {
+      if (/^(1|true)$/i.test(value)) return true;
+      if (/^(0|false)$/i.test(value)) return false;
+      this.badArgument(`option ${name}: "${value}" is not 0 or 1`, line);
+      return undefined;
+    };
+    /** A spin option's value in range, or undefined after the error. */
+    const spin = (min: number, max: number): number | undefined => {
+      const rule = { min, max };
+      const v = readNumber(value, rule);
+      if (v === undefined) this.badArgument(`option ${name}: ${numberProblem(value === '' ? undefined : value, rule)}`, line);
+      return v;
+    };
+    const set = <K extends keyof EngineConfig>(key: K, v: EngineConfig[K] | undefined): void => {
+      if (v !== undefined) this.host.configure({ [key]: v });
+    };
     switch (name) {
       case 'OwnBook':
-        this.host.configure({ ownBook: value === '1' || value === 'true' });
-        return;
+        return set('ownBook', check());
       case 'BookFile':
         this.bookFile = value;
         this.host.configure({ bookFile: value });
         return;
       case 'Skill Level':
-        this.host.configure({ skillLevel: Math.max(0, Math.min(20, parseInt(value, 10) || 0)) });
-        return;
+        return set('skillLevel', spin(0, 20));
       case 'Move Overhead':
-        this.host.configure({ moveOverhead: Math.max(0, Math.min(5000, parseInt(value, 10) || 0)) });
-        return;
+        return set('moveOverhead', spin(0, 5000));
       case 'BookAwareSearch':
-        this.host.configure({ bookAwareSearch: value === '1' || value === 'true' });
-        return;
+        return set('bookAwareSearch', check());
       case 'BookDepth':
-        this.host.configure({ bookDepth: Math.max(0, Math.min(1000, parseInt(value, 10) || 0)) });
-        return;
+        return set('bookDepth', spin(0, 1000));
       case 'BookLearning':
-        this.host.configure({ bookLearning: value === '1' || value === 'true' });
-        return;
-      default:
-        if (findPolicyOption(name)) {
+        return set('bookLearning', check());
+      default: {
+        const policy = findXboardPolicyOption(name);
+        if (policy) {
           try {
-            setPolicyOption(this.policy, name, value);
+            setPolicyOption(this.policy, policy.name, value);
             this.host.configure({ bookPolicy: { ...this.policy } });
           } catch (e) {
-            this.send(`Error (bad option value): ${(e as Error).message}`);
+            this.badArgument(`option ${(e as Error).message}`, line);
           }
           return;
         }
         this.send(`Error (unknown option): ${name}`);
+      }
     }
   }
 
@@ -383,7 +491,10 @@ export class XboardServer {
       (info) => {
         if (this.search?.id === id && (this.post || this.search.kind === 'analyze')) this.send(formatThinking(info));
       },
-      (best) => this.done(id, best),
+      (best) => {
+        this.done(id, best);
+        this.settle();
+      },
     );
   }
 
@@ -414,7 +525,7 @@ export class XboardServer {
       this.claim(over);
       return;
     }
-    if (this.ponderOn && best.ponder && !this.analyzing) this.start('ponder', { ...this.limitsForPonder(), ponder: true }, best.ponder);
+    if (this.ponderOn && best.ponder && !this.analyzing && !this.inputEnded) this.start('ponder', { ...this.limitsForPonder(), ponder: true }, best.ponder);
   }
 
   private limitsForPonder(): WireLimits {
@@ -432,8 +543,8 @@ export class XboardServer {
   }
 
   private flushPongs(): void {
-    for (const p of this.pendingPongs) this.send(`pong ${p}`);
-    this.pendingPongs = [];
+    for (const p of this.pongsAfterMove) this.send(`pong ${p}`);
+    this.pongsAfterMove = [];
   }
 
   private stopSearch(): void {
@@ -447,6 +558,9 @@ export class XboardServer {
   private result(arg: string): void {
     this.stopSearch();
     const r = arg.split(/\s+/)[0] as GameResult | '*';
+    if (r !== '1-0' && r !== '0-1' && r !== '1/2-1/2' && r !== '*') {
+      this.badArgument(`"${r}" is not a result (1-0, 0-1, 1/2-1/2 or *)`, `result ${arg}`);
+    }
     if (r === '1-0' || r === '0-1' || r === '1/2-1/2') {
       // GUIs often send force before result: then the colour the engine last played counts.
       const engineColor = this.engineColor >= 0 ? this.engineColor : this.playedColor;

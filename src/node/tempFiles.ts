@@ -1,0 +1,110 @@
+/**
+ * tabiya's temporary files: every output is written under a temporary name next to its target
+ * and renamed over it when complete (atomicWrite.ts). This module names those files, keeps
+ * track of the ones this process has open, and cleans up after processes that died.
+ *
+ * - Names are recognisably tabiya's and say who wrote them: `.NAME.tabiya-<pid>-<random>.tmp`
+ *   next to NAME (hidden, in the same directory so the rename stays on one file system).
+ * - Live temporaries (and the lock of a book being changed, richFile.ts) are removed on every
+ *   exit path that runs code: normal exit, an uncaught
+ *   error (the `exit` event), and SIGINT, SIGTERM and SIGHUP. On a signal the handler removes
+ *   them and, when nothing else in the process listens for that signal, restores the default
+ *   action and raises the signal again, so the shell sees the conventional status 128 + signal
+ *   number (what GNU sort does with its temporary files: clean up, then re-raise).
+ * - SIGKILL and power loss run no code; the temporaries they leave are removed by the next
+ *   write to the same target (`sweepStaleTemps`), once their writer's pid is no longer alive.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+const live = new Set<string>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let installed = false;
+
+/** A fresh temporary name for `target`, in its directory. */
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.tabiya-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Records a file this process must remove if it ends early: a temporary file, or a book's lock it holds. */
+export function registerTemp(path: string): void {
+  live.add(path);
+  if (!installed) install();
+}
+
+/** The temporary file was renamed into place or removed: nothing left to clean. */
+export function releaseTemp(path: string): void {
+  live.delete(path);
+}
+
+/** Removes every live temporary file of this process (synchronously: it runs in exit handlers). */
+export function removeLiveTemps(): void {
+  for (const p of live) rmSync(p, { force: true });
+  live.clear();
+}
+
+function install(): void {
+  installed = true;
+  process.on('exit', removeLiveTemps);
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+}
+
+function onSignal(sig: NodeJS.Signals): void {
+  removeLiveTemps();
+  // Another listener (the match runner's graceful stop) decides what the signal means.
+  if (process.listenerCount(sig) > 1) return;
+  for (const s of SIGNALS) process.off(s, onSignal);
+  installed = false;
+  process.kill(process.pid, sig);
+}
+
+/** Is the process `pid` alive (or alive under another user)? */
+export function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The pid of the process that wrote `name`, if `name` is one of tabiya's temporary files for
+ * the file `base`: the current pattern, and the two earlier ones (`.NAME.<pid>.<time>.tmp`,
+ * `NAME.tmp-<pid>`), so the leftovers of older versions are cleaned too.
+ */
+export function tempOwner(base: string, name: string): number | undefined {
+  let m: RegExpExecArray | null = null;
+  if (name.startsWith(`.${base}.`) && name.endsWith('.tmp')) m = /^(?:tabiya-(\d+)-[0-9a-f]+|(\d+)\.[0-9a-z]+)$/.exec(name.slice(base.length + 2, -4));
+  else if (name.startsWith(`${base}.tmp-`)) m = /^(\d+)$/.exec(name.slice(base.length + 5));
+  if (m === null) return undefined;
+  const pid = Number(m[1] ?? m[2]);
+  return pid > 0 ? pid : undefined;
+}
+
+/** Removes the temporary files of `target` left by processes that are gone; returns their paths. */
+export function sweepStaleTemps(target: string): string[] {
+  const dir = dirname(target);
+  const base = basename(target);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = tempOwner(base, name);
+    if (pid === undefined || processAlive(pid)) continue;
+    const p = join(dir, name);
+    try {
+      rmSync(p, { force: true });
+      removed.push(p);
+    } catch {
+      // Not ours to remove after all (permissions): leave it.
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,367 @@
+/**
+ * What every command that writes a file does with its outputs (src/node/outputs.ts,
+ * src/book/node/atomicWrite.ts, src/node/tempFiles.ts), as a user runs it: an output that is
+ * one of the inputs is refused before anything is written, an existing file that holds
+ * something else is kept unless --force, PGN is never appended to a book, temporary files are
+ * tabiya's and are cleaned up on signals and after crashes, and a failed write (full disk,
+ * directory, closed pipe) is an error naming the user's file.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { closeSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/engines/', import.meta.url));
+const DEFAULT_GAMES = fileURLToPath(new URL('../../data/masters-2550.pgn.gz', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-outputs-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function tabiya(args: string[], opts: SpawnSyncOptions = {}): Run {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8', timeout: 60_000, ...opts });
+  return { code: r.status, signal: r.signal, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}
+
+const at = (f: string): string => resolve(tmp, f);
+const bytes = (f: string): Buffer => readFileSync(at(f));
+/** tabiya's temporary files (and those of earlier versions) left in the directory. */
+const temps = (dir = tmp): string[] => readdirSync(dir).filter((f) => /\.tmp$|\.tmp-\d+$/.test(f));
+
+// The first 400 games of the sample, a book made from them, and a second book.
+const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8').split(/\n\n(?=\[Event )/);
+writeFileSync(at('in.pgn'), games.slice(0, 400).join('\n\n') + '\n');
+writeFileSync(at('more.pgn'), games.slice(400, 600).join('\n\n') + '\n');
+for (const [args, what] of [
+  [['book', 'make', 'in.pgn', '-o', 'a.bin', '--quiet'], 'a.bin'],
+  [['book', 'make', 'more.pgn', '-o', 'b.bin', '--quiet'], 'b.bin'],
+  [['book', 'make', 'in.pgn', '-o', 'a.tbk', '--quiet'], 'a.tbk'],
+  [['book', 'make', 'more.pgn', '-o', 'b.tbk', '--quiet'], 'b.tbk'],
+] as const) {
+  const r = tabiya([...args]);
+  assert.equal(r.code, 0, `${what}: ${r.stderr}`);
+}
+
+test('an output that is one of the inputs (same name, symlink, hard link, stdin, stdout) is refused before anything is written', () => {
+  symlinkSync('in.pgn', at('link.pgn'));
+  linkSync(at('in.pgn'), at('hard.pgn'));
+  symlinkSync('a.tbk', at('alias.bin'));
+  linkSync(at('a.bin'), at('alias.tbk'));
+  linkSync(at('a.tbk'), at('same.tbk'));
+  symlinkSync(DEFAULT_GAMES, at('masters.link'));
+  writeFileSync(at('pos.epd'), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 "1-0";\n');
+  writeFileSync(at('params.json'), '{}\n');
+  writeFileSync(at('openings.pgn'), games[0] + '\n');
+  const instant = ['cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
+  const cases: { args: string[]; keep: string; message: RegExp; stdin?: string; stdout?: string }[] = [
+    { args: ['book', 'make', 'in.pgn', '-o', 'in.pgn'], keep: 'in.pgn', message: /^tabiya: in\.pgn is also an input: write to another file; nothing was written$/m },
+    { args: ['book', 'make', 'in.pgn', '-o', 'link.pgn'], keep: 'in.pgn', message: /link\.pgn is the same file as the input in\.pgn/ },
+    { args: ['book', 'make', 'link.pgn', '-o', 'hard.pgn'], keep: 'in.pgn', message: /hard\.pgn is the same file as the input link\.pgn/ },
+    { args: ['book', 'make', 'hard.pgn', '-o', 'in.pgn.tbk'], keep: 'in.pgn', message: /^$/ },
+    { args: ['pgn', 'clean', 'in.pgn', '-o', 'hard.pgn'], keep: 'in.pgn', message: /hard\.pgn is the same file as the input in\.pgn/ },
+    { args: ['pgn', 'filter', '-', '-o', 'in.pgn', '--min-elo', '2000'], keep: 'in.pgn', stdin: 'in.pgn', message: /in\.pgn is the file on standard input/ },
+    { args: ['pgn', 'clean', 'in.pgn', '-o', '-'], keep: 'in.pgn', stdout: 'in.pgn', message: /standard output is redirected into the input in\.pgn/ },
+    { args: ['tune', 'data', 'in.pgn', '-o', 'link.pgn'], keep: 'in.pgn', message: /link\.pgn is the same file as the input in\.pgn/ },
+    { args: ['tune', 'fit', 'pos.epd', '-o', 'pos.epd'], keep: 'pos.epd', message: /pos\.epd is also an input/ },
+    { args: ['tune', 'fit', 'pos.epd', '--params', 'params.json', '-o', 'params.json'], keep: 'params.json', message: /params\.json is also an input/ },
+    { args: ['tune', 'fit', 'pos.epd', '-o', 'fit.json', '--plot', 'fit.json'], keep: 'params.json', message: /fit\.json and fit\.json are the same file/ },
+    { args: ['book', 'export', 'a.tbk', '-o', 'alias.bin'], keep: 'a.tbk', message: /alias\.bin is the same file as the input a\.tbk/ },
+    { args: ['book', 'import', 'a.bin', '-o', 'alias.tbk'], keep: 'a.bin', message: /alias\.tbk is the same file as the input a\.bin/ },
+    { args: ['book', 'dump', 'a.bin', '--color', 'white', '-o', 'a.bin'], keep: 'a.bin', message: /a\.bin is also an input/ },
+    { args: ['book', 'merge', 'a.bin', 'b.bin', '-o', 'a.bin'], keep: 'a.bin', message: /a\.bin is also an input: write to another file \(a merge adds counts/ },
+    { args: ['book', 'merge', 'a.tbk', 'b.tbk', '-o', 'a.tbk'], keep: 'a.tbk', message: /a\.tbk is also an input: write to another file \(a merge adds counts/ },
+    { args: ['book', 'merge', 'b.tbk', 'a.tbk', '-o', 'same.tbk'], keep: 'a.tbk', message: /same\.tbk is the same file as the input a\.tbk/ },
+    { args: ['demo', '-o', 'masters.link', '--quiet'], keep: DEFAULT_GAMES, message: /masters\.link is the same file as the input .*masters-2550\.pgn\.gz/ },
+    { args: ['book', 'add', 'a.tbk', '-'], keep: 'a.tbk', stdin: 'a.tbk', message: /a\.tbk is the file on standard input/ },
+    { args: ['book', 'learn', 'a.tbk', 'in.pgn', '-', '--player', 'Duda,J'], keep: 'a.tbk', stdin: 'same.tbk', message: /a\.tbk is the file on standard input/ },
+    { args: ['book', 'annotate', 'same.tbk', '-'], keep: 'a.tbk', stdin: 'a.tbk', message: /same\.tbk is the file on standard input/ },
+    {
+      args: ['match', '--engine', 'name=A', ...instant, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', '--games', '2', '--openings', 'file=openings.pgn', '--pgnout', 'openings.pgn'],
+      keep: 'openings.pgn',
+      message: /openings\.pgn is also an input/,
+    },
+  ];
+  for (const c of cases) {
+    const before = bytes(c.keep);
+    const stdin = c.stdin === undefined ? 'pipe' : openSync(at(c.stdin), 'r');
+    const stdout = c.stdout === undefined ? 'pipe' : openSync(at(c.stdout), 'a');
+    const r = tabiya(c.args, { stdio: [stdin, stdout, 'pipe'], timeout: 20_000 });
+    for (const fd of [stdin, stdout]) if (typeof fd === 'number') closeSync(fd);
+    const what = c.args.join(' ');
+    if (c.message.source === '^$') {
+      // A control case: a new output next to a linked input is written as usual.
+      assert.equal(r.code, 0, `${what}: ${r.stderr}`);
+    } else {
+      assert.equal(r.code, 1, `${what}: exit ${r.code}, ${r.stderr}`);
+      assert.match(r.stderr, c.message, what);
+    }
+    assert.ok(bytes(c.keep).equals(before), `${what}: ${c.keep} is unchanged`);
+    assert.deepEqual(temps(), [], what);
+  }
+  assert.ok(!existsSync(at('fit.json')));
+  assert.ok(!existsSync(at('openings.pgn.journal')), 'the match never started');
+});
+
+test('book make over a .tbk holding user values or learning is refused unless --force; the message says what would be lost', () => {
+  const r0 = tabiya(['book', 'make', 'in.pgn', '-o', 'w.tbk', '--quiet']);
+  assert.equal(r0.code, 0, r0.stderr);
+  // A book of game counts alone is rebuilt from games as before.
+  let r = tabiya(['book', 'make', 'more.pgn', '-o', 'w.tbk', '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+  for (const [m, v] of [['e4', '100'], ['d4', '?']]) assert.equal(tabiya(['book', 'set', 'w.tbk', '--move', m, '--value', v]).code, 0);
+  r = tabiya(['book', 'learn', 'w.tbk', 'in.pgn', '--player', 'Duda,J', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const learned = (JSON.parse(r.stdout) as { gamesLearned: number }).gamesLearned;
+  assert.ok(learned > 0);
+  const before = bytes('w.tbk');
+  r = tabiya(['book', 'make', 'in.pgn', '-o', 'w.tbk', '--quiet']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(`^tabiya: w\\.tbk holds 2 user values and learning from ${learned} games \\(\\d+ moves with learned results, \\d+ PostBook records\\), which would be lost; use tabiya book add w\\.tbk to count more games into it, or give --force to replace it$`, 'm'),
+  );
+  assert.ok(bytes('w.tbk').equals(before));
+  // merge and import would lose them as well.
+  for (const args of [['book', 'merge', 'a.tbk', 'b.tbk', '-o', 'w.tbk'], ['book', 'import', 'a.bin', '-o', 'w.tbk']]) {
+    r = tabiya(args);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /w\.tbk holds 2 user values and learning/);
+    assert.ok(bytes('w.tbk').equals(before));
+  }
+  r = tabiya(['book', 'make', 'in.pgn', '-o', 'w.tbk', '--quiet', '--force']);
+  assert.equal(r.code, 0, r.stderr);
+  r = tabiya(['book', 'info', 'w.tbk', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const info = JSON.parse(r.stdout) as { movesWithUserValue: number; learnedGames: number };
+  assert.deepEqual([info.movesWithUserValue, info.learnedGames], [0, 0]);
+  assert.deepEqual(temps(), []);
+});
+
+test('an output over a file of another kind is refused unless --force', () => {
+  writeFileSync(at('notes.bin'), 'my notes, not a book\n');
+  writeFileSync(at('notes.tbk'), 'my notes, not a book either\n');
+  const cases: [string[], string, RegExp][] = [
+    [['book', 'make', 'in.pgn', '-o', 'notes.bin', '--quiet'], 'notes.bin', /notes\.bin exists and is not a Polyglot book \(it looks like text\); give --force to replace it/],
+    [['book', 'make', 'in.pgn', '-o', 'notes.tbk', '--quiet'], 'notes.tbk', /notes\.tbk exists and is not a \.tbk book \(it looks like text\); give --force/],
+    [['book', 'merge', 'a.bin', 'b.bin', '-o', 'in.pgn'], 'in.pgn', /in\.pgn exists and is not a Polyglot book \(it looks like PGN text\)/],
+    [['book', 'export', 'a.tbk', '-o', 'b.tbk.bin'], 'b.tbk', /^$/],
+    [['pgn', 'clean', 'more.pgn', '-o', 'a.bin'], 'a.bin', /a\.bin exists and holds binary data, not text; give --force/],
+    [['pgn', 'filter', 'more.pgn', '-o', 'a.tbk', '--min-elo', '2000'], 'a.tbk', /a\.tbk exists and holds a \.tbk book, not text/],
+    [['tune', 'data', 'more.pgn', '-o', 'b.bin', '--quiet'], 'b.bin', /b\.bin exists and holds binary data, not text/],
+  ];
+  for (const [args, keep, message] of cases) {
+    const before = bytes(keep);
+    const r = tabiya(args);
+    const what = args.join(' ');
+    if (message.source === '^$') {
+      assert.equal(r.code, 0, `${what}: ${r.stderr}`);
+      continue;
+    }
+    assert.equal(r.code, 1, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, message, what);
+    assert.ok(bytes(keep).equals(before), `${what}: ${keep} is unchanged`);
+  }
+  const r = tabiya(['book', 'make', 'in.pgn', '-o', 'notes.bin', '--quiet', '--force']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(bytes('notes.bin').equals(bytes('a.bin')));
+  assert.deepEqual(temps(), []);
+});
+
+test('PGN is never appended to a book or to a file that is not PGN (match and tune verify --pgnout)', () => {
+  writeFileSync(at('games.pgn'), bytes('a.bin'));
+  writeFileSync(at('suite.epd'), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id "e4";\n');
+  const instant = ['cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
+  const match = (pgnout: string): string[] => ['match', '--engine', 'name=A', ...instant, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', '--games', '2', '--pgnout', pgnout, '--json'];
+  const cases: [string[], string, RegExp][] = [
+    [match('a.bin'), 'a.bin', /a\.bin: PGN is not written into a \.bin file \(a book or an archive\)/],
+    [match('new.tbk'), '', /new\.tbk: PGN is not written into a \.tbk file/],
+    [match('games.pgn'), 'games.pgn', /games\.pgn exists and is not PGN \(it looks like binary data\)/],
+    [match('suite.epd'), 'suite.epd', /suite\.epd exists and is not PGN \(it looks like text\)/],
+    [['tune', 'verify', 'params.json', '--openings', 'suite.epd', '--pgnout', 'b.tbk', '--games', '2', '--nodes', '100'], 'b.tbk', /b\.tbk: PGN is not written into a \.tbk file/],
+    [['tune', 'verify', 'params.json', '--openings', 'suite.epd', '--pgnout', 'suite.epd', '--games', '2', '--nodes', '100'], 'suite.epd', /suite\.epd is also an input/],
+  ];
+  for (const [args, keep, message] of cases) {
+    const before = keep === '' ? undefined : bytes(keep);
+    const r = tabiya(args, { timeout: 30_000 });
+    const what = args.join(' ');
+    assert.equal(r.code, 1, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, message, what);
+    if (before !== undefined) assert.ok(bytes(keep).equals(before), `${what}: ${keep} is unchanged`);
+  }
+  assert.ok(!existsSync(at('new.tbk')));
+  assert.deepEqual(readdirSync(tmp).filter((f) => f.endsWith('.journal')), []);
+  // A PGN file is appended to as before.
+  writeFileSync(at('played.pgn'), games[0] + '\n\n');
+  const r = tabiya(match('played.pgn'), { timeout: 30_000 });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(bytes('played.pgn').toString().startsWith(games[0]!));
+  assert.equal(bytes('played.pgn').toString().match(/^\[Event /gm)?.length, 3);
+});
+
+/** The pid of a process that has exited (so no longer alive). */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+test("temporary files are named as tabiya's; a dead writer's are removed by the next write to the same target, others are left", () => {
+  const dead = deadPid();
+  const stale = [`.out.pgn.tabiya-${dead}-0badc0de.tmp`, `.out.pgn.${dead}.lx2a9k.tmp`, `out.pgn.tmp-${dead}`, `.out.bin.tabiya-${dead}-12345678.tmp`];
+  const kept = [`.out.pgn.tabiya-${process.pid}-0badc0de.tmp`, `.other.pgn.tabiya-${dead}-0badc0de.tmp`, `.out.pgn.notes.tmp`];
+  for (const f of [...stale, ...kept]) writeFileSync(at(f), 'partial output\n');
+  let r = tabiya(['pgn', 'clean', 'more.pgn', '-o', 'out.pgn', '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+  r = tabiya(['book', 'make', 'more.pgn', '-o', 'out.bin', '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(temps().sort(), [...kept].sort());
+  for (const f of kept) rmSync(at(f));
+});
+
+test('SIGINT, SIGTERM and SIGHUP remove the temporary file and end the run with the signal (exit status 128 + n)', async () => {
+  writeFileSync(at('old.pgn'), games[5] + '\n');
+  const old = bytes('old.pgn');
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    // Input from a pipe that stays open: the output's temporary file is live until the signal.
+    const child = spawn(process.execPath, [MAIN, 'pgn', 'clean', '-', '-o', 'old.pgn', '--quiet'], { cwd: tmp, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.write(games.slice(0, 50).join('\n\n') + '\n\n');
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+    const name = new RegExp(`^\\.old\\.pgn\\.tabiya-${child.pid}-[0-9a-f]{8}\\.tmp$`);
+    for (let i = 0; i < 500 && !readdirSync(tmp).some((f) => name.test(f)); i++) await new Promise((w) => setTimeout(w, 20));
+    assert.ok(readdirSync(tmp).some((f) => name.test(f)), `${sig}: a temporary file named .old.pgn.tabiya-${child.pid}-XXXXXXXX.tmp while writing (${readdirSync(tmp).join(' ')})`);
+    child.kill(sig);
+    const end = await exited;
+    child.stdin.destroy();
+    assert.deepEqual(end, { code: null, signal: sig }, `${sig}: ${stderr}`);
+    assert.deepEqual(temps(), [], sig);
+    assert.ok(bytes('old.pgn').equals(old), `${sig}: the old file is intact`);
+  }
+});
+
+test('a signal during a book change removes its lock and leaves the book as it was', async () => {
+  writeFileSync(at('locked.tbk'), bytes('a.tbk'));
+  // book add holds the lock while it reads the games: here from a pipe that stays open.
+  const child = spawn(process.execPath, [MAIN, 'book', 'add', 'locked.tbk', '-', '--quiet'], { cwd: tmp, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.write(games.slice(0, 20).join('\n\n') + '\n\n');
+  const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
+  for (let i = 0; i < 500 && !existsSync(at('locked.tbk.lock')); i++) await new Promise((w) => setTimeout(w, 20));
+  assert.ok(existsSync(at('locked.tbk.lock')), 'the lock is held while the games are read');
+  child.kill('SIGTERM');
+  assert.equal(await exited, 'SIGTERM');
+  child.stdin.destroy();
+  assert.equal(existsSync(at('locked.tbk.lock')), false);
+  assert.ok(bytes('locked.tbk').equals(bytes('a.tbk')));
+});
+
+test('a failed write is an error naming the output, never the temporary file (directory, full device, missing directory)', () => {
+  mkdirSync(at('dir.bin'));
+  for (const args of [
+    ['book', 'make', 'in.pgn', '-o', 'dir.bin', '--quiet'],
+    ['pgn', 'clean', 'in.pgn', '-o', 'dir.bin', '--quiet'],
+    ['tune', 'data', 'in.pgn', '-o', 'dir.bin', '--quiet'],
+    ['book', 'merge', 'a.bin', 'b.bin', '-o', 'dir.bin'],
+    ['book', 'make', 'in.pgn', '-o', 'dir.bin/../nowhere/x.bin', '--quiet'],
+  ]) {
+    const r = tabiya(args);
+    const what = args.join(' ');
+    assert.equal(r.code, 1, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, /^tabiya: dir\.bin(\/\.\.\/nowhere\/x\.bin: cannot write: no such directory dir\.bin\/\.\.\/nowhere|: is a directory, not a file to write)$/m, what);
+    assert.doesNotMatch(r.stderr, /\.tmp/, what);
+  }
+  assert.deepEqual(readdirSync(at('dir.bin')), []);
+  if (!existsSync('/dev/full')) return;
+  // A device is written to, not replaced: a full disk is an error (the link and /dev/full stay).
+  symlinkSync('/dev/full', at('full.pgn'));
+  symlinkSync('/dev/full', at('full.bin'));
+  for (const args of [
+    ['pgn', 'clean', 'in.pgn', '-o', 'full.pgn', '--quiet'],
+    ['book', 'make', 'in.pgn', '-o', 'full.bin', '--quiet'],
+    ['book', 'export', 'a.tbk', '-o', 'full.bin'],
+  ]) {
+    const r = tabiya(args);
+    const what = args.join(' ');
+    assert.equal(r.code, 1, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, /^tabiya: full\.(pgn|bin): cannot write: no space left on device$/m, what);
+  }
+  assert.deepEqual(temps(), []);
+});
+
+test('a write that fails midway (file size limit) is an error naming the output; the old file stays and no temporary is left', () => {
+  writeFileSync(at('limited.out'), 'the old file\n');
+  for (const [args, name] of [
+    [['pgn', 'clean', 'in.pgn', '-o', 'limited.out', '--quiet'], 'limited.out'],
+    [['tune', 'data', 'in.pgn', '-o', 'limited.out', '--quiet'], 'limited.out'],
+    [['book', 'make', 'in.pgn', '-o', 'limited.bin', '--min-game', '1', '--quiet'], 'limited.bin'],
+    [['book', 'make', 'in.pgn', '-o', 'limited.tbk', '--quiet'], 'limited.tbk'],
+  ] as const) {
+    // RLIMIT_FSIZE with SIGXFSZ ignored: a write past 1 block fails with EFBIG, as on a full disk.
+    const quoted = [process.execPath, MAIN, ...args].map((w) => `'${w}'`).join(' ');
+    const r = spawnSync('sh', ['-c', `trap '' XFSZ; ulimit -f 1; exec ${quoted}`], { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+    const what = args.join(' ');
+    assert.equal(r.status, 1, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^tabiya: ${name.replace('.', '\\.')}: cannot write: file too large$`, 'm'), what);
+    assert.deepEqual(temps(), [], what);
+  }
+  assert.equal(bytes('limited.out').toString(), 'the old file\n');
+  assert.ok(!existsSync(at('limited.bin')) && !existsSync(at('limited.tbk')));
+});
+
+test('match --pgnout on a full disk stops with an error naming the PGN', () => {
+  if (!existsSync('/dev/full')) return;
+  if (!existsSync(at('full.pgn'))) symlinkSync('/dev/full', at('full.pgn'));
+  const instant = ['cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
+  const r = tabiya(['match', '--engine', 'name=A', ...instant, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', '--games', '2', '--pgnout', 'full.pgn', '--quiet'], { timeout: 30_000 });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /full\.pgn: cannot write: no space left on device/);
+  rmSync(at('full.pgn.journal'), { force: true });
+});
+
+test("match: an engine's stderr= log that cannot be a text file is refused before the match, not a crash", () => {
+  const instant = ['cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
+  mkdirSync(at('logs'), { recursive: true });
+  for (const [log, message] of [
+    ['logs', /^tabiya: logs: is a directory, not a file to write$/m],
+    ['a.bin', /^tabiya: a\.bin exists and holds binary data: text is only appended to a text file/m],
+  ] as const) {
+    const before = existsSync(at(log)) && !log.startsWith('logs') ? bytes(log) : undefined;
+    const r = tabiya(['match', '--engine', 'name=A', ...instant, `stderr=${log}`, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', '--games', '2', '--quiet'], { timeout: 30_000 });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /Unhandled|\n\s+at /);
+    if (before !== undefined) assert.ok(bytes(log).equals(before));
+  }
+  // Two engines may share one log.
+  const r = tabiya(['match', '--engine', 'name=A', ...instant, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', 'stderr=engines.log', '--games', '2', '--quiet'], { timeout: 30_000 });
+  assert.equal(r.code, 0, r.stderr);
+});
+
+test('a standard output closed by its reader (| head) ends the run with exit 1 and one line, not a stack trace', async () => {
+  for (const args of [
+    ['pgn', 'stats', 'in.pgn', '--quiet'],
+    ['pgn', 'clean', 'in.pgn', '-o', '-', '--quiet'],
+    ['book', 'make', 'in.pgn', '-o', '-', '--quiet'],
+  ]) {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader goes away before the first byte.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+    const what = args.join(' ');
+    assert.equal(code, 1, `${what}: ${stderr}`);
+    assert.match(stderr, /^tabiya: standard output: cannot write: broken pipe/m, what);
+    assert.doesNotMatch(stderr, /\n\s+at |Unhandled|internal error/, what);
+  }
+});
