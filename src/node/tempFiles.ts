@@ -19,6 +19,8 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
 const live = new Set<string>();
+/** Live temporary directories (a large build's scratch space), removed with their contents. */
+const liveDirs = new Set<string>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let installed = false;
 
@@ -36,12 +38,21 @@ export function registerTemp(path: string): void {
 /** The temporary file was renamed into place or removed: nothing left to clean. */
 export function releaseTemp(path: string): void {
   live.delete(path);
+  liveDirs.delete(path);
+}
+
+/** Records a temporary directory this process created, to be removed with everything in it if the process ends early. */
+export function registerTempDir(path: string): void {
+  liveDirs.add(path);
+  if (!installed) install();
 }
 
 /** Removes every live temporary file of this process (synchronously: it runs in exit handlers). */
 export function removeLiveTemps(): void {
   for (const p of live) rmSync(p, { force: true });
   live.clear();
+  for (const p of liveDirs) rmSync(p, { recursive: true, force: true });
+  liveDirs.clear();
 }
 
 function install(): void {

@@ -25,6 +25,7 @@ import { PositionWriter, type StoredPosition } from '../rich/positions.js';
 import { RetrievalBuilder } from '../rich/retrievalBuilder.js';
 import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
 import { NO_SPLITS, type SplitKinds } from '../rich/splits.js';
+import { bookTime } from '../rich/clock.js';
 import { encodeHalved } from '../rich/tbkBook.js';
 import { expectedEntries, openInput, type Input } from './inputs.js';
 import { fastCrc32 } from './richFile.js';
@@ -336,7 +337,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     if (builder.games === 0) throw new BookError('ERR_BOOK_INPUT', `no games${counted.games > 0 ? ' passed the filters' : ' in the input'}: no book written`);
     for (const f of builder.fens) store.fens.push(f);
     const { source } = acc.rows(work);
-    const now = nowSeconds();
+    const now = bookTime();
     const fields: BookFields = {
       flags: minGames > 1 ? 0 : FLAG_EXACT,
       games: builder.games,
@@ -403,18 +404,7 @@ export function finishBook(cursor: RowCursor, o: { split: boolean; minGames: num
   return { summary, positions, blocks, singles };
 }
 
-/**
- * The time written into a book: now, or SOURCE_DATE_EPOCH when set (the reproducible-builds
- * convention), so that two builds of the same games can be compared byte for byte.
- */
-export function nowSeconds(): number {
-  const e = process.env.SOURCE_DATE_EPOCH;
-  if (e !== undefined && /^\d+$/.test(e)) return Number(e);
-  return Math.floor(Date.now() / 1000);
-}
-
 function json(v: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(v));
 }
 
-export { DEFAULT_MEMORY as defaultMemory };

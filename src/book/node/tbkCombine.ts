@@ -8,6 +8,7 @@
  * in one run.
  */
 import { BookError } from '../polyglot/select.js';
+import { bookTime } from '../rich/clock.js';
 import { FLAG_EXACT, FLAG_MERGED } from '../rich/format.js';
 import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
 import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
@@ -19,7 +20,7 @@ import { BookRows, singleRows } from './bookRows.js';
 import { expectedEntries, openInput } from './inputs.js';
 import { fastCrc32, withBookLock } from './richFile.js';
 import { FileReader } from './tbkFile.js';
-import { Accumulation, DEFAULT_MEMORY, GameStore, nowSeconds, readInputs, splitBits, writeBook, type TbkBuildOptions, type TbkBuildSummary } from './tbkBuild.js';
+import { Accumulation, DEFAULT_MEMORY, GameStore, readInputs, splitBits, writeBook, type TbkBuildOptions, type TbkBuildSummary } from './tbkBuild.js';
 import { WorkDir } from './workDir.js';
 
 /** Opens a version 2 book for a rebuild, checking every section. */
@@ -64,7 +65,7 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       const maxPly = opts.maxPly ?? book.fields.maxPly;
       const memory = opts.memory ?? DEFAULT_MEMORY;
       const notes: string[] = [];
-      const fields: BookFields = { ...book.fields, changes: book.fields.changes + 1, modified: nowSeconds() };
+      const fields: BookFields = { ...book.fields, changes: book.fields.changes + 1, modified: bookTime() };
       if ((fields.flags & FLAG_EXACT) !== 0) {
         if (maxPly !== book.fields.maxPly) notes.push(`max-ply ${maxPly} differs from the book's ${book.fields.maxPly}: Polyglot export becomes approximate`);
         if (book.games === undefined) notes.push('the book keeps no games (it was built with a min-games cut or converted): Polyglot export becomes approximate');
@@ -154,7 +155,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
     }
     const allPartial = books.every((b) => b.partial);
     const minGames = opts.minGames ?? (allPartial ? first.fields.minGames : 0);
-    const now = nowSeconds();
+    const now = bookTime();
     const exact = books.every((b) => (b.fields.flags & FLAG_EXACT) !== 0) && books.every((b) => b.fields.maxPly === first.fields.maxPly);
     const fields: BookFields = {
       flags: (exact ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED),

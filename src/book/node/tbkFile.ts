@@ -8,7 +8,7 @@ import { SECTION, SUPERBLOCK, align, encodeSlot, encodeSuperblock, nextSlotOffse
 import { TbkBook } from '../rich/tbkBook.js';
 import { AtomicFileSync } from './atomicWrite.js';
 import { fastCrc32, withBookLock, type LockOptions } from './richFile.js';
-import { nowSeconds } from './tbkBuild.js';
+import { bookTime } from '../rich/clock.js';
 import type { ScratchFile } from './workDir.js';
 
 /** A section to write: its id, size, CRC-32, and how to copy its bytes out. */
@@ -128,7 +128,7 @@ export function changeNotes<T>(path: string, change: (book: TbkBook) => { result
         file.close();
       }
       const slot = book.slot;
-      const fields = { ...slot.fields, changes: slot.fields.changes + 1, modified: nowSeconds(), learnedGames: slot.fields.learnedGames + (out.learned ?? 0) };
+      const fields = { ...slot.fields, changes: slot.fields.changes + 1, modified: bookTime(), learnedGames: slot.fields.learnedGames + (out.learned ?? 0) };
       const live = slot.sections.filter((s) => s.id !== SECTION.NOTES).reduce((n, s) => n + s.length, 0) + bytes.length;
       const at = align(slot.fileLength);
       if (at + bytes.length - live > Math.max(1 << 20, live)) {

@@ -15,7 +15,7 @@ import type { RichBook, RichEntry } from '../rich/reader.js';
 import { encodeHalved } from '../rich/tbkBook.js';
 import { fastCrc32, openRichBook } from './richFile.js';
 import { memorySection, writeTbkFile } from './tbkFile.js';
-import { nowSeconds } from './tbkBuild.js';
+import { bookTime } from '../rich/clock.js';
 
 export interface UpgradeSummary {
   input: string;
@@ -103,7 +103,7 @@ function writeUpgraded(book: RichBook, path: string, output: string): UpgradeSum
     learnedGames: h.learnedGames,
     changes: h.changes + 1,
     created: h.created,
-    modified: nowSeconds(),
+    modified: bookTime(),
     splits: 0,
   };
   const meta = { ...h.meta, upgraded: { from: 1, at: fields.modified, entries: book.size } };
