@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E_WINS, readHeader } from '../src/book/rich/format.js';
+import { makeRichBook } from '../src/book/node/richMake.js';
+import { SECTION } from '../src/book/rich/container.js';
+import { TbkBook } from '../src/book/rich/tbkBook.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const V = fileURLToPath(new URL('../../../shared/docs/polyglot-vectors/', import.meta.url));
@@ -134,12 +137,18 @@ test('merge with --min-games, import and export through the CLI', () => {
   assert.equal(m.games, 6);
   assert.deepEqual(rows(['gh.tbk']).map((x) => [x.san, x.games]), [['e4', 4]], 'd4 and c4 have 1 game each');
   assert.deepEqual(rows(['gh.tbk', '--moves', 'e4 e5']).map((x) => [x.san, x.wins, x.losses]), [['Nf3', 2, 1]]);
+  // Books keep their games, so a merge is make-book over the first book's games then the
+  // second's: exact (a merge cut by --min-games is not).
   const ex = json(['book', 'export', 'gh.tbk', '-o', 'gh.bin', '--min-games', '1']);
-  assert.equal(ex.exact, false);
+  assert.equal(ex.exact, false, 'the merge was cut by --min-games 2');
   assert.match(String(ex.notes), /merged/);
   const refused = tabiya(['book', 'export', 'gh.tbk', '-o', 'gh2.bin', '--exact']);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /gh\.tbk: cannot export exactly/);
+  assert.equal(json(['book', 'merge', 'g.tbk', 'h.tbk', '-o', 'gh-all.tbk']).games, 6);
+  assert.equal(tabiya(['book', 'export', 'gh-all.tbk', '-o', 'gh-all.bin', '--min-games', '1', '--exact']).code, 0);
+  assert.equal(tabiya(['book', 'make', 'g.pgn', 'h.pgn', '-o', 'gh-ref.bin', '--min-games', '1', '--quiet']).code, 0);
+  assert.deepEqual(readFileSync(join(tmp, 'gh-all.bin')), readFileSync(join(tmp, 'gh-ref.bin')));
   // A .bin imported and exported is the same file.
   const imp = json(['book', 'import', join(V, 'out/main_min1.bin'), '-o', 'main.tbk']);
   // Moves that only lost were dropped by make-book, so some lines break: their later entries are
@@ -165,16 +174,16 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   writeFileSync(join(tmp, 'cut.tbk'), good.subarray(0, good.length - 10));
   r = tabiya(['book', 'info', 'cut.tbk']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /cut\.tbk: truncated or damaged/);
+  assert.match(r.stderr, /cut\.tbk: the file has \d+ bytes but the book was written with \d+: it was truncated/);
   const flipped = Buffer.from(good);
   flipped[flipped.length - 40]! ^= 1;
   writeFileSync(join(tmp, 'flip.tbk'), flipped);
   r = tabiya(['book', 'info', 'flip.tbk']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /flip\.tbk: checksum mismatch/);
+  assert.match(r.stderr, /flip\.tbk: section \w+ (fails its checksum: the file is damaged|is damaged)/);
   r = tabiya(['book', 'set', 'flip.tbk', '--move', 'e4', '--value', '50']);
   assert.equal(r.code, 1, 'a damaged book is not changed');
-  assert.match(r.stderr, /checksum mismatch/);
+  assert.match(r.stderr, /fails its checksum|is damaged/);
   r = tabiya(['book', 'set', 'g.tbk', '--move', 'e5', '--value', '50']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--move: .*e5/);
@@ -190,7 +199,7 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   r = tabiya(['book', 'export', 'g.tbk', '-o', 'g2.tbk']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /g2\.tbk ends in \.tbk/);
-  r = tabiya(['book', 'merge', 'g.tbk', 'h.tbk', '-o', 'gh.bin']);
+  r = tabiya(['book', 'merge', 'g.tbk', join(V, 'out/main_min1.bin'), '-o', 'gh.bin']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /g\.tbk: book merge -o X\.bin reads Polyglot books/);
   writeFileSync(join(tmp, 'junk.pgn'), '1. e4 e5 2. Qxf7 *\n');
@@ -208,26 +217,51 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('.tmp') || f.endsWith('.lock') || f === 'junk.tbk'), []);
 });
 
-test('a damaged .tbk is refused by every command that reads it, naming the file (exit 1)', () => {
+test('a damaged .tbk is refused by every command that reads it, naming the file (exit 1)', async () => {
+  // Version 2: a flipped byte in the stored positions fails the block's checksum when a probe
+  // reads it, and the section's checksum for every command that reads the book whole.
   const good = readFileSync(join(tmp, 'g.tbk'));
-  const h = readHeader(good, good.length);
-  assert.ok(typeof h !== 'string');
-  // The damage that showed as 4294967296 games: the first entry's wins turned to 2^32 - 1.
+  const opened = TbkBook.open(good, 'g.tbk');
+  assert.ok(opened.ok);
+  const positions = opened.value.section(SECTION.POSITIONS)!;
   const bad = Buffer.from(good);
-  bad.writeUInt32BE(0xffffffff, h.entriesOffset + E_WINS);
+  bad[positions.offset + 3]! ^= 0x40;
   writeFileSync(join(tmp, 'bad.tbk'), bad);
   for (const args of [
     ['probe', 'bad.tbk'],
-    ['probe', 'bad.tbk', '--moves', 'e4', '--json'],
     ['info', 'bad.tbk'],
     ['export', 'bad.tbk', '-o', 'bad.bin'],
     ['merge', 'g.tbk', 'bad.tbk', '-o', 'bad2.tbk'],
     ['add', 'bad.tbk', 'g.pgn'],
     ['learn', 'bad.tbk', 'g.pgn', '--player', 'alpha'],
+    ['set', 'bad.tbk', '--move', 'e4', '--value', '50'],
   ]) {
     const r = tabiya(['book', ...args]);
     assert.equal(r.code, 1, args.join(' '));
-    assert.match(r.stderr, /bad\.tbk: checksum mismatch \(stored [0-9a-f]{8}, computed [0-9a-f]{8}\): the file is damaged/, args.join(' '));
+    assert.match(r.stderr, /bad\.tbk: (section positions|position block 0) fails its checksum: the file is damaged/, args.join(' '));
+    assert.doesNotMatch(r.stdout, /4294967/);
+  }
+  // Version 1 (still read): the damage that showed as 4294967296 games, the first entry's wins
+  // turned to 2^32 - 1.
+  await makeRichBook(join(tmp, 'g1.tbk'), { inputs: [join(tmp, 'g.pgn')] });
+  const good1 = readFileSync(join(tmp, 'g1.tbk'));
+  const h = readHeader(good1, good1.length);
+  assert.ok(typeof h !== 'string');
+  const bad1 = Buffer.from(good1);
+  bad1.writeUInt32BE(0xffffffff, h.entriesOffset + E_WINS);
+  writeFileSync(join(tmp, 'bad1.tbk'), bad1);
+  for (const args of [
+    ['probe', 'bad1.tbk'],
+    ['probe', 'bad1.tbk', '--moves', 'e4', '--json'],
+    ['info', 'bad1.tbk'],
+    ['export', 'bad1.tbk', '-o', 'bad.bin'],
+    ['merge', 'g.tbk', 'bad1.tbk', '-o', 'bad2.tbk'],
+    ['add', 'bad1.tbk', 'g.pgn'],
+    ['learn', 'bad1.tbk', 'g.pgn', '--player', 'alpha'],
+  ]) {
+    const r = tabiya(['book', ...args]);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(r.stderr, /bad1\.tbk: checksum mismatch \(stored [0-9a-f]{8}, computed [0-9a-f]{8}\): the file is damaged/, args.join(' '));
     assert.doesNotMatch(r.stdout, /4294967/);
   }
   assert.ok(!readdirSync(tmp).some((f) => f === 'bad.bin' || f === 'bad2.tbk'), 'nothing written');
@@ -284,12 +318,17 @@ test('one spelling per option: --min-games, --post-book, --book-threshold; the o
   assert.doesNotMatch(help, /--postbook/);
 });
 
-test('export takes --max-ply: the book\'s own is accepted, any other is refused, naming what to do', () => {
+test('export takes --max-ply: a smaller one is replayed from the book\'s games, as book make would count them; a larger one is refused', () => {
   const r = tabiya(['book', 'export', 'g.tbk', '-o', 'mp.bin', '--max-ply', '1024', '--min-games', '1']);
   assert.equal(r.code, 0, r.stderr);
-  const other = tabiya(['book', 'export', 'g.tbk', '-o', 'mp2.bin', '--max-ply', '8']);
-  assert.equal(other.code, 1);
-  assert.equal(other.stderr, 'tabiya: g.tbk was counted with --max-ply 1024: an export with --max-ply 8 needs the games again (tabiya book make GAMES -o X.bin --max-ply 8)\n');
+  const eight = tabiya(['book', 'export', 'g.tbk', '-o', 'mp8.bin', '--max-ply', '8', '--min-games', '1']);
+  assert.equal(eight.code, 0, eight.stderr);
+  assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 'mp8-ref.bin', '--max-ply', '8', '--min-games', '1', '--quiet']).code, 0);
+  assert.deepEqual(readFileSync(join(tmp, 'mp8.bin')), readFileSync(join(tmp, 'mp8-ref.bin')));
+  assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 'g20.tbk', '--max-ply', '20', '--quiet']).code, 0);
+  const more = tabiya(['book', 'export', 'g20.tbk', '-o', 'mp2.bin', '--max-ply', '30']);
+  assert.equal(more.code, 1);
+  assert.equal(more.stderr, 'tabiya: g20.tbk was counted with --max-ply 20: its games are kept to that ply, so an export can go up to it, not to 30\n');
   assert.ok(!readdirSync(tmp).includes('mp2.bin'));
 });
 

@@ -26,3 +26,13 @@ export function numberOption(name: string, value: string | undefined, min = -Inf
   if (n < min || n > max) throw new CliError(`option ${name}: ${n} is out of range (${min}..${max})`, 2);
   return n;
 }
+
+/** Parses a size in bytes: "1G", "512M", "64K" (powers of 1024, "GiB"/"MB" spellings too) or a plain number. */
+export function sizeOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(value);
+  if (m === null) throw new CliError(`option ${name}: "${value}" is not a size (for example 1G, 512M or 100000)`, 2);
+  const n = Number(m[1]) * 1024 ** ' kmgt'.indexOf((m[2] || ' ').toLowerCase());
+  if (n < 1 << 16) throw new CliError(`option ${name}: ${value} is below the least budget, 64K`, 2);
+  return Math.floor(n);
+}

@@ -143,6 +143,10 @@ export function registerCommands(program: Command): void {
     .option('--date-to <date>', 'use only games played on or before YYYY[.MM[.DD]]')
     .option('--tag <Name=value>', 'use only games whose tag equals value (repeatable: all)', collect)
     .option('--threads <n>', 'parse with n threads ("auto": one per core); the book is the same', '1')
+    .option('--memory <size>', 'memory for counting (e.g. 1G, 512M; default 1G): past it, sorted runs go to --tmp-dir and are merged; the book is the same')
+    .option('--tmp-dir <dir>', 'where spilled runs go (default: the system temporary directory)')
+    .option('--split <kinds>', '.tbk: keep counts per rating band, speed and/or month (rating,speed,month) for query-time filters')
+    .option('--shard <I/N>', '.tbk: build shard I of N of the inputs, a partial book for book merge (a block of the inputs, or a byte range of one plain PGN)')
     .option('--errors <n>', 'broken games to list on stderr', '20')
     .option('--quiet', 'no progress, no list of skipped games')
     .option('--json', 'print one JSON object')
@@ -175,13 +179,21 @@ export function registerCommands(program: Command): void {
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--priority <rule>', '.bin: sum: add weights of shared moves (PolyGlot 2.0); first: the earlier book wins a position (PolyGlot 1.4)', 'sum')
     .option('--polyglot-compat', '.bin: wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
-    .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book (default: 0, keep all)')
+    .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book (default: 0, keep all); partial books into a .bin: make-book\'s --min-games (default 3)')
+    .option('--memory <size>', '.tbk and partial books: memory for sorting (e.g. 1G; default 1G)')
+    .option('--tmp-dir <dir>', '.tbk and partial books: where spilled runs go')
     .option('--json', 'print one JSON object')
     .action(async (files: string[], opts, cmd: Command) => {
       const format = tbk(opts.output) ? '.tbk' : '.bin';
-      onlyFor(cmd, format, { '.bin': ['priority', 'polyglotCompat'], '.tbk': ['minGames'] });
+      // Rich books merge into a .tbk, or into the .bin of their merge (the shards of a sharded build).
+      const richIn = files.every((f) => tbk(f));
+      if (richIn && !tbk(opts.output)) {
+        onlyFor(cmd, '.tbk', { '.bin': ['priority', 'polyglotCompat'], '.tbk': [] });
+        return (await import('./commands/richMerge.js')).richMergeToBinCommand(files, opts);
+      }
+      onlyFor(cmd, format, { '.bin': ['priority', 'polyglotCompat'], '.tbk': ['minGames', 'memory', 'tmpDir'] });
       if (tbk(opts.output)) return (await import('./commands/richMerge.js')).richMergeCommand(files, opts);
-      // A .tbk input would otherwise be read as a Polyglot book and reported as unsorted.
+      // A .tbk input among .bin ones would otherwise be read as a Polyglot book and reported as unsorted.
       const rich = files.find((f) => tbk(f));
       if (rich !== undefined) (await import('./commands/richCommon.js')).polyglotOnly(rich, 'book merge -o X.bin');
       return (await import('./commands/bookMerge.js')).bookMergeCommand(files, opts);
@@ -218,6 +230,10 @@ export function registerCommands(program: Command): void {
     .option('--fen <fen>', 'position (default: the start position)')
     .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')
     .option('--min-weight <n>', '.bin: ignore entries below this weight', '1')
+    .option('--ratings <bands>', '.tbk built with --split rating: only games of these rating bands (0,1000,1200,1400,1600,1800,2000,2200,2500)')
+    .option('--speeds <speeds>', '.tbk built with --split speed: only ultraBullet,bullet,blitz,rapid,classical,correspondence games')
+    .option('--since <YYYY-MM>', '.tbk built with --split month: only games of this month or later')
+    .option('--until <YYYY-MM>', '.tbk built with --split month: only games of this month or earlier')
     .option('--choose <policy>', 'also pick one move: best, weighted or uniform (.tbk: any --policy)')
     .option('--seed <n>', 'random seed for --choose')
     .option('--explain', '.tbk: say why each move is in or out of play');
@@ -229,7 +245,7 @@ export function registerCommands(program: Command): void {
   hiddenAlias(bookProbe, '--book-treshold <permille>', 'bookThreshold');
   bookProbe.option('--json', 'print one JSON object').action(async (file, opts, cmd: Command) => {
     const policy = POLICY_OPTIONS.map((o) => camel(o.flag));
-    onlyFor(cmd, tbk(file) ? '.tbk' : '.bin', { '.bin': ['minWeight'], '.tbk': ['explain', ...policy] });
+    onlyFor(cmd, tbk(file) ? '.tbk' : '.bin', { '.bin': ['minWeight'], '.tbk': ['explain', 'ratings', 'speeds', 'since', 'until', ...policy] });
     if (opts.seed !== undefined && opts.choose === undefined) throw new CliError('--seed is the seed of --choose: give --choose too', 2);
     return tbk(file) ? (await import('./commands/richProbe.js')).richProbeCommand(file, opts) : (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts);
   });
@@ -246,6 +262,8 @@ export function registerCommands(program: Command): void {
     .option('--from-start', 'skip games set up from a [FEN] tag')
     .option('--date-from <date>', 'use only games played on or after YYYY[.MM[.DD]]')
     .option('--date-to <date>', 'use only games played on or before YYYY[.MM[.DD]]')
+    .option('--memory <size>', 'memory for counting (e.g. 1G, 512M; default 1G)')
+    .option('--tmp-dir <dir>', 'where spilled runs go (default: the system temporary directory)')
     .option('--errors <n>', 'broken games to list on stderr', '20')
     .option('--quiet', 'no progress, no list of skipped games')
     .option('--json', 'print one JSON object')
@@ -264,7 +282,7 @@ export function registerCommands(program: Command): void {
     .argument('<book.tbk>', 'rich book')
     .requiredOption('-o, --output <book.bin>', 'Polyglot book to write (- for stdout)')
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
-    .option('--max-ply <n>', "the max-ply the book was counted with (default: the book's; any other is refused, the games are not in the book)")
+    .option('--max-ply <n>', "count the first n plies of each game (default: the book's; a smaller one is replayed from the book's games)")
     .option('--min-games <n>', 'drop moves played in fewer than n games', '3')
     .option('--min-score <percent>', 'drop moves scoring below this percentage for the mover', '0')
     .option('--only-white', 'keep only White-to-move positions (with --only-black, the last one given wins)')
@@ -272,11 +290,24 @@ export function registerCommands(program: Command): void {
     .option('--uniform', 'write weight 1 for every move kept')
     .option('--user-values', 'moves with a user value get it as their weight (0: left out); not make-book output')
     .option('--exact', 'fail instead of writing a book that may differ from make-book')
+    .option('--ratings <bands>', 'a book built with --split rating: only games of these rating bands (replayed from the book\'s games)')
+    .option('--speeds <speeds>', 'a book built with --split speed: only games of these speeds')
+    .option('--since <YYYY-MM>', 'a book built with --split month: only games of this month or later')
+    .option('--until <YYYY-MM>', 'a book built with --split month: only games of this month or earlier')
+    .option('--memory <size>', 'memory for sorting what is replayed from the games (e.g. 1G; default 1G)')
+    .option('--tmp-dir <dir>', 'where spilled runs go')
     .option('--json', 'print one JSON object')
     .action(async (file, opts, cmd) => (await import('./commands/richExport.js')).richExportCommand(file, opts, (name) => cmd.getOptionValueSource(name) === 'cli'));
   bookExport.on('option:only-white', () => bookExport.setOptionValue('colour', 'white'));
   bookExport.on('option:only-black', () => bookExport.setOptionValue('colour', 'black'));
   hiddenAlias(bookExport, '--min-game <n>', 'minGames');
+  book
+    .command('upgrade')
+    .description('.tbk: convert a version 1 book to version 2 (compact, games kept where known, notes); nothing is lost')
+    .argument('<book.tbk>', 'version 1 rich book')
+    .option('-o, --output <book.tbk>', 'write the version 2 book here (default: replace the book itself)')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/richUpgrade.js')).richUpgradeCommand(file, opts));
   book
     .command('set')
     .description("set a move's user value in a .tbk (Terra's bookeval): 0..100, !!, !, !?, ?!, ?, ?? or clear")

@@ -9,7 +9,13 @@
  * updated statistics. Browser-safe: no I/O here.
  */
 import type { Position } from '../core/position.js';
-import type { RichBook } from '../book/rich/reader.js';
+import type { Position as Pos } from '../core/position.js';
+
+/** What the engine needs of a rich book (either version of the format). */
+export interface RichBookLike {
+  readonly name: string;
+  probe(pos: Pos): RichMove[];
+}
 import type { RichMove } from '../book/rich/types.js';
 import { polyglotWeight } from '../book/select/index.js';
 import type { BookCandidate, BookSource, LearnGame } from './bookProbe.js';
@@ -18,12 +24,12 @@ export interface RichBookSourceOptions {
   /** Updates the book with a finished game (book learning); resolves once it is written. */
   learn?: (game: LearnGame) => void | Promise<void>;
   /** Opens the book again after learning changed it (default: keep the book as opened). */
-  reopen?: () => RichBook;
+  reopen?: () => RichBookLike;
 }
 
 export class RichBookSource implements BookSource {
   constructor(
-    public book: RichBook,
+    public book: RichBookLike,
     private readonly opts: RichBookSourceOptions = {},
   ) {}
 

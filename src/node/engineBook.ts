@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { PolyglotReader } from '../book/polyglot/reader.js';
 import { BookError } from '../book/polyglot/select.js';
-import { isRichBookFile, openRichBook } from '../book/node/richFile.js';
+import { isRichBookFile } from '../book/node/richFile.js';
+import { openAnyRichBook } from '../book/node/openTbk.js';
 import { learnGameSync } from '../book/node/richLearn.js';
 import { polyglotSource, type BookSource } from '../engine/bookProbe.js';
 import { RichBookSource } from '../engine/richBookSource.js';
@@ -30,17 +31,17 @@ export function loadPolyglotFile(path: string): BookSource {
 
 /** Opens a rich book as the engine's source, learning into the same file. */
 export function loadRichFile(path: string): RichBookSource {
-  let opened = openRichBook(path);
-  return new RichBookSource(opened.book, {
+  let opened = openAnyRichBook(path);
+  return new RichBookSource(opened, {
     learn: (game) => {
       // A game the engine did not play a side of (analysis, force mode) teaches nothing.
       if (game.engineColor === 0 || game.engineColor === 1) learnGameSync(path, game);
     },
     reopen: () => {
-      const next = openRichBook(path);
+      const next = openAnyRichBook(path);
       opened.close();
       opened = next;
-      return next.book;
+      return next;
     },
   });
 }
@@ -65,8 +66,8 @@ export function loadEngineBook(path: string): BookSource {
  */
 export function openBookForReading(path: string): { source: BookSource; close(): void } {
   if (/\.tbk$/i.test(path) || isRichBookFile(path)) {
-    const opened = openRichBook(path);
-    return { source: new RichBookSource(opened.book), close: () => opened.close() };
+    const opened = openAnyRichBook(path);
+    return { source: new RichBookSource(opened), close: () => opened.close() };
   }
   return { source: loadPolyglotFile(path), close: () => {} };
 }

@@ -22,6 +22,9 @@
  * says what to do. Checking an output also removes the temporary files that dead tabiya
  * processes left next to it (tempFiles.ts).
  */
+import { tbkFileVersion } from '../book/node/openTbk.js';
+import { TbkBook } from '../book/rich/tbkBook.js';
+import { FileReader } from '../book/node/tbkFile.js';
 import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { E_DYN_DRAWS, E_DYN_LOSSES, E_DYN_WINS, E_FLAGS, E_USER, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, USER_NONE, readHeader, TBK_MAGIC } from '../book/rich/format.js';
@@ -148,44 +151,74 @@ function sniff(path: string, size: number): string {
 
 /** The user values and learned results of a `.tbk`, as phrases (empty: none), or why it cannot be read. */
 function tbkUserData(path: string): string[] | string {
-  let bytes: Uint8Array;
+  let counts: { user: number; nags: number; comments: number; learned: number; postBook: number; learnedGames: number };
   try {
-    const fd = openSync(path, 'r');
-    try {
-      bytes = new Uint8Array(fstatSync(fd).size);
-      let got = 0;
-      while (got < bytes.length) {
-        const n = readSync(fd, bytes, got, bytes.length - got, got);
-        if (n === 0) break;
-        got += n;
-      }
-    } finally {
-      closeSync(fd);
-    }
+    counts = tbkFileVersion(path) === 2 ? v2UserData(path) : v1UserData(path);
   } catch (e) {
     return (e as Error).message;
   }
-  const header = readHeader(bytes.subarray(0, Math.min(bytes.length, HEADER_SIZE)), bytes.length);
-  if (typeof header === 'string') return header;
-  let user = 0;
-  let learned = 0;
-  let postBook = 0;
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0, o = header.entriesOffset; i < header.entries; i++, o += ENTRY_SIZE) {
-    if (bytes[o + E_USER] !== USER_NONE) user++;
-    if ((bytes[o + E_FLAGS]! & EF_POSTBOOK) !== 0) postBook++;
-    else if (v.getUint32(o + E_DYN_WINS) + v.getUint32(o + E_DYN_DRAWS) + v.getUint32(o + E_DYN_LOSSES) > 0) learned++;
-  }
+  const { user, nags, comments, learned, postBook, learnedGames } = counts;
+  const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
   const out: string[] = [];
-  if (user > 0) out.push(`${user} user value${user === 1 ? '' : 's'}`);
-  if (header.learnedGames > 0 || learned > 0 || postBook > 0) {
-    const games = header.learnedGames > 0 ? ` from ${header.learnedGames} game${header.learnedGames === 1 ? '' : 's'}` : '';
-    const detail = [learned > 0 ? `${learned} move${learned === 1 ? '' : 's'} with learned results` : '', postBook > 0 ? `${postBook} PostBook record${postBook === 1 ? '' : 's'}` : '']
-      .filter((s) => s !== '')
+  if (user > 0) out.push(plural(user, 'user value'));
+  if (nags > 0) out.push(plural(nags, 'NAG'));
+  if (comments > 0) out.push(plural(comments, 'comment'));
+  if (learnedGames > 0 || learned > 0 || postBook > 0) {
+    const games = learnedGames > 0 ? ` from ${plural(learnedGames, 'game')}` : '';
+    const detail = [learned > 0 ? `${plural(learned, 'move')} with learned results` : '', postBook > 0 ? plural(postBook, 'PostBook record') : '']
+      .filter((x) => x !== '')
       .join(', ');
     out.push(`learning${games}${detail !== '' ? ` (${detail})` : ''}`);
   }
   return out;
+}
+
+
+/** What a version 2 book's notes hold. */
+function v2UserData(path: string): { user: number; nags: number; comments: number; learned: number; postBook: number; learnedGames: number } {
+  const file = new FileReader(path);
+  try {
+    const r = TbkBook.open(file, path);
+    if (!r.ok) throw new Error(r.error.message.replace(`${path}: `, ''));
+    const c = { user: 0, nags: 0, comments: 0, learned: 0, postBook: 0, learnedGames: r.value.fields.learnedGames };
+    for (const n of r.value.notes.all()) {
+      if (n.userValue >= 0) c.user++;
+      if (n.nag !== 0) c.nags++;
+      if (n.comment !== '') c.comments++;
+      if (n.postBook) c.postBook++;
+      else if (n.dynWins + n.dynDraws + n.dynLosses > 0) c.learned++;
+    }
+    return c;
+  } finally {
+    file.close();
+  }
+}
+
+/** What a version 1 book's entries hold. */
+function v1UserData(path: string): { user: number; nags: number; comments: number; learned: number; postBook: number; learnedGames: number } {
+  let bytes: Uint8Array;
+  const fd = openSync(path, 'r');
+  try {
+    bytes = new Uint8Array(fstatSync(fd).size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const header = readHeader(bytes.subarray(0, Math.min(bytes.length, HEADER_SIZE)), bytes.length);
+  if (typeof header === 'string') throw new Error(header);
+  const c = { user: 0, nags: 0, comments: 0, learned: 0, postBook: 0, learnedGames: header.learnedGames };
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0, o = header.entriesOffset; i < header.entries; i++, o += ENTRY_SIZE) {
+    if (bytes[o + E_USER] !== USER_NONE) c.user++;
+    if ((bytes[o + E_FLAGS]! & EF_POSTBOOK) !== 0) c.postBook++;
+    else if (v.getUint32(o + E_DYN_WINS) + v.getUint32(o + E_DYN_DRAWS) + v.getUint32(o + E_DYN_LOSSES) > 0) c.learned++;
+  }
+  return c;
 }
 
 function statOrUndefined(path: string): Stats | undefined {

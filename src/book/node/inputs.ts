@@ -23,7 +23,12 @@ export function openInput(path: string): Input {
   } catch (e) {
     throw new BookError('ERR_BOOK_INPUT', `${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
   }
-  const input: Input = { source, failure: undefined, gzip: isGzip(path) };
+  return inputOf(source, isGzip(path));
+}
+
+/** A PGN source as an input (read errors recorded, as openInput does). */
+export function inputOf(source: PgnSource, gzip: boolean): Input {
+  const input: Input = { source, failure: undefined, gzip };
   const inner = source.chunks;
   source.chunks = (async function* () {
     try {

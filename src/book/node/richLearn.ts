@@ -26,7 +26,11 @@ import { PgnParser } from '../../pgn/parser.js';
 import { parseCommentCommands } from '../../pgn/annotations.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
-import { learnInto, type LearnInput, type LearnOptions, type LearnReport } from '../rich/learn.js';
+import { learnInto, type LearnInput, type LearnOptions, type LearnReport, type LearnTarget } from '../rich/learn.js';
+import { NotesTarget } from '../rich/notesTarget.js';
+import { changeNotes } from './tbkFile.js';
+import { existsSync } from 'node:fs';
+import { tbkFileVersion } from './openTbk.js';
 import { noGameError, openInput } from './inputs.js';
 import { patchRichBook, type LockOptions } from './richFile.js';
 
@@ -46,7 +50,22 @@ export async function learnGame(bookPath: string, game: LearnGameWithEvals, opts
 /** The synchronous form of `learnGame`. */
 export function learnGameSync(bookPath: string, game: LearnGameWithEvals, opts: LearnGameOptions = {}): LearnReport {
   const input = learnInput(game, opts.player);
-  return patchRichBook(bookPath, (patch) => learnInto(patch, input, opts), 1, opts);
+  return learnChange(bookPath, (target) => learnInto(target, input, opts), 1, opts);
+}
+
+/**
+ * One crash-safe learning change of a book under its lock: a version 2 book's notes
+ * (tbkFile.ts), a version 1 book's bytes (richFile.ts). `learned` is added to the book's count
+ * of learned games.
+ */
+export function learnChange<T>(bookPath: string, apply: (target: LearnTarget) => T, learned: number, opts: LockOptions & { verify?: boolean } = {}): T {
+  if (bookVersion(bookPath) === 2) return changeNotes(bookPath, (book) => ({ result: apply(new NotesTarget(book)), learned }), opts);
+  return patchRichBook(bookPath, apply, learned, opts);
+}
+
+function bookVersion(path: string): number | undefined {
+  if (!existsSync(path)) throw new BookError('ERR_BOOK_READ', `${path}: no such book`);
+  return tbkFileVersion(path);
 }
 
 /** A LearnGame as learning input: start position, core moves, result, player. */
@@ -121,7 +140,7 @@ export async function learnFromPgn(bookPath: string, files: readonly string[], o
   }
   sum.gamesRead = parser.games;
   sum.gamesSkipped = parser.errors;
-  return patchRichBook(
+  return learnChange(
     bookPath,
     (patch) => {
       for (const g of games) {
@@ -135,7 +154,7 @@ export async function learnFromPgn(bookPath: string, files: readonly string[], o
       return sum;
     },
     games.length,
-    opts,
+    { ...opts, verify: true },
   );
 }
 

@@ -27,10 +27,13 @@ import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
 import { NO_SPLITS, type SplitKinds } from '../rich/splits.js';
 import { bookTime } from '../rich/clock.js';
 import { encodeHalved } from '../rich/tbkBook.js';
-import { expectedEntries, openInput, type Input } from './inputs.js';
+import { checkEachInput, countPerInput, expectedEntries, inputOf, openInput, type Input } from './inputs.js';
+import { rangeSource, shardInputs, type Shard } from './shards.js';
 import { fastCrc32 } from './richFile.js';
 import { fileSection, memorySection, writeTbkFile, type SectionSource } from './tbkFile.js';
-import { ScratchFile, WorkDir } from './workDir.js';
+import { binFromRows, writeBinAtomic } from './binFromRows.js';
+import type { MakeOptions } from '../polyglot/make.js';
+import { ScratchError, ScratchFile, WorkDir } from './workDir.js';
 
 /** Default memory budget of the accumulator: 1 GiB. */
 export const DEFAULT_MEMORY = 1 << 30;
@@ -50,6 +53,8 @@ export interface TbkBuildOptions {
   tmpDir?: string;
   /** Write a partial book (one shard of a sharded build: its rows as a run, to be merged). */
   partial?: boolean;
+  /** Build shard I of N of the inputs (shards.ts): a partial book. */
+  shard?: Shard;
   onProgress?(done: number, total: number, games: number): void;
   onError?(e: PgnGameError): void;
 }
@@ -86,16 +91,7 @@ export interface CountedInputs {
 /** Reads the inputs through `visitor` (filters applied), with make-book's failure rules. */
 export async function readInputs(inputs: Input[], visitor: PgnVisitor, filterOptions: PgnFilterOptions | undefined, opts: { onProgress?: TbkBuildOptions['onProgress']; onError?: TbkBuildOptions['onError'] }, used: () => number): Promise<CountedInputs> {
   if (inputs.length === 0) throw new BookError('ERR_BOOK_INPUT', 'no PGN input given');
-  const perFile = new Map<string, { games: number; errors: number; first?: PgnGameError }>();
-  for (const s of inputs) perFile.set(s.source.name, { games: 0, errors: 0 });
-  const onError = (e: PgnGameError): void => {
-    const f = perFile.get(e.file);
-    if (f !== undefined) {
-      f.errors++;
-      f.first ??= e;
-    }
-    opts.onError?.(e);
-  };
+  const { perFile, onError } = countPerInput(inputs, opts.onError);
   const filter = filterOptions === undefined ? undefined : new PgnFilter(filterOptions);
   const inner = filter === undefined ? visitor : filterVisitor(filter, visitor);
   const counting: PgnVisitor = { ...forward(inner), error: (e) => (inner.error?.(e), onError(e)) };
@@ -114,14 +110,7 @@ export async function readInputs(inputs: Input[], visitor: PgnVisitor, filterOpt
     perFile.get(source.name)!.games += parser.games - gamesBefore;
     before += source.size ?? 0;
   }
-  for (const s of inputs) {
-    if (s.failure !== undefined) throw new BookError('ERR_BOOK_INPUT', `${s.source.name}: cannot read: ${s.failure}`);
-    const f = perFile.get(s.source.name)!;
-    if (f.games === 0 && f.errors > 0) {
-      const e = f.first!;
-      throw new BookError('ERR_BOOK_INPUT', `${e.file}: no readable game (first error at line ${e.line}, column ${e.column}: ${e.message})`);
-    }
-  }
+  checkEachInput(inputs, perFile);
   return { games: parser.games, errors: parser.errors, used: used(), positions: 0, rejected: filter === undefined ? {} : { ...filter.rejected } };
 }
 
@@ -292,8 +281,8 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
   const fens = o.store.fens;
   let sections: SectionSource[];
   let fin: FinishSummary;
-  const meta = memorySection(SECTION.META, json(o.meta));
   if (o.partial) {
+    const meta = memorySection(SECTION.META, json(o.meta));
     // A shard: its rows as one run, for book merge to finish.
     const run = o.work.create('partial');
     const w = new RunWriter((b) => run.append(b));
@@ -312,6 +301,8 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     const written = finishBook(o.rows, { split, minGames: o.minGames, games: o.store.count, expectedSingles: Math.max(o.store.totalCodes(), 1 << 16), work: o.work });
     fin = written.summary;
     const halved = encodeHalved(replayHalving(fin.hot, o.store.reader()));
+    const counts = { storedPositions: fin.stored, storedMoves: fin.storedMoves, singlePositions: fin.singles, hotPositions: fin.hot.length };
+    const meta = memorySection(SECTION.META, json({ ...o.meta, counts }));
     sections = [meta, memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
     if (o.notes !== undefined && o.notes.length > 0) sections.push(memorySection(SECTION.NOTES, o.notes));
     if (o.minGames <= 1) sections.push(fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes));
@@ -327,14 +318,14 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
   const maxPly = opts.maxPly ?? 1024;
   const split = opts.split ?? NO_SPLITS;
   const minGames = opts.minGames ?? 0;
-  const inputs = opts.inputs.map((p) => openInput(p));
+  const inputs = opts.shard === undefined ? opts.inputs.map((p) => openInput(p)) : shardOpen(opts.inputs, opts.shard);
+  const partial = opts.partial === true || opts.shard !== undefined;
   const work = new WorkDir(opts.tmpDir);
   try {
     const store = new GameStore(work);
     const acc = new Accumulation(work, store, { maxPly, split, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
     const builder = acc.builder;
     const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
-    if (builder.games === 0) throw new BookError('ERR_BOOK_INPUT', `no games${counted.games > 0 ? ' passed the filters' : ' in the input'}: no book written`);
     for (const f of builder.fens) store.fens.push(f);
     const { source } = acc.rows(work);
     const now = bookTime();
@@ -349,8 +340,9 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       modified: now,
       splits: splitBits(split),
     };
-    const meta = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games: builder.games }] };
-    const { summary: fin, bytes } = writeBook(output, { rows: source, store, fields, meta, split, minGames, partial: opts.partial, work });
+    const meta: Record<string, unknown> = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games: builder.games }] };
+    if (opts.shard !== undefined) meta.shard = `${opts.shard.index}/${opts.shard.count}`;
+    const { summary: fin, bytes } = writeBook(output, { rows: source, store, fields, meta, split, minGames, partial, work });
     return {
       output,
       inputs: opts.inputs,
@@ -359,7 +351,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       gamesFiltered: counted.rejected,
       gamesUsed: builder.games,
       positions: builder.positions,
-      entries: opts.partial ? fin.rows : fin.singles + fin.storedMoves,
+      entries: partial ? fin.rows : fin.singles + fin.storedMoves,
       storedPositions: fin.stored,
       singlePositions: fin.singles,
       hotPositions: fin.hot.length,
@@ -367,9 +359,18 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       bytesWritten: bytes,
       seconds: (performance.now() - started) / 1000,
     };
+  } catch (e) {
+    throw e instanceof ScratchError ? e.forOutput(output) : e;
   } finally {
     work.remove();
   }
+}
+
+/** The inputs of one shard, opened. */
+function shardOpen(files: readonly string[], shard: Shard): Input[] {
+  const s = shardInputs(files, shard);
+  if (s.kind === 'files') return s.files.map((p) => openInput(p));
+  return [inputOf(rangeSource(s.file, s.start, s.end), false)];
 }
 
 export function splitBits(split: SplitKinds): number {
@@ -401,6 +402,10 @@ export function finishBook(cursor: RowCursor, o: { split: boolean; minGames: num
   });
   const blocks = pw.finish();
   rb?.finish();
+  // What was kept (a min-games cut drops moves, positions and every single game).
+  summary.stored = pw.positions;
+  summary.storedMoves = pw.moves;
+  if (!keepSingles) summary.singles = 0;
   return { summary, positions, blocks, singles };
 }
 
@@ -408,3 +413,39 @@ function json(v: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(v));
 }
 
+
+export interface BinBuildOptions extends MakeOptions {
+  inputs: readonly string[];
+  maxPly?: number;
+  filter?: PgnFilterOptions;
+  memory?: number;
+  tmpDir?: string;
+  onProgress?(done: number, total: number, games: number): void;
+  onError?(e: PgnGameError): void;
+}
+
+/**
+ * make-book in bounded memory: the games counted into the accumulator (spilled as runs when it
+ * fills), the runs merged, and the `.bin` written from the merged rows (binFromRows.ts, with
+ * make-book's halving replayed from the games kept in the scratch directory). Byte for byte the
+ * `.bin` the in-memory builder writes.
+ */
+export async function buildBinBounded(output: string, opts: BinBuildOptions): Promise<{ counted: CountedInputs; games: number; positions: number; kept: number; runs: number; bytes: number }> {
+  const maxPly = opts.maxPly ?? 1024;
+  const inputs = opts.inputs.map((p) => openInput(p));
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    const store = new GameStore(work);
+    const acc = new Accumulation(work, store, { maxPly, split: NO_SPLITS, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
+    const builder = acc.builder;
+    const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
+    for (const f of builder.fens) store.fens.push(f);
+    const { source } = acc.rows(work);
+    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(source, store.reader(), opts, work, sink));
+    return { counted, games: builder.games, positions: builder.positions, kept, runs: acc.runs.length, bytes };
+  } catch (e) {
+    throw e instanceof ScratchError ? e.forOutput(output) : e;
+  } finally {
+    work.remove();
+  }
+}

@@ -21,7 +21,9 @@ import { expectedEntries, openInput } from './inputs.js';
 import { fastCrc32, withBookLock } from './richFile.js';
 import { FileReader } from './tbkFile.js';
 import { Accumulation, DEFAULT_MEMORY, GameStore, readInputs, splitBits, writeBook, type TbkBuildOptions, type TbkBuildSummary } from './tbkBuild.js';
-import { WorkDir } from './workDir.js';
+import { ScratchError, WorkDir } from './workDir.js';
+import { binFromRows, writeBinAtomic } from './binFromRows.js';
+import type { MakeOptions } from '../polyglot/make.js';
 
 /** Opens a version 2 book for a rebuild, checking every section. */
 export function openForRebuild(path: string): { book: TbkBook; file: FileReader } {
@@ -101,6 +103,8 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
         seconds: (performance.now() - started) / 1000,
         notes,
       };
+    } catch (e) {
+      throw e instanceof ScratchError ? e.forOutput(path) : e;
     } finally {
       work.remove();
       file.close();
@@ -111,6 +115,8 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
 export interface TbkMergeOptions {
   /** Leave out moves with fewer games (0: keep all). */
   minGames?: number;
+  /** The books' names in the merged book's record (default: their paths; a version 1 book is read through an upgraded copy). */
+  names?: readonly string[];
   memory?: number;
   tmpDir?: string;
 }
@@ -137,28 +143,21 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
   const opened = paths.map((p) => openForRebuild(p));
   const work = new WorkDir(opts.tmpDir);
   try {
-    const books = opened.map((o) => o.book);
+    const books = shardOrder(opened.map((o) => o.book));
     const first = books[0]!;
     for (const b of books) {
       const s = b.splits;
       if (s.rating !== first.splits.rating || s.speed !== first.splits.speed || s.month !== first.splits.month) throw new BookError('ERR_BOOK_MERGE', `${b.name}: split by ${describe(s)}, but ${first.name} by ${describe(first.splits)}: books merge only with the same splits`);
       if (b.fields.maxPly !== first.fields.maxPly && books.every((x) => x.partial)) throw new BookError('ERR_BOOK_MERGE', `${b.name}: shards of one build must have the same max-ply (${b.fields.maxPly} against ${first.fields.maxPly})`);
     }
-    const memory = opts.memory ?? DEFAULT_MEMORY;
-    const store = new GameStore(work);
-    const inputs: MergeInput[] = [];
-    let games = 0;
-    for (const b of books) {
-      inputs.push(rowsOf(b, store.count, memory, work));
-      store.appendBook(b);
-      games += b.fields.games;
-    }
+    const { store, inputs, games } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work);
     const allPartial = books.every((b) => b.partial);
     const minGames = opts.minGames ?? (allPartial ? first.fields.minGames : 0);
     const now = bookTime();
-    const exact = books.every((b) => (b.fields.flags & FLAG_EXACT) !== 0) && books.every((b) => b.fields.maxPly === first.fields.maxPly);
+    // With every game kept, a merge is make-book over the books' games in order: exact, unless cut.
+    const exact = books.every((b) => (b.fields.flags & FLAG_EXACT) !== 0 && (b.games !== undefined || b.partial) && b.fields.maxPly === first.fields.maxPly);
     const fields: BookFields = {
-      flags: (exact ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED),
+      flags: (exact && minGames <= 1 ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED),
       games,
       maxPly: first.fields.maxPly,
       minGames,
@@ -169,11 +168,15 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
       splits: splitBits(first.splits),
     };
     fields.flags &= ~FLAG_PARTIAL;
-    // The shards of a build merge into the record a single build would have written.
-    const allInputs = books.flatMap((b) => (Array.isArray(b.meta.inputs) ? (b.meta.inputs as string[]) : []));
+    // The shards of a build merge into the record a single build would have written: the
+    // shards of one `--shard I/N` build each record all its inputs.
+    const shardsOfOne = allPartial && books.every((b, i) => b.meta.shard === `${i}/${books.length}` && JSON.stringify(b.meta.inputs) === JSON.stringify(first.meta.inputs));
+    const allInputs = shardsOfOne ? (first.meta.inputs as string[]) : books.flatMap((b) => (Array.isArray(b.meta.inputs) ? (b.meta.inputs as string[]) : []));
+    const firstMeta = { ...first.meta };
+    delete firstMeta.shard;
     const meta = allPartial
-      ? { ...first.meta, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
-      : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: b.name, games: b.fields.games, meta: b.meta })), minGames };
+      ? { ...firstMeta, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
+      : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: opts.names?.[paths.indexOf(b.name)] ?? b.name, games: b.fields.games, meta: b.meta })), minGames };
     const notes = mergeNotes(books.map((b) => b.notes));
     const rows = new RunMerger(inputs);
     const { summary, bytes } = writeBook(output, { rows, store, fields, meta, notes: notes.encode(), split: first.splits, minGames, work });
@@ -188,6 +191,68 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
       bytesWritten: bytes,
       seconds: (performance.now() - started) / 1000,
     };
+  } catch (e) {
+    throw e instanceof ScratchError ? e.forOutput(output) : e;
+  } finally {
+    work.remove();
+    for (const o of opened) o.file.close();
+  }
+}
+
+/**
+ * The books in the order to merge them: as given, except that the shards of one `--shard I/N`
+ * build are put in shard order, and must all be there (a missing or repeated shard would give a
+ * book that is not the single build's, without a word).
+ */
+function shardOrder(books: TbkBook[]): TbkBook[] {
+  const tagged = books.map((b) => ({ b, m: typeof b.meta.shard === 'string' ? /^(\d+)\/(\d+)$/.exec(b.meta.shard) : null }));
+  if (!tagged.every((t) => t.b.partial && t.m !== null)) {
+    if (tagged.some((t) => t.m !== null) && tagged.some((t) => t.m === null)) throw new BookError('ERR_BOOK_MERGE', 'shards of a --shard build merge only with the other shards of that build');
+    return books;
+  }
+  const n = Number(tagged[0]!.m![2]);
+  const inputs = JSON.stringify(tagged[0]!.b.meta.inputs);
+  for (const t of tagged) {
+    if (Number(t.m![2]) !== n || JSON.stringify(t.b.meta.inputs) !== inputs) throw new BookError('ERR_BOOK_MERGE', `${t.b.name}: shard ${t.m![0]} of another build than ${tagged[0]!.b.name} (shard ${tagged[0]!.m![0]})`);
+  }
+  const byIndex = new Map<number, TbkBook>();
+  for (const t of tagged) {
+    const i = Number(t.m![1]);
+    if (byIndex.has(i)) throw new BookError('ERR_BOOK_MERGE', `shard ${i}/${n} given twice: ${byIndex.get(i)!.name} and ${t.b.name}`);
+    byIndex.set(i, t.b);
+  }
+  const missing = [...Array(n).keys()].filter((i) => !byIndex.has(i));
+  if (missing.length > 0) throw new BookError('ERR_BOOK_MERGE', `shards ${missing.map((i) => `${i}/${n}`).join(', ')} are missing: a merge of some shards is not the book of the build`);
+  return [...Array(n).keys()].map((i) => byIndex.get(i)!);
+}
+
+/** The rows of books to merge (each one's games numbered after the books before it) and their games, concatenated. */
+function mergeSources(books: readonly TbkBook[], memory: number, work: WorkDir): { store: GameStore; inputs: MergeInput[]; games: number } {
+  const store = new GameStore(work);
+  const inputs: MergeInput[] = [];
+  let games = 0;
+  for (const b of books) {
+    inputs.push(rowsOf(b, store.count, memory, work));
+    store.appendBook(b);
+    games += b.fields.games;
+  }
+  return { store, inputs, games };
+}
+
+/**
+ * The Polyglot `.bin` of books merged: what `book export` of their `.tbk` merge would write. For
+ * the partial books of a sharded `.bin` build, byte for byte the `.bin` a single build writes.
+ */
+export function mergeTbkToBin(paths: readonly string[], output: string, opts: TbkMergeOptions & MakeOptions = {}): { games: number; kept: number; bytes: number } {
+  const opened = paths.map((p) => openForRebuild(p));
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    const books = shardOrder(opened.map((o) => o.book));
+    const { store, inputs, games } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work);
+    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(new RunMerger(inputs), store.reader(), opts, work, sink));
+    return { games, kept, bytes };
+  } catch (e) {
+    throw e instanceof ScratchError ? e.forOutput(output) : e;
   } finally {
     work.remove();
     for (const o of opened) o.file.close();

@@ -7,50 +7,73 @@
  */
 import type { MakeOptions } from '../polyglot/make.js';
 import { EntryTable, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/entryTable.js';
-import type { RowCursor } from '../rich/finish.js';
-import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes } from '../rich/games.js';
-import { RunMerger } from '../rich/mergeRuns.js';
+import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from '../rich/games.js';
+import type { GameSource } from '../rich/halving.js';
+import { cellPasses, type SplitFilter } from '../rich/splits.js';
+import { BookError } from '../polyglot/select.js';
+import { binFromRows } from './binFromRows.js';
+import type { RowSource } from '../rich/mergeRuns.js';
 import { PolyglotEmitter, type PolyglotMove } from '../rich/polyglotOut.js';
-import type { StoredPosition } from '../rich/positions.js';
-import { RunReader, RunRow } from '../rich/runs.js';
+import { RunRow } from '../rich/runs.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { Position } from '../../core/position.js';
-import { DEFAULT_MEMORY, TableCursor, spillTable } from './tbkBuild.js';
+import { DEFAULT_MEMORY, TableCursor, runMerger, spillTable } from './tbkBuild.js';
+import { BookRows, singleRows } from './bookRows.js';
 import { ScratchFile, WorkDir } from './workDir.js';
 
 export interface TbkExportOptions extends MakeOptions {
   memory?: number;
   tmpDir?: string;
+  /** Moves with a user value get it as their weight, 0 leaving them out (not make-book output). */
+  userValues?: boolean;
 }
 
 /** Writes the book's Polyglot entries, in order, to `sink`; returns the number of entries. */
 export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uint8Array) => void): number {
   const emitter = new PolyglotEmitter(opts, sink);
-  const work = (opts.minGame ?? 3) <= 1 && book.games !== undefined && book.section(7) !== undefined ? new WorkDir(opts.tmpDir) : undefined;
+  // Single games pass make-book's thresholds only when --min-games is 1 or less.
+  const work = (opts.minGame ?? 3) <= 1 && book.games !== undefined ? new WorkDir(opts.tmpDir) : undefined;
   try {
-    const singles = work === undefined ? undefined : singleRows(book, opts.memory ?? DEFAULT_MEMORY, work);
+    const singles: RowSource = work === undefined ? { next: () => false } : singleRows(book, opts.memory ?? DEFAULT_MEMORY, work);
+    const rows = new BookRows(book, singles);
     const row = new RunRow();
-    let haveSingle = singles?.next(row) ?? false;
-    const emitSinglesBefore = (hi: number, lo: number, inclusive: boolean): void => {
-      while (haveSingle && (row.keyHi < hi || (row.keyHi === hi && (row.keyLo < lo || (inclusive && row.keyLo === lo))))) {
-        const skip = row.keyHi === hi && row.keyLo === lo;
-        const h = row.keyHi;
-        const l = row.keyLo;
-        const moves: PolyglotMove[] = [];
-        const black = row.black !== 0;
-        while (haveSingle && row.keyHi === h && row.keyLo === l) {
-          moves.push({ move: row.move, n: row.games(), sum: 2 * row.wins + row.draws + row.unfinished });
-          haveSingle = singles!.next(row);
+    let have = rows.next(row);
+    while (have) {
+      const hi = row.keyHi;
+      const lo = row.keyLo;
+      const moves: (PolyglotMove & { stamp: number })[] = [];
+      let black = false;
+      while (have && row.keyHi === hi && row.keyLo === lo) {
+        let m = moves.length > 0 && moves[moves.length - 1]!.move === row.move ? moves[moves.length - 1] : undefined;
+        if (m === undefined) {
+          m = { move: row.move, n: 0, sum: 0, stamp: row.stamp };
+          moves.push(m);
         }
-        // A candidate whose key is a stored position was an index collision: the stored one counts.
-        if (!skip) emitter.position(h, l, black, moves);
+        m.n += row.games();
+        m.sum += 2 * row.wins + row.draws + row.unfinished;
+        if (row.weight >= 0) {
+          m.weight = row.weight;
+          m.learn = row.learn;
+        }
+        if (row.stamp < m.stamp) m.stamp = row.stamp;
+        black ||= row.black !== 0;
+        have = rows.next(row);
       }
-    };
-    for (const p of storedPositions(book)) {
-      emitSinglesBefore(p.keyHi, p.keyLo, true);
-      emitter.position(p.keyHi, p.keyLo, p.black, polyglotMoves(book, p));
+      moves.sort((a, b) => a.stamp - b.stamp);
+      const halved = book.halvedCounters(hi, lo);
+      for (const m of moves) {
+        const j = halved === undefined ? -1 : halved.moves.indexOf(m.move);
+        if (j >= 0) {
+          m.n = halved!.n[j]!;
+          m.sum = halved!.sum[j]!;
+        }
+        if (opts.userValues) {
+          const v = book.notes.get(hi, lo, m.move)?.userValue ?? -1;
+          if (v >= 0) m.weight = v;
+        }
+      }
+      emitter.position(hi, lo, black, opts.userValues ? moves.filter((m) => m.weight !== 0) : moves);
     }
-    emitSinglesBefore(0xffffffff, 0xffffffff, true);
     emitter.flush();
     return emitter.kept;
   } finally {
@@ -58,66 +81,87 @@ export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (byt
   }
 }
 
-/** The stored positions of a book in key order. */
-export function* storedPositions(book: TbkBook): Generator<StoredPosition> {
-  for (let b = 0; b < book.blockCount; b++) yield* book.blockPositions(b);
-}
+/** Some of a book's games, in their order (a split filter's), as a game source. */
+class GameSubset implements GameSource {
+  constructor(
+    private readonly inner: GameSource,
+    private readonly games: readonly number[],
+  ) {}
 
-/** A stored position's moves with make-book's counters. */
-export function polyglotMoves(book: TbkBook, p: StoredPosition): PolyglotMove[] {
-  const entries = book.movesOf(p.keyHi, p.keyLo);
-  return p.moves.map((m) => {
-    const e = entries.find((x) => x.move === m.move);
-    const out: PolyglotMove = { move: m.move, n: e?.pgN ?? m.wins + m.draws + m.losses + m.unfinished, sum: e?.pgSum ?? 2 * m.wins + m.draws + m.unfinished };
-    if (m.weight !== undefined) {
-      out.weight = m.weight;
-      out.learn = m.learn ?? 0;
-    }
-    return out;
-  });
+  get count(): number {
+    return this.games.length;
+  }
+
+  record(game: number): GameRecord {
+    return this.inner.record(this.games[game]!);
+  }
+
+  codes(game: number): { bytes: Uint8Array; offset: number } {
+    return this.inner.codes(this.games[game]!);
+  }
+
+  startFen(game: number): string {
+    return this.inner.startFen(this.games[game]!);
+  }
+
+  setStart(game: number, pos: Position): void {
+    this.inner.setStart(this.games[game]!, pos);
+  }
 }
 
 /**
- * The single positions of a book as rows sorted by key: every ply of every game whose key the
- * single-position index maps to that game (stored keys slip through only by chance, and the
- * caller drops them).
+ * The `.bin` make-book would write from the book's games that pass a split filter, counted to
+ * `maxPly` (at most the book's): the games are replayed into the accumulator, as a build
+ * counts them, and finished by binFromRows (make-book's halving replayed over the same games).
  */
-function singleRows(book: TbkBook, memory: number, work: WorkDir): RowCursor {
-  const games = book.gameReader(1 << 20)!;
-  const budget = EntryTable.capacityFor(memory);
-  let table = new EntryTable(Math.min(budget, 1 << 16));
-  const runs: ScratchFile[] = [];
-  const pos = new Position();
-  let g = 0;
-  let result = 0;
-  const visit = (p: Position, m: number, ply: number): boolean => {
-    const single = book.singleGame(p.keyHi, p.keyLo);
-    if (single !== g) return true;
-    const black = p.turn;
-    const res = result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
-    if (!table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply)) {
-      if (table.capacity < budget) table = table.grown(Math.min(budget, table.capacity * 2));
-      else {
-        const run = work.create('singles');
-        spillTable(table, run);
-        runs.push(run);
-        table.clear();
+export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly: number; filter: SplitFilter }, sink: (bytes: Uint8Array) => void): number {
+  const games = book.gameReader(1 << 20);
+  if (games === undefined) throw new BookError('ERR_BOOK_EXPORT', `${book.name} keeps no games: it cannot be exported with another --max-ply or a split filter`);
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    const budget = EntryTable.capacityFor(opts.memory ?? DEFAULT_MEMORY);
+    let table = new EntryTable(Math.min(budget, 1 << 16));
+    const runs: ScratchFile[] = [];
+    const kept: number[] = [];
+    const pos = new Position();
+    let g = 0;
+    let result = 0;
+    const visit = (p: Position, m: number, ply: number): boolean => {
+      if (ply >= opts.maxPly) return false;
+      const black = p.turn;
+      const res = result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
+      if (!table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply)) {
+        if (table.capacity * 3 <= budget) table = table.grown(table.capacity * 2);
+        else {
+          const run = work.create('export');
+          spillTable(table, run);
+          runs.push(run);
+          table.clear();
+        }
+        table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply);
       }
-      table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply);
+      return true;
+    };
+    for (let all = 0; all < games.count; all++) {
+      const rec = games.record(all);
+      if (!cellPasses(opts.filter, book.cellOfGame(rec))) continue;
+      g = kept.length;
+      kept.push(all);
+      result = rec.result;
+      games.setStart(all, pos);
+      const { bytes, offset } = games.codes(all);
+      replayCodes(pos, bytes, offset, rec.codes, visit);
     }
-    return true;
-  };
-  for (g = 0; g < games.count; g++) {
-    const rec = games.record(g);
-    result = rec.result;
-    games.setStart(g, pos);
-    const { bytes, offset } = games.codes(g);
-    replayCodes(pos, bytes, offset, rec.codes, visit);
+    let rows: RowSource;
+    if (runs.length === 0) rows = new TableCursor(table);
+    else {
+      const last = work.create('export');
+      spillTable(table, last);
+      runs.push(last);
+      rows = runMerger(runs);
+    }
+    return binFromRows(rows, new GameSubset(games, kept), opts, work, sink);
+  } finally {
+    work.remove();
   }
-  if (runs.length === 0) return new TableCursor(table);
-  const last = work.create('singles');
-  spillTable(table, last);
-  runs.push(last);
-  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
 }
-

@@ -80,6 +80,7 @@ export class FileReader {
     try {
       this.fd = openSync(path, 'r');
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new BookError('ERR_BOOK_READ', `${path}: no such book`);
       throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
     }
     this.size = fstatSync(this.fd).size;
@@ -110,7 +111,7 @@ export class FileReader {
  * crash before the slot write leaves the book as it was. When dead space (replaced notes)
  * passes half the file, the book is rewritten without it instead.
  */
-export function changeNotes<T>(path: string, change: (book: TbkBook) => { result: T; learned?: number }, opts: LockOptions = {}): T {
+export function changeNotes<T>(path: string, change: (book: TbkBook) => { result: T; learned?: number }, opts: LockOptions & { verify?: boolean } = {}): T {
   return withBookLock(
     path,
     () => {
@@ -122,6 +123,12 @@ export function changeNotes<T>(path: string, change: (book: TbkBook) => { result
         const opened = TbkBook.open(file, path, fastCrc32);
         if (!opened.ok) throw opened.error;
         book = opened.value;
+        // A command refuses to change a damaged book (the engine's learning after each game
+        // skips the whole-file check: notes are appended, the rest is not rewritten).
+        if (opts.verify) {
+          const v = book.verify(fastCrc32);
+          if (!v.ok) throw v.error;
+        }
         out = change(book);
         bytes = book.notes.encode();
       } finally {

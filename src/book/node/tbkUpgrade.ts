@@ -37,7 +37,8 @@ export function upgradeV1(path: string, output: string): UpgradeSummary {
   }
 }
 
-function writeUpgraded(book: RichBook, path: string, output: string): UpgradeSummary {
+/** Writes the version 2 form of an open version 1 book (for `book import`, which builds one in memory). */
+export function writeUpgraded(book: RichBook, path: string, output: string): UpgradeSummary {
   const h = book.header;
   const parts: Uint8Array[] = [];
   const writer = new PositionWriter((b) => parts.push(b.slice()), fastCrc32);

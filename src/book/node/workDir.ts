@@ -6,7 +6,9 @@
  */
 import { closeSync, fsyncSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { BookError } from '../polyglot/select.js';
+import { ioReason } from './atomicWrite.js';
 import { processAlive, registerTempDir, releaseTemp } from '../../node/tempFiles.js';
 import { fastCrc32 } from './richFile.js';
 
@@ -34,6 +36,23 @@ export class WorkDir {
   }
 }
 
+/** A scratch file could not be written (a full disk, a size limit): the build names its output and this. */
+export class ScratchError extends Error {
+  readonly code = 'ERR_BOOK_SCRATCH';
+
+  constructor(
+    readonly dir: string,
+    readonly reason: string,
+  ) {
+    super(`cannot write the scratch files in ${dir}: ${reason}`);
+  }
+
+  /** The error as the output's: what could not be written, and where the scratch files were. */
+  forOutput(output: string): BookError {
+    return new BookError('ERR_BOOK_WRITE', `${output}: cannot write: ${this.reason} (writing scratch files in ${dirname(this.dir)}; --tmp-dir chooses where they go)`);
+  }
+}
+
 /** An append-only file with positional reads (a run, or the games being built). */
 export class ScratchFile {
   private fd: number;
@@ -47,7 +66,11 @@ export class ScratchFile {
 
   append(bytes: Uint8Array): void {
     let off = 0;
-    while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off, this.size + off);
+    try {
+      while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off, this.size + off);
+    } catch (e) {
+      throw new ScratchError(dirname(this.path), ioReason(e));
+    }
     this.size += bytes.length;
     this.crc = fastCrc32(bytes, this.crc);
   }

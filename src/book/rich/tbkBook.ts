@@ -25,7 +25,7 @@ import { GameReader } from './gameReader.js';
 import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from './games.js';
 import { Notes, type Note } from './notes.js';
 import { BlockIndex, BlockReader, type CellStats, type MoveStats, type StoredPosition } from './positions.js';
-import type { ByteSource, RichEntry } from './reader.js';
+import { memorySource, type ByteSource, type RichEntry } from './reader.js';
 import { Retrieval } from './retrieval.js';
 import { cellOf, cellPasses, isOpenFilter, monthOf, ratingBand, type SplitFilter, type SplitKinds } from './splits.js';
 import { USER_UNSET } from './types.js';
@@ -99,14 +99,15 @@ export class TbkBook {
     const singles = this.sections.get(SECTION.SINGLES);
     if (singles !== undefined) {
       const r = Retrieval.open({ size: singles.length, read: (o, n) => source.read(singles.offset + o, n) });
-      if (!r.ok) throw new RangeError(r.error.message);
+      if (!r.ok) throw new RangeError(`section singles is damaged (${r.error.message})`);
       this.singles = r.value;
       if (this.games === undefined) throw new RangeError('single positions without games');
     }
   }
 
   /** Opens a book; a damaged or foreign file is an error naming the book and what is wrong. */
-  static open(source: ByteSource, name = 'book', crc: Crc32 = (b, c) => crc32(b, c)): Result<TbkBook, BookError> {
+  static open(data: ByteSource | Uint8Array | ArrayBuffer, name = 'book', crc: Crc32 = (b, c) => crc32(b, c)): Result<TbkBook, BookError> {
+    const source = data instanceof Uint8Array || data instanceof ArrayBuffer ? memorySource(data) : data;
     const sb = readSuperblock(source.read(0, SUPERBLOCK), source.size, crc);
     if (typeof sb === 'string') return err(new BookError('ERR_TBK_HEADER', `${name}: ${sb}`));
     try {
@@ -128,6 +129,11 @@ export class TbkBook {
       this.fens,
       window,
     );
+  }
+
+  /** make-book's counters of a position where it halved them (hot), by move; undefined elsewhere. */
+  halvedCounters(keyHi: number, keyLo: number): { moves: Uint16Array; n: Uint16Array; sum: Uint16Array } | undefined {
+    return this.halved.get(hk(keyHi >>> 0, keyLo >>> 0));
   }
 
   /** The game the single-position index names for a key (-1 without an index); unverified. */

@@ -12,7 +12,8 @@ import { readPgn } from '../../pgn/reader.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
 import { checkInputs } from './pgnCommon.js';
-import { PgnJob, bookErrors } from './richCommon.js';
+import { PgnJob, bookErrors, tbkFileVersion } from './richCommon.js';
+import { changeNotes } from '../../book/node/tbkFile.js';
 
 export interface RichAnnotateCliOptions {
   errors?: string;
@@ -35,7 +36,22 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
   }
   const order = Array.from({ length: scratch.size }, (_, r) => r).sort((a, b) => scratch.seq[a]! - scratch.seq[b]!);
   const r = await bookErrors(() =>
-    updateRichBook(file, (t) => {
+    tbkFileVersion(file) === 2
+      ? changeNotes(file, (book) => {
+          let added = 0;
+          for (const q of order) {
+            if (scratch.user[q] === USER_NONE) continue;
+            const hi = scratch.keyHi[q]!;
+            const lo = scratch.keyLo[q]!;
+            const move = scratch.move[q]!;
+            if (!book.movesOf(hi, lo).some((e) => e.move === move && e.wins + e.draws + e.losses + e.unfinished > 0)) added++;
+            const note = book.notes.edit(hi, lo, move, (scratch.flags[q]! & 1) === 1);
+            note.userValue = scratch.user[q]!;
+            note.postBook = false;
+          }
+          return { result: { moves: order.length, added } };
+        }, { verify: true })
+      : updateRichBook(file, (t) => {
       let added = 0;
       for (const q of order) {
         if (scratch.user[q] === USER_NONE) continue;
@@ -46,7 +62,7 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
         t.flags[row]! &= ~EF_POSTBOOK;
       }
       return { moves: order.length, added };
-    }),
+      }),
   );
   const s = visitor.stats;
   const value = { book: file, inputs: pgns, lines: s.lines, nags: s.values, moves: r.moves, added: r.added, skippedLines: s.skipped, skipped: job.skipped };

@@ -2,6 +2,11 @@
  * What the `.tbk` commands share: book errors as CLI errors, progress over PGN inputs, the list
  * of skipped games, and the filter options of `book make`.
  */
+import { withBookLock } from '../../book/node/richFile.js';
+import { tbkFileVersion, type AnyRichBook } from '../../book/node/openTbk.js';
+import { isOpenFilter, parseBands, parseMonth, parseSpeeds, unanswerable, type SplitFilter } from '../../book/rich/splits.js';
+export { openAnyRichBook, tbkFileVersion } from '../../book/node/openTbk.js';
+import { upgradeV1 } from '../../book/node/tbkUpgrade.js';
 import { startProgress } from '../../node/progress.js';
 import type { PgnFilterOptions } from '../../pgn/filter.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
@@ -75,4 +80,46 @@ export function pct(part: number, whole: number): number {
 /** Commands that read Polyglot books only, given a .tbk: say how to get a .bin. */
 export function polyglotOnly(file: string, command: string): never {
   throw new CliError(`${file}: ${command} reads Polyglot books; write one with: tabiya book export ${file} -o ${file.replace(/\.tbk$/i, '')}.bin`, 2);
+}
+
+/**
+ * Before a change: a version 1 book is first upgraded in place to version 2 (nothing is lost;
+ * tbkUpgrade.ts), which is what every change writes. Returns the note that says so, if any.
+ */
+export function upgradeIfV1(path: string): string[] {
+  if (tbkFileVersion(path) !== 1) return [];
+  withBookLock(path, () => upgradeV1(path, path));
+  return [`${path} was a version 1 book: upgraded to version 2 (all its statistics, user values and learning kept; tabiya before 0.2 cannot read it)`];
+}
+
+
+/** The query-time filters of `book probe` and `book export` (--ratings, --speeds, --since, --until). */
+export function splitFilterOf(opts: { ratings?: string; speeds?: string; since?: string; until?: string }): SplitFilter {
+  try {
+    const f: SplitFilter = {};
+    if (opts.ratings !== undefined) f.bands = parseBands(opts.ratings);
+    if (opts.speeds !== undefined) f.speeds = parseSpeeds(opts.speeds);
+    if (opts.since !== undefined) {
+      const m = parseMonth(opts.since, 'since');
+      if (m === undefined) throw new RangeError(`--since: "${opts.since}" is not YYYY-MM or YYYY`);
+      f.since = m;
+    }
+    if (opts.until !== undefined) {
+      const m = parseMonth(opts.until, 'until');
+      if (m === undefined) throw new RangeError(`--until: "${opts.until}" is not YYYY-MM or YYYY`);
+      f.until = m;
+    }
+    if (f.since !== undefined && f.until !== undefined && f.since > f.until) throw new RangeError(`--since ${opts.since} is after --until ${opts.until}`);
+    return f;
+  } catch (e) {
+    throw new CliError((e as Error).message, 2);
+  }
+}
+
+/** Refuses a filter the book cannot answer (exit 2, naming the book). */
+export function checkFilterFits(path: string, book: AnyRichBook, filter: SplitFilter): void {
+  if (isOpenFilter(filter)) return;
+  if (book.version === 1) throw new CliError(`${path}: a version 1 book keeps no splits (rebuild it with book make --split ...)`, 2);
+  const why = unanswerable(filter, book.v2!.splits);
+  if (why !== undefined) throw new CliError(`${path}: ${why}`, 2);
 }

@@ -9,9 +9,15 @@ import { openRichBook } from '../../book/node/richFile.js';
 import { writeFileAtomic } from '../../book/node/atomicWrite.js';
 import { exportPolyglot } from '../../book/rich/export.js';
 import { checkOutputs } from '../../node/outputs.js';
-import { CliError, intOption, numberOption } from '../errors.js';
+import { CliError, intOption, numberOption, sizeOption } from '../errors.js';
 import { report } from '../output.js';
-import { bookErrors } from './richCommon.js';
+import { bookErrors, splitFilterOf, tbkFileVersion } from './richCommon.js';
+import { fastCrc32 } from '../../book/node/richFile.js';
+import { FileReader } from '../../book/node/tbkFile.js';
+import { exportFromGames, exportTbkToBin } from '../../book/node/tbkExport.js';
+import { TbkBook } from '../../book/rich/tbkBook.js';
+import { exportKind } from '../../book/rich/format.js';
+import { isOpenFilter, unanswerable, type SplitFilter } from '../../book/rich/splits.js';
 
 export interface RichExportCliOptions {
   output: string;
@@ -22,6 +28,12 @@ export interface RichExportCliOptions {
   uniform?: boolean;
   userValues?: boolean;
   exact?: boolean;
+  ratings?: string;
+  speeds?: string;
+  since?: string;
+  until?: string;
+  memory?: string;
+  tmpDir?: string;
   json?: boolean;
   force?: boolean;
 }
@@ -35,7 +47,9 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   const minScore = given('minScore') ? numberOption('--min-score', opts.minScore, 0, 100) : undefined;
   checkOutputs([{ path: opts.output, kind: 'polyglot' }], [file], { force: opts.force });
   const t0 = performance.now();
+  const filter = splitFilterOf(opts);
   const r = await bookErrors(async () => {
+    if (tbkFileVersion(file) === 2) return exportV2(file, opts, { minGame, minScore, maxPly, filter });
     const { book, close } = openRichBook(file, { memoryLimit: Infinity, verify: true });
     try {
       if (maxPly !== undefined && Math.min(maxPly, 0xffff) !== book.header.maxPly) throw new CliError(maxPlyRefusal(file, book.header.maxPly, maxPly), 1);
@@ -63,4 +77,46 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
 function maxPlyRefusal(file: string, counted: number, asked: number): string {
   const how = counted === 0 ? 'was imported from a .bin, whose games are unknown' : `was counted with --max-ply ${counted}`;
   return `${file} ${how}: an export with --max-ply ${asked} needs the games again (tabiya book make GAMES -o X.bin --max-ply ${asked})`;
+}
+
+/** The export of a version 2 book: from its stored counts, or from its games (another max-ply, a split filter). */
+async function exportV2(
+  file: string,
+  opts: RichExportCliOptions,
+  o: { minGame: number | undefined; minScore: number | undefined; maxPly: number | undefined; filter: SplitFilter },
+): Promise<{ kind: string; notes: string[]; entries: number; bytes: number; maxPly: number }> {
+  const reader = new FileReader(file);
+  try {
+    const r = TbkBook.open(reader, file, fastCrc32);
+    if (!r.ok) throw r.error;
+    const book = r.value;
+    const v = book.verify(fastCrc32);
+    if (!v.ok) throw v.error;
+    if (book.partial) throw new CliError(`${file} is a partial book (one shard of a sharded build): merge the shards first (tabiya book merge part-*.tbk -o ${opts.output})`, 1);
+    const kind = exportKind(book.fields);
+    const notes: string[] = [];
+    const options = { minGame: o.minGame, minScore: o.minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true, memory: sizeOption('--memory', opts.memory), tmpDir: opts.tmpDir } as const;
+    const maxPly = o.maxPly === undefined ? book.fields.maxPly : Math.min(o.maxPly, 0xffff);
+    const fromGames = maxPly !== book.fields.maxPly || !isOpenFilter(o.filter);
+    if (maxPly > book.fields.maxPly) throw new CliError(`${file} was counted with --max-ply ${book.fields.maxPly}: its games are kept to that ply, so an export can go up to it, not to ${maxPly}`, 1);
+    if (fromGames && book.games === undefined) throw new CliError(maxPlyRefusal(file, book.fields.maxPly, maxPly), 1);
+    if (!isOpenFilter(o.filter)) {
+      const why = unanswerable(o.filter, book.splits);
+      if (why !== undefined) throw new CliError(`${file}: ${why}`, 2);
+    }
+    if (kind === 'approximate') notes.push('the book was merged, added to with another max-ply, or cut by min-games: weights come from the counts and may differ from make-book where a position passed 16,384 games');
+    if (opts.userValues) notes.push('--user-values: moves with a user value weigh their value (not make-book output)');
+    if (opts.exact && notes.length > 0) throw new CliError(`${file}: cannot export exactly: ${notes.join('; ')}`, 1);
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const sink = (b: Uint8Array): void => {
+      parts.push(b.slice());
+      size += b.length;
+    };
+    const entries = fromGames ? exportFromGames(book, { ...options, maxPly, filter: o.filter }, sink) : exportTbkToBin(book, options, sink);
+    await writeFileAtomic(opts.output, Buffer.concat(parts));
+    return { kind, notes, entries, bytes: size, maxPly };
+  } finally {
+    reader.close();
+  }
 }

@@ -3,7 +3,9 @@
  * kept, moves resolved by walking the book from the start position; see rich/import.ts).
  */
 import { loadBook } from '../../book/node/openBook.js';
-import { fastCrc32, replaceRichBook } from '../../book/node/richFile.js';
+import { fastCrc32 } from '../../book/node/richFile.js';
+import { writeUpgraded } from '../../book/node/tbkUpgrade.js';
+import { RichBook } from '../../book/rich/reader.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { importPolyglot } from '../../book/rich/import.js';
 import { encodeBook } from '../../book/rich/writer.js';
@@ -25,9 +27,11 @@ export async function richImportCommand(file: string, opts: RichImportCliOptions
     const bin = await loadBook(file);
     for (const w of bin.warnings) if (!opts.json) process.stderr.write(`warning: ${w}\n`);
     const imported = importPolyglot(bin, file);
-    const bytes = encodeBook(imported.table, imported.info, undefined, fastCrc32);
-    replaceRichBook(opts.output, bytes);
-    return { entries: imported.entries, resolved: imported.resolved, unresolved: imported.unresolved, bytes: bytes.length };
+    // Built as a version 1 book in memory, written as version 2 (every weight and learn field kept).
+    const v1 = RichBook.open(encodeBook(imported.table, imported.info, undefined, fastCrc32), file);
+    if (!v1.ok) throw v1.error;
+    const up = writeUpgraded(v1.value, file, opts.output);
+    return { entries: imported.entries, resolved: imported.resolved, unresolved: imported.unresolved, bytes: up.bytesWritten };
   });
   const seconds = (performance.now() - t0) / 1000;
   report(opts.json, { input: file, output: opts.output, ...r, seconds }, () =>

@@ -5,14 +5,18 @@
  * `book export` and are refused here; --min-games, when given, leaves rarer moves out of the
  * .tbk (Terra's createbook "minimum number of games"); without it every move is kept.
  */
-import { addToRichBook, makeRichBook, type RichMakeSummary } from '../../book/node/richMake.js';
+import { addToTbk } from '../../book/node/tbkCombine.js';
+import { buildTbk, type TbkBuildSummary } from '../../book/node/tbkBuild.js';
+import { parseShard } from '../../book/node/shards.js';
+import { parseSplits, type SplitKinds } from '../../book/rich/splits.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { formatRate } from '../../node/progress.js';
-import { CliError, intOption } from '../errors.js';
+import { CliError, intOption, sizeOption } from '../errors.js';
 import { report } from '../output.js';
 import { emptyBookNote } from './bookMake.js';
 import { checkInputs } from './pgnCommon.js';
-import { PgnJob, bookErrors, filtersOf } from './richCommon.js';
+import { PgnJob, bookErrors, filtersOf, tbkFileVersion } from './richCommon.js';
+import { addToRichBook } from '../../book/node/richMake.js';
 
 export interface RichMakeCliOptions {
   output?: string;
@@ -29,6 +33,10 @@ export interface RichMakeCliOptions {
   dateTo?: string;
   tag?: string[];
   threads?: string;
+  memory?: string;
+  tmpDir?: string;
+  split?: string;
+  shard?: string;
   errors?: string;
   quiet?: boolean;
   json?: boolean;
@@ -50,20 +58,33 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
     }
   }
   if (opts.threads !== undefined && opts.threads !== '1') notes.push('--threads: .tbk books are built on one thread');
+  let split: SplitKinds | undefined;
+  let shard;
+  try {
+    split = opts.split === undefined ? undefined : parseSplits(opts.split);
+    shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  } catch (e) {
+    throw new CliError((e as Error).message, 2);
+  }
+  if (typeof shard === 'string') throw new CliError(`--shard: ${shard}`, 2);
   const filter = filtersOf(opts);
   const job = new PgnJob('book make', opts);
   const s = await bookErrors(() =>
-    makeRichBook(opts.output!, {
+    buildTbk(opts.output!, {
       inputs: files,
       maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
       minGames: given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : 0,
+      split,
+      shard,
+      memory: sizeOption('--memory', opts.memory),
+      tmpDir: opts.tmpDir,
       filter,
       onProgress: job.onProgress,
       onError: job.onError,
     }),
   ).finally(() => job.stop());
   if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames}`));
-  printSummary({ ...s, notes: [...notes, ...s.notes] }, job, opts.json);
+  printSummary(s, notes, job, opts.json, shard === undefined ? undefined : `shard ${shard.index}/${shard.count}`);
 }
 
 export async function richAddCommand(book: string, files: string[], opts: RichMakeCliOptions): Promise<void> {
@@ -71,28 +92,40 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
   checkOutputs([{ path: book, kind: 'tbk', mode: 'update' }], files);
   const filter = filtersOf(opts);
   const job = new PgnJob('book add', opts);
+  if (tbkFileVersion(book) === 1) {
+    // A version 1 book grows as a version 1 book (tabiya book upgrade converts it).
+    const s1 = await bookErrors(() =>
+      addToRichBook(book, { inputs: files, maxPly: intOption('--max-ply', opts.maxPly, 0), filter, onProgress: job.onProgress, onError: job.onError }),
+    ).finally(() => job.stop());
+    if (!opts.json) for (const n of s1.notes) process.stderr.write(`note: ${n}\n`);
+    report(opts.json, { ...s1, skippedGames: job.skipped }, () => `games read        ${s1.gamesRead}\nentries           ${s1.entries} (${s1.entries - s1.entriesBefore} new)\nwrote ${s1.output}: ${s1.bytesWritten} bytes in ${s1.seconds.toFixed(2)} s`);
+    return;
+  }
   const s = await bookErrors(() =>
-    addToRichBook(book, {
+    addToTbk(book, {
       inputs: files,
       maxPly: intOption('--max-ply', opts.maxPly, 0),
+      memory: sizeOption('--memory', opts.memory),
+      tmpDir: opts.tmpDir,
       filter,
       onProgress: job.onProgress,
       onError: job.onError,
     }),
   ).finally(() => job.stop());
-  printSummary(s, job, opts.json);
+  printSummary(s, s.notes, job, opts.json);
 }
 
-function printSummary(s: RichMakeSummary, job: PgnJob, json: boolean | undefined): void {
-  if (!json) for (const n of s.notes) process.stderr.write(`note: ${n}\n`);
-  report(json, { ...s, skippedGames: job.skipped }, () => {
+function printSummary(s: TbkBuildSummary, notes: string[], job: PgnJob, json: boolean | undefined, shard?: string): void {
+  if (!json) for (const n of notes) process.stderr.write(`note: ${n}\n`);
+  report(json, { ...s, notes, skippedGames: job.skipped }, () => {
     const filtered = Object.entries(s.gamesFiltered).filter(([, n]) => n > 0);
     const gps = (s.gamesRead + s.gamesSkipped) / Math.max(s.seconds, 1e-6);
     const lines = [`games read        ${s.gamesRead}${s.gamesSkipped > 0 ? `, ${s.gamesSkipped} broken and skipped` : ''}`];
     if (filtered.length > 0) lines.push(`games filtered    ${filtered.map(([k, n]) => `${n} (${k})`).join(', ')}; ${s.gamesUsed} used`);
     lines.push(`positions scanned ${s.positions}`);
-    lines.push(s.entriesBefore > 0 ? `entries           ${s.entries} (${s.entries - s.entriesBefore} new)` : `entries           ${s.entries}`);
-    lines.push(`polyglot export   ${s.exportKind}`);
+    if (shard !== undefined) lines.push(`${shard}: ${s.entries} rows, to be merged with the other shards (tabiya book merge)`);
+    else lines.push(`entries           ${s.entries} (${s.storedPositions} positions stored, ${s.singlePositions} seen in one game)`);
+    if (s.runs > 0) lines.push(`spilled           ${s.runs} sorted runs (--memory)`);
     lines.push(`wrote ${s.output}: ${s.bytesWritten} bytes in ${s.seconds.toFixed(2)} s (${formatRate(gps)} games/s)`);
     return lines.join('\n');
   });

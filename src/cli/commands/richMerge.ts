@@ -1,55 +1,81 @@
 /**
  * `tabiya book merge A.tbk B.tbk [C.tbk…] -o OUT.tbk [--min-games N]` (Terra's mergebooks):
- * statistics added, the first book's user values win, moves below N fixed games left out.
+ * statistics added, games concatenated, the first book's user values, NAGs and comments win,
+ * learning added, moves below N games left out. The partial books of a sharded build
+ * (`book make --shard I/N`) merge into exactly the book a single build writes, as a `.tbk` or,
+ * with `-o OUT.bin`, as make-book's `.bin`. Version 1 inputs are read through an upgraded copy;
+ * the inputs are never changed.
  */
-import { fastCrc32, openRichBook, replaceRichBook, type OpenedRichBook } from '../../book/node/richFile.js';
-import { mergeRich } from '../../book/rich/merge.js';
+import { join } from 'node:path';
+import { mergeTbk, mergeTbkToBin } from '../../book/node/tbkCombine.js';
+import { upgradeV1 } from '../../book/node/tbkUpgrade.js';
+import { WorkDir } from '../../book/node/workDir.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { MERGE_IN_PLACE } from './bookMerge.js';
-import { encodeBook } from '../../book/rich/writer.js';
-import { CliError, intOption } from '../errors.js';
+import { CliError, intOption, sizeOption } from '../errors.js';
 import { report } from '../output.js';
-import { bookErrors } from './richCommon.js';
+import { bookErrors, tbkFileVersion } from './richCommon.js';
 
 export interface RichMergeCliOptions {
   output: string;
   minGames?: string;
+  memory?: string;
+  tmpDir?: string;
   json?: boolean;
   force?: boolean;
 }
 
-export async function richMergeCommand(files: string[], opts: RichMergeCliOptions): Promise<void> {
-  if (files.length < 2) throw new CliError('book merge needs at least two books', 2);
-  for (const f of files) if (!f.endsWith('.tbk')) throw new CliError(`${f}: merging into a .tbk needs .tbk inputs (convert a .bin with book import)`, 2);
-  const minGames = intOption('--min-games', opts.minGames ?? '0', 0)!;
-  checkOutputs([{ path: opts.output, kind: 'tbk' }], files, { force: opts.force, sameFileHint: MERGE_IN_PLACE });
-  const t0 = performance.now();
-  const r = await bookErrors(() => {
-    const opened: OpenedRichBook[] = [];
-    try {
-      for (const f of files) {
-        const o = openRichBook(f, { memoryLimit: Infinity, verify: true });
-        opened.push(o);
-      }
-      const m = mergeRich(
-        opened.map((o) => o.book),
-        minGames,
-      );
-      const bytes = encodeBook(m.table, m.info, m.keep, fastCrc32);
-      replaceRichBook(opts.output, bytes);
-      return { entries: new DataView(bytes.buffer, bytes.byteOffset).getUint32(20), shared: m.shared, dropped: m.dropped, games: m.info.games, bytes: bytes.length };
-    } finally {
-      for (const o of opened) o.close();
-    }
+/** Version 2 paths of the inputs: version 1 books upgraded into copies in `work`. */
+function v2Inputs(files: string[], work: WorkDir): { paths: string[]; notes: string[] } {
+  const notes: string[] = [];
+  const paths = files.map((f, i) => {
+    const v = tbkFileVersion(f);
+    if (v !== 1) return f;
+    const copy = join(work.path, `v1-${i}.tbk`);
+    upgradeV1(f, copy);
+    notes.push(`${f} is a version 1 book: read through an upgraded copy (the file itself is unchanged)`);
+    return copy;
   });
-  const seconds = (performance.now() - t0) / 1000;
-  report(opts.json, { output: opts.output, inputs: files, minGames, ...r, polyglotExport: 'approximate', seconds }, () =>
-    [
-      `merged ${files.join(' + ')}: ${r.games} games, ${r.shared} moves in more than one book`,
-      minGames > 0 ? `${r.dropped} moves below ${minGames} games left out` : '',
-      `wrote ${opts.output}: ${r.entries} entries, ${r.bytes} bytes in ${seconds.toFixed(2)} s`,
-    ]
-      .filter((l) => l !== '')
-      .join('\n'),
-  );
+  return { paths, notes };
+}
+
+export async function richMergeCommand(files: string[], opts: RichMergeCliOptions): Promise<void> {
+  if (files.length < 1) throw new CliError('book merge needs books to merge', 2);
+  for (const f of files) if (!f.toLowerCase().endsWith('.tbk')) throw new CliError(`${f}: merging into a .tbk needs .tbk inputs (convert a .bin with book import)`, 2);
+  const minGames = intOption('--min-games', opts.minGames ?? '0', 0)!;
+  const memory = sizeOption('--memory', opts.memory);
+  checkOutputs([{ path: opts.output, kind: 'tbk' }], files, { force: opts.force, sameFileHint: MERGE_IN_PLACE });
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    const { paths, notes } = v2Inputs(files, work);
+    const r = await bookErrors(() => mergeTbk(paths, opts.output, { minGames, memory, tmpDir: opts.tmpDir, names: files }));
+    if (files.length < 2 && r.partials === 0) throw new CliError('book merge needs at least two books (or the partial books of a sharded build)', 2);
+    if (!opts.json) for (const n of notes) process.stderr.write(`note: ${n}\n`);
+    report(opts.json, { ...r, inputs: files, minGames, notes }, () =>
+      [
+        r.partials > 0 ? `merged ${r.partials} shards: ${r.games} games` : `merged ${files.join(' + ')}: ${r.games} games`,
+        `entries           ${r.entries} (${r.storedPositions} positions stored, ${r.singlePositions} seen in one game)`,
+        `wrote ${opts.output}: ${r.bytesWritten} bytes in ${r.seconds.toFixed(2)} s`,
+      ].join('\n'),
+    );
+  } finally {
+    work.remove();
+  }
+}
+
+/** `book merge A.tbk B.tbk -o OUT.bin`: the Polyglot book of the merged rich books (shards: the single build's .bin). */
+export async function richMergeToBinCommand(files: string[], opts: RichMergeCliOptions): Promise<void> {
+  const minGame = intOption('--min-games', opts.minGames ?? '3', 0, 65535)!;
+  const memory = sizeOption('--memory', opts.memory);
+  checkOutputs([{ path: opts.output, kind: 'polyglot' }], files, { force: opts.force, sameFileHint: MERGE_IN_PLACE });
+  const t0 = performance.now();
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    const { paths } = v2Inputs(files, work);
+    const r = await bookErrors(() => mergeTbkToBin(paths, opts.output, { minGame, memory, tmpDir: opts.tmpDir }));
+    const seconds = (performance.now() - t0) / 1000;
+    report(opts.json, { output: opts.output, inputs: files, minGames: minGame, ...r, seconds }, () => `wrote ${opts.output}: ${r.kept} entries from ${r.games} games in ${seconds.toFixed(2)} s`);
+  } finally {
+    work.remove();
+  }
 }

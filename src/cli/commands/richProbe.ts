@@ -3,8 +3,8 @@
  * position with their statistics and the probability the move-selection policy
  * (src/book/select/) gives each; --explain adds why a move is in or out, --choose picks one.
  */
-import { openRichBook } from '../../book/node/richFile.js';
 import type { RichEntry } from '../../book/rich/reader.js';
+import type { BookEntry } from '../../book/rich/tbkBook.js';
 import { choose, explainPolicy, parsePolicy, seededRandom, type BookPolicyConfig, type PolicyRow } from '../../book/select/index.js';
 import { PolicyError, findPolicyOption, parsePolicyKind } from '../../book/select/options.js';
 import { makeUci } from '../../notation/uci.js';
@@ -14,11 +14,15 @@ import { makeSan } from '../../notation/san.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 import { positionOf } from './bookProbe.js';
-import { bookErrors, pct } from './richCommon.js';
+import { bookErrors, checkFilterFits, openAnyRichBook, pct, splitFilterOf } from './richCommon.js';
 
 export interface RichProbeCliOptions {
   fen?: string;
   moves?: string;
+  ratings?: string;
+  speeds?: string;
+  since?: string;
+  until?: string;
   explain?: boolean;
   choose?: string;
   seed?: string;
@@ -27,7 +31,7 @@ export interface RichProbeCliOptions {
 }
 
 /** Options of `book probe` that are not policy settings. */
-const OWN = new Set(['fen', 'moves', 'explain', 'choose', 'seed', 'json', 'minWeight']);
+const OWN = new Set(['fen', 'moves', 'explain', 'choose', 'seed', 'json', 'minWeight', 'ratings', 'speeds', 'since', 'until']);
 
 export async function richProbeCommand(file: string, opts: RichProbeCliOptions): Promise<void> {
   const pos = positionOf(opts.fen, opts.moves);
@@ -46,12 +50,14 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
     if (e instanceof PolicyError) throw new CliError(flagMessage(e), 2);
     throw e;
   }
+  const filter = splitFilterOf(opts);
   const moves = await bookErrors(() => {
-    const { book, close } = openRichBook(file);
+    const book = openAnyRichBook(file);
     try {
-      return book.probe(pos);
+      checkFilterFits(file, book, filter);
+      return book.probe(pos, filter);
     } finally {
-      close();
+      book.close();
     }
   });
   // Most played first; PostBook records after the book moves.
@@ -121,5 +127,10 @@ function row(pos: Parameters<typeof makeSan>[0], m: RichEntry, p: PolicyRow) {
     probability: p.probability,
     inPlay: p.inPlay,
     reason: p.reason,
+    // What a version 2 book adds (notes): NAG, comment, forbidden mark, audit verdict.
+    nag: (m as Partial<BookEntry>).nag || null,
+    comment: (m as Partial<BookEntry>).comment || null,
+    forbidden: (m as Partial<BookEntry>).forbidden ?? false,
+    audit: (m as Partial<BookEntry>).audit ?? null,
   };
 }

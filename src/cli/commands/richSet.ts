@@ -13,7 +13,8 @@ import { makeUci, parseUci } from '../../notation/uci.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
 import { positionOf } from './bookProbe.js';
-import { bookErrors } from './richCommon.js';
+import { bookErrors, tbkFileVersion } from './richCommon.js';
+import { changeNotes } from '../../book/node/tbkFile.js';
 
 export interface RichSetCliOptions {
   fen?: string;
@@ -34,13 +35,27 @@ export async function richSetCommand(file: string, opts: RichSetCliOptions): Pro
   if (!m.ok) throw new CliError(`--move: ${m.error.message}`, 2);
   const move = m.value;
   const r = await bookErrors(() =>
-    updateRichBook(file, (t) => {
+    tbkFileVersion(file) === 2
+      ? changeNotes(file, (book) => {
+          const stats = book.movesOf(pos.keyHi, pos.keyLo).find((e) => e.move === move);
+          const note = book.notes.edit(pos.keyHi, pos.keyLo, move, pos.turn === 1);
+          if (v.value === 'clear') {
+            // Terra: "Clear all User set values or Terra statistics for this move".
+            Object.assign(note, { userValue: -1, dynWins: 0, dynDraws: 0, dynLosses: 0, evalCp: 0, evalCount: 0, postBook: false });
+          } else {
+            note.userValue = v.value;
+            note.postBook = false;
+          }
+          const games = stats === undefined ? 0 : stats.wins + stats.draws + stats.losses;
+          return { result: { added: stats === undefined || (stats.postBook && games === 0), games } };
+        }, { verify: true })
+      : updateRichBook(file, (t) => {
       const before = t.size;
       const row = setUserValue(t, pos.keyLo, pos.keyHi, move, pos.turn, v.value);
       // A hand-set value makes the move a book move, even where only the PostBook had it.
       if (v.value !== 'clear') t.flags[row]! &= ~EF_POSTBOOK;
       return { added: t.size > before, games: t.games(row) };
-    }),
+      }),
   );
   const value = { fen: makeFen(pos), uci: makeUci(move, false), san: makeSan(pos, move), value: v.value === 'clear' ? null : v.value, added: r.added, games: r.games };
   report(opts.json, value, () => `${value.san} (${value.uci}): ${v.value === 'clear' ? 'user value and learned statistics cleared' : `user value ${v.value}`}${r.added ? ' (added to the book)' : ''}`);

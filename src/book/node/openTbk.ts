@@ -1,0 +1,66 @@
+/**
+ * Opening a `.tbk` of either version for reading, as the engine and the read-only commands
+ * need it: a version 2 book through positional reads (sections checked as they are read), a
+ * version 1 book as before (read whole and checked when it is small).
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { Position } from '../../core/position.js';
+import { tbkVersion } from '../rich/container.js';
+import type { RichBook, RichEntry } from '../rich/reader.js';
+import { isOpenFilter, type SplitFilter } from '../rich/splits.js';
+import { TbkBook } from '../rich/tbkBook.js';
+import { BookError } from '../polyglot/select.js';
+import { fastCrc32, openRichBook } from './richFile.js';
+import { FileReader } from './tbkFile.js';
+
+/** An open rich book of either version. */
+export interface AnyRichBook {
+  readonly name: string;
+  version: 1 | 2;
+  v1?: RichBook;
+  v2?: TbkBook;
+  /** The book moves of a position (legal there), under a split filter (version 2 only). */
+  probe(pos: Position, filter?: SplitFilter): RichEntry[];
+  close(): void;
+}
+
+/** The format version of a .tbk file (undefined: not a .tbk, or unreadable). */
+export function tbkFileVersion(path: string): number | undefined {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const head = new Uint8Array(16);
+      readSync(fd, head, 0, 16, 0);
+      return tbkVersion(head);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens a `.tbk` of either version; errors are BookErrors naming the file. */
+export function openAnyRichBook(path: string): AnyRichBook {
+  if (tbkFileVersion(path) === 2) {
+    const file = new FileReader(path);
+    const r = TbkBook.open(file, path, fastCrc32);
+    if (!r.ok) {
+      file.close();
+      throw r.error;
+    }
+    const book = r.value;
+    return { name: path, version: 2, v2: book, probe: (pos, filter) => book.probe(pos, filter), close: () => file.close() };
+  }
+  const { book, close } = openRichBook(path);
+  return {
+    name: book.name,
+    version: 1,
+    v1: book,
+    probe(pos, filter) {
+      if (filter !== undefined && !isOpenFilter(filter)) throw new BookError('ERR_TBK_SPLIT', `${path}: a version 1 book keeps no splits (rebuild it with book make --split ...)`);
+      return book.probe(pos);
+    },
+    close,
+  };
+}
