@@ -162,11 +162,12 @@ export function registerCommands(program: Command): void {
         'empty book, written with a note on stderr. With -o X.tbk every move is kept unless --min-games is\n' +
         'given; --min-score, --only-white/--only-black and --uniform shape the Polyglot export (book export).',
     )
-    .action(async (files, opts, cmd) =>
-      tbk(opts.output)
+    .action(async (files, opts, cmd) => {
+      onlyFor(cmd, tbk(opts.output) ? '.tbk' : '.bin', { '.tbk': ['split', 'shard'] });
+      return tbk(opts.output)
         ? (await import('./commands/richMake.js')).richMakeCommand(files, opts, (name) => cmd.getOptionValueSource(name) === 'cli')
-        : (await import('./commands/bookMake.js')).bookMakeCommand(files, opts),
-    );
+        : (await import('./commands/bookMake.js')).bookMakeCommand(files, opts);
+    });
   // Polyglot semantics: -only-white and -only-black overwrite each other, the last one wins.
   bookMake.on('option:only-white', () => bookMake.setOptionValue('colour', 'white'));
   bookMake.on('option:only-black', () => bookMake.setOptionValue('colour', 'black'));

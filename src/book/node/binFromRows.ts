@@ -26,7 +26,7 @@ interface HeldPosition {
 }
 
 /** Writes the `.bin` of `rows` to `sink` in order; returns the number of entries. */
-export function binFromRows(rows: RowCursor, games: GameSource, opts: MakeOptions, work: WorkDir, sink: (bytes: Uint8Array) => void): number {
+export function binFromRows(rows: RowCursor, games: GameSource, opts: MakeOptions, work: WorkDir, sink: (bytes: Uint8Array) => void, counts: { unique: number } = { unique: 0 }): number {
   const plain = work.create('plain.bin');
   const emitter = new PolyglotEmitter(opts, (b) => plain.append(b));
   const hot: HeldPosition[] = [];
@@ -61,6 +61,7 @@ export function binFromRows(rows: RowCursor, games: GameSource, opts: MakeOption
     // make-book's creation order: first seen first.
     const order = p.stamps.map((s, i) => [s, i] as const).sort((a, b) => a[0] - b[0]);
     p.moves = order.map(([, i]) => p.moves[i]!);
+    counts.unique += p.moves.length;
     p.stamps = order.map(([s]) => s);
     if (isHot) hot.push(p);
     else emitter.position(hi, lo, p.black, p.moves);

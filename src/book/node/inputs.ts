@@ -40,7 +40,7 @@ export function inputOf(source: PgnSource, gzip: boolean): Input {
   return input;
 }
 
-function isGzip(path: string): boolean {
+export function isGzip(path: string): boolean {
   if (path === '-') return false;
   try {
     const fd = openSync(path, 'r');

@@ -430,7 +430,7 @@ export interface BinBuildOptions extends MakeOptions {
  * make-book's halving replayed from the games kept in the scratch directory). Byte for byte the
  * `.bin` the in-memory builder writes.
  */
-export async function buildBinBounded(output: string, opts: BinBuildOptions): Promise<{ counted: CountedInputs; games: number; positions: number; kept: number; runs: number; bytes: number }> {
+export async function buildBinBounded(output: string, opts: BinBuildOptions): Promise<{ counted: CountedInputs; games: number; positions: number; unique: number; kept: number; runs: number; bytes: number }> {
   const maxPly = opts.maxPly ?? 1024;
   const inputs = opts.inputs.map((p) => openInput(p));
   const work = new WorkDir(opts.tmpDir);
@@ -441,8 +441,9 @@ export async function buildBinBounded(output: string, opts: BinBuildOptions): Pr
     const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
     for (const f of builder.fens) store.fens.push(f);
     const { source } = acc.rows(work);
-    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(source, store.reader(), opts, work, sink));
-    return { counted, games: builder.games, positions: builder.positions, kept, runs: acc.runs.length, bytes };
+    const counts = { unique: 0 };
+    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(source, store.reader(), opts, work, sink, counts));
+    return { counted, games: builder.games, positions: builder.positions, unique: counts.unique, kept, runs: acc.runs.length, bytes };
   } catch (e) {
     throw e instanceof ScratchError ? e.forOutput(output) : e;
   } finally {

@@ -8,13 +8,18 @@ import { checkOutputs } from '../../node/outputs.js';
 import { startProgress, formatRate } from '../../node/progress.js';
 import { defaultThreads, makeBook, type MakeBookSummary } from '../../book/node/makeBook.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
-import { CliError, intOption, numberOption } from '../errors.js';
+import { CliError, intOption, numberOption, sizeOption } from '../errors.js';
+import { statSync } from 'node:fs';
+import { expectedEntries, isGzip } from '../../book/node/inputs.js';
+import { DEFAULT_MEMORY, buildBinBounded } from '../../book/node/tbkBuild.js';
 import { report } from '../output.js';
 import { checkInputs, formatError } from './pgnCommon.js';
 import { filterOptionsFromCli } from './pgnFilter.js';
 
 export interface BookMakeCliOptions {
   output: string;
+  memory?: string;
+  tmpDir?: string;
   maxPly?: string;
   minGames?: string;
   minScore?: string;
@@ -57,7 +62,58 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
   let bar: ReturnType<typeof startProgress> | undefined;
   const skipped: PgnGameError[] = [];
   let errors = 0;
+  const onSkip = (e: PgnGameError): void => {
+    errors++;
+    if (skipped.length < 1000) skipped.push(e);
+    if (errors <= listed && !opts.quiet && !opts.json) {
+      bar?.stop();
+      bar = undefined;
+      process.stderr.write(`skipped: ${formatError(e)}\n`);
+    }
+  };
+  const memory = sizeOption('--memory', opts.memory);
   try {
+    const common = {
+      inputs: files,
+      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
+      minGame: intOption('--min-games', opts.minGames ?? '3', 0, 65535),
+      minScore: numberOption('--min-score', opts.minScore ?? '0', 0, 100),
+      colour: opts.colour ?? 'both',
+      uniform: opts.uniform === true,
+      filter: hasFilter ? filter : undefined,
+    } as const;
+    if (boundedBuild(files, common.maxPly ?? 1024, memory)) {
+      // Counting in runs within --memory (or when the input's size is unknown or too large for
+      // the in-memory builder): the same bytes, single-threaded.
+      const t0 = performance.now();
+      const r = await buildBinBounded(opts.output, {
+        ...common,
+        memory,
+        tmpDir: opts.tmpDir,
+        onProgress(done, total, games) {
+          bar ??= startProgress({ label, total, unit: 'B', quiet: opts.quiet || opts.output === '-' });
+          bar.update(done, `${games} games`);
+        },
+        onError: onSkip,
+      });
+      bar?.stop();
+      const summary: MakeBookSummary = {
+        output: opts.output,
+        inputs: files,
+        gamesRead: r.counted.games,
+        gamesSkipped: r.counted.errors,
+        gamesFiltered: r.counted.rejected,
+        gamesUsed: r.games,
+        positions: r.positions,
+        uniqueEntries: r.unique,
+        duplicates: r.positions - r.unique,
+        entriesKept: r.kept,
+        bytesWritten: r.bytes,
+        threads: 1,
+        seconds: (performance.now() - t0) / 1000,
+      };
+      return { summary, skipped };
+    }
     const summary = await makeBook({
       inputs: files,
       output: opts.output,
@@ -72,15 +128,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
         bar ??= startProgress({ label, total, unit: 'B', quiet: opts.quiet || opts.output === '-' });
         bar.update(done, `${games} games`);
       },
-      onError(e) {
-        errors++;
-        if (skipped.length < 1000) skipped.push(e);
-        if (errors <= listed && !opts.quiet && !opts.json) {
-          bar?.stop();
-          bar = undefined;
-          process.stderr.write(`skipped: ${formatError(e)}\n`);
-        }
-      },
+      onError: onSkip,
     });
     bar?.stop();
     if (errors > listed && !opts.quiet && !opts.json) process.stderr.write(`skipped ${errors - listed} more broken games (--errors N lists more)\n`);
@@ -89,6 +137,18 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
     bar?.stop();
     throw e instanceof Error && 'code' in e ? new CliError((e as Error).message, 1) : e;
   }
+}
+
+/**
+ * Whether a `.bin` build counts in runs within a memory budget: when --memory is given, when an
+ * input's size is unknown (standard input), or when the in-memory builder's table (about 40
+ * bytes a distinct move, estimated from the inputs' size) would pass the default budget.
+ */
+function boundedBuild(files: readonly string[], maxPly: number, memory: number | undefined): boolean {
+  if (memory !== undefined) return true;
+  if (files.includes('-')) return true;
+  const entries = expectedEntries(files.map((f) => ({ source: { name: f, size: statSync(f).size, chunks: [] }, gzip: isGzip(f), failure: undefined })), maxPly);
+  return entries * 40 > DEFAULT_MEMORY;
 }
 
 export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions): Promise<void> {
