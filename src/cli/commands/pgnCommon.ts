@@ -9,7 +9,7 @@ import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError } from '../errors.js';
 
 export function checkInputs(files: readonly string[]): void {
-  if (files.length === 0) throw new CliError('no input files (give one or more PGN files, .gz allowed, or - for stdin)', 2);
+  if (files.length === 0) throw new CliError('no input files (give one or more PGN files, .gz, .zst or .bz2 allowed, or - for stdin)', 2);
   for (const f of files) if (f !== '-' && !existsSync(f)) throw new CliError(`${f}: no such file`, 1);
 }
 
