@@ -35,8 +35,12 @@ export interface Corpus {
   /** Group k's entries are members[groupStart[k] .. groupStart[k + 1]). */
   groupStart: Uint32Array;
   members: Uint32Array;
-  /** Per game: the deepest ply (≤ SPLICE_PLIES) whose position another game or ply shares, 0 if none. */
-  deepestShared: Uint8Array;
+  /** Per entry: the move that led there (16-bit move code; 0 at ply 0). */
+  lastMove: Uint16Array;
+  /** Per entry: 1 if some game reached the same position by another last move (a transposition). */
+  transposing: Uint8Array;
+  /** Per game: its deepest transposing ply (≤ SPLICE_PLIES), 0 if none. */
+  deepestTransposing: Uint8Array;
   /** Per entry: the opening of the last named position up to that ply (-1: none), and its ply. */
   opening: Int16Array;
   openingPly: Uint8Array;
@@ -52,6 +56,7 @@ export async function buildCorpus(file: string, openings: Openings): Promise<Cor
   const result = new Grow(Uint8Array, 1 << 16);
   const keyLo = new Grow(Int32Array, 1 << 20);
   const keyHi = new Grow(Int32Array, 1 << 20);
+  const lastMove = new Grow(Uint16Array, 1 << 20);
   let skip = false;
   let n = 0;
   const keep = (p: Position): void => {
@@ -79,6 +84,7 @@ export async function buildCorpus(file: string, openings: Openings): Promise<Cor
       for (let i = 0; i < text.length; i++) san.push(text.charCodeAt(i));
       moveStart.push(san.length);
       if (++n <= SPLICE_PLIES) {
+        lastMove.set(first.length * ENTRIES + n, m);
         p.play(m);
         keep(p);
         p.undo();
@@ -105,14 +111,20 @@ export async function buildCorpus(file: string, openings: Openings): Promise<Cor
     first: first.shared(),
     plies: plies.shared(),
     result: result.shared(),
-    ...positionGroups(games, plies.view(), keyLo.view(), keyHi.view()),
+    ...positionGroups(games, plies.view(), keyLo.view(), keyHi.view(), lastMove),
     ...openingsAlong(games, plies.view(), keyLo.view(), keyHi.view(), openings),
   };
   return corpus;
 }
 
 /** Entries with the same key, grouped (open addressing on the two key halves). */
-function positionGroups(games: number, plies: Uint16Array, keyLo: Int32Array, keyHi: Int32Array): Pick<Corpus, 'group' | 'groupStart' | 'members' | 'deepestShared'> {
+function positionGroups(
+  games: number,
+  plies: Uint16Array,
+  keyLo: Int32Array,
+  keyHi: Int32Array,
+  moves: Grow<Uint16Array>,
+): Pick<Corpus, 'group' | 'groupStart' | 'members' | 'lastMove' | 'transposing' | 'deepestTransposing'> {
   const entries = games * ENTRIES;
   const group = new Int32Array(new SharedArrayBuffer(entries * 4)).fill(-1);
   let capacity = 1 << 16;
@@ -148,15 +160,28 @@ function positionGroups(games: number, plies: Uint16Array, keyLo: Int32Array, ke
   for (let k = 0; k < groups; k++) groupStart[k + 1] = groupStart[k]! + count.at(k);
   const members = new Uint32Array(new SharedArrayBuffer(used * 4));
   const fill = groupStart.slice(0, groups);
-  const deepestShared = new Uint8Array(new SharedArrayBuffer(games));
+  const lastMove = new Uint16Array(new SharedArrayBuffer(entries * 2));
+  lastMove.set(moves.view().subarray(0, entries));
+  // A group transposes when its members came by more than one last move.
+  const firstMove = new Int32Array(groups).fill(-1);
+  const mixed = new Uint8Array(groups);
   for (let e = 0; e < entries; e++) {
     const k = group[e]!;
     if (k < 0) continue;
     members[fill[k]!++] = e;
-    const p = e % ENTRIES;
-    if (p > 0 && count.at(k) > 1) deepestShared[(e - p) / ENTRIES] = p;
+    if (e % ENTRIES === 0) continue;
+    if (firstMove[k]! < 0) firstMove[k] = lastMove[e]!;
+    else if (firstMove[k] !== lastMove[e]) mixed[k] = 1;
   }
-  return { group, groupStart, members, deepestShared };
+  const transposing = new Uint8Array(new SharedArrayBuffer(entries));
+  const deepestTransposing = new Uint8Array(new SharedArrayBuffer(games));
+  for (let e = 0; e < entries; e++) {
+    const k = group[e]!;
+    if (k < 0 || mixed[k] === 0 || e % ENTRIES === 0) continue;
+    transposing[e] = 1;
+    deepestTransposing[Math.floor(e / ENTRIES)] = e % ENTRIES;
+  }
+  return { group, groupStart, members, lastMove, transposing, deepestTransposing };
 }
 
 /** For every entry, the last named position along its game up to there. */

@@ -37,8 +37,9 @@ const TIME_FORFEIT = 0.3;
 const DRAW_RESIGNED = 0.85;
 /** Source games one generated game is made of, at most. */
 const MAX_SEGMENTS = 4;
-/** Plies and games tried in search of a transposition. */
-const TRANSPOSITION_TRIES = 24;
+/** Transposing plies, and games at each, tried in search of a game that came by another move. */
+const PLY_TRIES = 4;
+const MEMBER_TRIES = 8;
 /** Games of arena tournaments. */
 const TOURNAMENT = 0.12;
 
@@ -123,70 +124,52 @@ export class GameGenerator {
 
   /**
    * The game's moves as segments of source games: game A from its start to a ply p at most
-   * SPLICE_PLIES deep whose position another game B shares (at its ply q), then B from q, and
-   * so on up to MAX_SEGMENTS times while the current game has shared positions ahead; after the
-   * first transposition, each further switch is a coin toss. On the 389k master games 89 % of
-   * the games contain a transposition, the rest are a source game's moves (the most often cut
-   * short). Returns the number of plies.
+   * SPLICE_PLIES deep whose position another game B reached by another move (a transposition),
+   * then B from there, and so on up to MAX_SEGMENTS times while the current game has such
+   * positions ahead, each further switch after the first a coin toss. A game without a
+   * transposition is a source game's moves (cut short, most often: see `game`). Returns the
+   * number of plies.
    */
   private moves(rng: Rng): number {
     const c = this.c;
     let g = rng.int(c.games);
     let from = 0;
     let plies = 0;
-    let transposed = false;
     this.segments = 0;
     for (;;) {
       const s = this.segments++;
       this.segGame[s] = g;
       this.segFrom[s] = from;
-      const deepest = c.deepestShared[g]!;
-      if (s + 1 === MAX_SEGMENTS || deepest <= from || (transposed && rng.next() < 0.5)) {
+      const deepest = c.deepestTransposing[g]!;
+      if (s + 1 === MAX_SEGMENTS || deepest <= from || (s > 0 && rng.next() < 0.5)) {
         this.segCount[s] = c.plies[g]! - from;
         return plies + this.segCount[s]!;
       }
-      // Leave g at a ply p for another game through the same position, preferably one that
-      // came by another move (a transposition): a game that came by the same moves would
-      // only go on as itself, a copy of a source game.
+      // A transposing ply of g past `from` (one exists: the deepest), then a game that came
+      // there by another move. In some groups nearly all came by the same move: after a few
+      // misses, another ply; after a few of those, a game that came the same way (the game
+      // then goes on as that one).
+      const row = g * ENTRIES;
       let p = from;
       let m = -1;
-      for (let tries = 0; tries < TRANSPOSITION_TRIES; tries++) {
-        const at = from + 1 + rng.int(deepest - from);
-        const own = g * ENTRIES + at;
+      search: for (let plyTries = 0; plyTries < PLY_TRIES; plyTries++) {
+        p = from + 1 + rng.int(deepest - from);
+        while (c.transposing[row + p] === 0) p = p === deepest ? from + 1 : p + 1;
+        const own = row + p;
         const k = c.group[own]!;
         const start = c.groupStart[k]!;
         const others = c.groupStart[k + 1]! - start - 1;
-        if (others === 0) continue;
-        let other = c.members[start + rng.int(others)]!;
-        if (other === own) other = c.members[start + others]!;
-        [p, m] = [at, other];
-        if (!this.sameLastMove(own, other)) {
-          transposed = true;
-          break;
+        for (let tries = 0; tries < MEMBER_TRIES; tries++) {
+          m = c.members[start + rng.int(others)]!;
+          if (m === own) m = c.members[start + others]!;
+          if (c.lastMove[m] !== c.lastMove[own]) break search;
         }
-      }
-      if (m < 0) {
-        this.segCount[s] = c.plies[g]! - from;
-        return plies + this.segCount[s]!;
       }
       this.segCount[s] = p - from;
       plies += p - from;
       g = Math.floor(m / ENTRIES);
       from = m - g * ENTRIES;
     }
-  }
-
-  /** Entries e and f (game × ENTRIES + ply, ply ≥ 1) were reached by the same move. */
-  private sameLastMove(e: number, f: number): boolean {
-    const c = this.c;
-    const ge = Math.floor(e / ENTRIES);
-    const gf = Math.floor(f / ENTRIES);
-    const i = c.first[ge]! + e - ge * ENTRIES - 1;
-    const j = c.first[gf]! + f - gf * ENTRIES - 1;
-    const n = c.moveStart[i + 1]! - c.moveStart[i]!;
-    if (n !== c.moveStart[j + 1]! - c.moveStart[j]!) return false;
-    for (let b = 0; b < n; b++) if (c.san[c.moveStart[i]! + b] !== c.san[c.moveStart[j]! + b]) return false;
-    return true;
   }
 
   /** Keeps the first `plies` plies of the segments. */
