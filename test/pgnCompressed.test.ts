@@ -71,9 +71,12 @@ test('zstd and bzip2 files read as the gzip does: under any name, and from stdin
     const r = stats(['-'], { input: readFileSync(file) });
     assert.deepEqual([r.json!.games, r.json!.plies.total], [whole.games, whole.plies.total], `stdin ${file}`);
   }
-  // Several files, each in its own compression, one after another.
+  // Several files, each in its own compression, one after another; concatenated frames.
   const r = stats([zst, SAMPLE_GZ, bz2]);
   assert.equal(r.json!.games, 3 * whole.games);
+  const twice = join(dir, 'twice.pgn.zst');
+  writeFileSync(twice, Buffer.concat([readFileSync(zst), readFileSync(zst)]));
+  assert.equal(stats([twice]).json!.games, 2 * whole.games);
 });
 
 test('a frame with a 2 GiB window (zstd --long=31 on a stream), which zstd -dc refuses by default', { skip: !ZSTD && 'zstd not installed' }, () => {
