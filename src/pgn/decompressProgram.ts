@@ -62,7 +62,8 @@ export async function* decompressWithProgram(
   const child = spawn(requireDecompressor(name, compression), d.args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (s: string) => void (stderr = (stderr + s).slice(-STDERR_KEEP)));
+  // The first complaint is the one that says what went wrong.
+  child.stderr.on('data', (s: string) => void (stderr.length < STDERR_KEEP && (stderr += s)));
   const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, error }));
     child.once('close', (code) => resolve({ code }));
