@@ -5,7 +5,7 @@
  * an error naming the input, the program's own message and how far the input was read, never
  * with a hang or silently cut data. A consumer that stops early kills the program.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -89,6 +89,15 @@ export async function* decompressWithProgram(
     child.kill();
     source.destroy();
   }
+}
+
+/** The plain bytes of a whole compressed file already in memory (small files: opening suites). */
+export function decompressSync(compression: Exclude<Compression, 'gzip'>, name: string, bytes: Uint8Array): Buffer {
+  const d = DECOMPRESSORS[compression];
+  const r = spawnSync(requireDecompressor(name, compression), d.args, { input: bytes, maxBuffer: 2 ** 31 - 1 });
+  if (r.error) throw new Error(`${name}: ${d.program}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${name}: ${d.program}: ${programMessage(r.stderr.toString('utf8')) || `exit status ${r.status}`}`);
+  return r.stdout;
 }
 
 /**

@@ -25,7 +25,7 @@ import type { Scoreboard } from '../../match/scoreboard.js';
 import { formatTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
-import { AppendFile, readMaybeGzip } from '../../node/matchFiles.js';
+import { AppendFile, readMaybeCompressed } from '../../node/matchFiles.js';
 import { startProgress } from '../../node/progress.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
@@ -126,7 +126,7 @@ function loadOpenings(a: MatchArgs, seed: number, warn: (m: string) => void): Op
     return new BookOpenings(book.value, plies ?? 16, seed);
   }
   if (format !== 'epd' && format !== 'pgn') fail(`--openings: format=${format} is not epd, pgn or polyglot`);
-  const bytes = readMaybeGzip(file);
+  const bytes = readMaybeCompressed(file);
   const { openings, errors } = format === 'epd' ? parseEpdOpenings(bytes.toString('utf8'), file) : parsePgnOpenings(bytes, file, plies);
   for (const e of errors.slice(0, 5)) warn(`${e.file}:${e.line}: ${e.message} (skipped)`);
   if (errors.length > 5) warn(`${file}: ${errors.length} unusable records skipped in all`);
