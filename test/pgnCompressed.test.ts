@@ -109,7 +109,9 @@ test('truncated and damaged zstd, bzip2 and gzip: the games before the damage, t
       [damaged, /\(within the first \d+ compressed bytes\)$|\(after all \d+ compressed bytes were read\)$/],
     ] as const) {
       const r = stats([file, SAMPLE_GZ]);
-      assert.equal(r.status, 0, r.stderr);
+      // The counts are reported, and the run fails: a file that could not be read to its end.
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, new RegExp(`tabiya: cannot read the rest of ${file}: (zstd|bzip2|gzip): `), file);
       const s = r.json!;
       // The next file is still read, after the games of this one up to its damage.
       const before = ext === 'gz' ? whole.games : big.length / 700;
