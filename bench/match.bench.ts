@@ -26,7 +26,7 @@ import { formatGamePgn } from '../src/match/pgnOut.js';
 import { DEFAULT_TIMEOUTS } from '../src/match/player.js';
 import { runMatch } from '../src/match/runner.js';
 import { buildSchedule } from '../src/match/schedule.js';
-import { AppendFile, readTextMaybeGzip } from '../src/node/matchFiles.js';
+import { AppendFile, readTextMaybeCompressed } from '../src/node/matchFiles.js';
 import { OpeningList, parseEpdOpenings } from '../src/match/openings.js';
 import { killAllEngines, spawnEngine } from '../src/node/engineProcess.js';
 
@@ -188,7 +188,7 @@ export async function main(args: string[]): Promise<void> {
   // Varied games: the 2-moves book when the shared data is there, else the start position.
   const bookFile = join(dirname(SELF), '../../../shared/data/books/2moves_v1.epd.gz');
   const openings = existsSync(bookFile)
-    ? new OpeningList(parseEpdOpenings(readTextMaybeGzip(bookFile), bookFile).openings, { order: 'random', start: 1, seed: 1 })
+    ? new OpeningList(parseEpdOpenings(readTextMaybeCompressed(bookFile), bookFile).openings, { order: 'random', start: 1, seed: 1 })
     : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-'));
   const pgn = new AppendFile(join(dir, 'bench.pgn'), { fresh: true });

@@ -49,7 +49,7 @@ test('make: unreadable input fails naming the file and leaves the old book untou
   writeFileSync(damaged, readFileSync(SAMPLE_GZ).subarray(0, 40000));
   for (const [input, message] of [
     ['missing.pgn', /missing\.pgn: no such file/],
-    [damaged, /damaged\.pgn\.gz: cannot read: unexpected end of file/],
+    [damaged, /damaged\.pgn\.gz: cannot read: gzip: unexpected end of file \(after all 40000 compressed bytes were read\)/],
     [join(V, 'out/main_min1.bin'), /main_min1\.bin:1: binary data \(a NUL byte at byte \d+\), not PGN text/],
   ] as const) {
     const r = tabiya(['book', 'make', input, '-o', 'keep.bin', '--quiet']);

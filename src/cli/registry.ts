@@ -84,7 +84,7 @@ export function registerCommands(program: Command): void {
   pgn
     .command('stats')
     .description('read every game, replay and validate the main line, print counts and broken games')
-    .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
+    .argument('<files...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .option('--errors <n>', 'locations to list per kind of broken game', '3')
     .option('--strict', 'exit with status 1 if any game is broken')
     .option('--quiet', 'no progress')
@@ -94,7 +94,7 @@ export function registerCommands(program: Command): void {
   pgn
     .command('filter')
     .description('copy the games that pass every condition, unchanged; broken games are dropped and listed')
-    .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
+    .argument('<files...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--min-elo <n>', 'both players rated at least n')
@@ -113,7 +113,7 @@ export function registerCommands(program: Command): void {
   pgn
     .command('clean')
     .description('re-export valid games in standard form without comments, NAGs or variations; list dropped games')
-    .argument('<files...>', 'PGN files (.gz read transparently; - for stdin)')
+    .argument('<files...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--quiet', 'no progress, no list of dropped games')
@@ -126,7 +126,7 @@ export function registerCommands(program: Command): void {
   const bookMake = book
     .command('make')
     .description('build a book from PGN games: a .bin byte-identical to polyglot make-book (see --help), or a rich .tbk')
-    .argument('<pgn...>', 'PGN files (.gz read transparently; - for stdin)')
+    .argument('<pgn...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .requiredOption('-o, --output <book.bin|book.tbk>', 'book to write (replaced only when complete)')
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--max-ply <n>', 'record the first n plies of each game', '1024')
@@ -254,7 +254,7 @@ export function registerCommands(program: Command): void {
     .command('add')
     .description('.tbk: count more games into a rich book (Terra: add games); same filters as book make')
     .argument('<book.tbk>', 'rich book to change')
-    .argument('<pgn...>', 'PGN files (.gz read transparently; - for stdin)')
+    .argument('<pgn...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .option('--max-ply <n>', "record the first n plies of each game (default: the book's)")
     .option('--min-elo <n>', 'use only games where both players are rated at least n')
     .option('--player <name>', 'use only games where White or Black contains name (repeatable: any)', collect)
@@ -388,7 +388,7 @@ export function registerCommands(program: Command): void {
   tune
     .command('data')
     .description('sample quiet positions from games and label them with the result (c9 "1-0";)')
-    .argument('<pgn...>', 'PGN files (.pgn or .pgn.gz; tabiya match output works)')
+    .argument('<pgn...>', 'PGN files (.pgn, or compressed: .gz, .zst, .bz2; tabiya match output works)')
     .requiredOption('-o, --output <file.epd>', 'labelled positions to write')
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--skip-plies <n>', 'leave out the first n plies of each game (opening, book)', '16')

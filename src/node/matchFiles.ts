@@ -1,21 +1,25 @@
 /**
- * File handling of `tabiya match`: reading opening suites (gzip or plain), and the two files
+ * File handling of `tabiya match`: reading opening suites (plain or compressed), and the two files
  * that grow as games finish, the PGN and the resume journal. Appends go through one queue so
  * game texts never interleave, and sizes are tracked so a resume can cut a torn tail.
  */
 import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { WriteError, ioReason } from '../book/node/atomicWrite.js';
+import { detectCompression, MAGIC_BYTES } from '../pgn/compression.js';
+import { decompressSync } from '../pgn/decompressProgram.js';
 
-/** A file's bytes, gunzipped when it starts with the gzip magic. */
-export function readMaybeGzip(file: string): Buffer {
+/** A file's bytes, decompressed when its first bytes say gzip, zstd or bzip2 (src/pgn/compression.ts). */
+export function readMaybeCompressed(file: string): Buffer {
   const raw = readFileSync(file);
-  return raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+  const compression = detectCompression(raw.subarray(0, MAGIC_BYTES));
+  if (compression === undefined) return raw;
+  return compression === 'gzip' ? gunzipSync(raw) : decompressSync(compression, file, raw);
 }
 
-/** A file's text (UTF-8), gunzipped when needed. */
-export function readTextMaybeGzip(file: string): string {
-  return readMaybeGzip(file).toString('utf8');
+/** A file's text (UTF-8), decompressed when needed. */
+export function readTextMaybeCompressed(file: string): string {
+  return readMaybeCompressed(file).toString('utf8');
 }
 
 /**

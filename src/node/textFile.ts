@@ -1,6 +1,7 @@
 /**
  * Telling a text input (PGN, EPD, labelled positions) from a file that cannot be one: a
- * directory, a binary file (a Polyglot book, an executable), a UTF-16 export, or damaged gzip.
+ * directory, a binary file (a Polyglot book, an executable), a UTF-16 export, or damaged gzip
+ * (zstd and bzip2 inputs are checked as they are decompressed).
  * Checked before anything is parsed, so the user gets one error naming the file and the line
  * instead of thousands of "unreadable line" reports, garbage echoed back, or a silent zero.
  *
@@ -9,6 +10,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { constants, gunzipSync } from 'node:zlib';
+import { detectCompression } from '../pgn/compression.js';
 
 /** Bytes of a file looked at before reading it (compressed bytes for gzip). */
 const SNIFF_BYTES = 1 << 14;
@@ -64,6 +66,10 @@ export function textInputProblem(path: string, what: string): string | undefined
   } catch (e) {
     return `${path}: cannot read: ${(e as Error).message}`;
   }
+  // zstd and bzip2 are decompressed by a program as the file is read (src/pgn/compression.ts):
+  // what they hold is checked there, and damage is reported naming the file.
+  const kind = detectCompression(head);
+  if (kind === 'zstd' || kind === 'bzip2') return undefined;
   if (isGzip(head)) {
     try {
       // A sync flush returns what the bytes read so far decompress to, without needing the end.

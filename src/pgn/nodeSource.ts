@@ -1,56 +1,101 @@
 /**
- * Node adapter: PGN files, stdin ('-') and gzip (recognised by its magic bytes, whatever the
- * name) as a stream of byte chunks, with a count of raw bytes read for progress bars.
+ * Node adapter: PGN files and stdin ('-') as a stream of byte chunks, plain or compressed
+ * (gzip, zstd, bzip2: recognised by their magic bytes, whatever the name; see compression.ts),
+ * with a count of raw bytes read for progress bars.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { detectCompression, MAGIC_BYTES, type Compression } from './compression.js';
+import { decompressionError, decompressWithProgram, requireDecompressor, type InputProgress } from './decompressProgram.js';
 import type { PgnSource } from './reader.js';
 
 export type { PgnSource } from './reader.js';
 
 const CHUNK = 1 << 18;
 
-/** Opens a file (or stdin for '-'); throws if it does not exist. */
+/**
+ * Opens a file (or stdin for '-'); throws if it does not exist, or if it is compressed with a
+ * format whose program is not installed (stdin finds that out when it is read).
+ */
 export function openPgnFile(path: string): PgnSource {
   const size = path === '-' ? 0 : statSync(path).size;
-  const counter = { bytes: 0 };
+  if (path !== '-') {
+    const compression = fileCompression(path);
+    if (compression !== undefined && compression !== 'gzip') requireDecompressor(path, compression);
+  }
+  const progress: InputProgress = { bytes: 0, ended: false };
   const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });
-  return { name: path, size, chunks: decompressed(raw, counter), bytesRead: () => counter.bytes };
+  return { name: path, size, chunks: decompressed(path, raw, progress), bytesRead: () => progress.bytes };
 }
 
-async function* counted(head: Uint8Array, it: AsyncIterator<Uint8Array>, counter: { bytes: number }): AsyncGenerator<Uint8Array> {
-  yield head;
+/** The compression of a file, told by its first bytes (undefined for plain PGN); throws if it cannot be read. */
+export function fileCompression(path: string): Compression | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const head = new Uint8Array(MAGIC_BYTES);
+    return detectCompression(head.subarray(0, readSync(fd, head, 0, MAGIC_BYTES, 0)));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The raw chunks, counted as they are read; the first holds at least MAGIC_BYTES (unless the input is shorter). */
+async function* counted(it: AsyncIterator<Uint8Array>, progress: InputProgress): AsyncGenerator<Uint8Array> {
+  // Bytes held back until the magic number can be read (stdin may come a byte at a time).
+  let pending: Uint8Array | undefined = new Uint8Array(0);
   for (;;) {
     const r = await it.next();
+    if (r.done) break;
+    progress.bytes += r.value.length;
+    if (pending === undefined) {
+      yield r.value;
+      continue;
+    }
+    pending = pending.length === 0 ? r.value : Buffer.concat([pending, r.value]);
+    if (pending.length >= MAGIC_BYTES) {
+      yield pending;
+      pending = undefined;
+    }
+  }
+  progress.ended = true;
+  if (pending !== undefined && pending.length > 0) yield pending;
+}
+
+async function* decompressed(name: string, raw: Readable, progress: InputProgress): AsyncGenerator<Uint8Array> {
+  const input = counted(raw[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>, progress);
+  try {
+    const first = await input.next();
+    if (first.done) return;
+    const rest = prepend(first.value, input);
+    const compression = detectCompression(first.value);
+    if (compression === undefined) yield* rest;
+    else if (compression === 'gzip') yield* gunzipped(rest, progress);
+    else yield* decompressWithProgram(compression, name, rest, progress);
+  } finally {
+    raw.destroy();
+  }
+}
+
+async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield head;
+  for (;;) {
+    const r = await rest.next();
     if (r.done) return;
-    counter.bytes += r.value.length;
     yield r.value;
   }
 }
 
-async function* decompressed(raw: Readable, counter: { bytes: number }): AsyncGenerator<Uint8Array> {
-  const it = raw[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  const first = await it.next();
-  if (first.done) return;
-  const head = first.value;
-  counter.bytes += head.length;
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
-    const gunzip = createGunzip({ chunkSize: CHUNK });
-    const src = Readable.from(counted(head, it, counter), { objectMode: false });
-    src.on('error', (e) => gunzip.destroy(e));
-    src.pipe(gunzip);
-    try {
-      for await (const chunk of gunzip) yield chunk as Uint8Array;
-    } finally {
-      src.destroy();
-      raw.destroy();
-    }
-    return;
-  }
+async function* gunzipped(input: AsyncIterable<Uint8Array>, progress: InputProgress): AsyncGenerator<Uint8Array> {
+  const gunzip = createGunzip({ chunkSize: CHUNK });
+  const src = Readable.from(input, { objectMode: false });
+  src.on('error', (e) => gunzip.destroy(e));
+  src.pipe(gunzip);
   try {
-    yield* counted(head, it, counter);
+    for await (const chunk of gunzip) yield chunk as Uint8Array;
+  } catch (e) {
+    throw (e as { code?: string }).code?.startsWith('Z_') ? decompressionError(`gzip: ${(e as Error).message}`, progress) : e;
   } finally {
-    raw.destroy();
+    src.destroy();
   }
 }

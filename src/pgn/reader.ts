@@ -1,5 +1,5 @@
 /**
- * `readPgn`: the entry point for reading PGN in Node. Files (plain or gzip), stdin ('-') or
+ * `readPgn`: the entry point for reading PGN in Node. Files (plain, gzip, zstd, bzip2), stdin ('-') or
  * any chunk sources are streamed one after another through one PgnParser, so memory stays flat
  * whatever their size; the visitor sees every game and every broken game (with its location).
  *
@@ -10,6 +10,7 @@
  *       error(e) { console.error(`${e.file}:${e.line}:${e.column}: game ${e.game}: ${e.message}`); },
  *     });
  */
+import { DecompressorMissingError } from './compression.js';
 import { PgnParser, type PgnParserOptions } from './parser.js';
 import type { PgnErrorKind, PgnVisitor } from './visitor.js';
 
@@ -85,7 +86,9 @@ export async function readPgn(sources: string | readonly (string | PgnSource)[],
         });
       }
     } catch (e) {
-      // A damaged .gz or a read error ends this file, not the run; the caller decides whether the run failed.
+      // A missing decompressor program would fail every compressed input alike: stop the run.
+      if (e instanceof DecompressorMissingError) throw e;
+      // A damaged compressed file or a read error ends this file, not the run; the caller decides whether the run failed.
       const message = `cannot read the rest of ${source.name}: ${e instanceof Error ? e.message : String(e)}`;
       unreadable.push({ name: source.name, message });
       parser.abortFile(message);

@@ -11,6 +11,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { PgnSource } from '../../pgn/reader.js';
 import { BookError } from '../polyglot/select.js';
+import { MAGIC_BYTES, detectCompression } from '../../pgn/compression.js';
 
 export interface Shard {
   index: number;
@@ -45,9 +46,9 @@ export function shardInputs(files: readonly string[], shard: Shard): ShardInputs
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   try {
-    const head = new Uint8Array(4);
-    readSync(fd, head, 0, 4, 0);
-    if ((head[0] === 0x1f && head[1] === 0x8b) || (head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd) || (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68)) {
+    const head = new Uint8Array(MAGIC_BYTES);
+    readSync(fd, head, 0, MAGIC_BYTES, 0);
+    if (detectCompression(head) !== undefined) {
       throw new BookError('ERR_BOOK_SHARD', `${file} is compressed: a compressed file cannot be cut into byte ranges; give ${shard.count} or more files (one per shard or more), or decompress it`);
     }
     const start = gameStartAtOrAfter(fd, size, Math.floor((size * shard.index) / shard.count));

@@ -370,7 +370,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
 function shardOpen(files: readonly string[], shard: Shard): Input[] {
   const s = shardInputs(files, shard);
   if (s.kind === 'files') return s.files.map((p) => openInput(p));
-  return [inputOf(rangeSource(s.file, s.start, s.end), false)];
+  return [inputOf(rangeSource(s.file, s.start, s.end), 1)];
 }
 
 export function splitBits(split: SplitKinds): number {

@@ -10,7 +10,7 @@ import { defaultThreads, makeBook, type MakeBookSummary } from '../../book/node/
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError, intOption, numberOption, sizeOption } from '../errors.js';
 import { statSync } from 'node:fs';
-import { expectedEntries, isGzip } from '../../book/node/inputs.js';
+import { expansionOf, expectedEntries } from '../../book/node/inputs.js';
 import { DEFAULT_MEMORY, buildBinBounded } from '../../book/node/tbkBuild.js';
 import { report } from '../output.js';
 import { checkInputs, formatError } from './pgnCommon.js';
@@ -147,7 +147,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
 function boundedBuild(files: readonly string[], maxPly: number, memory: number | undefined): boolean {
   if (memory !== undefined) return true;
   if (files.includes('-')) return true;
-  const entries = expectedEntries(files.map((f) => ({ source: { name: f, size: statSync(f).size, chunks: [] }, gzip: isGzip(f), failure: undefined })), maxPly);
+  const entries = expectedEntries(files.map((f) => ({ source: { name: f, size: statSync(f).size, chunks: [] }, expansion: expansionOf(f), failure: undefined })), maxPly);
   return entries * 40 > DEFAULT_MEMORY;
 }
 

@@ -25,7 +25,7 @@ import type { Scoreboard } from '../../match/scoreboard.js';
 import { formatTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
-import { AppendFile, readMaybeGzip } from '../../node/matchFiles.js';
+import { AppendFile, readMaybeCompressed } from '../../node/matchFiles.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { notText } from '../../node/textFile.js';
@@ -155,7 +155,7 @@ function loadOpenings(a: MatchArgs, seed: number, warn: (m: string) => void): Op
   const what = format === 'epd' ? 'EPD text' : 'PGN text';
   let bytes: Buffer;
   try {
-    bytes = readMaybeGzip(file);
+    bytes = readMaybeCompressed(file);
   } catch (e) {
     const zlib = /^Z_/.test(String((e as NodeJS.ErrnoException).code));
     badData(`--openings: ${file}: ${zlib ? 'damaged gzip data' : 'cannot read'} (${(e as Error).message})`);

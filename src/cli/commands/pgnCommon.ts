@@ -14,7 +14,7 @@ import { CliError } from '../errors.js';
  * directory, binary data (a .bin book, an executable), UTF-16 text, damaged gzip.
  */
 export function checkInputs(files: readonly string[]): void {
-  if (files.length === 0) throw new CliError('no input files (give one or more PGN files, .gz allowed, or - for stdin)', 2);
+  if (files.length === 0) throw new CliError('no input files (give one or more PGN files, .gz, .zst or .bz2 allowed, or - for stdin)', 2);
   for (const f of files) {
     const problem = textInputProblem(f, 'PGN text');
     if (problem !== undefined) throw new CliError(problem, 1);

@@ -1,0 +1,108 @@
+/**
+ * `npm run bench -- zstd [FILE.pgn.zst] [--level L] [--long] [--runs R]`: reading zstd PGN.
+ * Our figure is the decompressed bytes per second that tabiya's PGN source (`openPgnFile`:
+ * magic-byte detection, the zstd program in a child process, chunks handed to the parser)
+ * delivers; the anchor is the zstd program alone, `zstd -dc FILE > /dev/null`. Then whole
+ * `tabiya pgn stats` runs on the same games as .pgn.zst, plain .pgn and .pgn.gz, to show what
+ * decompression adds to a real read. Best of R runs (default 3), interleaved.
+ *
+ * Default input: the 389k master games (../shared/data/games/pgnmentor_players_dedup.pgn.gz)
+ * recompressed with `zstd -L` (default 3; `--long` adds --long=31, as large dumps are made).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { openPgnFile } from '../src/pgn/nodeSource.js';
+import { findProgram } from '../src/pgn/decompressProgram.js';
+
+const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+
+interface Inputs {
+  zst: string;
+  plain?: string;
+  gz?: string;
+  made: string;
+}
+
+function prepare(args: string[], zstd: string, dir: string): Inputs {
+  const given = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
+  if (given !== undefined) return { zst: given, made: 'given' };
+  const li = args.indexOf('--level');
+  const level = li >= 0 ? Number(args[li + 1]) : 3;
+  const long = args.includes('--long') ? ['--long=31'] : [];
+  const plain = join(dir, 'games.pgn');
+  const text = gunzipSync(readFileSync(DATA));
+  writeFileSync(plain, text);
+  const zst = join(dir, 'games.pgn.zst');
+  const t0 = performance.now();
+  const r = spawnSync(zstd, ['-q', `-${level}`, ...long, '-T0', plain, '-o', zst]);
+  if (r.status !== 0) throw new Error(`zstd -${level} failed: ${r.stderr}`);
+  return { zst, plain, gz: DATA, made: `zstd -${level}${long.length ? ' --long=31' : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s` };
+}
+
+/** Seconds for tabiya's PGN source to deliver every decompressed byte, and how many. */
+async function ours(file: string): Promise<{ seconds: number; bytes: number }> {
+  const t0 = performance.now();
+  let bytes = 0;
+  for await (const chunk of openPgnFile(file).chunks) bytes += chunk.length;
+  return { seconds: (performance.now() - t0) / 1000, bytes };
+}
+
+function anchor(zstd: string, file: string): number {
+  const t0 = performance.now();
+  const r = spawnSync('bash', ['-c', `"$0" -dcq --long=31 "$1" > /dev/null`, zstd, file]);
+  if (r.status !== 0) throw new Error(`zstd -dc failed: ${r.stderr}`);
+  return (performance.now() - t0) / 1000;
+}
+
+function pgnStats(file: string): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [MAIN, 'pgn', 'stats', file, '--quiet', '--json'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`pgn stats ${file} failed: ${r.stderr}`);
+  return (performance.now() - t0) / 1000;
+}
+
+export async function main(args: string[]): Promise<void> {
+  const zstd = findProgram('zstd');
+  if (zstd === undefined) {
+    process.stdout.write('zstd not installed (apt-get install zstd): no zstd benchmark\n');
+    return;
+  }
+  const ri = args.indexOf('--runs');
+  const runs = ri >= 0 ? Number(args[ri + 1]) : 3;
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-zstd-'));
+  try {
+    const input = prepare(args, zstd, dir);
+    const zstMiB = statSync(input.zst).size / 2 ** 20;
+    let best = { seconds: Infinity, bytes: 0 };
+    let bestAnchor = Infinity;
+    for (let r = 0; r < runs; r++) {
+      const o = await ours(input.zst);
+      if (o.seconds < best.seconds) best = o;
+      bestAnchor = Math.min(bestAnchor, anchor(zstd, input.zst));
+    }
+    const mb = best.bytes / 1e6;
+    process.stdout.write(`input: ${input.zst} (${zstMiB.toFixed(1)} MiB, ${(best.bytes / 2 ** 20).toFixed(1)} MiB of PGN, ${input.made}), best of ${runs} runs\n\n`);
+    process.stdout.write('decompression                     MB/s of PGN (wall)\n');
+    process.stdout.write(`tabiya openPgnFile (zstd -dc)     ${(mb / best.seconds).toFixed(0).padStart(8)}\n`);
+    process.stdout.write(`zstd -dc > /dev/null              ${(mb / bestAnchor).toFixed(0).padStart(8)}\n`);
+    process.stdout.write(`ratio tabiya / zstd -dc: ${(bestAnchor / best.seconds).toFixed(2)}x\n\n`);
+    if (input.plain === undefined) return;
+    const kinds: [string, string][] = [
+      ['.pgn.zst', input.zst],
+      ['.pgn', input.plain],
+      ['.pgn.gz', input.gz!],
+    ];
+    const times = new Map<string, number>();
+    for (let r = 0; r < runs; r++) for (const [k, f] of kinds) times.set(k, Math.min(times.get(k) ?? Infinity, pgnStats(f)));
+    process.stdout.write('tabiya pgn stats (whole run)      seconds (wall)\n');
+    for (const [k] of kinds) process.stdout.write(`${k.padEnd(32)}  ${times.get(k)!.toFixed(2).padStart(8)}\n`);
+    process.stdout.write(`ratio .pgn / .pgn.zst: ${(times.get('.pgn')! / times.get('.pgn.zst')!).toFixed(2)}x; .pgn.gz / .pgn.zst: ${(times.get('.pgn.gz')! / times.get('.pgn.zst')!).toFixed(2)}x\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

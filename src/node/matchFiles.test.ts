@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { findProgram } from '../pgn/decompressProgram.js';
+import { readMaybeCompressed } from './matchFiles.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tabiya-match-files-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const EPD = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 "1-0";\n'.repeat(200);
+
+test('opening suites are read plain, gzip, zstd or bzip2, by their first bytes', { skip: (!findProgram('zstd') || !findProgram('bzip2')) && 'zstd or bzip2 not installed' }, () => {
+  const compress = (program: string): Buffer => spawnSync(program, ['-c'], { input: EPD }).stdout;
+  const files: [string, Buffer | string][] = [
+    ['plain.epd', EPD],
+    ['suite.epd.gz', gzipSync(EPD)],
+    ['suite.epd.zst', compress('zstd')],
+    ['suite.epd.bz2', compress('bzip2')],
+    ['named-plain.epd', compress('zstd')],
+  ];
+  for (const [name, bytes] of files) {
+    writeFileSync(join(dir, name), bytes);
+    assert.equal(readMaybeCompressed(join(dir, name)).toString('utf8'), EPD, name);
+  }
+  const cut = join(dir, 'cut.epd.zst');
+  writeFileSync(cut, compress('zstd').subarray(0, 20));
+  assert.throws(() => readMaybeCompressed(cut), new RegExp(`^Error: ${cut}: zstd: `));
+});
