@@ -25,8 +25,7 @@ export function* storedPositions(book: TbkBook): Generator<StoredPosition> {
 /** The single positions of a book, as rows sorted by key (candidates: see the module comment). */
 export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSource {
   const games = book.gameReader(1 << 20);
-  const budget = EntryTable.capacityFor(memory);
-  let table = new EntryTable(Math.min(budget, 1 << 16));
+  const table = new EntryTable(EntryTable.capacityFor(memory));
   if (games === undefined) return new TableCursor(table);
   const runs: ScratchFile[] = [];
   const pos = new Position();
@@ -41,13 +40,10 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSou
     const res = result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
     const elo = black ? blackElo : whiteElo;
     if (!table.count(p.keyLo, p.keyHi, black, m, cell, res, elo, g, ply)) {
-      if (table.capacity < budget) table = table.grown(Math.min(budget, table.capacity * 2));
-      else {
-        const run = work.create('singles');
-        spillTable(table, run);
-        runs.push(run);
-        table.clear();
-      }
+      const run = work.create('singles');
+      spillTable(table, run);
+      runs.push(run);
+      table.clear();
       table.count(p.keyLo, p.keyHi, black, m, cell, res, elo, g, ply);
     }
     return true;

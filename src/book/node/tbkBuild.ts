@@ -218,11 +218,8 @@ export class Accumulation {
   readonly builder: BookBuilder;
 
   constructor(work: WorkDir, store: GameStore, o: { maxPly: number; split: SplitKinds; memory: number; expected: number }) {
-    // A table that grows holds two copies while it grows, so it grows only while both fit the
-    // budget; one expected to pass a third of the budget starts at the budget.
-    const budget = EntryTable.capacityFor(o.memory);
-    const want = Math.ceil(o.expected * 1.5);
-    const table = new EntryTable(want * 3 >= budget ? budget : Math.max(1 << 16, want));
+    // The table's rows cost memory only as they are used (entryTable.ts).
+    const table = new EntryTable(EntryTable.capacityFor(o.memory));
     const runs = this.runs;
     this.builder = new BookBuilder(
       table,
@@ -230,7 +227,6 @@ export class Accumulation {
       o.split,
       {
         full(t) {
-          if (t.capacity * 3 <= budget) return t.grown(t.capacity * 2);
           const run = work.create('run');
           spillTable(t, run);
           runs.push(run);

@@ -119,8 +119,7 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
   if (games === undefined) throw new BookError('ERR_BOOK_EXPORT', `${book.name} keeps no games: it cannot be exported with another --max-ply or a split filter`);
   const work = new WorkDir(opts.tmpDir);
   try {
-    const budget = EntryTable.capacityFor(opts.memory ?? DEFAULT_MEMORY);
-    let table = new EntryTable(Math.min(budget, 1 << 16));
+    const table = new EntryTable(EntryTable.capacityFor(opts.memory ?? DEFAULT_MEMORY));
     const runs: ScratchFile[] = [];
     const kept: number[] = [];
     const pos = new Position();
@@ -131,13 +130,10 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
       const black = p.turn;
       const res = result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
       if (!table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply)) {
-        if (table.capacity * 3 <= budget) table = table.grown(table.capacity * 2);
-        else {
-          const run = work.create('export');
-          spillTable(table, run);
-          runs.push(run);
-          table.clear();
-        }
+        const run = work.create('export');
+        spillTable(table, run);
+        runs.push(run);
+        table.clear();
         table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply);
       }
       return true;

@@ -71,10 +71,20 @@ export function writeTbkFile(path: string, fields: BookFields, sections: readonl
   return fileLength;
 }
 
-/** Positional reads of an open file. */
+/** Bytes of a page of the read cache, and pages kept (64 MiB). */
+const PAGE = 4096;
+const CACHE_PAGES = 16384;
+
+/**
+ * Positional reads of an open file through a cache of 4 KiB pages (least recently used out):
+ * a probe of a book reads a few small pieces (a block of positions, a few retrieval slots, a
+ * game's record and moves), and once they are cached it makes no system call at all (a read
+ * costs about 2 µs, a probe five of them).
+ */
 export class FileReader {
   readonly size: number;
   private fd: number;
+  private readonly pages = new Map<number, Uint8Array>();
 
   constructor(readonly path: string) {
     try {
@@ -86,8 +96,45 @@ export class FileReader {
     this.size = fstatSync(this.fd).size;
   }
 
-  /** `length` bytes at `offset` (fewer at the end of the file), in a fresh array. */
+  /**
+   * `length` bytes at `offset` (fewer at the end of the file). The array may be a view of the
+   * cache, valid until the next read: copy what must outlive it.
+   */
   read(offset: number, length: number): Uint8Array {
+    const end = Math.min(offset + length, this.size);
+    if (end <= offset) return new Uint8Array(0);
+    const first = Math.floor(offset / PAGE);
+    const last = Math.floor((end - 1) / PAGE);
+    if (first === last) {
+      const page = this.page(first);
+      return page.subarray(offset - first * PAGE, end - first * PAGE);
+    }
+    // Large reads (a section copied out, a long run) go straight to the file.
+    if (last - first > 8) return this.direct(offset, end - offset);
+    const out = new Uint8Array(end - offset);
+    for (let p = first; p <= last; p++) {
+      const page = this.page(p);
+      const from = Math.max(offset, p * PAGE);
+      const to = Math.min(end, (p + 1) * PAGE);
+      out.set(page.subarray(from - p * PAGE, to - p * PAGE), from - offset);
+    }
+    return out;
+  }
+
+  private page(p: number): Uint8Array {
+    const hit = this.pages.get(p);
+    if (hit !== undefined) {
+      this.pages.delete(p);
+      this.pages.set(p, hit);
+      return hit;
+    }
+    const page = this.direct(p * PAGE, PAGE);
+    if (this.pages.size >= CACHE_PAGES) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.set(p, page);
+    return page;
+  }
+
+  private direct(offset: number, length: number): Uint8Array {
     const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
     let got = 0;
     while (got < out.length) {
@@ -101,6 +148,7 @@ export class FileReader {
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    this.pages.clear();
   }
 }
 

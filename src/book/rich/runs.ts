@@ -75,21 +75,23 @@ export class RunRow {
     if (this.learn === 0) this.learn = r.learn;
   }
 
-  /** Loads row `r` of a table. */
+  /** Loads row `r` of a table (one 64-byte row: see entryTable.ts). */
   fromTable(t: EntryTable, r: number): void {
-    this.keyHi = t.keyHi[r]! >>> 0;
-    this.keyLo = t.keyLo[r]! >>> 0;
-    this.move = t.move[r]!;
-    this.cell = t.cell[r]!;
-    this.black = t.black[r]!;
-    this.wins = t.wins[r]!;
-    this.draws = t.draws[r]!;
-    this.losses = t.losses[r]!;
-    this.unfinished = t.unfinished[r]!;
-    this.rated = t.rated[r]!;
-    this.ratingSum = t.ratingSum[r]!;
-    this.stamp = t.stamp[r]!;
-    this.maxPly = t.maxPly[r]!;
+    const w = t.words;
+    const o = r * 16;
+    this.keyLo = w[o]! >>> 0;
+    this.keyHi = w[o + 1]! >>> 0;
+    this.move = w[o + 2]! & 0xffff;
+    this.black = w[o + 2]! >>> 16;
+    this.cell = w[o + 3]! >>> 0;
+    this.wins = w[o + 4]!;
+    this.draws = w[o + 5]!;
+    this.losses = w[o + 6]!;
+    this.unfinished = w[o + 7]!;
+    this.rated = w[o + 8]!;
+    this.maxPly = w[o + 9]!;
+    this.ratingSum = t.f64[r * 8 + 5]!;
+    this.stamp = t.f64[r * 8 + 6]!;
     this.weight = -1;
     this.learn = 0;
   }

@@ -213,7 +213,7 @@ test('entry table: counts, capacity and run order', () => {
   assert.equal(t.count(6, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2), false, 'full');
   const rows = [...t.sortedRows()];
   assert.deepEqual(
-    rows.map((r) => [t.keyHi[r]! >>> 0, t.move[r]]),
+    rows.map((r) => [t.keyHi(r) >>> 0, t.move(r)]),
     [
       [0, 100],
       [1, 99],
@@ -222,7 +222,10 @@ test('entry table: counts, capacity and run order', () => {
     ],
   );
   const r = rows[2]!;
-  assert.deepEqual([t.wins[r], t.draws[r], t.losses[r], t.rated[r], t.ratingSum[r], t.stamp[r], t.maxPly[r]], [1, 1, 1, 2, 4900, 0, 3]);
+  assert.deepEqual([t.wins(r), t.draws(r), t.losses(r), t.rated(r), t.ratingSum(r), t.stamp(r), t.maxPly(r)], [1, 1, 1, 2, 4900, 0, 3]);
+  assert.equal(t.black(rows[3]!), 1);
+  assert.equal(t.cell(rows[3]!), 9);
+  assert.equal(t.unfinished(rows[3]!), 1);
   t.clear();
   assert.equal(t.size, 0);
   assert.ok(t.count(6, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2));

@@ -49,8 +49,8 @@ export interface BookEntry extends RichEntry {
 }
 
 const BUF = new Uint16Array(MAX_MOVES);
-/** Position blocks kept after a read (and their checksum check): 256 KiB. */
-const BLOCK_CACHE = 64;
+/** Position blocks kept after a read (and their checksum check): about 4 MiB. */
+const BLOCK_CACHE = 1024;
 
 export class TbkBook {
   readonly fields: BookFields;
