@@ -8,7 +8,7 @@
  * position (the index answers anything for a key outside its set) is dropped in the merge.
  */
 import { Position } from '../../core/position.js';
-import { EntryTable, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/entryTable.js';
+import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/plyLog.js';
 import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes } from '../rich/games.js';
 import { RunMerger, type RowSource } from '../rich/mergeRuns.js';
 import type { StoredPosition } from '../rich/positions.js';
@@ -25,7 +25,7 @@ export function* storedPositions(book: TbkBook): Generator<StoredPosition> {
 /** The single positions of a book, as rows sorted by key (candidates: see the module comment). */
 export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSource {
   const games = book.gameReader(1 << 20);
-  const table = new EntryTable(EntryTable.capacityFor(memory));
+  const table = new PlyLog(PlyLog.capacityFor(memory));
   if (games === undefined) return new TableCursor(table);
   const runs: ScratchFile[] = [];
   const pos = new Position();

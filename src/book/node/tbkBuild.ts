@@ -13,7 +13,7 @@ import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
 import { BookBuilder } from '../rich/builder.js';
 import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
-import { EntryTable } from '../rich/entryTable.js';
+import { PlyLog } from '../rich/plyLog.js';
 import { finishRows, type FinishSummary, type RowCursor } from '../rich/finish.js';
 import { FLAG_EXACT } from '../rich/format.js';
 import { GameReader } from '../rich/gameReader.js';
@@ -124,24 +124,23 @@ function forward(v: PgnVisitor): PgnVisitor {
   return out;
 }
 
-/** Rows of an in-memory table in run order. */
+/** Rows of the ply log in run order. */
 export class TableCursor implements RowCursor {
-  private readonly order: Int32Array;
   private i = 0;
 
-  constructor(private readonly table: EntryTable) {
-    this.order = table.sortedRows();
+  constructor(private readonly table: PlyLog) {
+    table.sort();
   }
 
   next(row: RunRow): boolean {
-    if (this.i >= this.order.length) return false;
-    row.fromTable(this.table, this.order[this.i++]!);
+    if (this.i >= this.table.size) return false;
+    this.i = this.table.rowAt(this.i, row);
     return true;
   }
 }
 
-/** Writes a table's rows as a sorted run into a scratch file. */
-export function spillTable(table: EntryTable, file: ScratchFile): void {
+/** Writes the ply log's rows as a sorted run into a scratch file. */
+export function spillTable(table: PlyLog, file: ScratchFile): void {
   const w = new RunWriter((b) => file.append(b));
   const cursor = new TableCursor(table);
   const row = new RunRow();
@@ -218,8 +217,8 @@ export class Accumulation {
   readonly builder: BookBuilder;
 
   constructor(work: WorkDir, store: GameStore, o: { maxPly: number; split: SplitKinds; memory: number; expected: number }) {
-    // The table's rows cost memory only as they are used (entryTable.ts).
-    const table = new EntryTable(EntryTable.capacityFor(o.memory));
+    // The log costs memory only as records reach its pages (plyLog.ts).
+    const table = new PlyLog(PlyLog.capacityFor(o.memory));
     const runs = this.runs;
     this.builder = new BookBuilder(
       table,

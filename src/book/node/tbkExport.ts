@@ -6,7 +6,7 @@
  * if they do not fit the memory budget, and merged with the stored positions.
  */
 import type { MakeOptions } from '../polyglot/make.js';
-import { EntryTable, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/entryTable.js';
+import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/plyLog.js';
 import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from '../rich/games.js';
 import type { GameSource } from '../rich/halving.js';
 import { cellPasses, type SplitFilter } from '../rich/splits.js';
@@ -119,7 +119,7 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
   if (games === undefined) throw new BookError('ERR_BOOK_EXPORT', `${book.name} keeps no games: it cannot be exported with another --max-ply or a split filter`);
   const work = new WorkDir(opts.tmpDir);
   try {
-    const table = new EntryTable(EntryTable.capacityFor(opts.memory ?? DEFAULT_MEMORY));
+    const table = new PlyLog(PlyLog.capacityFor(opts.memory ?? DEFAULT_MEMORY));
     const runs: ScratchFile[] = [];
     const kept: number[] = [];
     const pos = new Position();

@@ -1,7 +1,7 @@
 /**
  * Counting games into a version 2 book: the PGN visitor behind `book make` and `book add`.
  * Each finished game is appended to the book's games (games.ts) and each of its first max-ply
- * moves counted into the accumulator (entryTable.ts); when the accumulator is full it is handed
+ * moves counted into the accumulator (plyLog.ts); when the accumulator is full it is handed
  * to `spill` and emptied, so memory stays within the budget whatever the input's size.
  * Browser-safe: where spilled runs and game bytes go is the caller's (src/book/node/tbkBuild.ts).
  *
@@ -14,7 +14,7 @@ import type { Position } from '../../core/position.js';
 import { STARTING_FEN, makeFen } from '../../notation/fen.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { rating } from './build.js';
-import { EntryTable, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from './entryTable.js';
+import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from './plyLog.js';
 import { Bytes, GAME_RECORD_SIZE, RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, encodeMoves, putGameRecord, type GameInfo } from './games.js';
 import { cellOf, monthOf, ratingBand, speedOf, type SplitKinds } from './splits.js';
 
@@ -24,7 +24,7 @@ export interface BuildSinks {
    * The accumulator is full: grow it (within the memory budget) or write its rows as a sorted
    * run and empty it. Returns the table to count into.
    */
-  full(table: EntryTable): EntryTable;
+  full(table: PlyLog): PlyLog;
   /** Game records and move codes, in game order, whenever a buffer fills (and at the end). */
   games(records: Uint8Array, codes: Uint8Array): void;
 }
@@ -54,7 +54,7 @@ export class BookBuilder implements PgnVisitor {
   readonly fens: [number, string][] = [];
 
   constructor(
-    public table: EntryTable,
+    public table: PlyLog,
     private readonly maxPly: number,
     private readonly split: SplitKinds,
     private readonly sinks: BuildSinks,

@@ -16,7 +16,6 @@
  * (the ply of a one-game row is its highest ply too).
  */
 import { Bytes } from './games.js';
-import type { EntryTable } from './entryTable.js';
 
 /** One row, as runs carry it; readers fill one object again and again. */
 export class RunRow {
@@ -75,26 +74,6 @@ export class RunRow {
     if (this.learn === 0) this.learn = r.learn;
   }
 
-  /** Loads row `r` of a table (one 64-byte row: see entryTable.ts). */
-  fromTable(t: EntryTable, r: number): void {
-    const w = t.words;
-    const o = r * 16;
-    this.keyLo = w[o]! >>> 0;
-    this.keyHi = w[o + 1]! >>> 0;
-    this.move = w[o + 2]! & 0xffff;
-    this.black = w[o + 2]! >>> 16;
-    this.cell = w[o + 3]! >>> 0;
-    this.wins = w[o + 4]!;
-    this.draws = w[o + 5]!;
-    this.losses = w[o + 6]!;
-    this.unfinished = w[o + 7]!;
-    this.rated = w[o + 8]!;
-    this.maxPly = w[o + 9]!;
-    this.ratingSum = t.f64[r * 8 + 5]!;
-    this.stamp = t.f64[r * 8 + 6]!;
-    this.weight = -1;
-    this.learn = 0;
-  }
 }
 
 /** Orders rows by key (unsigned), move, cell. */

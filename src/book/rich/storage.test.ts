@@ -12,7 +12,7 @@ import { unwrap } from '../../core/result.js';
 import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { parsePgn } from '../../pgn/parser.js';
 import { Bytes, GAME_RECORD_SIZE, codeBytes, encodeMoves, putGameRecord, readGameRecord, replayCodes, type GameInfo } from './games.js';
-import { EntryTable, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from './entryTable.js';
+import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from './plyLog.js';
 import { RunReader, RunRow, RunWriter, compareRows } from './runs.js';
 import { RunMerger } from './mergeRuns.js';
 import { BlockIndex, BlockReader, PositionWriter, type StoredPosition } from './positions.js';
@@ -202,33 +202,76 @@ test('a damaged run is an error, not garbage or a hang', () => {
   assert.throws(() => reader.next(new RunRow()), /cut\.run: damaged run/);
 });
 
-test('entry table: counts, capacity and run order', () => {
-  const t = new EntryTable(4);
-  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_WIN, 2500, 0, 0));
-  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_DRAW, 0, 1, 0));
-  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_LOSS, 2400, 2, 3));
+test('ply log: counts, capacity and run order', () => {
+  const t = new PlyLog(7);
+  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_WIN, 2500, 0, 4));
   assert.ok(t.count(-1, -2, 1, 7, 9, MOVER_UNFINISHED, 0, 3, 1));
+  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_DRAW, 0, 1, 0));
   assert.ok(t.count(5, 0, 0, 100, 0, MOVER_WIN, 0, 3, 2));
+  assert.ok(t.count(5, 1, 0, 100, 0, MOVER_LOSS, 2400, 2, 3));
   assert.ok(t.count(5, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2));
+  assert.ok(t.count(5, 1, 0, 100, 1, MOVER_WIN, 0, 4, 6));
   assert.equal(t.count(6, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2), false, 'full');
-  const rows = [...t.sortedRows()];
+  t.sort();
+  const rows: RunRow[] = [];
+  for (let i = 0; i < t.size; ) {
+    const r = new RunRow();
+    i = t.rowAt(i, r);
+    rows.push(r);
+  }
   assert.deepEqual(
-    rows.map((r) => [t.keyHi(r) >>> 0, t.move(r)]),
+    rows.map((r) => [r.keyHi, r.move, r.cell]),
     [
-      [0, 100],
-      [1, 99],
-      [1, 100],
-      [0xfffffffe, 7],
+      [0, 100, 0],
+      [1, 99, 0],
+      [1, 100, 0],
+      [1, 100, 1],
+      [0xfffffffe, 7, 9],
     ],
   );
   const r = rows[2]!;
-  assert.deepEqual([t.wins(r), t.draws(r), t.losses(r), t.rated(r), t.ratingSum(r), t.stamp(r), t.maxPly(r)], [1, 1, 1, 2, 4900, 0, 3]);
-  assert.equal(t.black(rows[3]!), 1);
-  assert.equal(t.cell(rows[3]!), 9);
-  assert.equal(t.unfinished(rows[3]!), 1);
+  assert.deepEqual([r.wins, r.draws, r.losses, r.rated, r.ratingSum, r.stamp, r.maxPly], [1, 1, 1, 2, 4900, 4, 4], 'summed; the first occurrence is game 0 ply 4');
+  assert.equal(rows[4]!.black, 1);
+  assert.equal(rows[4]!.unfinished, 1);
   t.clear();
   assert.equal(t.size, 0);
   assert.ok(t.count(6, 1, 0, 99, 0, MOVER_WIN, 0, 4, 2));
+});
+
+test('ply log: the sort agrees with a comparison sort on many records, popular keys included', () => {
+  const rand = rng(5);
+  const n = 200000;
+  const t = new PlyLog(n);
+  const recs: [number, number, number, number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    // A few hot keys (long groups), many keys sharing top bits, and spread keys.
+    const kind = rand();
+    const hi = kind < 0.2 ? 0x12345678 : kind < 0.5 ? (0xabc00000 | Math.floor(rand() * 64)) >>> 0 : Math.floor(rand() * 2 ** 32);
+    const lo = kind < 0.2 ? 42 : Math.floor(rand() * 2 ** 32);
+    const move = Math.floor(rand() * (kind < 0.2 ? 20 : 4000));
+    const cell = Math.floor(rand() * 3);
+    recs.push([hi, lo, move, cell, i]);
+    t.count(lo | 0, hi | 0, 0, move, cell, MOVER_WIN, 0, i, 1);
+  }
+  recs.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3] - y[3] || x[4] - y[4]);
+  const want: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = recs[i]!;
+    const p = recs[i - 1];
+    if (p !== undefined && p[0] === x[0] && p[1] === x[1] && p[2] === x[2] && p[3] === x[3]) continue;
+    want.push(`${x[0]} ${x[1]} ${x[2]} ${x[3]} ${x[4] * 65536 + 1}`);
+  }
+  t.sort();
+  const got: string[] = [];
+  const row = new RunRow();
+  let games = 0;
+  for (let i = 0; i < t.size; ) {
+    i = t.rowAt(i, row);
+    games += row.wins;
+    got.push(`${row.keyHi} ${row.keyLo} ${row.move} ${row.cell} ${row.stamp}`);
+  }
+  assert.equal(games, n);
+  assert.deepEqual(got, want);
 });
 
 test('position blocks: written positions read back through the index', () => {
