@@ -71,7 +71,7 @@ export interface BookPolicyConfig {
   /** Terra: when the book has nothing to play, play the PostBook move with the best history. */
   postBook: boolean;
   /** PolyGlot: per mille; a move whose share is not above it is never played (sic "Treshold"). */
-  bookTreshold: number;
+  bookThreshold: number;
   /** PolyGlot: scale weights by (2W+D+4)/(2L+D+4) of the engine's own games (BookLearn). */
   bookLearn: boolean;
   /** Non-Terra policies: honour user-set values too (0 never played, 100 always). */
@@ -97,7 +97,7 @@ export function defaultPolicy(): BookPolicyConfig {
     terraLimit: 40,
     userGroupPercent: -1,
     postBook: true,
-    bookTreshold: 5,
+    bookThreshold: 5,
     bookLearn: false,
     userValues: true,
     minAvgElo: 0,

@@ -56,7 +56,7 @@ export const POLICY_OPTIONS: readonly PolicyOption[] = [
     description: 'Terra: chance (%) of choosing among user-set moves; -1 = Terra rule 1 - prod((100-v)/100)',
   },
   { key: 'postBook', name: 'PostBook', flag: 'post-book', type: 'check', description: 'Terra: out of book, play the PostBook move with the best history' },
-  { key: 'bookTreshold', name: 'BookThreshold', flag: 'book-threshold', type: 'spin', min: 0, max: 1000, description: 'PolyGlot: per mille; moves whose share is not above it are never played' },
+  { key: 'bookThreshold', name: 'BookThreshold', flag: 'book-threshold', type: 'spin', min: 0, max: 1000, description: 'PolyGlot: per mille; moves whose share is not above it are never played' },
   { key: 'bookLearn', name: 'BookLearnWeights', flag: 'book-learn-weights', type: 'check', description: "PolyGlot: scale weights by the engine's own results (BookLearn)" },
   { key: 'userValues', name: 'BookUserValues', flag: 'book-user-values', type: 'check', description: 'non-Terra policies: user value 0 never plays a move, 100 always' },
   { key: 'minAvgElo', name: 'BookMinAvgElo', flag: 'min-avg-elo', type: 'spin', min: 0, max: 4000, description: 'every policy: moves whose rated players averaged under this Elo are out of play (0: off)' },
@@ -82,6 +82,8 @@ for (const o of POLICY_OPTIONS) {
   BY_NAME.set(normalize(o.name), o);
   BY_NAME.set(normalize(o.flag), o);
 }
+// The old spelling of BookThreshold (PolyGlot's "BookTreshold"), still read from settings and flags.
+BY_NAME.set(normalize('BookTreshold'), BY_NAME.get('bookthreshold')!);
 
 /** The option a name (config key, UCI/xboard name or CLI flag, any case) refers to. */
 export function findPolicyOption(name: string): PolicyOption | undefined {

@@ -81,8 +81,8 @@ export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[]): We
     if (polyglot) {
       const share = total > 0 ? Math.trunc((10000 * scaled[i]!) / total) : 0;
       const learnt = c.bookLearn ? ` (learn-scaled ${scaled[i]! / 1000})` : '';
-      if (share <= 10 * c.bookTreshold) {
-        reasons[i] = `share ${share / 100}% of weight ${weight}${learnt} is not above BookThreshold ${c.bookTreshold}‰`;
+      if (share <= 10 * c.bookThreshold) {
+        reasons[i] = `share ${share / 100}% of weight ${weight}${learnt} is not above BookThreshold ${c.bookThreshold}‰`;
         continue;
       }
       cands.push(i);

@@ -117,7 +117,7 @@ test('BookThreshold is advertised under its new name only; setoption still reads
   assert.ok(!options.some((l) => /treshold/i.test(l)));
   assert.deepEqual(s.send('setoption name BookTreshold value 12', 'setoption name bookthreshold value 13'), []);
   assert.deepEqual(
-    host.configs.map((c) => c.bookPolicy?.bookTreshold),
+    host.configs.map((c) => c.bookPolicy?.bookThreshold),
     [12, 13],
   );
 });

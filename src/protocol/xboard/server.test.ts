@@ -170,7 +170,7 @@ test('BookThreshold: offered under the new name; option BookTreshold (the old sp
   assert.ok(features.includes('option="BookThreshold -spin 5 0 1000"') && !/treshold/i.test(features));
   assert.deepEqual(send('option BookTreshold=9', 'option BookThreshold=11'), []);
   assert.deepEqual(
-    host.configs.map((c) => c.bookPolicy?.bookTreshold),
+    host.configs.map((c) => c.bookPolicy?.bookThreshold),
     [9, 11],
   );
 });
