@@ -10,64 +10,15 @@
  * peak memory comes from GNU time (%M) when /usr/bin/time exists, else from sampling
  * /proc/PID/status (VmHWM). Runs alternate between the tools; the best of R runs is kept.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { firstGames, measure, type Run } from './processRun.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const POLYGLOT = '/usr/games/polyglot';
-const GNU_TIME = '/usr/bin/time';
-
-interface Run {
-  wall: number;
-  /** Peak resident memory in MiB, or NaN when it could not be measured. */
-  peak: number;
-}
-
-/** Runs a command to completion; returns its wall time and peak memory. */
-async function measure(cmd: string, args: string[], cwd: string): Promise<Run> {
-  const timed = existsSync(GNU_TIME);
-  const marker = join(cwd, 'time.txt');
-  const argv = timed ? [GNU_TIME, '-f', '%M', '-o', marker, cmd, ...args] : [cmd, ...args];
-  const t0 = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  // Without GNU time, sample the high-water mark of the process (Linux only).
-  let hwm = NaN;
-  const sample = (): void => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m !== null) hwm = Math.max(Number.isNaN(hwm) ? 0 : hwm, Number(m[1]) / 1024);
-    } catch {
-      // the process has exited
-    }
-  };
-  const timer = timed ? undefined : setInterval(sample, 20);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const wall = (performance.now() - t0) / 1000;
-  if (timer !== undefined) clearInterval(timer);
-  if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${code}: ${stderr.slice(-500)}`);
-  const peak = timed ? Number(readFileSync(marker, 'utf8').trim().split('\n').pop()) / 1024 : hwm;
-  return { wall, peak };
-}
-
-/** The first `n` games of the collection, as a plain PGN file. */
-function firstGames(src: string, n: number, dst: string): number {
-  const text = gunzipSync(readFileSync(src)).toString('latin1');
-  let at = -1;
-  let games = 0;
-  for (let i = text.indexOf('[Event '); i >= 0 && games <= n; i = text.indexOf('\n[Event ', i + 1)) {
-    games++;
-    if (games > n) at = i + 1;
-  }
-  writeFileSync(dst, at < 0 ? text : text.slice(0, at), 'latin1');
-  return Math.min(games, n);
-}
 
 /** polyglot make-book options → ours. */
 function oursArgs(pg: string[]): string[] {

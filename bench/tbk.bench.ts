@@ -1,103 +1,111 @@
 /**
- * `npm run bench -- tbk [--games N] [--runs R] [--max-ply P] [--lookups L] [FILE]`: rich books
- * against our Polyglot reader and builder, on the same games, in one run.
+ * `npm run bench -- tbk [--games N] [--shards K] [--probes P] [--memory SIZE] [FILE]`: rich books
+ * (`.tbk` version 2) against Polyglot books, on the same games, in one run.
  *
- *   1. Build time: `tabiya book make GAMES -o X.tbk` against `-o X.bin` (each its own process,
- *      timed from spawn to exit, alternating, best of R runs).
- *   2. Lookup latency in µs: the same keys looked up in the .tbk (in memory, and on disk through
- *      positional reads) and in the .bin (PolyglotReader in memory): random hits (positions
- *      from the games), random misses (random keys), and full probes of real positions with
- *      legal-move checking (`RichBook.probe` against `PolyglotReader.moves`).
+ *   1. Build: `tabiya book make GAMES -o X.tbk` against `-o X.bin` and against
+ *      `polyglot make-book` (the anchor, when installed): wall time, games/s, peak resident
+ *      memory, output size per game and against the gzip-compressed PGN.
+ *   2. Sharded build: K `book make --shard I/K` partial books and their `book merge`, against
+ *      the single build (each run one after the other here; on a cluster they run at once).
+ *   3. Probe latency in µs per position on the .tbk file, without loading it: cold (page cache
+ *      dropped when the process may write /proc/sys/vm/drop_caches, else only the book's own
+ *      caches empty: the figure says which) and warm (the same positions again), against
+ *      PolyglotReader on the .bin in memory.
  *
- * Default input: the first 20,000 games of ../shared/data/games/pgnmentor_players_dedup.pgn.gz,
- * whole games (make-book's default max-ply). The .bin for lookups is made with --min-games 1, so
- * both books hold the same positions.
+ * Default input: the whole 389k-game collection ../shared/data/games/pgnmentor_players_dedup.pgn.gz,
+ * whole games, decompressed once to a plain file (polyglot cannot read gzip).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
-import { openRichBook } from '../src/book/node/richFile.js';
+import { gzipSync } from 'node:zlib';
+import { openAnyRichBook } from '../src/book/node/openTbk.js';
 import { PolyglotReader } from '../src/book/polyglot/reader.js';
-import { RichBook } from '../src/book/rich/reader.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
 import { parsePgn } from '../src/pgn/parser.js';
+import { firstGames, measure, type Run } from './processRun.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const POLYGLOT = '/usr/games/polyglot';
 
-async function wall(args: string[], cwd: string): Promise<number> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`tabiya ${args.join(' ')} exited with ${code}: ${err.slice(-400)}`);
-  return (performance.now() - t0) / 1000;
-}
+const fmt = (x: number, d = 2): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(d));
 
-/** Mean µs per call of `fn(i)` over `n` calls, best of 5 passes (after one warm-up pass). */
-function latency(n: number, fn: (i: number) => number): number {
-  let best = Infinity;
-  let sink = 0;
-  for (let pass = 0; pass < 6; pass++) {
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) sink += fn(i);
-    const us = ((performance.now() - t0) * 1000) / n;
-    if (pass > 0) best = Math.min(best, us);
+/** Empties the OS page cache; false when this process may not. */
+function dropCaches(): boolean {
+  try {
+    writeFileSync('/proc/sys/vm/drop_caches', '1');
+    return true;
+  } catch {
+    return false;
   }
-  if (sink === -1) console.log('');
-  return best;
 }
 
 export async function main(args: string[]): Promise<void> {
-  let games = 20_000;
-  let runs = 2;
-  let maxPly = 1024;
-  let lookups = 20_000;
+  let games = Infinity;
+  let shards = 4;
+  let probes = 20_000;
+  let memory = '1G';
   let file = DATA;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--games') games = Number(args[++i]);
-    else if (a === '--runs') runs = Number(args[++i]);
-    else if (a === '--max-ply') maxPly = Number(args[++i]);
-    else if (a === '--lookups') lookups = Number(args[++i]);
+    else if (a === '--shards') shards = Number(args[++i]);
+    else if (a === '--probes') probes = Number(args[++i]);
+    else if (a === '--memory') memory = args[++i]!;
     else file = a;
   }
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-tbk-'));
   try {
-    const raw = readFileSync(file);
-    const text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('latin1');
-    const cut = text.split(/\n(?=\[Event )/).slice(0, games);
     const pgn = join(dir, 'games.pgn');
-    writeFileSync(pgn, cut.join('\n'), 'latin1');
-    console.log(`tbk: ${cut.length} games, max-ply ${maxPly}; build best of ${runs} run(s); ${lookups} lookups per case`);
+    const n = firstGames(file, games, pgn);
+    const gz = gzipSync(readFileSync(pgn)).length;
+    console.log(`tbk: ${n} games (${(statSync(pgn).size / 2 ** 20).toFixed(0)} MiB of PGN, ${(gz / 2 ** 20).toFixed(1)} MiB gzip), whole games, --memory ${memory}`);
 
-    // 1. build time
-    let tbk = Infinity;
-    let bin = Infinity;
-    const common = ['book', 'make', pgn, '--quiet', '--max-ply', String(maxPly)];
-    for (let r = 0; r < runs; r++) {
-      bin = Math.min(bin, await wall([...common, '-o', 'x.bin'], dir));
-      tbk = Math.min(tbk, await wall([...common, '-o', 'x.tbk'], dir));
+    // 1. Builds.
+    const rows: [string, Run, number][] = [];
+    const size = (f: string): number => statSync(join(dir, f)).size;
+    const tab = (out: string, ...extra: string[]): Promise<Run> => measure(process.execPath, [CLI, 'book', 'make', pgn, '-o', out, '--quiet', '--memory', memory, ...extra], dir);
+    if (existsSync(POLYGLOT)) rows.push(['polyglot make-book .bin', await measure(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', join(dir, 'pg.bin')], dir), size('pg.bin')]);
+    rows.push(['tabiya .bin', await tab('x.bin'), size('x.bin')]);
+    rows.push(['tabiya .tbk', await tab('x.tbk'), size('x.tbk')]);
+    rows.push(['tabiya .tbk --split rating,speed,month', await tab('s.tbk', '--split', 'rating,speed,month'), size('s.tbk')]);
+    const anchor = rows[0]!;
+    console.log(`${'build'.padEnd(40)} ${'wall s'.padStart(8)} ${'games/s'.padStart(9)} ${'peak MiB'.padStart(9)} ${'MiB'.padStart(8)} ${'B/game'.padStart(7)} ${'/gzip'.padStart(6)} ${'time ratio'.padStart(11)}`);
+    for (const [name, r, bytes] of rows) {
+      console.log(
+        `${name.padEnd(40)} ${fmt(r.wall).padStart(8)} ${Math.round(n / r.wall).toString().padStart(9)} ${fmt(r.peak, 0).padStart(9)} ${fmt(bytes / 2 ** 20, 1).padStart(8)} ${Math.round(bytes / n).toString().padStart(7)} ${fmt(bytes / gz).padStart(6)} ${fmt(r.wall / anchor[1].wall).padStart(11)}`,
+      );
     }
-    await wall([...common, '-o', 'all.bin', '--min-games', '1'], dir);
-    console.log(`${'build'.padEnd(34)} ${'.tbk'.padStart(10)} ${'.bin'.padStart(10)} ${'.tbk/.bin'.padStart(10)}`);
-    console.log(`${'book make, wall s'.padEnd(34)} ${tbk.toFixed(2).padStart(10)} ${bin.toFixed(2).padStart(10)} ${(tbk / bin).toFixed(2).padStart(10)}`);
+    console.log(`time ratio: against ${anchor[0]}; .tbk holds W/D/L, ratings and every game (singles), the .bin make-book's weights of moves in 3+ games`);
 
-    // 2. lookups
-    const bytes = new Uint8Array(readFileSync(join(dir, 'x.tbk')));
-    const rich = unwrap(RichBook.open(bytes, 'x.tbk'));
-    const disk = openRichBook(join(dir, 'x.tbk'), { memoryLimit: 0 });
-    const poly = unwrap(PolyglotReader.from(new Uint8Array(readFileSync(join(dir, 'all.bin'))), 'all.bin'));
+    // 2. Sharded build and merge.
+    let shardWall = 0;
+    let shardPeak = 0;
+    const parts: string[] = [];
+    for (let s = 0; s < shards; s++) {
+      const part = `part${s}.tbk`;
+      const r = await tab(part, '--shard', `${s}/${shards}`);
+      shardWall += r.wall;
+      shardPeak = Math.max(shardPeak, r.peak);
+      parts.push(part);
+    }
+    const merge = await measure(process.execPath, [CLI, 'book', 'merge', ...parts, '-o', 'merged.tbk', '--memory', memory], dir);
+    const single = rows.find((r) => r[0] === 'tabiya .tbk')![1];
+    console.log(
+      `sharded: ${shards} shards ${fmt(shardWall)} s in all (longest ${fmt(shardWall / shards)} s each on average, peak ${fmt(shardPeak, 0)} MiB), merge ${fmt(merge.wall)} s (peak ${fmt(merge.peak, 0)} MiB); ` +
+        `on ${shards} machines ${fmt(shardWall / shards + merge.wall)} s against ${fmt(single.wall)} s single: ${fmt(single.wall / (shardWall / shards + merge.wall))}× (test/slurm-recipe.test.ts shows the merged book is the single one)`,
+    );
+
+    // 3. Probe latency.
     const positions: Position[] = [];
-    parsePgn(cut.slice(0, 4000).join('\n'), {
+    const text = readFileSync(pgn, 'latin1');
+    parsePgn(text.slice(0, Math.min(text.length, 40 << 20)), {
       move(pos, _m, ply) {
-        if (ply >= Math.min(maxPly, 30)) return false;
-        if (positions.length < 200_000) positions.push(pos.clone());
+        if (ply >= 40) return false;
+        if (positions.length < 400_000) positions.push(pos.clone());
         return true;
       },
     });
@@ -106,24 +114,26 @@ export async function main(args: string[]): Promise<void> {
       seed = (Math.imul(seed, 1103515245) + 12345) | 0;
       return seed >>> 0;
     };
-    const hits = Array.from({ length: lookups }, () => positions[rnd() % positions.length]!);
-    const hitHi = new Int32Array(hits.map((p) => p.keyHi));
-    const hitLo = new Int32Array(hits.map((p) => p.keyLo));
-    const missHi = new Int32Array(lookups).map(() => rnd());
-    const missLo = new Int32Array(lookups).map(() => rnd());
-    const rows: [string, number, number, number][] = [];
-    const add = (name: string, f: (b: 'mem' | 'disk' | 'bin') => (i: number) => number): void => {
-      rows.push([name, latency(lookups, f('mem')), latency(lookups, f('disk')), latency(lookups, f('bin'))]);
+    const sample = Array.from({ length: probes }, () => positions[rnd() % positions.length]!);
+    const poly = unwrap(PolyglotReader.from(new Uint8Array(readFileSync(join(dir, 'x.bin'))), 'x.bin'));
+    const dropped = dropCaches();
+    const book = openAnyRichBook(join(dir, 'x.tbk'));
+    let found = 0;
+    const pass = (probe: (p: Position) => number): number => {
+      const t0 = performance.now();
+      for (const p of sample) found += probe(p);
+      return ((performance.now() - t0) * 1000) / sample.length;
     };
-    add('key lookup, hit', (b) => (b === 'bin' ? (i) => poly.entriesOf(hitHi[i]!, hitLo[i]!).length : (i) => (b === 'mem' ? rich : disk.book).movesOf(hitHi[i]!, hitLo[i]!).length));
-    add('key lookup, miss', (b) => (b === 'bin' ? (i) => poly.entriesOf(missHi[i]!, missLo[i]!).length : (i) => (b === 'mem' ? rich : disk.book).movesOf(missHi[i]!, missLo[i]!).length));
-    add('probe position (legal moves), hit', (b) => (b === 'bin' ? (i) => poly.moves(hits[i]!, { minWeight: 0 }).length : (i) => (b === 'mem' ? rich : disk.book).probe(hits[i]!).length));
-    disk.close();
-    console.log(`${'lookup, µs'.padEnd(34)} ${'.tbk mem'.padStart(10)} ${'.tbk disk'.padStart(10)} ${'.bin mem'.padStart(10)} ${'mem ratio'.padStart(10)} ${'disk ratio'.padStart(10)}`);
-    for (const [name, mem, dsk, b] of rows) {
-      console.log(`${name.padEnd(34)} ${mem.toFixed(2).padStart(10)} ${dsk.toFixed(2).padStart(10)} ${b.toFixed(2).padStart(10)} ${(mem / b).toFixed(2).padStart(10)} ${(dsk / b).toFixed(2).padStart(10)}`);
-    }
-    console.log(`books: .tbk ${rich.size} entries (${(bytes.length / 2 ** 20).toFixed(1)} MiB), .bin (--min-games 1) ${poly.size} entries; ratio = .tbk / .bin (below 1: faster)`);
+    const cold = pass((p) => book.probe(p).length);
+    let warm = Infinity;
+    for (let r = 0; r < 3; r++) warm = Math.min(warm, pass((p) => book.probe(p).length));
+    let bin = Infinity;
+    for (let r = 0; r < 3; r++) bin = Math.min(bin, pass((p) => poly.moves(p, { minWeight: 0 }).length));
+    book.close();
+    console.log(
+      `probe, µs per position (${probes} positions of plies 0-39, ${(size('x.tbk') / 2 ** 20).toFixed(0)} MiB book on disk): ` +
+        `.tbk cold ${fmt(cold)} (${dropped ? 'page cache dropped' : 'page cache NOT dropped: no permission'}), .tbk warm ${fmt(warm)}, .bin in memory ${fmt(bin)}: warm ratio ${fmt(warm / bin)} (${found} moves found)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
