@@ -18,7 +18,7 @@ import { makeBook } from '../src/book/node/makeBook.js';
 import { makeRichBook } from '../src/book/node/richMake.js';
 import { openRichBook, fastCrc32 } from '../src/book/node/richFile.js';
 import { learnGameSync } from '../src/book/node/richLearn.js';
-import { buildTbk } from '../src/book/node/tbkBuild.js';
+import { buildBinBounded, buildTbk } from '../src/book/node/tbkBuild.js';
 import { mergeTbk, addToTbk } from '../src/book/node/tbkCombine.js';
 import { exportTbkToBin } from '../src/book/node/tbkExport.js';
 import { FileReader } from '../src/book/node/tbkFile.js';
@@ -68,6 +68,20 @@ test('a build spilled in a hundred runs is the in-memory build, byte for byte', 
   assert.equal(a.gamesUsed, 2000);
   // Every single position of the sample is found again through its game.
   assert.ok(a.singlePositions > 100_000, `${a.singlePositions} singles`);
+});
+
+test('--threads: chunks parsed by worker threads give the single-threaded book, byte for byte (.tbk with splits and spills, bounded .bin)', async () => {
+  const one = join(tmp, 'one.tbk');
+  const three = join(tmp, 'three.tbk');
+  const o = { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 300_000, split: { rating: true, speed: true, month: true }, filter: { minElo: 2300 } };
+  const a = await buildTbk(one, o);
+  const b = await buildTbk(three, { ...o, threads: 3 });
+  assert.ok(b.runs > 5, `${b.runs} runs`);
+  assert.deepEqual({ ...b, seconds: 0 }, { ...a, output: three, seconds: 0 });
+  assert.ok(readFileSync(one).equals(readFileSync(three)));
+  const bins = await Promise.all([1, 2].map((threads) => buildBinBounded(join(tmp, `t${threads}.bin`), { inputs: [SAMPLE_GZ, MASTERS_GZ], tmpDir: tmp, memory: 1_000_000, threads, minGame: 3 })));
+  assert.deepEqual(bins[1]!.counted, bins[0]!.counted);
+  assert.ok(readFileSync(join(tmp, 't1.bin')).equals(readFileSync(join(tmp, 't2.bin'))));
 });
 
 test('partial books of shards merge into the single build, byte for byte; add continues a book', async () => {

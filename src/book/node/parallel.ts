@@ -37,6 +37,7 @@ export async function runThreaded(
   const setup = (index: number): PartitionSetup => ({ index, partitions: threads, maxPly, filter: opts.filter, expected });
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
   const counts: Counts = { games: 0, errors: 0, used: 0, rejected: {} };
+  const tally = new ChunkTally(counts, perFile, onError);
   // Per chunk: its file, whether it starts the file, partitions done, who parses it.
   const jobs: { file: string; newFile: boolean; acks: number; by: number }[] = [];
   // Chunks waiting to be parsed, per participant: the next chunk goes to the least busy one
@@ -44,8 +45,6 @@ export async function runThreaded(
   const parsing = new Array<number>(threads).fill(0);
   const parsed = new Map<number, ParsedChunk>();
   let nextParsed = 0;
-  let gameBase = 0;
-  let lineBase = 0;
   let inFlight = 0;
   let failed: Error | undefined;
   let wake: (() => void) | undefined;
@@ -57,18 +56,7 @@ export async function runThreaded(
   // Counters and error locations need the chunks in order (game numbers continue across chunks).
   const absorb = (r: ParsedChunk): void => {
     const job = jobs[r.id]!;
-    if (job.newFile) {
-      gameBase = 0;
-      lineBase = 0;
-    }
-    for (const e of r.errors) onError({ ...e, line: e.line + lineBase, game: e.game + gameBase });
-    lineBase += r.lines;
-    perFile.get(job.file)!.games += r.parsed;
-    counts.games += r.parsed;
-    counts.errors += r.errors.length;
-    counts.used += r.games;
-    for (const [k, v] of Object.entries(r.rejected)) counts.rejected[k] = (counts.rejected[k] ?? 0) + v;
-    gameBase += r.lastGame;
+    tally.take(job.file, job.newFile, r);
     opts.onProgress?.(raw, totalBytes, counts.games);
   };
 
@@ -145,34 +133,7 @@ export async function runThreaded(
   };
 
   try {
-    let before = 0;
-    for (const input of inputs) {
-      const source = input.source;
-      // Chunks are gathered until there are enough bytes, then cut before the last game start.
-      let parts: Uint8Array[] = [];
-      let size = 0;
-      let newFile = true;
-      for await (const chunk of source.chunks) {
-        raw = before + (source.bytesRead?.() ?? 0);
-        parts.push(chunk);
-        size += chunk.length;
-        if (size < chunkBytes) continue;
-        const all = concat(parts, size, inputPool);
-        const cut = lastGameStart(all);
-        if (cut <= 0) {
-          parts = [all];
-          continue;
-        }
-        const rest = all.slice(cut);
-        parts = [rest];
-        size = rest.length;
-        const part = all.subarray(0, cut);
-        await send(source.name, part, newFile);
-        newFile = false;
-      }
-      if (size > 0 || newFile) await send(source.name, concat(parts, size, inputPool), newFile);
-      before += source.size ?? 0;
-    }
+    for await (const c of gameChunks(inputs, chunkBytes, inputPool, (r) => (raw = r))) await send(c.file, c.bytes, c.newFile);
     await until(() => inFlight === 0);
     for (const p of participants) p.post({ type: 'finish', options: finishOptions(opts) });
     await until(() => finished.length === threads);
@@ -221,6 +182,71 @@ export function mergePartitions(parts: readonly Uint8Array[]): Uint8Array {
     out.set(src.subarray(pos[best]!, e), o);
     o += e - pos[best]!;
     pos[best] = e;
+  }
+}
+
+/**
+ * The counts of chunks parsed elsewhere, taken in input order: games per file and in all, and
+ * error locations (lines and game numbers go on across a file's chunks).
+ */
+export class ChunkTally {
+  private games = 0;
+  private lines = 0;
+
+  constructor(
+    readonly counts: Counts,
+    private readonly perFile: Map<string, InputCount>,
+    private readonly onError: (e: PgnGameError) => void,
+  ) {}
+
+  take(file: string, newFile: boolean, r: { errors: readonly PgnGameError[]; lines: number; lastGame: number; parsed: number; games: number; rejected: Record<string, number> }): void {
+    if (newFile) {
+      this.games = 0;
+      this.lines = 0;
+    }
+    for (const e of r.errors) this.onError({ ...e, line: e.line + this.lines, game: e.game + this.games });
+    this.lines += r.lines;
+    this.games += r.lastGame;
+    this.perFile.get(file)!.games += r.parsed;
+    const c = this.counts;
+    c.games += r.parsed;
+    c.errors += r.errors.length;
+    c.used += r.games;
+    for (const [k, v] of Object.entries(r.rejected)) c.rejected[k] = (c.rejected[k] ?? 0) + v;
+  }
+}
+
+/**
+ * The inputs cut into chunks of about `chunkBytes` that end before a game start (the last
+ * chunk of a file at its end), in order; `onRaw` hears the input bytes read so far.
+ */
+export async function* gameChunks(inputs: Input[], chunkBytes: number, pool: Uint8Array[], onRaw: (raw: number) => void): AsyncGenerator<{ file: string; bytes: Uint8Array; newFile: boolean }> {
+  let before = 0;
+  for (const input of inputs) {
+    const source = input.source;
+    // Chunks are gathered until there are enough bytes, then cut before the last game start.
+    let parts: Uint8Array[] = [];
+    let size = 0;
+    let newFile = true;
+    for await (const chunk of source.chunks) {
+      onRaw(before + (source.bytesRead?.() ?? 0));
+      parts.push(chunk);
+      size += chunk.length;
+      if (size < chunkBytes) continue;
+      const all = concat(parts, size, pool);
+      const cut = lastGameStart(all);
+      if (cut <= 0) {
+        parts = [all];
+        continue;
+      }
+      const rest = all.slice(cut);
+      parts = [rest];
+      size = rest.length;
+      yield { file: source.name, bytes: all.subarray(0, cut), newFile };
+      newFile = false;
+    }
+    if (size > 0 || newFile) yield { file: source.name, bytes: concat(parts, size, pool), newFile };
+    before += source.size ?? 0;
   }
 }
 

@@ -11,7 +11,7 @@ import { PgnFilter, filterVisitor, type PgnFilterOptions } from '../../pgn/filte
 import { PgnParser } from '../../pgn/parser.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
-import { BookBuilder } from '../rich/builder.js';
+import { BookBuilder, type BuildSinks } from '../rich/builder.js';
 import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
 import { PlyLog } from '../rich/plyLog.js';
 import { finishRows, type FinishSummary, type RowCursor } from '../rich/finish.js';
@@ -34,6 +34,8 @@ import { fileSection, memorySection, writeTbkFile, type SectionSource } from './
 import { binFromRows, writeBinAtomic } from './binFromRows.js';
 import type { MakeOptions } from '../polyglot/make.js';
 import { ScratchError, ScratchFile, WorkDir } from './workDir.js';
+import { readInputsThreaded } from './tbkParallel.js';
+import type { ParsedGames } from './tbkParseWorker.js';
 
 /** Default memory budget of the accumulator: 1 GiB. */
 export const DEFAULT_MEMORY = 1 << 30;
@@ -55,6 +57,8 @@ export interface TbkBuildOptions {
   partial?: boolean;
   /** Build shard I of N of the inputs (shards.ts): a partial book. */
   shard?: Shard;
+  /** Worker threads that parse the PGN (default 1: the main thread parses; tbkParallel.ts). */
+  threads?: number;
   onProgress?(done: number, total: number, games: number): void;
   onError?(e: PgnGameError): void;
 }
@@ -215,16 +219,13 @@ export class GameStore {
 export class Accumulation {
   readonly runs: ScratchFile[] = [];
   readonly builder: BookBuilder;
+  private readonly sinks: BuildSinks;
 
   constructor(work: WorkDir, store: GameStore, o: { maxPly: number; split: SplitKinds; memory: number; expected: number }) {
     // The log costs memory only as records reach its pages (plyLog.ts).
     const table = new PlyLog(PlyLog.capacityFor(o.memory));
     const runs = this.runs;
-    this.builder = new BookBuilder(
-      table,
-      o.maxPly,
-      o.split,
-      {
+    this.sinks = {
         full(t) {
           const run = work.create('run');
           spillTable(t, run);
@@ -236,11 +237,27 @@ export class Accumulation {
           store.records.append(rec);
           store.codes.append(cod);
         },
-      },
-      () => {},
-      store.count,
-      store.codes.size,
-    );
+      };
+    this.builder = new BookBuilder(table, o.maxPly, o.split, this.sinks, () => {}, store.count, store.codes.size);
+  }
+
+  /** Takes a chunk parsed by a worker (tbkParallel.ts): its games after the store's, its plies into the log. */
+  takeChunk(store: GameStore, r: ParsedGames): void {
+    const first = store.count;
+    const shift = store.codes.size;
+    const rec = r.records;
+    for (let i = 0; i < rec.length; i += GAME_RECORD_SIZE) {
+      const g = readGameRecord(rec, i);
+      putGameRecord(rec, i, g.movesOffset + shift, g.codes, g);
+    }
+    store.records.append(rec);
+    store.codes.append(r.codes);
+    for (const [g, fen] of r.fens) store.fens.push([g + first, fen]);
+    const log = this.builder.table;
+    for (let from = 0, n = r.plies.length / 6; from < n; ) {
+      from += log.append(r.plies, from, first);
+      if (from < n) this.builder.table = this.sinks.full(log);
+    }
   }
 
   /** The counted rows in run order (the table alone, or the runs merged), once the input is read. */
@@ -320,8 +337,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     const store = new GameStore(work);
     const acc = new Accumulation(work, store, { maxPly, split, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
     const builder = acc.builder;
-    const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
-    for (const f of builder.fens) store.fens.push(f);
+    const counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
     const { source } = acc.rows(work);
     const now = bookTime();
     const fields: BookFields = {
@@ -359,6 +375,29 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
   } finally {
     work.remove();
   }
+}
+
+/**
+ * Reads the inputs into the accumulation and the store: on the main thread, or parsed by
+ * `threads` workers (tbkParallel.ts) with the same result.
+ */
+async function countInputs(
+  inputs: Input[],
+  acc: Accumulation,
+  store: GameStore,
+  o: { threads?: number; maxPly: number; split: SplitKinds; filter?: PgnFilterOptions; onProgress?: TbkBuildOptions['onProgress']; onError?: TbkBuildOptions['onError'] },
+): Promise<CountedInputs> {
+  const builder = acc.builder;
+  const threads = o.threads ?? 1;
+  if (threads <= 1) {
+    const counted = await readInputs(inputs, builder, o.filter, o, () => builder.games);
+    for (const f of builder.fens) store.fens.push(f);
+    return { ...counted, positions: builder.positions };
+  }
+  const counted = await readInputsThreaded(inputs, { ...o, threads }, (r) => acc.takeChunk(store, r));
+  builder.games = counted.used;
+  builder.positions = counted.positions;
+  return counted;
 }
 
 /** The inputs of one shard, opened. */
@@ -411,6 +450,8 @@ function json(v: unknown): Uint8Array {
 
 export interface BinBuildOptions extends MakeOptions {
   inputs: readonly string[];
+  /** Worker threads that parse the PGN (default 1). */
+  threads?: number;
   maxPly?: number;
   filter?: PgnFilterOptions;
   memory?: number;
@@ -433,8 +474,7 @@ export async function buildBinBounded(output: string, opts: BinBuildOptions): Pr
     const store = new GameStore(work);
     const acc = new Accumulation(work, store, { maxPly, split: NO_SPLITS, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
     const builder = acc.builder;
-    const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games);
-    for (const f of builder.fens) store.fens.push(f);
+    const counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split: NO_SPLITS });
     const { source } = acc.rows(work);
     const counts = { unique: 0 };
     const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(source, store.reader(), opts, work, sink, counts));

@@ -75,25 +75,10 @@ export class Partition {
   parse(id: number, file: string, bytes: Uint8Array): ParsedChunk {
     const sink = new PartitionSink(this.setup.partitions, this);
     const errors: PgnGameError[] = [];
-    let lastGame = 0;
     const book = new BookGameVisitor(sink, this.setup.maxPly, (e) => errors.push(e));
     const filter = this.setup.filter === undefined ? undefined : new PgnFilter(this.setup.filter);
-    const inner: PgnVisitor = filter === undefined ? book : filterVisitor(filter, book);
-    const visitor: PgnVisitor = {
-      beginGame(loc) {
-        lastGame = loc.game;
-        inner.beginGame?.(loc);
-      },
-      tag: (n, v) => inner.tag?.(n, v),
-      endTags: (pos) => inner.endTags?.(pos),
-      move: (pos, m, ply) => inner.move?.(pos, m, ply),
-      endGame: (r) => inner.endGame?.(r),
-      error(e) {
-        if (e.game > lastGame) lastGame = e.game;
-        inner.error?.(e);
-      },
-    };
-    const parser = new PgnParser(visitor);
+    const tracked = new LastGame(filter === undefined ? book : filterVisitor(filter, book));
+    const parser = new PgnParser(tracked);
     parser.begin(file);
     parser.push(bytes);
     parser.end();
@@ -104,7 +89,7 @@ export class Partition {
       parsed: parser.games,
       games: book.games,
       errors,
-      lastGame,
+      lastGame: tracked.lastGame,
       lines: countLines(bytes),
       rejected: filter === undefined ? {} : { ...filter.rejected },
       input: bytes,
@@ -205,4 +190,40 @@ function countLines(buf: Uint8Array): number {
   let n = 0;
   for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
   return n;
+}
+
+/**
+ * A visitor passed through, noting the number of the last game begun (or broken): a chunk's
+ * game numbers continue from the chunks before it.
+ */
+export class LastGame implements PgnVisitor {
+  lastGame = 0;
+
+  constructor(private readonly inner: PgnVisitor) {}
+
+  beginGame(loc: Parameters<NonNullable<PgnVisitor['beginGame']>>[0]): void {
+    this.lastGame = loc.game;
+    this.inner.beginGame?.(loc);
+  }
+
+  tag(n: string, v: string): void {
+    this.inner.tag?.(n, v);
+  }
+
+  endTags(pos: Parameters<NonNullable<PgnVisitor['endTags']>>[0]): void {
+    this.inner.endTags?.(pos);
+  }
+
+  move(pos: Parameters<NonNullable<PgnVisitor['move']>>[0], m: number, ply: number): boolean {
+    return this.inner.move?.(pos, m, ply) ?? true;
+  }
+
+  endGame(r: Parameters<NonNullable<PgnVisitor['endGame']>>[0]): void {
+    this.inner.endGame?.(r);
+  }
+
+  error(e: PgnGameError): void {
+    if (e.game > this.lastGame) this.lastGame = e.game;
+    this.inner.error?.(e);
+  }
 }

@@ -76,6 +76,28 @@ export class PlyLog {
     return true;
   }
 
+  /** A copy of the records logged (6 words each), in log order. */
+  records(): Int32Array {
+    return this.words.slice(0, this.size * W);
+  }
+
+  /**
+   * Appends records of another log (`records()` of a chunk parsed elsewhere) from record
+   * `from`, their game numbers moved by `gameBase`, as many as fit; returns how many.
+   */
+  append(records: Int32Array, from: number, gameBase: number): number {
+    const n = Math.min(records.length / W - from, this.capacity - this.size);
+    const w = this.words;
+    let t = this.size * W;
+    for (let s = from * W, e = (from + n) * W; s < e; s += W, t += W) {
+      copyRecord(records, s, w, t);
+      w[t + 4]! += gameBase;
+    }
+    this.size += n;
+    if (n > 0) this.sorted = false;
+    return n;
+  }
+
   /** Empties the log for the next run. */
   clear(): void {
     this.size = 0;

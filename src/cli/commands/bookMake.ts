@@ -84,12 +84,13 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
     } as const;
     if (boundedBuild(files, common.maxPly ?? 1024, memory)) {
       // Counting in runs within --memory (or when the input's size is unknown or too large for
-      // the in-memory builder): the same bytes, single-threaded.
+      // the in-memory builder): the same bytes, the PGN parsed by --threads workers.
       const t0 = performance.now();
       const r = await buildBinBounded(opts.output, {
         ...common,
         memory,
         tmpDir: opts.tmpDir,
+        threads,
         onProgress(done, total, games) {
           bar ??= startProgress({ label, total, unit: 'B', quiet: opts.quiet || opts.output === '-' });
           bar.update(done, `${games} games`);
@@ -109,7 +110,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
         duplicates: r.positions - r.unique,
         entriesKept: r.kept,
         bytesWritten: r.bytes,
-        threads: 1,
+        threads,
         seconds: (performance.now() - t0) / 1000,
       };
       return { summary, skipped };

@@ -14,6 +14,7 @@ import { formatRate } from '../../node/progress.js';
 import { CliError, intOption, sizeOption } from '../errors.js';
 import { report } from '../output.js';
 import { emptyBookNote } from './bookMake.js';
+import { defaultThreads } from '../../book/node/makeBook.js';
 import { checkInputs } from './pgnCommon.js';
 import { PgnJob, bookErrors, filtersOf, tbkFileVersion } from './richCommon.js';
 import { addToRichBook } from '../../book/node/richMake.js';
@@ -57,7 +58,7 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
       throw new CliError(`${name} shapes the Polyglot export of a .tbk: give it to book export (tabiya book export ${opts.output} -o X.bin ${name.split('/')[0]} ...)`, 2);
     }
   }
-  if (opts.threads !== undefined && opts.threads !== '1') notes.push('--threads: .tbk books are built on one thread');
+  const threads = opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!;
   let split: SplitKinds | undefined;
   let shard;
   try {
@@ -78,6 +79,7 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
       shard,
       memory: sizeOption('--memory', opts.memory),
       tmpDir: opts.tmpDir,
+      threads,
       filter,
       onProgress: job.onProgress,
       onError: job.onError,

@@ -1,0 +1,103 @@
+/**
+ * The parallel reading of a rich build (`book make -o X.tbk --threads N`): the main thread
+ * reads and decompresses the inputs and cuts them into chunks at game starts; N worker threads
+ * parse the chunks (tbkParseWorker.ts) into games and logged plies; the main thread takes the
+ * results in chunk order, renumbers their games after the ones before and hands them to the
+ * accumulation, which sorts and spills runs while the workers parse on. Parsing the PGN and
+ * replaying its moves is about half of a single-threaded build; the rest (sorting runs, merging
+ * them, writing positions and the single-position index) stays on the main thread.
+ */
+import { Worker } from 'node:worker_threads';
+import type { PgnFilterOptions } from '../../pgn/filter.js';
+import type { PgnGameError } from '../../pgn/visitor.js';
+import type { SplitKinds } from '../rich/splits.js';
+import { checkEachInput, countPerInput, type Input } from './inputs.js';
+import { ChunkTally, gameChunks } from './parallel.js';
+import type { ParseRequest, ParseSetup, ParsedGames } from './tbkParseWorker.js';
+import type { CountedInputs } from './tbkBuild.js';
+
+const CHUNK_BYTES = 1 << 20;
+
+export interface ThreadedReadOptions {
+  threads: number;
+  maxPly: number;
+  split: SplitKinds;
+  filter?: PgnFilterOptions;
+  onProgress?(done: number, total: number, games: number): void;
+  onError?(e: PgnGameError): void;
+}
+
+/**
+ * Reads the inputs on `threads` workers; `take` receives each chunk's games and plies in input
+ * order. Returns the counts, with make-book's failure rules (checkEachInput).
+ */
+export async function readInputsThreaded(inputs: Input[], o: ThreadedReadOptions, take: (r: ParsedGames) => void): Promise<CountedInputs> {
+  const { perFile, onError } = countPerInput(inputs, o.onError);
+  const total = inputs.reduce((n, s) => n + (s.source.size ?? 0), 0);
+  const counted: CountedInputs = { games: 0, errors: 0, used: 0, positions: 0, rejected: {} };
+  const setup: ParseSetup = { maxPly: o.maxPly, split: o.split, filter: o.filter };
+  const jobs: { file: string; newFile: boolean }[] = [];
+  const done = new Map<number, ParsedGames>();
+  const pool: Uint8Array[] = [];
+  let next = 0;
+  let inFlight = 0;
+  let raw = 0;
+  const tally = new ChunkTally(counted, perFile, onError);
+  let failed: Error | undefined;
+  let wake: (() => void) | undefined;
+
+  const absorb = (r: ParsedGames): void => {
+    const job = jobs[r.id]!;
+    tally.take(job.file, job.newFile, r);
+    counted.positions += r.positions;
+    take(r);
+    o.onProgress?.(raw, total, counted.games);
+  };
+
+  const workers = Array.from({ length: o.threads }, () => new Worker(new URL('./tbkParseWorker.js', import.meta.url), { workerData: setup }));
+  const busy = new Array<number>(o.threads).fill(0);
+  workers.forEach((w, i) => {
+    w.on('message', (r: ParsedGames) => {
+      try {
+        busy[i]!--;
+        inFlight--;
+        if (pool.length < o.threads * 3) pool.push(new Uint8Array(r.input.buffer));
+        done.set(r.id, r);
+        for (let d = done.get(next); d !== undefined; d = done.get(next)) {
+          done.delete(next++);
+          absorb(d);
+        }
+      } catch (e) {
+        failed ??= e as Error;
+      }
+      wake?.();
+    });
+    w.on('error', (e) => {
+      failed ??= e;
+      wake?.();
+    });
+  });
+  const until = async (ready: () => boolean): Promise<void> => {
+    while (!ready() && failed === undefined) await new Promise<void>((r) => (wake = r));
+    if (failed !== undefined) throw failed;
+  };
+  const send = async (file: string, bytes: Uint8Array, newFile: boolean): Promise<void> => {
+    await until(() => inFlight < o.threads * 2);
+    let by = 0;
+    for (let i = 1; i < o.threads; i++) if (busy[i]! < busy[by]!) by = i;
+    busy[by]!++;
+    inFlight++;
+    const req: ParseRequest = { id: jobs.length, file, bytes };
+    jobs.push({ file, newFile });
+    workers[by]!.postMessage(req, [bytes.buffer as ArrayBuffer]);
+  };
+
+  try {
+    for await (const c of gameChunks(inputs, CHUNK_BYTES, pool, (r) => (raw = r))) await send(c.file, c.bytes, c.newFile);
+    await until(() => inFlight === 0);
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  checkEachInput(inputs, perFile);
+  return counted;
+}
