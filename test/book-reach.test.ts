@@ -8,11 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { generateLegal } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
@@ -29,6 +28,7 @@ import {
 import { LocalHost } from '../src/engine/host.js';
 import { UciServer } from '../src/protocol/uci/server.js';
 import { XboardServer } from '../src/protocol/xboard/server.js';
+import { pgnGames, sanMoves } from './support/gameText.js';
 import { perftSuite } from './support/perftSuite.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -42,19 +42,7 @@ function tabiya(args: string[]): { code: number; stdout: string; stderr: string 
 }
 
 /** The first `n` games of the 2,000-game sample, from game `from`. */
-function games(from: number, n: number): string[] {
-  const text = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8');
-  return text.split(/\n(?=\[Event )/).slice(from, from + n);
-}
-
-/** The movetext of a game as SAN tokens. */
-function sanMoves(game: string): string[] {
-  const body = game.replace(/\[[^\]]*\]\s*/g, '').replace(/\{[^}]*\}/g, ' ');
-  return body
-    .split(/\s+/)
-    .filter((t) => t !== '' && !/^\d+\.+$/.test(t) && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(t))
-    .map((t) => t.replace(/^\d+\.+/, ''));
-}
+const games = (from: number, n: number): string[] => pgnGames(SAMPLE_GZ, from, n);
 
 function at(fen: string, moves: string[] = []): Position {
   const pos = unwrap(positionFromFen(fen));
