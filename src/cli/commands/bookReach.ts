@@ -80,7 +80,9 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
       // A .tbk keeps moves of single games; a line one game played is no book knowledge (docs/conversion.md).
       index = ReachIndex.build(movesOf, { minGames: minGames ?? (rich ? 2 : 1) });
     } catch (e) {
-      throw new CliError(`${file}: ${(e as Error).message}`, 1);
+      // Book errors name the file already (a damaged entry read during the walk).
+      const m = (e as Error).message;
+      throw new CliError(m.includes(file) ? m : `${file}: ${m}`, 1);
     }
     const indexMs = performance.now() - t0;
     if (index.size === 0) throw new CliError(`${file}: the book has no moves from the initial position: nothing to reach`, 1);
