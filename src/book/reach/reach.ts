@@ -115,7 +115,7 @@ export class ReachSearch {
           const i = parentList[j]!;
           const f = ix.flags[i]!;
           if (!castlingAllows(castle, f & 15) || !materialAllows(mat, ix.material[i]!)) continue;
-          if (pliesNeeded(here, o, ix.boards, i * BOARD_WORDS, pos.turn, castle, f >> 4) > rest) continue;
+          if (pliesNeeded(here, o, ix.boards, i * BOARD_WORDS, pos.turn, castle, f >> 4, rest) > rest) continue;
           childList[c++] = i;
         }
         if (c > 0) this.search(pos, depth + 1, rest, c);

@@ -18,7 +18,7 @@ import type { Position } from '../../core/position.js';
 import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { KeyTable } from '../polyglot/lines.js';
 import {
-  BOARD_WORDS, capturesBy, castlingAllows, materialAllows, materialKey, pawnsAllow, pliesNeeded, wordOf, writeBoard,
+  BOARD_WORDS, capturesBy, castlingAllows, countIn, materialAllows, materialKey, pawnsAllow, pliesNeeded, wordOf, writeBoard,
 } from './signature.js';
 
 /** A book move as the walk sees it (the engine's BookCandidate has this shape). */
@@ -254,15 +254,17 @@ export class ReachIndex {
       if (!materialAllows(mat, gm)) continue;
       const capW = capturesBy(mat, gm, 0);
       const capB = capturesBy(mat, gm, 1);
+      const lostW = countIn(mat, 0, 1) - countIn(gm, 0, 1);
+      const lostB = countIn(mat, 1, 1) - countIn(gm, 1, 1);
       for (let g = g0; g < this.materialStart[m + 1]!; g++) {
         const p = g * 4;
         const wLo = this.groupPawns[p]!;
         const wHi = this.groupPawns[p + 1]!;
         const bLo = this.groupPawns[p + 2]!;
         const bHi = this.groupPawns[p + 3]!;
-        // Pawn squares to fill: each needs a pawn move of its colour.
-        const fillW = popcount32(wLo & ~a[WP]!) + popcount32(wHi & ~a[WP + 1]!);
-        const fillB = popcount32(bLo & ~a[BP]!) + popcount32(bHi & ~a[BP + 1]!);
+        // Pawn moves: a square to fill needs one; a square left needs one unless its pawn was lost.
+        const fillW = Math.max(popcount32(wLo & ~a[WP]!) + popcount32(wHi & ~a[WP + 1]!), popcount32(a[WP]! & ~wLo) + popcount32(a[WP + 1]! & ~wHi) - lostW);
+        const fillB = Math.max(popcount32(bLo & ~a[BP]!) + popcount32(bHi & ~a[BP + 1]!), popcount32(a[BP]! & ~bLo) + popcount32(a[BP + 1]! & ~bHi) - lostB);
         const mover = turn === 0 ? fillW : fillB;
         const other = turn === 0 ? fillB : fillW;
         if (Math.max(2 * mover - 1, 2 * other) > plies) continue;
@@ -271,7 +273,7 @@ export class ReachIndex {
           const i = this.order[k]!;
           const f = this.flags[i]!;
           if (!castlingAllows(castle, f & 15)) continue;
-          const need = pliesNeeded(a, 0, b, i * BOARD_WORDS, turn, castle, f >> 4);
+          const need = pliesNeeded(a, 0, b, i * BOARD_WORDS, turn, castle, f >> 4, plies);
           if (need > plies) continue;
           if (this.keyHi[i] === pos.keyHi && this.keyLo[i] === pos.keyLo) continue;
           if (n < out.length) out[n] = i;

@@ -67,8 +67,10 @@ export function materialKey(board: Int32Array, o: number): number {
   return k;
 }
 
+const POW16 = Array.from({ length: 10 }, (_, i) => 16 ** i);
+
 /** The count of `type` (1..5) of `color` in a material key. */
-export const countIn = (key: number, color: number, type: number): number => Math.floor(key / 16 ** (color * 5 + type - 1)) % 16;
+export const countIn = (key: number, color: number, type: number): number => Math.floor(key / POW16[color * 5 + type - 1]!) % 16;
 
 /** Pieces of a colour (king excluded) in a material key. */
 function totalIn(key: number, color: number): number {
@@ -82,6 +84,7 @@ function totalIn(key: number, color: number): number {
  * promotions paid for by pawns).
  */
 export function materialAllows(a: number, b: number): boolean {
+  if (a === b) return true;
   for (let c = 0; c < 2; c++) {
     const pawnsLost = countIn(a, c, 1) - countIn(b, c, 1);
     if (pawnsLost < 0) return false;
@@ -93,7 +96,7 @@ export function materialAllows(a: number, b: number): boolean {
 }
 
 /** Enemy pieces `color` must have captured between material keys `a` and `b`. */
-export const capturesBy = (a: number, b: number, color: number): number => totalIn(a, 1 - color) - totalIn(b, 1 - color);
+export const capturesBy = (a: number, b: number, color: number): number => (a === b ? 0 : totalIn(a, 1 - color) - totalIn(b, 1 - color));
 
 /** Test 2: castling rights of `b` are a subset of those of `a`. */
 export const castlingAllows = (a: number, b: number): boolean => (b & ~a) === 0;
@@ -124,8 +127,13 @@ function squares(lo: number, hi: number, out: Int8Array): number {
  */
 export function pawnsAllow(aLo: number, aHi: number, bLo: number, bHi: number, color: number, captures: number): boolean {
   if (aLo === bLo && aHi === bHi) return true;
-  const na = squares(aLo, aHi, FROM);
-  const nb = squares(bLo, bHi, TO);
+  // A pawn standing on the same square in both can be matched with itself: if a matching pairs
+  // it elsewhere, swapping the two partners keeps every move forward (cones compose) and adds
+  // no file change (triangle inequality). So only the pawns that differ are matched.
+  const sameLo = aLo & bLo;
+  const sameHi = aHi & bHi;
+  const na = squares(aLo & ~sameLo, aHi & ~sameHi, FROM);
+  const nb = squares(bLo & ~sameLo, bHi & ~sameHi, TO);
   // More than eight pawns of a colour is no legal position; no claim is made about it.
   if (na < 0 || nb < 0) return true;
   if (nb > na) return false;
@@ -272,17 +280,35 @@ export function movesToMake(a: Int32Array, oa: number, b: Int32Array, ob: number
 /** Castling bits of each colour (Position's WHITE_OO | WHITE_OOO, BLACK_OO | BLACK_OOO). */
 const CASTLING_OF = [3, 12];
 
-/**
- * Test 4: the least number of plies from `a` (side to move `turnA`, castling `castleA`) to
- * `b` (side to move `turnB`) that the squares to fill allow, at the parity the turns demand.
- */
-export function pliesNeeded(a: Int32Array, oa: number, b: Int32Array, ob: number, turnA: number, castleA: number, turnB: number): number {
-  const w = movesToMake(a, oa, b, ob, 0, (castleA & CASTLING_OF[0]!) !== 0);
-  const k = movesToMake(a, oa, b, ob, 1, (castleA & CASTLING_OF[1]!) !== 0);
-  // The side to move makes plies 1, 3, 5 …; the other side 2, 4, 6 …
+/** Plies from move counts: the side to move makes plies 1, 3, 5 …, the other side 2, 4, 6 …, at the parity the turns demand. */
+function pliesFor(w: number, k: number, turnA: number, turnB: number): number {
   const mover = turnA === 0 ? w : k;
   const other = turnA === 0 ? k : w;
   let plies = Math.max(2 * mover - 1, 2 * other, 0);
   if ((plies & 1) !== (turnA ^ turnB)) plies++;
   return plies;
+}
+
+/** Squares to fill for `color`, less one when it may castle (test 4 without the distances: cheap). */
+function quickMoves(a: Int32Array, oa: number, b: Int32Array, ob: number, color: number, castles: boolean): number {
+  let fill = 0;
+  for (let t = 1; t <= 6; t++) {
+    const w = wordOf(color, t);
+    fill += popcount32(b[ob + w]! & ~a[oa + w]!) + popcount32(b[ob + w + 1]! & ~a[oa + w + 1]!);
+  }
+  return castles && fill > 0 ? fill - 1 : fill;
+}
+
+/**
+ * Test 4: the least number of plies from `a` (side to move `turnA`, castling `castleA`) to
+ * `b` (side to move `turnB`) that the moves to make allow, at the parity the turns demand.
+ * Past `limit` the answer is only known to exceed it (the cheap bound without distances is
+ * tried first).
+ */
+export function pliesNeeded(a: Int32Array, oa: number, b: Int32Array, ob: number, turnA: number, castleA: number, turnB: number, limit = Infinity): number {
+  const castlesW = (castleA & CASTLING_OF[0]!) !== 0;
+  const castlesB = (castleA & CASTLING_OF[1]!) !== 0;
+  const quick = pliesFor(quickMoves(a, oa, b, ob, 0, castlesW), quickMoves(a, oa, b, ob, 1, castlesB), turnA, turnB);
+  if (quick > limit) return quick;
+  return pliesFor(movesToMake(a, oa, b, ob, 0, castlesW), movesToMake(a, oa, b, ob, 1, castlesB), turnA, turnB);
 }
