@@ -1,5 +1,5 @@
 /**
- * BookReturn: out of book, find the move that heads back into the book (seed 000's "board
+ * BookReturn: out of book, find the move that heads back into the book ("board
  * conversion"). The book's positions are indexed once (src/book/reach/reachIndex.ts, a walk
  * of the book from the initial position); at each move out of book the reach search lists
  * the stored positions reachable within `plies`, scores them (src/book/reach/score.ts: the

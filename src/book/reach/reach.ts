@@ -1,7 +1,7 @@
 /**
  * Which book positions can be reached from the current position within n plies, both sides
- * moving, and by which moves: the "board conversion" of seed 000 (steering a game that left
- * the book back into stored positions).
+ * moving, and by which moves: board conversion, steering a game that left the book back into
+ * stored positions (docs/conversion.md).
  *
  * A depth-first search over every legal move sequence, pruned by irreversibility: each node
  * keeps the stored positions that still pass the tests of signature.ts with the plies left,

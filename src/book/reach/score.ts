@@ -1,6 +1,6 @@
 /**
- * How much a reachable book position is worth from here: the seed's second question (a near
- * position, or a farther one with more wins?) answered by one number,
+ * How much a reachable book position is worth from here (a near position, or a farther one
+ * with more wins?), answered by one number,
  *
  *   value = cooperation × DISTANCE^plies × result
  *
