@@ -256,7 +256,6 @@ export class Engine {
     return result;
   }
 
-
   /**
    * BookReturn, before the search: out of book (the book has no move here) with a plain timed
    * or fixed search on one thread, the best return into the book within BookReturnPlies.
