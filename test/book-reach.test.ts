@@ -292,12 +292,12 @@ const TRAP = '[Event "t"]\n[Result "1/2-1/2"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kx
 writeFileSync(join(tmp, 'trap.pgn'), TRAP);
 assert.equal(tabiya(['book', 'make', 'trap.pgn', '-o', 'trap.bin', '--min-games', '1', '--quiet']).code, 0);
 
-function uci(margin: number): string[] {
+function uci(margin: number, book = 'trap.bin'): string[] {
   const out: string[] = [];
   const server = new UciServer((l) => out.push(l), new LocalHost(loadEngineBook));
   for (const l of [
     'uci',
-    `setoption name BookFile value ${join(tmp, 'trap.bin')}`,
+    `setoption name BookFile value ${join(tmp, book)}`,
     'setoption name BookReturn value true',
     `setoption name BookReturnMargin value ${margin}`,
     'position startpos moves e2e4 e7e5 d1f3 b8c6',
@@ -343,4 +343,18 @@ test('BookReturn in xboard: the same choice, said in a # line before the move', 
   assert.ok(out.some((l) => /^# BookReturn: Qxf7\+ would head for book/.test(l)));
   out = run(-5);
   assert.ok(out.some((l) => /BookReturnMargin/.test(l) && /Error|error/.test(l)), 'a margin out of range is refused');
+});
+
+test('BookReturn with a .tbk: only toward positions where the book scores at least 50% for the engine', () => {
+  // The same line in two games (a .tbk line of one game is no book knowledge), drawn, then lost by White.
+  const game = (result: string): string => `[Event "t"]\n[Result "${result}"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 ${result}\n\n`;
+  writeFileSync(join(tmp, 'drawn.pgn'), game('1/2-1/2').repeat(2));
+  writeFileSync(join(tmp, 'lost.pgn'), game('0-1').repeat(2));
+  for (const name of ['drawn', 'lost']) assert.equal(tabiya(['book', 'make', `${name}.pgn`, '-o', `${name}.tbk`, '--quiet']).code, 0);
+  let out = uci(1000, 'drawn.tbk');
+  assert.match(out.at(-1)!, /^bestmove f3f7( |$)/);
+  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /playing Qxf7\+ .* result 0\.50\)/);
+  out = uci(1000, 'lost.tbk');
+  assert.ok(!out.some((l) => l.startsWith('info string BookReturn')), 'a book position where White lost every game is no place to return to');
+  assert.doesNotMatch(out.at(-1)!, /^bestmove f3f7/);
 });
