@@ -101,7 +101,7 @@ test('probe --json, dump to stdout, merge and info', () => {
 test('a .bin cut short or extended is refused by every command that reads it (exit 1), naming the file and the byte', () => {
   const b = vec('main_min1.bin');
   writeFileSync(join(tmp, 'short.bin'), b.subarray(0, b.length - 5));
-  for (const args of [['probe', 'short.bin'], ['dump', 'short.bin', '--color', 'white'], ['info', 'short.bin'], ['merge', 'short.bin', join(V, 'out/mA.bin'), '-o', 'sm.bin'], ['import', 'short.bin', '-o', 'short.tbk']]) {
+  for (const args of [['probe', 'short.bin'], ['reach', 'short.bin'], ['dump', 'short.bin', '--color', 'white'], ['info', 'short.bin'], ['merge', 'short.bin', join(V, 'out/mA.bin'), '-o', 'sm.bin'], ['import', 'short.bin', '-o', 'short.tbk']]) {
     const r = tabiya(['book', ...args]);
     assert.equal(r.code, 1, args[0]);
     assert.equal(r.stderr, 'tabiya: short.bin: size 603 is not a multiple of 16: a Polyglot book is whole 16-byte entries, so the file is truncated or damaged (11 bytes after entry 36)\n', args[0]);

@@ -229,6 +229,7 @@ test('a damaged .tbk is refused by every command that reads it, naming the file 
   writeFileSync(join(tmp, 'bad.tbk'), bad);
   for (const args of [
     ['probe', 'bad.tbk'],
+    ['reach', 'bad.tbk'],
     ['info', 'bad.tbk'],
     ['export', 'bad.tbk', '-o', 'bad.bin'],
     ['merge', 'g.tbk', 'bad.tbk', '-o', 'bad2.tbk'],
@@ -253,6 +254,7 @@ test('a damaged .tbk is refused by every command that reads it, naming the file 
   for (const args of [
     ['probe', 'bad1.tbk'],
     ['probe', 'bad1.tbk', '--moves', 'e4', '--json'],
+    ['reach', 'bad1.tbk', '--min-games', '1'],
     ['info', 'bad1.tbk'],
     ['export', 'bad1.tbk', '-o', 'bad.bin'],
     ['merge', 'g.tbk', 'bad1.tbk', '-o', 'bad2.tbk'],

@@ -251,6 +251,19 @@ export function registerCommands(program: Command): void {
     return tbk(file) ? (await import('./commands/richProbe.js')).richProbeCommand(file, opts) : (await import('./commands/bookProbe.js')).bookProbeCommand(file, opts);
   });
   book
+    .command('reach')
+    .description('the book positions reachable within n plies (both sides moving), best first; the nearest ones when none is (docs/conversion.md)')
+    .argument('<book>', 'Polyglot .bin or rich .tbk book')
+    .option('--fen <fen>', 'position (default: the start position)')
+    .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')
+    .option('--plies <n>', 'plies to look ahead, both sides (1..12)', '4')
+    .option('--limit <k>', 'reachable positions to list', '10')
+    .option('--nearest', 'also list the nearest stored positions with their moves as hints (always when nothing is reachable)')
+    .option('--min-games <n>', 'follow book moves of at least n games when indexing the book (default: 2 for a .tbk, which keeps single games; a .bin has weights only)')
+    .option('--max-nodes <n>', 'stop the search after n nodes (the list may then be incomplete, and says so)', '5000000')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/bookReach.js')).bookReachCommand(file, opts));
+  book
     .command('add')
     .description('.tbk: count more games into a rich book (Terra: add games); same filters as book make')
     .argument('<book.tbk>', 'rich book to change')

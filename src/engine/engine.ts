@@ -20,13 +20,16 @@
 import { isLegal, legalMoves } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
 import { positionFromFen, STARTING_FEN } from '../notation/fen.js';
+import { makeSan } from '../notation/san.js';
 import { parseUci } from '../notation/uci.js';
 import { type BookProbe } from './bookProbe.js';
+import { BookReturn, type ReturnPlan } from './bookReturn.js';
 import { clearPawnHash } from './eval/terms/pawns.js';
 import { evaluate } from './eval/evaluate.js';
 import { initKpk } from './eval/terms/kpk.js';
 import { iterate, type SearchInfo, type SearchResult } from './search/iterate.js';
 import { type GoLimits } from './search/limits.js';
+import { MATE_IN_MAX } from './score.js';
 import { SIG_PONDER, SIG_SIZE, SIG_STOP, SearchThread } from './search/thread.js';
 import { applySkill, type SkillSettings } from './skill.js';
 import { planTime } from './timeman.js';
@@ -59,6 +62,12 @@ export interface EngineSettings {
   bookDepth: number;
   /** Book-aware search: stop deepening when the PV reaches a good book position. */
   bookAwareSearch: boolean;
+  /** Out of book, play a move heading back into the book when it costs at most bookReturnMargin (bookReturn.ts). */
+  bookReturn: boolean;
+  /** Centipawns a return move may cost against the best move. */
+  bookReturnMargin: number;
+  /** Plies (both sides) within which a book position must be reachable. */
+  bookReturnPlies: number;
   /** Strength limit; level 20 is full strength. */
   skill: SkillSettings;
 }
@@ -74,9 +83,14 @@ export class Engine {
     ownBook: false,
     bookDepth: 0,
     bookAwareSearch: false,
+    bookReturn: false,
+    bookReturnMargin: 30,
+    bookReturnPlies: 4,
     skill: { level: 20, elo: 0 },
   };
   book: BookProbe | null = null;
+  /** The book's positions indexed for BookReturn (built at the first use for the current book). */
+  bookReturn: BookReturn | null = null;
   /** Plies played in the game before the current position (for BookDepth). */
   gamePly = 0;
 
@@ -204,6 +218,14 @@ export class Engine {
         if (allowed.length > 0) limits = { ...limits, searchmoves: allowed };
       }
     }
+    const back = this.returnPlan(limits);
+    const result = this.search(limits, onInfo);
+    return back === undefined ? result : this.considerReturn(back, result, limits, onInfo);
+  }
+
+  /** The search proper: WebAssembly core on one thread, else the TypeScript search. */
+  private search(limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
+    const s = this.settings;
     const plan = planTime(limits, this.pos.turn, s.moveOverhead);
     const skilled = applySkill(s.skill, limits, plan);
     const book = this.book;
@@ -232,6 +254,55 @@ export class Engine {
     if (skilled.pick) skilled.pick(result);
     if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = this.ponderFromHash(result.bestMove);
     return result;
+  }
+
+  /**
+   * BookReturn, before the search: out of book (the book has no move here) with a plain timed
+   * or fixed search on one thread, the best return into the book within BookReturnPlies.
+   */
+  private returnPlan(limits: GoLimits): ReturnPlan | undefined {
+    const s = this.settings;
+    const book = this.book;
+    if (!s.bookReturn || !book || book.failure !== undefined || limits.infinite || limits.ponder || limits.searchmoves || this.thread.threadCount > 1) return undefined;
+    if (book.source.candidates(this.pos).length > 0) return undefined;
+    try {
+      if (this.bookReturn === null || this.bookReturn.source !== book.source) this.bookReturn = new BookReturn(book.source);
+      return this.bookReturn.plan(this.pos, s.bookReturnPlies);
+    } catch {
+      // A book that fails while indexed (a damaged entry read on disk) plays no part in the search.
+      return undefined;
+    }
+  }
+
+  /**
+   * BookReturn, after the search: the return move is played when the search, asked about it
+   * alone at the depth the full search reached (and in no more time than that search took),
+   * finds it at most BookReturnMargin centipawns worse than the best move.
+   */
+  private considerReturn(back: ReturnPlan, best: SearchResult, limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
+    const san = this.lineSan(back.line);
+    const where = `book in ${back.plies} ${back.plies === 1 ? 'ply' : 'plies'} (${san}; opponent ${(100 * back.cooperation).toFixed(0)}%, result ${back.result.toFixed(2)})`;
+    if (best.bestMove === back.move) return { ...best, note: `BookReturn: the best move heads for ${where}` };
+    if (best.bestMove === 0 || Math.abs(best.score) >= MATE_IN_MAX || Atomics.load(this.signals, SIG_STOP) !== 0) return best;
+    const only: GoLimits = { searchmoves: [back.move], depth: Math.max(1, best.depth), movetime: Math.max(10, Math.ceil(best.time)) };
+    if (limits.nodes !== undefined) only.nodes = limits.nodes;
+    const alt = this.search(only, onInfo);
+    if (alt.bestMove !== back.move) return best;
+    const cost = best.score - alt.score;
+    const margin = this.settings.bookReturnMargin;
+    if (cost > margin) return { ...best, note: `BookReturn: ${san.split(' ')[0]} would head for ${where} but costs ${cost} cp (margin ${margin}); playing the best move` };
+    return { ...alt, note: `BookReturn: playing ${san.split(' ')[0]} (costs ${cost} cp against the best move, margin ${margin}) toward ${where}` };
+  }
+
+  /** A line in SAN from the current position. */
+  private lineSan(line: readonly number[]): string {
+    const out: string[] = [];
+    for (const m of line) {
+      out.push(makeSan(this.pos, m));
+      this.pos.play(m);
+    }
+    for (let i = 0; i < line.length; i++) this.pos.undo();
+    return out.join(' ');
   }
 
   /** Stops a running search (only meaningful when `go` runs on another thread). */

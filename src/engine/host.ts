@@ -12,6 +12,7 @@ import { STARTING_FEN } from '../notation/fen.js';
 import { makeUci, parseUci } from '../notation/uci.js';
 import { defaultPolicy, type BookPolicyConfig } from '../book/select/index.js';
 import { BookProbe, type BookSource, type LearnGame } from './bookProbe.js';
+import { BookReturn } from './bookReturn.js';
 import { Engine, type SearchInfo } from './engine.js';
 import { resetWeights, weightsFromJson } from './eval/params.js';
 import { MATE, mateInMoves } from './score.js';
@@ -32,6 +33,10 @@ export interface EngineConfig {
   bookDepth: number;
   bookLearning: boolean;
   bookAwareSearch: boolean;
+  /** Out of book, head back into it when that costs at most bookReturnMargin centipawns. */
+  bookReturn: boolean;
+  bookReturnMargin: number;
+  bookReturnPlies: number;
   limitStrength: boolean;
   elo: number;
   skillLevel: number;
@@ -51,6 +56,9 @@ export const DEFAULT_CONFIG: EngineConfig = {
   bookDepth: 0,
   bookLearning: false,
   bookAwareSearch: false,
+  bookReturn: false,
+  bookReturnMargin: 30,
+  bookReturnPlies: 4,
   limitStrength: false,
   elo: 2800,
   skillLevel: 20,
@@ -94,6 +102,8 @@ export interface WireBest {
   nodes: number;
   /** Set when an error kept the search from running (bad position); best is then null. */
   error?: string;
+  /** How the move was chosen, for an info string (BookReturn). */
+  note?: string;
 }
 
 export interface EngineHost {
@@ -143,6 +153,9 @@ export class EngineConfigurator {
     s.ownBook = c.ownBook;
     s.bookDepth = c.bookDepth;
     s.bookAwareSearch = c.bookAwareSearch;
+    s.bookReturn = c.bookReturn;
+    s.bookReturnMargin = c.bookReturnMargin;
+    s.bookReturnPlies = c.bookReturnPlies;
     s.skill = { level: c.skillLevel, elo: c.limitStrength ? c.elo : 0 };
     if (c.bookFile !== this.loadedBook) {
       this.loadedBook = c.bookFile;
@@ -159,6 +172,14 @@ export class EngineConfigurator {
       }
     }
     if (e.book) e.book.policy = { ...c.bookPolicy };
+    // Index the book for BookReturn now rather than in the first move's time.
+    if (c.bookReturn && e.book && e.bookReturn?.source !== e.book.source) {
+      try {
+        e.bookReturn = new BookReturn(e.book.source);
+      } catch (err) {
+        errors.push(`BookReturn: ${(err as Error).message}`);
+      }
+    }
     if (c.evalParams !== this.loadedParams) {
       this.loadedParams = c.evalParams;
       resetWeights();
@@ -216,6 +237,7 @@ export function runGo(engine: Engine, req: GoRequest, onInfo: (i: WireInfo) => v
   }
   if (Math.abs(r.score) >= MATE - 1000) best.mate = mateInMoves(r.score);
   else best.cp = r.score;
+  if (r.note !== undefined) best.note = r.note;
   return best;
 }
 

@@ -88,6 +88,8 @@ export interface SearchResult {
   lines?: { move: number; score: number; pv: number[] }[];
   /** Why the search ended early, if it did: 'book' (book move), 'book-pv' (book-aware search). */
   reason?: string;
+  /** A line for the GUI about how the move was chosen (BookReturn), sent as an info string. */
+  note?: string;
 }
 
 export interface IterateOptions {

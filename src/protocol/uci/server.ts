@@ -379,6 +379,7 @@ export class UciServer {
 
   private bestmove(b: WireBest, fen: string, moves: string[]): void {
     if (b.error) this.send(`info string ${b.error}`);
+    if (b.note) this.send(`info string ${b.note}`);
     if (b.best === null) {
       this.send('bestmove (none)');
       return;

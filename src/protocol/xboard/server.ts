@@ -139,6 +139,7 @@ export class XboardServer {
             'colors=0 san=0 time=1 draw=0 memory=1 smp=0 name=0 variants="normal,fischerandom" ' +
             'option="OwnBook -check 0" option="BookFile -file " option="Skill Level -spin 20 0 20" ' +
             'option="Move Overhead -spin 50 0 5000" option="BookAwareSearch -check 0" ' +
+            'option="BookReturn -check 0" option="BookReturnMargin -spin 30 0 1000" option="BookReturnPlies -spin 4 1 8" ' +
             'option="BookDepth -spin 0 0 1000" option="BookLearning -check 0" ' +
             POLICY_OPTIONS.map(xboardOption).join(' ') +
             ' done=1',
@@ -377,6 +378,12 @@ export class XboardServer {
         return set('moveOverhead', spin(0, 5000));
       case 'BookAwareSearch':
         return set('bookAwareSearch', check());
+      case 'BookReturn':
+        return set('bookReturn', check());
+      case 'BookReturnMargin':
+        return set('bookReturnMargin', spin(0, 1000));
+      case 'BookReturnPlies':
+        return set('bookReturnPlies', spin(1, 8));
       case 'BookDepth':
         return set('bookDepth', spin(0, 1000));
       case 'BookLearning':
@@ -513,6 +520,8 @@ export class XboardServer {
       this.flushPongs();
       return;
     }
+    // xboard has no info string: a line starting with # is a comment GUIs show in the debug log.
+    if (best.note) this.send(`# ${best.note}`);
     this.send(`move ${best.best}`);
     this.playedColor = this.pos.turn;
     // The engine's view after its move, for the book's PostBook (book moves have none).

@@ -1,0 +1,205 @@
+/**
+ * `npm run bench -- reach [--book FILE] [--games N] [--after K] [--plies 2,4,6] [--anchor M] [--json]`:
+ * board conversion on real games (docs/conversion.md).
+ *
+ * Games of the 2,000-game random sample of the 389k collection are replayed against a book
+ * (default: the bundled data/tabiya.bin). Where a game leaves the book, the reach search runs
+ * on each of its next K positions that are out of book, within each number of plies, and the
+ * run reports, by plies since the game left the book: the share of positions from which some
+ * book position can be reached, how long a search took (mean, median, 95th percentile, most)
+ * and how many nodes it visited, and the share of positions from which some book position
+ * passes every irreversibility test at any distance (conversion still possible at all); also
+ * the share of out-of-book positions whose colour-reversed
+ * position (board mirrored, colours and side to move swapped) is in the book.
+ *
+ * Anchor: the same question answered without pruning, by enumerating every move sequence of up
+ * to n plies and looking each position up in the book (what a search without the
+ * irreversibility tests has to do), on the first M positions, for n = 2 and 4; the ratio is
+ * anchor time / our time on those positions.
+ */
+import { generateLegal } from '../src/core/movegen.js';
+import type { Position } from '../src/core/position.js';
+import { unwrap } from '../src/core/result.js';
+import { MAX_MOVES } from '../src/core/types.js';
+import { STARTING_FEN, makeFen, positionFromFen } from '../src/notation/fen.js';
+import { parseSan } from '../src/notation/san.js';
+import { openBookForReading } from '../src/node/engineBook.js';
+import { ReachIndex } from '../src/book/reach/reachIndex.js';
+import { ReachSearch } from '../src/book/reach/reach.js';
+import { pgnGames, sanMoves } from '../test/support/gameText.js';
+
+const SAMPLE = new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url).pathname;
+const BUNDLED = new URL('../../data/tabiya.bin', import.meta.url).pathname;
+
+function arg(args: string[], name: string, def: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1]! : def;
+}
+
+/** The colour-reversed FEN: ranks mirrored, colours of pieces, side to move and castling swapped. */
+export function reversedFen(fen: string): string {
+  const [board, turn, castling, ep, half, full] = fen.split(' ');
+  const swap = (s: string): string => s.replace(/[a-zA-Z]/g, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+  const ranks = board!.split('/').reverse().map(swap).join('/');
+  const cast = castling === '-' ? '-' : [...swap(castling!)].sort((a, b) => 'KQkq'.indexOf(a) - 'KQkq'.indexOf(b)).join('');
+  const epSq = ep === '-' ? '-' : ep![0]! + String(9 - Number(ep![1]));
+  return [ranks, turn === 'w' ? 'b' : 'w', cast, epSq, half, full].join(' ');
+}
+
+/** Brute force: every sequence of 1..n plies, each position looked up; returns book positions found. */
+function enumerate(index: ReachIndex, pos: Position, n: number): number {
+  const buf = new Uint16Array(MAX_MOVES * (n + 1));
+  const found = new Set<number>();
+  const go = (depth: number): void => {
+    const end = generateLegal(pos, buf, depth * MAX_MOVES);
+    for (let k = depth * MAX_MOVES; k < end; k++) {
+      pos.play(buf[k]!);
+      const t = index.find(pos.keyHi, pos.keyLo);
+      if (t >= 0) found.add(t);
+      if (depth + 1 < n) go(depth + 1);
+      pos.undo();
+    }
+  };
+  go(0);
+  return found.size;
+}
+
+interface Bucket {
+  positions: number;
+  reachable: number;
+  /** Some book position passes every irreversibility test with no limit on plies. */
+  possible: number;
+  ms: number[];
+  nodes: number;
+  incomplete: number;
+}
+
+const NONE = new Int32Array(0);
+
+const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+};
+
+export async function main(args: string[]): Promise<void> {
+  const file = arg(args, '--book', BUNDLED);
+  const nGames = Number(arg(args, '--games', '300'));
+  const after = Number(arg(args, '--after', '12'));
+  const pliesList = arg(args, '--plies', '2,4,6').split(',').map(Number);
+  const anchorN = Number(arg(args, '--anchor', '20'));
+  const minGames = Number(arg(args, '--min-games', /\.tbk$/i.test(file) ? '2' : '1'));
+  const maxNodes = Number(arg(args, '--max-nodes', '2000000'));
+  const book = openBookForReading(file);
+  const t0 = performance.now();
+  const index = ReachIndex.build((p) => book.source.candidates(p), { minGames });
+  const indexMs = performance.now() - t0;
+  const search = new ReachSearch(index);
+  const byOffset = new Map<string, Map<string, Bucket>>();
+  const bucketOf = (k: number): string => (k < 4 ? String(k) : k < 8 ? '4-7' : '8+');
+  let outOfBook = 0;
+  let reversedInBook = 0;
+  let selfReturns = 0;
+  const anchorPositions: Position[] = [];
+  const leftAt: number[] = [];
+  for (const g of pgnGames(SAMPLE, 0, nGames)) {
+    const pos = unwrap(positionFromFen(STARTING_FEN));
+    let left = -1;
+    let ply = 0;
+    for (const san of sanMoves(g)) {
+      const inBook = index.find(pos.keyHi, pos.keyLo) >= 0;
+      if (!inBook && left < 0) {
+        left = ply;
+        leftAt.push(ply);
+      }
+      if (left >= 0 && inBook) selfReturns++;
+      if (left >= 0 && !inBook && ply - left < after) {
+        outOfBook++;
+        const rev = unwrap(positionFromFen(reversedFen(makeFen(pos))));
+        if (index.find(rev.keyHi, rev.keyLo) >= 0) reversedInBook++;
+        if (anchorPositions.length < anchorN) anchorPositions.push(pos.clone());
+        for (const n of pliesList) {
+          const t = performance.now();
+          const r = search.run(pos, { plies: n, maxNodes });
+          const ms = performance.now() - t;
+          const key = `${n}`;
+          let m = byOffset.get(key);
+          if (m === undefined) byOffset.set(key, (m = new Map()));
+          const b = bucketOf(ply - left);
+          let bucket = m.get(b);
+          if (bucket === undefined) m.set(b, (bucket = { positions: 0, reachable: 0, possible: 0, ms: [], nodes: 0, incomplete: 0 }));
+          bucket.positions++;
+          if (index.candidates(pos, 1000, NONE) > 0) bucket.possible++;
+          if (r.hits.length > 0) bucket.reachable++;
+          bucket.ms.push(ms);
+          bucket.nodes += r.nodes;
+          if (!r.complete) bucket.incomplete++;
+        }
+      }
+      const m = parseSan(pos, san);
+      if (!m.ok) break;
+      pos.play(m.value);
+      ply++;
+    }
+  }
+  // Anchor against ours on the same positions.
+  const anchor: Record<string, { oursMs: number; anchorMs: number; ratio: number; same: boolean }> = {};
+  for (const n of [2, 4]) {
+    let ours = 0;
+    let theirs = 0;
+    let same = true;
+    for (const p of anchorPositions) {
+      let t = performance.now();
+      const r = search.run(p, { plies: n, maxNodes: 1e9 });
+      ours += performance.now() - t;
+      t = performance.now();
+      const found = enumerate(index, p, n);
+      theirs += performance.now() - t;
+      if (found !== r.hits.length) same = false;
+    }
+    anchor[n] = { oursMs: round(ours), anchorMs: round(theirs), ratio: round(theirs / Math.max(ours, 1e-3)), same };
+  }
+  const table: Record<string, Record<string, unknown>> = {};
+  for (const [n, m] of byOffset) {
+    table[n] = {};
+    for (const [b, x] of [...m].sort((p, q) => p[0].localeCompare(q[0]))) {
+      table[n]![b] = {
+        positions: x.positions,
+        reachableShare: round(x.reachable / x.positions),
+        possibleShare: round(x.possible / x.positions),
+        meanMs: round(x.ms.reduce((s, v) => s + v, 0) / x.ms.length),
+        medianMs: round(percentile(x.ms, 0.5)),
+        p95Ms: round(percentile(x.ms, 0.95)),
+        maxMs: round(Math.max(...x.ms)),
+        meanNodes: Math.round(x.nodes / x.positions),
+        incomplete: x.incomplete,
+      };
+    }
+  }
+  const out = {
+    book: file,
+    index: { positions: index.size, groups: index.groups, ms: Math.round(indexMs), minGames },
+    games: nGames,
+    leftBookAtPly: { median: percentile(leftAt, 0.5), mean: round(leftAt.reduce((s, v) => s + v, 0) / Math.max(1, leftAt.length)) },
+    outOfBookPositions: outOfBook,
+    gameReturnedByItself: selfReturns,
+    reversedInBookShare: round(reversedInBook / Math.max(1, outOfBook)),
+    byPliesSinceLeaving: table,
+    anchor,
+  };
+  if (args.includes('--json')) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    return;
+  }
+  process.stdout.write(`book ${file}: ${index.size} positions indexed in ${(indexMs / 1000).toFixed(2)} s (min games ${minGames})\n`);
+  process.stdout.write(`${nGames} games; left the book at ply ${out.leftBookAtPly.median} (median); ${outOfBook} out-of-book positions searched (the first ${after} after leaving)\n`);
+  process.stdout.write(`colour-reversed position in the book: ${(100 * out.reversedInBookShare).toFixed(1)}%; positions where the game itself came back into the book: ${selfReturns}\n`);
+  for (const [n, m] of Object.entries(table)) {
+    process.stdout.write(`within ${n} plies (by plies since leaving the book):\n`);
+    for (const [b, x] of Object.entries(m)) process.stdout.write(`  ${b.padEnd(4)} ${JSON.stringify(x)}\n`);
+  }
+  for (const [n, a] of Object.entries(anchor)) {
+    process.stdout.write(`anchor, ${n} plies on ${anchorPositions.length} positions: ours ${a.oursMs} ms, brute force ${a.anchorMs} ms, ratio ${a.ratio}x${a.same ? '' : ' (DIFFERENT COUNTS)'}\n`);
+  }
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;

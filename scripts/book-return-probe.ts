@@ -1,0 +1,31 @@
+/**
+ * `node dist/scripts/book-return-probe.js BOOK EXITS.epd [N] [MARGIN] [MOVETIME]`: what
+ * BookReturn does on the first N positions of an EPD (book-exits.js writes them): the engine
+ * searches each for MOVETIME ms (default 300) with BookReturn on and the given margin (default
+ * 30), and the notes are counted: a return played, a return that was the best move anyway, a
+ * return refused for its cost, or no return (nothing good reachable within BookReturnPlies).
+ */
+import { readFileSync } from 'node:fs';
+import { LocalHost } from '../src/engine/host.js';
+import { loadEngineBook } from '../src/node/engineBook.js';
+
+const [bookFile, epd, n = '100', margin = '30', movetime = '300'] = process.argv.slice(2);
+if (bookFile === undefined || epd === undefined) {
+  process.stderr.write('usage: book-return-probe BOOK EXITS.epd [N] [MARGIN] [MOVETIME]\n');
+  process.exit(2);
+}
+const fens = readFileSync(epd, 'utf8').trim().split('\n').slice(0, Number(n));
+const host = new LocalHost(loadEngineBook);
+host.onError = (m) => process.stderr.write(`${m}\n`);
+host.configure({ bookFile, bookReturn: true, bookReturnMargin: Number(margin) });
+const counts = { played: 0, alreadyBest: 0, tooCostly: 0, none: 0 };
+for (const f of fens) {
+  host.go({ fen: `${f.split(' ').slice(0, 4).join(' ')} 0 10`, moves: [], limits: { movetime: Number(movetime) } }, () => {}, (b) => {
+    const note = b.note ?? '';
+    if (note.includes('would head')) counts.tooCostly++;
+    else if (note.includes('the best move heads')) counts.alreadyBest++;
+    else if (note.includes('BookReturn: playing')) counts.played++;
+    else counts.none++;
+  });
+}
+process.stdout.write(JSON.stringify({ positions: fens.length, margin: Number(margin), ...counts }) + '\n');

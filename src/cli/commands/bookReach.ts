@@ -1,0 +1,180 @@
+/**
+ * `tabiya book reach BOOK [--fen F] [--moves M] [--plies n] [--limit k] [--nearest] [--json]`:
+ * the book positions reachable from a position within n plies, both sides moving, best first
+ * (src/book/reach/: irreversibility pruning, cooperation and results at arrival), and the
+ * nearest stored positions with their moves as hints when nothing is reachable (or always,
+ * with --nearest). Works on a Polyglot .bin and on a .tbk of either version; see
+ * docs/conversion.md.
+ */
+import { legalMoves } from '../../core/movegen.js';
+import { makeUci } from '../../notation/uci.js';
+import { makeFen } from '../../notation/fen.js';
+import { makeSan } from '../../notation/san.js';
+import { keyToHex } from '../../core/zobrist.js';
+import type { Position } from '../../core/position.js';
+import { openBookForReading } from '../../node/engineBook.js';
+import { MAX_REACH_PLIES, ReachSearch } from '../../book/reach/reach.js';
+import { ReachIndex, type MovesOf } from '../../book/reach/reachIndex.js';
+import { nearestPositions } from '../../book/reach/nearest.js';
+import { arrivalStats, scoreHits } from '../../book/reach/score.js';
+import { MoveLikelihood } from '../../engine/moveLikelihood.js';
+import { CliError, intOption } from '../errors.js';
+import { report } from '../output.js';
+import { positionOf } from './bookProbe.js';
+
+export interface BookReachCliOptions {
+  fen?: string;
+  moves?: string;
+  plies?: string;
+  limit?: string;
+  nearest?: boolean;
+  minGames?: string;
+  maxNodes?: string;
+  json?: boolean;
+}
+
+/** SAN of a line played from `pos` (restored after). */
+function sanLine(pos: Position, line: readonly number[]): string[] {
+  const out: string[] = [];
+  for (const m of line) {
+    out.push(makeSan(pos, m));
+    pos.play(m);
+  }
+  for (let i = 0; i < line.length; i++) pos.undo();
+  return out;
+}
+
+/** `1. e4 e5 2. Nf3` numbering from a position's move number and side. */
+function numbered(pos: Position, san: readonly string[]): string {
+  let n = pos.fullmoves;
+  let white = pos.turn === 0;
+  const parts: string[] = [];
+  san.forEach((s, i) => {
+    if (white) parts.push(`${n}.`);
+    else if (i === 0) parts.push(`${n}...`);
+    parts.push(s);
+    if (!white) n++;
+    white = !white;
+  });
+  return parts.join(' ');
+}
+
+export async function bookReachCommand(file: string, opts: BookReachCliOptions): Promise<void> {
+  const pos = positionOf(opts.fen, opts.moves);
+  const plies = intOption('--plies', opts.plies ?? '4', 1, MAX_REACH_PLIES)!;
+  const limit = intOption('--limit', opts.limit ?? '10', 1, 1_000_000)!;
+  const minGames = intOption('--min-games', opts.minGames, 1, 1_000_000_000);
+  const maxNodes = intOption('--max-nodes', opts.maxNodes ?? '5000000', 1, 1e12)!;
+  let book: ReturnType<typeof openBookForReading>;
+  try {
+    book = openBookForReading(file);
+  } catch (e) {
+    throw new CliError((e as Error).message, 1);
+  }
+  try {
+    const movesOf: MovesOf = (p) => book.source.candidates(p);
+    const rich = /\.tbk$/i.test(file) || book.source.probe !== undefined;
+    const t0 = performance.now();
+    let index: ReachIndex;
+    try {
+      // A .tbk keeps moves of single games; a line one game played is no book knowledge (docs/conversion.md).
+      index = ReachIndex.build(movesOf, { minGames: minGames ?? (rich ? 2 : 1) });
+    } catch (e) {
+      // Book errors name the file already (a damaged entry read during the walk).
+      const m = (e as Error).message;
+      throw new CliError(m.includes(file) ? m : `${file}: ${m}`, 1);
+    }
+    const indexMs = performance.now() - t0;
+    if (index.size === 0) throw new CliError(`${file}: the book has no moves from the initial position: nothing to reach`, 1);
+    const t1 = performance.now();
+    const result = new ReachSearch(index).run(pos, { plies, maxNodes });
+    const searchMs = performance.now() - t1;
+    const likelihood = new MoveLikelihood();
+    const t2 = performance.now();
+    const scored = scoreHits(index, pos, result.hits, movesOf, (p, m) => likelihood.of(p, m));
+    const scoreMs = performance.now() - t2;
+    const c960 = pos.chess960;
+    const target = index.position(0);
+    const reachable = scored.slice(0, limit).map((h) => {
+      index.position(h.target, target);
+      const san = sanLine(pos, h.moves);
+      const s = arrivalStats(index, h.target);
+      return {
+        plies: h.plies,
+        line: numbered(pos, san),
+        san,
+        uci: h.moves.map((m) => makeUci(m, c960)),
+        fen: makeFen(target),
+        key: keyToHex(target.keyHi, target.keyLo),
+        ...(index.hasCounts ? { games: s.games, wins: s.wins, draws: s.draws, losses: s.losses } : {}),
+        weight: s.weight,
+        cooperation: round(h.cooperation, 4),
+        result: round(h.result, 3),
+        value: round(h.value, 4),
+        bookMoves: movesOf(target)
+          .slice()
+          .sort((a, b) => b.weight - a.weight)
+          .slice(0, 5)
+          .map((m) => makeSan(target, m.move)),
+      };
+    });
+    const wantNearest = opts.nearest === true || result.hits.length === 0;
+    const t3 = performance.now();
+    const nearest = wantNearest
+      ? nearestPositions(index, pos, Math.min(limit, 5)).map((n) => {
+          index.position(n.target, target);
+          const here = new Set<string>();
+          for (const m of legalMoves(pos)) here.add(makeUci(m, c960));
+          const hints = movesOf(target)
+            .slice()
+            .sort((a, b) => b.weight - a.weight)
+            .map((m) => {
+              const uci = makeUci(m.move, c960);
+              const games = m.wins === undefined ? undefined : m.wins + (m.draws ?? 0) + (m.losses ?? 0);
+              return { san: makeSan(target, m.move), uci, weight: m.weight, ...(games !== undefined ? { games } : {}), legalHere: here.has(uci) };
+            });
+          return { fen: makeFen(target), key: keyToHex(target.keyHi, target.keyLo), distance: { material: n.material, pawns: n.pawns, pieces: n.pieces, other: n.other }, hints };
+        })
+      : undefined;
+    const nearestMs = performance.now() - t3;
+    const fen = makeFen(pos);
+    const out: Record<string, unknown> = {
+      fen,
+      key: keyToHex(pos.keyHi, pos.keyLo),
+      inBook: result.inBook,
+      plies,
+      index: { positions: index.size, groups: index.groups, ms: Math.round(indexMs) },
+      search: { candidates: result.candidates, nodes: result.nodes, complete: result.complete, ms: round(searchMs, 1), scoreMs: round(scoreMs, 1) },
+      found: result.hits.length,
+      reachable,
+    };
+    if (nearest) out.nearest = { ms: round(nearestMs, 1), positions: nearest };
+    report(opts.json, out, () => {
+      const lines = [`${fen}  (key ${keyToHex(pos.keyHi, pos.keyLo)})${result.inBook ? '  in book' : '  out of book'}`];
+      lines.push(
+        `index: ${index.size} positions walked from the start in ${(indexMs / 1000).toFixed(1)} s; search: ${result.candidates} candidates, ${result.nodes} nodes, ${searchMs.toFixed(0)} ms` +
+          (result.complete ? '' : ` (stopped at --max-nodes ${maxNodes}: the list may miss positions)`),
+      );
+      lines.push(`book positions reachable within ${plies} plies: ${result.hits.length}${result.hits.length > reachable.length ? ` (best ${reachable.length} shown)` : ''}`);
+      reachable.forEach((r, i) => {
+        const stats = index.hasCounts ? `${r.games} games, result ${r.result.toFixed(2)}` : `weight ${r.weight}`;
+        lines.push(`${String(i + 1).padStart(3)}. ${r.line}   [${r.plies} plies, opponent ${(100 * r.cooperation).toFixed(1)}%, ${stats}, value ${r.value.toFixed(3)}]`);
+        lines.push(`     ${r.fen}  book: ${r.bookMoves.join(' ')}`);
+      });
+      if (nearest) {
+        lines.push(result.hits.length === 0 ? 'nothing reachable; nearest stored positions (hints only):' : 'nearest stored positions:');
+        nearest.forEach((n, i) => {
+          const d = n.distance;
+          lines.push(`${String(i + 1).padStart(3)}. ${n.fen}  (material ${d.material}, pawns ${d.pawns}, pieces ${d.pieces}, other ${d.other})`);
+          lines.push(`     hints: ${n.hints.map((h) => `${h.san}${h.legalHere ? '' : '*'}`).join(' ') || '(none)'}`);
+        });
+        if (nearest.some((n) => n.hints.some((h) => !h.legalHere))) lines.push('     (* not legal here)');
+      }
+      return lines.join('\n');
+    });
+  } finally {
+    book.close();
+  }
+}
+
+const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;

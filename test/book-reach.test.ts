@@ -1,0 +1,360 @@
+/**
+ * Board conversion (src/book/reach/): every irreversibility test is sound (it never rules out a
+ * position that some legal move sequence reaches), checked on every position a brute-force
+ * enumeration reaches from perft-suite and real-game positions; the reach search finds exactly
+ * the book positions the brute force finds, at the same least number of plies, on small .bin
+ * and .tbk books built from real games; `book reach` on the CLI; BookReturn in UCI and xboard.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateLegal } from '../src/core/movegen.js';
+import type { Position } from '../src/core/position.js';
+import { unwrap } from '../src/core/result.js';
+import { MAX_MOVES } from '../src/core/types.js';
+import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
+import { playMoveList } from '../src/notation/moveList.js';
+import { openBookForReading, loadEngineBook } from '../src/node/engineBook.js';
+import { ReachIndex } from '../src/book/reach/reachIndex.js';
+import { ReachSearch } from '../src/book/reach/reach.js';
+import { nearestPositions } from '../src/book/reach/nearest.js';
+import {
+  BOARD_WORDS, capturesBy, castlingAllows, materialAllows, materialKey, pawnsAllow, pieceDistance, pliesNeeded, wordOf, writeBoard,
+} from '../src/book/reach/signature.js';
+import { LocalHost } from '../src/engine/host.js';
+import { UciServer } from '../src/protocol/uci/server.js';
+import { XboardServer } from '../src/protocol/xboard/server.js';
+import { pgnGames, sanMoves } from './support/gameText.js';
+import { perftSuite } from './support/perftSuite.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-reach-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+function tabiya(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The first `n` games of the 2,000-game sample, from game `from`. */
+const games = (from: number, n: number): string[] => pgnGames(SAMPLE_GZ, from, n);
+
+function at(fen: string, moves: string[] = []): Position {
+  const pos = unwrap(positionFromFen(fen));
+  if (moves.length > 0) assert.ok(playMoveList(pos, moves.join(' ')).ok, moves.join(' '));
+  return pos;
+}
+
+/** Every move sequence of 1..n plies from `pos`: `visit(pos, plies)` after each move. */
+function enumerate(pos: Position, n: number, visit: (p: Position, plies: number) => void): void {
+  const buf = new Uint16Array(MAX_MOVES * (n + 1));
+  const go = (depth: number): void => {
+    const end = generateLegal(pos, buf, depth * MAX_MOVES);
+    for (let k = depth * MAX_MOVES; k < end; k++) {
+      pos.play(buf[k]!);
+      visit(pos, depth + 1);
+      if (depth + 1 < n) go(depth + 1);
+      pos.undo();
+    }
+  };
+  go(0);
+}
+
+/** Brute force: each book position (≠ the start) some sequence of at most n plies reaches, with the least plies. */
+function bruteForce(index: ReachIndex, pos: Position, n: number): Map<number, number> {
+  const out = new Map<number, number>();
+  const hi = pos.keyHi;
+  const lo = pos.keyLo;
+  enumerate(pos, n, (p, plies) => {
+    const t = index.find(p.keyHi, p.keyLo);
+    if (t < 0 || (p.keyHi === hi && p.keyLo === lo)) return;
+    const had = out.get(t);
+    if (had === undefined || plies < had) out.set(t, plies);
+  });
+  return out;
+}
+
+// Small books from real games: the first 40 games of the sample, 16 plies each.
+const PGN = join(tmp, 'games.pgn');
+writeFileSync(PGN, games(0, 40).join('\n'));
+for (const out of ['small.bin', 'small.tbk']) {
+  const r = tabiya(['book', 'make', PGN, '-o', out, '--max-ply', '16', '--min-games', '1', '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+}
+const indexes = ['small.bin', 'small.tbk'].map((f) => {
+  const book = openBookForReading(join(tmp, f));
+  return { name: f, index: ReachIndex.build((p) => book.source.candidates(p)), movesOf: book.source };
+});
+
+/** Positions to search from: the 40 book games left at plies 6..18, and 10 other games (out of book soon). */
+function startPositions(): Position[] {
+  const out: Position[] = [];
+  const all = [...games(0, 40).filter((_, i) => i % 8 === 0), ...games(40, 10)];
+  for (const g of all) {
+    const moves = sanMoves(g);
+    for (const ply of [6, 12, 18]) if (moves.length > ply) out.push(at(STARTING_FEN, moves.slice(0, ply)));
+  }
+  return out;
+}
+
+test('the index holds the boards of the book: every position replays to its own key, and the start is position 0', () => {
+  for (const { name, index } of indexes) {
+    assert.ok(index.size > 150, `${name}: ${index.size} positions`);
+    const start = at(STARTING_FEN);
+    assert.equal(index.find(start.keyHi, start.keyLo), 0, name);
+    for (let i = 0; i < index.size; i += 7) {
+      const p = index.position(i);
+      assert.deepEqual([p.keyHi, p.keyLo], [index.keyHi[i], index.keyLo[i]], `${name}: position ${i}`);
+      const b = new Int32Array(BOARD_WORDS);
+      writeBoard(p, b, 0);
+      assert.deepEqual([...b], [...index.boards.subarray(i * BOARD_WORDS, (i + 1) * BOARD_WORDS)], `${name}: board ${i}`);
+    }
+  }
+});
+
+test('every pruning rule is sound: no position that a sequence of n plies reaches fails any test', () => {
+  // Perft positions (castling both ways, en passant, promotions, checks) and positions of real games.
+  const suite = perftSuite('perft_standard.epd').filter((s) => (s.counts.get(3) ?? Infinity) <= 120_000);
+  const starts = [...suite.slice(0, 10).map((s) => at(s.fen)), ...startPositions().slice(0, 8)];
+  const a = new Int32Array(BOARD_WORDS);
+  const b = new Int32Array(BOARD_WORDS);
+  let checked = 0;
+  for (const pos of starts) {
+    writeBoard(pos, a, 0);
+    const matA = materialKey(a, 0);
+    const castleA = pos.castling & 15;
+    const turnA = pos.turn;
+    enumerate(pos, 3, (p, plies) => {
+      writeBoard(p, b, 0);
+      const matB = materialKey(b, 0);
+      const where = (): string => `from ${pos.turn} ${castleA} after ${plies} plies`;
+      assert.ok(materialAllows(matA, matB), `material ${where()}`);
+      assert.ok(castlingAllows(castleA, p.castling & 15), `castling ${where()}`);
+      for (const c of [0, 1]) {
+        const w = wordOf(c, 1);
+        assert.ok(pawnsAllow(a[w]!, a[w + 1]!, b[w]!, b[w + 1]!, c, capturesBy(matA, matB, c)), `pawns of ${c} ${where()}`);
+      }
+      const need = pliesNeeded(a, 0, b, 0, turnA, castleA, p.turn);
+      assert.ok(need <= plies, `plies needed ${need} > ${plies} ${where()}`);
+      checked++;
+    });
+  }
+  assert.ok(checked > 300_000, `${checked} positions checked`);
+});
+
+test('each rule refuses what cannot happen: uncaptures, pawns back or sideways, castling regained, too few plies, wrong parity', () => {
+  const a = new Int32Array(BOARD_WORDS);
+  const b = new Int32Array(BOARD_WORDS);
+  const board = (fen: string, into: Int32Array): Position => {
+    const p = at(fen);
+    writeBoard(p, into, 0);
+    return p;
+  };
+  // After 1.e4 d5 2.exd5: Black's pawn cannot come back (an uncapture).
+  board('rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2', a);
+  board('rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', b);
+  assert.equal(materialAllows(materialKey(a, 0), materialKey(b, 0)), false, 'uncapture');
+  // A pawn on e4 cannot go back to e2, nor to d4 without a capture.
+  board('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', a);
+  board('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1', b);
+  assert.equal(pawnsAllow(a[0]!, a[1]!, b[0]!, b[1]!, 0, 0), false, 'pawn back');
+  board('rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1', b);
+  assert.equal(pawnsAllow(a[0]!, a[1]!, b[0]!, b[1]!, 0, 0), false, 'file change without capture');
+  assert.equal(pawnsAllow(a[0]!, a[1]!, b[0]!, b[1]!, 0, 1), false, 'sideways: a capture also advances');
+  board('rnbqkbnr/pppppppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', b);
+  assert.equal(pawnsAllow(a[0]!, a[1]!, b[0]!, b[1]!, 0, 1), true, 'exd5 with one capture');
+  assert.equal(pawnsAllow(a[0]!, a[1]!, b[0]!, b[1]!, 0, 0), false, 'exd5 needs a capture');
+  // Castling rights lost are never regained.
+  assert.equal(castlingAllows(0b0111, 0b1111), false);
+  assert.equal(castlingAllows(0b1111, 0b0101), true);
+  // 1.Nf3 needs one ply; the same with Black to move again needs two (Nf3 … and a Black tempo cannot be zero).
+  const s = board(STARTING_FEN, a);
+  board('rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1', b);
+  assert.equal(pliesNeeded(a, 0, b, 0, s.turn, s.castling, 1), 1);
+  assert.equal(pliesNeeded(a, 0, b, 0, s.turn, s.castling, 0), 2, 'parity');
+  // A knight needs three moves from f3 to f4; a bishop never changes colour; a pawn moves two only from its start.
+  assert.equal(pieceDistance(2, 0, 21, 29), 3);
+  assert.equal(pieceDistance(2, 0, 21, 27), 1);
+  assert.equal(pieceDistance(3, 0, 2, 10), 1000);
+  assert.equal(pieceDistance(1, 0, 12, 28), 1);
+  assert.equal(pieceDistance(1, 0, 20, 36), 2);
+  assert.equal(pieceDistance(1, 1, 52, 36), 1);
+});
+
+test('reach finds exactly the book positions the brute force finds, at the least plies, on .bin and .tbk books of real games', () => {
+  const starts = startPositions();
+  let compared = 0;
+  let found = 0;
+  for (const { name, index } of indexes) {
+    const search = new ReachSearch(index);
+    starts.forEach((pos, k) => {
+      const n = k % 5 === 0 ? 4 : 3;
+      if (n === 4 && k > 10) return;
+      const expected = bruteForce(index, pos, n);
+      const r = search.run(pos, { plies: n });
+      assert.ok(r.complete);
+      const got = new Map(r.hits.map((h) => [h.target, h.plies]));
+      assert.deepEqual([...got].sort((x, y) => x[0] - y[0]), [...expected].sort((x, y) => x[0] - y[0]), `${name}: start ${k}, ${n} plies`);
+      // Each line really arrives: played from the start, it ends on the target's key in that many plies.
+      for (const h of r.hits) {
+        assert.equal(h.moves.length, h.plies);
+        for (const m of h.moves) pos.play(m);
+        assert.deepEqual([pos.keyHi, pos.keyLo], [index.keyHi[h.target], index.keyLo[h.target]]);
+        for (let i = 0; i < h.moves.length; i++) pos.undo();
+      }
+      compared++;
+      found += expected.size;
+    });
+  }
+  assert.ok(compared >= 40 && found > 50, `${compared} searches, ${found} positions reachable`);
+});
+
+test('nearest: same material and pawn structure first, then fewer pieces moved', () => {
+  const { index } = indexes[0]!;
+  // 1.a3 h6 2.Nf3: no book position can be reached (a3 and h6 never go back).
+  const pos = at(STARTING_FEN, ['a3', 'h6', 'Nf3']);
+  assert.equal(new ReachSearch(index).run(pos, { plies: 4 }).hits.length, 0);
+  const near = nearestPositions(index, pos, 5);
+  assert.equal(near.length, 5);
+  for (let i = 1; i < near.length; i++) {
+    const x = near[i - 1]!;
+    const y = near[i]!;
+    assert.ok([x.material, x.pawns, x.pieces, x.other].join() <= [y.material, y.pawns, y.pieces, y.other].join() || x.material < y.material || x.pawns < y.pawns || x.pieces < y.pieces);
+  }
+  assert.equal(near[0]!.material, 0);
+  // The scan agrees with a direct count over the whole index for the nearest one.
+  let bestPawns = Infinity;
+  const here = new Int32Array(BOARD_WORDS);
+  writeBoard(pos, here, 0);
+  for (let i = 0; i < index.size; i++) {
+    if (index.material[i] !== materialKey(here, 0)) continue;
+    let d = 0;
+    for (const c of [0, 1]) {
+      const w = wordOf(c, 1);
+      d += popcount(here[w]! ^ index.boards[i * BOARD_WORDS + w]!) + popcount(here[w + 1]! ^ index.boards[i * BOARD_WORDS + w + 1]!);
+    }
+    bestPawns = Math.min(bestPawns, d);
+  }
+  assert.equal(near[0]!.pawns, bestPawns);
+});
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x >>> 0; v !== 0; v &= v - 1) n++;
+  return n;
+}
+
+test('book reach on the CLI: .bin and .tbk, JSON and text, the nearest positions when nothing is reachable', () => {
+  for (const f of ['small.bin', 'small.tbk']) {
+    const r = tabiya(['book', 'reach', f, '--moves', sanMoves(games(0, 1)[0]!).slice(0, 6).join(' '), '--plies', '3', '--min-games', '1', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assert.ok(j.found > 0 && j.reachable.length > 0, f);
+    const first = j.reachable[0];
+    assert.equal(first.san.length, first.plies);
+    assert.ok(first.value > 0 && first.cooperation > 0 && first.cooperation <= 1);
+    if (f.endsWith('.tbk')) assert.ok(first.games >= 1, 'a .tbk reports games at arrival');
+    for (let i = 1; i < j.reachable.length; i++) assert.ok(j.reachable[i - 1].value >= j.reachable[i].value, 'best first');
+  }
+  const r = tabiya(['book', 'reach', 'small.bin', '--moves', 'a3 h6 Nf3']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /reachable within 4 plies: 0/);
+  assert.match(r.stdout, /nothing reachable; nearest stored positions/);
+  assert.match(r.stdout, /hints: /);
+});
+
+test('book reach refuses bad input with a clear message and a non-zero exit', () => {
+  let r = tabiya(['book', 'reach', 'missing.bin']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /missing\.bin/);
+  r = tabiya(['book', 'reach', 'small.bin', '--fen', 'rnbqkbnr/pppppppp/8/8 w KQkq - 0 1']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--fen/);
+  for (const plies of ['0', '13', 'x']) {
+    r = tabiya(['book', 'reach', 'small.bin', '--plies', plies]);
+    assert.equal(r.code, 2, plies);
+    assert.match(r.stderr, /--plies/);
+  }
+  writeFileSync(join(tmp, 'bad.bin'), Buffer.alloc(17, 1));
+  r = tabiya(['book', 'reach', 'bad.bin']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /bad\.bin/);
+});
+
+// A one-line book whose third move throws the queen away: 1.e4 e5 2.Qh5 Nc6 3.Qxf7+ Kxf7.
+// From 1.e4 e5 2.Qf3 Nc6 (out of book) 3.Qxf7+ reaches a book position in one ply, at a queen's cost.
+const TRAP = '[Event "t"]\n[Result "1/2-1/2"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 1/2-1/2\n';
+writeFileSync(join(tmp, 'trap.pgn'), TRAP);
+assert.equal(tabiya(['book', 'make', 'trap.pgn', '-o', 'trap.bin', '--min-games', '1', '--quiet']).code, 0);
+
+function uci(margin: number, book = 'trap.bin'): string[] {
+  const out: string[] = [];
+  const server = new UciServer((l) => out.push(l), new LocalHost(loadEngineBook));
+  for (const l of [
+    'uci',
+    `setoption name BookFile value ${join(tmp, book)}`,
+    'setoption name BookReturn value true',
+    `setoption name BookReturnMargin value ${margin}`,
+    'position startpos moves e2e4 e7e5 d1f3 b8c6',
+    'go depth 4',
+  ]) {
+    server.receive(l);
+  }
+  return out;
+}
+
+test('BookReturn in UCI: plays the returning move within the margin and says so; not beyond it', () => {
+  let out = uci(1000);
+  assert.match(out.at(-1)!, /^bestmove f3f7( |$)/);
+  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /^info string BookReturn: playing Qxf7\+ \(costs \d+ cp against the best move, margin 1000\) toward book in 1 ply/);
+  out = uci(30);
+  assert.notEqual(out.at(-1)!.split(' ')[1], 'f3f7');
+  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /would head for book in 1 ply .* but costs \d+ cp \(margin 30\); playing the best move/);
+  assert.match(out.find((l) => l.startsWith('option name BookReturn '))!, /type check default false/);
+  assert.match(out.find((l) => l.startsWith('option name BookReturnMargin '))!, /type spin default 30 min 0 max 1000/);
+  // Off by default: no note, no return.
+  const quiet: string[] = [];
+  const server = new UciServer((l) => quiet.push(l), new LocalHost(loadEngineBook));
+  for (const l of [`setoption name BookFile value ${join(tmp, 'trap.bin')}`, 'position startpos moves e2e4 e7e5 d1f3 b8c6', 'go depth 4']) server.receive(l);
+  assert.equal(quiet.filter((l) => l.startsWith('info string')).length, 0);
+});
+
+test('BookReturn in xboard: the same choice, said in a # line before the move', () => {
+  const run = (margin: number): string[] => {
+    const out: string[] = [];
+    const server = new XboardServer((l) => out.push(l), new LocalHost(loadEngineBook));
+    for (const l of ['xboard', 'protover 2', 'new', `option BookFile=${join(tmp, 'trap.bin')}`, 'option BookReturn=1', `option BookReturnMargin=${margin}`, 'force', 'usermove e2e4', 'usermove e7e5', 'usermove d1f3', 'usermove b8c6', 'sd 4', 'go']) {
+      server.receive(l);
+    }
+    return out;
+  };
+  let out = run(1000);
+  assert.match(out.find((l) => l.startsWith('feature'))!, /option="BookReturn -check 0" option="BookReturnMargin -spin 30 0 1000"/);
+  const i = out.indexOf('move f3f7');
+  assert.ok(i > 0, out.join('\n'));
+  assert.match(out[i - 1]!, /^# BookReturn: playing Qxf7\+/);
+  out = run(30);
+  assert.ok(!out.includes('move f3f7'));
+  assert.ok(out.some((l) => /^# BookReturn: Qxf7\+ would head for book/.test(l)));
+  out = run(-5);
+  assert.ok(out.some((l) => /BookReturnMargin/.test(l) && /Error|error/.test(l)), 'a margin out of range is refused');
+});
+
+test('BookReturn with a .tbk: only toward positions where the book scores at least 50% for the engine', () => {
+  // The same line in two games (a .tbk line of one game is no book knowledge), drawn, then lost by White.
+  const game = (result: string): string => `[Event "t"]\n[Result "${result}"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 ${result}\n\n`;
+  writeFileSync(join(tmp, 'drawn.pgn'), game('1/2-1/2').repeat(2));
+  writeFileSync(join(tmp, 'lost.pgn'), game('0-1').repeat(2));
+  for (const name of ['drawn', 'lost']) assert.equal(tabiya(['book', 'make', `${name}.pgn`, '-o', `${name}.tbk`, '--quiet']).code, 0);
+  let out = uci(1000, 'drawn.tbk');
+  assert.match(out.at(-1)!, /^bestmove f3f7( |$)/);
+  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /playing Qxf7\+ .* result 0\.50\)/);
+  out = uci(1000, 'lost.tbk');
+  assert.ok(!out.some((l) => l.startsWith('info string BookReturn')), 'a book position where White lost every game is no place to return to');
+  assert.doesNotMatch(out.at(-1)!, /^bestmove f3f7/);
+});
