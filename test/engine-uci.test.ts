@@ -117,6 +117,13 @@ test('uci process: Threads 2 (Lazy SMP helpers) searches, stops and keeps answer
   await e.expect(/^readyok$/, 2000);
   e.send('stop');
   await e.expect(/^bestmove /, 2000);
+  // A new size of the shared table reaches both threads; then a timed search ends by its clock.
+  e.send('setoption name Hash value 64');
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  e.send('go movetime 300');
+  const timed = await e.expect(/^bestmove /, 5000);
+  assert.ok(legalFromStart(['d2d4'], timed.split(' ')[1]!), timed);
   e.send('setoption name Threads value 1');
   e.send('go depth 4');
   await e.expect(/^bestmove /);

@@ -10,11 +10,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine/engine.js';
 import { EngineConfigurator, runGo } from '../engine/host.js';
+import { MAX_SHARED_HASH_MB } from '../engine/wasm/smp.js';
 import { WASM_MAX_HASH_MB } from '../engine/wasmSearch.js';
 import { readParamsFile } from '../tune/paramsFile.js';
 import { loadEngineBook } from './engineBook.js';
 import { configureV8ForSearch } from './v8flags.js';
-import { wasmCoreModule } from './wasmCore.js';
+import { sharedCoreModule, wasmCoreModule } from './wasmCore.js';
 import type { WorkerRequest, WorkerReply } from './workerHost.js';
 
 export { loadPolyglotFile } from './engineBook.js';
@@ -22,12 +23,16 @@ export { loadPolyglotFile } from './engineBook.js';
 const port = parentPort;
 if (port) {
   configureV8ForSearch();
-  const { signals, tt, index } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number };
+  const { signals, tt, index, memory } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number; memory?: WebAssembly.Memory };
   const helper = index > 0;
-  // The main thread's searches run in the WebAssembly core when they can (one thread, one line:
-  // see Engine.go); helpers always search in TypeScript over the shared table, so they need no core.
+  // One-thread searches run in the main thread's own WebAssembly core; with Threads > 1 every
+  // thread searches in its instance of the shared build over the shared memory (one hash
+  // table; src/engine/wasm/smp.ts). Helpers need no core of their own.
   const wasm = helper ? undefined : wasmCoreModule();
-  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm });
+  const smp = memory ? { module: sharedCoreModule, memory } : undefined;
+  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm, smp });
+  // A helper exists only for a parallel search: its core is made now, not on the clock of the first move.
+  if (helper) engine.parallelCore();
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
   const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
   const reply = (r: WorkerReply): void => port.postMessage(r);
@@ -40,6 +45,7 @@ if (port) {
         const change = { ...msg.config };
         delete change.hashMB;
         if (helper) Object.assign(change, { bookFile: '', ownBook: false });
+        else if ((change.threads ?? 1) > 1) engine.parallelCore();
         for (const message of configurator.apply(change)) if (!helper) reply({ type: 'error', message });
         return;
       }
@@ -47,7 +53,7 @@ if (port) {
         engine.attachHash(msg.buffer);
         const mb = msg.buffer.byteLength / (1024 * 1024);
         if (engine.wasm && mb > WASM_MAX_HASH_MB) {
-          reply({ type: 'error', message: `Hash ${mb} MB: a one-thread search uses ${WASM_MAX_HASH_MB} MB of it (the WebAssembly core's limit); with Threads > 1 the whole table is used` });
+          reply({ type: 'error', message: `Hash ${mb} MB: a one-thread search uses ${WASM_MAX_HASH_MB} MB of it (the WebAssembly core's limit); with Threads > 1 the shared table uses up to ${MAX_SHARED_HASH_MB} MB` });
         }
         return;
       }

@@ -8,6 +8,7 @@
  * faster (`npm run bench -- perft`). The gain needs the whole hot loop on this side of the
  * boundary: a search that recurses in JavaScript and calls in here per node is no faster.
  */
+import './heapSlot';
 import { Position } from './position';
 import { generateLegal } from './movegen';
 import { KING, MAX_MOVES } from './types';
@@ -25,6 +26,8 @@ import {
   resultScore,
   resultSeldepth,
   rm,
+  helperIndex,
+  setHelperIndex,
 } from './search/iterate';
 import { STOP } from './search/limits';
 import * as SP from './search/params';
@@ -208,8 +211,35 @@ export function applyWeights(): void {
 // ----- the search (src/wasm/search, port of src/engine/search) -----
 
 const tt = new TranspositionTable();
-tt.resize(16);
+// A build over shared memory gets its table from attachTable (one table for every thread).
+if (!ASC_FEATURE_THREADS) tt.resize(16);
 const thread = new SearchThread(pos, tt);
+
+// ----- threads: instances of the shared-memory build (core-shared.wasm) over one memory -----
+//
+// Each instance has its own heap slot (heapSlot.ts) and its own globals; the hash table is
+// the one thing they use together (src/engine/wasm/smp.ts has the layout).
+
+/** The first free address after the static data (the same in every instance). */
+export function heapBase(): usize {
+  return __heap_base;
+}
+/** The end of what this instance has allocated (the host checks that it stays in its slot). */
+export function heapTop(): usize {
+  return heap.alloc(0);
+}
+/** Searches with the hash table at `ptr` (`megabytes`, a power of two) shared with the other threads. */
+export function attachTable(ptr: usize, megabytes: i32): void {
+  tt.attach(ptr, megabytes);
+}
+/** Empties the hash table (the shared one: one thread does it, between searches). */
+export function clearTable(): void {
+  tt.clear();
+}
+/** This instance's thread: 0 the main search, 1, 2, ... Lazy SMP helpers (see iterate.ts). */
+export function setThreadIndex(i: i32): void {
+  setHelperIndex(i);
+}
 
 /** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two, at most 512). */
 export function setHashSize(megabytes: i32): void {
@@ -218,7 +248,8 @@ export function setHashSize(megabytes: i32): void {
 
 /** Forgets everything learned: hash table, histories, pawn hash (as Engine.newGame). */
 export function newGame(): void {
-  tt.clear();
+  // The shared table is emptied by the main thread alone.
+  if (!ASC_FEATURE_THREADS || helperIndex == 0) tt.clear();
   thread.hist.clear();
   clearPawns();
 }
