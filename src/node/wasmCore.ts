@@ -19,6 +19,11 @@ export function sharedCoreModule(): WebAssembly.Module {
   return loadModule('core-shared.wasm');
 }
 
+/** The trace build (core-trace.wasm): the same evaluation, able to trace it for the tuner (src/tune/core.ts). */
+export function traceCoreModule(): WebAssembly.Module {
+  return loadModule('core-trace.wasm');
+}
+
 function loadModule(name: string): WebAssembly.Module {
   let m = modules.get(name);
   if (!m) {

@@ -31,7 +31,11 @@ import {
 } from './search/iterate';
 import { STOP } from './search/limits';
 import * as SP from './search/params';
-import { PLIES, SearchThread } from './search/thread';
+import { PLIES, STACK_OFFSET, SearchThread } from './search/thread';
+import { qsearch } from './search/qsearch';
+import { INFINITE } from './search/score';
+import { TRACE_COEF, isTraceBuild } from './eval/trace';
+import { endgameScale } from './eval/terms/endgame';
 import { TranspositionTable } from './search/tt';
 import { computePins as computePins_, isLegalNotInCheck as isLegalNotInCheck_ } from './legality';
 import { generateNoisy as generateNoisy_, generateQuiets as generateQuiets_ } from './movegenStaged';
@@ -190,6 +194,80 @@ export function psqtDelta(m: i32): i32 {
 }
 export function clearPawnHash(): void {
   clearPawns();
+}
+
+// ----- the tuner's view: the evaluation's trace, and quiet leaves by quiescence search -----
+
+/**
+ * Evaluates the set-up position with its trace (eval/trace.ts): returns the value from White's
+ * point of view; traceCoefPtr() holds each pair's coefficient (NPAIRS i32s), tracePhase,
+ * traceScale and traceSpecial the rest (src/tune/traceStore.ts reads them).
+ */
+export function evaluateTrace(): i32 {
+  return E.evaluateTrace(pos);
+}
+/** Does this build trace (core-trace.wasm)? The others evaluate without the trace's tests. */
+export function traceBuild(): bool {
+  return isTraceBuild();
+}
+export function traceCoefPtr(): usize {
+  return changetype<usize>(TRACE_COEF);
+}
+export function tracePhase(): i32 {
+  return E.tracePhase;
+}
+export function traceScale(): i32 {
+  return E.traceScale;
+}
+export function traceSpecial(): bool {
+  return E.traceSpecial;
+}
+/** The endgame scale for the endgame half favouring White (sign 1) or Black (-1), after evaluateTrace. */
+export function endgameScaleFor(sign: i32): i32 {
+  return endgameScale(pos, sign);
+}
+
+// The quiescence search of the tuner: its own small table, emptied for every position, so that
+// a position's leaf does not depend on the positions resolved before it.
+let resolveTT: TranspositionTable | null = null;
+let resolveThread: SearchThread | null = null;
+
+/**
+ * Runs the engine's quiescence search on the set-up position with a full window (not in
+ * check): returns its score (side to move's view); pvLength()/pvMove() give the captures it
+ * expects, whose end is the quiet leaf the tuner traces (src/tune/resolve.ts).
+ */
+export function resolveQuiet(): i32 {
+  if (resolveThread == null) {
+    const small = new TranspositionTable();
+    small.resizeBytes(1 << 16);
+    resolveTT = small;
+    resolveThread = new SearchThread(pos, small);
+  }
+  const t = resolveThread!;
+  resolveTT!.clear();
+  t.nodes = 0;
+  t.seldepth = 0;
+  t.stopped = false;
+  t.nodeLimit = Infinity;
+  t.hardMs = Infinity;
+  t.pondering = false;
+  unchecked(t.pvLen[0] = 0);
+  unchecked(t.psqt[0] = Q.psqtFromScratch(pos));
+  for (let i = 0; i < STACK_OFFSET; i++) {
+    unchecked(t.pieceTo[i] = 0);
+    unchecked(t.movePlayed[i] = 0);
+  }
+  resolvedPv = t;
+  return qsearch(t, -INFINITE, INFINITE, 0, false);
+}
+let resolvedPv: SearchThread | null = null;
+/** Length and moves of the last resolveQuiet's principal variation. */
+export function resolvedLength(): i32 {
+  return resolvedPv == null ? 0 : <i32>unchecked(resolvedPv!.pvLen[0]);
+}
+export function resolvedMove(i: i32): i32 {
+  return <i32>unchecked(resolvedPv!.pv[i]);
 }
 
 // ----- the weights: one i32 table [mg0, eg0, mg1, eg1, ...] that JavaScript fills -----

@@ -84,6 +84,16 @@ interface CoreExports {
   rebuildSearchTables(): void;
   lmrPtr(): number;
   heapBase(): number;
+  evaluateTrace(): number;
+  traceBuild(): number;
+  traceCoefPtr(): number;
+  tracePhase(): number;
+  traceScale(): number;
+  traceSpecial(): number;
+  endgameScaleFor(sign: number): number;
+  resolveQuiet(): number;
+  resolvedLength(): number;
+  resolvedMove(i: number): number;
   heapTop(): number;
   attachTable(ptr: number, megabytes: number): void;
   clearTable(): void;
@@ -397,6 +407,41 @@ export class WasmCore {
   /** Forgets everything the core's search learned: hash table, histories, pawn hash (Engine.newGame). */
   newGame(): void {
     this.x.newGame();
+  }
+
+  /**
+   * The evaluation of the position in the core with its trace (the tuner's data): each weight
+   * pair's coefficient (White's count minus Black's; a view into the core's memory, valid until
+   * the next call), the phase, the endgame scale, whether a special endgame rule decided (not
+   * linear), the value from White's point of view, and the endgame scales for the endgame half
+   * favouring White and Black.
+   */
+  evaluateTrace(): { coef: Int32Array; phase: number; scale: number; special: boolean; white: number; scaleW: number; scaleB: number } {
+    const x = this.x;
+    if (x.traceBuild() === 0) throw new Error('wasm core: only the trace build (core-trace.wasm) traces the evaluation');
+    const white = x.evaluateTrace();
+    return {
+      coef: new Int32Array(x.memory.buffer, x.traceCoefPtr(), x.weightPairs()),
+      phase: x.tracePhase(),
+      scale: x.traceScale(),
+      special: x.traceSpecial() !== 0,
+      white,
+      scaleW: x.endgameScaleFor(1),
+      scaleB: x.endgameScaleFor(-1),
+    };
+  }
+
+  /**
+   * The engine's quiescence search on the position in the core (not in check), full window,
+   * with a small table of its own emptied first: its score (side to move's view) and the
+   * captures it expects (its principal variation).
+   */
+  resolveQuiet(): { score: number; pv: number[] } {
+    const x = this.x;
+    const score = x.resolveQuiet();
+    const pv: number[] = [];
+    for (let i = 0, n = x.resolvedLength(); i < n; i++) pv.push(x.resolvedMove(i));
+    return { score, pv };
   }
 
   /** Makes this instance thread `index` of a parallel search (0: the main one; others skip iterations). */

@@ -85,6 +85,13 @@ export class TranspositionTable {
     this.generation = 0;
   }
 
+  /** An empty table of `bytes` (a power of two, at least one bucket), for a private small table. */
+  resizeBytes(bytes: i32): void {
+    this.data = new StaticArray<i32>(bytes >> 2);
+    this.mask = (bytes >> 2) / BUCKET_WORDS - 1;
+    this.generation = 0;
+  }
+
   clear(): void {
     const d = this.data;
     memory.fill(changetype<usize>(d), 0, <usize>((this.mask + 1) * BUCKET_WORDS) << 2);
