@@ -115,7 +115,7 @@ test('engine in the wasm core: book-aware search and other evaluation weights', 
   assert.ok(asked >= 2);
 });
 
-test('engine in the wasm core: MultiPV and Skill Level; parallel search and no module run the TypeScript search', () => {
+test('engine in the wasm core: MultiPV and Skill Level; Threads 2 without the shared build searches alone in the core', () => {
   const e = pair(8);
   for (const x of [e.ts, e.wasm]) x.setPosition(BENCH_POSITIONS[4]);
   e.ts.settings.multiPV = e.wasm.settings.multiPV = 3;
@@ -128,13 +128,16 @@ test('engine in the wasm core: MultiPV and Skill Level; parallel search and no m
   for (const x of [e.ts, e.wasm]) x.settings.skill = { level: 3, elo: 1500, random: () => 0.9 };
   both(e, { movetime: 60_000 }, 'wasm', 'UCI_Elo 1500');
   for (const x of [e.ts, e.wasm]) x.settings.skill = { level: 20, elo: 0 };
-  // A parallel search uses the TypeScript table: start both engines' tables empty.
+  // No shared memory (EngineOptions.smp): the main thread searches as Threads 1, in the core;
+  // a helper does nothing.
   for (const x of [e.ts, e.wasm]) x.newGame();
-  const tp = e.ts.go({ depth: 6 }, undefined, { threads: 2, helper: false });
-  // The main thread of a parallel search (alone here: the helpers' nodes are not counted).
+  const one = e.wasm.go({ depth: 6 });
+  e.wasm.newGame();
   const p = e.wasm.go({ depth: 6 }, undefined, { threads: 2, helper: false });
-  assert.equal(e.wasm.lastCore, 'ts');
-  assert.deepEqual([p.nodes, p.bestMove, p.pv], [tp.nodes, tp.bestMove, tp.pv]);
+  assert.equal(e.wasm.lastCore, 'wasm');
+  assert.deepEqual([p.nodes, p.bestMove, p.pv], [one.nodes, one.bestMove, one.pv]);
+  const h = e.wasm.go({ depth: 6 }, undefined, { threads: 2, helper: true });
+  assert.deepEqual([h.bestMove, h.nodes, e.wasm.lastCore], [0, 0, 'none']);
   assert.equal(e.ts.wasm, null);
 });
 

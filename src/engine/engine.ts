@@ -15,8 +15,9 @@
  * `go` searches in the core (wasmSearch.ts, about three times as fast, node for node the same
  * search) on one thread (MultiPV, Skill Level, pondering and the rest included). Given the
  * shared build and a shared memory (`smp`), a parallel search (Lazy SMP) runs in the core too,
- * one instance per thread over one hash table (wasm/smp.ts); without them it runs the
- * TypeScript search, as does an engine built without the core. `lastCore` tells which ran.
+ * one instance per thread over one hash table (wasm/smp.ts); without them the main thread
+ * searches alone in its core. Only an engine built without the core runs the TypeScript
+ * search (Lazy SMP included). `lastCore` tells which ran.
  */
 import { isLegal, legalMoves } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
@@ -213,6 +214,15 @@ export class Engine {
       this.lastCore = 'wasm';
       smp.goHelper(this.pos, this.signals, this.thread.index);
       return { bestMove: 0, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [] };
+    }
+    // With the core but without the shared build (no shared memory), one thread searches:
+    // a helper has nothing to do, and the main thread searches alone in its own core.
+    if (!smp && this.wasm && this.thread.threadCount > 1) {
+      if (parallel?.helper) {
+        this.lastCore = 'none';
+        return { bestMove: 0, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [] };
+      }
+      this.thread.threadCount = 1;
     }
     if (parallel?.helper) {
       this.lastCore = 'ts';
