@@ -168,7 +168,9 @@ export class Engine {
   /** Forgets everything learned: hash table, histories, pawn hash. */
   newGame(): void {
     this.smpSearcher?.core.newGame();
-    if (!this.wasm || this.tsTableUsed) this.tt.clear();
+    // A table no TypeScript search wrote since it was emptied is still empty (and its pages, never
+    // touched, cost no memory): a helper of a parallel search in the core never writes it.
+    if (this.tsTableUsed) this.tt.clear();
     this.tsTableUsed = false;
     this.thread.hist.clear();
     clearPawnHash();
