@@ -211,7 +211,9 @@ export class Engine {
    */
   go(limits: GoLimits, onInfo?: (info: SearchInfo) => void, parallel?: { threads: number; helper: boolean }): SearchResult {
     this.thread.threadCount = parallel?.threads ?? 1;
-    const smp = this.thread.threadCount > 1 ? this.parallelCore() : null;
+    // Given the shared build, every search runs in this thread's instance of it, whatever the
+    // thread count (one table, one core; with one thread it searches as the normal build does).
+    const smp = this.parallelCore();
     if (parallel?.helper && smp) {
       this.lastCore = 'wasm';
       smp.goHelper(this.pos, this.signals, this.thread.index);
@@ -263,7 +265,7 @@ export class Engine {
     const multiPV = Math.max(s.multiPV, skilled.multiPV);
     const bookKnows = s.bookAwareSearch && book ? (): boolean => book.knowsWell(this.pos, rootSide) : undefined;
     const wasm = this.wasm;
-    if (wasm && this.thread.threadCount === 1) {
+    if (wasm && !smp && this.thread.threadCount === 1) {
       this.lastCore = 'wasm';
       this.coreUsed = true;
       const result = wasm.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows });
@@ -272,11 +274,11 @@ export class Engine {
       return result;
     }
     if (smp) {
-      // The main thread of a parallel search in the core; its end stops the helpers.
+      // The main thread of a search in the shared core; its end stops the helpers, if any.
       this.lastCore = 'wasm';
       const threads = this.thread.threadCount;
       const result = smp.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows, threads });
-      this.stop();
+      if (threads > 1) this.stop();
       if (skilled.pick) skilled.pick(result);
       if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = smp.ponderFromHash(this.pos, result.bestMove);
       return result;

@@ -25,14 +25,14 @@ if (port) {
   configureV8ForSearch();
   const { signals, tt, index, memory } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number; memory?: WebAssembly.Memory };
   const helper = index > 0;
-  // One-thread searches run in the main thread's own WebAssembly core; with Threads > 1 every
-  // thread searches in its instance of the shared build over the shared memory (one hash
-  // table; src/engine/wasm/smp.ts). Helpers need no core of their own.
-  const wasm = helper ? undefined : wasmCoreModule();
+  // Every thread searches in its instance of the shared build over the shared memory (one hash
+  // table for any number of threads; src/engine/wasm/smp.ts). Only without shared memory does
+  // the main thread use a core of its own, on one thread.
   const smp = memory ? { module: sharedCoreModule, memory } : undefined;
+  const wasm = helper || smp ? undefined : wasmCoreModule();
   const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm, smp });
-  // A helper exists only for a parallel search: its core is made now, not on the clock of the first move.
-  if (helper) engine.parallelCore();
+  // The core is made now, not on the clock of the first move.
+  engine.parallelCore();
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
   const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
   const reply = (r: WorkerReply): void => port.postMessage(r);
@@ -45,16 +45,14 @@ if (port) {
         const change = { ...msg.config };
         delete change.hashMB;
         if (helper) Object.assign(change, { bookFile: '', ownBook: false });
-        else if ((change.threads ?? 1) > 1) engine.parallelCore();
         for (const message of configurator.apply(change)) if (!helper) reply({ type: 'error', message });
         return;
       }
       case 'tt': {
         engine.attachHash(msg.buffer);
         const mb = msg.buffer.byteLength / (1024 * 1024);
-        if (engine.wasm && mb > WASM_MAX_HASH_MB) {
-          reply({ type: 'error', message: `Hash ${mb} MB: a one-thread search uses ${WASM_MAX_HASH_MB} MB of it (the WebAssembly core's limit); with Threads > 1 the shared table uses up to ${MAX_SHARED_HASH_MB} MB` });
-        }
+        const limit = smp ? MAX_SHARED_HASH_MB : WASM_MAX_HASH_MB;
+        if (!helper && mb > limit) reply({ type: 'error', message: `Hash ${mb} MB: the search uses ${limit} MB of it (the WebAssembly core's limit)` });
         return;
       }
       case 'clearHash':
