@@ -1,8 +1,14 @@
 /**
- * `npm run bench -- engine [--runs R] [--depth D]`: the speed of our search (`tabiya bench`:
- * 30 positions, fixed depth, one thread) against Stockfish's own benchmark measured in the same
- * run (`/usr/games/stockfish bench 16 1 13`: its bench positions, 16 MB, one thread, depth 13,
- * NNUE evaluation), as a ratio of nodes per second.
+ * `npm run bench -- engine [--runs R] [--depth D] [--movetime MS]`: the speed of our search
+ * (`tabiya bench`: 30 positions, fixed depth, one thread) against Stockfish's own benchmark
+ * measured in the same run (`/usr/games/stockfish bench 16 1 13`: its bench positions, 16 MB,
+ * one thread, depth 13, NNUE evaluation), as a ratio of nodes per second.
+ *
+ * Then threads: `tabiya uci` with Threads 1 and 2 searching the first BENCH_THREAD_POSITIONS
+ * bench positions for MS ms each (a parallel search has no fixed node count at a fixed depth,
+ * so its speed is nodes over time at a fixed time), against `stockfish bench 16 T 13` with
+ * T = 1 and 2; each program's 2-thread speed over its own 1-thread speed, and ours over
+ * Stockfish's. The machine's load average is printed: other jobs take cores from the threads.
  *
  * Node definitions differ between engines (what counts as a node, how quiescence nodes are
  * counted, how much work a node does: Stockfish evaluates with a neural network), so the ratio
@@ -11,7 +17,9 @@
  * each is kept, which filters out the moments a shared machine was busy.
  */
 import { spawn } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { BENCH_POSITIONS } from '../src/engine/bench.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
@@ -41,8 +49,52 @@ async function ours(depth: number): Promise<Figure> {
   return { nodes: r.nodes, nps: r.nps };
 }
 
-async function stockfish(): Promise<Figure> {
-  const { out, err } = await run(STOCKFISH, ['bench', '16', '1', '13']);
+const BENCH_THREAD_POSITIONS = 6;
+
+/**
+ * nodes/s of `tabiya uci` with `threads` threads: the last info line of each search at a fixed
+ * movetime. Each `go` is sent when the previous search has answered (the clock of a `go` starts
+ * when it is read), after a first search that lets the threads start and compile the core.
+ */
+async function oursThreads(threads: number, movetime: number): Promise<Figure> {
+  const child = spawn(process.execPath, [CLI, 'uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  let buffered = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      lines.push(line);
+      if (waiting && (line.startsWith('bestmove') || line === 'readyok')) waiting(line);
+    }
+  });
+  const ask = (cmds: string): Promise<string> =>
+    new Promise((resolve) => {
+      waiting = resolve;
+      child.stdin.write(cmds);
+    });
+  await ask(`uci\nsetoption name Threads value ${threads}\nisready\n`);
+  await ask('position startpos\ngo movetime 500\n');
+  let nodes = 0;
+  let time = 0;
+  for (const fen of BENCH_POSITIONS.slice(0, BENCH_THREAD_POSITIONS)) {
+    await ask('ucinewgame\nisready\n');
+    lines.length = 0;
+    await ask(`position fen ${fen}\ngo movetime ${movetime}\n`);
+    const info = lines.filter((l) => /^info .*\bnodes \d+ .*\btime \d+/.test(l)).pop();
+    if (!info) throw new Error(`tabiya uci: no info line for ${fen}`);
+    nodes += Number(/\bnodes (\d+)/.exec(info)![1]);
+    time += Number(/\btime (\d+)/.exec(info)![1]);
+  }
+  child.stdin.end('quit\n');
+  return { nodes, nps: Math.round((nodes * 1000) / Math.max(1, time)) };
+}
+
+async function stockfish(threads = 1): Promise<Figure> {
+  const { out, err } = await run(STOCKFISH, ['bench', '16', String(threads), '13']);
   const text = out + err;
   const nodes = /Nodes searched\s*:\s*(\d+)/.exec(text);
   const nps = /Nodes\/second\s*:\s*(\d+)/.exec(text);
@@ -70,4 +122,29 @@ export async function main(args: string[]): Promise<void> {
   console.log(`tabiya bench (depth ${depth}): ${best.nodes} nodes, ${best.nps} nodes/s (best of ${runs})`);
   console.log(`${anchor} bench: ${bestAnchor.nodes} nodes, ${bestAnchor.nps} nodes/s (best of ${runs})`);
   console.log(`ratio tabiya / ${anchor}: ${(best.nps / Math.max(1, bestAnchor.nps)).toFixed(3)} (node definitions differ; see the header)`);
+
+  const movetime = Math.max(100, Number(opt('--movetime', '3000')));
+  const bestT: Figure[] = [];
+  const bestS: Figure[] = [];
+  for (let i = 0; i < runs; i++) {
+    for (const t of [1, 2]) {
+      const load = loadavg()[0]!.toFixed(2);
+      const a = await oursThreads(t, movetime);
+      const b = await stockfish(t);
+      process.stderr.write(`run ${i + 1}, ${t} thread${t > 1 ? 's' : ''} (load average ${load}): tabiya ${a.nps} nodes/s, ${anchor} ${b.nps} nodes/s\n`);
+      if (a.nps > (bestT[t]?.nps ?? 0)) bestT[t] = a;
+      if (b.nps > (bestS[t]?.nps ?? 0)) bestS[t] = b;
+    }
+  }
+  for (const t of [1, 2]) {
+    console.log(
+      `${t} thread${t > 1 ? 's' : ' '}: tabiya ${bestT[t]!.nps} nodes/s (uci, ${BENCH_THREAD_POSITIONS} positions at movetime ${movetime}), ` +
+        `${anchor} ${bestS[t]!.nps} nodes/s (bench 16 ${t} 13), ratio ${(bestT[t]!.nps / Math.max(1, bestS[t]!.nps)).toFixed(3)}`,
+    );
+  }
+  console.log(
+    `2 threads / 1 thread: tabiya ${(bestT[2]!.nps / Math.max(1, bestT[1]!.nps)).toFixed(2)}x, ${anchor} ${(bestS[2]!.nps / Math.max(1, bestS[1]!.nps)).toFixed(2)}x ` +
+      `(load average now ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores)`,
+  );
 }
+

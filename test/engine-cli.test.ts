@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_DEPTH, BENCH_SIGNATURE } from '../src/engine/bench.js';
 import { MAIN } from './engineProcess.js';
 
 const DATA_BOOK = fileURLToPath(new URL('../../data/tabiya.bin', import.meta.url));
@@ -20,6 +21,13 @@ test('bench --json: a node-count signature that repeats, and nodes/s', () => {
   assert.equal(a.positions, 30);
   assert.ok(a.nodes > 1000 && a.nps > 0);
   assert.equal(a.nodes, b.nodes, 'the warm-up does not change the signature');
+});
+
+test('bench at its depth: the recorded signature (src/engine/bench.ts BENCH_SIGNATURE)', () => {
+  const r = run('bench', '--json', '--no-warmup') as { nodes: number; depth: number; signature: string };
+  assert.equal(r.depth, BENCH_DEPTH);
+  assert.equal(r.nodes, BENCH_SIGNATURE, 'a change to the search or evaluation records its new signature (docs/engine.md, Benchmark)');
+  assert.equal(r.signature, 'as recorded');
 });
 
 test('analyse --json: MultiPV lines with scores, UCI and SAN principal variations', () => {

@@ -117,6 +117,13 @@ test('uci process: Threads 2 (Lazy SMP helpers) searches, stops and keeps answer
   await e.expect(/^readyok$/, 2000);
   e.send('stop');
   await e.expect(/^bestmove /, 2000);
+  // A new size of the shared table reaches both threads; then a timed search ends by its clock.
+  e.send('setoption name Hash value 64');
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  e.send('go movetime 300');
+  const timed = await e.expect(/^bestmove /, 5000);
+  assert.ok(legalFromStart(['d2d4'], timed.split(' ')[1]!), timed);
   e.send('setoption name Threads value 1');
   e.send('go depth 4');
   await e.expect(/^bestmove /);
@@ -145,12 +152,12 @@ test('uci process: Hash N costs N once, not twice (the TypeScript table of a one
   const grown = rss() - base;
   // The core's table is there (written by clearing it), and the other one is not.
   assert.ok(grown > hash * 0.9 && grown < hash * 1.5, `resident memory grew by ${grown.toFixed(0)} MB with Hash ${hash}`);
-  // Beyond the core's limit the engine says what a one-thread search gets; readyok waits until
-  // the search thread has the new tables.
-  e.send('setoption name Hash value 1024');
+  // Beyond the core's limit the engine says what the search gets; readyok waits until the
+  // search thread has the new tables.
+  e.send('setoption name Hash value 2048');
   e.send('isready');
   await e.expect(/^readyok$/);
-  const note = e.arrival(/^info string Hash 1024 MB: a one-thread search uses 512 MB of it/);
+  const note = e.arrival(/^info string Hash 2048 MB: the search uses 1024 MB of it/);
   assert.ok(note < e.arrival(/^readyok$/), 'the note on the hash size comes before readyok');
   e.send('go depth 4');
   await e.expect(/^bestmove /);

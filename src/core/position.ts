@@ -54,8 +54,8 @@ import {
   Z_TURN_LO as Z_TURN_LO_,
 } from './zobrist.js';
 
-// Module-local copies: V8 reads an imported binding through a module cell with a hole check
-// on every use, which make/unmake and the attack queries would pay millions of times a second.
+// Module-local copies of the imports used in hot code: why, and the measurement, in docs/core.md
+// ("Imports copied into module-local constants", `npm run bench -- aliases`).
 const OUT = OUT_;
 const bishopAttacks = bishopAttacks_;
 const rookAttacks = rookAttacks_;

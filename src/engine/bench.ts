@@ -43,6 +43,12 @@ export const BENCH_POSITIONS: readonly string[] = [
 ];
 
 export const BENCH_DEPTH = 12;
+/**
+ * The node count of the bench at BENCH_DEPTH: the search's signature. A change that alters
+ * the search or the evaluation on purpose changes it, and then records the new count here
+ * (docs/engine.md, Benchmark); any other change must leave it as it is.
+ */
+export const BENCH_SIGNATURE = 3525981;
 export const BENCH_HASH_MB = 16;
 
 export interface BenchResult {

@@ -13,9 +13,11 @@
  *
  * Given the compiled WebAssembly core (`wasm`, src/node/wasmCore.ts wasmCoreModule() in Node),
  * `go` searches in the core (wasmSearch.ts, about three times as fast, node for node the same
- * search) on one thread (MultiPV, Skill Level, pondering and the rest included); a parallel
- * search (Lazy SMP) runs the TypeScript search, as does an engine built without the core.
- * `lastCore` tells which one ran.
+ * search) on one thread (MultiPV, Skill Level, pondering and the rest included). Given the
+ * shared build and a shared memory (`smp`), a parallel search (Lazy SMP) runs in the core too,
+ * one instance per thread over one hash table (wasm/smp.ts); without them the main thread
+ * searches alone in its core. Only an engine built without the core runs the TypeScript
+ * search (Lazy SMP included). `lastCore` tells which ran.
  */
 import { isLegal, legalMoves } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
@@ -34,6 +36,7 @@ import { SIG_PONDER, SIG_SIZE, SIG_STOP, SearchThread } from './search/thread.js
 import { applySkill, type SkillSettings } from './skill.js';
 import { planTime } from './timeman.js';
 import { TranspositionTable } from './tt.js';
+import { WasmCore } from './wasm/core.js';
 import { WasmSearcher } from './wasmSearch.js';
 
 export type { GoLimits, SearchInfo, SearchResult };
@@ -49,6 +52,11 @@ export interface EngineOptions {
   threadIndex?: number;
   /** The compiled WebAssembly core: searches run in it when they can (see Engine.go). */
   wasm?: WebAssembly.Module;
+  /**
+   * This thread's share of a parallel search in the WebAssembly core: the shared build
+   * (core-shared.wasm) and the memory every thread instantiates it over (wasm/smp.ts).
+   */
+  smp?: { module: () => WebAssembly.Module; memory: WebAssembly.Memory };
 }
 
 export interface EngineSettings {
@@ -98,6 +106,11 @@ export class Engine {
   readonly wasm: WasmSearcher | null;
   /** Which search ran the last `go` ('none': a book move, or no search yet). */
   lastCore: 'wasm' | 'ts' | 'none' = 'none';
+  /** The shared build and memory for Threads > 1, and this thread's core in it once made. */
+  private readonly smpSetup: { module: () => WebAssembly.Module; memory: WebAssembly.Memory } | undefined;
+  private smpSearcher: WasmSearcher | null = null;
+  /** The size of the shared hash table (MB). */
+  private smpHashMB: number;
 
   /** Signals belong to a controller that clears them itself before each search. */
   private readonly sharedSignals: boolean;
@@ -118,7 +131,10 @@ export class Engine {
     this.signals = opts.signals ?? new Int32Array(SIG_SIZE);
     this.thread = new SearchThread(r.value, this.tt, this.signals);
     this.thread.index = opts.threadIndex ?? 0;
-    this.wasm = opts.wasm ? new WasmSearcher(opts.wasm, opts.ttBuffer ? megabytesOf(opts.ttBuffer) : (opts.hashMB ?? 16)) : null;
+    const hashMB = opts.ttBuffer ? megabytesOf(opts.ttBuffer) : (opts.hashMB ?? 16);
+    this.wasm = opts.wasm ? new WasmSearcher(new WasmCore(opts.wasm), hashMB) : null;
+    this.smpSetup = opts.smp;
+    this.smpHashMB = hashMB;
     // Build the KPK table before any search, so that no search pauses for it.
     initKpk();
   }
@@ -148,9 +164,27 @@ export class Engine {
     this.gamePly = (this.pos.startFullmoves - 1) * 2 + this.pos.startTurn + this.pos.ply;
   }
 
+  /**
+   * This thread's core of a parallel search (made on first use: an instance of the shared
+   * build in its heap slot, over the shared table), or null without the shared build.
+   */
+  parallelCore(): WasmSearcher | null {
+    const setup = this.smpSetup;
+    if (!setup) return null;
+    if (!this.smpSearcher) {
+      const core = new WasmCore(setup.module(), { memory: setup.memory, slot: this.thread.index });
+      core.setThreadIndex(this.thread.index);
+      this.smpSearcher = new WasmSearcher(core, this.smpHashMB);
+    }
+    return this.smpSearcher;
+  }
+
   /** Forgets everything learned: hash table, histories, pawn hash. */
   newGame(): void {
-    if (!this.wasm || this.tsTableUsed) this.tt.clear();
+    this.smpSearcher?.core.newGame();
+    // A table no TypeScript search wrote since it was emptied is still empty (and its pages, never
+    // touched, cost no memory): a helper of a parallel search in the core never writes it.
+    if (this.tsTableUsed) this.tt.clear();
     this.tsTableUsed = false;
     this.thread.hist.clear();
     clearPawnHash();
@@ -170,6 +204,9 @@ export class Engine {
   attachHash(buffer: ArrayBufferLike): void {
     this.tt.attach(buffer);
     this.wasm?.setHashSize(megabytesOf(buffer));
+    // The shared core's table has the same size (the controller grew the shared memory for it).
+    this.smpHashMB = megabytesOf(buffer);
+    this.smpSearcher?.setHashSize(this.smpHashMB);
   }
 
   /** Static evaluation of the current position (side to move's view). */
@@ -188,6 +225,23 @@ export class Engine {
    */
   go(limits: GoLimits, onInfo?: (info: SearchInfo) => void, parallel?: { threads: number; helper: boolean }): SearchResult {
     this.thread.threadCount = parallel?.threads ?? 1;
+    // Given the shared build, every search runs in this thread's instance of it, whatever the
+    // thread count (one table, one core; with one thread it searches as the normal build does).
+    const smp = this.parallelCore();
+    if (parallel?.helper && smp) {
+      this.lastCore = 'wasm';
+      smp.goHelper(this.pos, this.signals, this.thread.index);
+      return { bestMove: 0, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [] };
+    }
+    // With the core but without the shared build (no shared memory), one thread searches:
+    // a helper has nothing to do, and the main thread searches alone in its own core.
+    if (!smp && this.wasm && this.thread.threadCount > 1) {
+      if (parallel?.helper) {
+        this.lastCore = 'none';
+        return { bestMove: 0, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [] };
+      }
+      this.thread.threadCount = 1;
+    }
     if (parallel?.helper) {
       this.lastCore = 'ts';
       this.tsTableUsed = true;
@@ -233,12 +287,22 @@ export class Engine {
     const multiPV = Math.max(s.multiPV, skilled.multiPV);
     const bookKnows = s.bookAwareSearch && book ? (): boolean => book.knowsWell(this.pos, rootSide) : undefined;
     const wasm = this.wasm;
-    if (wasm && this.thread.threadCount === 1) {
+    if (wasm && !smp && this.thread.threadCount === 1) {
       this.lastCore = 'wasm';
       this.coreUsed = true;
       const result = wasm.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows });
       if (skilled.pick) skilled.pick(result);
       if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = wasm.ponderFromHash(this.pos, result.bestMove);
+      return result;
+    }
+    if (smp) {
+      // The main thread of a search in the shared core; its end stops the helpers, if any.
+      this.lastCore = 'wasm';
+      const threads = this.thread.threadCount;
+      const result = smp.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows, threads });
+      if (threads > 1) this.stop();
+      if (skilled.pick) skilled.pick(result);
+      if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = smp.ponderFromHash(this.pos, result.bestMove);
       return result;
     }
     this.lastCore = 'ts';

@@ -15,8 +15,9 @@ import { MATE_IN_MAX, mateInMoves } from './score.js';
 import { waitForStopSignal, type SearchInfo, type SearchResult } from './search/iterate.js';
 import { now, type GoLimits } from './search/limits.js';
 import { LMR, SP } from './search/params.js';
-import { SIG_GEN, SIG_PONDER, SIG_STOP } from './search/thread.js';
+import { NODE_UNIT, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_STOP } from './search/thread.js';
 import { POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
+import { MAX_SHARED_HASH_MB } from './wasm/smp.js';
 
 export interface WasmGoOptions {
   /** MultiPV lines (default 1). */
@@ -28,6 +29,8 @@ export interface WasmGoOptions {
   /** Book-aware search: true when the position (at the end of a PV prefix) is a good book position. */
   bookKnows?: () => boolean;
   bookMinDepth?: number;
+  /** Threads of a parallel search (this one the main thread): their nodes count in info lines. */
+  threads?: number;
 }
 
 /** The largest hash table of the core (an AssemblyScript array holds less than 1 GB). */
@@ -40,18 +43,21 @@ export class WasmSearcher {
   /** The search constants last pushed into the core. */
   private params: number[] = [];
 
-  constructor(module: WebAssembly.Module, hashMB: number) {
-    this.core = new WasmCore(module);
-    this.setHashSize(hashMB);
+  /** A core of the shared build starts with the shared table as it is (not emptied: others may be using it). */
+  constructor(core: WasmCore, hashMB: number) {
+    this.core = core;
+    if (core.slot === undefined) this.setHashSize(hashMB);
+    else core.attachSharedTable(Math.min(hashMB, MAX_SHARED_HASH_MB));
   }
 
   /**
    * An empty hash table of `megabytes` in the core, at most 512 MB (a larger Hash gives the
-   * core 512); if the core's memory cannot grow that far, it keeps the size it has (emptied).
+   * core 512; a shared table, at most 1024); if the core's memory cannot grow that far, it
+   * keeps the size it has (emptied).
    */
   setHashSize(megabytes: number): void {
     try {
-      this.core.setHashSize(Math.min(megabytes, WASM_MAX_HASH_MB));
+      this.core.setHashSize(Math.min(megabytes, this.core.slot === undefined ? WASM_MAX_HASH_MB : MAX_SHARED_HASH_MB));
     } catch {
       this.core.newGame();
     }
@@ -85,9 +91,17 @@ export class WasmSearcher {
       (Atomics.load(signals, SIG_STOP) !== 0 || Atomics.load(signals, SIG_GEN) !== gen ? POLL_STOP : 0) |
       (Atomics.load(signals, SIG_PONDER) !== 0 ? POLL_PONDER : 0);
 
+    // Helpers publish their nodes in the signal array (goHelper); the main thread adds them up.
+    const threads = opts.threads ?? 1;
+    const helperNodes = (): number => {
+      let n = 0;
+      for (let i = 1; i < threads; i++) n += Atomics.load(signals, SIG_NODES + i) * NODE_UNIT;
+      return n;
+    };
     const onInfo = opts.onInfo;
     const report = onInfo
-      ? (line: number, depth: number, bound: number, score: number, seldepth: number, nodes: number): void => {
+      ? (line: number, depth: number, bound: number, score: number, seldepth: number, ownNodes: number): void => {
+          const nodes = ownNodes + helperNodes();
           const time = now() - start;
           const info: SearchInfo = {
             depth,
@@ -143,7 +157,7 @@ export class WasmSearcher {
     result.ponderMove = r.pv.length > 1 ? r.pv[1]! : 0;
     result.depth = r.depth;
     result.seldepth = r.seldepth;
-    result.nodes = r.nodes;
+    result.nodes = r.nodes + helperNodes();
     result.time = now() - start;
     result.pv = r.pv;
     if (bookPv) result.reason = 'book-pv';
@@ -151,6 +165,25 @@ export class WasmSearcher {
     const lines = Math.min(opts.multiPV ?? 1, r.rootMoves);
     if (lines > 1) result.lines = core.lines(lines);
     return result;
+  }
+
+  /**
+   * Searches `pos` as helper `index` of a parallel search (Lazy SMP): no limits, no output,
+   * only the shared hash table filled, until the controller's stop (raised by the main thread
+   * when it is done) or a newer search. Its nodes go to the signal array for the main
+   * thread's totals (in NODE_UNITs, every 512 nodes).
+   */
+  goHelper(pos: Position, signals: Int32Array, index: number): void {
+    this.sync();
+    const core = this.core;
+    core.setPosition(pos, true);
+    const gen = Atomics.load(signals, SIG_GEN);
+    const slot = SIG_NODES + index;
+    const poll = (): number => {
+      Atomics.store(signals, slot, Math.floor(core.nodes() / NODE_UNIT));
+      return Atomics.load(signals, SIG_STOP) !== 0 || Atomics.load(signals, SIG_GEN) !== gen ? POLL_STOP : 0;
+    };
+    core.search({ softMs: Infinity, hardMs: Infinity, timed: false }, { poll });
   }
 
   /** A legal reply to `move` from the core's hash table, or 0. */

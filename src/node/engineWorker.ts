@@ -10,11 +10,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine/engine.js';
 import { EngineConfigurator, runGo } from '../engine/host.js';
+import { MAX_SHARED_HASH_MB } from '../engine/wasm/smp.js';
 import { WASM_MAX_HASH_MB } from '../engine/wasmSearch.js';
 import { readParamsFile } from '../tune/paramsFile.js';
 import { loadEngineBook } from './engineBook.js';
 import { configureV8ForSearch } from './v8flags.js';
-import { wasmCoreModule } from './wasmCore.js';
+import { sharedCoreModule, wasmCoreModule } from './wasmCore.js';
 import type { WorkerRequest, WorkerReply } from './workerHost.js';
 
 export { loadPolyglotFile } from './engineBook.js';
@@ -22,12 +23,16 @@ export { loadPolyglotFile } from './engineBook.js';
 const port = parentPort;
 if (port) {
   configureV8ForSearch();
-  const { signals, tt, index } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number };
+  const { signals, tt, index, memory } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number; memory?: WebAssembly.Memory };
   const helper = index > 0;
-  // The main thread's searches run in the WebAssembly core when they can (one thread, one line:
-  // see Engine.go); helpers always search in TypeScript over the shared table, so they need no core.
-  const wasm = helper ? undefined : wasmCoreModule();
-  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm });
+  // Every thread searches in its instance of the shared build over the shared memory (one hash
+  // table for any number of threads; src/engine/wasm/smp.ts). Only without shared memory does
+  // the main thread use a core of its own, on one thread.
+  const smp = memory ? { module: sharedCoreModule, memory } : undefined;
+  const wasm = helper || smp ? undefined : wasmCoreModule();
+  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm, smp });
+  // The core is made now, not on the clock of the first move.
+  engine.parallelCore();
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
   const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
   const reply = (r: WorkerReply): void => port.postMessage(r);
@@ -46,9 +51,8 @@ if (port) {
       case 'tt': {
         engine.attachHash(msg.buffer);
         const mb = msg.buffer.byteLength / (1024 * 1024);
-        if (engine.wasm && mb > WASM_MAX_HASH_MB) {
-          reply({ type: 'error', message: `Hash ${mb} MB: a one-thread search uses ${WASM_MAX_HASH_MB} MB of it (the WebAssembly core's limit); with Threads > 1 the whole table is used` });
-        }
+        const limit = smp ? MAX_SHARED_HASH_MB : WASM_MAX_HASH_MB;
+        if (!helper && mb > limit) reply({ type: 'error', message: `Hash ${mb} MB: the search uses ${limit} MB of it (the WebAssembly core's limit)` });
         return;
       }
       case 'clearHash':

@@ -2,7 +2,8 @@
  * Loads the built WebAssembly core from dist/wasm in Node. The module is compiled once per
  * process (synchronously: it is small, and the CLI wants it before anything else runs).
  * The checked build keeps every array bounds check (slower; for tests: a bad index throws
- * instead of silently touching other memory).
+ * instead of silently touching other memory). The shared build (core-shared.wasm) runs the
+ * threads of a parallel search over one shared memory (src/engine/wasm/smp.ts).
  */
 import { readFileSync } from 'node:fs';
 import { WasmCore } from '../engine/wasm/core.js';
@@ -10,7 +11,20 @@ import { WasmCore } from '../engine/wasm/core.js';
 const modules = new Map<string, WebAssembly.Module>();
 
 export function wasmCoreModule(checked = false): WebAssembly.Module {
-  const name = checked ? 'core-checked.wasm' : 'core.wasm';
+  return loadModule(checked ? 'core-checked.wasm' : 'core.wasm');
+}
+
+/** The shared-memory build: instances are the threads of one search (WasmCore with a SharedCoreSlot). */
+export function sharedCoreModule(): WebAssembly.Module {
+  return loadModule('core-shared.wasm');
+}
+
+/** The trace build (core-trace.wasm): the same evaluation, able to trace it for the tuner (src/tune/core.ts). */
+export function traceCoreModule(): WebAssembly.Module {
+  return loadModule('core-trace.wasm');
+}
+
+function loadModule(name: string): WebAssembly.Module {
   let m = modules.get(name);
   if (!m) {
     // dist/src/node/wasmCore.js → dist/wasm/

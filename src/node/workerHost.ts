@@ -22,6 +22,7 @@ import type { LearnGame } from '../engine/bookProbe.js';
 import type { EngineConfig, EngineHost, GoRequest, WireBest, WireInfo } from '../engine/host.js';
 import { MAX_THREADS, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_SIZE, SIG_STOP } from '../engine/search/thread.js';
 import { TranspositionTable } from '../engine/tt.js';
+import { growForTable, sharedCoreMemory } from '../engine/wasm/smp.js';
 
 export type WorkerRequest =
   | { type: 'configure'; config: Partial<EngineConfig> }
@@ -45,6 +46,8 @@ export class WorkerHost implements EngineHost {
   private readonly workers: Worker[] = [];
   private readonly signals = new Int32Array(new SharedArrayBuffer(SIG_SIZE * 4));
   private tt: SharedArrayBuffer;
+  /** The memory every thread's WebAssembly core shares when Threads > 1 (a string: why there is none). */
+  private readonly memory: WebAssembly.Memory | string;
   /** Everything configured so far, for helpers started later. */
   private config: Partial<EngineConfig> = {};
   private nextId = 0;
@@ -64,8 +67,8 @@ export class WorkerHost implements EngineHost {
   /** The main worker has loaded and built its tables; callbacks waiting for that. */
   private ready = false;
   private readyWaiters: (() => void)[] = [];
-  /** Callbacks waiting for the main worker to work through the messages posted before them. */
-  private syncWaiters: (() => void)[] = [];
+  /** Per worker, callbacks waiting for it to work through the messages posted before them. */
+  private syncWaiters: (() => void)[][] = [];
   /** Games handed to book learning and not yet written; close waits for them. */
   private learning = 0;
   private learnedWaiters: (() => void)[] = [];
@@ -73,12 +76,14 @@ export class WorkerHost implements EngineHost {
   /** `workerUrl`: the search thread's module (tests give one that fails). */
   constructor(private readonly workerUrl = new URL('./engineWorker.js', import.meta.url)) {
     this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(16));
+    this.memory = sharedCoreMemory(16);
     this.spawn();
   }
 
   private spawn(): void {
     const index = this.workers.length;
-    const w = new Worker(this.workerUrl, { workerData: { signals: this.signals.buffer, tt: this.tt, index } });
+    const memory = typeof this.memory === 'string' ? undefined : this.memory;
+    const w = new Worker(this.workerUrl, { workerData: { signals: this.signals.buffer, tt: this.tt, index, memory } });
     if (index === 0) {
       w.on('message', (r: WorkerReply) => this.received(r));
       w.on('error', (e) => this.fail(`search thread failed: ${e.message}`));
@@ -86,7 +91,11 @@ export class WorkerHost implements EngineHost {
     } else {
       // A helper only fills the shared table: the main search goes on without it.
       w.on('error', (e) => this.onError?.(`search thread ${index} failed: ${e.message}`));
+      w.on('message', (r: WorkerReply) => {
+        if (r.type === 'synced') this.syncWaiters[index]?.shift()?.();
+      });
     }
+    this.syncWaiters[index] = [];
     this.workers.push(w);
     if (index > 0) w.postMessage({ type: 'configure', config: this.config } satisfies WorkerRequest);
   }
@@ -101,7 +110,7 @@ export class WorkerHost implements EngineHost {
   private received(r: WorkerReply): void {
     if (r.type === 'ready') {
       this.ready = true;
-      for (const cb of this.readyWaiters.splice(0)) cb();
+      for (const cb of this.readyWaiters.splice(0)) this.whenReady(cb);
       return;
     }
     if (r.type === 'error') {
@@ -109,7 +118,7 @@ export class WorkerHost implements EngineHost {
       return;
     }
     if (r.type === 'synced') {
-      this.syncWaiters.shift()?.();
+      this.syncWaiters[0]!.shift()?.();
       return;
     }
     if (r.type === 'learned') {
@@ -151,12 +160,23 @@ export class WorkerHost implements EngineHost {
 
   configure(config: Partial<EngineConfig>): void {
     if (config.threads !== undefined) {
-      const n = Math.max(1, Math.min(MAX_THREADS, config.threads));
+      let n = Math.max(1, Math.min(MAX_THREADS, config.threads));
+      if (n > 1 && typeof this.memory === 'string') {
+        this.onError?.(`Threads ${n}: ${this.memory}; searching on one thread`);
+        n = 1;
+        config = { ...config, threads: 1 };
+      }
       while (this.workers.length < n) this.spawn();
-      while (this.workers.length > n) void this.workers.pop()!.terminate();
+      while (this.workers.length > n) {
+        void this.workers.pop()!.terminate();
+        // Nobody waits for a thread that is gone.
+        for (const cb of this.syncWaiters.pop() ?? []) cb();
+      }
     }
     if (config.hashMB !== undefined) {
       try {
+        // The shared cores' table first: the threads attach to it when they get the message.
+        if (typeof this.memory !== 'string') growForTable(this.memory, config.hashMB);
         this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(config.hashMB));
         this.broadcast({ type: 'tt', buffer: this.tt });
       } catch (e) {
@@ -200,16 +220,22 @@ export class WorkerHost implements EngineHost {
   }
 
   /**
-   * isready / ping: during a search at once; otherwise once the main worker has done what was
-   * posted before (a new hash table allocated and emptied, a book or parameters loaded), so a
-   * `go` after `readyok` does not pay for them on its clock.
+   * isready / ping: during a search at once; otherwise once every search thread has done what
+   * was posted before (started, its core made, a new hash table allocated and emptied, a book
+   * or parameters loaded), so a `go` after `readyok` does not pay for them on its clock.
    */
   whenReady(cb: () => void): void {
     if (!this.ready) this.readyWaiters.push(cb);
     else if (this.running !== 0) cb();
     else {
-      this.syncWaiters.push(cb);
-      this.workers[0]!.postMessage({ type: 'sync' } satisfies WorkerRequest);
+      let left = this.workers.length;
+      const done = (): void => {
+        if (--left === 0) cb();
+      };
+      this.workers.forEach((w, i) => {
+        this.syncWaiters[i]!.push(done);
+        w.postMessage({ type: 'sync' } satisfies WorkerRequest);
+      });
     }
   }
 

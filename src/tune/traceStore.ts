@@ -8,12 +8,12 @@
  * millions of multiply-adds.
  *
  * The arrays can live in SharedArrayBuffers, so worker threads read the same store without
- * copies (`toShared`, `fromBuffers`).
+ * copies (`toShared`, `fromBuffers`). Traces come from the WebAssembly core (core.ts): the
+ * evaluation that plays.
  */
 import type { Position } from '../core/position.js';
-import { evaluateTrace } from '../engine/eval/evaluate.js';
 import { NPAIRS } from '../engine/eval/params.js';
-import { endgameScale } from '../engine/eval/terms/endgame.js';
+import { tunerCore } from './core.js';
 
 export interface TraceBuffers {
   n: number;
@@ -155,13 +155,15 @@ export class TraceBuilder {
    * special endgame evaluator decides are not linear in the weights and are refused.
    */
   add(pos: Position, result: number): number {
-    const t = evaluateTrace(pos);
+    // The trace of the evaluation that plays: the WebAssembly core's.
+    const core = tunerCore();
+    core.setPosition(pos, false);
+    const t = core.evaluateTrace();
     if (t.special) return TRACE_SPECIAL;
     if (this.n + 2 > this.start.length) this.growRows();
     if (this.nnz + NPAIRS > this.index.length) this.growEntries();
-    // evaluateTrace leaves the material counts of pos in place for the scale functions.
-    this.scaleW[this.n] = endgameScale(pos, 1);
-    this.scaleB[this.n] = endgameScale(pos, -1);
+    this.scaleW[this.n] = t.scaleW;
+    this.scaleB[this.n] = t.scaleB;
     const c = t.coef;
     let at = this.nnz;
     for (let i = 0; i < NPAIRS; i++) {

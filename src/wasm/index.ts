@@ -8,6 +8,7 @@
  * faster (`npm run bench -- perft`). The gain needs the whole hot loop on this side of the
  * boundary: a search that recurses in JavaScript and calls in here per node is no faster.
  */
+import './heapSlot';
 import { Position } from './position';
 import { generateLegal } from './movegen';
 import { KING, MAX_MOVES } from './types';
@@ -25,10 +26,16 @@ import {
   resultScore,
   resultSeldepth,
   rm,
+  helperIndex,
+  setHelperIndex,
 } from './search/iterate';
 import { STOP } from './search/limits';
 import * as SP from './search/params';
-import { PLIES, SearchThread } from './search/thread';
+import { PLIES, STACK_OFFSET, SearchThread } from './search/thread';
+import { qsearch } from './search/qsearch';
+import { INFINITE } from './search/score';
+import { TRACE_COEF, isTraceBuild } from './eval/trace';
+import { endgameScale } from './eval/terms/endgame';
 import { TranspositionTable } from './search/tt';
 import { computePins as computePins_, isLegalNotInCheck as isLegalNotInCheck_ } from './legality';
 import { generateNoisy as generateNoisy_, generateQuiets as generateQuiets_ } from './movegenStaged';
@@ -189,6 +196,80 @@ export function clearPawnHash(): void {
   clearPawns();
 }
 
+// ----- the tuner's view: the evaluation's trace, and quiet leaves by quiescence search -----
+
+/**
+ * Evaluates the set-up position with its trace (eval/trace.ts): returns the value from White's
+ * point of view; traceCoefPtr() holds each pair's coefficient (NPAIRS i32s), tracePhase,
+ * traceScale and traceSpecial the rest (src/tune/traceStore.ts reads them).
+ */
+export function evaluateTrace(): i32 {
+  return E.evaluateTrace(pos);
+}
+/** Does this build trace (core-trace.wasm)? The others evaluate without the trace's tests. */
+export function traceBuild(): bool {
+  return isTraceBuild();
+}
+export function traceCoefPtr(): usize {
+  return changetype<usize>(TRACE_COEF);
+}
+export function tracePhase(): i32 {
+  return E.tracePhase;
+}
+export function traceScale(): i32 {
+  return E.traceScale;
+}
+export function traceSpecial(): bool {
+  return E.traceSpecial;
+}
+/** The endgame scale for the endgame half favouring White (sign 1) or Black (-1), after evaluateTrace. */
+export function endgameScaleFor(sign: i32): i32 {
+  return endgameScale(pos, sign);
+}
+
+// The quiescence search of the tuner: its own small table, emptied for every position, so that
+// a position's leaf does not depend on the positions resolved before it.
+let resolveTT: TranspositionTable | null = null;
+let resolveThread: SearchThread | null = null;
+
+/**
+ * Runs the engine's quiescence search on the set-up position with a full window (not in
+ * check): returns its score (side to move's view); pvLength()/pvMove() give the captures it
+ * expects, whose end is the quiet leaf the tuner traces (src/tune/resolve.ts).
+ */
+export function resolveQuiet(): i32 {
+  if (resolveThread == null) {
+    const small = new TranspositionTable();
+    small.resizeBytes(1 << 16);
+    resolveTT = small;
+    resolveThread = new SearchThread(pos, small);
+  }
+  const t = resolveThread!;
+  resolveTT!.clear();
+  t.nodes = 0;
+  t.seldepth = 0;
+  t.stopped = false;
+  t.nodeLimit = Infinity;
+  t.hardMs = Infinity;
+  t.pondering = false;
+  unchecked(t.pvLen[0] = 0);
+  unchecked(t.psqt[0] = Q.psqtFromScratch(pos));
+  for (let i = 0; i < STACK_OFFSET; i++) {
+    unchecked(t.pieceTo[i] = 0);
+    unchecked(t.movePlayed[i] = 0);
+  }
+  resolvedPv = t;
+  return qsearch(t, -INFINITE, INFINITE, 0, false);
+}
+let resolvedPv: SearchThread | null = null;
+/** Length and moves of the last resolveQuiet's principal variation. */
+export function resolvedLength(): i32 {
+  return resolvedPv == null ? 0 : <i32>unchecked(resolvedPv!.pvLen[0]);
+}
+export function resolvedMove(i: i32): i32 {
+  return <i32>unchecked(resolvedPv!.pv[i]);
+}
+
 // ----- the weights: one i32 table [mg0, eg0, mg1, eg1, ...] that JavaScript fills -----
 
 /** Address of the weight table in memory (2 * weightPairs() i32s). */
@@ -208,8 +289,35 @@ export function applyWeights(): void {
 // ----- the search (src/wasm/search, port of src/engine/search) -----
 
 const tt = new TranspositionTable();
-tt.resize(16);
+// A build over shared memory gets its table from attachTable (one table for every thread).
+if (!ASC_FEATURE_THREADS) tt.resize(16);
 const thread = new SearchThread(pos, tt);
+
+// ----- threads: instances of the shared-memory build (core-shared.wasm) over one memory -----
+//
+// Each instance has its own heap slot (heapSlot.ts) and its own globals; the hash table is
+// the one thing they use together (src/engine/wasm/smp.ts has the layout).
+
+/** The first free address after the static data (the same in every instance). */
+export function heapBase(): usize {
+  return __heap_base;
+}
+/** The end of what this instance has allocated (the host checks that it stays in its slot). */
+export function heapTop(): usize {
+  return heap.alloc(0);
+}
+/** Searches with the hash table at `ptr` (`megabytes`, a power of two) shared with the other threads. */
+export function attachTable(ptr: usize, megabytes: i32): void {
+  tt.attach(ptr, megabytes);
+}
+/** Empties the hash table (the shared one: one thread does it, between searches). */
+export function clearTable(): void {
+  tt.clear();
+}
+/** This instance's thread: 0 the main search, 1, 2, ... Lazy SMP helpers (see iterate.ts). */
+export function setThreadIndex(i: i32): void {
+  setHelperIndex(i);
+}
 
 /** Replaces the hash table by an empty one of `megabytes` (rounded down to a power of two, at most 512). */
 export function setHashSize(megabytes: i32): void {
@@ -218,7 +326,8 @@ export function setHashSize(megabytes: i32): void {
 
 /** Forgets everything learned: hash table, histories, pawn hash (as Engine.newGame). */
 export function newGame(): void {
-  tt.clear();
+  // The shared table is emptied by the main thread alone.
+  if (!ASC_FEATURE_THREADS || helperIndex == 0) tt.clear();
   thread.hist.clear();
   clearPawns();
 }

@@ -3,7 +3,7 @@
  * signature of the search; nodes per second measure speed on one thread, of the search the
  * engine plays with (the WebAssembly core's).
  */
-import { BENCH_DEPTH, BENCH_POSITIONS, runBench } from '../../engine/bench.js';
+import { BENCH_DEPTH, BENCH_POSITIONS, BENCH_SIGNATURE, runBench } from '../../engine/bench.js';
 import { startProgress } from '../../node/progress.js';
 import { intOption } from '../errors.js';
 import { report } from '../output.js';
@@ -24,7 +24,17 @@ export function benchCommand(opts: BenchOptions): void {
   const progress = startProgress({ label: 'bench', total: BENCH_POSITIONS.length, unit: 'positions', quiet: opts.quiet || opts.json });
   const r = runBench(depth, (i) => progress.update(i + 1), opts.warmup !== false, wasmCoreModule());
   progress.stop();
-  report(opts.json, { nodes: r.nodes, nps: r.nps, time: Math.round(r.time), depth, positions: BENCH_POSITIONS.length, warmup: opts.warmup !== false }, () =>
-    [`positions ${BENCH_POSITIONS.length}, depth ${depth}`, `time ${(r.time / 1000).toFixed(3)} s`, `nodes ${r.nodes}`, `nps ${r.nps}`].join('\n'),
+  // At the recorded depth the node count is compared with the recorded signature.
+  const signature = depth === BENCH_DEPTH ? (r.nodes === BENCH_SIGNATURE ? 'as recorded' : `differs from the recorded ${BENCH_SIGNATURE}`) : undefined;
+  report(
+    opts.json,
+    { nodes: r.nodes, nps: r.nps, time: Math.round(r.time), depth, positions: BENCH_POSITIONS.length, warmup: opts.warmup !== false, ...(signature ? { signature } : {}) },
+    () =>
+      [
+        `positions ${BENCH_POSITIONS.length}, depth ${depth}`,
+        `time ${(r.time / 1000).toFixed(3)} s`,
+        `nodes ${r.nodes}${signature ? ` (signature ${signature}${r.nodes === BENCH_SIGNATURE ? '' : '; src/engine/bench.ts BENCH_SIGNATURE, docs/engine.md'})` : ''}`,
+        `nps ${r.nps}`,
+      ].join('\n'),
   );
 }

@@ -4,6 +4,8 @@
  * (src/node/wasmCore.ts reads the built file in Node).
  */
 import type { Position } from '../../core/position.js';
+import { MAX_THREADS } from '../search/thread.js';
+import { MAX_SHARED_HASH_MB, SLOT_BYTES, TABLE_PTR } from './smp.js';
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -81,6 +83,28 @@ interface CoreExports {
   setSearchParam(i: number, v: number): number;
   rebuildSearchTables(): void;
   lmrPtr(): number;
+  heapBase(): number;
+  evaluateTrace(): number;
+  traceBuild(): number;
+  traceCoefPtr(): number;
+  tracePhase(): number;
+  traceScale(): number;
+  traceSpecial(): number;
+  endgameScaleFor(sign: number): number;
+  resolveQuiet(): number;
+  resolvedLength(): number;
+  resolvedMove(i: number): number;
+  heapTop(): number;
+  attachTable(ptr: number, megabytes: number): void;
+  clearTable(): void;
+  setThreadIndex(i: number): void;
+}
+
+/** An instance of the shared build (core-shared.wasm) as thread `slot` of a parallel search. */
+export interface SharedCoreSlot {
+  memory: WebAssembly.Memory;
+  /** 0 for the main search, 1, 2, ... for helpers (at most MAX_THREADS - 1). */
+  slot: number;
 }
 
 /** What a search in the core found (as the TypeScript SearchResult, the fields the core has). */
@@ -146,9 +170,14 @@ function readString(memory: WebAssembly.Memory, ptr: number): string {
 export class WasmCore {
   private readonly x: CoreExports;
   private hooks: WasmSearchHooks = {};
+  /** The thread slot of an instance over shared memory (undefined: a memory of its own). */
+  readonly slot: number | undefined;
 
-  /** One instance: one board of its own (instances share nothing). */
-  constructor(module: WebAssembly.Module) {
+  /**
+   * One instance: one board of its own. Instances of the normal build share nothing; those of
+   * the shared build (`shared`) share one memory and search with one hash table (smp.ts).
+   */
+  constructor(module: WebAssembly.Module, shared?: SharedCoreSlot) {
     // A failed bounds check (checked build) or assertion calls abort with its message.
     const abort = (msg: number, file: number, line: number, col: number): never => {
       const memory = this.x.memory;
@@ -161,8 +190,18 @@ export class WasmCore {
     const report = (line: number, depth: number, bound: number, score: number, seldepth: number, nodes: number): void =>
       this.hooks.report?.(line, depth, bound, score, seldepth, nodes);
     const iterationDone = (depth: number, score: number): number => (this.hooks.iterationDone?.(depth, score) ? 1 : 0);
-    const instance = new WebAssembly.Instance(module, { env: { abort, now, poll, report, iterationDone } });
+    if (shared && !(Number.isInteger(shared.slot) && shared.slot >= 0 && shared.slot < MAX_THREADS)) {
+      throw new RangeError(`wasm core: thread slot ${shared.slot} is not one of 0 to ${MAX_THREADS - 1}`);
+    }
+    // The bytes to skip before this instance's heap (src/wasm/heapSlot.ts).
+    const heapReserve = (): number => (shared ? shared.slot * SLOT_BYTES : 0);
+    const env = { abort, now, poll, report, iterationDone, heapReserve, ...(shared ? { memory: shared.memory } : {}) };
+    const instance = new WebAssembly.Instance(module, { env });
     this.x = instance.exports as unknown as CoreExports;
+    this.slot = shared?.slot;
+    if (shared && (this.x.heapBase() >= SLOT_BYTES || this.x.heapTop() >= (shared.slot + 1) * SLOT_BYTES)) {
+      throw new Error(`wasm core: thread ${shared.slot}'s heap does not fit its ${SLOT_BYTES >> 20} MB slot (src/engine/wasm/smp.ts)`);
+    }
   }
 
   /**
@@ -348,12 +387,71 @@ export class WasmCore {
    * table reuses the larger one's. Throws if the memory cannot grow; the table is then unchanged.
    */
   setHashSize(megabytes: number): void {
-    this.x.setHashSize(megabytes);
+    if (this.slot === undefined) this.x.setHashSize(megabytes);
+    else {
+      // The shared table: thread 0 empties it.
+      this.attachSharedTable(megabytes);
+      if (this.slot === 0) this.x.clearTable();
+    }
+  }
+
+  /**
+   * Searches with the shared table of `megabytes` (at most MAX_SHARED_HASH_MB) as it is; the
+   * host grew the memory for it first (smp.ts growForTable).
+   */
+  attachSharedTable(megabytes: number): void {
+    if (this.slot === undefined) throw new Error('wasm core: not an instance of the shared build');
+    this.x.attachTable(TABLE_PTR, Math.min(megabytes, MAX_SHARED_HASH_MB));
   }
 
   /** Forgets everything the core's search learned: hash table, histories, pawn hash (Engine.newGame). */
   newGame(): void {
     this.x.newGame();
+  }
+
+  /**
+   * The evaluation of the position in the core with its trace (the tuner's data): each weight
+   * pair's coefficient (White's count minus Black's; a view into the core's memory, valid until
+   * the next call), the phase, the endgame scale, whether a special endgame rule decided (not
+   * linear), the value from White's point of view, and the endgame scales for the endgame half
+   * favouring White and Black.
+   */
+  evaluateTrace(): { coef: Int32Array; phase: number; scale: number; special: boolean; white: number; scaleW: number; scaleB: number } {
+    const x = this.x;
+    if (x.traceBuild() === 0) throw new Error('wasm core: only the trace build (core-trace.wasm) traces the evaluation');
+    const white = x.evaluateTrace();
+    return {
+      coef: new Int32Array(x.memory.buffer, x.traceCoefPtr(), x.weightPairs()),
+      phase: x.tracePhase(),
+      scale: x.traceScale(),
+      special: x.traceSpecial() !== 0,
+      white,
+      scaleW: x.endgameScaleFor(1),
+      scaleB: x.endgameScaleFor(-1),
+    };
+  }
+
+  /**
+   * The engine's quiescence search on the position in the core (not in check), full window,
+   * with a small table of its own emptied first: its score (side to move's view) and the
+   * captures it expects (its principal variation).
+   */
+  resolveQuiet(): { score: number; pv: number[] } {
+    const x = this.x;
+    const score = x.resolveQuiet();
+    const pv: number[] = [];
+    for (let i = 0, n = x.resolvedLength(); i < n; i++) pv.push(x.resolvedMove(i));
+    return { score, pv };
+  }
+
+  /** Makes this instance thread `index` of a parallel search (0: the main one; others skip iterations). */
+  setThreadIndex(index: number): void {
+    this.x.setThreadIndex(index);
+  }
+
+  /** Nodes of the running (or last) search, readable from a hook while it runs. */
+  nodes(): number {
+    return this.x.searchNodes();
   }
 
   /**

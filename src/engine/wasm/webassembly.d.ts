@@ -9,6 +9,8 @@ declare namespace WebAssembly {
     readonly exports: Record<string, unknown>;
   }
   class Memory {
+    constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
     readonly buffer: ArrayBuffer;
+    grow(pages: number): number;
   }
 }

@@ -11,12 +11,13 @@ import { ATT, ATT2, FILE_A, FILE_H, ZONE, ZONE_ATTACKERS, ZONE_HITS, popcnt64 } 
 import { EVAL_LIMIT, P_BISHOP_PAIR, P_TEMPO, PACKED, PHASE_MAX, unpackEg, unpackMg } from './params';
 export { EVAL_LIMIT, PHASE_MAX };
 import { psqtFromScratch } from './psqt';
-import { COUNT, NO_SPECIAL, countMaterial, endgameScale, specialEndgame } from './terms/endgame';
+import { COUNT, NO_SPECIAL, SCALE_NORMAL, countMaterial, endgameScale, specialEndgame } from './terms/endgame';
 import { kingAttack, kingShelter } from './terms/king';
 import { evaluatePassed } from './terms/passed';
 import { PI_SCORE, probePawns } from './terms/pawns';
 import { evaluatePieces } from './terms/pieces';
 import { evaluateThreats } from './terms/threats';
+import { setTracing, trace } from './trace';
 
 
 /** Game phase 0 (bare kings and pawns) .. 24 (all pieces) straight from the bitboards. */
@@ -70,9 +71,13 @@ function linearTerms(pos: Position): i32 {
   score += evaluateThreats(pos, 0) - evaluateThreats(pos, 1);
   score += evaluatePassed(pos, 0) - evaluatePassed(pos, 1);
   const pair = (unchecked(COUNT[BISHOP]) >= 2 ? 1 : 0) - (unchecked(COUNT[8 | BISHOP]) >= 2 ? 1 : 0);
-  if (pair != 0) score += unchecked(PACKED[P_BISHOP_PAIR]) * pair;
+  if (pair != 0) {
+    score += unchecked(PACKED[P_BISHOP_PAIR]) * pair;
+    trace(P_BISHOP_PAIR, pair);
+  }
   const tempo = pos.turn == WHITE ? 1 : -1;
   score += unchecked(PACKED[P_TEMPO]) * tempo;
+  trace(P_TEMPO, tempo);
   return score;
 }
 
@@ -107,4 +112,36 @@ export function lazyEval(pos: Position, psqt: i32): i32 {
   const score = psqt + (pos.turn == WHITE ? unchecked(PACKED[P_TEMPO]) : -unchecked(PACKED[P_TEMPO]));
   const v = (unpackMg(score) * phase + unpackEg(score) * (PHASE_MAX - phase)) / PHASE_MAX;
   return pos.turn == WHITE ? v : 0 - v;
+}
+
+// The last trace (evaluateTrace): its phase, endgame scale, whether a special endgame rule
+// decided the value (no linear model then), and the value (White's point of view).
+export let tracePhase = 0;
+export let traceScale = 0;
+export let traceSpecial = false;
+
+/**
+ * The evaluation of `pos` with its trace (TRACE_COEF, trace.ts): returns the value from
+ * White's point of view, as src/engine/eval/evaluate.ts evaluateTrace. Leaves the pawn hash
+ * as it was.
+ */
+export function evaluateTrace(pos: Position): i32 {
+  setTracing(true);
+  countMaterial(pos);
+  const special = specialEndgame(pos);
+  let v: i32;
+  tracePhase = phaseOf();
+  if (special != NO_SPECIAL) {
+    traceSpecial = true;
+    traceScale = SCALE_NORMAL;
+    v = special;
+  } else {
+    traceSpecial = false;
+    const score = psqtFromScratch(pos) + linearTerms(pos);
+    const eg = unpackEg(score);
+    traceScale = endgameScale(pos, eg);
+    v = blend(unpackMg(score), eg, tracePhase, traceScale);
+  }
+  setTracing(false);
+  return v;
 }

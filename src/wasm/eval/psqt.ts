@@ -5,8 +5,9 @@
  * same thing: ToInt32 is a ring homomorphism mod 2^32 and the double sums are exact).
  */
 import { Position } from '../position';
-import { CASTLING, EN_PASSANT, KIND_MASK, KNIGHT, PROMOTION } from '../types';
-import { PSQ } from './params';
+import { CASTLING, EN_PASSANT, KIND_MASK, KING, KNIGHT, PROMOTION } from '../types';
+import { P_MATERIAL, P_PST, PSQ } from './params';
+import { trace, tracing } from './trace';
 
 /** Material + PST of the whole position. */
 export function psqtFromScratch(pos: Position): i32 {
@@ -16,6 +17,13 @@ export function psqtFromScratch(pos: Position): i32 {
     const p = <i32>unchecked(board[sq]);
     if (p == 0) continue;
     s += unchecked(PSQ[(p << 6) | sq]);
+    if (tracing()) {
+      const c = p >> 3;
+      const t = p & 7;
+      const sign = c == 0 ? 1 : -1;
+      if (t != KING) trace(P_MATERIAL + t - 1, sign);
+      trace(P_PST + ((t - 1) << 6) + (c == 0 ? sq : sq ^ 56), sign);
+    }
   }
   return s;
 }

@@ -59,6 +59,19 @@ export const ITERATION_START_SHARE = 0.6;
 
 export const rm = new RootMoves();
 
+/**
+ * This instance's thread in a parallel (Lazy SMP) search: 0 the main thread, 1, 2, ... the
+ * helpers, which only fill the shared hash table. A helper skips some iterations, differently
+ * for each thread, so that the threads spread over several depths at once: Stockfish 10's
+ * SkipSize/SkipPhase tables (src/search.cpp, Thread::search).
+ */
+export let helperIndex = 0;
+export function setHelperIndex(i: i32): void {
+  helperIndex = i;
+}
+const SKIP_SIZE: StaticArray<i32> = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: StaticArray<i32> = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
 /** Searches every root move at `depth` in (alpha, beta), from index pvIdx on. */
 function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i32): i32 {
   const pos = t.pos;
@@ -186,6 +199,10 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
   let lastScore = 0;
 
   for (let depth = 1; depth <= maxDepth; depth++) {
+    if (helperIndex > 0) {
+      const k = (helperIndex - 1) % 20;
+      if (((depth + unchecked(SKIP_PHASE[k])) / unchecked(SKIP_SIZE[k])) % 2 != 0) continue;
+    }
     t.rootDepth = depth;
     t.bestMoveChanges = 0;
     for (let pvIdx = 0; pvIdx < multiPV && !t.stopped; pvIdx++) {

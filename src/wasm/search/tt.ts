@@ -72,6 +72,26 @@ export class TranspositionTable {
     this.generation = 0;
   }
 
+  /**
+   * Uses the table at `ptr` of `megabytes` (a power of two) that another instance over the same
+   * shared memory uses too (Lazy SMP): nothing is allocated or emptied here. The word before
+   * `ptr` is given the byte length a StaticArray keeps there, so checked builds bound-check it.
+   */
+  attach(ptr: usize, megabytes: i32): void {
+    const bytes = TranspositionTable.bytesFor(megabytes);
+    store<u32>(ptr - 4, <u32>bytes);
+    this.data = changetype<StaticArray<i32>>(ptr);
+    this.mask = (bytes >> 2) / BUCKET_WORDS - 1;
+    this.generation = 0;
+  }
+
+  /** An empty table of `bytes` (a power of two, at least one bucket), for a private small table. */
+  resizeBytes(bytes: i32): void {
+    this.data = new StaticArray<i32>(bytes >> 2);
+    this.mask = (bytes >> 2) / BUCKET_WORDS - 1;
+    this.generation = 0;
+  }
+
   clear(): void {
     const d = this.data;
     memory.fill(changetype<usize>(d), 0, <usize>((this.mask + 1) * BUCKET_WORDS) << 2);

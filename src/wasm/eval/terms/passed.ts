@@ -6,6 +6,7 @@ import { Position } from '../../position';
 import { ATT, DIST, FRONT } from '../masks';
 import { P_PASSED_ENEMY_KING, P_PASSED_FREE, P_PASSED_OWN_KING, P_PASSED_SAFE, PACKED } from '../params';
 import { PI_PASSED } from './pawns';
+import { term, trace } from '../trace';
 
 /** Side c's passed-pawn terms (packed, from c's point of view). All attack maps must be set. */
 export function evaluatePassed(pos: Position, c: i32): i32 {
@@ -18,6 +19,7 @@ export function evaluatePassed(pos: Position, c: i32): i32 {
   const up = c == 0 ? 8 : -8;
   const board = pos.board;
   const blockers = unchecked(ATT[t8]) | unchecked(pos.bb[t8]);
+  const sign = c == 0 ? 1 : -1;
   let score = 0;
   while (b != 0) {
     const sq = <i32>ctz(b);
@@ -27,8 +29,10 @@ export function evaluatePassed(pos: Position, c: i32): i32 {
     const dOwn = <i32>unchecked(DIST[ownK | stop]);
     const dEn = <i32>unchecked(DIST[enK | stop]);
     score += unchecked(PACKED[P_PASSED_OWN_KING + rr]) * dOwn + unchecked(PACKED[P_PASSED_ENEMY_KING + rr]) * dEn;
-    if (unchecked(board[stop]) == 0) score += unchecked(PACKED[P_PASSED_FREE + rr]);
-    if ((unchecked(FRONT[(c << 6) | sq]) & blockers) == 0) score += unchecked(PACKED[P_PASSED_SAFE + rr]);
+    trace(P_PASSED_OWN_KING + rr, sign * dOwn);
+    trace(P_PASSED_ENEMY_KING + rr, sign * dEn);
+    if (unchecked(board[stop]) == 0) score += term(P_PASSED_FREE + rr, sign);
+    if ((unchecked(FRONT[(c << 6) | sq]) & blockers) == 0) score += term(P_PASSED_SAFE + rr, sign);
   }
   return score;
 }

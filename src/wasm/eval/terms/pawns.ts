@@ -15,6 +15,7 @@ import { PAWN_ATT } from '../../attacks';
 import { Position } from '../../position';
 import { ADJ_FILES, BEHIND_ADJ, FILE_A, FILE_H, FRONT, PASSED, SPAN } from '../masks';
 import { P_BACKWARD, P_CONNECTED, P_DOUBLED, P_ISOLATED, P_PASSED, PACKED } from '../params';
+import { term, tracing } from '../trace';
 
 const ENTRY = 8;
 const BITS = 14;
@@ -69,7 +70,8 @@ export function probePawns(pos: Position): void {
   h ^= h >>> 15;
   const e = (h & MASK) * ENTRY;
   const w6 = unchecked(TABLE[e + 6]);
-  if ((w6 & VALID) != 0 && unchecked(TABLE[e]) == wp && unchecked(TABLE[e + 1]) == bp) {
+  // A trace computes everything afresh (every term counted) and leaves the table alone.
+  if (!tracing() && (w6 & VALID) != 0 && unchecked(TABLE[e]) == wp && unchecked(TABLE[e + 1]) == bp) {
     PI_SCORE = <i32>w6;
     unchecked(PI_PASSED[0] = TABLE[e + 2]);
     unchecked(PI_PASSED[1] = TABLE[e + 3]);
@@ -80,6 +82,10 @@ export function probePawns(pos: Position): void {
   }
   const score = evalPawnSide(pos, 0) - evalPawnSide(pos, 1);
   PI_SCORE = score;
+  if (tracing()) {
+    lastEntry = -1;
+    return;
+  }
   lastEntry = e;
   unchecked(TABLE[e] = wp);
   unchecked(TABLE[e + 1] = bp);
@@ -102,6 +108,7 @@ function evalPawnSide(pos: Position, c: i32): i32 {
   let ea: u64;
   if (c == 0) ea = ((en & ~FILE_A) >> 9) | ((en & ~FILE_H) >> 7);
   else ea = ((en & ~FILE_A) << 7) | ((en & ~FILE_H) << 9);
+  const sign = c == 0 ? 1 : -1;
   let score = 0;
   let passed: u64 = 0;
   let span: u64 = 0;
@@ -119,20 +126,20 @@ function evalPawnSide(pos: Position, c: i32): i32 {
     const front = unchecked(FRONT[i]);
     const doubled = (front & own) != 0;
     const open = (front & en) == 0 ? 1 : 0;
-    if (doubled) score += unchecked(PACKED[P_DOUBLED]);
+    if (doubled) score += term(P_DOUBLED, sign);
     if ((unchecked(ADJ_FILES[f]) & own) == 0) {
-      score += unchecked(PACKED[P_ISOLATED + open]);
+      score += term(P_ISOLATED + open, sign);
     } else if ((unchecked(BEHIND_ADJ[i]) & own) == 0) {
       const stop = sq + up;
-      if (((ea >> <u64>stop) & 1) != 0) score += unchecked(PACKED[P_BACKWARD + open]);
+      if (((ea >> <u64>stop) & 1) != 0) score += term(P_BACKWARD + open, sign);
     }
     // Connected: defended by a pawn, or a pawn beside it.
     const pd = ((c ^ 1) << 6) | sq;
     const supported = (unchecked(PAWN_ATT[pd]) & own) != 0;
     const phalanx = (f > 0 && <i32>unchecked(board[sq - 1]) == ownPawn) || (f < 7 && <i32>unchecked(board[sq + 1]) == ownPawn);
-    if (supported || phalanx) score += unchecked(PACKED[P_CONNECTED + rr]);
+    if (supported || phalanx) score += term(P_CONNECTED + rr, sign);
     if (!doubled && (unchecked(PASSED[i]) & en) == 0) {
-      score += unchecked(PACKED[P_PASSED + rr]);
+      score += term(P_PASSED + rr, sign);
       passed |= (<u64>1) << <u64>sq;
     }
   }

@@ -8,13 +8,14 @@ import { ATT, ATT2, FILE_A, FILE_H, popcnt64 } from '../masks';
 import {
   P_HANGING, P_PAWN_PUSH_THREAT, P_THREAT_KING, P_THREAT_MINOR, P_THREAT_PAWN, P_THREAT_ROOK, PACKED,
 } from '../params';
+import { term, trace } from '../trace';
 
 /** Adds weight base + victim - 1 for every piece on t. */
 // @ts-ignore: decorator
-@inline function addByVictim(board: StaticArray<i8>, base: i32, t: u64): i32 {
+@inline function addByVictim(board: StaticArray<i8>, base: i32, t: u64, sign: i32): i32 {
   let score = 0;
   while (t != 0) {
-    score += unchecked(PACKED[base + (<i32>unchecked(board[<i32>ctz(t)]) & 7) - 1]);
+    score += term(base + (<i32>unchecked(board[<i32>ctz(t)]) & 7) - 1, sign);
     t &= t - 1;
   }
   return score;
@@ -27,6 +28,7 @@ export function evaluateThreats(pos: Position, c: i32): i32 {
   const them = c ^ 1;
   const o = c << 3;
   const t8 = them << 3;
+  const sign = c == 0 ? 1 : -1;
   let score = 0;
   const en = unchecked(bb[t8]) & ~unchecked(bb[t8 | KING]);
   const nonPawn = en & ~unchecked(bb[t8 | PAWN]);
@@ -34,18 +36,22 @@ export function evaluateThreats(pos: Position, c: i32): i32 {
   const attThem = unchecked(ATT[t8]);
 
   // Pawn attacks on pieces.
-  score += addByVictim(board, P_THREAT_PAWN, unchecked(ATT[o | PAWN]) & nonPawn);
+  score += addByVictim(board, P_THREAT_PAWN, unchecked(ATT[o | PAWN]) & nonPawn, sign);
 
   const strong = unchecked(ATT[t8 | PAWN]) | (unchecked(ATT2[them]) & ~unchecked(ATT2[c]));
   const def = nonPawn & strong;
   const weak = en & ~strong & attUs;
   if ((def | weak) != 0) {
     const minor = unchecked(ATT[o | KNIGHT]) | unchecked(ATT[o | 3]);
-    score += addByVictim(board, P_THREAT_MINOR, (def | weak) & minor);
-    score += addByVictim(board, P_THREAT_ROOK, weak & unchecked(ATT[o | 4]));
-    if ((weak & unchecked(ATT[o | KING])) != 0) score += unchecked(PACKED[P_THREAT_KING]);
+    score += addByVictim(board, P_THREAT_MINOR, (def | weak) & minor, sign);
+    score += addByVictim(board, P_THREAT_ROOK, weak & unchecked(ATT[o | 4]), sign);
+    if ((weak & unchecked(ATT[o | KING])) != 0) score += term(P_THREAT_KING, sign);
     const h = weak & (~attThem | (nonPawn & unchecked(ATT2[c])));
-    if (h != 0) score += unchecked(PACKED[P_HANGING]) * popcnt64(h);
+    if (h != 0) {
+      const n = popcnt64(h);
+      score += unchecked(PACKED[P_HANGING]) * n;
+      trace(P_HANGING, sign * n);
+    }
   }
 
   // Safe pawn pushes that would attack a piece.
@@ -66,6 +72,10 @@ export function evaluateThreats(pos: Position, c: i32): i32 {
   if (c == 0) a = ((push & ~FILE_A) << 7) | ((push & ~FILE_H) << 9);
   else a = ((push & ~FILE_A) >> 9) | ((push & ~FILE_H) >> 7);
   const t = a & nonPawn & ~unchecked(ATT[o | PAWN]);
-  if (t != 0) score += unchecked(PACKED[P_PAWN_PUSH_THREAT]) * popcnt64(t);
+  if (t != 0) {
+    const n = popcnt64(t);
+    score += unchecked(PACKED[P_PAWN_PUSH_THREAT]) * n;
+    trace(P_PAWN_PUSH_THREAT, sign * n);
+  }
   return score;
 }
