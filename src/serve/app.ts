@@ -1,0 +1,233 @@
+/**
+ * The HTTP side of `tabiya serve`: one page with its bundled assets, and a JSON API over the
+ * books named on the command line (docs/serve.md). Built on fastify for its JSON-schema
+ * validation of every query and body, its body limit (413) and its speed.
+ *
+ * Security: a request names a book by id and an asset by a fixed name, both looked up in maps
+ * made at start-up, so no request path reaches the file system. Writes need the token the page
+ * carries (a same-origin secret: another site can neither read the page nor send the header
+ * without a CORS preflight, which is never granted) and a matching Origin when the browser
+ * sends one; `--read-only` refuses them all. On a loopback address the Host header must name
+ * loopback too, which stops DNS-rebinding pages from reading the API.
+ */
+import { randomBytes } from 'node:crypto';
+import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { Position } from '../core/position.js';
+import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
+import { parseSan } from '../notation/san.js';
+import { parseUci } from '../notation/uci.js';
+import { PolicyError } from '../book/select/options.js';
+import { POLICY_KINDS } from '../book/select/config.js';
+import { explorerAnswer } from './explorer.js';
+import { EditError, policyOf, type NotePatch, type ServedBook } from './library.js';
+import type { Opening, OpeningIndex } from './openings.js';
+
+/** A file the server hands out: its bytes and content type. */
+export interface Asset {
+  type: string;
+  body: Buffer | string;
+}
+
+export interface AppOptions {
+  books: readonly ServedBook[];
+  openings: OpeningIndex;
+  /** name → asset (index.html is the page; its `%TOKEN%` and `%CONFIG%` are filled in). */
+  assets: ReadonlyMap<string, Asset>;
+  readOnly?: boolean;
+  /** Threads the page's engine may use (shown to the page). */
+  engineThreads?: number;
+  /** Largest request body in bytes (default 64 KiB). */
+  bodyLimit?: number;
+  /** The token writes must carry (default: random). */
+  token?: string;
+  /** Check that Host names a loopback address (true when bound to loopback). */
+  loopbackOnly?: boolean;
+}
+
+/** Request errors: a status and a message for `{error}`. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const FEN = { type: 'string', maxLength: 120 } as const;
+const PLAY = { type: 'string', maxLength: 6000, pattern: '^[a-h1-8qrbnQRBN,]*$' } as const;
+const BOOK = { type: 'string', maxLength: 200 } as const;
+const MOVE = { type: 'string', minLength: 2, maxLength: 8 } as const;
+
+const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
+
+export function buildApp(opts: AppOptions): FastifyInstance {
+  const token = opts.token ?? randomBytes(18).toString('base64url');
+  const byId = new Map(opts.books.map((b) => [b.id, b]));
+  const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+    if (opts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? '')) throw new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (opts.readOnly) throw new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
+      if (req.headers['x-tabiya-token'] !== token) throw new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself)');
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== `http://${req.headers.host}`) throw new HttpError(403, `Origin ${origin} is not this server`);
+    }
+  });
+
+  app.setErrorHandler((e: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
+    if (e instanceof HttpError || e instanceof EditError) return reply.code(e.status).send({ error: e.message });
+    if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'request body too large' });
+    if (e.validation !== undefined) return reply.code(400).send({ error: e.message });
+    if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) return reply.code(e.statusCode).send({ error: e.message });
+    // Book errors (a lock held by another process, a damaged file) say what and where.
+    if (e.code === 'ERR_BOOK_LOCK') return reply.code(503).send({ error: e.message });
+    return reply.code(500).send({ error: e.message });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: `no such page: ${req.method} ${req.url.slice(0, 200)}` }));
+
+  // --- the page and its assets -------------------------------------------------------------
+  const config = JSON.stringify({
+    books: opts.books.map((b) => ({ id: b.id, format: b.format, editable: b.editable && !opts.readOnly })),
+    readOnly: opts.readOnly === true,
+    engineThreads: opts.engineThreads ?? 1,
+    policies: POLICY_KINDS,
+  });
+  const page = (): Asset | undefined => {
+    const a = opts.assets.get('index.html');
+    if (a === undefined) return undefined;
+    return { type: a.type, body: String(a.body).replace('%TOKEN%', token).replace('%CONFIG%', config.replace(/</g, '\\u003c').replace(/"/g, '&quot;')) };
+  };
+  const index = page();
+  const sendPage = (reply: FastifyReply): FastifyReply => {
+    if (index === undefined) return reply.code(503).send({ error: 'the page is not built: run npm run build' });
+    // The engine's worker shares memory with the page (stop signals): that needs isolation.
+    return reply
+      .header('Cross-Origin-Opener-Policy', 'same-origin')
+      .header('Cross-Origin-Embedder-Policy', 'require-corp')
+      .header('Content-Security-Policy', "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+      .header('Cache-Control', 'no-store')
+      .type(index.type)
+      .send(index.body);
+  };
+  app.get('/', async (_req, reply) => sendPage(reply));
+  app.get('/assets/:name', { schema: { params: { type: 'object', properties: { name: { type: 'string', maxLength: 64 } } } } }, async (req, reply) => {
+    const name = (req.params as { name: string }).name;
+    const a = name === 'index.html' ? undefined : opts.assets.get(name);
+    if (a === undefined) throw new HttpError(404, `no such asset: ${name.slice(0, 64)}`);
+    return reply
+      .header('Cross-Origin-Embedder-Policy', 'require-corp')
+      .header('Cache-Control', 'no-cache')
+      .type(a.type)
+      .send(a.body);
+  });
+
+  // --- the API -------------------------------------------------------------------------------
+  const bookOf = (id: string | undefined): ServedBook => {
+    if (id === undefined || id === '') {
+      if (opts.books.length === 1) return opts.books[0]!;
+      throw new HttpError(400, `book: name one of ${[...byId.keys()].join(', ')}`);
+    }
+    const b = byId.get(id);
+    if (b === undefined) throw new HttpError(404, `book: no book "${id.slice(0, 100)}" is served (served: ${[...byId.keys()].join(', ')})`);
+    return b;
+  };
+
+  app.get('/api/books', async () => ({
+    books: opts.books.map((b) => ({ id: b.id, format: b.format, version: b.version || null, editable: b.editable && !opts.readOnly })),
+    readOnly: opts.readOnly === true,
+  }));
+
+  app.get(
+    '/api/explorer',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { book: BOOK, fen: FEN, play: PLAY, policy: { type: 'string', enum: [...POLICY_KINDS] } },
+        },
+      },
+    },
+    async (req: FastifyRequest) => {
+      const q = req.query as { book?: string; fen?: string; play?: string; policy?: string };
+      const book = bookOf(q.book);
+      const { pos, opening } = positionOf(opts.openings, q.fen, q.play);
+      let policy;
+      try {
+        policy = policyOf(q.policy);
+      } catch (e) {
+        if (e instanceof PolicyError) throw new HttpError(400, `policy: ${e.message}`);
+        throw e;
+      }
+      return explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+    },
+  );
+
+  const editBody = {
+    type: 'object',
+    required: ['move'],
+    additionalProperties: false,
+    properties: {
+      book: BOOK,
+      fen: FEN,
+      play: PLAY,
+      move: MOVE,
+      userValue: { type: ['integer', 'null'], minimum: 0, maximum: 100 },
+      nag: { type: ['integer', 'null'], minimum: 0, maximum: 255 },
+      comment: { type: ['string', 'null'], maxLength: 2000 },
+      forbidden: { type: 'boolean' },
+    },
+  } as const;
+  app.post('/api/move', { schema: { body: editBody } }, async (req) => {
+    const body = req.body as NotePatch & { book?: string; fen?: string; play?: string; move: string };
+    const book = bookOf(body.book);
+    const { pos } = positionOf(opts.openings, body.fen, body.play);
+    const move = moveOf(pos, body.move);
+    const patch: NotePatch = {};
+    if (body.userValue !== undefined) patch.userValue = body.userValue;
+    if (body.nag !== undefined) patch.nag = body.nag;
+    if (body.comment !== undefined) patch.comment = body.comment === null ? null : body.comment.replace(/[\r\n]+/g, ' ');
+    if (body.forbidden !== undefined) patch.forbidden = body.forbidden;
+    if (Object.keys(patch).length === 0) throw new HttpError(400, 'nothing to change: give userValue, nag, comment or forbidden');
+    const r = book.editMove(pos, move, patch);
+    return { ok: true, added: r.added };
+  });
+  app.post('/api/move/remove', { schema: { body: { ...editBody, properties: { book: BOOK, fen: FEN, play: PLAY, move: MOVE } } } }, async (req) => {
+    const body = req.body as { book?: string; fen?: string; play?: string; move: string };
+    const book = bookOf(body.book);
+    const { pos } = positionOf(opts.openings, body.fen, body.play);
+    book.removeMove(pos, moveOf(pos, body.move));
+    return { ok: true };
+  });
+
+  return app;
+}
+
+/** The position of fen + play, and the opening of its deepest named position on the way. */
+function positionOf(openings: OpeningIndex, fen: string | undefined, play: string | undefined): { pos: Position; opening: Opening | undefined } {
+  const r = positionFromFen(fen === undefined || fen === '' ? STARTING_FEN : fen);
+  if (!r.ok) throw new HttpError(400, `fen: ${r.error.message}`);
+  const pos = r.value;
+  let opening = openings.of(pos);
+  const words = play === undefined || play === '' ? [] : play.split(',');
+  for (let i = 0; i < words.length; i++) {
+    const m = parseUci(pos, words[i]!);
+    if (!m.ok) throw new HttpError(400, `play: move ${i + 1} (${words[i]!.slice(0, 10)}): ${m.error.message}`);
+    pos.play(m.value);
+    opening = openings.of(pos) ?? opening;
+  }
+  return { pos, opening };
+}
+
+/** A move given as UCI or SAN, legal in `pos`. */
+function moveOf(pos: Position, text: string): number {
+  const u = parseUci(pos, text);
+  if (u.ok) return u.value;
+  const s = parseSan(pos, text);
+  if (s.ok) return s.value;
+  throw new HttpError(400, `move: ${u.error.message}`);
+}
