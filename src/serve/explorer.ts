@@ -8,13 +8,33 @@
  *
  * Lichess counts games by result (white won, draw, black won); the books count them from the
  * mover's side, so the two are swapped when Black is to move. A Polyglot .bin keeps no game
- * counts: its counts are 0 and only weight and probability say anything.
+ * counts: its counts are 0 and only weight and probability say anything. Browser-safe (the
+ * page reads these types).
  */
 import type { Position } from '../core/position.js';
 import { makeFen } from '../notation/fen.js';
 import { makeSan } from '../notation/san.js';
-import type { MoveFacts } from './library.js';
 import type { Opening } from './openings.js';
+
+/** One book move with everything the explorer shows, from the mover's side. */
+export interface MoveFacts {
+  move: number;
+  uci: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** Mean rating of the players who made the move (0: none rated). */
+  avgElo: number;
+  weight: number;
+  probability: number;
+  userValue: number | null;
+  nag: number | null;
+  comment: string | null;
+  forbidden: boolean;
+  /** The engine's own results with the move (.tbk), or the Polyglot learn field's (.bin). */
+  learned: { wins: number; draws: number; losses: number } | { games: number; points: number } | null;
+}
 
 export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'learned'> {
   san: string;

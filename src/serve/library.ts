@@ -14,26 +14,7 @@ import type { BookEntry } from '../book/rich/tbkBook.js';
 import { explainPolicy, parsePolicy, type BookPolicyConfig } from '../book/select/index.js';
 import type { Position } from '../core/position.js';
 import { makeUci } from '../notation/uci.js';
-
-/** One book move with everything the explorer shows, from the mover's side. */
-export interface MoveFacts {
-  move: number;
-  uci: string;
-  games: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  /** Mean rating of the players who made the move (0: none rated). */
-  avgElo: number;
-  weight: number;
-  probability: number;
-  userValue: number | null;
-  nag: number | null;
-  comment: string | null;
-  forbidden: boolean;
-  /** The engine's own results with the move (.tbk), or the Polyglot learn field's (.bin). */
-  learned: { wins: number; draws: number; losses: number } | { games: number; points: number } | null;
-}
+import type { MoveFacts } from './explorer.js';
 
 /** What a change to a move's notes sets; a field left out stays as it is, null clears it. */
 export interface NotePatch {

@@ -12,6 +12,7 @@ import type { Position } from '../core/position.js';
 import { STARTING_FEN } from '../notation/fen.js';
 import { makeSan } from '../notation/san.js';
 import { parseUci } from '../notation/uci.js';
+import type { ExplorerAnswer } from '../serve/explorer.js';
 import { EngineClient, type EngineInfo } from './engineClient.js';
 import { Line } from './line.js';
 
@@ -22,33 +23,8 @@ interface Config {
   policies: string[];
 }
 
-interface ExplorerMove {
-  uci: string;
-  san: string;
-  white: number;
-  draws: number;
-  black: number;
-  averageRating: number | null;
-  performance: number | null;
-  weight: number;
-  probability: number;
-  userValue: number | null;
-  nag: number | null;
-  comment: string | null;
-  forbidden: boolean;
-  learned: { wins: number; draws: number; losses: number } | { games: number; points: number } | null;
-}
-
-interface Explorer {
-  white: number;
-  draws: number;
-  black: number;
-  moves: ExplorerMove[];
-  opening: { eco: string; name: string } | null;
-  format: 'bin' | 'tbk';
-  editable: boolean;
-  fen: string;
-}
+type Explorer = ExplorerAnswer;
+type ExplorerMove = Explorer['moves'][number];
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 const meta = (name: string): string => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
