@@ -1,0 +1,303 @@
+/**
+ * `tabiya serve`'s JSON API against a real server on 127.0.0.1 (port 0), on books built from
+ * real master games: every explorer field cross-checked with `tabiya book probe --json` (a .tbk
+ * and a .bin), the Lichess response shape, opening names across transpositions, every bad
+ * input (400, 404, 413), path traversal plain and encoded, the write token, Origin and Host
+ * checks, --read-only, and note edits that persist across a restart and are never half-applied.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer } from '../src/serve/server.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-api-'));
+const TBK = join(tmp, 'masters.tbk');
+const BIN = join(tmp, 'masters.bin');
+const TOKEN = 'test-token';
+let server: RunningServer;
+
+function tabiya(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Reply {
+  status: number;
+  body: string;
+  json: Record<string, unknown> & { error?: string };
+}
+
+/** A raw HTTP request (the path is sent as given, not normalised as fetch would). */
+function http(url: string, path: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        let json = {};
+        try {
+          json = JSON.parse(body);
+        } catch {
+          /* not JSON (the page) */
+        }
+        resolve({ status: res.statusCode ?? 0, body, json });
+      });
+    });
+    req.on('error', reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
+
+const explore = (query: string, url = server.url): Promise<Reply> => http(url, `/api/explorer?${query}`);
+const write = (path: string, body: object, headers: Record<string, string> = { 'x-tabiya-token': TOKEN }, url = server.url): Promise<Reply> =>
+  http(url, path, { method: 'POST', body: JSON.stringify(body), headers });
+
+before(async () => {
+  for (const out of [TBK, BIN]) {
+    const r = tabiya(['book', 'make', SAMPLE_GZ, '-o', out, '--quiet', ...(out === BIN ? ['--min-games', '2'] : [])]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  server = await startServer({ books: [TBK, BIN], port: 0, host: '127.0.0.1', token: TOKEN });
+});
+after(async () => {
+  await server?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const LINES = ['', 'e2e4', 'e2e4,c7c5', 'd2d4,g8f6,c2c4,e7e6', 'e2e4,e7e5,g1f3,b8c6,f1b5'];
+
+test('explorer on a .tbk: every field as book probe --json gives it, in the Lichess shape', async () => {
+  for (const play of LINES) {
+    const r = await explore(`book=masters.tbk&play=${play}`);
+    assert.equal(r.status, 200, r.body);
+    const probe = tabiya(['book', 'probe', TBK, '--moves', play.replaceAll(',', ' '), '--json']);
+    assert.equal(probe.code, 0, probe.stderr);
+    const want = JSON.parse(probe.stdout) as { fen: string; moves: { uci: string; san: string; wins: number; draws: number; losses: number; avgElo: number; weight: number; probability: number; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean }[] };
+    const got = r.json as { fen: string; white: number; draws: number; black: number; moves: Record<string, unknown>[]; opening: unknown; topGames: unknown[]; recentGames: unknown[] };
+    assert.equal(got.fen, want.fen);
+    assert.ok(want.moves.length > 0, `the sample has book moves after ${play}`);
+    assert.equal(got.moves.length, want.moves.length);
+    const blackToMove = want.fen.split(' ')[1] === 'b';
+    let w = 0;
+    let d = 0;
+    let b = 0;
+    want.moves.forEach((m, i) => {
+      const g = got.moves[i]!;
+      // The Lichess fields: results from White's side.
+      assert.deepEqual(
+        { uci: g.uci, san: g.san, white: g.white, draws: g.draws, black: g.black, averageRating: g.averageRating },
+        { uci: m.uci, san: m.san, white: blackToMove ? m.losses : m.wins, draws: m.draws, black: blackToMove ? m.wins : m.losses, averageRating: m.avgElo > 0 ? m.avgElo : null },
+        `${play}: ${m.san}`,
+      );
+      assert.deepEqual(
+        { weight: g.weight, probability: g.probability, userValue: g.userValue, nag: g.nag, comment: g.comment, forbidden: g.forbidden },
+        { weight: m.weight, probability: m.probability, userValue: m.userValue, nag: m.nag, comment: m.comment, forbidden: m.forbidden },
+      );
+      assert.ok('performance' in g && 'learned' in g);
+      w += g.white as number;
+      d += g.draws as number;
+      b += g.black as number;
+    });
+    assert.deepEqual([got.white, got.draws, got.black], [w, d, b], 'the Σ row is the sum of the moves');
+    assert.deepEqual([got.topGames, got.recentGames], [[], []]);
+  }
+});
+
+test('explorer on a .bin: weights and shares as book probe --json gives them', async () => {
+  for (const play of LINES.slice(0, 3)) {
+    const r = await explore(`book=masters.bin&play=${play}`);
+    assert.equal(r.status, 200, r.body);
+    const want = JSON.parse(tabiya(['book', 'probe', BIN, '--moves', play.replaceAll(',', ' '), '--json']).stdout) as { moves: { uci: string; san: string; weight: number; share: number }[] };
+    const got = r.json.moves as { uci: string; san: string; weight: number; probability: number; white: number }[];
+    assert.deepEqual(
+      got.map((m) => [m.uci, m.san, m.weight, Math.round(1000 * m.probability) / 10]),
+      want.moves.map((m) => [m.uci, m.san, m.weight, m.share]),
+    );
+    assert.ok(got.every((m) => m.white === 0), 'a .bin keeps no game counts');
+  }
+});
+
+test('opening names by position: a transposition gets the same name and statistics', async () => {
+  const a = await explore('book=masters.tbk&play=d2d4,g8f6,c2c4,e7e6,b1c3,f8b4');
+  const b = await explore('book=masters.tbk&play=c2c4,e7e6,b1c3,g8f6,d2d4,f8b4');
+  assert.deepEqual(a.json.opening, { eco: 'E20', name: 'Nimzo-Indian Defense' });
+  assert.deepEqual(b.json.opening, a.json.opening);
+  assert.deepEqual(b.json.moves, a.json.moves);
+  assert.deepEqual((await explore('book=masters.tbk&play=e2e4,c7c5')).json.opening, { eco: 'B20', name: 'Sicilian Defense' });
+  // Past the named positions, the deepest name on the way is kept.
+  const deep = await explore('book=masters.tbk&play=e2e4,c7c5,a2a3,a7a6,h2h3');
+  assert.equal((deep.json.opening as { eco: string }).eco.startsWith('B2'), true);
+  assert.equal((await explore('book=masters.tbk&fen=8/8/8/4k3/8/8/8/4K2R%20w%20K%20-%200%201')).json.opening, null);
+});
+
+test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for an unknown book; 413 for a big body', async () => {
+  const cases: [string, number, RegExp][] = [
+    ['book=masters.tbk&fen=rnbqkbnr', 400, /^fen: /],
+    ['book=masters.tbk&play=e2e4,e2e4', 400, /^play: move 2 \(e2e4\): illegal move/],
+    ['book=masters.tbk&play=e2e4;rm', 400, /play/],
+    ['book=masters.tbk&policy=random', 400, /policy/],
+    ['book=nothing.tbk', 404, /no book "nothing.tbk" is served/],
+    ['play=e2e4', 400, /book: name one of masters.tbk, masters.bin/],
+  ];
+  for (const [q, status, message] of cases) {
+    const r = await explore(q);
+    assert.equal(r.status, status, q);
+    assert.match(r.json.error ?? '', message, q);
+  }
+  const big = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', comment: 'x'.repeat(70_000) });
+  assert.equal(big.status, 413);
+  assert.equal(big.json.error, 'request body too large');
+  const bad = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', userValue: 101 });
+  assert.equal(bad.status, 400);
+  const unknown = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', path: '/etc/passwd' });
+  assert.equal(unknown.status, 400);
+  const notJson = await http(server.url, '/api/move', { method: 'POST', body: '{"move":', headers: { 'x-tabiya-token': TOKEN } });
+  assert.equal(notJson.status, 400);
+  assert.ok(typeof notJson.json.error === 'string');
+  const r = await http(server.url, '/nowhere');
+  assert.equal(r.status, 404);
+  assert.match(r.json.error ?? '', /no such page/);
+});
+
+test('path traversal, plain and encoded, reaches no file', async () => {
+  const secret = readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8');
+  const paths = [
+    '/../package.json',
+    '/assets/../../package.json',
+    '/assets/..%2f..%2fpackage.json',
+    '/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+    '/assets/%252e%252e%252fpackage.json',
+    '/assets/..%5c..%5cpackage.json',
+    '/assets/index.html',
+    `/assets/${encodeURIComponent(TBK)}`,
+    `/api/explorer?book=${encodeURIComponent('../../' + TBK)}`,
+    `/api/explorer?book=${encodeURIComponent(TBK)}`,
+    '/api/explorer?book=..%252f..%252fetc%252fpasswd',
+    '/api/explorer?book=%2e%2e%2fmasters.tbk',
+  ];
+  for (const p of paths) {
+    const r = await http(server.url, p);
+    assert.ok(r.status === 404 || r.status === 400, `${p}: ${r.status}`);
+    assert.ok(!r.body.includes('"devDependencies"') && !r.body.includes(secret.slice(0, 40)), p);
+  }
+});
+
+test('writes need the token and a same-origin request; Host must be loopback', async () => {
+  const body = { book: 'masters.tbk', move: 'e2e4', userValue: 60 };
+  const before = readFileSync(TBK);
+  for (const headers of [{}, { 'x-tabiya-token': 'guess' }, { 'x-tabiya-token': TOKEN, origin: 'http://evil.example' }] as Record<string, string>[]) {
+    const r = await write('/api/move', body, headers);
+    assert.equal(r.status, 403, JSON.stringify(headers));
+  }
+  assert.deepEqual(readFileSync(TBK), before, 'refused writes change nothing');
+  const rebinding = await http(server.url, '/api/books', { headers: { host: 'evil.example:80' } });
+  assert.equal(rebinding.status, 403);
+  const page = await http(server.url, '/');
+  assert.equal(page.status, 200);
+  assert.match(page.body, new RegExp(`name="tabiya-token" content="${TOKEN}"`));
+  assert.equal((await http(server.url, '/api/books')).status, 200);
+});
+
+test('edits: user value, NAG, comment, forbidden; add and remove a move; they survive a restart', async () => {
+  const e4 = { book: 'masters.tbk', play: 'e2e4' };
+  let r = await write('/api/move', { ...e4, move: 'c5', userValue: 77, nag: 1, comment: 'the Sicilian\nDefence', forbidden: false });
+  assert.equal(r.status, 200, r.body);
+  assert.deepEqual(r.json, { ok: true, added: false });
+  r = await write('/api/move', { ...e4, move: 'e7e5', forbidden: true });
+  assert.equal(r.status, 200, r.body);
+  r = await write('/api/move', { ...e4, move: 'a7a6', userValue: 5 });
+  assert.equal(r.status, 200);
+  const check = async (url: string): Promise<void> => {
+    const moves = (await explore('book=masters.tbk&play=e2e4', url)).json.moves as { uci: string; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean }[];
+    const c5 = moves.find((m) => m.uci === 'c7c5')!;
+    assert.deepEqual([c5.userValue, c5.nag, c5.comment, c5.forbidden], [77, 1, 'the Sicilian Defence', false]);
+    assert.equal(moves.find((m) => m.uci === 'e7e5')!.forbidden, true);
+    assert.equal(moves.find((m) => m.uci === 'a7a6')!.userValue, 5);
+  };
+  await check(server.url);
+  // The file says the same to the CLI.
+  const probe = JSON.parse(tabiya(['book', 'probe', TBK, '--moves', 'e4', '--json']).stdout) as { moves: { uci: string; userValue: number | null; comment: string | null }[] };
+  assert.deepEqual(probe.moves.filter((m) => m.uci === 'c7c5').map((m) => [m.userValue, m.comment]), [[77, 'the Sicilian Defence']]);
+  // A restart of the server keeps every change.
+  await server.close();
+  server = await startServer({ books: [TBK, BIN], port: 0, host: '127.0.0.1', token: TOKEN });
+  await check(server.url);
+  // A move of no game can be added and removed; one with games cannot be removed.
+  const start = { book: 'masters.tbk', fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' };
+  r = await write('/api/move', { ...start, move: 'h2h4', userValue: 3, comment: 'a joke' });
+  assert.deepEqual(r.json, { ok: true, added: true });
+  assert.ok(((await explore('book=masters.tbk')).json.moves as { uci: string }[]).some((m) => m.uci === 'h2h4'));
+  r = await write('/api/move/remove', { ...start, move: 'h4' });
+  assert.equal(r.status, 200, r.body);
+  assert.ok(!((await explore('book=masters.tbk')).json.moves as { uci: string }[]).some((m) => m.uci === 'h2h4'));
+  const bytes = readFileSync(TBK);
+  r = await write('/api/move/remove', { ...start, move: 'e2e4' });
+  assert.equal(r.status, 409);
+  assert.match(r.json.error ?? '', /played in \d+ games of the book: mark it forbidden instead/);
+  // Bad edits change nothing: an illegal move, a .bin, an empty change.
+  for (const [body, status] of [
+    [{ ...start, move: 'e2e5', userValue: 1 }, 400],
+    [{ book: 'masters.bin', move: 'e2e4', userValue: 1 }, 409],
+    [{ ...start, move: 'e2e4' }, 400],
+    [{ ...start, move: 'e2e4', nag: -1 }, 400],
+  ] as const) {
+    r = await write('/api/move', body);
+    assert.equal(r.status, status, JSON.stringify(body));
+    assert.ok(typeof r.json.error === 'string');
+  }
+  assert.deepEqual(readFileSync(TBK), bytes, 'refused edits leave the book byte for byte');
+});
+
+test('--read-only refuses every write, with the token too', async () => {
+  const copy = join(tmp, 'ro.tbk');
+  copyFileSync(TBK, copy);
+  const ro = await startServer({ books: [copy], port: 0, host: '127.0.0.1', token: TOKEN, readOnly: true });
+  try {
+    const r = await write('/api/move', { move: 'e2e4', userValue: 1 }, { 'x-tabiya-token': TOKEN }, ro.url);
+    assert.equal(r.status, 403);
+    assert.match(r.json.error ?? '', /read-only/);
+    assert.deepEqual(readFileSync(copy), readFileSync(TBK));
+    const books = await http(ro.url, '/api/books');
+    assert.deepEqual(books.json, { books: [{ id: 'ro.tbk', format: 'tbk', version: 2, editable: false }], readOnly: true });
+    assert.equal((await explore('play=e2e4', ro.url)).status, 200, 'one book: book= may be left out');
+  } finally {
+    await ro.close();
+  }
+});
+
+test('the command: prints the URL, refuses a busy port, stops cleanly on SIGTERM', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [MAIN, 'serve', TBK, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+  assert.ok(url !== undefined, out + err);
+  assert.equal((await explore('play=e2e4', url)).status, 200);
+  const port = new URL(url).port;
+  const busy = tabiya(['serve', TBK, '--port', port]);
+  assert.equal(busy.code, 1);
+  assert.match(busy.stderr, new RegExp(`--port ${port}: the port is in use`));
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('exit', (c) => resolve(c));
+    child.kill('SIGTERM');
+  });
+  assert.equal(code, 0, err);
+  assert.match(err, /stopped/);
+  const missing = tabiya(['serve', join(tmp, 'missing.tbk'), '--port', '0']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /missing\.tbk/);
+});
