@@ -301,3 +301,56 @@ test('the command: prints the URL, refuses a busy port, stops cleanly on SIGTERM
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /missing\.tbk/);
 });
+
+test('export: the whole book as book export writes it, a subtree as .bin and as PGN that pgn-extract reads', async () => {
+  const whole = await httpBytes(server.url, '/api/export?book=masters.tbk&format=bin&whole=true');
+  assert.equal(whole.status, 200);
+  const cli = tabiya(['book', 'export', TBK, '-o', join(tmp, 'cli.bin'), '--force']);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.deepEqual(whole.bytes, readFileSync(join(tmp, 'cli.bin')));
+  const binWhole = await httpBytes(server.url, '/api/export?book=masters.bin&format=bin&whole=true');
+  assert.deepEqual(binWhole.bytes, readFileSync(BIN));
+  // The subtree after 1.e4 c5 as .bin: its moves there are the explorer's, with the same weights.
+  const sub = await httpBytes(server.url, '/api/export?book=masters.tbk&format=bin&play=e2e4,c7c5&depth=4');
+  assert.equal(sub.status, 200);
+  const subPath = join(tmp, 'sub.bin');
+  (await import('node:fs')).writeFileSync(subPath, sub.bytes);
+  const probed = JSON.parse(tabiya(['book', 'probe', subPath, '--moves', 'e4 c5', '--json']).stdout) as { moves: { uci: string; weight: number }[] };
+  const explored = (await explore('book=masters.tbk&play=e2e4,c7c5')).json.moves as { uci: string; weight: number }[];
+  assert.deepEqual(
+    probed.moves.map((m) => [m.uci, m.weight]).sort(),
+    explored.filter((m) => m.weight > 0).map((m) => [m.uci, m.weight]).sort(),
+  );
+  assert.equal(JSON.parse(tabiya(['book', 'probe', subPath, '--json']).stdout).moves.length, 0, 'nothing above the subtree');
+  const pgn = await http(server.url, '/api/export?book=masters.tbk&format=pgn&play=e2e4,c7c5&depth=5');
+  assert.equal(pgn.status, 200);
+  assert.match(pgn.body, /\[FEN "rnbqkbnr\/pp1ppppp\/8\/2p5\/4P3\/8\/PPPP1PPP\/RNBQKBNR w KQkq - 0 2"\]/);
+  assert.match(pgn.body, /^2\.Nf3$/m);
+  const file = join(tmp, 'sub.pgn');
+  (await import('node:fs')).writeFileSync(file, pgn.body);
+  const stats = tabiya(['pgn', 'stats', file, '--json', '--strict']);
+  assert.equal(stats.code, 0, stats.stdout + stats.stderr);
+  const pgnExtract = '/usr/games/pgn-extract';
+  if ((await import('node:fs')).existsSync(pgnExtract)) {
+    // Every variation replays legally: pgn-extract checks them all and keeps the game.
+    const r = spawnSync(pgnExtract, ['--quiet', '-s', file], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\[Event "tabiya book masters.tbk"\]/);
+    assert.doesNotMatch(r.stderr, /illegal|unknown move|error/i);
+  }
+  assert.equal((await http(server.url, '/api/export?book=masters.tbk&format=zip')).status, 400);
+  assert.equal((await http(server.url, '/api/export?book=masters.tbk&format=pgn&depth=99')).status, 400);
+});
+
+function httpBytes(url: string, path: string): Promise<{ status: number; bytes: Buffer }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    request({ host: u.hostname, port: u.port, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}

@@ -21,6 +21,7 @@ import { POLICY_KINDS } from '../book/select/config.js';
 import { explorerAnswer } from './explorer.js';
 import { EditError, policyOf, type NotePatch, type ServedBook } from './library.js';
 import type { Opening, OpeningIndex } from './openings.js';
+import { subtreeBin, subtreePgn, walkSubtree } from './subtree.js';
 
 /** A file the server hands out: its bytes and content type. */
 export interface Asset {
@@ -58,6 +59,9 @@ const FEN = { type: 'string', maxLength: 120 } as const;
 const PLAY = { type: 'string', maxLength: 6000, pattern: '^[a-h1-8qrbnQRBN,]*$' } as const;
 const BOOK = { type: 'string', maxLength: 200 } as const;
 const MOVE = { type: 'string', minLength: 2, maxLength: 8 } as const;
+
+/** Moves an exported subtree holds at most (a request stays bounded in time and size). */
+const EXPORT_BUDGET = 20_000;
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
@@ -164,6 +168,37 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         throw e;
       }
       return explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+    },
+  );
+
+  app.get(
+    '/api/export',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['format'],
+          properties: { book: BOOK, fen: FEN, play: PLAY, format: { type: 'string', enum: ['bin', 'pgn'] }, depth: { type: 'integer', minimum: 1, maximum: 40 }, whole: { type: 'boolean' } },
+        },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean };
+      const book = bookOf(q.book);
+      const stem = book.id.replace(/\.[^.]*$/, '');
+      if (q.format === 'bin' && q.whole === true) {
+        return reply
+          .type('application/octet-stream')
+          .header('Content-Disposition', `attachment; filename="${stem}.bin"`)
+          .send(Buffer.from(await book.polyglotBytes()));
+      }
+      const { pos } = positionOf(opts.openings, q.fen, q.play);
+      const policy = policyOf(undefined);
+      const tree = await walkSubtree((p, c) => book.moves(p, c), pos, policy, q.depth ?? 12, EXPORT_BUDGET);
+      if (q.format === 'bin') {
+        return reply.type('application/octet-stream').header('Content-Disposition', `attachment; filename="${stem}-subtree.bin"`).send(Buffer.from(subtreeBin(tree)));
+      }
+      return reply.type('application/x-chess-pgn; charset=utf-8').header('Content-Disposition', `attachment; filename="${stem}-subtree.pgn"`).send(subtreePgn(tree, pos, book.id));
     },
   );
 

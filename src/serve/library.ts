@@ -5,7 +5,9 @@
  * goes through `changeNotes` (crash-safe, under the book's lock), after which the book is
  * opened again so every later read sees it.
  */
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { exportTbkToBin } from '../book/node/tbkExport.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
 import { changeNotes } from '../book/node/tbkFile.js';
@@ -147,6 +149,19 @@ export class ServedBook {
       return { result: undefined };
     });
     this.reopen();
+  }
+
+  /**
+   * The whole book as Polyglot bytes: a .bin as it is on disk, a version 2 .tbk as `book export`
+   * writes it with its defaults (make-book's thresholds).
+   */
+  async polyglotBytes(): Promise<Uint8Array> {
+    if (this.format === 'bin') return readFile(this.path);
+    const v2 = this.rich!.v2;
+    if (v2 === undefined) throw new EditError(409, `book ${this.id} is a version 1 .tbk: export it with tabiya book export`);
+    const parts: Uint8Array[] = [];
+    exportTbkToBin(v2, {}, (b) => parts.push(b.slice()));
+    return Buffer.concat(parts);
   }
 
   private mustEdit(): void {

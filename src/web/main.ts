@@ -223,6 +223,10 @@ function renderExplorer(): void {
     ex.moves.length === 0
       ? ''
       : `<tr><td class="l">Σ</td><td class="stat">${total.toLocaleString('en')}</td><td class="barcol">${bar(ex.white, ex.draws, ex.black)}</td><td class="stat"></td><td>${ex.moves.reduce((n, m) => n + m.weight, 0).toLocaleString('en')}</td><td>${(100 * ex.moves.reduce((n, m) => n + m.probability, 0)).toFixed(0)}%</td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="edit-col"></td></tr>`;
+  const here = new URLSearchParams({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(',') });
+  $<HTMLAnchorElement>('export-bin').href = `/api/export?format=bin&whole=true&book=${encodeURIComponent(bookId)}`;
+  $<HTMLAnchorElement>('export-sub-bin').href = `/api/export?format=bin&${here.toString()}`;
+  $<HTMLAnchorElement>('export-sub-pgn').href = `/api/export?format=pgn&${here.toString()}`;
   $<HTMLSelectElement>('policy').disabled = ex.format === 'bin';
   $('policy').title = ex.format === 'bin' ? 'A Polyglot .bin is played by its weights' : 'How the engine would choose among these moves';
   $('bookinfo').textContent = `${ex.format === 'bin' ? 'Polyglot .bin' : '.tbk'}${ex.editable ? '' : ex.format === 'tbk' ? ', read-only' : ''}`;
