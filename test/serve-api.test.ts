@@ -354,3 +354,36 @@ function httpBytes(url: string, path: string): Promise<{ status: number; bytes: 
       .end();
   });
 }
+
+test('import: PGN games counted into the open .tbk with progress, broken ones skipped; notes kept', async () => {
+  const before = (await explore('book=masters.tbk&play=e2e4,e7e5,g1f3')).json.moves as { uci: string; white: number; draws: number; black: number }[];
+  const games = [
+    '[Event "a"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n',
+    '[Event "b"]\n[White "A"]\n[Black "B"]\n[Result "0-1"]\n\n1. e4 e5 2. Nf3 Nf6 0-1\n',
+    '[Event "broken"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n',
+  ].join('\n');
+  const r = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: games, headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': TOKEN } });
+  assert.equal(r.status, 202, r.body);
+  let job: { finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } } = { finished: false };
+  for (let i = 0; i < 200 && !job.finished; i++) {
+    await new Promise((res) => setTimeout(res, 50));
+    job = (await http(server.url, '/api/import')).json as typeof job;
+  }
+  assert.equal(job.error, undefined);
+  assert.deepEqual([job.result?.gamesUsed, job.result?.gamesSkipped], [2, 1]);
+  assert.match(job.result!.errors[0]!, /line \d+: .*Ke3/);
+  const after = (await explore('book=masters.tbk&play=e2e4,e7e5,g1f3')).json.moves as typeof before;
+  const count = (l: typeof before, uci: string): number[] => {
+    const m = l.find((x) => x.uci === uci);
+    return m === undefined ? [0, 0, 0] : [m.white, m.draws, m.black];
+  };
+  assert.deepEqual(count(after, 'b8c6'), count(before, 'b8c6').map((n, i) => n + (i === 0 ? 1 : 0)));
+  assert.deepEqual(count(after, 'g8f6'), count(before, 'g8f6').map((n, i) => n + (i === 2 ? 1 : 0)));
+  // The notes set earlier are still there.
+  const e4 = (await explore('book=masters.tbk&play=e2e4')).json.moves as { uci: string; userValue: number | null }[];
+  assert.equal(e4.find((m) => m.uci === 'c7c5')!.userValue, 77);
+  const bin = await http(server.url, '/api/import?book=masters.bin', { method: 'POST', body: games, headers: { 'content-type': 'text/plain', 'x-tabiya-token': TOKEN } });
+  assert.equal(bin.status, 409);
+  const noToken = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: games, headers: { 'content-type': 'text/plain' } });
+  assert.equal(noToken.status, 403);
+});

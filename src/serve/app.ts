@@ -63,6 +63,9 @@ const MOVE = { type: 'string', minLength: 2, maxLength: 8 } as const;
 /** Moves an exported subtree holds at most (a request stays bounded in time and size). */
 const EXPORT_BUDGET = 20_000;
 
+/** The largest PGN text an import takes (bigger collections: tabiya book make -o X.tbk). */
+const IMPORT_LIMIT = 32 * 1024 * 1024;
+
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
 export function buildApp(opts: AppOptions): FastifyInstance {
@@ -201,6 +204,30 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       return reply.type('application/x-chess-pgn; charset=utf-8').header('Content-Disposition', `attachment; filename="${stem}-subtree.pgn"`).send(subtreePgn(tree, pos, book.id));
     },
   );
+
+  // One import at a time; the page polls its progress.
+  let job: { id: number; book: string; done: number; total: number; games: number; finished: boolean; result?: unknown; error?: string } | undefined;
+  let jobs = 0;
+  app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'string', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
+  app.post(
+    '/api/import',
+    { bodyLimit: IMPORT_LIMIT, schema: { querystring: { type: 'object', properties: { book: BOOK } } } },
+    async (req, reply) => {
+      const book = bookOf((req.query as { book?: string }).book);
+      if (typeof req.body !== 'string' || req.body.trim() === '') throw new HttpError(400, 'send the PGN text as the body (Content-Type: text/plain or application/x-chess-pgn)');
+      if (!book.editable) throw new EditError(409, `book ${book.id} cannot take games: only a version 2 .tbk can`);
+      if (job !== undefined && !job.finished) throw new HttpError(409, `an import into ${job.book} is running: wait for it`);
+      const j = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(req.body), games: 0, finished: false });
+      book
+        .importPgn(req.body, (done, total, games) => Object.assign(j, { done, total, games }))
+        .then(
+          (r) => Object.assign(j, { finished: true, result: r, done: j.total }),
+          (e: Error) => Object.assign(j, { finished: true, error: e.message }),
+        );
+      return reply.code(202).send({ job: j.id });
+    },
+  );
+  app.get('/api/import', async () => job ?? { finished: true, none: true });
 
   const editBody = {
     type: 'object',

@@ -5,8 +5,10 @@
  * goes through `changeNotes` (crash-safe, under the book's lock), after which the book is
  * opened again so every later read sees it.
  */
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { addToTbk } from '../book/node/tbkCombine.js';
 import { exportTbkToBin } from '../book/node/tbkExport.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
@@ -149,6 +151,32 @@ export class ServedBook {
       return { result: undefined };
     });
     this.reopen();
+  }
+
+  /**
+   * Counts the games of a PGN text into the book (as `book make -o X.tbk` adds to an existing
+   * book: crash-safe, under its lock, notes kept), then opens it again. Broken games are
+   * skipped and counted.
+   */
+  async importPgn(text: string, onProgress: (done: number, total: number, games: number) => void): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
+    this.mustEdit();
+    const dir = await mkdtemp(join(tmpdir(), 'tabiya-serve-import-'));
+    const errors: string[] = [];
+    try {
+      const pgn = join(dir, 'import.pgn');
+      await writeFile(pgn, text);
+      const r = await addToTbk(this.path, {
+        inputs: [pgn],
+        onProgress,
+        onError: (e) => {
+          if (errors.length < 20) errors.push(`line ${e.line}: ${e.message}`);
+        },
+      });
+      return { gamesUsed: r.gamesUsed, gamesSkipped: r.gamesSkipped, errors };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      this.reopen();
+    }
   }
 
   /**

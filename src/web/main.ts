@@ -200,6 +200,7 @@ function renderExplorer(): void {
   const editable = ex.editable && game === undefined;
   table.classList.toggle('can-edit', editable);
   $('add-move').hidden = !editable;
+  $('import-label').hidden = !editable;
   $('opening').innerHTML = ex.opening === null ? '&nbsp;' : `<b>${esc(ex.opening.eco)}</b> ${esc(ex.opening.name)}`;
   const total = ex.white + ex.draws + ex.black;
   const rows = ex.moves.map((m, i) => {
@@ -291,6 +292,32 @@ async function removeMove(): Promise<void> {
     $('editor').hidden = true;
     status('Removed.');
     void loadExplorer();
+  }
+}
+
+async function importPgn(file: File): Promise<void> {
+  const bar = $<HTMLProgressElement>('import-progress');
+  try {
+    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: await file.text() });
+    const out = (await r.json()) as { error?: string };
+    if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
+    bar.hidden = false;
+    for (;;) {
+      await new Promise((res) => setTimeout(res, 300));
+      const j = (await (await fetch('/api/import')).json()) as { done: number; total: number; games: number; finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number } };
+      bar.value = j.total > 0 ? j.done / j.total : 0;
+      status(`Importing ${file.name}: ${j.games.toLocaleString('en')} games`);
+      if (!j.finished) continue;
+      if (j.error !== undefined) throw new Error(j.error);
+      status(`Imported ${file.name}: ${j.result!.gamesUsed} games counted${j.result!.gamesSkipped > 0 ? `, ${j.result!.gamesSkipped} broken games skipped` : ''}.`);
+      break;
+    }
+    void loadExplorer();
+  } catch (e) {
+    status(`Import: ${(e as Error).message}`, true);
+  } finally {
+    bar.hidden = true;
+    $<HTMLInputElement>('import-file').value = '';
   }
 }
 
@@ -562,6 +589,10 @@ function init(): void {
   $('edit-remove').onclick = () => void removeMove();
   $('edit-cancel').onclick = () => ($('editor').hidden = true);
   $('add-move').onclick = () => openEditor(undefined);
+  $<HTMLInputElement>('import-file').onchange = () => {
+    const f = $<HTMLInputElement>('import-file').files?.[0];
+    if (f !== undefined) void importPgn(f);
+  };
   $('analyse').onclick = toggleAnalysis;
   $('multipv').onchange = () => analysing && analyse();
   $('play').onclick = startGame;
