@@ -116,7 +116,9 @@ function renderMoves(): void {
     ply++;
   });
   el.innerHTML = parts.length === 0 ? '<span class="muted">Play a move on the board or click one in the book.</span>' : parts.join(' ');
-  el.querySelector('.cur')?.scrollIntoView({ block: 'nearest' });
+  // Scroll the move list only (scrollIntoView would scroll the page too).
+  const cur = el.querySelector<HTMLElement>('.cur');
+  if (cur !== null && (cur.offsetTop < el.scrollTop || cur.offsetTop + cur.offsetHeight > el.scrollTop + el.clientHeight)) el.scrollTop = cur.offsetTop - el.clientHeight / 2;
 }
 
 function goTo(n: number): void {
