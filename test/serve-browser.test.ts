@@ -131,6 +131,33 @@ test('the engine runs in a worker and gives a legal best move in SAN', { skip, t
   await page.close();
 });
 
+test('play from here: the engine answers from the book and on its clock; the game comes out as PGN', { skip, timeout: 60_000 }, async () => {
+  const { page, errors } = await open('/');
+  await page.select('#play-side', 'b');
+  await page.select('#play-tc', '60+1');
+  await page.click('#play');
+  // The engine has White: its first move comes from the book.
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').filter((x) => x !== '').length === 1, { timeout: 10_000 });
+  const first = new URL(page.url()).searchParams.get('play')!;
+  const bookFirst = JSON.parse(spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--json'], { encoding: 'utf8' }).stdout) as { moves: { uci: string; probability: number }[] };
+  assert.ok(bookFirst.moves.some((m) => m.uci === first && m.probability > 0), `${first} is a book move the policy plays`);
+  await page.waitForFunction(() => /^[a-h][78]/.test(document.querySelector('#rows tr[data-uci]')?.getAttribute('data-uci') ?? ''), { timeout: 5000 });
+  await page.click('#rows tr[data-uci]');
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').length >= 3, { timeout: 15_000 });
+  assert.match(await page.$eval('#clocks', (e) => e.textContent!), /^White \d:\d\d · Black \d:\d\d$/);
+  await page.click('#play'); // resign
+  const pgn = await page.$eval('#pgn', (e) => (e as unknown as { value: string }).value);
+  assert.match(pgn, /\[White "tabiya"\]/);
+  assert.match(pgn, /\[Black "You"\]/);
+  assert.match(pgn, /\[Result "1-0"\]/);
+  const moves = pgn.split('\n\n')[1]!.replace(/\d+\./g, ' ').replace('1-0', '').trim().split(/\s+/);
+  assert.ok(moves.length >= 3, pgn);
+  const pos = unwrap(positionFromFen(STARTING_FEN));
+  assert.ok(playMoveList(pos, moves.join(' ')).ok, `the game replays: ${moves.join(' ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a user value edited on the page survives a server restart; screenshots', { skip, timeout: 60_000 }, async () => {
   const { page, errors } = await open('/?play=e2e4');
   await page.click('#rows tr[data-uci="c7c5"] button.edit');
