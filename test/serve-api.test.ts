@@ -127,6 +127,16 @@ test('explorer on a .bin: weights and shares as book probe --json gives them', a
   }
 });
 
+test('policy= gives the probabilities of that policy, as book probe --policy does', async () => {
+  for (const policy of ['uniform', 'polyglot-best', 'gnu-random']) {
+    const got = (await explore(`book=masters.tbk&play=e2e4&policy=${policy}`)).json.moves as { uci: string; probability: number }[];
+    const want = JSON.parse(tabiya(['book', 'probe', TBK, '--moves', 'e4', '--policy', policy, '--json']).stdout) as { moves: { uci: string; probability: number }[] };
+    assert.deepEqual(got.map((m) => [m.uci, m.probability]), want.moves.map((m) => [m.uci, m.probability]), policy);
+  }
+  const uniform = (await explore('book=masters.tbk&play=e2e4&policy=uniform')).json.moves as { probability: number }[];
+  assert.ok(uniform.every((m) => Math.abs(m.probability - uniform[0]!.probability) < 1e-12 || m.probability === 0));
+});
+
 test('opening names by position: a transposition gets the same name and statistics', async () => {
   const a = await explore('book=masters.tbk&play=d2d4,g8f6,c2c4,e7e6,b1c3,f8b4');
   const b = await explore('book=masters.tbk&play=c2c4,e7e6,b1c3,g8f6,d2d4,f8b4');
