@@ -71,6 +71,7 @@ const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
   const byId = new Map(opts.books.map((b) => [b.id, b]));
+  const positions: Position[] = [];
   const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -162,7 +163,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     async (req: FastifyRequest) => {
       const q = req.query as { book?: string; fen?: string; play?: string; policy?: string };
       const book = bookOf(q.book);
-      const { pos, opening } = positionOf(opts.openings, q.fen, q.play);
       let policy;
       try {
         policy = policyOf(q.policy);
@@ -170,7 +170,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         if (e instanceof PolicyError) throw new HttpError(400, `policy: ${e.message}`);
         throw e;
       }
-      return explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+      // Positions are large (their undo stack): the hot route borrows one instead of making one.
+      const spare = positions.pop() ?? new Position();
+      try {
+        const { pos, opening } = positionOf(opts.openings, q.fen, q.play, spare);
+        return explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+      } finally {
+        positions.push(spare);
+      }
     },
   );
 
@@ -270,8 +277,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 }
 
 /** The position of fen + play, and the opening of its deepest named position on the way. */
-function positionOf(openings: OpeningIndex, fen: string | undefined, play: string | undefined): { pos: Position; opening: Opening | undefined } {
-  const r = positionFromFen(fen === undefined || fen === '' ? STARTING_FEN : fen);
+function positionOf(openings: OpeningIndex, fen: string | undefined, play: string | undefined, into?: Position): { pos: Position; opening: Opening | undefined } {
+  const r = positionFromFen(fen === undefined || fen === '' ? STARTING_FEN : fen, into);
   if (!r.ok) throw new HttpError(400, `fen: ${r.error.message}`);
   const pos = r.value;
   let opening = openings.of(pos);
