@@ -13,7 +13,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, type RunningServer } from '../src/serve/server.js';
+import { loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -148,6 +148,13 @@ test('opening names by position: a transposition gets the same name and statisti
   const deep = await explore('book=masters.tbk&play=e2e4,c7c5,a2a3,a7a6,h2h3');
   assert.equal((deep.json.opening as { eco: string }).eco.startsWith('B2'), true);
   assert.equal((await explore('book=masters.tbk&fen=8/8/8/4k3/8/8/8/4K2R%20w%20K%20-%200%201')).json.opening, null);
+});
+
+test('the opening list: every line of data/openings replays', () => {
+  const index = loadOpenings();
+  assert.deepEqual(index.problems, []);
+  // 3,807 lines; a few name the same position (the first in file order keeps it).
+  assert.ok(index.size > 3700 && index.size <= 3807, String(index.size));
 });
 
 test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for an unknown book; 413 for a big body', async () => {
