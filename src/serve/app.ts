@@ -235,6 +235,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     },
   );
   app.get('/api/import', async () => job ?? { finished: true, none: true });
+  // An import holds the book's lock for its whole run: an edit would wait for it (blocking).
+  const importing = (id: string): void => {
+    if (job !== undefined && !job.finished && job.book === id) throw new HttpError(409, `an import into ${id} is running: edit it when it has finished`);
+  };
 
   const editBody = {
     type: 'object',
@@ -262,6 +266,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     if (body.comment !== undefined) patch.comment = body.comment === null ? null : body.comment.replace(/[\r\n]+/g, ' ');
     if (body.forbidden !== undefined) patch.forbidden = body.forbidden;
     if (Object.keys(patch).length === 0) throw new HttpError(400, 'nothing to change: give userValue, nag, comment or forbidden');
+    importing(book.id);
     const r = book.editMove(pos, move, patch);
     return { ok: true, added: r.added };
   });
@@ -269,6 +274,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     const body = req.body as { book?: string; fen?: string; play?: string; move: string };
     const book = bookOf(body.book);
     const { pos } = positionOf(opts.openings, body.fen, body.play);
+    importing(book.id);
     book.removeMove(pos, moveOf(pos, body.move));
     return { ok: true };
   });
