@@ -275,6 +275,22 @@ test('edits: user value, NAG, comment, forbidden; add and remove a move; they su
   assert.deepEqual(readFileSync(TBK), bytes, 'refused edits leave the book byte for byte');
 });
 
+test('a book locked by another process: an edit waits briefly, then 503, and nothing changes', async () => {
+  const lock = `${TBK}.lock`;
+  (await import('node:fs')).writeFileSync(lock, `${process.pid}\n`);
+  const bytes = readFileSync(TBK);
+  try {
+    const t0 = Date.now();
+    const r = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', userValue: 9 });
+    assert.equal(r.status, 503);
+    assert.match(r.json.error ?? '', /locked by process \d+/);
+    assert.ok(Date.now() - t0 < 10_000);
+    assert.deepEqual(readFileSync(TBK), bytes);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+});
+
 test('--read-only refuses every write, with the token too', async () => {
   const copy = join(tmp, 'ro.tbk');
   copyFileSync(TBK, copy);

@@ -28,6 +28,12 @@ export interface NotePatch {
   forbidden?: boolean;
 }
 
+/**
+ * How long an edit waits for a lock another process holds (a CLI command on the same book):
+ * the wait blocks the server, so it is short; past it the request gets 503.
+ */
+const EDIT_LOCK = { timeoutMs: 2000 };
+
 export class EditError extends Error {
   constructor(
     readonly status: number,
@@ -133,7 +139,7 @@ export class ServedBook {
         note.postBook = false;
         return { result: { added: known === undefined } };
       },
-      { verify: false },
+      EDIT_LOCK,
     );
     this.reopen();
     return r;
@@ -149,7 +155,7 @@ export class ServedBook {
       if (games > 0) throw new EditError(409, `${makeUci(move, false)} was played in ${games} games of the book: mark it forbidden instead`);
       book.notes.remove(pos.keyHi, pos.keyLo, move);
       return { result: undefined };
-    });
+    }, EDIT_LOCK);
     this.reopen();
   }
 
