@@ -66,6 +66,47 @@ const EXPORT_BUDGET = 20_000;
 /** The largest PGN text an import takes (bigger collections: tabiya book make -o X.tbk). */
 const IMPORT_LIMIT = 32 * 1024 * 1024;
 
+const INT = { type: 'integer' } as const;
+const INT_OR_NULL = { type: ['integer', 'null'] } as const;
+const EXPLORER_RESPONSE = {
+  type: 'object',
+  properties: {
+    white: INT,
+    draws: INT,
+    black: INT,
+    moves: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          uci: { type: 'string' },
+          san: { type: 'string' },
+          white: INT,
+          draws: INT,
+          black: INT,
+          averageRating: INT_OR_NULL,
+          performance: INT_OR_NULL,
+          game: { type: 'null' },
+          weight: INT,
+          probability: { type: 'number' },
+          userValue: INT_OR_NULL,
+          nag: INT_OR_NULL,
+          comment: { type: ['string', 'null'] },
+          forbidden: { type: 'boolean' },
+          learned: { type: ['object', 'null'], additionalProperties: true },
+        },
+      },
+    },
+    topGames: { type: 'array' },
+    recentGames: { type: 'array' },
+    opening: { type: ['object', 'null'], properties: { eco: { type: 'string' }, name: { type: 'string' } } },
+    book: { type: 'string' },
+    format: { type: 'string' },
+    fen: { type: 'string' },
+    editable: { type: 'boolean' },
+  },
+} as const;
+
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
 export function buildApp(opts: AppOptions): FastifyInstance {
@@ -158,6 +199,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           type: 'object',
           properties: { book: BOOK, fen: FEN, play: PLAY, policy: { type: 'string', enum: [...POLICY_KINDS] } },
         },
+        // A response schema lets fastify serialise with a compiled function (fast-json-stringify).
+        response: { 200: EXPLORER_RESPONSE },
       },
     },
     async (req: FastifyRequest) => {
