@@ -27,7 +27,7 @@ await build({
 });
 copyFileSync(join(ROOT, 'src/web/index.html'), join(OUT, 'index.html'));
 // One stylesheet: the board's own, its extensions', then the page's (which overrides them).
-const css = [join(BOARD, 'chessboard.css'), join(BOARD, 'extensions/markers/markers.css'), join(BOARD, 'extensions/arrows/arrows.css'), join(ROOT, 'src/web/app.css')]
+const css = [join(BOARD, 'chessboard.css'), join(BOARD, 'extensions/markers/markers.css'), join(BOARD, 'extensions/arrows/arrows.css'), join(BOARD, 'extensions/promotion-dialog/promotion-dialog.css'), join(ROOT, 'src/web/app.css')]
   .map((f) => readFileSync(f, 'utf8').replace(/\/\*# sourceMappingURL=.*\*\//g, ''))
   .join('\n');
 writeFileSync(join(OUT, 'app.css'), css);

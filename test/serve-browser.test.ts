@@ -116,6 +116,23 @@ test('play by clicking rows and dragging; the table matches book probe; the link
   await page.close();
 });
 
+test('a promotion asks for the piece', { skip, timeout: 60_000 }, async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewport({ width: 1300, height: 900 });
+  await page.goto(`${server.url}?fen=${encodeURIComponent('4k3/P7/8/8/8/8/8/4K3 w - - 0 1')}`, { waitUntil: 'load' });
+  await page.waitForSelector('#rows tr.none', { timeout: 10_000 });
+  await drag(page, 'a7', 'a8');
+  const knight = await page.waitForSelector('#board [data-piece="wn"]', { timeout: 5000 });
+  const b = (await knight!.boundingBox())!;
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  await waitForPlay(page, 'a7a8n');
+  assert.match(await page.$eval('#fen', (e) => (e as unknown as { value: string }).value), /^N3k3\//);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the engine runs in a worker and gives a legal best move in SAN', { skip, timeout: 60_000 }, async () => {
   const { page, errors } = await open('/?play=e2e4,e7e5,g1f3');
   await page.click('#analyse');

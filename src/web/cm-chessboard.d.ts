@@ -21,6 +21,7 @@ declare module 'cm-chessboard/src/Chessboard.js' {
     removeMarkers(type?: unknown, square?: string): void;
     addArrow(type: unknown, from: string, to: string): void;
     removeArrows(type?: unknown): void;
+    showPromotionDialog(square: string, color: 'w' | 'b', callback: (r: { type: string; square?: string; piece?: string }) => void): void;
   }
 }
 declare module 'cm-chessboard/src/extensions/markers/Markers.js' {
@@ -30,4 +31,8 @@ declare module 'cm-chessboard/src/extensions/markers/Markers.js' {
 declare module 'cm-chessboard/src/extensions/arrows/Arrows.js' {
   export const ARROW_TYPE: Record<string, unknown>;
   export class Arrows {}
+}
+declare module 'cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js' {
+  export const PROMOTION_DIALOG_RESULT_TYPE: { pieceSelected: string; canceled: string };
+  export class PromotionDialog {}
 }

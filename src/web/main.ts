@@ -7,6 +7,7 @@
 import { BORDER_TYPE, COLOR, Chessboard, INPUT_EVENT_TYPE, type MoveInputEvent } from 'cm-chessboard/src/Chessboard.js';
 import { ARROW_TYPE, Arrows } from 'cm-chessboard/src/extensions/arrows/Arrows.js';
 import { MARKER_TYPE, Markers } from 'cm-chessboard/src/extensions/markers/Markers.js';
+import { PROMOTION_DIALOG_RESULT_TYPE, PromotionDialog } from 'cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js';
 import { countLegal } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
 import { STARTING_FEN } from '../notation/fen.js';
@@ -60,6 +61,7 @@ const board = new Chessboard($('board'), {
   extensions: [
     { class: Markers, props: { sprite: 'markers.svg', autoMarkers: MARKER_TYPE.square } },
     { class: Arrows, props: { sprite: 'arrows.svg' } },
+    { class: PromotionDialog },
   ],
 });
 
@@ -71,9 +73,16 @@ function onMoveInput(e: MoveInputEvent): boolean {
     return e.piece?.[0] === side;
   }
   if (e.type === INPUT_EVENT_TYPE.validateMoveInput && e.squareTo !== undefined) {
-    let uci = e.squareFrom + e.squareTo;
-    // A pawn reaching the last rank becomes a queen (the usual choice; type the move for another).
-    if (e.piece?.[1] === 'p' && (e.squareTo[1] === '8' || e.squareTo[1] === '1')) uci += 'q';
+    const uci = e.squareFrom + e.squareTo;
+    if (e.piece?.[1] === 'p' && (e.squareTo[1] === '8' || e.squareTo[1] === '1')) {
+      // A promotion: legal at all (as a queen)? Then ask which piece.
+      if (!parseUci(line.position(), `${uci}q`).ok) return false;
+      board.showPromotionDialog(e.squareTo, e.piece[0] as 'w' | 'b', (r) => {
+        if (r.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected && r.piece !== undefined && line.play(uci + r.piece[1])) changed(false);
+        else changed(false);
+      });
+      return true;
+    }
     if (!line.play(uci)) return false;
     queueMicrotask(() => changed(false));
     return true;
