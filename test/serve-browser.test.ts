@@ -116,6 +116,22 @@ test('play by clicking rows and dragging; the table matches book probe; the link
   await page.close();
 });
 
+test('click-click moves and flip', { skip, timeout: 60_000 }, async () => {
+  const { page, errors } = await open('/');
+  const click = async (sq: string): Promise<void> => {
+    const b = (await (await page.$(`#board [data-square="${sq}"]`))!.boundingBox())!;
+    await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  };
+  await click('g1');
+  await click('f3');
+  await waitForPlay(page, 'g1f3');
+  const before = (await (await page.$('#board [data-square="a1"]'))!.boundingBox())!;
+  await page.keyboard.press('f');
+  await page.waitForFunction((y) => document.querySelector('#board [data-square="a1"]').getBoundingClientRect().y < y - 100, { timeout: 5000 }, before.y);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a promotion asks for the piece', { skip, timeout: 60_000 }, async () => {
   const page = await browser.newPage();
   const errors: string[] = [];
