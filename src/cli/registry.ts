@@ -472,8 +472,19 @@ export function registerCommands(program: Command): void {
     .action(async (file, opts) => (await import('./commands/tuneVerify.js')).tuneVerifyCommand(file, opts));
 
   program
+    .command('serve')
+    .description('the web opening explorer and book editor, with the engine in the browser (see docs/serve.md; what `npm start` runs)')
+    .argument('[books...]', 'books to serve, .bin and .tbk (default: the bundled data/tabiya.bin, built when missing)')
+    .option('--port <n>', 'TCP port (0: any free one)', '8080')
+    .option('--host <address>', 'address to listen on (anything but loopback is reachable from other machines)', '127.0.0.1')
+    .option('--engine-threads <n>', 'threads the page\'s engine may use', '1')
+    .option('--read-only', 'refuse every change to the books')
+    .option('--quiet', 'no progress while building the default book')
+    .action(async (books, opts) => (await import('./commands/serve.js')).serveCommand(books, opts));
+
+  program
     .command('demo')
-    .description("tabiya's default job (what `npm start` runs): build the default opening book from the bundled master games")
+    .description("build the default opening book from the bundled master games and show its summary")
     .option('-o, --output <book.bin>', 'where to write the book (default: data/tabiya.bin)')
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--threads <n>', 'threads ("auto": one per core)', '1')

@@ -1,0 +1,72 @@
+/**
+ * `npm run bench -- serve [--book FILE] [--seconds S] [--connections C]`: requests per second
+ * and p50/p99 latency of `GET /api/explorer` of `tabiya serve` under load (autocannon), against
+ * the same server's static file (the page's stylesheet) as the floor: the ratio says how much of
+ * a request's cost the explorer itself adds. The server runs in its own process (one core), the
+ * load generator in this one. Positions cycle through the first moves of common openings.
+ *
+ * Default book: the bundled data/tabiya.bin; the figure the issue asks about is on the .tbk of
+ * the 389k-game collection (book make ../shared/data/games/pgnmentor_players_dedup.pgn.gz -o X.tbk).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { DEFAULT_BOOK } from '../src/book/node/defaultBook.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const LINES = ['', 'e2e4', 'e2e4,c7c5', 'e2e4,c7c5,g1f3,d7d6', 'd2d4', 'd2d4,g8f6,c2c4,e7e6', 'e2e4,e7e5,g1f3,b8c6,f1b5', 'c2c4', 'g1f3,d7d5', 'e2e4,e7e6,d2d4,d7d5'];
+
+function arg(args: string[], name: string, def: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1]! : def;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, paths: string[], seconds: number, connections: number): Promise<Figures> {
+  let i = 0;
+  const r = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+export async function main(args: string[]): Promise<void> {
+  const book = arg(args, '--book', DEFAULT_BOOK);
+  const seconds = Number(arg(args, '--seconds', '10'));
+  const connections = Number(arg(args, '--connections', '10'));
+  const child = spawn(process.execPath, [MAIN, 'serve', book, '--port', '0', '--read-only'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/http:\/\/\S+\//.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = /http:\/\/\S+\//.exec(out)![0];
+  try {
+    const explorer = LINES.map((l) => `/api/explorer?play=${l}`);
+    // Warm-up, then the floor and ours alternately, best of two each.
+    await load(url, explorer, 2, connections);
+    const best = (a: Figures, b: Figures): Figures => (a.rps >= b.rps ? a : b);
+    let floor = await load(url, ['/assets/app.css'], seconds, connections);
+    let ours = await load(url, explorer, seconds, connections);
+    floor = best(floor, await load(url, ['/assets/app.css'], seconds, connections));
+    ours = best(ours, await load(url, explorer, seconds, connections));
+    const row = (name: string, f: Figures): string => `${name.padEnd(28)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${String(f.p50).padStart(3)} ms   p99 ${String(f.p99).padStart(3)} ms${f.errors > 0 ? `   ${f.errors} errors` : ''}`;
+    console.log(`tabiya serve ${book}, ${connections} connections, ${seconds} s a run, best of 2`);
+    console.log(row('GET /api/explorer (ours)', ours));
+    console.log(row('GET /assets/app.css (floor)', floor));
+    console.log(`ratio explorer/static: ${(ours.rps / floor.rps).toFixed(2)} (goal: >= 10,000 req/s and p99 <= 10 ms)`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * `tabiya serve [book ...]`: the web opening explorer and book editor (docs/serve.md). Without
+ * a book it serves the bundled one (data/tabiya.bin), building it first when it is missing.
+ * Runs until Ctrl-C (SIGINT) or SIGTERM, then closes the server and the books.
+ */
+import { existsSync } from 'node:fs';
+import { DEFAULT_BOOK, DEFAULT_BOOK_OPTIONS, DEFAULT_GAMES } from '../../book/node/defaultBook.js';
+import { isLoopback, startServer } from '../../serve/server.js';
+import { CliError, intOption } from '../errors.js';
+import { runBookMake } from './bookMake.js';
+
+export interface ServeCliOptions {
+  port?: string;
+  host?: string;
+  engineThreads?: string;
+  readOnly?: boolean;
+  quiet?: boolean;
+}
+
+export async function serveCommand(files: string[], opts: ServeCliOptions): Promise<void> {
+  const port = intOption('--port', opts.port ?? '8080', 0, 65535)!;
+  const engineThreads = intOption('--engine-threads', opts.engineThreads ?? '1', 1, 256)!;
+  const host = opts.host ?? '127.0.0.1';
+  let books = files;
+  if (books.length === 0) {
+    if (!existsSync(DEFAULT_BOOK)) {
+      await runBookMake([DEFAULT_GAMES], { output: DEFAULT_BOOK, maxPly: String(DEFAULT_BOOK_OPTIONS.maxPly), minGames: String(DEFAULT_BOOK_OPTIONS.minGame), threads: '1', quiet: opts.quiet, errors: '5' }, 'building the default book');
+    }
+    books = [DEFAULT_BOOK];
+  }
+  for (const b of books) if (!/\.(bin|tbk)$/i.test(b)) throw new CliError(`${b}: not a book (.bin or .tbk)`, 2);
+  let server;
+  try {
+    server = await startServer({ books, port, host, readOnly: opts.readOnly, engineThreads });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new CliError(`--port ${port}: the port is in use (choose another, or 0 for any free one)`, 1);
+    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') throw new CliError(`--host ${host}: cannot listen there (${err.message})`, 1);
+    throw e instanceof Error && typeof err.code === 'string' ? new CliError(err.message, 1) : e;
+  }
+  if (!isLoopback(host)) process.stderr.write(`warning: listening on ${host}: other machines can read ${opts.readOnly ? 'the books' : 'and change the books (writes still need the page\'s token)'}\n`);
+  process.stdout.write(`tabiya serve: ${server.url} (${server.books.map((b) => b.id).join(', ')}${opts.readOnly ? ', read-only' : ''}); Ctrl-C stops it\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      server.close().then(resolve, (e: unknown) => {
+        process.stderr.write(`tabiya serve: closing: ${(e as Error).message}\n`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  if (!opts.quiet) process.stderr.write('tabiya serve: stopped\n');
+}

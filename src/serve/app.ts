@@ -1,0 +1,351 @@
+/**
+ * The HTTP side of `tabiya serve`: one page with its bundled assets, and a JSON API over the
+ * books named on the command line (docs/serve.md). Built on fastify for its JSON-schema
+ * validation of every query and body, its body limit (413) and its speed.
+ *
+ * Security: a request names a book by id and an asset by a fixed name, both looked up in maps
+ * made at start-up, so no request path reaches the file system. Writes need the token the page
+ * carries (a same-origin secret: another site can neither read the page nor send the header
+ * without a CORS preflight, which is never granted) and a matching Origin when the browser
+ * sends one; `--read-only` refuses them all. On a loopback address the Host header must name
+ * loopback too, which stops DNS-rebinding pages from reading the API.
+ */
+import { randomBytes } from 'node:crypto';
+import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { Position } from '../core/position.js';
+import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
+import { parseSan } from '../notation/san.js';
+import { parseUci } from '../notation/uci.js';
+import { PolicyError } from '../book/select/options.js';
+import { POLICY_KINDS } from '../book/select/config.js';
+import { explorerAnswer } from './explorer.js';
+import { EditError, policyOf, type NotePatch, type ServedBook } from './library.js';
+import type { Opening, OpeningIndex } from './openings.js';
+import { subtreeBin, subtreePgn, walkSubtree } from './subtree.js';
+
+/** A file the server hands out: its bytes and content type. */
+export interface Asset {
+  type: string;
+  body: Buffer | string;
+}
+
+export interface AppOptions {
+  books: readonly ServedBook[];
+  openings: OpeningIndex;
+  /** name → asset (index.html is the page; its `%TOKEN%` and `%CONFIG%` are filled in). */
+  assets: ReadonlyMap<string, Asset>;
+  readOnly?: boolean;
+  /** Threads the page's engine may use (shown to the page). */
+  engineThreads?: number;
+  /** Largest request body in bytes (default 64 KiB). */
+  bodyLimit?: number;
+  /** The token writes must carry (default: random). */
+  token?: string;
+  /** Check that Host names a loopback address (true when bound to loopback). */
+  loopbackOnly?: boolean;
+}
+
+/** Request errors: a status and a message for `{error}`. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const FEN = { type: 'string', maxLength: 120 } as const;
+const PLAY = { type: 'string', maxLength: 6000, pattern: '^[a-h1-8qrbnQRBN,]*$' } as const;
+const BOOK = { type: 'string', maxLength: 200 } as const;
+const MOVE = { type: 'string', minLength: 2, maxLength: 8 } as const;
+
+/** Moves an exported subtree holds at most (a request stays bounded in time and size). */
+const EXPORT_BUDGET = 20_000;
+
+/** The largest PGN text an import takes (bigger collections: tabiya book make -o X.tbk). */
+const IMPORT_LIMIT = 32 * 1024 * 1024;
+
+const INT = { type: 'integer' } as const;
+const INT_OR_NULL = { type: ['integer', 'null'] } as const;
+const EXPLORER_RESPONSE = {
+  type: 'object',
+  properties: {
+    white: INT,
+    draws: INT,
+    black: INT,
+    moves: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          uci: { type: 'string' },
+          san: { type: 'string' },
+          white: INT,
+          draws: INT,
+          black: INT,
+          averageRating: INT_OR_NULL,
+          performance: INT_OR_NULL,
+          game: { type: 'null' },
+          weight: INT,
+          probability: { type: 'number' },
+          userValue: INT_OR_NULL,
+          nag: INT_OR_NULL,
+          comment: { type: ['string', 'null'] },
+          forbidden: { type: 'boolean' },
+          learned: { type: ['object', 'null'], additionalProperties: true },
+        },
+      },
+    },
+    topGames: { type: 'array' },
+    recentGames: { type: 'array' },
+    opening: { type: ['object', 'null'], properties: { eco: { type: 'string' }, name: { type: 'string' } } },
+    book: { type: 'string' },
+    format: { type: 'string' },
+    fen: { type: 'string' },
+    editable: { type: 'boolean' },
+  },
+} as const;
+
+const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
+
+export function buildApp(opts: AppOptions): FastifyInstance {
+  const token = opts.token ?? randomBytes(18).toString('base64url');
+  const byId = new Map(opts.books.map((b) => [b.id, b]));
+  const positions: Position[] = [];
+  const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+    if (opts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? '')) throw new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (opts.readOnly) throw new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
+      if (req.headers['x-tabiya-token'] !== token) throw new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself)');
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== `http://${req.headers.host}`) throw new HttpError(403, `Origin ${origin} is not this server`);
+    }
+  });
+
+  app.setErrorHandler((e: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
+    if (e instanceof HttpError || e instanceof EditError) return reply.code(e.status).send({ error: e.message });
+    if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'request body too large' });
+    if (e.validation !== undefined) return reply.code(400).send({ error: e.message });
+    if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) return reply.code(e.statusCode).send({ error: e.message });
+    // Book errors (a lock held by another process, a damaged file) say what and where.
+    if (e.code === 'ERR_BOOK_LOCK') return reply.code(503).send({ error: e.message });
+    return reply.code(500).send({ error: e.message });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: `no such page: ${req.method} ${req.url.slice(0, 200)}` }));
+
+  // --- the page and its assets -------------------------------------------------------------
+  const config = JSON.stringify({
+    books: opts.books.map((b) => ({ id: b.id, format: b.format, editable: b.editable && !opts.readOnly })),
+    readOnly: opts.readOnly === true,
+    engineThreads: opts.engineThreads ?? 1,
+    policies: POLICY_KINDS,
+  });
+  const page = (): Asset | undefined => {
+    const a = opts.assets.get('index.html');
+    if (a === undefined) return undefined;
+    return { type: a.type, body: String(a.body).replace('%TOKEN%', token).replace('%CONFIG%', config.replace(/</g, '\\u003c').replace(/"/g, '&quot;')) };
+  };
+  const index = page();
+  const sendPage = (reply: FastifyReply): FastifyReply => {
+    if (index === undefined) return reply.code(503).send({ error: 'the page is not built: run npm run build' });
+    // The engine's worker shares memory with the page (stop signals): that needs isolation.
+    return reply
+      .header('Cross-Origin-Opener-Policy', 'same-origin')
+      .header('Cross-Origin-Embedder-Policy', 'require-corp')
+      .header('Content-Security-Policy', "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+      .header('Cache-Control', 'no-store')
+      .type(index.type)
+      .send(index.body);
+  };
+  app.get('/', async (_req, reply) => sendPage(reply));
+  app.get('/assets/:name', { schema: { params: { type: 'object', properties: { name: { type: 'string', maxLength: 64 } } } } }, async (req, reply) => {
+    const name = (req.params as { name: string }).name;
+    const a = name === 'index.html' ? undefined : opts.assets.get(name);
+    if (a === undefined) throw new HttpError(404, `no such asset: ${name.slice(0, 64)}`);
+    return reply
+      .header('Cross-Origin-Embedder-Policy', 'require-corp')
+      .header('Cache-Control', 'no-cache')
+      .type(a.type)
+      .send(a.body);
+  });
+
+  // --- the API -------------------------------------------------------------------------------
+  const bookOf = (id: string | undefined): ServedBook => {
+    if (id === undefined || id === '') {
+      if (opts.books.length === 1) return opts.books[0]!;
+      throw new HttpError(400, `book: name one of ${[...byId.keys()].join(', ')}`);
+    }
+    const b = byId.get(id);
+    if (b === undefined) throw new HttpError(404, `book: no book "${id.slice(0, 100)}" is served (served: ${[...byId.keys()].join(', ')})`);
+    return b;
+  };
+
+  app.get('/api/books', async () => ({
+    books: opts.books.map((b) => ({ id: b.id, format: b.format, version: b.version || null, editable: b.editable && !opts.readOnly })),
+    readOnly: opts.readOnly === true,
+  }));
+
+  app.get(
+    '/api/explorer',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { book: BOOK, fen: FEN, play: PLAY, policy: { type: 'string', enum: [...POLICY_KINDS] } },
+        },
+        // A response schema lets fastify serialise with a compiled function (fast-json-stringify).
+        response: { 200: EXPLORER_RESPONSE },
+      },
+    },
+    async (req: FastifyRequest) => {
+      const q = req.query as { book?: string; fen?: string; play?: string; policy?: string };
+      const book = bookOf(q.book);
+      let policy;
+      try {
+        policy = policyOf(q.policy);
+      } catch (e) {
+        if (e instanceof PolicyError) throw new HttpError(400, `policy: ${e.message}`);
+        throw e;
+      }
+      // Positions are large (their undo stack): the hot route borrows one instead of making one.
+      const spare = positions.pop() ?? new Position();
+      try {
+        const { pos, opening } = positionOf(opts.openings, q.fen, q.play, spare);
+        return explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+      } finally {
+        positions.push(spare);
+      }
+    },
+  );
+
+  app.get(
+    '/api/export',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['format'],
+          properties: { book: BOOK, fen: FEN, play: PLAY, format: { type: 'string', enum: ['bin', 'pgn'] }, depth: { type: 'integer', minimum: 1, maximum: 40 }, whole: { type: 'boolean' } },
+        },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean };
+      const book = bookOf(q.book);
+      const stem = book.id.replace(/\.[^.]*$/, '');
+      if (q.format === 'bin' && q.whole === true) {
+        return reply
+          .type('application/octet-stream')
+          .header('Content-Disposition', `attachment; filename="${stem}.bin"`)
+          .send(Buffer.from(await book.polyglotBytes()));
+      }
+      const { pos } = positionOf(opts.openings, q.fen, q.play);
+      const policy = policyOf(undefined);
+      const tree = await walkSubtree((p, c) => book.moves(p, c), pos, policy, q.depth ?? 12, EXPORT_BUDGET);
+      if (q.format === 'bin') {
+        return reply.type('application/octet-stream').header('Content-Disposition', `attachment; filename="${stem}-subtree.bin"`).send(Buffer.from(subtreeBin(tree)));
+      }
+      return reply.type('application/x-chess-pgn; charset=utf-8').header('Content-Disposition', `attachment; filename="${stem}-subtree.pgn"`).send(subtreePgn(tree, pos, book.id));
+    },
+  );
+
+  // One import at a time; the page polls its progress.
+  let job: { id: number; book: string; done: number; total: number; games: number; finished: boolean; result?: unknown; error?: string } | undefined;
+  let jobs = 0;
+  app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'string', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
+  app.post(
+    '/api/import',
+    { bodyLimit: IMPORT_LIMIT, schema: { querystring: { type: 'object', properties: { book: BOOK } } } },
+    async (req, reply) => {
+      const book = bookOf((req.query as { book?: string }).book);
+      if (typeof req.body !== 'string' || req.body.trim() === '') throw new HttpError(400, 'send the PGN text as the body (Content-Type: text/plain or application/x-chess-pgn)');
+      if (!book.editable) throw new EditError(409, `book ${book.id} cannot take games: only a version 2 .tbk can`);
+      if (job !== undefined && !job.finished) throw new HttpError(409, `an import into ${job.book} is running: wait for it`);
+      const j = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(req.body), games: 0, finished: false });
+      book
+        .importPgn(req.body, (done, total, games) => Object.assign(j, { done, total, games }))
+        .then(
+          (r) => Object.assign(j, { finished: true, result: r, done: j.total }),
+          (e: Error) => Object.assign(j, { finished: true, error: e.message }),
+        );
+      return reply.code(202).send({ job: j.id });
+    },
+  );
+  app.get('/api/import', async () => job ?? { finished: true, none: true });
+  // An import holds the book's lock for its whole run: an edit would wait for it (blocking).
+  const importing = (id: string): void => {
+    if (job !== undefined && !job.finished && job.book === id) throw new HttpError(409, `an import into ${id} is running: edit it when it has finished`);
+  };
+
+  const editBody = {
+    type: 'object',
+    required: ['move'],
+    additionalProperties: false,
+    properties: {
+      book: BOOK,
+      fen: FEN,
+      play: PLAY,
+      move: MOVE,
+      userValue: { type: ['integer', 'null'], minimum: 0, maximum: 100 },
+      nag: { type: ['integer', 'null'], minimum: 0, maximum: 255 },
+      comment: { type: ['string', 'null'], maxLength: 2000 },
+      forbidden: { type: 'boolean' },
+    },
+  } as const;
+  app.post('/api/move', { schema: { body: editBody } }, async (req) => {
+    const body = req.body as NotePatch & { book?: string; fen?: string; play?: string; move: string };
+    const book = bookOf(body.book);
+    const { pos } = positionOf(opts.openings, body.fen, body.play);
+    const move = moveOf(pos, body.move);
+    const patch: NotePatch = {};
+    if (body.userValue !== undefined) patch.userValue = body.userValue;
+    if (body.nag !== undefined) patch.nag = body.nag;
+    if (body.comment !== undefined) patch.comment = body.comment === null ? null : body.comment.replace(/[\r\n]+/g, ' ');
+    if (body.forbidden !== undefined) patch.forbidden = body.forbidden;
+    if (Object.keys(patch).length === 0) throw new HttpError(400, 'nothing to change: give userValue, nag, comment or forbidden');
+    importing(book.id);
+    const r = book.editMove(pos, move, patch);
+    return { ok: true, added: r.added };
+  });
+  app.post('/api/move/remove', { schema: { body: { ...editBody, properties: { book: BOOK, fen: FEN, play: PLAY, move: MOVE } } } }, async (req) => {
+    const body = req.body as { book?: string; fen?: string; play?: string; move: string };
+    const book = bookOf(body.book);
+    const { pos } = positionOf(opts.openings, body.fen, body.play);
+    importing(book.id);
+    book.removeMove(pos, moveOf(pos, body.move));
+    return { ok: true };
+  });
+
+  return app;
+}
+
+/** The position of fen + play, and the opening of its deepest named position on the way. */
+function positionOf(openings: OpeningIndex, fen: string | undefined, play: string | undefined, into?: Position): { pos: Position; opening: Opening | undefined } {
+  const r = positionFromFen(fen === undefined || fen === '' ? STARTING_FEN : fen, into);
+  if (!r.ok) throw new HttpError(400, `fen: ${r.error.message}`);
+  const pos = r.value;
+  let opening = openings.of(pos);
+  const words = play === undefined || play === '' ? [] : play.split(',');
+  for (let i = 0; i < words.length; i++) {
+    const m = parseUci(pos, words[i]!);
+    if (!m.ok) throw new HttpError(400, `play: move ${i + 1} (${words[i]!.slice(0, 10)}): ${m.error.message}`);
+    pos.play(m.value);
+    opening = openings.of(pos) ?? opening;
+  }
+  return { pos, opening };
+}
+
+/** A move given as UCI or SAN, legal in `pos`. */
+function moveOf(pos: Position, text: string): number {
+  const u = parseUci(pos, text);
+  if (u.ok) return u.value;
+  const s = parseSan(pos, text);
+  if (s.ok) return s.value;
+  throw new HttpError(400, `move: ${u.error.message}`);
+}

@@ -1,0 +1,106 @@
+/**
+ * The explorer's answer in the shape of the Lichess opening explorer API
+ * (https://lichess.org/api#tag/Opening-Explorer): position totals `white`, `draws`, `black`,
+ * `moves[]` with `uci`, `san`, the same three counts, `averageRating` and `performance`, and
+ * `opening` {eco, name}; so a tool written for Lichess can read it. tabiya adds, per move, the
+ * book's `weight`, the policy's `probability`, `userValue`, `nag`, `comment`, `forbidden` and
+ * `learned`, and names the book, its format and the FEN.
+ *
+ * Lichess counts games by result (white won, draw, black won); the books count them from the
+ * mover's side, so the two are swapped when Black is to move. A Polyglot .bin keeps no game
+ * counts: its counts are 0 and only weight and probability say anything. Browser-safe (the
+ * page reads these types).
+ */
+import type { Position } from '../core/position.js';
+import { makeFen } from '../notation/fen.js';
+import { makeSan } from '../notation/san.js';
+import type { Opening } from './openings.js';
+
+/** One book move with everything the explorer shows, from the mover's side. */
+export interface MoveFacts {
+  move: number;
+  uci: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** Mean rating of the players who made the move (0: none rated). */
+  avgElo: number;
+  weight: number;
+  probability: number;
+  userValue: number | null;
+  nag: number | null;
+  comment: string | null;
+  forbidden: boolean;
+  /** The engine's own results with the move (.tbk), or the Polyglot learn field's (.bin). */
+  learned: { wins: number; draws: number; losses: number } | { games: number; points: number } | null;
+}
+
+export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'learned'> {
+  san: string;
+  white: number;
+  draws: number;
+  black: number;
+  averageRating: number | null;
+  /** Lichess's performance rating needs the opponents' ratings, which the books do not keep. */
+  performance: number | null;
+  game: null;
+}
+
+export interface ExplorerAnswer {
+  white: number;
+  draws: number;
+  black: number;
+  moves: ExplorerMove[];
+  topGames: never[];
+  recentGames: never[];
+  opening: Opening | null;
+  book: string;
+  format: 'bin' | 'tbk';
+  fen: string;
+  editable: boolean;
+}
+
+export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], opening: Opening | undefined, book: { id: string; format: 'bin' | 'tbk'; editable: boolean }): ExplorerAnswer {
+  const black = pos.turn === 1;
+  let w = 0;
+  let d = 0;
+  let b = 0;
+  const moves = facts.map((f): ExplorerMove => {
+    const white = black ? f.losses : f.wins;
+    const blackWins = black ? f.wins : f.losses;
+    w += white;
+    d += f.draws;
+    b += blackWins;
+    return {
+      uci: f.uci,
+      san: makeSan(pos, f.move),
+      white,
+      draws: f.draws,
+      black: blackWins,
+      averageRating: f.avgElo > 0 ? f.avgElo : null,
+      performance: null,
+      game: null,
+      weight: f.weight,
+      probability: f.probability,
+      userValue: f.userValue,
+      nag: f.nag,
+      comment: f.comment,
+      forbidden: f.forbidden,
+      learned: f.learned,
+    };
+  });
+  return {
+    white: w,
+    draws: d,
+    black: b,
+    moves,
+    topGames: [],
+    recentGames: [],
+    opening: opening ?? null,
+    book: book.id,
+    format: book.format,
+    fen: makeFen(pos),
+    editable: book.editable,
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * The books a `tabiya serve` serves: only those named on its command line, each under a short
+ * id made from its file name. A request names a book by id and never by path, so no request
+ * reaches the file system. Reads go through the open book; a change to a `.tbk` (version 2)
+ * goes through `changeNotes` (crash-safe, under the book's lock), after which the book is
+ * opened again so every later read sees it.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { addToTbk } from '../book/node/tbkCombine.js';
+import { exportTbkToBin } from '../book/node/tbkExport.js';
+import { openBook, type Book } from '../book/node/openBook.js';
+import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
+import { changeNotes } from '../book/node/tbkFile.js';
+import { splitLearn } from '../book/polyglot/format.js';
+import type { BookEntry } from '../book/rich/tbkBook.js';
+import { explainPolicy, parsePolicy, type BookPolicyConfig } from '../book/select/index.js';
+import type { Position } from '../core/position.js';
+import { makeUci } from '../notation/uci.js';
+import type { MoveFacts } from './explorer.js';
+
+/** What a change to a move's notes sets; a field left out stays as it is, null clears it. */
+export interface NotePatch {
+  userValue?: number | null;
+  nag?: number | null;
+  comment?: string | null;
+  forbidden?: boolean;
+}
+
+/**
+ * How long an edit waits for a lock another process holds (a CLI command on the same book):
+ * the wait blocks the server, so it is short; past it the request gets 503.
+ */
+const EDIT_LOCK = { timeoutMs: 2000 };
+
+export class EditError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class ServedBook {
+  private bin: Book | undefined;
+  private rich: AnyRichBook | undefined;
+
+  private constructor(
+    readonly id: string,
+    readonly path: string,
+    readonly format: 'bin' | 'tbk',
+    /** Version of a .tbk (1 or 2); 0 for a .bin. */
+    readonly version: number,
+  ) {}
+
+  static async open(id: string, path: string): Promise<ServedBook> {
+    if (path.toLowerCase().endsWith('.tbk')) {
+      const b = new ServedBook(id, path, 'tbk', tbkFileVersion(path) ?? 0);
+      b.rich = openAnyRichBook(path);
+      return b;
+    }
+    const b = new ServedBook(id, path, 'bin', 0);
+    b.bin = await openBook(path);
+    return b;
+  }
+
+  /** Notes can be changed: a version 2 .tbk. */
+  get editable(): boolean {
+    return this.format === 'tbk' && this.version === 2;
+  }
+
+  /** The book moves of `pos`, most played (or heaviest) first, with the policy's probabilities. */
+  async moves(pos: Position, policy: BookPolicyConfig): Promise<MoveFacts[]> {
+    if (this.bin !== undefined) {
+      const moves = await this.bin.moves(pos);
+      const total = moves.reduce((n, m) => n + m.weight, 0);
+      // Polyglot's weighted choice: a move's chance is its share of the weights.
+      return moves.map((m) => {
+        const l = splitLearn(m.learn);
+        return {
+          move: m.move,
+          uci: m.uci,
+          games: 0,
+          wins: 0,
+          draws: 0,
+          losses: 0,
+          avgElo: 0,
+          weight: m.weight,
+          probability: total > 0 ? m.weight / total : 0,
+          userValue: null,
+          nag: null,
+          comment: null,
+          forbidden: false,
+          learned: m.learn === 0 ? null : { games: l.games, points: l.points / 2 },
+        };
+      });
+    }
+    const entries = this.rich!.probe(pos) as BookEntry[];
+    // As `book probe` orders them: most played first, PostBook records last.
+    entries.sort((a, b) => Number(a.postBook) - Number(b.postBook) || played(b) - played(a) || a.move - b.move);
+    const rows = explainPolicy(policy, entries);
+    return entries.map((e, i) => ({
+      move: e.move,
+      uci: makeUci(e.move, false),
+      games: played(e),
+      wins: e.wins,
+      draws: e.draws,
+      losses: e.losses,
+      avgElo: e.avgElo,
+      weight: e.weight,
+      probability: rows[i]!.probability,
+      userValue: e.userValue < 0 ? null : e.userValue,
+      nag: e.nag || null,
+      comment: e.comment || null,
+      forbidden: e.forbidden ?? false,
+      learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
+    }));
+  }
+
+  /**
+   * Sets notes of `move` in `pos` (adding the move when the book lacks it). Everything is
+   * checked before the book is touched, and the change is one crash-safe commit.
+   */
+  editMove(pos: Position, move: number, patch: NotePatch): { added: boolean } {
+    this.mustEdit();
+    const black = pos.turn === 1;
+    const r = changeNotes(
+      this.path,
+      (book) => {
+        const known = book.movesOf(pos.keyHi, pos.keyLo).find((e) => e.move === move);
+        const note = book.notes.edit(pos.keyHi, pos.keyLo, move, black);
+        if (patch.userValue !== undefined) note.userValue = patch.userValue ?? -1;
+        if (patch.nag !== undefined) note.nag = patch.nag ?? 0;
+        if (patch.comment !== undefined) note.comment = patch.comment ?? '';
+        if (patch.forbidden !== undefined) note.forbidden = patch.forbidden;
+        // A hand-set note makes the move a book move, even where only the PostBook had it.
+        note.postBook = false;
+        return { result: { added: known === undefined } };
+      },
+      EDIT_LOCK,
+    );
+    this.reopen();
+    return r;
+  }
+
+  /** Removes a move that only notes hold (one added by hand); a move with games cannot go. */
+  removeMove(pos: Position, move: number): void {
+    this.mustEdit();
+    changeNotes(this.path, (book) => {
+      const known = book.movesOf(pos.keyHi, pos.keyLo).find((e) => e.move === move);
+      if (known === undefined) throw new EditError(404, `${makeUci(move, false)} is not in the book here`);
+      const games = played(known) + known.unfinished;
+      if (games > 0) throw new EditError(409, `${makeUci(move, false)} was played in ${games} games of the book: mark it forbidden instead`);
+      book.notes.remove(pos.keyHi, pos.keyLo, move);
+      return { result: undefined };
+    }, EDIT_LOCK);
+    this.reopen();
+  }
+
+  /**
+   * Counts the games of a PGN text into the book (as `book make -o X.tbk` adds to an existing
+   * book: crash-safe, under its lock, notes kept), then opens it again. Broken games are
+   * skipped and counted.
+   */
+  async importPgn(text: string, onProgress: (done: number, total: number, games: number) => void): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
+    this.mustEdit();
+    const dir = await mkdtemp(join(tmpdir(), 'tabiya-serve-import-'));
+    const errors: string[] = [];
+    try {
+      const pgn = join(dir, 'import.pgn');
+      await writeFile(pgn, text);
+      const r = await addToTbk(this.path, {
+        inputs: [pgn],
+        onProgress,
+        onError: (e) => {
+          if (errors.length < 20) errors.push(`line ${e.line}: ${e.message}`);
+        },
+      });
+      return { gamesUsed: r.gamesUsed, gamesSkipped: r.gamesSkipped, errors };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      this.reopen();
+    }
+  }
+
+  /**
+   * The whole book as Polyglot bytes: a .bin as it is on disk, a version 2 .tbk as `book export`
+   * writes it with its defaults (make-book's thresholds).
+   */
+  async polyglotBytes(): Promise<Uint8Array> {
+    if (this.format === 'bin') return readFile(this.path);
+    const v2 = this.rich!.v2;
+    if (v2 === undefined) throw new EditError(409, `book ${this.id} is a version 1 .tbk: export it with tabiya book export`);
+    const parts: Uint8Array[] = [];
+    exportTbkToBin(v2, {}, (b) => parts.push(b.slice()));
+    return Buffer.concat(parts);
+  }
+
+  private mustEdit(): void {
+    if (this.format !== 'tbk') throw new EditError(409, `book ${this.id} is a Polyglot .bin: only a .tbk keeps notes`);
+    if (this.version !== 2) throw new EditError(409, `book ${this.id} is a version 1 .tbk: upgrade it (tabiya book upgrade) to edit it`);
+  }
+
+  private reopen(): void {
+    const next = openAnyRichBook(this.path);
+    this.rich?.close();
+    this.rich = next;
+  }
+
+  async close(): Promise<void> {
+    await this.bin?.close();
+    this.rich?.close();
+  }
+}
+
+function played(e: { wins: number; draws: number; losses: number }): number {
+  return e.wins + e.draws + e.losses;
+}
+
+/** Ids for book files: the file name, with -2, -3 ... where two files share one. */
+export function bookIds(paths: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return paths.map((p) => {
+    const base = basename(p).replace(/[^A-Za-z0-9._-]/g, '_');
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base.replace(/(\.[^.]*)?$/, `-${n}$1`)}`;
+  });
+}
+
+/** The policy a request names (`policy=terra` ...), or the default. */
+export function policyOf(name: string | undefined): BookPolicyConfig {
+  return parsePolicy(name === undefined ? {} : { BookPolicy: name });
+}

@@ -1,0 +1,103 @@
+/**
+ * Starting and stopping `tabiya serve`: opens the books, reads the opening list and the built
+ * page (dist/web, made by `npm run build:web`), listens, and closes everything on request.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type Asset } from './app.js';
+import { ServedBook, bookIds } from './library.js';
+import { OpeningIndex } from './openings.js';
+
+const OPENINGS_DIR = fileURLToPath(new URL('../../../data/openings/', import.meta.url));
+const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+const WASM = fileURLToPath(new URL('../../wasm/core.wasm', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.map': 'application/json',
+};
+
+export interface ServeOptions {
+  books: readonly string[];
+  port: number;
+  host: string;
+  readOnly?: boolean;
+  engineThreads?: number;
+  token?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  books: ServedBook[];
+  close(): Promise<void>;
+}
+
+/** The opening names of data/openings. */
+export function loadOpenings(dir = OPENINGS_DIR): OpeningIndex {
+  const index = new OpeningIndex();
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort()) index.addTsv(readFileSync(join(dir, f), 'utf8'), join(dir, f));
+  return index;
+}
+
+/** The built page's files, by name, read once (empty when the page was not built). */
+export function loadAssets(dir = WEB_DIR): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  if (!existsSync(dir)) return assets;
+  for (const name of readdirSync(dir)) {
+    const type = TYPES[extname(name)];
+    if (type !== undefined) assets.set(name, { type, body: readFileSync(join(dir, name)) });
+  }
+  if (existsSync(WASM)) assets.set('core.wasm', { type: TYPES['.wasm']!, body: readFileSync(WASM) });
+  return assets;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const ids = bookIds(opts.books);
+  const books: ServedBook[] = [];
+  try {
+    for (let i = 0; i < opts.books.length; i++) books.push(await ServedBook.open(ids[i]!, opts.books[i]!));
+  } catch (e) {
+    for (const b of books) await b.close();
+    throw e;
+  }
+  const app = buildApp({
+    books,
+    openings: loadOpenings(),
+    assets: loadAssets(),
+    readOnly: opts.readOnly,
+    engineThreads: opts.engineThreads,
+    token: opts.token,
+    loopbackOnly: isLoopback(opts.host),
+  });
+  try {
+    await app.listen({ port: opts.port, host: opts.host });
+  } catch (e) {
+    for (const b of books) await b.close();
+    throw e;
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr !== null ? addr.port : opts.port;
+  const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${shown}:${port}/`,
+    app,
+    books,
+    async close() {
+      await app.close();
+      for (const b of books) await b.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The part of a book below a position, for export: walked depth first along the book moves
+ * (weight above 0, not forbidden), most played first, to a depth and a node budget so a
+ * request stays bounded. Written as one PGN game whose variations are the alternatives
+ * (Recursive Annotation Variations, PGN standard 8.2.5), or as the Polyglot entries of the
+ * positions on the way.
+ */
+import type { Position } from '../core/position.js';
+import { encodeMove } from '../book/polyglot/format.js';
+import { encodeBook, type EntryInput } from '../book/polyglot/writer.js';
+import type { BookPolicyConfig } from '../book/select/config.js';
+import { STARTING_FEN, makeFen } from '../notation/fen.js';
+import { makeSan } from '../notation/san.js';
+import type { MoveFacts } from './explorer.js';
+
+export interface TreeNode {
+  move: number;
+  facts: MoveFacts;
+  children: TreeNode[];
+}
+
+export interface Subtree {
+  fen: string;
+  roots: TreeNode[];
+  nodes: number;
+  /** The budget ran out before the depth was reached everywhere. */
+  truncated: boolean;
+  /** Polyglot entries of every position walked (all of its book moves). */
+  entries: EntryInput[];
+}
+
+type MovesOf = (pos: Position, policy: BookPolicyConfig) => Promise<MoveFacts[]>;
+
+export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPolicyConfig, depth: number, budget: number): Promise<Subtree> {
+  const out: Subtree = { fen: makeFen(pos), roots: [], nodes: 0, truncated: false, entries: [] };
+  const seen = new Set<string>();
+  const walk = async (d: number): Promise<TreeNode[]> => {
+    if (d === 0) return [];
+    const here = await moves(pos, policy);
+    const key = `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      // Heaviest first within a position, as make-book writes them.
+      for (const m of [...here].sort((a, b) => b.weight - a.weight)) if (m.weight > 0) out.entries.push({ key: { hi: pos.keyHi, lo: pos.keyLo }, move: encodeMove(m.move), weight: Math.min(m.weight, 0xffff) });
+    }
+    const nodes: TreeNode[] = [];
+    for (const m of here) {
+      if (m.weight <= 0 || m.forbidden) continue;
+      if (out.nodes >= budget) {
+        out.truncated = true;
+        break;
+      }
+      out.nodes++;
+      pos.play(m.move);
+      const children = await walk(d - 1);
+      pos.undo();
+      nodes.push({ move: m.move, facts: m, children });
+    }
+    return nodes;
+  };
+  out.roots = await walk(depth);
+  return out;
+}
+
+/** The subtree as one PGN game: the most played line, the others as variations. */
+export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
+  const tags: [string, string][] = [
+    ['Event', `tabiya book ${book}`],
+    ['Site', '?'],
+    ['Date', '????.??.??'],
+    ['Round', '-'],
+    ['White', '?'],
+    ['Black', '?'],
+    ['Result', '*'],
+  ];
+  if (tree.fen !== STARTING_FEN) tags.push(['SetUp', '1'], ['FEN', tree.fen]);
+  const words = line(pos, tree.roots, true);
+  if (tree.truncated) words.unshift(`{ cut at ${tree.nodes} moves }`);
+  words.push('*');
+  const lines: string[] = [];
+  let cur = '';
+  for (const w of words) {
+    if (cur.length + w.length + 1 > 79 && cur !== '') {
+      lines.push(cur);
+      cur = w;
+    } else cur = cur === '' ? w : `${cur} ${w}`;
+  }
+  lines.push(cur);
+  return `${tags.map(([k, v]) => `[${k} "${v.replace(/["\\]/g, '')}"]`).join('\n')}\n\n${lines.join('\n')}\n`;
+}
+
+function line(pos: Position, nodes: readonly TreeNode[], number: boolean): string[] {
+  if (nodes.length === 0) return [];
+  const num = (force: boolean): string => (pos.turn === 0 ? `${pos.fullmoves}.` : force ? `${pos.fullmoves}...` : '');
+  const moveWords = (n: TreeNode, force: boolean): string[] => {
+    const w = [`${num(force)}${makeSan(pos, n.move)}`];
+    if (n.facts.comment !== null) w.push(`{ ${n.facts.comment.replace(/[{}]/g, '')} }`);
+    return w;
+  };
+  const main = nodes[0]!;
+  const out = moveWords(main, number);
+  for (const alt of nodes.slice(1)) {
+    const v = moveWords(alt, true);
+    pos.play(alt.move);
+    v.push(...line(pos, alt.children, false));
+    pos.undo();
+    out.push(`(${v.join(' ')})`);
+  }
+  pos.play(main.move);
+  out.push(...line(pos, main.children, nodes.length > 1));
+  pos.undo();
+  return out;
+}
+
+/** The subtree's positions as a Polyglot book. */
+export function subtreeBin(tree: Subtree): Uint8Array {
+  return encodeBook(tree.entries);
+}

@@ -1,0 +1,633 @@
+/**
+ * The page of `tabiya serve`: a board (cm-chessboard, MIT), the book table of the current
+ * position in the manner of the Lichess opening explorer, note editing for .tbk books, the
+ * engine in a Web Worker, and play against it from any position. State lives in the URL
+ * (book, fen, play, at), so a link restores the position and the line.
+ */
+import { BORDER_TYPE, COLOR, Chessboard, INPUT_EVENT_TYPE, type MoveInputEvent } from 'cm-chessboard/src/Chessboard.js';
+import { ARROW_TYPE, Arrows } from 'cm-chessboard/src/extensions/arrows/Arrows.js';
+import { MARKER_TYPE, Markers } from 'cm-chessboard/src/extensions/markers/Markers.js';
+import { PROMOTION_DIALOG_RESULT_TYPE, PromotionDialog } from 'cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js';
+import { countLegal } from '../core/movegen.js';
+import type { Position } from '../core/position.js';
+import { STARTING_FEN } from '../notation/fen.js';
+import { makeSan } from '../notation/san.js';
+import { parseUci } from '../notation/uci.js';
+import type { ExplorerAnswer } from '../serve/explorer.js';
+import { EngineClient, type EngineInfo } from './engineClient.js';
+import { Line } from './line.js';
+
+interface Config {
+  books: { id: string; format: 'bin' | 'tbk'; editable: boolean }[];
+  readOnly: boolean;
+  engineThreads: number;
+  policies: string[];
+}
+
+type Explorer = ExplorerAnswer;
+type ExplorerMove = Explorer['moves'][number];
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+const meta = (name: string): string => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
+const config = JSON.parse(meta('tabiya-config')) as Config;
+const token = meta('tabiya-token');
+const NAGS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
+
+const line = new Line();
+let bookId = config.books[0]?.id ?? '';
+let policy = 'terra';
+let explorer: Explorer | undefined;
+let explorerFor = '';
+let fetchSeq = 0;
+const engine = new EngineClient();
+let analysing = false;
+let pvLines: (EngineInfo | undefined)[] = [];
+let game: { human: 'w' | 'b'; clock: [number, number]; inc: number; tick: number; over: string; timer: number } | undefined;
+
+// --- theme ---------------------------------------------------------------------------------
+const savedTheme = localStorage.getItem('tabiya-theme');
+if (savedTheme === 'dark' || savedTheme === 'light') document.documentElement.dataset.theme = savedTheme;
+function toggleTheme(): void {
+  const dark = document.documentElement.dataset.theme === 'dark' || (document.documentElement.dataset.theme === undefined && matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme = dark ? 'light' : 'dark';
+  localStorage.setItem('tabiya-theme', document.documentElement.dataset.theme);
+}
+
+// --- board ---------------------------------------------------------------------------------
+const board = new Chessboard($('board'), {
+  position: STARTING_FEN,
+  assetsUrl: '/assets/',
+  style: { borderType: BORDER_TYPE.none, pieces: { file: 'pieces.svg' }, animationDuration: 150, cssClass: 'tabiya' },
+  extensions: [
+    { class: Markers, props: { sprite: 'markers.svg', autoMarkers: MARKER_TYPE.square } },
+    { class: Arrows, props: { sprite: 'arrows.svg' } },
+    { class: PromotionDialog },
+  ],
+});
+
+function onMoveInput(e: MoveInputEvent): boolean {
+  if (e.type === INPUT_EVENT_TYPE.moveInputStarted) {
+    const pos = line.position();
+    const side = pos.turn === 0 ? 'w' : 'b';
+    if (game !== undefined && (game.over !== '' || game.human !== side)) return false;
+    return e.piece?.[0] === side;
+  }
+  if (e.type === INPUT_EVENT_TYPE.validateMoveInput && e.squareTo !== undefined) {
+    const uci = e.squareFrom + e.squareTo;
+    if (e.piece?.[1] === 'p' && (e.squareTo[1] === '8' || e.squareTo[1] === '1')) {
+      // A promotion: legal at all (as a queen)? Then ask which piece.
+      if (!parseUci(line.position(), `${uci}q`).ok) return false;
+      board.showPromotionDialog(e.squareTo, e.piece[0] as 'w' | 'b', (r) => {
+        if (r.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected && r.piece !== undefined && line.play(uci + r.piece[1])) changed(false);
+        else changed(false);
+      });
+      return true;
+    }
+    if (!line.play(uci)) return false;
+    queueMicrotask(() => changed(false));
+    return true;
+  }
+  return true;
+}
+board.enableMoveInput(onMoveInput);
+
+// --- the line and its display --------------------------------------------------------------
+function changed(animate = true): void {
+  const pos = line.position();
+  void board.setPosition(line.fen().split(' ')[0]!, animate);
+  board.removeMarkers(MARKER_TYPE.square);
+  board.removeMarkers(MARKER_TYPE.frameDanger);
+  if (line.at > 0) {
+    const u = line.moves[line.at - 1]!;
+    board.addMarker(MARKER_TYPE.square, u.slice(0, 2));
+    board.addMarker(MARKER_TYPE.square, u.slice(2, 4));
+  }
+  renderMoves();
+  ($('fen') as HTMLInputElement).value = line.fen();
+  saveUrl();
+  void loadExplorer();
+  pvLines = [];
+  board.removeArrows();
+  renderPvs(pos);
+  if (analysing) analyse();
+  if (game !== undefined) gameTurn();
+}
+
+function renderMoves(): void {
+  const el = $('moves');
+  const start = line.position(0);
+  let ply = (start.fullmoves - 1) * 2 + start.turn;
+  const parts: string[] = [];
+  line.sans.forEach((san, i) => {
+    if (ply % 2 === 0) parts.push(`<span class="num">${ply / 2 + 1}.</span>`);
+    else if (i === 0) parts.push(`<span class="num">${(ply - 1) / 2 + 1}…</span>`);
+    parts.push(`<button type="button" class="mv${i + 1 === line.at ? ' cur' : ''}" data-ply="${i + 1}">${esc(san)}</button>`);
+    ply++;
+  });
+  el.innerHTML = parts.length === 0 ? '<span class="muted">Play a move on the board or click one in the book.</span>' : parts.join(' ');
+  // Scroll the move list only (scrollIntoView would scroll the page too).
+  const cur = el.querySelector<HTMLElement>('.cur');
+  if (cur !== null && (cur.offsetTop < el.scrollTop || cur.offsetTop + cur.offsetHeight > el.scrollTop + el.clientHeight)) el.scrollTop = cur.offsetTop - el.clientHeight / 2;
+}
+
+function goTo(n: number): void {
+  if (game !== undefined && game.over === '') return;
+  const to = Math.max(0, Math.min(line.moves.length, n));
+  if (to === line.at) return;
+  line.at = to;
+  changed();
+}
+
+// --- URL -------------------------------------------------------------------------------------
+function saveUrl(): void {
+  const p = new URLSearchParams();
+  if (config.books.length > 1) p.set('book', bookId);
+  if (line.startFen !== STARTING_FEN) p.set('fen', line.startFen);
+  if (line.moves.length > 0) p.set('play', line.moves.join(','));
+  if (line.at !== line.moves.length) p.set('at', String(line.at));
+  if (policy !== 'terra') p.set('policy', policy);
+  const q = p.toString();
+  history.replaceState(null, '', q === '' ? location.pathname : `?${q}`);
+}
+
+function loadUrl(): void {
+  const p = new URLSearchParams(location.search);
+  const b = p.get('book');
+  if (b !== null && config.books.some((x) => x.id === b)) bookId = b;
+  const pol = p.get('policy');
+  if (pol !== null && config.policies.includes(pol)) policy = pol;
+  const play = p.get('play');
+  const at = p.get('at');
+  try {
+    line.set(p.get('fen') ?? STARTING_FEN, play === null || play === '' ? [] : play.split(','), at === null ? undefined : Number(at));
+  } catch (e) {
+    status(`The link's position is not valid: ${(e as Error).message}`, true);
+  }
+}
+
+// --- book table ------------------------------------------------------------------------------
+async function loadExplorer(): Promise<void> {
+  const seq = ++fetchSeq;
+  const q = new URLSearchParams({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), policy });
+  const key = q.toString();
+  try {
+    const r = await fetch(`/api/explorer?${key}`);
+    const body = (await r.json()) as Explorer & { error?: string };
+    if (seq !== fetchSeq) return;
+    if (!r.ok) throw new Error(body.error ?? `HTTP ${r.status}`);
+    explorer = body;
+    explorerFor = key;
+    renderExplorer();
+    status('');
+    if (game !== undefined) gameTurn();
+  } catch (e) {
+    if (seq === fetchSeq) status(`Book: ${(e as Error).message}`, true);
+  }
+}
+
+function pct(n: number, total: number): number {
+  return total > 0 ? (100 * n) / total : 0;
+}
+
+function bar(w: number, d: number, b: number): string {
+  const t = w + d + b;
+  if (t === 0) return '<div class="wdb empty"></div>';
+  const seg = (cls: string, n: number): string => {
+    const p = pct(n, t);
+    return `<span class="${cls}" style="width:${p.toFixed(2)}%">${p >= 12 ? `${p.toFixed(0)}%` : ''}</span>`;
+  };
+  return `<div class="wdb" title="White ${pct(w, t).toFixed(1)}%, draws ${pct(d, t).toFixed(1)}%, Black ${pct(b, t).toFixed(1)}%">${seg('w', w)}${seg('d', d)}${seg('b', b)}</div>`;
+}
+
+function learnedText(l: ExplorerMove['learned']): string {
+  if (l === null) return '';
+  return 'games' in l ? `${l.points}/${l.games}` : `${l.wins}/${l.draws}/${l.losses}`;
+}
+
+function renderExplorer(): void {
+  const ex = explorer!;
+  const table = $('explorer');
+  table.classList.toggle('is-bin', ex.format === 'bin');
+  const editable = ex.editable && game === undefined;
+  table.classList.toggle('can-edit', editable);
+  $('add-move').hidden = !editable;
+  $('import-label').hidden = !editable;
+  $('opening').innerHTML = ex.opening === null ? '&nbsp;' : `<b>${esc(ex.opening.eco)}</b> ${esc(ex.opening.name)}`;
+  const total = ex.white + ex.draws + ex.black;
+  const rows = ex.moves.map((m, i) => {
+    const games = m.white + m.draws + m.black;
+    return `<tr data-uci="${m.uci}" data-i="${i}" class="${m.forbidden ? 'forbidden' : ''}" tabindex="0">
+      <td class="l san">${esc(m.san)}</td>
+      <td class="stat">${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}</td>
+      <td class="barcol">${bar(m.white, m.draws, m.black)}</td>
+      <td class="stat">${m.averageRating ?? ''}</td>
+      <td>${m.weight.toLocaleString('en')}</td>
+      <td>${(100 * m.probability).toFixed(1)}%</td>
+      <td class="tbk">${learnedText(m.learned)}</td>
+      <td class="tbk">${m.userValue ?? ''}</td>
+      <td class="tbk">${m.nag === null ? '' : esc(NAGS[m.nag] ?? `$${m.nag}`)}</td>
+      <td class="tbk l comment" title="${esc(m.comment ?? '')}">${esc(m.comment ?? '')}</td>
+      <td class="edit-col"><button type="button" class="edit small" data-i="${i}" title="Edit this move's notes">✎</button></td>
+    </tr>`;
+  });
+  $('rows').innerHTML = rows.length > 0 ? rows.join('') : `<tr class="none"><td class="l" colspan="11">No book move here.</td></tr>`;
+  $('sum').innerHTML =
+    ex.moves.length === 0
+      ? ''
+      : `<tr><td class="l">Σ</td><td class="stat">${total.toLocaleString('en')}</td><td class="barcol">${bar(ex.white, ex.draws, ex.black)}</td><td class="stat"></td><td>${ex.moves.reduce((n, m) => n + m.weight, 0).toLocaleString('en')}</td><td>${(100 * ex.moves.reduce((n, m) => n + m.probability, 0)).toFixed(0)}%</td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="edit-col"></td></tr>`;
+  const here = new URLSearchParams({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(',') });
+  $<HTMLAnchorElement>('export-bin').href = `/api/export?format=bin&whole=true&book=${encodeURIComponent(bookId)}`;
+  $<HTMLAnchorElement>('export-sub-bin').href = `/api/export?format=bin&${here.toString()}`;
+  $<HTMLAnchorElement>('export-sub-pgn').href = `/api/export?format=pgn&${here.toString()}`;
+  $<HTMLSelectElement>('policy').disabled = ex.format === 'bin';
+  $('policy').title = ex.format === 'bin' ? 'A Polyglot .bin is played by its weights' : 'How the engine would choose among these moves';
+  $('bookinfo').textContent = `${ex.format === 'bin' ? 'Polyglot .bin' : '.tbk'}${ex.editable ? '' : ex.format === 'tbk' ? ', read-only' : ''}`;
+}
+
+function playRow(i: number): void {
+  const m = explorer?.moves[i];
+  if (m === undefined) return;
+  if (game !== undefined && game.over === '' && game.human !== (line.position().turn === 0 ? 'w' : 'b')) return;
+  if (line.play(m.uci)) changed();
+}
+
+// --- editing ---------------------------------------------------------------------------------
+function openEditor(i: number | undefined): void {
+  const m = i === undefined ? undefined : explorer?.moves[i];
+  $('editor').hidden = false;
+  $('edit-title').textContent = m === undefined ? 'Add a move to the book' : `Notes of ${m.san}`;
+  const move = $<HTMLInputElement>('edit-move');
+  move.value = m?.san ?? '';
+  move.readOnly = m !== undefined;
+  $<HTMLInputElement>('edit-user').value = m?.userValue === null || m === undefined ? '' : String(m.userValue);
+  $<HTMLSelectElement>('edit-nag').value = m?.nag === null || m === undefined ? '' : String(m.nag);
+  $<HTMLInputElement>('edit-comment').value = m?.comment ?? '';
+  $<HTMLInputElement>('edit-forbidden').checked = m?.forbidden ?? false;
+  $('edit-remove').hidden = m === undefined;
+  (m === undefined ? move : $<HTMLInputElement>('edit-user')).focus();
+}
+
+async function post(path: string, body: Record<string, unknown>): Promise<boolean> {
+  try {
+    const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabiya-Token': token }, body: JSON.stringify({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), ...body }) });
+    const out = (await r.json()) as { error?: string };
+    if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
+    return true;
+  } catch (e) {
+    status((e as Error).message, true);
+    return false;
+  }
+}
+
+async function saveEdit(ev: Event): Promise<void> {
+  ev.preventDefault();
+  const user = $<HTMLInputElement>('edit-user').value.trim();
+  const nag = $<HTMLSelectElement>('edit-nag').value;
+  const comment = $<HTMLInputElement>('edit-comment').value.trim();
+  const ok = await post('/api/move', {
+    move: $<HTMLInputElement>('edit-move').value.trim(),
+    userValue: user === '' ? null : Number(user),
+    nag: nag === '' ? null : Number(nag),
+    comment: comment === '' ? null : comment,
+    forbidden: $<HTMLInputElement>('edit-forbidden').checked,
+  });
+  if (ok) {
+    $('editor').hidden = true;
+    status('Saved.');
+    void loadExplorer();
+  }
+}
+
+async function removeMove(): Promise<void> {
+  if (await post('/api/move/remove', { move: $<HTMLInputElement>('edit-move').value.trim() })) {
+    $('editor').hidden = true;
+    status('Removed.');
+    void loadExplorer();
+  }
+}
+
+async function importPgn(file: File): Promise<void> {
+  const bar = $<HTMLProgressElement>('import-progress');
+  try {
+    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: await file.text() });
+    const out = (await r.json()) as { error?: string };
+    if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
+    bar.hidden = false;
+    for (;;) {
+      await new Promise((res) => setTimeout(res, 300));
+      const j = (await (await fetch('/api/import')).json()) as { done: number; total: number; games: number; finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number } };
+      bar.value = j.total > 0 ? j.done / j.total : 0;
+      status(`Importing ${file.name}: ${j.games.toLocaleString('en')} games`);
+      if (!j.finished) continue;
+      if (j.error !== undefined) throw new Error(j.error);
+      status(`Imported ${file.name}: ${j.result!.gamesUsed} games counted${j.result!.gamesSkipped > 0 ? `, ${j.result!.gamesSkipped} broken games skipped` : ''}.`);
+      break;
+    }
+    void loadExplorer();
+  } catch (e) {
+    status(`Import: ${(e as Error).message}`, true);
+  } finally {
+    bar.hidden = true;
+    $<HTMLInputElement>('import-file').value = '';
+  }
+}
+
+function status(text: string, error = false): void {
+  const el = $('status');
+  el.textContent = text === '' ? '\u00a0' : text;
+  el.classList.toggle('error', error);
+}
+
+// --- engine ----------------------------------------------------------------------------------
+engine.onError = (m) => {
+  $('engineinfo').textContent = m;
+};
+
+function analyse(): void {
+  const pos = line.position();
+  pvLines = [];
+  if (countLegal(pos) === 0) {
+    $('engineinfo').textContent = pos.inCheck() ? 'Checkmate' : 'Stalemate';
+    return;
+  }
+  const start = line.position();
+  void engine.go({
+    fen: line.startFen,
+    moves: line.moves.slice(0, line.at),
+    multiPV: Number($<HTMLSelectElement>('multipv').value),
+    onInfo: (info) => {
+      if (info.bound !== undefined) return;
+      pvLines[info.multipv - 1] = info;
+      if (info.multipv === 1) $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
+      scheduleRender(start);
+    },
+  });
+}
+
+let renderPending = false;
+function scheduleRender(pos: Position): void {
+  if (renderPending) return;
+  renderPending = true;
+  requestAnimationFrame(() => {
+    renderPending = false;
+    renderPvs(pos);
+  });
+}
+
+function fmtNodes(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : String(n);
+}
+
+/** A score from White's side, as text (+1.20, #3, -#2). */
+function scoreText(info: EngineInfo, whiteToMove: boolean): string {
+  const sign = whiteToMove ? 1 : -1;
+  if (info.mate !== undefined) return `${info.mate * sign > 0 ? '' : '-'}#${Math.abs(info.mate)}`;
+  const cp = (info.score * sign) / 100;
+  return `${cp >= 0 ? '+' : ''}${cp.toFixed(2)}`;
+}
+
+function renderPvs(pos: Position): void {
+  const n = Number($<HTMLSelectElement>('multipv').value);
+  const white = pos.turn === 0;
+  const items: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const info = pvLines[i];
+    if (info === undefined) {
+      items.push('<li>&nbsp;</li>');
+      continue;
+    }
+    items.push(`<li><b class="score">${scoreText(info, white)}</b> <span class="pv">${esc(pvSan(line.position(), info.pv))}</span></li>`);
+  }
+  $('pvs').innerHTML = items.join('');
+  const best = pvLines[0];
+  const fill = $('evalfill');
+  if (best === undefined) {
+    if (!analysing) fill.style.height = '50%';
+    $('evaltext').textContent = '';
+    return;
+  }
+  const cpWhite = best.mate !== undefined ? (best.mate > 0 === white ? 10000 : -10000) : white ? best.score : -best.score;
+  const share = 50 + 50 * (2 / (1 + Math.exp(-cpWhite / 400)) - 1);
+  fill.style.height = `${share.toFixed(1)}%`;
+  $('evaltext').textContent = scoreText(best, white);
+  board.removeArrows();
+  if (best.pv.length > 0) board.addArrow(ARROW_TYPE.info, best.pv[0]!.slice(0, 2), best.pv[0]!.slice(2, 4));
+}
+
+function pvSan(pos: Position, pv: readonly string[]): string {
+  const words: string[] = [];
+  let ply = pos.fullmoves * 2 - 2 + pos.turn;
+  for (let i = 0; i < pv.length && i < 12; i++) {
+    const m = parseUci(pos, pv[i]!);
+    if (!m.ok) break;
+    if (ply % 2 === 0) words.push(`${ply / 2 + 1}.`);
+    else if (i === 0) words.push(`${(ply - 1) / 2 + 1}…`);
+    words.push(makeSan(pos, m.value));
+    pos.play(m.value);
+    ply++;
+  }
+  return words.join(' ');
+}
+
+function toggleAnalysis(): void {
+  analysing = !analysing;
+  $('analyse').textContent = analysing ? 'Stop' : 'Analyse';
+  $('analyse').classList.toggle('on', analysing);
+  if (analysing) analyse();
+  else {
+    engine.stop();
+    $('engineinfo').textContent = '\u00a0';
+  }
+}
+
+// --- play against the engine -----------------------------------------------------------------
+function startGame(): void {
+  if (game !== undefined) return endGame('abandoned');
+  if (analysing) toggleAnalysis();
+  const [base, inc] = $<HTMLSelectElement>('play-tc').value.split('+').map(Number) as [number, number];
+  line.moves.length = line.at;
+  line.sans.length = line.at;
+  game = { human: $<HTMLSelectElement>('play-side').value as 'w' | 'b', clock: [base * 1000, base * 1000], inc: inc * 1000, tick: performance.now(), over: '', timer: 0 };
+  game.timer = window.setInterval(tickClock, 100);
+  void board.setOrientation(game.human === 'w' ? COLOR.white : COLOR.black);
+  $('play').textContent = 'Resign';
+  changed(false);
+}
+
+function tickClock(): void {
+  if (game === undefined || game.over !== '') return;
+  const t = performance.now();
+  const side = line.position().turn;
+  game.clock[side] -= t - game.tick;
+  game.tick = t;
+  if (game.clock[side] <= 0) {
+    game.clock[side] = 0;
+    endGame(side === 0 ? '0-1' : '1-0', `${side === 0 ? 'White' : 'Black'} lost on time`);
+  }
+  renderClocks();
+}
+
+function renderClocks(): void {
+  if (game === undefined) return;
+  const f = (ms: number): string => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
+  $('clocks').textContent = `White ${f(game.clock[0])} · Black ${f(game.clock[1])}${game.over === '' ? '' : ` · ${game.over}`}`;
+}
+
+/** After each move of the game: the increment, the end of the game, or the engine's move. */
+let lastPly = -1;
+function gameTurn(): void {
+  if (game === undefined || game.over !== '') return;
+  const pos = line.position();
+  if (line.at !== lastPly && lastPly >= 0) game.clock[pos.turn ^ 1] += game.inc;
+  lastPly = line.at;
+  if (countLegal(pos) === 0) return endGame(pos.inCheck() ? (pos.turn === 0 ? '0-1' : '1-0') : '1/2-1/2', pos.inCheck() ? 'checkmate' : 'stalemate');
+  const side = pos.turn === 0 ? 'w' : 'b';
+  if (side === game.human || engine.searching) return;
+  // The book first, chosen by the policy's probabilities; then the engine on the clock.
+  const key = new URLSearchParams({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), policy }).toString();
+  if (explorerFor !== key) return; // the table of this position is on its way
+  const inBook = explorer!.moves.filter((m) => m.probability > 0);
+  if (inBook.length > 0) {
+    let r = Math.random() * inBook.reduce((n, m) => n + m.probability, 0);
+    const pick = inBook.find((m) => (r -= m.probability) < 0) ?? inBook[0]!;
+    window.setTimeout(() => game !== undefined && game.over === '' && line.play(pick.uci) && changed(), 300);
+    return;
+  }
+  const left = game.clock[pos.turn];
+  const movetime = Math.max(50, Math.min(left / 2, left / 30 + game.inc * 0.8));
+  const at = line.at;
+  void engine.go({
+    fen: line.startFen,
+    moves: line.moves.slice(0, line.at),
+    multiPV: 1,
+    movetime,
+    onBest: (move) => {
+      if (game === undefined || game.over !== '' || line.at !== at || move === null) return;
+      if (line.play(move)) changed();
+    },
+  });
+}
+
+function endGame(result: string, why = ''): void {
+  if (game === undefined) return;
+  const g = game;
+  if (result === 'abandoned') result = g.human === 'w' ? '0-1' : '1-0';
+  g.over = `${result}${why === '' ? ' (resigned)' : ` (${why})`}`;
+  window.clearInterval(g.timer);
+  engine.stop();
+  renderClocks();
+  const names = { White: g.human === 'w' ? 'You' : 'tabiya', Black: g.human === 'b' ? 'You' : 'tabiya' };
+  $<HTMLTextAreaElement>('pgn').value = line.pgn({ ...names, Event: 'tabiya explorer game', TimeControl: $<HTMLSelectElement>('play-tc').value.replace('+', '+') }, result);
+  game = undefined;
+  lastPly = -1;
+  $('play').textContent = 'Play from here';
+  status(`Game over: ${g.over}. Its PGN is in the PGN box.`);
+  if (explorer !== undefined) renderExplorer();
+}
+
+// --- FEN, PGN, link ---------------------------------------------------------------------------
+async function copy(text: string, what: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    status(`${what} copied.`);
+  } catch {
+    status(`${what}: select the text and copy it (the browser refused the clipboard).`);
+  }
+}
+
+function loadFen(): void {
+  try {
+    line.set($<HTMLInputElement>('fen').value.trim(), []);
+    changed(false);
+  } catch (e) {
+    status((e as Error).message, true);
+  }
+}
+
+function loadPgn(): void {
+  try {
+    line.loadPgn($<HTMLTextAreaElement>('pgn').value);
+    changed(false);
+  } catch (e) {
+    status(`PGN: ${(e as Error).message}`, true);
+  }
+}
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+function init(): void {
+  const bookSel = $<HTMLSelectElement>('book');
+  bookSel.innerHTML = config.books.map((b) => `<option value="${esc(b.id)}">${esc(b.id)}</option>`).join('');
+  const polSel = $<HTMLSelectElement>('policy');
+  polSel.innerHTML = config.policies.map((p) => `<option>${esc(p)}</option>`).join('');
+  loadUrl();
+  bookSel.value = bookId;
+  polSel.value = policy;
+  bookSel.onchange = () => {
+    bookId = bookSel.value;
+    saveUrl();
+    void loadExplorer();
+  };
+  polSel.onchange = () => {
+    policy = polSel.value;
+    saveUrl();
+    void loadExplorer();
+  };
+  $('theme').onclick = toggleTheme;
+  $('first').onclick = () => goTo(0);
+  $('back').onclick = () => goTo(line.at - 1);
+  $('fwd').onclick = () => goTo(line.at + 1);
+  $('last').onclick = () => goTo(line.moves.length);
+  $('flip').onclick = () => void board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white);
+  $('moves').onclick = (e) => {
+    const ply = (e.target as HTMLElement).dataset.ply;
+    if (ply !== undefined) goTo(Number(ply));
+  };
+  $('rows').onclick = (e) => {
+    const t = e.target as HTMLElement;
+    if (t.classList.contains('edit')) return openEditor(Number(t.dataset.i));
+    const tr = t.closest('tr');
+    if (tr?.dataset.i !== undefined) playRow(Number(tr.dataset.i));
+  };
+  $('rows').onkeydown = (e) => {
+    const tr = (e.target as HTMLElement).closest('tr');
+    if (e.key === 'Enter' && tr?.dataset.i !== undefined) playRow(Number(tr.dataset.i));
+  };
+  $('editor').onsubmit = (e) => void saveEdit(e);
+  $('edit-remove').onclick = () => void removeMove();
+  $('edit-cancel').onclick = () => ($('editor').hidden = true);
+  $('add-move').onclick = () => openEditor(undefined);
+  $<HTMLInputElement>('import-file').onchange = () => {
+    const f = $<HTMLInputElement>('import-file').files?.[0];
+    if (f !== undefined) void importPgn(f);
+  };
+  $('analyse').onclick = toggleAnalysis;
+  $('multipv').onchange = () => analysing && analyse();
+  $('play').onclick = startGame;
+  $('fen-copy').onclick = () => void copy(line.fen(), 'FEN');
+  $('fen-load').onclick = loadFen;
+  $('pgn-copy').onclick = () => {
+    const text = $<HTMLTextAreaElement>('pgn').value.trim() === '' ? line.pgn() : $<HTMLTextAreaElement>('pgn').value;
+    $<HTMLTextAreaElement>('pgn').value = text;
+    void copy(text, 'PGN');
+  };
+  $('pgn-load').onclick = loadPgn;
+  $('link-copy').onclick = () => void copy(location.href, 'Link');
+  document.addEventListener('keydown', (e) => {
+    const tag = (e.target as HTMLElement).tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+    if (e.key === 'ArrowLeft') goTo(line.at - 1);
+    else if (e.key === 'ArrowRight') goTo(line.at + 1);
+    else if (e.key === 'Home') goTo(0);
+    else if (e.key === 'End') goTo(line.moves.length);
+    else if (e.key === 'f') $('flip').click();
+    else return;
+    e.preventDefault();
+  });
+  changed(false);
+}
+
+init();

@@ -1,0 +1,422 @@
+/**
+ * `tabiya serve`'s JSON API against a real server on 127.0.0.1 (port 0), on books built from
+ * real master games: every explorer field cross-checked with `tabiya book probe --json` (a .tbk
+ * and a .bin), the Lichess response shape, opening names across transpositions, every bad
+ * input (400, 404, 413), path traversal plain and encoded, the write token, Origin and Host
+ * checks, --read-only, and note edits that persist across a restart and are never half-applied.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-api-'));
+const TBK = join(tmp, 'masters.tbk');
+const BIN = join(tmp, 'masters.bin');
+const TOKEN = 'test-token';
+let server: RunningServer;
+
+function tabiya(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Reply {
+  status: number;
+  body: string;
+  json: Record<string, unknown> & { error?: string };
+}
+
+/** A raw HTTP request (the path is sent as given, not normalised as fetch would). */
+function http(url: string, path: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        let json = {};
+        try {
+          json = JSON.parse(body);
+        } catch {
+          /* not JSON (the page) */
+        }
+        resolve({ status: res.statusCode ?? 0, body, json });
+      });
+    });
+    req.on('error', reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
+
+const explore = (query: string, url = server.url): Promise<Reply> => http(url, `/api/explorer?${query}`);
+const write = (path: string, body: object, headers: Record<string, string> = { 'x-tabiya-token': TOKEN }, url = server.url): Promise<Reply> =>
+  http(url, path, { method: 'POST', body: JSON.stringify(body), headers });
+
+before(async () => {
+  for (const out of [TBK, BIN]) {
+    const r = tabiya(['book', 'make', SAMPLE_GZ, '-o', out, '--quiet', ...(out === BIN ? ['--min-games', '2'] : [])]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  server = await startServer({ books: [TBK, BIN], port: 0, host: '127.0.0.1', token: TOKEN });
+});
+after(async () => {
+  await server?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const LINES = ['', 'e2e4', 'e2e4,c7c5', 'd2d4,g8f6,c2c4,e7e6', 'e2e4,e7e5,g1f3,b8c6,f1b5'];
+
+test('explorer on a .tbk: every field as book probe --json gives it, in the Lichess shape', async () => {
+  for (const play of LINES) {
+    const r = await explore(`book=masters.tbk&play=${play}`);
+    assert.equal(r.status, 200, r.body);
+    const probe = tabiya(['book', 'probe', TBK, '--moves', play.replaceAll(',', ' '), '--json']);
+    assert.equal(probe.code, 0, probe.stderr);
+    const want = JSON.parse(probe.stdout) as { fen: string; moves: { uci: string; san: string; wins: number; draws: number; losses: number; avgElo: number; weight: number; probability: number; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean }[] };
+    const got = r.json as { fen: string; white: number; draws: number; black: number; moves: Record<string, unknown>[]; opening: unknown; topGames: unknown[]; recentGames: unknown[] };
+    assert.equal(got.fen, want.fen);
+    assert.ok(want.moves.length > 0, `the sample has book moves after ${play}`);
+    assert.equal(got.moves.length, want.moves.length);
+    const blackToMove = want.fen.split(' ')[1] === 'b';
+    let w = 0;
+    let d = 0;
+    let b = 0;
+    want.moves.forEach((m, i) => {
+      const g = got.moves[i]!;
+      // The Lichess fields: results from White's side.
+      assert.deepEqual(
+        { uci: g.uci, san: g.san, white: g.white, draws: g.draws, black: g.black, averageRating: g.averageRating },
+        { uci: m.uci, san: m.san, white: blackToMove ? m.losses : m.wins, draws: m.draws, black: blackToMove ? m.wins : m.losses, averageRating: m.avgElo > 0 ? m.avgElo : null },
+        `${play}: ${m.san}`,
+      );
+      assert.deepEqual(
+        { weight: g.weight, probability: g.probability, userValue: g.userValue, nag: g.nag, comment: g.comment, forbidden: g.forbidden },
+        { weight: m.weight, probability: m.probability, userValue: m.userValue, nag: m.nag, comment: m.comment, forbidden: m.forbidden },
+      );
+      assert.ok('performance' in g && 'learned' in g);
+      w += g.white as number;
+      d += g.draws as number;
+      b += g.black as number;
+    });
+    assert.deepEqual([got.white, got.draws, got.black], [w, d, b], 'the Σ row is the sum of the moves');
+    assert.deepEqual([got.topGames, got.recentGames], [[], []]);
+  }
+});
+
+test('explorer on a .bin: weights and shares as book probe --json gives them', async () => {
+  for (const play of LINES.slice(0, 3)) {
+    const r = await explore(`book=masters.bin&play=${play}`);
+    assert.equal(r.status, 200, r.body);
+    const want = JSON.parse(tabiya(['book', 'probe', BIN, '--moves', play.replaceAll(',', ' '), '--json']).stdout) as { moves: { uci: string; san: string; weight: number; share: number }[] };
+    const got = r.json.moves as { uci: string; san: string; weight: number; probability: number; white: number }[];
+    assert.deepEqual(
+      got.map((m) => [m.uci, m.san, m.weight, Math.round(1000 * m.probability) / 10]),
+      want.moves.map((m) => [m.uci, m.san, m.weight, m.share]),
+    );
+    assert.ok(got.every((m) => m.white === 0), 'a .bin keeps no game counts');
+  }
+});
+
+test('policy= gives the probabilities of that policy, as book probe --policy does', async () => {
+  for (const policy of ['uniform', 'polyglot-best', 'gnu-random']) {
+    const got = (await explore(`book=masters.tbk&play=e2e4&policy=${policy}`)).json.moves as { uci: string; probability: number }[];
+    const want = JSON.parse(tabiya(['book', 'probe', TBK, '--moves', 'e4', '--policy', policy, '--json']).stdout) as { moves: { uci: string; probability: number }[] };
+    assert.deepEqual(got.map((m) => [m.uci, m.probability]), want.moves.map((m) => [m.uci, m.probability]), policy);
+  }
+  const uniform = (await explore('book=masters.tbk&play=e2e4&policy=uniform')).json.moves as { probability: number }[];
+  assert.ok(uniform.every((m) => Math.abs(m.probability - uniform[0]!.probability) < 1e-12 || m.probability === 0));
+});
+
+test('opening names by position: a transposition gets the same name and statistics', async () => {
+  const a = await explore('book=masters.tbk&play=d2d4,g8f6,c2c4,e7e6,b1c3,f8b4');
+  const b = await explore('book=masters.tbk&play=c2c4,e7e6,b1c3,g8f6,d2d4,f8b4');
+  assert.deepEqual(a.json.opening, { eco: 'E20', name: 'Nimzo-Indian Defense' });
+  assert.deepEqual(b.json.opening, a.json.opening);
+  assert.deepEqual(b.json.moves, a.json.moves);
+  assert.deepEqual((await explore('book=masters.tbk&play=e2e4,c7c5')).json.opening, { eco: 'B20', name: 'Sicilian Defense' });
+  // Past the named positions, the deepest name on the way is kept.
+  const deep = await explore('book=masters.tbk&play=e2e4,c7c5,a2a3,a7a6,h2h3');
+  assert.equal((deep.json.opening as { eco: string }).eco.startsWith('B2'), true);
+  assert.equal((await explore('book=masters.tbk&fen=8/8/8/4k3/8/8/8/4K2R%20w%20K%20-%200%201')).json.opening, null);
+});
+
+test('the opening list: every line of data/openings replays', () => {
+  const index = loadOpenings();
+  assert.deepEqual(index.problems, []);
+  // 3,807 lines; a few name the same position (the first in file order keeps it).
+  assert.ok(index.size > 3700 && index.size <= 3807, String(index.size));
+});
+
+test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for an unknown book; 413 for a big body', async () => {
+  const cases: [string, number, RegExp][] = [
+    ['book=masters.tbk&fen=rnbqkbnr', 400, /^fen: /],
+    ['book=masters.tbk&play=e2e4,e2e4', 400, /^play: move 2 \(e2e4\): illegal move/],
+    ['book=masters.tbk&play=e2e4;rm', 400, /play/],
+    ['book=masters.tbk&policy=random', 400, /policy/],
+    ['book=nothing.tbk', 404, /no book "nothing.tbk" is served/],
+    ['play=e2e4', 400, /book: name one of masters.tbk, masters.bin/],
+  ];
+  for (const [q, status, message] of cases) {
+    const r = await explore(q);
+    assert.equal(r.status, status, q);
+    assert.match(r.json.error ?? '', message, q);
+  }
+  const big = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', comment: 'x'.repeat(70_000) });
+  assert.equal(big.status, 413);
+  assert.equal(big.json.error, 'request body too large');
+  const bad = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', userValue: 101 });
+  assert.equal(bad.status, 400);
+  const unknown = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', path: '/etc/passwd' });
+  assert.equal(unknown.status, 400);
+  const notJson = await http(server.url, '/api/move', { method: 'POST', body: '{"move":', headers: { 'x-tabiya-token': TOKEN } });
+  assert.equal(notJson.status, 400);
+  assert.ok(typeof notJson.json.error === 'string');
+  const r = await http(server.url, '/nowhere');
+  assert.equal(r.status, 404);
+  assert.match(r.json.error ?? '', /no such page/);
+});
+
+test('path traversal, plain and encoded, reaches no file', async () => {
+  const secret = readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8');
+  const paths = [
+    '/../package.json',
+    '/assets/../../package.json',
+    '/assets/..%2f..%2fpackage.json',
+    '/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+    '/assets/%252e%252e%252fpackage.json',
+    '/assets/..%5c..%5cpackage.json',
+    '/assets/index.html',
+    `/assets/${encodeURIComponent(TBK)}`,
+    `/api/explorer?book=${encodeURIComponent('../../' + TBK)}`,
+    `/api/explorer?book=${encodeURIComponent(TBK)}`,
+    '/api/explorer?book=..%252f..%252fetc%252fpasswd',
+    '/api/explorer?book=%2e%2e%2fmasters.tbk',
+  ];
+  for (const p of paths) {
+    const r = await http(server.url, p);
+    assert.ok(r.status === 404 || r.status === 400, `${p}: ${r.status}`);
+    assert.ok(!r.body.includes('"devDependencies"') && !r.body.includes(secret.slice(0, 40)), p);
+  }
+});
+
+test('writes need the token and a same-origin request; Host must be loopback', async () => {
+  const body = { book: 'masters.tbk', move: 'e2e4', userValue: 60 };
+  const before = readFileSync(TBK);
+  for (const headers of [{}, { 'x-tabiya-token': 'guess' }, { 'x-tabiya-token': TOKEN, origin: 'http://evil.example' }] as Record<string, string>[]) {
+    const r = await write('/api/move', body, headers);
+    assert.equal(r.status, 403, JSON.stringify(headers));
+  }
+  assert.deepEqual(readFileSync(TBK), before, 'refused writes change nothing');
+  const rebinding = await http(server.url, '/api/books', { headers: { host: 'evil.example:80' } });
+  assert.equal(rebinding.status, 403);
+  const page = await http(server.url, '/');
+  assert.equal(page.status, 200);
+  assert.match(page.body, new RegExp(`name="tabiya-token" content="${TOKEN}"`));
+  assert.equal((await http(server.url, '/api/books')).status, 200);
+});
+
+test('edits: user value, NAG, comment, forbidden; add and remove a move; they survive a restart', async () => {
+  const e4 = { book: 'masters.tbk', play: 'e2e4' };
+  let r = await write('/api/move', { ...e4, move: 'c5', userValue: 77, nag: 1, comment: 'the Sicilian\nDefence', forbidden: false });
+  assert.equal(r.status, 200, r.body);
+  assert.deepEqual(r.json, { ok: true, added: false });
+  r = await write('/api/move', { ...e4, move: 'e7e5', forbidden: true });
+  assert.equal(r.status, 200, r.body);
+  r = await write('/api/move', { ...e4, move: 'a7a6', userValue: 5 });
+  assert.equal(r.status, 200);
+  const check = async (url: string): Promise<void> => {
+    const moves = (await explore('book=masters.tbk&play=e2e4', url)).json.moves as { uci: string; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean }[];
+    const c5 = moves.find((m) => m.uci === 'c7c5')!;
+    assert.deepEqual([c5.userValue, c5.nag, c5.comment, c5.forbidden], [77, 1, 'the Sicilian Defence', false]);
+    assert.equal(moves.find((m) => m.uci === 'e7e5')!.forbidden, true);
+    assert.equal(moves.find((m) => m.uci === 'a7a6')!.userValue, 5);
+  };
+  await check(server.url);
+  // The file says the same to the CLI.
+  const probe = JSON.parse(tabiya(['book', 'probe', TBK, '--moves', 'e4', '--json']).stdout) as { moves: { uci: string; userValue: number | null; comment: string | null }[] };
+  assert.deepEqual(probe.moves.filter((m) => m.uci === 'c7c5').map((m) => [m.userValue, m.comment]), [[77, 'the Sicilian Defence']]);
+  // A restart of the server keeps every change.
+  await server.close();
+  server = await startServer({ books: [TBK, BIN], port: 0, host: '127.0.0.1', token: TOKEN });
+  await check(server.url);
+  // A move of no game can be added and removed; one with games cannot be removed.
+  const start = { book: 'masters.tbk', fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' };
+  r = await write('/api/move', { ...start, move: 'h2h4', userValue: 3, comment: 'a joke' });
+  assert.deepEqual(r.json, { ok: true, added: true });
+  assert.ok(((await explore('book=masters.tbk')).json.moves as { uci: string }[]).some((m) => m.uci === 'h2h4'));
+  r = await write('/api/move/remove', { ...start, move: 'h4' });
+  assert.equal(r.status, 200, r.body);
+  assert.ok(!((await explore('book=masters.tbk')).json.moves as { uci: string }[]).some((m) => m.uci === 'h2h4'));
+  const bytes = readFileSync(TBK);
+  r = await write('/api/move/remove', { ...start, move: 'e2e4' });
+  assert.equal(r.status, 409);
+  assert.match(r.json.error ?? '', /played in \d+ games of the book: mark it forbidden instead/);
+  // Bad edits change nothing: an illegal move, a .bin, an empty change.
+  for (const [body, status] of [
+    [{ ...start, move: 'e2e5', userValue: 1 }, 400],
+    [{ book: 'masters.bin', move: 'e2e4', userValue: 1 }, 409],
+    [{ ...start, move: 'e2e4' }, 400],
+    [{ ...start, move: 'e2e4', nag: -1 }, 400],
+  ] as const) {
+    r = await write('/api/move', body);
+    assert.equal(r.status, status, JSON.stringify(body));
+    assert.ok(typeof r.json.error === 'string');
+  }
+  assert.deepEqual(readFileSync(TBK), bytes, 'refused edits leave the book byte for byte');
+});
+
+test('a book locked by another process: an edit waits briefly, then 503, and nothing changes', async () => {
+  const lock = `${TBK}.lock`;
+  (await import('node:fs')).writeFileSync(lock, `${process.pid}\n`);
+  const bytes = readFileSync(TBK);
+  try {
+    const t0 = Date.now();
+    const r = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', userValue: 9 });
+    assert.equal(r.status, 503);
+    assert.match(r.json.error ?? '', /locked by process \d+/);
+    assert.ok(Date.now() - t0 < 10_000);
+    assert.deepEqual(readFileSync(TBK), bytes);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+});
+
+test('--read-only refuses every write, with the token too', async () => {
+  const copy = join(tmp, 'ro.tbk');
+  copyFileSync(TBK, copy);
+  const ro = await startServer({ books: [copy], port: 0, host: '127.0.0.1', token: TOKEN, readOnly: true });
+  try {
+    const r = await write('/api/move', { move: 'e2e4', userValue: 1 }, { 'x-tabiya-token': TOKEN }, ro.url);
+    assert.equal(r.status, 403);
+    assert.match(r.json.error ?? '', /read-only/);
+    assert.deepEqual(readFileSync(copy), readFileSync(TBK));
+    const books = await http(ro.url, '/api/books');
+    assert.deepEqual(books.json, { books: [{ id: 'ro.tbk', format: 'tbk', version: 2, editable: false }], readOnly: true });
+    assert.equal((await explore('play=e2e4', ro.url)).status, 200, 'one book: book= may be left out');
+  } finally {
+    await ro.close();
+  }
+});
+
+test('the command: prints the URL, refuses a busy port, stops cleanly on SIGTERM', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [MAIN, 'serve', TBK, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+  assert.ok(url !== undefined, out + err);
+  assert.equal((await explore('play=e2e4', url)).status, 200);
+  const port = new URL(url).port;
+  const busy = tabiya(['serve', TBK, '--port', port]);
+  assert.equal(busy.code, 1);
+  assert.match(busy.stderr, new RegExp(`--port ${port}: the port is in use`));
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('exit', (c) => resolve(c));
+    child.kill('SIGTERM');
+  });
+  assert.equal(code, 0, err);
+  assert.match(err, /stopped/);
+  const missing = tabiya(['serve', join(tmp, 'missing.tbk'), '--port', '0']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /missing\.tbk/);
+});
+
+test('export: the whole book as book export writes it, a subtree as .bin and as PGN that pgn-extract reads', async () => {
+  const whole = await httpBytes(server.url, '/api/export?book=masters.tbk&format=bin&whole=true');
+  assert.equal(whole.status, 200);
+  const cli = tabiya(['book', 'export', TBK, '-o', join(tmp, 'cli.bin'), '--force']);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.deepEqual(whole.bytes, readFileSync(join(tmp, 'cli.bin')));
+  const binWhole = await httpBytes(server.url, '/api/export?book=masters.bin&format=bin&whole=true');
+  assert.deepEqual(binWhole.bytes, readFileSync(BIN));
+  // The subtree after 1.e4 c5 as .bin: its moves there are the explorer's, with the same weights.
+  const sub = await httpBytes(server.url, '/api/export?book=masters.tbk&format=bin&play=e2e4,c7c5&depth=4');
+  assert.equal(sub.status, 200);
+  const subPath = join(tmp, 'sub.bin');
+  (await import('node:fs')).writeFileSync(subPath, sub.bytes);
+  const probed = JSON.parse(tabiya(['book', 'probe', subPath, '--moves', 'e4 c5', '--json']).stdout) as { moves: { uci: string; weight: number }[] };
+  const explored = (await explore('book=masters.tbk&play=e2e4,c7c5')).json.moves as { uci: string; weight: number }[];
+  assert.deepEqual(
+    probed.moves.map((m) => [m.uci, m.weight]).sort(),
+    explored.filter((m) => m.weight > 0).map((m) => [m.uci, m.weight]).sort(),
+  );
+  assert.equal(JSON.parse(tabiya(['book', 'probe', subPath, '--json']).stdout).moves.length, 0, 'nothing above the subtree');
+  const pgn = await http(server.url, '/api/export?book=masters.tbk&format=pgn&play=e2e4,c7c5&depth=5');
+  assert.equal(pgn.status, 200);
+  assert.match(pgn.body, /\[FEN "rnbqkbnr\/pp1ppppp\/8\/2p5\/4P3\/8\/PPPP1PPP\/RNBQKBNR w KQkq - 0 2"\]/);
+  assert.match(pgn.body, /^2\.Nf3$/m);
+  const file = join(tmp, 'sub.pgn');
+  (await import('node:fs')).writeFileSync(file, pgn.body);
+  const stats = tabiya(['pgn', 'stats', file, '--json', '--strict']);
+  assert.equal(stats.code, 0, stats.stdout + stats.stderr);
+  const pgnExtract = '/usr/games/pgn-extract';
+  if ((await import('node:fs')).existsSync(pgnExtract)) {
+    // Every variation replays legally: pgn-extract checks them all and keeps the game.
+    const r = spawnSync(pgnExtract, ['--quiet', '-s', file], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\[Event "tabiya book masters.tbk"\]/);
+    assert.doesNotMatch(r.stderr, /illegal|unknown move|error/i);
+  }
+  assert.equal((await http(server.url, '/api/export?book=masters.tbk&format=zip')).status, 400);
+  assert.equal((await http(server.url, '/api/export?book=masters.tbk&format=pgn&depth=99')).status, 400);
+});
+
+function httpBytes(url: string, path: string): Promise<{ status: number; bytes: Buffer }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    request({ host: u.hostname, port: u.port, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+test('import: PGN games counted into the open .tbk with progress, broken ones skipped; notes kept', async () => {
+  const before = (await explore('book=masters.tbk&play=e2e4,e7e5,g1f3')).json.moves as { uci: string; white: number; draws: number; black: number }[];
+  const games = [
+    '[Event "a"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n',
+    '[Event "b"]\n[White "A"]\n[Black "B"]\n[Result "0-1"]\n\n1. e4 e5 2. Nf3 Nf6 0-1\n',
+    '[Event "broken"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n',
+  ].join('\n');
+  const r = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: games, headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': TOKEN } });
+  assert.equal(r.status, 202, r.body);
+  let job: { finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } } = { finished: false };
+  for (let i = 0; i < 200 && !job.finished; i++) {
+    await new Promise((res) => setTimeout(res, 50));
+    job = (await http(server.url, '/api/import')).json as typeof job;
+  }
+  assert.equal(job.error, undefined);
+  assert.deepEqual([job.result?.gamesUsed, job.result?.gamesSkipped], [2, 1]);
+  assert.match(job.result!.errors[0]!, /line \d+: .*Ke3/);
+  const after = (await explore('book=masters.tbk&play=e2e4,e7e5,g1f3')).json.moves as typeof before;
+  const count = (l: typeof before, uci: string): number[] => {
+    const m = l.find((x) => x.uci === uci);
+    return m === undefined ? [0, 0, 0] : [m.white, m.draws, m.black];
+  };
+  assert.deepEqual(count(after, 'b8c6'), count(before, 'b8c6').map((n, i) => n + (i === 0 ? 1 : 0)));
+  assert.deepEqual(count(after, 'g8f6'), count(before, 'g8f6').map((n, i) => n + (i === 2 ? 1 : 0)));
+  // The notes set earlier are still there.
+  const e4 = (await explore('book=masters.tbk&play=e2e4')).json.moves as { uci: string; userValue: number | null }[];
+  assert.equal(e4.find((m) => m.uci === 'c7c5')!.userValue, 77);
+  const bin = await http(server.url, '/api/import?book=masters.bin', { method: 'POST', body: games, headers: { 'content-type': 'text/plain', 'x-tabiya-token': TOKEN } });
+  assert.equal(bin.status, 409);
+  const noToken = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: games, headers: { 'content-type': 'text/plain' } });
+  assert.equal(noToken.status, 403);
+});

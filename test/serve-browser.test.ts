@@ -1,0 +1,223 @@
+/**
+ * The explorer page in Debian's Chromium (puppeteer-core, the system browser, no download):
+ * moves played by clicking book rows and by dragging on the board, the table checked against
+ * `tabiya book probe --json`, a link restoring position and line, the engine worker giving a
+ * legal best move in SAN, and a user value edited on the page that is still there after the
+ * server restarts. Screenshots (light and dark, phone and wide) go to /tmp/serve-shots/.
+ * Skipped, saying so, where /usr/bin/chromium is missing.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
+import { unwrap } from '../src/core/result.js';
+import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
+import { playMoveList } from '../src/notation/moveList.js';
+import { parseSan } from '../src/notation/san.js';
+import { startServer, type RunningServer } from '../src/serve/server.js';
+
+// The page's globals, as the functions run inside the browser see them (this file compiles for Node).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any, location: { search: string }, window: { innerWidth: number };
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const SHOTS = '/tmp/serve-shots';
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-browser-'));
+const TBK = join(tmp, 'sample.tbk');
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1' });
+  const puppeteer = (await import('puppeteer-core')).default;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  mkdirSync(SHOTS, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open(path: string, width = 1300, height = 900): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewport({ width, height });
+  await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
+  await page.waitForSelector('#rows tr[data-uci]', { timeout: 10_000 });
+  return { page, errors };
+}
+
+/** The table as the page shows it: SAN and games per row. */
+function tableOf(page: Page): Promise<{ san: string; games: number; user: string }[]> {
+  return page.$$eval('#rows tr[data-uci]', (rows) =>
+    rows.map((r) => ({ san: r.querySelector('.san')!.textContent!, games: Number(r.children[1]!.firstChild!.textContent!.replace(/,/g, '')), user: r.children[7]!.textContent! })),
+  );
+}
+
+function probe(moves: string): { san: string; games: number }[] {
+  const r = spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--moves', moves, '--json'], { encoding: 'utf8' });
+  return (JSON.parse(r.stdout) as { moves: { san: string; games: number }[] }).moves.map((m) => ({ san: m.san, games: m.games }));
+}
+
+async function waitForPlay(page: Page, play: string): Promise<void> {
+  await page.waitForFunction((p) => new URLSearchParams(location.search).get('play') === p, { timeout: 5000 }, play);
+  // The table of that position has arrived when its first row is a move legal there.
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent?.trim() === '', { timeout: 5000 });
+}
+
+async function drag(page: Page, from: string, to: string): Promise<void> {
+  const box = async (sq: string) => (await page.$(`#board [data-square="${sq}"]`))!.boundingBox();
+  const a = (await box(from))!;
+  const b = (await box(to))!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+test('play by clicking rows and dragging; the table matches book probe; the link restores the line', { skip, timeout: 60_000 }, async () => {
+  const { page, errors } = await open('/');
+  assert.deepEqual((await tableOf(page)).map((r) => [r.san, r.games]), probe('').map((m) => [m.san, m.games]));
+  await page.click('#rows tr[data-uci="e2e4"]');
+  await waitForPlay(page, 'e2e4');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci]')?.getAttribute('data-uci')?.[1] === '7', { timeout: 5000 });
+  assert.deepEqual((await tableOf(page)).map((r) => [r.san, r.games]), probe('e4').map((m) => [m.san, m.games]));
+  await drag(page, 'c7', 'c5');
+  await waitForPlay(page, 'e2e4,c7c5');
+  await page.waitForFunction(() => document.querySelector('#opening')!.textContent!.includes('Sicilian'), { timeout: 5000 });
+  assert.match(await page.$eval('#opening', (e) => e.textContent!), /B20 Sicilian Defense/);
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci]')?.getAttribute('data-uci')?.[1] === '1', { timeout: 5000 });
+  assert.deepEqual((await tableOf(page)).map((r) => [r.san, r.games]), probe('e4 c5').map((m) => [m.san, m.games]));
+  // An illegal drag changes nothing.
+  await drag(page, 'e1', 'e3');
+  assert.equal(new URL(page.url()).searchParams.get('play'), 'e2e4,c7c5');
+  // Arrow keys step through the line.
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('at') === '1', { timeout: 5000 });
+  const link = page.url();
+  const other = await open(new URL(link).search);
+  assert.equal(await other.page.$eval('#fen', (e) => (e as unknown as { value: string }).value), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1');
+  assert.deepEqual(await other.page.$$eval('#moves .mv', (b) => b.map((x) => x.textContent)), ['e4', 'c5']);
+  assert.equal(await other.page.$eval('#moves .mv.cur', (b) => b.textContent), 'e4');
+  assert.deepEqual(errors.concat(other.errors), []);
+  await other.page.close();
+  await page.close();
+});
+
+test('click-click moves and flip', { skip, timeout: 60_000 }, async () => {
+  const { page, errors } = await open('/');
+  const click = async (sq: string): Promise<void> => {
+    const b = (await (await page.$(`#board [data-square="${sq}"]`))!.boundingBox())!;
+    await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  };
+  await click('g1');
+  await click('f3');
+  await waitForPlay(page, 'g1f3');
+  const before = (await (await page.$('#board [data-square="a1"]'))!.boundingBox())!;
+  await page.keyboard.press('f');
+  await page.waitForFunction((y) => document.querySelector('#board [data-square="a1"]').getBoundingClientRect().y < y - 100, { timeout: 5000 }, before.y);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a promotion asks for the piece', { skip, timeout: 60_000 }, async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewport({ width: 1300, height: 900 });
+  await page.goto(`${server.url}?fen=${encodeURIComponent('4k3/P7/8/8/8/8/8/4K3 w - - 0 1')}`, { waitUntil: 'load' });
+  await page.waitForSelector('#rows tr.none', { timeout: 10_000 });
+  await drag(page, 'a7', 'a8');
+  const knight = await page.waitForSelector('#board [data-piece="wn"]', { timeout: 5000 });
+  const b = (await knight!.boundingBox())!;
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  await waitForPlay(page, 'a7a8n');
+  assert.match(await page.$eval('#fen', (e) => (e as unknown as { value: string }).value), /^N3k3\//);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the engine runs in a worker and gives a legal best move in SAN', { skip, timeout: 60_000 }, async () => {
+  const { page, errors } = await open('/?play=e2e4,e7e5,g1f3');
+  await page.click('#analyse');
+  await page.waitForFunction(() => /depth (\d+)/.test(document.querySelector('#engineinfo')!.textContent!) && Number(/depth (\d+)/.exec(document.querySelector('#engineinfo')!.textContent!)![1]) >= 6, { timeout: 20_000 });
+  const pv = await page.$eval('#pvs li .pv', (e) => e.textContent!);
+  await page.click('#analyse');
+  const first = pv.replace(/^\d+\.+\s*|^\d+…\s*/, '').split(' ')[0]!;
+  const pos = unwrap(positionFromFen(STARTING_FEN));
+  assert.ok(unwrap(playMoveList(pos, 'e4 e5 Nf3')).length === 3);
+  assert.ok(parseSan(pos, first).ok, `best move "${first}" (line "${pv}") is legal`);
+  assert.match(await page.$eval('#evaltext', (e) => e.textContent!), /^[+-]\d+\.\d\d$|#/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('play from here: the engine answers from the book and on its clock; the game comes out as PGN', { skip, timeout: 60_000 }, async () => {
+  const { page, errors } = await open('/');
+  await page.select('#play-side', 'b');
+  await page.select('#play-tc', '60+1');
+  await page.click('#play');
+  // The engine has White: its first move comes from the book.
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').filter((x) => x !== '').length === 1, { timeout: 10_000 });
+  const first = new URL(page.url()).searchParams.get('play')!;
+  const bookFirst = JSON.parse(spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--json'], { encoding: 'utf8' }).stdout) as { moves: { uci: string; probability: number }[] };
+  assert.ok(bookFirst.moves.some((m) => m.uci === first && m.probability > 0), `${first} is a book move the policy plays`);
+  await page.waitForFunction(() => /^[a-h][78]/.test(document.querySelector('#rows tr[data-uci]')?.getAttribute('data-uci') ?? ''), { timeout: 5000 });
+  await page.click('#rows tr[data-uci]');
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').length >= 3, { timeout: 15_000 });
+  assert.match(await page.$eval('#clocks', (e) => e.textContent!), /^White \d:\d\d · Black \d:\d\d$/);
+  await page.click('#play'); // resign
+  const pgn = await page.$eval('#pgn', (e) => (e as unknown as { value: string }).value);
+  assert.match(pgn, /\[White "tabiya"\]/);
+  assert.match(pgn, /\[Black "You"\]/);
+  assert.match(pgn, /\[Result "1-0"\]/);
+  const moves = pgn.split('\n\n')[1]!.replace(/\d+\./g, ' ').replace('1-0', '').trim().split(/\s+/);
+  assert.ok(moves.length >= 3, pgn);
+  const pos = unwrap(positionFromFen(STARTING_FEN));
+  assert.ok(playMoveList(pos, moves.join(' ')).ok, `the game replays: ${moves.join(' ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a user value edited on the page survives a server restart; screenshots', { skip, timeout: 60_000 }, async () => {
+  const { page, errors } = await open('/?play=e2e4');
+  await page.click('#rows tr[data-uci="c7c5"] button.edit');
+  await page.waitForSelector('#editor:not([hidden])');
+  await page.type('#edit-user', '77');
+  await page.click('#edit-save');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c7c5"]')?.children[7]?.textContent === '77', { timeout: 5000 });
+  const path = new URL(page.url()).search;
+  await page.close();
+  await server.close();
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1' });
+  for (const [width, height, name] of [
+    [1400, 900, 'wide'],
+    [390, 844, 'phone'],
+  ] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      const p = await browser.newPage();
+      await p.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
+      await p.setViewport({ width, height });
+      await p.goto(server.url + path, { waitUntil: 'load' });
+      await p.waitForSelector('#rows tr[data-uci="c7c5"]', { timeout: 10_000 });
+      assert.equal(await p.$eval('#rows tr[data-uci="c7c5"]', (r) => r.children[7]!.textContent), '77', 'the edit is in the book after the restart');
+      // No sideways scrolling at phone width.
+      assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${name}: the page fits its width`);
+      await p.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: name === 'phone' });
+      await p.close();
+    }
+  }
+  assert.deepEqual(errors, []);
+});
