@@ -277,7 +277,7 @@ export class Engine {
     return back === undefined ? result : this.considerReturn(back, result, limits, onInfo);
   }
 
-  /** The search proper: WebAssembly core on one thread, else the TypeScript search. */
+  /** The search proper: the WebAssembly core (its shared build when there is one), else the TypeScript search. */
   private search(limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
     const s = this.settings;
     const plan = planTime(limits, this.pos.turn, s.moveOverhead);
@@ -287,6 +287,7 @@ export class Engine {
     const multiPV = Math.max(s.multiPV, skilled.multiPV);
     const bookKnows = s.bookAwareSearch && book ? (): boolean => book.knowsWell(this.pos, rootSide) : undefined;
     const wasm = this.wasm;
+    const smp = this.parallelCore();
     if (wasm && !smp && this.thread.threadCount === 1) {
       this.lastCore = 'wasm';
       this.coreUsed = true;

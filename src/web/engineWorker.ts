@@ -8,6 +8,7 @@
  * Out: {type:'ready'}, {type:'info', gen, ...SearchInfo with pv as UCI}, {type:'bestmove', gen, move}.
  */
 import { SIG_GEN, SIG_SIZE, SIG_STOP } from '../engine/search/thread.js';
+import { WasmCore } from '../engine/wasm/core.js';
 import { WasmSearcher } from '../engine/wasmSearch.js';
 import { positionFromFen } from '../notation/fen.js';
 import { makeUci, parseUci } from '../notation/uci.js';
@@ -27,7 +28,7 @@ scope.onmessage = (e: MessageEvent): void => {
     if (msg.signals instanceof SharedArrayBuffer) signals = new Int32Array(msg.signals);
     WebAssembly.compileStreaming(fetch(String(msg.wasm))).then(
       (module) => {
-        searcher = new WasmSearcher(module, 32);
+        searcher = new WasmSearcher(new WasmCore(module), 32);
         scope.postMessage({ type: 'ready' });
       },
       (err: unknown) => scope.postMessage({ type: 'error', message: `cannot load the engine: ${(err as Error).message}` }),
