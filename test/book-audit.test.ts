@@ -52,10 +52,13 @@ const made = tabiya(['book', 'make', 'traps.pgn', '-o', 'traps.tbk', '--quiet'])
 assert.equal(made.code, 0, made.stderr);
 copyFileSync(BOOK, PLAIN);
 
-// Depth 10 separates the traps from the rest by a wide margin (the blunders lose 1.7 pawns and a
-// mate; the worst sound-looking move, 3...Nd4 itself, about 0.9); 4...g6, the Légal line's
-// first mistake (a pawn: Stockfish 1.3, tabiya about 1.0), stays under the 1.5-pawn margin.
-const AUDIT = ['book', 'audit', 'traps.tbk', '--depth', '10', '--margin', '150'];
+// At the defaults (depth 10, margin 100 centipawns, suspects confirmed at depth 12) tabiya
+// flags the two blunders (4.Nxe5: 1.12 pawns at depth 12, Stockfish 1.89 at depth 18; 5...Bxd1:
+// a mate) and nothing else: 4...g6, the Légal line's first mistake (a pawn, Stockfish 1.31),
+// seems to lose 1.05 at depth 10 and 0.86 at depth 12; 3...Nd4 itself 0.76. Tabiya judges these
+// openings more mildly than Stockfish does, so the traps pass the margin by little: a change of
+// the evaluation may move them.
+const AUDIT = ['book', 'audit', 'traps.tbk', '--depth', '10'];
 
 interface Flagged {
   fen: string;
@@ -81,7 +84,7 @@ test('the audit flags exactly the planted blunders, with the refutations the boo
   assert.equal(nxe5.uci, 'f3e5');
   assert.equal(nxe5.san, 'Nxe5');
   assert.equal(nxe5.games, 4);
-  assert.ok(nxe5.loss > 150 && nxe5.loss < 1000, `4.Nxe5 loses ${nxe5.loss}`);
+  assert.ok(nxe5.loss > 100 && nxe5.loss < 1000, `4.Nxe5 loses ${nxe5.loss}`);
   // The point of the trap: 4...Qg5, forking e5 and g2.
   assert.equal(nxe5.refutation[0], 'd8g5');
   assert.notEqual(nxe5.best, 'f3e5');
@@ -169,13 +172,13 @@ test('--mark forbids the flagged moves: probe shows the verdicts and the engine 
   assert.equal(row!.uci, 'f3e5');
   assert.equal(row!.forbidden, true);
   assert.equal(row!.probability, 0);
-  assert.deepEqual(row!.audit, { loss: nxe5.loss, best: nxe5.best, bestSan: 'Nxd4', depth: 10, refutation: nxe5.refutation });
+  assert.deepEqual(row!.audit, { loss: nxe5.loss, best: nxe5.best, bestSan: 'Nxd4', depth: 12, refutation: nxe5.refutation });
   // Sound moves carry a verdict too, and stay in play.
   const sound = json(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6']).moves as { san: string; forbidden: boolean; audit: { loss: number } | null }[];
-  assert.ok(sound.every((m) => !m.forbidden && m.audit !== null && m.audit.loss < 150));
+  assert.ok(sound.every((m) => !m.forbidden && m.audit !== null && m.audit.loss <= 100));
   const text = tabiya(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']);
   assert.match(text.stdout, /^Nxe5 +f3e5 .* -\d\.\d\d x$/m);
-  assert.match(text.stdout, /Nxe5: loses \d\.\d\d pawns at depth 10; best Nxd4; refutation Qg5 /);
+  assert.match(text.stdout, /Nxe5: loses \d\.\d\d pawns at depth 12; best Nxd4; refutation Qg5 /);
   // The engine: from the book as built it plays 4.Nxe5; from the marked book it does not.
   assert.equal(await engineMove(PLAIN), 'f3e5');
   assert.notEqual(await engineMove(BOOK), 'f3e5');
@@ -211,7 +214,7 @@ test('a Polyglot .bin of the same games: the same verdicts, weights instead of g
   const made = tabiya(['book', 'make', 'traps.pgn', '-o', 'traps.bin', '--quiet']);
   assert.equal(made.code, 0, made.stderr);
   // The positions are the .tbk's, so the .tbk's journal answers for them.
-  const r = json(['book', 'audit', 'traps.bin', '--depth', '10', '--margin', '150', '--journal', 'full.audit', '--quiet']);
+  const r = json(['book', 'audit', 'traps.bin', '--depth', '10', '--journal', 'full.audit', '--quiet']);
   assert.equal(r.format, '.bin');
   assert.equal(r.searched, 0);
   const flagged = r.flagged as (Flagged & { weight: number })[];

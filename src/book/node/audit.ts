@@ -48,6 +48,8 @@ export interface AuditedMove {
   score: number;
   loss: number;
   refutation: string[];
+  /** The depth of the move's own search (deeper where a loss above the margin was confirmed). */
+  depth: number;
   flagged: boolean;
 }
 
@@ -134,9 +136,14 @@ async function openForAudit(path: string, format: '.bin' | '.tbk', opts: AuditOp
   };
 }
 
-/** Whether a journal record answers for every move a position now needs. */
-function covers(r: JournalRecord | undefined, p: AuditPosition): r is JournalRecord {
-  return r !== undefined && r.fen === p.fen && p.moves.every((m) => r.moves.some((v) => v.uci === m.uci));
+/**
+ * Whether a journal record answers for every move a position now needs: each has a verdict, and
+ * one above the margin was confirmed (a journal of a run with a larger margin may hold one that
+ * was not).
+ */
+function covers(r: JournalRecord | undefined, p: AuditPosition, margin: number): r is JournalRecord {
+  if (r === undefined || r.fen !== p.fen) return false;
+  return p.moves.every((m) => r.moves.some((v) => v.uci === m.uci && (v.loss <= margin || v.confirmed === true)));
 }
 
 export async function runAudit(path: string, format: '.bin' | '.tbk', opts: AuditOptions): Promise<AuditResult> {
@@ -159,11 +166,11 @@ export async function runAudit(path: string, format: '.bin' | '.tbk', opts: Audi
   let searched = 0;
   let nodes = 0;
   try {
-    const todo = positions.filter((p) => !covers(journal.done.get(p.key), p));
+    const todo = positions.filter((p) => !covers(journal.done.get(p.key), p, opts.margin));
     opts.onStart?.(todo.length, positions.length);
     let flagged = 0;
     await auditInParallel(
-      todo.map((p) => ({ index: p.index, fen: p.fen, moves: p.moves.map((m) => m.uci) })),
+      todo.map((p) => ({ index: p.index, fen: p.fen, moves: p.moves.map((m) => m.uci), confirmAbove: opts.margin })),
       {
         threads: opts.threads,
         limits: opts.limits,
@@ -185,7 +192,7 @@ export async function runAudit(path: string, format: '.bin' | '.tbk', opts: Audi
     const r = journal.done.get(p.key)!;
     for (const m of p.moves) {
       const v = r.moves.find((x) => x.uci === m.uci)!;
-      moves.push({ position: p, verdict: r, uci: m.uci, games: m.games, weight: m.weight, score: v.score, loss: v.loss, refutation: v.refutation, flagged: v.loss > opts.margin });
+      moves.push({ position: p, verdict: r, uci: m.uci, games: m.games, weight: m.weight, score: v.score, loss: v.loss, refutation: v.refutation, depth: v.depth, flagged: v.loss > opts.margin });
     }
   }
   return { format, positions, searched, fromJournal: positions.length - searched, moves, unreached, nodes, seconds: (Date.now() - started) / 1000 };
@@ -210,7 +217,7 @@ export function markBook(path: string, moves: readonly AuditedMove[]): { marked:
         if (!m.ok || !best.ok) continue;
         const note = book.notes.edit(pos.keyHi, pos.keyLo, m.value, pos.turn === 1);
         const auditForbade = note.audit !== undefined && note.forbidden;
-        note.audit = { loss: a.loss, best: best.value, depth: a.verdict.depth, refutation: a.refutation.join(' ') };
+        note.audit = { loss: a.loss, best: best.value, depth: a.depth, refutation: a.refutation.join(' ') };
         // The engine's own games keep their mean evaluation (PostBook learning): left alone.
         if (note.dynWins + note.dynDraws + note.dynLosses === 0) {
           note.evalCp = Math.max(-32768, Math.min(32767, a.score));

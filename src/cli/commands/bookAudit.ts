@@ -119,6 +119,7 @@ function flaggedRow(m: AuditedMove) {
     loss: m.loss,
     best: m.verdict.best,
     refutation: m.refutation,
+    depth: m.depth,
     ply: m.position.ply,
     line: uciLineToSan(at(m.position.root), [...m.position.line, m.uci], true),
   };
