@@ -15,6 +15,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tbkBytes } from './support/tbk.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
@@ -238,6 +239,12 @@ test('bad input is refused before anything is searched or written', () => {
   assert.equal(mark.code, 2);
   assert.match(mark.stderr, /traps\.bin: --mark writes into a \.tbk/);
   assert.ok(!existsSync(join(tmp, 'bin.audit')), 'no journal written');
+  // A version 1 .tbk is audited, but not marked: its format has no notes.
+  writeFileSync(join(tmp, 'v1.tbk'), tbkBytes([{ line: '', move: 'e2e4', wdl: [4, 3, 3] }]));
+  const v1 = tabiya(['book', 'audit', 'v1.tbk', '--mark', '--journal', 'v1.audit']);
+  assert.equal(v1.code, 2);
+  assert.match(v1.stderr, /v1\.tbk: --mark writes into a version 2 \.tbk; upgrade it first with: tabiya book upgrade v1\.tbk/);
+  assert.ok(!existsSync(join(tmp, 'v1.audit')), 'no journal written');
   const games = tabiya(['book', 'audit', 'traps.bin', '--min-games', '2']);
   assert.equal(games.code, 2);
   assert.match(games.stderr, /--min-games applies to \.tbk books only/);
