@@ -142,8 +142,14 @@ async function openForAudit(path: string, format: '.bin' | '.tbk', opts: AuditOp
  * was not).
  */
 function covers(r: JournalRecord | undefined, p: AuditPosition, margin: number): r is JournalRecord {
-  if (r === undefined || r.fen !== p.fen) return false;
+  // The same position reached by another line differs in its move counters only.
+  if (r === undefined || !samePlacement(r.fen, p.fen)) return false;
   return p.moves.every((m) => r.moves.some((v) => v.uci === m.uci && (v.loss <= margin || v.confirmed === true)));
+}
+
+/** FENs equal but for the halfmove clock and move number. */
+function samePlacement(a: string, b: string): boolean {
+  return a.split(' ').slice(0, 4).join(' ') === b.split(' ').slice(0, 4).join(' ');
 }
 
 export async function runAudit(path: string, format: '.bin' | '.tbk', opts: AuditOptions): Promise<AuditResult> {
