@@ -63,6 +63,17 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
   const journal = opts.journal ?? `${file}.audit`;
   const quiet = opts.quiet || opts.json;
   let bar: ReturnType<typeof startProgress> | undefined;
+  let done = 0;
+  let todo = 0;
+  // Ctrl-C: every finished position is already synced to the journal (writes are synchronous, so
+  // a signal handled here never lands inside one); say how to go on, and stop.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    bar?.stop();
+    process.stderr.write(`\ninterrupted: ${done} of ${todo} positions searched in this run are in the journal ${journal}; the same command goes on from there\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const result = await bookErrors(() =>
     runAudit(file, format, {
       limits,
@@ -74,12 +85,20 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
       hashMB,
       journal,
       fresh: opts.fresh ?? false,
-      onStart: (todo, total) => {
-        if (!quiet && todo < total) process.stderr.write(`${journal}: ${total - todo} of ${total} positions already audited, not searched again\n`);
-        bar = startProgress({ label: 'audit', total: todo, unit: 'positions', quiet });
+      onStart: (n, total) => {
+        todo = n;
+        if (!quiet && n < total) process.stderr.write(`${journal}: ${total - n} of ${total} positions already audited, not searched again\n`);
+        bar = startProgress({ label: 'audit', total: n, unit: 'positions', quiet });
       },
-      onProgress: (done, flagged) => bar?.update(done, `${flagged} flagged`),
-    }).finally(() => bar?.stop()),
+      onProgress: (n, flagged) => {
+        done = n;
+        bar?.update(n, `${flagged} flagged`);
+      },
+    }).finally(() => {
+      bar?.stop();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }),
   );
   const marked = opts.mark ? await bookErrors(() => markBook(file, result.moves)) : undefined;
   const flagged = result.moves.filter((m) => m.flagged).map((m) => flaggedRow(m));
