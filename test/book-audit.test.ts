@@ -223,6 +223,12 @@ test('a Polyglot .bin of the same games: the same verdicts, weights instead of g
   assert.deepEqual(flagged.map((f) => [f.uci, f.games]), [['f3e5', null]]);
   assert.ok(flagged[0]!.weight > 0);
   assert.equal(flagged[0]!.loss, (reference.flagged as Flagged[])[0]!.loss);
+  // A .bin keeps no notes: probe shows the verdicts of the journal beside the book.
+  copyFileSync(join(tmp, 'full.audit'), join(tmp, 'traps.bin.audit'));
+  const probe = json(['book', 'probe', 'traps.bin', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']);
+  const [row] = probe.moves as { uci: string; audit: { loss: number; best: string } | null }[];
+  assert.deepEqual([row!.uci, row!.audit?.loss, row!.audit?.best], ['f3e5', flagged[0]!.loss, flagged[0]!.best]);
+  assert.match(tabiya(['book', 'probe', 'traps.bin', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']).stdout, /^Nxe5 +f3e5 +\d+ +100\.0% +1\.\d\d$/m);
 });
 
 test('bad input is refused before anything is searched or written', () => {

@@ -46,40 +46,12 @@ export class AuditJournal {
    * line), or creates it with its header. `fresh` starts a new journal over an old one.
    */
   static open(path: string, limits: AuditLimits, fresh = false): AuditJournal {
-    const done = new Map<string, JournalRecord>();
-    let keep = -1;
-    if (!fresh && existsSync(path)) {
-      const text = readFileSync(path, 'utf8');
-      const lines = text.split('\n');
-      let offset = 0;
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i]!;
-        const last = i === lines.length - 1;
-        if (last && line === '') break;
-        let value: unknown;
-        try {
-          value = JSON.parse(line);
-        } catch {
-          // Only the last line can be cut short by a kill: it has no newline after it.
-          if (last) break;
-          throw new JournalError(`${path}:${i + 1}: damaged journal line (not JSON); delete the journal or give --fresh to start over`);
-        }
-        if (i === 0) {
-          const h = value as Partial<JournalHeader>;
-          if (h.format !== FORMAT || h.version !== 1 || typeof h.limits !== 'object') throw new JournalError(`${path}:1: not a tabiya audit journal`);
-          if (h.limits.depth !== limits.depth || h.limits.nodes !== limits.nodes) {
-            throw new JournalError(`${path}: the journal holds verdicts searched with ${limitText(h.limits)}, not ${limitText(limits)}: give the same limit, another --journal, or --fresh to start over`);
-          }
-        } else {
-          const r = value as JournalRecord;
-          if (typeof r.key !== 'string' || typeof r.fen !== 'string' || !Array.isArray(r.moves)) throw new JournalError(`${path}:${i + 1}: not a journal record`);
-          done.set(r.key, r);
-        }
-        if (last) break;
-        offset += Buffer.byteLength(line) + 1;
-        keep = offset;
-      }
+    const read = !fresh && existsSync(path) ? readJournal(path) : undefined;
+    if (read !== undefined && read.limits !== undefined && (read.limits.depth !== limits.depth || read.limits.nodes !== limits.nodes)) {
+      throw new JournalError(`${path}: the journal holds verdicts searched with ${limitText(read.limits)}, not ${limitText(limits)}: give the same limit, another --journal, or --fresh to start over`);
     }
+    const done = read?.done ?? new Map<string, JournalRecord>();
+    const keep = read?.limits === undefined ? -1 : read.complete;
     const journal = new AuditJournal(path, done);
     try {
       if (keep < 0) {
@@ -122,6 +94,44 @@ export class AuditJournal {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
   }
+}
+
+/**
+ * Reads a journal without changing it: the search limit of its header (undefined when even the
+ * header was cut short), the verdicts by key, and the bytes of its whole lines (what a torn last
+ * line is cut back to). A damaged line other than the last is an error naming it.
+ */
+export function readJournal(path: string): { limits: AuditLimits | undefined; done: Map<string, JournalRecord>; complete: number } {
+  const done = new Map<string, JournalRecord>();
+  const lines = readFileSync(path, 'utf8').split('\n');
+  let limits: AuditLimits | undefined;
+  let complete = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const last = i === lines.length - 1;
+    if (last && line === '') break;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // Only the last line can be cut short by a kill: it has no newline after it.
+      if (last) break;
+      throw new JournalError(`${path}:${i + 1}: damaged journal line (not JSON); delete the journal or give --fresh to start over`);
+    }
+    // Every write ends its line: a last line without one was cut short, even if it reads.
+    if (last) break;
+    if (i === 0) {
+      const h = value as Partial<JournalHeader>;
+      if (h.format !== FORMAT || h.version !== 1 || typeof h.limits !== 'object') throw new JournalError(`${path}:1: not a tabiya audit journal`);
+      limits = h.limits;
+    } else {
+      const r = value as JournalRecord;
+      if (typeof r.key !== 'string' || typeof r.fen !== 'string' || !Array.isArray(r.moves)) throw new JournalError(`${path}:${i + 1}: not a journal record`);
+      done.set(r.key, r);
+    }
+    complete += Buffer.byteLength(line) + 1;
+  }
+  return { limits, done, complete };
 }
 
 /** Makes a new file's directory entry durable (where the platform allows it). */
