@@ -264,6 +264,28 @@ export function registerCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/bookReach.js')).bookReachCommand(file, opts));
   book
+    .command('audit')
+    .description('the engine checks a book: every book move above the thresholds searched against the best move; moves losing more than the margin listed with their refutation')
+    .argument('<book>', 'Polyglot .bin or rich .tbk book')
+    .option('--depth <n>', 'search depth per position and move (default 10; moves above the margin are confirmed 2 plies deeper)')
+    .option('--nodes <n>', 'instead of a depth: nodes per search (confirmation: 4 times as many)')
+    .option('--min-games <n>', '.tbk: check and follow only moves played in at least n games', '3')
+    .option('--min-weight <n>', '.bin: check and follow only entries of at least this weight', '1')
+    .option('--margin <cp>', 'flag moves losing more than this many centipawns against the best move', '100')
+    .option('--max-ply <n>', 'audit only positions before this ply (1: the start position alone)')
+    .option('--threads <n>', 'positions searched at once ("auto": one per core)', 'auto')
+    .option('--hash <mb>', 'hash table of each search thread, MB', '16')
+    .option('--journal <file>', 'where finished positions are recorded for a resumed run (default: BOOK.audit)')
+    .option('--fresh', 'start a new journal instead of resuming the one there')
+    .option('--mark', '.tbk version 2: write the verdicts into the book (evaluation per move; flagged moves forbidden)')
+    .option('--quiet', 'no progress')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts, cmd: Command) => {
+      // Defaults shown in the help are not "given": only options typed on the command line are checked against the format.
+      const given = (k: string): boolean => cmd.getOptionValueSource(k) === 'cli';
+      return (await import('./commands/bookAudit.js')).bookAuditCommand(file, { ...opts, minGames: given('minGames') ? opts.minGames : undefined, minWeight: given('minWeight') ? opts.minWeight : undefined });
+    });
+  book
     .command('add')
     .description('.tbk: count more games into a rich book (Terra: add games); same filters as book make')
     .argument('<book.tbk>', 'rich book to change')

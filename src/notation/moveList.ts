@@ -9,7 +9,7 @@
  */
 import type { Position } from '../core/position.js';
 import { err, ok, ParseError, type Result } from '../core/result.js';
-import { parseSan } from './san.js';
+import { makeSan, parseSan } from './san.js';
 import { parseUci } from './uci.js';
 
 export class MoveListError extends ParseError {
@@ -51,4 +51,24 @@ export function playMoveList(pos: Position, text: string): Result<number[], Move
     pos.play(m.value);
   }
   return ok(moves);
+}
+
+/**
+ * UCI moves from `pos` as SAN, the way a reader writes a line: `"e4 e5 Nf3"`, or with
+ * `numbered` `"1.e4 e5 2.Nf3"` (a line starting with Black's move: `"3...Nd4 4.Nxe5"`). `pos`
+ * is left as it was; the text stops before the first move that is not legal.
+ */
+export function uciLineToSan(pos: Position, uci: readonly string[], numbered = false): string {
+  const p = pos.clone();
+  const out: string[] = [];
+  for (const text of uci) {
+    const m = parseUci(p, text);
+    if (!m.ok) break;
+    const san = makeSan(p, m.value);
+    if (!numbered) out.push(san);
+    else if (p.turn === 0) out.push(`${p.fullmoves}.${san}`);
+    else out.push(out.length === 0 ? `${p.fullmoves}...${san}` : san);
+    p.play(m.value);
+  }
+  return out.join(' ');
 }

@@ -36,6 +36,11 @@ export interface RichMove {
    * weight imported from a Polyglot book (whose games are unknown).
    */
   readonly weight?: number;
+  /**
+   * Never to be played from the book (a `.tbk` version 2 note): set by hand or by a book audit
+   * that found the move losing (`book audit --mark`). Undefined where the book keeps no notes.
+   */
+  readonly forbidden?: boolean;
 }
 
 /** USER_UNSET marks a move without a user-set value. */

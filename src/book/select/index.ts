@@ -20,8 +20,13 @@ export { winPercent } from './terra.js';
 export { polyglotWeight } from './weights.js';
 export { seededRandom } from '../polyglot/select.js';
 
-/** Why the rating filter (MinAvgElo) keeps a move out of play, or '' when it does not. */
-function ratingVeto(config: BookPolicyConfig, m: RichMove): string {
+/**
+ * Why a move is kept out of play before the policy runs, or '' when it is not: a forbidden
+ * move (book audit, or by hand) never plays, whatever its statistics or user value; then the
+ * rating filter (MinAvgElo).
+ */
+function veto(config: BookPolicyConfig, m: RichMove): string {
+  if (m.forbidden === true) return 'forbidden (book audit or by hand)';
   const handSet = m.userValue !== USER_UNSET && (config.policy === 'terra' || config.userValues);
   if (config.minAvgElo <= 0 || m.postBook || handSet || m.wins + m.draws + m.losses === 0) return '';
   if (m.ratedGames === 0) return `no rated games (MinAvgElo ${config.minAvgElo})`;
@@ -34,7 +39,7 @@ function ratingVeto(config: BookPolicyConfig, m: RichMove): string {
  * The rating filter acts first: the policy then runs as if the book held only the moves it kept.
  */
 export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove[]): PolicyRow[] {
-  const vetoes = moves.map((m) => ratingVeto(config, m));
+  const vetoes = moves.map((m) => veto(config, m));
   const kept = moves.filter((_, i) => vetoes[i] === '');
   const { probability, reasons } = config.policy === 'terra' ? explainTerra(planTerra(config, kept), kept.length) : explainWeights(planWeights(config, kept), kept.length);
   let k = 0;
@@ -51,18 +56,20 @@ export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove
  * numbers in [0, 1); with a seeded one (`seededRandom`) the choice is reproducible.
  */
 export function choose(config: BookPolicyConfig, moves: readonly RichMove[], random: () => number = Math.random): number {
-  // The policy's own procedure sees only the moves the rating filter lets through.
-  if (config.minAvgElo > 0) moves = moves.filter((m) => ratingVeto(config, m) === '');
+  // The policy's own procedure sees only the moves the vetoes (forbidden, rating filter) let through.
+  moves = moves.filter((m) => veto(config, m) === '');
   if (moves.length === 0) return 0;
   const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves), random) : chooseWeights(planWeights(config, moves), random);
   return i < 0 ? 0 : moves[i]!.move;
 }
 
 /**
- * Terra's avoid list for a position: moves set to 0 and moves whose own Win% is not above
+ * The avoid list for a position: forbidden moves, and Terra's: moves set to 0 and moves whose own Win% is not above
  * TerraLimit. The engine keeps them out of its search, as Terra's search routine does.
  */
 export function avoidedMoves(config: BookPolicyConfig, moves: readonly RichMove[]): number[] {
-  if (config.policy !== 'terra') return moves.filter((m) => config.userValues && m.userValue === 0 && !m.postBook).map((m) => m.move);
-  return planTerra(config, moves).avoid.map((i) => moves[i]!.move);
+  // Forbidden moves stay out of the search too: the audit found them losing.
+  const forbidden = moves.filter((m) => m.forbidden === true).map((m) => m.move);
+  const avoid = config.policy !== 'terra' ? moves.filter((m) => config.userValues && m.userValue === 0 && !m.postBook).map((m) => m.move) : planTerra(config, moves).avoid.map((i) => moves[i]!.move);
+  return [...new Set([...forbidden, ...avoid])];
 }

@@ -323,3 +323,21 @@ test('MinAvgElo: moves of weaker or unrated games are out for every policy; user
   // Everything filtered: out of book.
   assert.equal(choose(parsePolicy({ policy: 'uniform', MinAvgElo: 3000 }), moves.slice(0, 3)), 0);
 });
+
+test('a forbidden move (book audit) is out of play for every policy, whatever its statistics or user value, and on the avoid list', () => {
+  const best = { ...rm(1, [900, 50, 50]), forbidden: true };
+  const always = { ...rm(2, [10, 0, 0], [0, 0, 0], 100), forbidden: true };
+  const other = rm(3, [5, 5, 5]);
+  const moves: RichMove[] = [best, always, other];
+  for (const policy of ['terra', 'polyglot-best', 'polyglot-weighted', 'gnu-best', 'gnu-worst', 'gnu-random', 'uniform']) {
+    const config = parsePolicy({ policy, BookLimit: 0, MinBookGames: 0 });
+    const rows = explainPolicy(config, moves);
+    assert.deepEqual(rows.map((r) => r.probability > 0), [false, false, true], policy);
+    assert.match(rows[0]!.reason, /forbidden/, policy);
+    const random = seededRandom(5);
+    for (let i = 0; i < 50; i++) assert.equal(choose(config, moves, random), 3, policy);
+    assert.deepEqual(avoidedMoves(config, moves).filter((m) => m !== 3).sort(), [1, 2], policy);
+  }
+  // Nothing but forbidden moves: out of book.
+  assert.equal(choose(defaultPolicy(), [best, always], seededRandom(1)), 0);
+});

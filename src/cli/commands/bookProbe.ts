@@ -11,6 +11,9 @@ import { keyToHex } from '../../core/zobrist.js';
 import { STARTING_FEN, makeFen, positionFromFen } from '../../notation/fen.js';
 import { makeSan } from '../../notation/san.js';
 import { playMoveList } from '../../notation/moveList.js';
+import { readJournal, type JournalRecord } from '../../book/node/auditJournal.js';
+import { lossText } from '../../book/audit/verdict.js';
+import { existsSync } from 'node:fs';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 
@@ -49,6 +52,8 @@ export async function bookProbeCommand(file: string, opts: BookProbeCliOptions):
   } catch (e) {
     throw e instanceof Error && 'code' in e ? new CliError(e.message, 1) : e;
   }
+  const key = keyToHex(pos.keyHi, pos.keyLo);
+  const audited = auditOf(file, key, opts.json);
   if (!opts.json) for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
   const total = moves.reduce((n, m) => n + m.weight, 0);
   const rows = moves.map((m) => {
@@ -62,25 +67,46 @@ export async function bookProbeCommand(file: string, opts: BookProbeCliOptions):
       learnGames: learn.games,
       learnPoints: learn.points,
       entry: m.index,
+      // A .bin keeps no notes: `book audit` verdicts come from its journal beside the book.
+      audit: verdictOf(audited, m.uci),
     };
   });
   const seed = intOption('--seed', opts.seed, 0);
   const chosen = policy === undefined ? undefined : chooseMove(moves, { policy, random: seed === undefined ? Math.random : seededRandom(seed) });
   const fen = makeFen(pos);
-  const key = keyToHex(pos.keyHi, pos.keyLo);
   const out: Record<string, unknown> = { fen, key, moves: rows, totalWeight: total };
   if (policy !== undefined) out.chosen = chosen === undefined ? null : { uci: chosen.uci, san: makeSan(pos, chosen.move), policy };
   report(opts.json, out, () => {
     const lines = [`${fen}  (key ${key})`];
     if (rows.length === 0) lines.push('no book moves');
     else {
-      lines.push('move     uci     weight   share  learn');
+      const withAudit = rows.some((r) => r.audit !== null);
+      lines.push(`move     uci     weight   share${withAudit ? '   audit' : ''}  learn`);
       for (const r of rows) {
         const learn = r.learn === 0 ? '' : `${r.learnGames} games, ${r.learnPoints / 2} points`;
-        lines.push(`${r.san.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.weight).padStart(7)} ${r.share.toFixed(1).padStart(6)}%  ${learn}`.trimEnd());
+        const audit = withAudit ? ` ${(r.audit === null ? '' : lossText(r.audit.loss)).padStart(7)}` : '';
+        lines.push(`${r.san.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.weight).padStart(7)} ${r.share.toFixed(1).padStart(6)}%${audit}  ${learn}`.trimEnd());
       }
+      if (withAudit) lines.push(`audit: pawns (or a mate) the move loses against the engine's best move, from ${file}.audit (book audit)`);
     }
     if (policy !== undefined) lines.push(chosen === undefined ? `chosen (${policy}): none` : `chosen (${policy}): ${makeSan(pos, chosen.move)}`);
     return lines.join('\n');
   });
+}
+
+/** The verdicts `book audit` journaled for this position beside the book, if any (a journal that cannot be read is skipped, with a warning). */
+function auditOf(file: string, key: string, quiet?: boolean): JournalRecord | undefined {
+  const path = `${file}.audit`;
+  if (!existsSync(path)) return undefined;
+  try {
+    return readJournal(path).done.get(key);
+  } catch (e) {
+    if (!quiet) process.stderr.write(`warning: ${(e as Error).message}; no audit verdicts shown\n`);
+    return undefined;
+  }
+}
+
+function verdictOf(record: JournalRecord | undefined, uci: string): { loss: number; best: string; depth: number; refutation: string[] } | null {
+  const v = record?.moves.find((m) => m.uci === uci);
+  return v === undefined || record === undefined ? null : { loss: v.loss, best: record.best, depth: v.depth, refutation: v.refutation };
 }

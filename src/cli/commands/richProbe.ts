@@ -8,6 +8,8 @@ import type { BookEntry } from '../../book/rich/tbkBook.js';
 import { choose, explainPolicy, parsePolicy, seededRandom, type BookPolicyConfig, type PolicyRow } from '../../book/select/index.js';
 import { PolicyError, findPolicyOption, parsePolicyKind } from '../../book/select/options.js';
 import { makeUci } from '../../notation/uci.js';
+import { uciLineToSan } from '../../notation/moveList.js';
+import { lossText } from '../../book/audit/verdict.js';
 import { keyToHex } from '../../core/zobrist.js';
 import { makeFen } from '../../notation/fen.js';
 import { makeSan } from '../../notation/san.js';
@@ -74,7 +76,9 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
     const lines = [`${fen}  (key ${key})`];
     if (out.length === 0) lines.push('no book moves');
     else {
-      lines.push(`${'move'.padEnd(8)} ${'uci'.padEnd(6)} ${'games'.padStart(7)}  ${'win%'.padStart(5)} ${'draw%'.padStart(5)} ${'loss%'.padStart(5)}  ${'elo'.padStart(4)}  ${'learned'.padEnd(11)} ${'user'.padStart(4)}  ${'play%'.padStart(6)}${opts.explain ? '  why' : ''}`);
+      const audited = out.some((r) => r.audit !== null || r.forbidden);
+      const auditCell = (r: (typeof out)[number]): string => (audited ? `  ${(r.audit === null ? '' : (lossText(r.audit.loss) === 'mate' ? 'mate' : `${r.audit.loss > 0 ? '-' : ''}${lossText(r.audit.loss)}`)).padStart(6)} ${r.forbidden ? 'x' : ' '}` : '');
+      lines.push(`${'move'.padEnd(8)} ${'uci'.padEnd(6)} ${'games'.padStart(7)}  ${'win%'.padStart(5)} ${'draw%'.padStart(5)} ${'loss%'.padStart(5)}  ${'elo'.padStart(4)}  ${'learned'.padEnd(11)} ${'user'.padStart(4)}  ${'play%'.padStart(6)}${audited ? `  ${'audit'.padStart(6)}  ` : ''}${opts.explain ? '  why' : ''}`.trimEnd());
       for (const r of out) {
         const ev = r.evalCp === null ? '' : ` ${r.evalCp >= 0 ? '+' : ''}${(r.evalCp / 100).toFixed(2)}`;
         const dyn = r.dynWins + r.dynDraws + r.dynLosses > 0 ? `${r.dynWins}/${r.dynDraws}/${r.dynLosses}${ev}` : '';
@@ -82,11 +86,19 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
         const name = r.postBook ? `${r.san}*` : r.san;
         const elo = r.avgElo > 0 ? String(r.avgElo) : '';
         lines.push(
-          `${name.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.games).padStart(7)}  ${r.winPct.toFixed(1).padStart(5)} ${r.drawPct.toFixed(1).padStart(5)} ${r.lossPct.toFixed(1).padStart(5)}  ${elo.padStart(4)}  ${dyn.padEnd(11)} ${user.padStart(4)}  ${(r.probability * 100).toFixed(1).padStart(6)}${opts.explain ? `  ${r.reason}` : ''}`.trimEnd(),
+          `${name.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.games).padStart(7)}  ${r.winPct.toFixed(1).padStart(5)} ${r.drawPct.toFixed(1).padStart(5)} ${r.lossPct.toFixed(1).padStart(5)}  ${elo.padStart(4)}  ${dyn.padEnd(11)} ${user.padStart(4)}  ${(r.probability * 100).toFixed(1).padStart(6)}${auditCell(r)}${opts.explain ? `  ${r.reason}` : ''}`.trimEnd(),
         );
       }
       if (out.some((r) => r.dynWins + r.dynDraws + r.dynLosses > 0)) lines.push('learned: W/D/L of the engine\'s own games (and its mean evaluation after a PostBook move)');
       if (out.some((r) => r.postBook)) lines.push('*: PostBook record (a move the engine chose after leaving the book)');
+      if (audited) lines.push("audit: pawns (or a mate) the move loses against the engine's best move (book audit); x: forbidden, never played from the book");
+      out.forEach((r, i) => {
+        if (r.audit === null || !r.forbidden) return;
+        const after = pos.clone();
+        after.play(moves[i]!.move);
+        const loses = lossText(r.audit.loss) === 'mate' ? 'allows a mate' : `loses ${lossText(r.audit.loss)} pawns`;
+        lines.push(`${r.san}: ${loses} at depth ${r.audit.depth}; best ${r.audit.bestSan ?? '?'}; refutation ${uciLineToSan(after, r.audit.refutation)}`);
+      });
     }
     if (chosen !== undefined) lines.push(chosen === 0 ? `chosen (${config.policy}): none` : `chosen (${config.policy}): ${makeSan(pos, chosen)}`);
     return lines.join('\n');
@@ -131,6 +143,13 @@ function row(pos: Parameters<typeof makeSan>[0], m: RichEntry, p: PolicyRow) {
     nag: (m as Partial<BookEntry>).nag || null,
     comment: (m as Partial<BookEntry>).comment || null,
     forbidden: (m as Partial<BookEntry>).forbidden ?? false,
-    audit: (m as Partial<BookEntry>).audit ?? null,
+    audit: auditOf(pos, (m as Partial<BookEntry>).audit),
   };
+}
+
+/** A book audit's verdict as probe shows it: the best move in UCI and SAN, the refutation as a list. */
+function auditOf(pos: Parameters<typeof makeSan>[0], a: BookEntry['audit'] | undefined) {
+  if (a === undefined) return null;
+  const best = a.best !== 0 ? makeUci(a.best, false) : null;
+  return { loss: a.loss, best, bestSan: a.best !== 0 ? makeSan(pos, a.best) : null, depth: a.depth, refutation: a.refutation === '' ? [] : a.refutation.split(' ') };
 }

@@ -1,0 +1,241 @@
+/**
+ * A book audit (`tabiya book audit`): the engine checks a book. The book's positions are walked
+ * from the start (audit/walk.ts), every book move above the thresholds is searched against the
+ * position's best move (audit/verdict.ts) on worker threads (auditPool.ts), and each finished
+ * position is written to a journal (auditJournal.ts), so a rerun after an interruption
+ * searches none of them again. Moves that lose more than the margin are flagged, with the line
+ * that refutes them; `mark` writes the verdicts into a version 2 `.tbk` (the notes: audit
+ * verdict and evaluation per move, flagged moves forbidden, which the book policy then never
+ * plays).
+ */
+import { PolyglotReader } from '../polyglot/reader.js';
+import type { Position } from '../../core/position.js';
+import { keyToHex } from '../../core/zobrist.js';
+import { positionFromFen, STARTING_FEN } from '../../notation/fen.js';
+import { parseUci } from '../../notation/uci.js';
+import { walkBook, type AuditBookMove, type AuditPosition } from '../audit/walk.js';
+import type { AuditLimits, PositionVerdict } from '../audit/verdict.js';
+import { AuditJournal, type JournalRecord } from './auditJournal.js';
+import { auditInParallel } from './auditPool.js';
+import { loadBook } from './openBook.js';
+import { openAnyRichBook } from './openTbk.js';
+import { changeNotes } from './tbkFile.js';
+
+export interface AuditOptions {
+  limits: AuditLimits;
+  /** .tbk: moves played in fewer games are not checked nor followed. */
+  minGames: number;
+  /** .bin: entries below this weight are not checked nor followed. */
+  minWeight: number;
+  /** Centipawns a move may lose against the best before it is flagged. */
+  margin: number;
+  maxPly: number;
+  threads: number;
+  hashMB: number;
+  journal: string;
+  fresh: boolean;
+  onStart?: (todo: number, total: number) => void;
+  onProgress?: (done: number, flagged: number) => void;
+}
+
+/** A checked move with its position and verdict. */
+export interface AuditedMove {
+  position: AuditPosition;
+  verdict: JournalRecord;
+  uci: string;
+  games: number | null;
+  weight: number;
+  score: number;
+  loss: number;
+  refutation: string[];
+  /** The depth of the move's own search (deeper where a loss above the margin was confirmed). */
+  depth: number;
+  flagged: boolean;
+}
+
+export interface AuditResult {
+  format: '.bin' | '.tbk';
+  positions: AuditPosition[];
+  /** Positions searched in this run, and found done in the journal. */
+  searched: number;
+  fromJournal: number;
+  moves: AuditedMove[];
+  /** Stored positions with a move above the thresholds that the walk did not reach (null: not counted). */
+  unreached: number | null;
+  nodes: number;
+  seconds: number;
+}
+
+/** The format of a book file: .tbk by extension or signature, else Polyglot. */
+export function bookFormat(path: string, tbkVersion: number | undefined): '.bin' | '.tbk' {
+  return /\.tbk$/i.test(path) || tbkVersion !== undefined ? '.tbk' : '.bin';
+}
+
+interface OpenedBook {
+  roots: Position[];
+  probe: (pos: Position) => AuditBookMove[];
+  /** Counts stored positions above the thresholds not in `seen`. */
+  unreached: (seen: Set<string>) => number;
+  close: () => void;
+}
+
+function startPosition(fen = STARTING_FEN): Position {
+  const r = positionFromFen(fen);
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+async function openForAudit(path: string, format: '.bin' | '.tbk', opts: AuditOptions): Promise<OpenedBook> {
+  if (format === '.bin') {
+    const book: PolyglotReader = await loadBook(path);
+    return {
+      roots: [startPosition()],
+      probe: (pos) => book.moves(pos, { minWeight: opts.minWeight }).map((m) => ({ move: m.move, games: null, weight: m.weight })),
+      unreached(seen) {
+        let n = 0;
+        let last = '';
+        for (let i = 0; i < book.size; i++) {
+          const e = book.entry(i);
+          const key = keyToHex(e.keyHi, e.keyLo);
+          if (key === last || e.weight < opts.minWeight) continue;
+          last = key;
+          if (!seen.has(key)) n++;
+        }
+        return n;
+      },
+      close: () => {},
+    };
+  }
+  const book = openAnyRichBook(path);
+  const roots = [startPosition()];
+  // Games set up from a [FEN] tag start their own lines.
+  for (const [, fen] of book.v2?.fens ?? []) {
+    const r = positionFromFen(fen);
+    if (r.ok) roots.push(r.value);
+  }
+  return {
+    roots,
+    probe: (pos) =>
+      book
+        .probe(pos)
+        .map((m) => ({ move: m.move, games: m.wins + m.draws + m.losses + ((m as { unfinished?: number }).unfinished ?? 0), weight: m.weight }))
+        .filter((m) => m.games >= opts.minGames && m.games > 0),
+    unreached(seen) {
+      const v2 = book.v2;
+      if (v2 === undefined) return -1;
+      let n = 0;
+      for (let b = 0; b < v2.blockCount; b++) {
+        for (const p of v2.blockPositions(b)) {
+          if (!p.moves.some((m) => m.wins + m.draws + m.losses + m.unfinished >= Math.max(1, opts.minGames))) continue;
+          if (!seen.has(keyToHex(p.keyHi, p.keyLo))) n++;
+        }
+      }
+      return n;
+    },
+    close: () => book.close(),
+  };
+}
+
+/**
+ * Whether a journal record answers for every move a position now needs: each has a verdict, and
+ * one above the margin was confirmed (a journal of a run with a larger margin may hold one that
+ * was not).
+ */
+function covers(r: JournalRecord | undefined, p: AuditPosition, margin: number): r is JournalRecord {
+  // The same position reached by another line differs in its move counters only.
+  if (r === undefined || !samePlacement(r.fen, p.fen)) return false;
+  return p.moves.every((m) => r.moves.some((v) => v.uci === m.uci && (v.loss <= margin || v.confirmed === true)));
+}
+
+/** FENs equal but for the halfmove clock and move number. */
+function samePlacement(a: string, b: string): boolean {
+  return a.split(' ').slice(0, 4).join(' ') === b.split(' ').slice(0, 4).join(' ');
+}
+
+export async function runAudit(path: string, format: '.bin' | '.tbk', opts: AuditOptions): Promise<AuditResult> {
+  const started = Date.now();
+  const book = await openForAudit(path, format, opts);
+  let walk: ReturnType<typeof walkBook>;
+  let unreached: number | null = null;
+  try {
+    walk = walkBook(book.roots, book.probe, { maxPly: opts.maxPly });
+    // Counting the unreached takes a pass over the whole book: only for an audit of all of it.
+    if (opts.maxPly >= 1024) {
+      const n = book.unreached(walk.seen);
+      unreached = n < 0 ? null : n;
+    }
+  } finally {
+    book.close();
+  }
+  const { positions } = walk;
+  const journal = AuditJournal.open(opts.journal, opts.limits, opts.fresh);
+  let searched = 0;
+  let nodes = 0;
+  try {
+    const todo = positions.filter((p) => !covers(journal.done.get(p.key), p, opts.margin));
+    opts.onStart?.(todo.length, positions.length);
+    let flagged = 0;
+    await auditInParallel(
+      todo.map((p) => ({ index: p.index, fen: p.fen, moves: p.moves.map((m) => m.uci), confirmAbove: opts.margin })),
+      {
+        threads: opts.threads,
+        limits: opts.limits,
+        hashMB: opts.hashMB,
+        onVerdict: (v: PositionVerdict) => {
+          journal.append(positions[v.index]!.key, v);
+          searched++;
+          nodes += v.nodes;
+          flagged += v.moves.filter((m) => m.loss > opts.margin).length;
+          opts.onProgress?.(searched, flagged);
+        },
+      },
+    );
+  } finally {
+    journal.close();
+  }
+  const moves: AuditedMove[] = [];
+  for (const p of positions) {
+    const r = journal.done.get(p.key)!;
+    for (const m of p.moves) {
+      const v = r.moves.find((x) => x.uci === m.uci)!;
+      moves.push({ position: p, verdict: r, uci: m.uci, games: m.games, weight: m.weight, score: v.score, loss: v.loss, refutation: v.refutation, depth: v.depth, flagged: v.loss > opts.margin });
+    }
+  }
+  return { format, positions, searched, fromJournal: positions.length - searched, moves, unreached, nodes, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * Writes the verdicts into a version 2 `.tbk` (one crash-safe change of its notes): every
+ * checked move gets its audit verdict and, where the engine's own games have not stored one,
+ * its evaluation; flagged moves are forbidden, and a move the audit once forbade and now
+ * clears is allowed again (a mark set by other means stays). Returns the moves forbidden.
+ */
+export function markBook(path: string, moves: readonly AuditedMove[]): { marked: number; forbidden: number } {
+  return changeNotes(
+    path,
+    (book) => {
+      let marked = 0;
+      let forbidden = 0;
+      for (const a of moves) {
+        const pos = startPosition(a.position.fen);
+        const m = parseUci(pos, a.uci);
+        const best = parseUci(pos, a.verdict.best);
+        if (!m.ok || !best.ok) continue;
+        const note = book.notes.edit(pos.keyHi, pos.keyLo, m.value, pos.turn === 1);
+        const auditForbade = note.audit !== undefined && note.forbidden;
+        note.audit = { loss: a.loss, best: best.value, depth: a.depth, refutation: a.refutation.join(' ') };
+        // The engine's own games keep their mean evaluation (PostBook learning): left alone.
+        if (note.dynWins + note.dynDraws + note.dynLosses === 0) {
+          note.evalCp = Math.max(-32768, Math.min(32767, a.score));
+          note.evalCount = 1;
+        }
+        if (a.flagged) note.forbidden = true;
+        else if (auditForbade) note.forbidden = false;
+        marked++;
+        if (note.forbidden) forbidden++;
+      }
+      return { result: { marked, forbidden } };
+    },
+    { verify: true },
+  );
+}
