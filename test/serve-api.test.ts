@@ -67,6 +67,9 @@ before(async () => {
     const r = tabiya(['book', 'make', SAMPLE_GZ, '-o', out, '--quiet', ...(out === BIN ? ['--min-games', '2'] : [])]);
     assert.equal(r.code, 0, r.stderr);
   }
+  // Verdicts of book audit on the first moves (a 1 cp margin flags most), as the explorer must show them.
+  const audit = tabiya(['book', 'audit', TBK, '--max-ply', '1', '--depth', '3', '--margin', '1', '--threads', '1', '--mark', '--quiet']);
+  assert.equal(audit.code, 0, audit.stderr);
   server = await startServer({ books: [TBK, BIN], port: 0, host: '127.0.0.1', token: TOKEN });
 });
 after(async () => {
@@ -76,13 +79,17 @@ after(async () => {
 
 const LINES = ['', 'e2e4', 'e2e4,c7c5', 'd2d4,g8f6,c2c4,e7e6', 'e2e4,e7e5,g1f3,b8c6,f1b5'];
 
-test('explorer on a .tbk: every field as book probe --json gives it, in the Lichess shape', async () => {
+test('explorer on a .tbk: every field as book probe --json gives it (audit verdicts too), in the Lichess shape', async () => {
+  let audited = 0;
   for (const play of LINES) {
     const r = await explore(`book=masters.tbk&play=${play}`);
     assert.equal(r.status, 200, r.body);
     const probe = tabiya(['book', 'probe', TBK, '--moves', play.replaceAll(',', ' '), '--json']);
     assert.equal(probe.code, 0, probe.stderr);
-    const want = JSON.parse(probe.stdout) as { fen: string; moves: { uci: string; san: string; wins: number; draws: number; losses: number; avgElo: number; weight: number; probability: number; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean }[] };
+    const want = JSON.parse(probe.stdout) as {
+      fen: string;
+      moves: { uci: string; san: string; wins: number; draws: number; losses: number; avgElo: number; weight: number; probability: number; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean; audit: { loss: number; best: string | null; depth: number; refutation: string[] } | null }[];
+    };
     const got = r.json as { fen: string; white: number; draws: number; black: number; moves: Record<string, unknown>[]; opening: unknown; topGames: unknown[]; recentGames: unknown[] };
     assert.equal(got.fen, want.fen);
     assert.ok(want.moves.length > 0, `the sample has book moves after ${play}`);
@@ -103,6 +110,8 @@ test('explorer on a .tbk: every field as book probe --json gives it, in the Lich
         { weight: g.weight, probability: g.probability, userValue: g.userValue, nag: g.nag, comment: g.comment, forbidden: g.forbidden },
         { weight: m.weight, probability: m.probability, userValue: m.userValue, nag: m.nag, comment: m.comment, forbidden: m.forbidden },
       );
+      assert.deepEqual(g.audit, m.audit === null ? null : { loss: m.audit.loss, best: m.audit.best, depth: m.audit.depth, refutation: m.audit.refutation }, `${play}: ${m.san} audit`);
+      if (play === '') audited += m.audit === null ? 0 : 1;
       assert.ok('performance' in g && 'learned' in g);
       w += g.white as number;
       d += g.draws as number;
@@ -111,6 +120,7 @@ test('explorer on a .tbk: every field as book probe --json gives it, in the Lich
     assert.deepEqual([got.white, got.draws, got.black], [w, d, b], 'the Σ row is the sum of the moves');
     assert.deepEqual([got.topGames, got.recentGames], [[], []]);
   }
+  assert.ok(audited > 3, `the start position's moves carry audit verdicts (${audited})`);
 });
 
 test('explorer on a .bin: weights and shares as book probe --json gives them', async () => {

@@ -93,6 +93,10 @@ const EXPLORER_RESPONSE = {
           nag: INT_OR_NULL,
           comment: { type: ['string', 'null'] },
           forbidden: { type: 'boolean' },
+          audit: {
+            type: ['object', 'null'],
+            properties: { loss: INT, best: { type: ['string', 'null'] }, depth: INT, refutation: { type: 'array', items: { type: 'string' } } },
+          },
           learned: { type: ['object', 'null'], additionalProperties: true },
         },
       },

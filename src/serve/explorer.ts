@@ -32,11 +32,13 @@ export interface MoveFacts {
   nag: number | null;
   comment: string | null;
   forbidden: boolean;
+  /** The verdict of `book audit` (.tbk): centipawns lost against the best move, the best move and the refutation in UCI. */
+  audit: { loss: number; best: string | null; depth: number; refutation: string[] } | null;
   /** The engine's own results with the move (.tbk), or the Polyglot learn field's (.bin). */
   learned: { wins: number; draws: number; losses: number } | { games: number; points: number } | null;
 }
 
-export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'learned'> {
+export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'audit' | 'learned'> {
   san: string;
   white: number;
   draws: number;
@@ -87,6 +89,7 @@ export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], openi
       nag: f.nag,
       comment: f.comment,
       forbidden: f.forbidden,
+      audit: f.audit,
       learned: f.learned,
     };
   });

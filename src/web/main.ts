@@ -204,6 +204,14 @@ function learnedText(l: ExplorerMove['learned']): string {
   return 'games' in l ? `${l.points}/${l.games}` : `${l.wins}/${l.draws}/${l.losses}`;
 }
 
+/** The `book audit` verdict beside a move: its loss in pawns, the refutation in the tooltip. */
+function auditBadge(m: ExplorerMove): string {
+  const a = m.audit;
+  if (a === null) return '';
+  const title = `book audit, depth ${a.depth}: loses ${(a.loss / 100).toFixed(2)} against ${a.best ?? '?'}; refutation ${a.refutation.join(' ')}`;
+  return ` <span class="audit${m.forbidden ? ' bad' : ''}" title="${esc(title)}">${m.forbidden ? '⚠ ' : ''}${a.loss > 0 ? '−' : ''}${(a.loss / 100).toFixed(2)}</span>`;
+}
+
 function renderExplorer(): void {
   const ex = explorer!;
   const table = $('explorer');
@@ -217,7 +225,7 @@ function renderExplorer(): void {
   const rows = ex.moves.map((m, i) => {
     const games = m.white + m.draws + m.black;
     return `<tr data-uci="${m.uci}" data-i="${i}" class="${m.forbidden ? 'forbidden' : ''}" tabindex="0">
-      <td class="l san">${esc(m.san)}</td>
+      <td class="l san">${esc(m.san)}${auditBadge(m)}</td>
       <td class="stat">${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}</td>
       <td class="barcol">${bar(m.white, m.draws, m.black)}</td>
       <td class="stat">${m.averageRating ?? ''}</td>

@@ -60,6 +60,8 @@ export interface TbkBuildOptions {
   /** Worker threads that parse the PGN (default 1: the main thread parses; tbkParallel.ts). */
   threads?: number;
   onProgress?(done: number, total: number, games: number): void;
+  /** Progress of the finishing (runs merged, positions written): plies done of all counted. */
+  onFinishProgress?(done: number, total: number): void;
   onError?(e: PgnGameError): void;
 }
 
@@ -139,6 +141,31 @@ export class TableCursor implements RowCursor {
   next(row: RunRow): boolean {
     if (this.i >= this.table.size) return false;
     this.i = this.table.rowAt(this.i, row);
+    return true;
+  }
+}
+
+/**
+ * Rows passed through, reporting progress: each row counts the plies (games) it sums, so the
+ * count reaches the plies logged when the last row is read, however many runs were merged.
+ */
+class ProgressCursor implements RowCursor {
+  private done = 0;
+  private rows = 0;
+
+  constructor(
+    private readonly inner: RowCursor,
+    private readonly total: number,
+    private readonly report: (done: number, total: number) => void,
+  ) {}
+
+  next(row: RunRow): boolean {
+    if (!this.inner.next(row)) {
+      this.report(this.total, this.total);
+      return false;
+    }
+    this.done += row.games();
+    if ((++this.rows & 0xffff) === 0) this.report(this.done, this.total);
     return true;
   }
 }
@@ -338,7 +365,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     const acc = new Accumulation(work, store, { maxPly, split, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
     const builder = acc.builder;
     const counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
-    const { source } = acc.rows(work);
+    const rows = acc.rows(work).source;
+    const source = opts.onFinishProgress === undefined ? rows : new ProgressCursor(rows, builder.positions, opts.onFinishProgress);
     const now = bookTime();
     const fields: BookFields = {
       flags: minGames > 1 ? 0 : FLAG_EXACT,

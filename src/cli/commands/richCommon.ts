@@ -28,6 +28,7 @@ export class PgnJob {
   readonly skipped: PgnGameError[] = [];
   errors = 0;
   private bar: ReturnType<typeof startProgress> | undefined;
+  private finishing: ReturnType<typeof startProgress> | undefined;
   private readonly listed: number;
 
   constructor(
@@ -40,6 +41,16 @@ export class PgnJob {
   readonly onProgress = (done: number, total: number, games: number): void => {
     this.bar ??= startProgress({ label: this.label, total, unit: 'B', quiet: this.opts.quiet });
     this.bar.update(done, `${games} games`);
+  };
+
+  /** The finishing phase of a build (runs merged, book written): a bar of its own. */
+  readonly onFinishProgress = (done: number, total: number): void => {
+    if (this.finishing === undefined) {
+      this.bar?.stop();
+      this.bar = undefined;
+      this.finishing = startProgress({ label: `${this.label}: writing`, total, unit: 'plies', quiet: this.opts.quiet || this.opts.json });
+    }
+    this.finishing.update(done);
   };
 
   readonly onError = (e: PgnGameError): void => {
@@ -55,6 +66,8 @@ export class PgnJob {
   stop(): void {
     this.bar?.stop();
     this.bar = undefined;
+    this.finishing?.stop();
+    this.finishing = undefined;
     if (this.errors > this.listed && !this.opts.quiet && !this.opts.json) process.stderr.write(`skipped ${this.errors - this.listed} more broken games (--errors N lists more)\n`);
   }
 }

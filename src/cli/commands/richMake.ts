@@ -82,6 +82,7 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
       threads,
       filter,
       onProgress: job.onProgress,
+      onFinishProgress: job.onFinishProgress,
       onError: job.onError,
     }),
   ).finally(() => job.stop());
