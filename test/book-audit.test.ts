@@ -180,6 +180,14 @@ test('--mark forbids the flagged moves: probe shows the verdicts and the engine 
   const text = tabiya(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']);
   assert.match(text.stdout, /^Nxe5 +f3e5 .* -\d\.\d\d x$/m);
   assert.match(text.stdout, /Nxe5: loses \d\.\d\d pawns at depth 12; best Nxd4; refutation Qg5 /);
+  // The Polyglot export with the book's own values leaves the forbidden move out; make-book's keeps it.
+  const exported = (flags: string[]): string[] => {
+    const out = tabiya(['book', 'export', 'traps.tbk', '-o', 'traps-export.bin', '--min-games', '1', '--force', ...flags]);
+    assert.equal(out.code, 0, out.stderr);
+    return (json(['book', 'probe', 'traps-export.bin', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']).moves as { uci: string }[]).map((m) => m.uci);
+  };
+  assert.ok(exported([]).includes('f3e5'));
+  assert.ok(!exported(['--user-values']).includes('f3e5'));
   // The engine: from the book as built it plays 4.Nxe5; from the marked book it does not.
   assert.equal(await engineMove(PLAIN), 'f3e5');
   assert.notEqual(await engineMove(BOOK), 'f3e5');

@@ -324,7 +324,7 @@ export function registerCommands(program: Command): void {
     .option('--only-white', 'keep only White-to-move positions (with --only-black, the last one given wins)')
     .option('--only-black', 'keep only Black-to-move positions')
     .option('--uniform', 'write weight 1 for every move kept')
-    .option('--user-values', 'moves with a user value get it as their weight (0: left out); not make-book output')
+    .option('--user-values', 'moves with a user value get it as their weight (0: left out), forbidden moves left out; not make-book output')
     .option('--exact', 'fail instead of writing a book that may differ from make-book')
     .option('--ratings <bands>', 'a book built with --split rating: only games of these rating bands (replayed from the book\'s games)')
     .option('--speeds <speeds>', 'a book built with --split speed: only games of these speeds')

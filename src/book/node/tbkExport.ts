@@ -24,7 +24,7 @@ import { ScratchFile, WorkDir } from './workDir.js';
 export interface TbkExportOptions extends MakeOptions {
   memory?: number;
   tmpDir?: string;
-  /** Moves with a user value get it as their weight, 0 leaving them out (not make-book output). */
+  /** Moves with a user value get it as their weight, 0 leaving them out, and forbidden moves are left out (not make-book output). */
   userValues?: boolean;
 }
 
@@ -68,8 +68,11 @@ export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (byt
           m.sum = halved!.sum[j]!;
         }
         if (opts.userValues) {
-          const v = book.notes.get(hi, lo, m.move)?.userValue ?? -1;
+          const note = book.notes.get(hi, lo, m.move);
+          const v = note?.userValue ?? -1;
           if (v >= 0) m.weight = v;
+          // A forbidden move (book set, book audit --mark) is never played: left out, as value 0.
+          if (note?.forbidden) m.weight = 0;
         }
       }
       emitter.position(hi, lo, black, opts.userValues ? moves.filter((m) => m.weight !== 0) : moves);
