@@ -30,34 +30,59 @@ import type { BatchRequest, WorkerSetup } from './genGames/worker.js';
 const SHARED = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 const BATCH = 2000;
 
-const { values } = parseArgs({
-  options: {
-    games: { type: 'string' },
-    out: { type: 'string' },
-    seed: { type: 'string', default: '1' },
-    threads: { type: 'string' },
-    source: { type: 'string', default: `${SHARED}games/pgnmentor_players_dedup.pgn.gz` },
-    openings: { type: 'string', default: `${SHARED}openings` },
-    'clock-share': { type: 'string', default: '0.85' },
-    start: { type: 'string', default: '2024-01-01' },
-    days: { type: 'string', default: '31' },
-    players: { type: 'string' },
-    level: { type: 'string' },
-  },
-});
+const USAGE = `usage: npm run gen:games -- --games N --out FILE [--seed S] [--threads T] [--source FILE]
+       [--openings DIR] [--clock-share X] [--start YYYY-MM-DD] [--days D] [--players P] [--level L]
+Lichess-like PGN made from real master games (docs/pgn.md); .zst, .gz or plain by the file name, - for stdout.`;
+
+/** A bad argument: the message and the usage on stderr, exit 2 (as the tabiya command does). */
+function fail(message: string): never {
+  process.stderr.write(`gen-games: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let parsed: ReturnType<typeof parseOptions>;
+try {
+  parsed = parseOptions();
+} catch (e) {
+  fail((e as Error).message);
+}
+const values = parsed.values;
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+function parseOptions() {
+  return parseArgs({
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      games: { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      threads: { type: 'string' },
+      source: { type: 'string', default: `${SHARED}games/pgnmentor_players_dedup.pgn.gz` },
+      openings: { type: 'string', default: `${SHARED}openings` },
+      'clock-share': { type: 'string', default: '0.85' },
+      start: { type: 'string', default: '2024-01-01' },
+      days: { type: 'string', default: '31' },
+      players: { type: 'string' },
+      level: { type: 'string' },
+    },
+  });
+}
 
 function number(name: string, text: string | undefined, min: number, max: number): number {
   const v = Number(text);
-  if (text === undefined || text.trim() === '' || !Number.isFinite(v) || v < min || v > max) throw new Error(`--${name}: "${text}" is not a number in ${min}..${max}`);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(v) || v < min || v > max) fail(`--${name}: "${text}" is not a number in ${min}..${max}`);
   return v;
 }
 
 const games = Math.floor(number('games', values.games, 1, 2 ** 46));
-if (values.out === undefined) throw new Error('--out FILE is required');
+if (values.out === undefined) fail('--out FILE is required');
 const out = values.out;
 const threads = Math.floor(number('threads', values.threads ?? String(availableParallelism()), 1, 256));
 const start = Date.parse(`${values.start}T00:00:00Z`);
-if (Number.isNaN(start)) throw new Error(`--start: "${values.start}" is not a date YYYY-MM-DD`);
+if (Number.isNaN(start)) fail(`--start: "${values.start}" is not a date YYYY-MM-DD`);
 const options: GeneratorOptions = {
   seed: Math.floor(number('seed', values.seed, 0, 2 ** 32 - 1)) >>> 0,
   clockShare: number('clock-share', values['clock-share'], 0, 1),

@@ -206,3 +206,20 @@ function moveTokens(movetext: string): string[] {
 function position(board: Board): string {
   return board.fen().split(' ').slice(0, 4).join(' ');
 }
+
+test('bad arguments: a message and the usage, exit 2; --help prints the usage', () => {
+  for (const [args, message] of [
+    [['--games', 'x', '--out', join(dir, 'x.pgn')], /--games: "x" is not a number/],
+    [['--games', '10'], /--out FILE is required/],
+    [['--bogus'], /Unknown option '--bogus'/],
+  ] as const) {
+    const r = spawnSync(process.execPath, [GEN, ...args], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, message);
+    assert.match(r.stderr, /^usage: npm run gen:games/m);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+  const help = spawnSync(process.execPath, [GEN, '--help'], { encoding: 'utf8' });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^usage: npm run gen:games -- --games N --out FILE/);
+});
