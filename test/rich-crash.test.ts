@@ -3,18 +3,19 @@
  * killed with SIGKILL at a random moment, three times over. Each time the book must open, its
  * checksum must verify, and it must hold exactly the first k games, k being the learned-games
  * count in its header (compared byte for byte with the same k games learned in memory). The
- * lock left by the killed writer is taken over by the next one.
+ * lock left by the killed writer is taken over by the next one. The lock's own cases (a dead
+ * owner, a live one, an anonymous lock from an older version) are checked one by one.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { makeRichBook } from '../src/book/node/richMake.js';
-import { openRichBook } from '../src/book/node/richFile.js';
+import { openRichBook, withBookLock } from '../src/book/node/richFile.js';
 import { learnGameSync, learnInput, type LearnGameWithEvals } from '../src/book/node/richLearn.js';
 import { learnInto } from '../src/book/rich/learn.js';
 import { loadTable } from '../src/book/rich/load.js';
@@ -125,3 +126,29 @@ function writeSample(text: string): string {
   writeFileSync(path, text);
   return path;
 }
+
+test('the book lock: a dead owner or an old anonymous lock is taken over, a live owner is waited for', () => {
+  const book = join(tmp, 'locks.tbk');
+  const lock = `${book}.lock`;
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  assert.match(dead, /^\d+$/);
+  const held = (): boolean => withBookLock(book, () => existsSync(lock), { timeoutMs: 300 });
+
+  // A writer killed while it held the lock, and its temporary files (book's and lock's).
+  writeFileSync(lock, `${dead}\n`);
+  writeFileSync(join(tmp, `.locks.tbk.tabiya-${dead}-0badf00d.tmp`), 'torn');
+  writeFileSync(join(tmp, `.locks.tbk.lock.tabiya-${dead}-0badf00d.tmp`), `${dead}\n`);
+  assert.equal(held(), true, 'the lock exists while the change runs');
+  assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('locks.tbk')), [], 'lock and temporary files removed');
+
+  // A live owner (this process) is waited for, then named in the error.
+  writeFileSync(lock, `${process.pid}\n`);
+  assert.throws(held, (e: Error & { code?: string }) => e.code === 'ERR_BOOK_LOCK' && e.message.includes(`locked by process ${process.pid}`));
+  // A lock without a pid is someone starting up: waited for while fresh, taken over when old.
+  writeFileSync(lock, '');
+  assert.throws(held, /locked by process \?/);
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(lock, old, old);
+  assert.equal(held(), true);
+  assert.equal(existsSync(lock), false);
+});

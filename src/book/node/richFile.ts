@@ -14,10 +14,10 @@
  * writers (two engines learning into one book) cannot lose each other's update; a lock whose
  * process is gone (killed) is taken over, and temporary files it left are removed.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
-import { processAlive, registerTemp, releaseTemp, sweepStaleTemps } from '../../node/tempFiles.js';
+import { processAlive, registerTemp, releaseTemp, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
 import { writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
@@ -189,19 +189,11 @@ export function replaceRichBook(path: string, bytes: Uint8Array, opts: LockOptio
 export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {}): T {
   const lock = `${path}.lock`;
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  sweepStaleTemps(lock);
   for (;;) {
-    try {
-      const fd = openSync(lock, 'wx');
-      // Ours now: removed with the temporary files if the process is interrupted.
-      registerTemp(lock);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new BookError('ERR_BOOK_LOCK', `${path}: cannot lock: ${(e as Error).message}`);
-    }
+    if (takeLock(path, lock)) break;
     const owner = lockOwner(lock);
-    if (owner !== undefined && !processAlive(owner)) {
+    if (owner !== undefined ? !processAlive(owner) : anonymousAndOld(lock)) {
       // The writer died holding the lock (kill -9): its temporary files are garbage.
       sweepStaleTemps(path);
       rmSync(lock, { force: true });
@@ -225,6 +217,51 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   if (out instanceof Promise) return out.finally(release) as T;
   release();
   return out;
+}
+
+/**
+ * Creates the lock file holding our pid, or answers false when it exists. The pid is written to a
+ * temporary file first and published with link(2), which fails if the lock exists: so a lock file
+ * always names its owner, even when the process is killed mid-way (the lockfile scheme of
+ * procmail and Git's lockfile.c, which also never leave an anonymous lock behind).
+ */
+function takeLock(path: string, lock: string): boolean {
+  const temp = tempPathFor(lock);
+  registerTemp(temp);
+  try {
+    writeFileSync(temp, `${process.pid}\n`);
+    try {
+      linkSync(temp, lock);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      // File systems without hard links (FAT, some network mounts): exclusive create, then the pid.
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+      try {
+        writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      } catch (e2) {
+        if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw e2;
+      }
+    }
+    // Ours now: removed with the temporary files if the process is interrupted.
+    registerTemp(lock);
+    return true;
+  } catch (e) {
+    throw new BookError('ERR_BOOK_LOCK', `${path}: cannot lock: ${(e as Error).message}`);
+  } finally {
+    rmSync(temp, { force: true });
+    releaseTemp(temp);
+  }
+}
+
+/** A lock file without a pid (an older tabiya, or a writer killed on a file system without links) left long ago. */
+function anonymousAndOld(lock: string): boolean {
+  try {
+    return Date.now() - statSync(lock).mtimeMs > 10_000;
+  } catch {
+    return false;
+  }
 }
 
 function lockOwner(lock: string): number | undefined {
