@@ -94,8 +94,15 @@ test('partial books of shards merge into the single build, byte for byte; add co
   await buildTbk(p1, { inputs: [b], partial: true, tmpDir: tmp });
   assert.ok(open(p0).partial);
   const merged = join(tmp, 'merged.tbk');
-  const m = mergeTbk([p0, p1], merged, { memory: 300_000, tmpDir: tmp });
+  const shares: number[] = [];
+  let rows = 0;
+  const m = mergeTbk([p0, p1], merged, { memory: 300_000, tmpDir: tmp, onProgress: (share, n) => (shares.push(share), (rows = n)) });
   assert.equal(m.partials, 2);
+  // Progress by key: rising through the key space, ending at 1 when the last row is written.
+  assert.ok(shares.length > 2, `${shares.length} progress reports`);
+  assert.ok(shares.every((x, i) => x >= 0 && x <= 1 && (i === 0 || x >= shares[i - 1]!)), `shares ${shares.join(' ')}`);
+  assert.equal(shares.at(-1), 1);
+  assert.ok(rows >= m.entries, `${rows} rows merged, ${m.entries} entries written`);
   assert.ok(readFileSync(single).equals(readFileSync(merged)), 'merged shards differ from the single build');
   // The shards in the other order are another book (the games' order decides make-book's ties).
   const added = join(tmp, 'a+b.tbk');

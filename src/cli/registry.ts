@@ -184,6 +184,7 @@ export function registerCommands(program: Command): void {
     .option('--memory <size>', '.tbk and partial books: memory for sorting (e.g. 1G; default 1G)')
     .option('--tmp-dir <dir>', '.tbk and partial books: where spilled runs go')
     .option('--json', 'print one JSON object')
+    .option('--quiet', 'no progress')
     .action(async (files: string[], opts, cmd: Command) => {
       const format = tbk(opts.output) ? '.tbk' : '.bin';
       // Rich books merge into a .tbk, or into the .bin of their merge (the shards of a sharded build).

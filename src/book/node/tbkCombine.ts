@@ -11,9 +11,9 @@ import { BookError } from '../polyglot/select.js';
 import { bookTime } from '../rich/clock.js';
 import { FLAG_EXACT, FLAG_MERGED } from '../rich/format.js';
 import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
-import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
+import { RunMerger, type MergeInput, type RowSource } from '../rich/mergeRuns.js';
 import { Notes } from '../rich/notes.js';
-import { RunReader } from '../rich/runs.js';
+import { RunReader, type RunRow } from '../rich/runs.js';
 import type { SplitKinds } from '../rich/splits.js';
 import { TbkBook } from '../rich/tbkBook.js';
 import { BookRows, singleRows } from './bookRows.js';
@@ -119,6 +119,8 @@ export interface TbkMergeOptions {
   names?: readonly string[];
   memory?: number;
   tmpDir?: string;
+  /** Called now and then while the merged rows are written: the share of the key space done (0 to 1) and the rows so far. */
+  onProgress?(share: number, rows: number): void;
 }
 
 export interface TbkMergeSummary {
@@ -178,7 +180,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
       ? { ...firstMeta, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
       : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: opts.names?.[paths.indexOf(b.name)] ?? b.name, games: b.fields.games, meta: b.meta })), minGames };
     const notes = mergeNotes(books.map((b) => b.notes));
-    const rows = new RunMerger(inputs);
+    const rows = withKeyProgress(new RunMerger(inputs), opts.onProgress);
     const { summary, bytes } = writeBook(output, { rows, store, fields, meta, notes: notes.encode(), split: first.splits, minGames, work });
     return {
       output,
@@ -249,7 +251,7 @@ export function mergeTbkToBin(paths: readonly string[], output: string, opts: Tb
   try {
     const books = shardOrder(opened.map((o) => o.book));
     const { store, inputs, games } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work);
-    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(new RunMerger(inputs), store.reader(), opts, work, sink));
+    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), opts.onProgress), store.reader(), opts, work, sink));
     return { games, kept, bytes };
   } catch (e) {
     throw e instanceof ScratchError ? e.forOutput(output) : e;
@@ -257,6 +259,33 @@ export function mergeTbkToBin(paths: readonly string[], output: string, opts: Tb
     work.remove();
     for (const o of opened) o.file.close();
   }
+}
+
+/**
+ * Rows passed through, reporting how far the merge is. The rows come in key order and Zobrist keys
+ * are spread evenly over their range, so the share of the key space passed is the share of the
+ * work done, with no count of the inputs' rows to make first.
+ */
+class KeyProgress implements RowSource {
+  private rows = 0;
+
+  constructor(
+    private readonly inner: RowSource,
+    private readonly report: (share: number, rows: number) => void,
+  ) {}
+
+  next(row: RunRow): boolean {
+    if (!this.inner.next(row)) {
+      this.report(1, this.rows);
+      return false;
+    }
+    if ((++this.rows & 0xffff) === 0) this.report(row.keyHi / 0x1_0000_0000, this.rows);
+    return true;
+  }
+}
+
+function withKeyProgress(rows: RowSource, report: TbkMergeOptions['onProgress']): RowSource {
+  return report === undefined ? rows : new KeyProgress(rows, report);
 }
 
 function describe(s: SplitKinds): string {

@@ -14,6 +14,7 @@ import { checkOutputs } from '../../node/outputs.js';
 import { MERGE_IN_PLACE } from './bookMerge.js';
 import { CliError, intOption, sizeOption } from '../errors.js';
 import { report } from '../output.js';
+import { startProgress } from '../../node/progress.js';
 import { bookErrors, tbkFileVersion } from './richCommon.js';
 
 export interface RichMergeCliOptions {
@@ -23,6 +24,16 @@ export interface RichMergeCliOptions {
   tmpDir?: string;
   json?: boolean;
   force?: boolean;
+  quiet?: boolean;
+}
+
+/** A bar over the merge's writing phase (by key: see KeyProgress in tbkCombine.ts), rows as the extra. */
+function mergeProgress(opts: RichMergeCliOptions): { onProgress(share: number, rows: number): void; stop(): void } {
+  const bar = startProgress({ label: 'merging', total: 100, unit: '%', quiet: opts.quiet || opts.json });
+  return {
+    onProgress: (share, rows) => bar.update(Math.round(share * 1000) / 10, `${rows} rows`),
+    stop: () => bar.stop(),
+  };
 }
 
 /** Version 2 paths of the inputs: version 1 books upgraded into copies in `work`. */
@@ -48,7 +59,8 @@ export async function richMergeCommand(files: string[], opts: RichMergeCliOption
   const work = new WorkDir(opts.tmpDir);
   try {
     const { paths, notes } = v2Inputs(files, work);
-    const r = await bookErrors(() => mergeTbk(paths, opts.output, { minGames, memory, tmpDir: opts.tmpDir, names: files }));
+    const progress = mergeProgress(opts);
+    const r = await bookErrors(() => mergeTbk(paths, opts.output, { minGames, memory, tmpDir: opts.tmpDir, names: files, onProgress: progress.onProgress })).finally(() => progress.stop());
     if (files.length < 2 && r.partials === 0) throw new CliError('book merge needs at least two books (or the partial books of a sharded build)', 2);
     if (!opts.json) for (const n of notes) process.stderr.write(`note: ${n}\n`);
     report(opts.json, { ...r, inputs: files, minGames, notes }, () =>
@@ -72,7 +84,8 @@ export async function richMergeToBinCommand(files: string[], opts: RichMergeCliO
   const work = new WorkDir(opts.tmpDir);
   try {
     const { paths } = v2Inputs(files, work);
-    const r = await bookErrors(() => mergeTbkToBin(paths, opts.output, { minGame, memory, tmpDir: opts.tmpDir }));
+    const progress = mergeProgress(opts);
+    const r = await bookErrors(() => mergeTbkToBin(paths, opts.output, { minGame, memory, tmpDir: opts.tmpDir, onProgress: progress.onProgress })).finally(() => progress.stop());
     const seconds = (performance.now() - t0) / 1000;
     report(opts.json, { output: opts.output, inputs: files, minGames: minGame, ...r, seconds }, () => `wrote ${opts.output}: ${r.kept} entries from ${r.games} games in ${seconds.toFixed(2)} s`);
   } finally {
