@@ -193,6 +193,9 @@ test('uci piped in: quit in the middle stops the search at once and nothing afte
   assert.equal(r.code, 0);
   assert.deepEqual(a.slice(2).map((l) => l.split(' ')[0]), ['uciok', 'bestmove'], a.join(' | '));
   assert.ok(!r.out.some((l) => l.startsWith('info depth 30 ')), 'the depth-60 search was stopped early');
+  // An isready before quit is answered, as Stockfish answers it, even while the engine starts.
+  const ready = await pipeInto('uci', ['uci', 'setoption name Hash value 32', 'isready', 'quit']);
+  assert.deepEqual(answers(ready.out).slice(-2), ['uciok', 'readyok']);
 });
 
 test('uci: go with a bad number starts no search and says why; isready and a good go still work', { timeout: 60000 }, async (t) => {

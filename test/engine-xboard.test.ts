@@ -87,6 +87,9 @@ test('xboard piped in: a search started before the end of the input plays its mo
 test('xboard piped in: quit in the middle ends at once and nothing after it is read', { timeout: 60000 }, async () => {
   const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'sd 60', 'go', 'quit', 'ping 1']);
   assert.deepEqual([answers(r.out), r.code], [[], 0]);
+  // A ping before quit is answered.
+  const pinged = await pipeInto('xboard', ['xboard', 'protover 2', 'ping 7', 'quit', 'ping 8']);
+  assert.deepEqual([answers(pinged.out).filter((l) => l.startsWith('pong')), pinged.code], [['pong 7'], 0]);
 });
 
 test('xboard: bad numbers are answered with Error (bad argument) and the engine goes on', { timeout: 60000 }, async () => {

@@ -217,7 +217,8 @@ export class UciServer {
       if (this.quitting || runsUntilStopped(s)) this.stopSearch();
       return;
     }
-    if (!this.quitting && (this.backlog.length > 0 || this.pendingReady > 0)) return;
+    // An isready sent before quit is answered first (Stockfish answers it before reading quit).
+    if (this.pendingReady > 0 || (!this.quitting && this.backlog.length > 0)) return;
     this.closed = true;
     this.learnFinished();
     this.host.close();

@@ -75,6 +75,8 @@ export class XboardServer {
   private searchId = 0;
   /** Pings that came while the engine thought about its move: answered after the move. */
   private pongsAfterMove: string[] = [];
+  /** quit was read: nothing more is, and the engine quits once the pings before it are answered. */
+  private quitting = false;
   /** The colour the engine last moved for (-1: none this game), and its evaluations by ply. */
   private playedColor = -1;
   private evals: (number | null)[] = [];
@@ -108,7 +110,7 @@ export class XboardServer {
       return;
     }
     const line = raw.trim();
-    if (line === '' || this.closed) return;
+    if (line === '' || this.closed || this.quitting) return;
     const sp = line.indexOf(' ');
     const cmd = sp < 0 ? line : line.slice(0, sp);
     const arg = sp < 0 ? '' : line.slice(sp + 1).trim();
@@ -276,8 +278,10 @@ export class XboardServer {
       case 'option':
         return this.option(arg, line);
       case 'quit':
+        // What follows is not read; a ping sent before quit is answered first.
+        this.quitting = true;
         this.stopSearch();
-        this.close();
+        this.settle();
         return;
       default:
         // A bare move is a user move too (protocol 1 style).
@@ -328,7 +332,7 @@ export class XboardServer {
    * stopped, a search for a move is let finish; once no search or ping is left, quit.
    */
   private settle(): void {
-    if (!this.inputEnded || this.closed) return;
+    if (!(this.inputEnded || this.quitting) || this.closed) return;
     if (this.search && this.search.kind !== 'think') {
       this.analyzing = false;
       this.stopSearch();
