@@ -10,7 +10,8 @@
  * crash-safety tests their long budgets (`npm run fuzz`; see test/support/budget.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +44,9 @@ if (files.length === 0) {
   console.error(matches.length > 0 ? `no compiled test under ${DIST} matches ${matches.join(', ')}` : `no compiled tests under ${DIST}: run "tsc -p ." first`);
   process.exit(1);
 }
-const env = long ? { ...process.env, TABIYA_BUDGET: 'long' } : process.env;
+// Caches the tests make (reach indexes) go to a directory of their own, removed after the run.
+const cache = mkdtempSync(join(tmpdir(), 'tabiya-test-cache-'));
+const env = { ...process.env, TABIYA_CACHE_DIR: cache, ...(long ? { TABIYA_BUDGET: 'long' } : {}) };
 const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...rest, ...files], { stdio: 'inherit', env });
+rmSync(cache, { recursive: true, force: true });
 process.exit(run.status ?? 1);

@@ -3,12 +3,14 @@
  * position that some legal move sequence reaches), checked on every position a brute-force
  * enumeration reaches from perft-suite and real-game positions; the reach search finds exactly
  * the book positions the brute force finds, at the same least number of plies, on small .bin
- * and .tbk books built from real games; `book reach` on the CLI; BookReturn in UCI and xboard.
+ * and .tbk books built from real games; `book reach` on the CLI; BookReturn in UCI and xboard;
+ * the index saved between runs (a copy answers as the walk does; a changed book or a damaged
+ * file is walked again).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,8 @@ import { openBookForReading, loadEngineBook } from '../src/node/engineBook.js';
 import { ReachIndex } from '../src/book/reach/reachIndex.js';
 import { ReachSearch } from '../src/book/reach/reach.js';
 import { nearestPositions } from '../src/book/reach/nearest.js';
+import { decodeReachIndex, encodeReachIndex } from '../src/book/reach/indexFile.js';
+import { fastCrc32 } from '../src/book/node/richFile.js';
 import {
   BOARD_WORDS, capturesBy, castlingAllows, materialAllows, materialKey, pawnsAllow, pieceDistance, pliesNeeded, wordOf, writeBoard,
 } from '../src/book/reach/signature.js';
@@ -357,4 +361,96 @@ test('BookReturn with a .tbk: only toward positions where the book scores at lea
   out = uci(1000, 'lost.tbk');
   assert.ok(!out.some((l) => l.startsWith('info string BookReturn')), 'a book position where White lost every game is no place to return to');
   assert.doesNotMatch(out.at(-1)!, /^bestmove f3f7/);
+});
+
+test('the index file: saved and read back, it answers every search as the walk does; a damaged or foreign file is refused', () => {
+  for (const { name, index } of indexes) {
+    const bytes = encodeReachIndex(index, `book ${name}`, fastCrc32);
+    const back = decodeReachIndex(bytes, `book ${name}`, fastCrc32);
+    assert.ok(back.ok, back.ok ? '' : back.why);
+    const copy = back.index;
+    assert.equal(copy.size, index.size);
+    assert.equal(copy.hasCounts, index.hasCounts);
+    for (const [field, a] of Object.entries(index.save().arrays)) assert.deepEqual([...(copy.save().arrays as Record<string, Iterable<number>>)[field]!], [...(a as Iterable<number>)], `${name}: ${field}`);
+    for (let i = 0; i < index.size; i += 11) assert.equal(copy.find(index.keyHi[i]!, index.keyLo[i]!), i);
+    for (const pos of startPositions().slice(0, 12)) {
+      const a = new ReachSearch(index).run(pos, { plies: 3 });
+      const b = new ReachSearch(copy).run(pos, { plies: 3 });
+      assert.deepEqual(b.hits, a.hits, `${name}: ${pos.keyHi}`);
+    }
+    const why = (b: Uint8Array, fp = `book ${name}`): string => {
+      const r = decodeReachIndex(b, fp, fastCrc32);
+      return r.ok ? 'accepted' : r.why;
+    };
+    assert.match(why(bytes, 'another book'), /another book/);
+    assert.match(why(bytes.subarray(0, bytes.length - 9)), /checksum/);
+    for (const at of [9, 40, bytes.length >> 1, bytes.length - 2]) {
+      const bad = bytes.slice();
+      bad[at]! ^= 0x10;
+      assert.notEqual(why(bad), 'accepted', `flipped byte ${at}`);
+    }
+  }
+});
+
+test('book reach keeps the index between runs: read from the cache while the book is unchanged, walked again when it changes or the cache is damaged, never with --no-cache', () => {
+  const cache = join(tmp, 'cache');
+  const run = (args: string[]): { j: { index: { cached: boolean; positions: number; file?: string }; reachable: unknown[] }; stderr: string } => {
+    const r = spawnSync(process.execPath, [MAIN, 'book', 'reach', 'cached.tbk', '--moves', 'e4 e5 Qh5', '--plies', '3', '--min-games', '1', '--json', ...args], {
+      cwd: tmp,
+      encoding: 'utf8',
+      env: { ...process.env, TABIYA_CACHE_DIR: cache },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return { j: JSON.parse(r.stdout), stderr: r.stderr };
+  };
+  const files = (): string[] => (existsSync(join(cache, 'reach')) ? readdirSync(join(cache, 'reach')) : []);
+  copyFileSync(join(tmp, 'small.tbk'), join(tmp, 'cached.tbk'));
+  const walked = run([]);
+  assert.equal(walked.j.index.cached, false);
+  assert.equal(files().length, 1);
+  const read = run([]);
+  assert.equal(read.j.index.cached, true);
+  assert.equal(read.j.index.positions, walked.j.index.positions);
+  assert.deepEqual(read.j.reachable, walked.j.reachable);
+  // Another book under the same name: walked again, its entry replaced (still one file).
+  const r = tabiya(['book', 'make', PGN, '-o', 'cached.tbk', '--max-ply', '10', '--min-games', '1', '--quiet', '--force']);
+  assert.equal(r.code, 0, r.stderr);
+  const changed = run([]);
+  assert.equal(changed.j.index.cached, false);
+  assert.ok(changed.j.index.positions < walked.j.index.positions, 'the new book (10 plies) is smaller');
+  assert.equal(files().length, 1);
+  assert.equal(run([]).j.index.cached, true);
+  // A damaged cache file is said and rebuilt, with the same answer.
+  const file = join(cache, 'reach', files()[0]!);
+  const bytes = readFileSync(file);
+  bytes[bytes.length >> 1]! ^= 1;
+  writeFileSync(file, bytes);
+  const repaired = run([]);
+  assert.equal(repaired.j.index.cached, false);
+  assert.match(repaired.stderr, /\.reach: checksum mismatch: the file is damaged; indexed the book again/);
+  assert.deepEqual(repaired.j.reachable, changed.j.reachable);
+  assert.equal(run([]).j.index.cached, true);
+  // --no-cache walks and writes nothing.
+  rmSync(join(cache, 'reach'), { recursive: true });
+  assert.equal(run(['--no-cache']).j.index.cached, false);
+  assert.deepEqual(files(), []);
+});
+
+test('the engine saves BookReturn\'s index at setoption and reads it back at the next start', () => {
+  const cache = join(tmp, 'engine-cache');
+  const script = ['uci', `setoption name BookFile value ${join(tmp, 'small.bin')}`, 'setoption name BookReturn value true', 'isready', 'quit'].join('\n') + '\n';
+  const start = (): string => {
+    const r = spawnSync(process.execPath, [MAIN, 'uci'], { input: script, encoding: 'utf8', env: { ...process.env, TABIYA_CACHE_DIR: cache } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /readyok/);
+    return readdirSync(join(cache, 'reach'))[0]!;
+  };
+  const name = start();
+  const file = join(cache, 'reach', name);
+  const first = statSync(file).mtimeMs;
+  const saved = readFileSync(file);
+  assert.equal(start(), name);
+  assert.equal(statSync(file).mtimeMs, first, 'the second start read the index and wrote nothing');
+  const r = decodeReachIndex(saved, JSON.parse(new TextDecoder().decode(saved.subarray(16, 16 + saved.readUInt32LE(12)))).fingerprint, fastCrc32);
+  assert.ok(r.ok && r.index.size === indexes[0]!.index.size, 'the saved index is the book\'s');
 });

@@ -262,6 +262,7 @@ export function registerCommands(program: Command): void {
     .option('--nearest', 'also list the nearest stored positions with their moves as hints (always when nothing is reachable)')
     .option('--min-games <n>', 'follow book moves of at least n games when indexing the book (default: 2 for a .tbk, which keeps single games; a .bin has weights only)')
     .option('--max-nodes <n>', 'stop the search after n nodes (the list may then be incomplete, and says so)', '5000000')
+    .option('--no-cache', 'walk the book again instead of using the index saved by an earlier run (in ~/.cache/tabiya/reach, or $XDG_CACHE_HOME, or $TABIYA_CACHE_DIR), and save none')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/bookReach.js')).bookReachCommand(file, opts));
   book

@@ -11,10 +11,13 @@
  */
 import type { Position } from '../core/position.js';
 import { ReachSearch } from '../book/reach/reach.js';
-import { ReachIndex } from '../book/reach/reachIndex.js';
+import { ReachIndex, type MovesOf, type WalkOptions } from '../book/reach/reachIndex.js';
 import { scoreHits } from '../book/reach/score.js';
 import type { BookSource } from './bookProbe.js';
 import { MoveLikelihood } from './moveLikelihood.js';
+
+/** Builds the reach index of the book whose moves `movesOf` gives. */
+export type BookIndexer = (movesOf: MovesOf, opts: WalkOptions) => ReachIndex;
 
 export const MIN_RESULT = 0.5;
 export const MIN_COOPERATION = 0.05;
@@ -36,9 +39,13 @@ export class BookReturn {
   private readonly search: ReachSearch;
   private readonly likelihood = new MoveLikelihood();
 
-  constructor(readonly source: BookSource) {
+  /** `indexer` builds the index (default: a walk of the book; in Node, the cached one of reachCache.ts). */
+  constructor(
+    readonly source: BookSource,
+    indexer: BookIndexer = (movesOf, opts) => ReachIndex.build(movesOf, opts),
+  ) {
     // A rich book keeps lines of single games; only moves of two games or more count as book here.
-    this.index = ReachIndex.build((p) => source.candidates(p), { minGames: source.probe ? 2 : 1 });
+    this.index = indexer((p) => source.candidates(p), { minGames: source.probe ? 2 : 1 });
     this.search = new ReachSearch(this.index);
   }
 

@@ -12,7 +12,7 @@ import { STARTING_FEN } from '../notation/fen.js';
 import { makeUci, parseUci } from '../notation/uci.js';
 import { defaultPolicy, type BookPolicyConfig } from '../book/select/index.js';
 import { BookProbe, type BookSource, type LearnGame } from './bookProbe.js';
-import { BookReturn } from './bookReturn.js';
+import { BookReturn, type BookIndexer } from './bookReturn.js';
 import { Engine, type SearchInfo } from './engine.js';
 import { resetWeights, weightsFromJson } from './eval/params.js';
 import { MATE, mateInMoves } from './score.js';
@@ -138,6 +138,8 @@ export class EngineConfigurator {
     private readonly engine: Engine,
     private readonly loadBook?: BookLoader,
     private readonly loadParams?: ParamsLoader,
+    /** Builds BookReturn's index of the book file at a path (Node: cached between runs, src/book/node/reachCache.ts). */
+    private readonly indexBook?: (path: string) => BookIndexer,
   ) {}
 
   /** Applies changes; returns error messages (a bad book file) without throwing. */
@@ -175,7 +177,7 @@ export class EngineConfigurator {
     // Index the book for BookReturn now rather than in the first move's time.
     if (c.bookReturn && e.book && e.bookReturn?.source !== e.book.source) {
       try {
-        e.bookReturn = new BookReturn(e.book.source);
+        e.bookReturn = new BookReturn(e.book.source, this.indexBook?.(c.bookFile));
       } catch (err) {
         errors.push(`BookReturn: ${(err as Error).message}`);
       }

@@ -14,6 +14,8 @@ import { MAX_SHARED_HASH_MB } from '../engine/wasm/smp.js';
 import { WASM_MAX_HASH_MB } from '../engine/wasmSearch.js';
 import { readParamsFile } from '../tune/paramsFile.js';
 import { loadEngineBook } from './engineBook.js';
+import { cachedReachIndex } from '../book/node/reachCache.js';
+import type { BookIndexer } from '../engine/bookReturn.js';
 import { configureV8ForSearch } from './v8flags.js';
 import { sharedCoreModule, wasmCoreModule } from './wasmCore.js';
 import type { WorkerRequest, WorkerReply } from './workerHost.js';
@@ -34,7 +36,9 @@ if (port) {
   // The core is made now, not on the clock of the first move.
   engine.parallelCore();
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
-  const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile);
+  // BookReturn's index of a book is kept between runs (reachCache.ts): no walk at every start.
+  const indexBook = (path: string): BookIndexer => (movesOf, opts) => cachedReachIndex(path, movesOf, opts).index;
+  const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile, indexBook);
   const reply = (r: WorkerReply): void => port.postMessage(r);
   configurator.onBookFailure = (message) => reply({ type: 'error', message });
   reply({ type: 'ready' });

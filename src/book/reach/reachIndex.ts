@@ -44,6 +44,35 @@ export interface WalkOptions {
   startFen?: string;
 }
 
+/** The arrays of an index, by name, and how long each is for `size` positions (per position, or per group). */
+export const SAVED_ARRAYS = {
+  keyHi: Int32Array,
+  keyLo: Int32Array,
+  boards: Int32Array,
+  flags: Uint8Array,
+  material: Float64Array,
+  parent: Int32Array,
+  via: Uint16Array,
+  weight: Float64Array,
+  wins: Float64Array,
+  draws: Float64Array,
+  losses: Float64Array,
+  order: Int32Array,
+  groupStart: Int32Array,
+  groupMaterial: Float64Array,
+  groupPawns: Int32Array,
+  materialStart: Int32Array,
+} as const;
+
+export type SavedArrayName = keyof typeof SAVED_ARRAYS;
+
+export interface SavedReachIndex {
+  startFen: string;
+  size: number;
+  hasCounts: boolean;
+  arrays: Pick<ReachIndex, SavedArrayName>;
+}
+
 const WP = wordOf(0, 1);
 const BP = wordOf(1, 1);
 
@@ -65,7 +94,7 @@ export class ReachIndex {
   losses: Float64Array;
   /** The book counts games (a .tbk); a .bin has weights only. */
   hasCounts = false;
-  readonly keys = new KeyTable(1 << 12);
+  readonly keys: KeyTable;
   readonly startFen: string;
   /** Position numbers sorted by group; group g spans order[groupStart[g] .. groupStart[g + 1]). */
   order = new Int32Array(0);
@@ -78,6 +107,7 @@ export class ReachIndex {
 
   private constructor(startFen: string, capacity: number) {
     this.startFen = startFen;
+    this.keys = new KeyTable(capacity);
     this.keyHi = new Int32Array(capacity);
     this.keyLo = new Int32Array(capacity);
     this.boards = new Int32Array(capacity * BOARD_WORDS);
@@ -124,6 +154,45 @@ export class ReachIndex {
     }
     index.finish();
     return index;
+  }
+
+  /** An index from its saved arrays (indexFile.ts), the key table rebuilt; the arrays are taken, not copied. */
+  static restore(saved: SavedReachIndex): ReachIndex {
+    const index = new ReachIndex(saved.startFen, 0);
+    const n = saved.size;
+    Object.assign(index, saved.arrays);
+    index.size = n;
+    index.hasCounts = saved.hasCounts;
+    for (let i = 0; i < n; i++) index.keys.add(index.keyHi[i]!, index.keyLo[i]!, i);
+    return index;
+  }
+
+  /** What restore needs: the walk's results and the groups, as typed arrays. */
+  save(): SavedReachIndex {
+    const n = this.size;
+    return {
+      startFen: this.startFen,
+      size: n,
+      hasCounts: this.hasCounts,
+      arrays: {
+        keyHi: this.keyHi.subarray(0, n),
+        keyLo: this.keyLo.subarray(0, n),
+        boards: this.boards.subarray(0, n * BOARD_WORDS),
+        flags: this.flags.subarray(0, n),
+        material: this.material.subarray(0, n),
+        parent: this.parent.subarray(0, n),
+        via: this.via.subarray(0, n),
+        weight: this.weight.subarray(0, n),
+        wins: this.wins.subarray(0, n),
+        draws: this.draws.subarray(0, n),
+        losses: this.losses.subarray(0, n),
+        order: this.order,
+        groupStart: this.groupStart,
+        groupMaterial: this.groupMaterial,
+        groupPawns: this.groupPawns,
+        materialStart: this.materialStart,
+      },
+    };
   }
 
   private add(pos: Position, parent: number, via: number, moves: readonly WalkMove[]): number {

@@ -14,7 +14,8 @@ import { keyToHex } from '../../core/zobrist.js';
 import type { Position } from '../../core/position.js';
 import { openBookForReading } from '../../node/engineBook.js';
 import { MAX_REACH_PLIES, ReachSearch } from '../../book/reach/reach.js';
-import { ReachIndex, type MovesOf } from '../../book/reach/reachIndex.js';
+import type { ReachIndex, MovesOf } from '../../book/reach/reachIndex.js';
+import { cachedReachIndex, type CachedIndex } from '../../book/node/reachCache.js';
 import { nearestPositions } from '../../book/reach/nearest.js';
 import { arrivalStats, scoreHits } from '../../book/reach/score.js';
 import { MoveLikelihood } from '../../engine/moveLikelihood.js';
@@ -30,6 +31,8 @@ export interface BookReachCliOptions {
   nearest?: boolean;
   minGames?: string;
   maxNodes?: string;
+  /** false with --no-cache. */
+  cache?: boolean;
   json?: boolean;
 }
 
@@ -76,9 +79,11 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
     const rich = /\.tbk$/i.test(file) || book.source.probe !== undefined;
     const t0 = performance.now();
     let index: ReachIndex;
+    let cached: CachedIndex;
     try {
       // A .tbk keeps moves of single games; a line one game played is no book knowledge (docs/conversion.md).
-      index = ReachIndex.build(movesOf, { minGames: minGames ?? (rich ? 2 : 1) });
+      cached = cachedReachIndex(file, movesOf, { minGames: minGames ?? (rich ? 2 : 1), cache: opts.cache !== false });
+      index = cached.index;
     } catch (e) {
       // Book errors name the file already (a damaged entry read during the walk).
       const m = (e as Error).message;
@@ -143,16 +148,18 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
       key: keyToHex(pos.keyHi, pos.keyLo),
       inBook: result.inBook,
       plies,
-      index: { positions: index.size, groups: index.groups, ms: Math.round(indexMs) },
+      index: { positions: index.size, groups: index.groups, ms: Math.round(indexMs), cached: cached.cached, ...(cached.file !== undefined ? { file: cached.file } : {}) },
       search: { candidates: result.candidates, nodes: result.nodes, complete: result.complete, ms: round(searchMs, 1), scoreMs: round(scoreMs, 1) },
       found: result.hits.length,
       reachable,
     };
     if (nearest) out.nearest = { ms: round(nearestMs, 1), positions: nearest };
+    if (cached.note !== undefined) process.stderr.write(`note: ${cached.note}\n`);
     report(opts.json, out, () => {
       const lines = [`${fen}  (key ${keyToHex(pos.keyHi, pos.keyLo)})${result.inBook ? '  in book' : '  out of book'}`];
+      const indexed = cached.cached ? `read from the cache in ${(indexMs / 1000).toFixed(2)} s` : `walked from the start in ${(indexMs / 1000).toFixed(1)} s`;
       lines.push(
-        `index: ${index.size} positions walked from the start in ${(indexMs / 1000).toFixed(1)} s; search: ${result.candidates} candidates, ${result.nodes} nodes, ${searchMs.toFixed(0)} ms` +
+        `index: ${index.size} positions ${indexed}; search: ${result.candidates} candidates, ${result.nodes} nodes, ${searchMs.toFixed(0)} ms` +
           (result.complete ? '' : ` (stopped at --max-nodes ${maxNodes}: the list may miss positions)`),
       );
       lines.push(`book positions reachable within ${plies} plies: ${result.hits.length}${result.hits.length > reachable.length ? ` (best ${reachable.length} shown)` : ''}`);
