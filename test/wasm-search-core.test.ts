@@ -1,23 +1,21 @@
 /**
  * The WebAssembly core's search pieces (src/wasm: legality.ts, movegenStaged.ts, givesCheck.ts,
- * draw.ts and the Position additions) against the TypeScript board and move generator that
- * notation and books use, and the draw rule written out from its definition, on
+ * draw.ts and the Position additions) against the TypeScript board and its one move generator
+ * (the legal moves notation and books use), and the draw rule written out from its definition, on
  * the perft suites' positions, positions reached from them by seeded random play, and every
- * position of real games: pins, noisy and quiet move lists in generation order, legality of
- * moves from other positions and of random 16-bit values, givesCheck for every legal move,
- * check, insufficient material, repetitions
- * and the search's draw test (with null moves, and with the game history loaded before the
- * set-up position). Every test runs on the release build and on the checked build (every array
- * access bounds-checked).
+ * position of real games: the noisy and quiet stages are the legal moves, split by kind;
+ * isLegalNotInCheck accepts exactly the legal moves, whatever 16-bit value it is given;
+ * givesCheck for every legal move is whether the move, played, checks; check, insufficient
+ * material, repetitions and the search's draw test (with null moves, and with the game history
+ * loaded before the set-up position). Every test runs on the release build and on the checked
+ * build (every array access bounds-checked).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from '../src/core/givesCheck.js';
-import { PINS, computePins, isLegalNotInCheck } from '../src/core/legality.js';
 import { generateLegal } from '../src/core/movegen.js';
-import { generateNoisy, generateQuiets } from '../src/core/movegenStaged.js';
+import { CASTLING, EN_PASSANT, KIND_MASK, PROMOTION } from '../src/core/move.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
 import { BISHOP, KNIGHT, MAX_MOVES, QUEEN, ROOK } from '../src/core/types.js';
@@ -115,9 +113,8 @@ function assertSameState(core: WasmCore, pos: Position, what: string): void {
 }
 
 for (const checked of BUILDS) {
-  test(`wasm search core (${buildName(checked)}): pins, noisy and quiet moves in the TypeScript order, check, material`, (t) => {
+  test(`wasm search core (${buildName(checked)}): noisy and quiet stages are the legal moves split by kind; check, material`, (t) => {
     const core = loadWasmCore(checked);
-    const tsBuf = new Uint16Array(MAX_MOVES);
     let positions = 0;
     let staged = 0;
     let moves = 0;
@@ -132,14 +129,16 @@ for (const checked of BUILDS) {
       assert.equal(core.hasNonPawnMaterial(), hasNonPawnMaterial(pos), `${where}: non-pawn material`);
       positions++;
       if (pos.inCheck()) continue;
-      computePins(pos);
-      const pl = PINS[0]!;
-      const ph = PINS[1]!;
-      assert.deepEqual(core.computePins(), [pl, ph], `${where}: pins`);
-      const noisy = Array.from(tsBuf.subarray(0, generateNoisy(pos, tsBuf, 0, pl, ph)));
-      const quiet = Array.from(tsBuf.subarray(0, generateQuiets(pos, tsBuf, 0, pl, ph)));
-      assert.deepEqual(core.noisyMoves(), noisy, `${where}: noisy moves, in order`);
-      assert.deepEqual(core.quietMoves(), quiet, `${where}: quiet moves, in order`);
+      // Noisy: captures, en passant and promotions; quiet: the rest (castling, king takes own rook, too); each legal move once.
+      const legal = legalOf(pos);
+      const isNoisy = (m: number): boolean => (m & KIND_MASK) === EN_PASSANT || (m & KIND_MASK) === PROMOTION || ((m & KIND_MASK) !== CASTLING && pos.board[m & 63] !== 0);
+      core.computePins(); // the stages take the node's pins, as the search gives them
+      const noisy = core.noisyMoves();
+      const quiet = core.quietMoves();
+      const byValue = (a: number, b: number): number => a - b;
+      assert.deepEqual(noisy.slice().sort(byValue), legal.filter(isNoisy).sort(byValue), `${where}: noisy moves`);
+      assert.deepEqual(quiet.slice().sort(byValue), legal.filter((m) => !isNoisy(m)).sort(byValue), `${where}: quiet moves`);
+      assert.equal(new Set([...noisy, ...quiet]).size, legal.length, `${where}: no move twice`);
       staged++;
       moves += noisy.length + quiet.length;
     }
@@ -160,12 +159,10 @@ for (const checked of BUILDS) {
       const legal = legalOf(pos);
       if (!pos.inCheck()) {
         core.setPosition(pos, false);
-        computePins(pos);
-        const pl = PINS[0]!;
-        const ph = PINS[1]!;
         core.computePins();
+        const legalSet = new Set(legal);
         const ask = (m: number): void => {
-          const expected = isLegalNotInCheck(pos, m, pl, ph);
+          const expected = legalSet.has(m);
           assert.equal(core.isLegalNotInCheck(m), expected, `${buildName(checked)}: move ${m} at ply ${pos.ply}`);
           asked++;
           if (expected) legalCount++;
@@ -186,15 +183,15 @@ for (const checked of BUILDS) {
 
   test(`wasm search core (${buildName(checked)}): givesCheck for every legal move`, (t) => {
     const core = loadWasmCore(checked);
-    const info = new Int32Array(CHECK_INFO_SIZE);
     let checks = 0;
     let moves = 0;
     for (const pos of allPositions()) {
       core.setPosition(pos, false);
-      prepareCheckInfo(pos, info, 0);
       core.prepareCheckInfo();
       for (const m of legalOf(pos)) {
-        const gc = givesCheck(pos, m, info, 0);
+        pos.play(m);
+        const gc = pos.inCheck();
+        pos.undo();
         assert.equal(core.givesCheck(m), gc, `${buildName(checked)}: givesCheck ${m} at ply ${pos.ply}`);
         if (gc) checks++;
         moves++;
