@@ -6,14 +6,13 @@
  * - the loss over the linearised evaluation (trace store), on the calling thread and on two
  *   worker threads, and the loss with its gradient likewise;
  * - the anchor, measured in the same run: the same loss computed by calling the engine's own
- *   `evaluate()` on the same (already resolved) positions, which is what a tuner without
- *   traces has to do for every candidate weight set.
+ *   `evaluate()` (in the WebAssembly core, as the search does) on the same (already resolved)
+ *   positions, which is what a tuner without traces has to do for every candidate weight set.
  *
  * Best of R runs each; the ratio is linear / evaluate().
  */
 import { Position } from '../src/core/position.js';
-import { evaluate } from '../src/engine/eval/evaluate.js';
-import { WEIGHTS } from '../src/engine/eval/params.js';
+import { WEIGHTS } from '../src/engine/evalParams.js';
 import { positionFromFen } from '../src/notation/fen.js';
 import { parseLabeled } from '../src/tune/labels.js';
 import { sigmoid } from '../src/tune/linear.js';
@@ -66,7 +65,7 @@ export async function main(args: string[]): Promise<void> {
       let sum = 0;
       for (let i = 0; i < positions.length; i++) {
         const p = positions[i]!;
-        const e = evaluate(p);
+        const e = resolver.evaluate(p);
         const d = results[i]! - sigmoid(p.turn === 0 ? e : 0 - e, K);
         sum += d * d;
       }

@@ -6,8 +6,10 @@
  * return refused for its cost, or no return (nothing good reachable within BookReturnPlies).
  */
 import { readFileSync } from 'node:fs';
+import { Engine } from '../src/engine/engine.js';
 import { LocalHost } from '../src/engine/host.js';
 import { loadEngineBook } from '../src/node/engineBook.js';
+import { wasmCoreModule } from '../src/node/wasmCore.js';
 
 const [bookFile, epd, n = '100', margin = '30', movetime = '300'] = process.argv.slice(2);
 if (bookFile === undefined || epd === undefined) {
@@ -15,7 +17,7 @@ if (bookFile === undefined || epd === undefined) {
   process.exit(2);
 }
 const fens = readFileSync(epd, 'utf8').trim().split('\n').slice(0, Number(n));
-const host = new LocalHost(loadEngineBook);
+const host = new LocalHost(new Engine({ wasm: wasmCoreModule() }), loadEngineBook);
 host.onError = (m) => process.stderr.write(`${m}\n`);
 host.configure({ bookFile, bookReturn: true, bookReturnMargin: Number(margin) });
 const counts = { played: 0, alreadyBest: 0, tooCostly: 0, none: 0 };

@@ -1,19 +1,19 @@
 /**
- * Turns a params file (`tabiya tune fit` output) into src/engine/eval/defaults.ts, the step
+ * Turns a params file (`tabiya tune fit` output) into src/engine/evalDefaults.ts, the step
  * that makes fitted weights the engine's own:
  *
- *   node dist/scripts/params-to-defaults.js data/params/FILE.json "how they were fitted" > src/engine/eval/defaults.ts
+ *   node dist/scripts/params-to-defaults.js data/params/FILE.json "how they were fitted" > src/engine/evalDefaults.ts
  *
  * Groups the file does not name keep the current defaults, so a fit of a few groups can be
  * adopted too. The note becomes the module comment's provenance line.
  */
-import { DEFAULTS } from '../src/engine/eval/defaults.js';
-import { GROUPS } from '../src/engine/eval/params.js';
+import { DEFAULTS } from '../src/engine/evalDefaults.js';
+import { GROUPS } from '../src/engine/evalParams.js';
 import { readParamsFile } from '../src/tune/paramsFile.js';
 
 const [file, note = 'Fitted by `tabiya tune fit` (Texel\'s method; see docs/tuning.md).'] = process.argv.slice(2);
 if (!file) {
-  process.stderr.write('usage: node dist/scripts/params-to-defaults.js PARAMS.json ["provenance note"] > src/engine/eval/defaults.ts\n');
+  process.stderr.write('usage: node dist/scripts/params-to-defaults.js PARAMS.json ["provenance note"] > src/engine/evalDefaults.ts\n');
   process.exitCode = 2;
 } else {
   const table = readParamsFile(file);

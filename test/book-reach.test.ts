@@ -34,6 +34,8 @@ import { UciServer } from '../src/protocol/uci/server.js';
 import { XboardServer } from '../src/protocol/xboard/server.js';
 import { pgnGames, sanMoves } from './support/gameText.js';
 import { perftSuite } from './support/perftSuite.js';
+import { Engine } from '../src/engine/engine.js';
+import { wasmCoreModule } from '../src/node/wasmCore.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -298,7 +300,7 @@ assert.equal(tabiya(['book', 'make', 'trap.pgn', '-o', 'trap.bin', '--min-games'
 
 function uci(margin: number, book = 'trap.bin'): string[] {
   const out: string[] = [];
-  const server = new UciServer((l) => out.push(l), new LocalHost(loadEngineBook));
+  const server = new UciServer((l) => out.push(l), new LocalHost(new Engine({ wasm: wasmCoreModule() }), loadEngineBook));
   for (const l of [
     'uci',
     `setoption name BookFile value ${join(tmp, book)}`,
@@ -323,7 +325,7 @@ test('BookReturn in UCI: plays the returning move within the margin and says so;
   assert.match(out.find((l) => l.startsWith('option name BookReturnMargin '))!, /type spin default 30 min 0 max 1000/);
   // Off by default: no note, no return.
   const quiet: string[] = [];
-  const server = new UciServer((l) => quiet.push(l), new LocalHost(loadEngineBook));
+  const server = new UciServer((l) => quiet.push(l), new LocalHost(new Engine({ wasm: wasmCoreModule() }), loadEngineBook));
   for (const l of [`setoption name BookFile value ${join(tmp, 'trap.bin')}`, 'position startpos moves e2e4 e7e5 d1f3 b8c6', 'go depth 4']) server.receive(l);
   assert.equal(quiet.filter((l) => l.startsWith('info string')).length, 0);
 });
@@ -331,7 +333,7 @@ test('BookReturn in UCI: plays the returning move within the margin and says so;
 test('BookReturn in xboard: the same choice, said in a # line before the move', () => {
   const run = (margin: number): string[] => {
     const out: string[] = [];
-    const server = new XboardServer((l) => out.push(l), new LocalHost(loadEngineBook));
+    const server = new XboardServer((l) => out.push(l), new LocalHost(new Engine({ wasm: wasmCoreModule() }), loadEngineBook));
     for (const l of ['xboard', 'protover 2', 'new', `option BookFile=${join(tmp, 'trap.bin')}`, 'option BookReturn=1', `option BookReturnMargin=${margin}`, 'force', 'usermove e2e4', 'usermove e7e5', 'usermove d1f3', 'usermove b8c6', 'sd 4', 'go']) {
       server.receive(l);
     }

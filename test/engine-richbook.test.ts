@@ -15,6 +15,7 @@ import { openRichBook } from '../src/book/node/richFile.js';
 import { explainPolicy, parsePolicy, seededRandom } from '../src/book/select/index.js';
 import { BookProbe } from '../src/engine/bookProbe.js';
 import { Engine } from '../src/engine/engine.js';
+import { wasmCoreModule } from '../src/node/wasmCore.js';
 import { RichBookSource } from '../src/engine/richBookSource.js';
 import { loadEngineBook } from '../src/node/engineBook.js';
 import { positionAfter, tbkBytes, type BookRow } from './support/tbk.js';
@@ -64,7 +65,7 @@ test('a constructed .tbk through RichBookSource: the policy sees every statistic
 });
 
 test('the engine plays the policy move, stops at BookDepth, and keeps the avoid list out of its search', () => {
-  const engine = new Engine({ hashMB: 4 });
+  const engine = new Engine({ hashMB: 4, wasm: wasmCoreModule() });
   engine.book = new BookProbe(new RichBookSource(book()), { random: seededRandom(3) });
   engine.settings.ownBook = true;
   engine.setPosition(undefined, []);
@@ -90,7 +91,7 @@ test('the engine plays the policy move, stops at BookDepth, and keeps the avoid 
 
 test('book-aware search on a .tbk: the PV reaching positions the book knows well (by W/D/L) stops the search', () => {
   const root = 'e2e4 b8c6 e1e2 d7d5 e4d5';
-  const engine = new Engine({ hashMB: 8 });
+  const engine = new Engine({ hashMB: 8, wasm: wasmCoreModule() });
   engine.setPosition(undefined, root.split(' '));
   const plain = engine.go({ depth: 9 });
   assert.equal(plain.depth, 9);

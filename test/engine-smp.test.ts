@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { legalMoves } from '../src/core/movegen.js';
 import { unwrap } from '../src/core/result.js';
 import { Engine } from '../src/engine/engine.js';
-import { MAX_THREADS, NODE_UNIT, SIG_NODES, SIG_SIZE } from '../src/engine/search/thread.js';
+import { MAX_THREADS, NODE_UNIT, SIG_NODES, SIG_SIZE } from '../src/engine/signals.js';
 import { WasmCore } from '../src/engine/wasm/core.js';
 import { growForTable, sharedCoreMemory } from '../src/engine/wasm/smp.js';
 import { WasmSearcher } from '../src/engine/wasmSearch.js';

@@ -1,28 +1,24 @@
 /**
  * The WebAssembly core's search pieces (src/wasm: legality.ts, movegenStaged.ts, givesCheck.ts,
- * see.ts, draw.ts and the Position additions) against the TypeScript functions they port, on
+ * draw.ts and the Position additions) against the TypeScript board and its one move generator
+ * (the legal moves notation and books use), and the draw rule written out from its definition, on
  * the perft suites' positions, positions reached from them by seeded random play, and every
- * position of real games: pins, noisy and quiet move lists in generation order, legality of
- * moves from other positions and of random 16-bit values, givesCheck for every legal move,
- * seeGe for every legal move at several thresholds, check, insufficient material, repetitions
- * and the search's draw test (with null moves, and with the game history loaded before the
- * set-up position). Every test runs on the release build and on the checked build (every array
- * access bounds-checked).
+ * position of real games: the noisy and quiet stages are the legal moves, split by kind;
+ * isLegalNotInCheck accepts exactly the legal moves, whatever 16-bit value it is given;
+ * givesCheck for every legal move is whether the move, played, checks; check, insufficient
+ * material, repetitions and the search's draw test (with null moves, and with the game history
+ * loaded before the set-up position). Every test runs on the release build and on the checked
+ * build (every array access bounds-checked).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from '../src/core/givesCheck.js';
-import { PINS, computePins, isLegalNotInCheck } from '../src/core/legality.js';
 import { generateLegal } from '../src/core/movegen.js';
-import { generateNoisy, generateQuiets } from '../src/core/movegenStaged.js';
+import { CASTLING, EN_PASSANT, KIND_MASK, PROMOTION } from '../src/core/move.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
-import { MAX_MOVES } from '../src/core/types.js';
-import { hasNonPawnMaterial, isDraw } from '../src/engine/search/draw.js';
-import { seeGe } from '../src/engine/search/see.js';
-import type { SearchThread } from '../src/engine/search/thread.js';
+import { BISHOP, KNIGHT, MAX_MOVES, QUEEN, ROOK } from '../src/core/types.js';
 import type { WasmCore } from '../src/engine/wasm/core.js';
 import { positionFromFen } from '../src/notation/fen.js';
 import { parseSan } from '../src/notation/san.js';
@@ -32,7 +28,6 @@ import { perftSuite } from './support/perftSuite.js';
 
 const BUILDS = [false, true];
 const buildName = (checked: boolean): string => (checked ? 'checked build' : 'release build');
-const THRESHOLDS = [-951, -500, -330, -101, -100, -1, 0, 1, 100, 101, 220, 320, 330, 500, 501, 950, 20000];
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 /** A small seeded generator, so the played-into positions are the same on every run. */
@@ -49,8 +44,20 @@ function legalOf(pos: Position): number[] {
   return Array.from(buf.subarray(0, generateLegal(pos, buf, 0)));
 }
 
-/** The search's view of a position for draw.ts. */
-const thread = (pos: Position, nullAt = -1): SearchThread => ({ pos, nullAt }) as unknown as SearchThread;
+/**
+ * The search's draw rule, from its definition: the fifty-move rule, a position seen before
+ * with the same side to move since the last irreversible move and since the line's last null
+ * move (at ply `nullAt`), or insufficient material.
+ */
+function isDraw(pos: Position, nullAt = -1): boolean {
+  if (pos.halfmoves >= 100) return true;
+  const end = Math.max(pos.ply - pos.halfmoves, nullAt + 1);
+  for (let i = pos.ply - 4; i >= end; i -= 2) if (pos.stack[(i << 2) + 2] === pos.keyLo && pos.stack[(i << 2) + 3] === pos.keyHi) return true;
+  return pos.isInsufficientMaterial();
+}
+
+/** The side to move has a knight, bishop, rook or queen (null-move pruning needs one). */
+const hasNonPawnMaterial = (pos: Position): boolean => [KNIGHT, BISHOP, ROOK, QUEEN].some((t) => Array.from(pos.board).includes((pos.turn << 3) | t));
 
 /** Suite positions, then up to `plies` random plies from each (rights lost, en passant appears). */
 function* suitePositions(name: string, every: number, plies: number, seed: number): Generator<Position> {
@@ -106,9 +113,8 @@ function assertSameState(core: WasmCore, pos: Position, what: string): void {
 }
 
 for (const checked of BUILDS) {
-  test(`wasm search core (${buildName(checked)}): pins, noisy and quiet moves in the TypeScript order, check, material`, (t) => {
+  test(`wasm search core (${buildName(checked)}): noisy and quiet stages are the legal moves split by kind; check, material`, (t) => {
     const core = loadWasmCore(checked);
-    const tsBuf = new Uint16Array(MAX_MOVES);
     let positions = 0;
     let staged = 0;
     let moves = 0;
@@ -120,17 +126,19 @@ for (const checked of BUILDS) {
       assert.equal(core.isInsufficientMaterial(), pos.isInsufficientMaterial(), `${where}: insufficient material`);
       assert.equal(core.hasInsufficientMaterial(0), pos.hasInsufficientMaterial(0), `${where}: White insufficient`);
       assert.equal(core.hasInsufficientMaterial(1), pos.hasInsufficientMaterial(1), `${where}: Black insufficient`);
-      assert.equal(core.hasNonPawnMaterial(), hasNonPawnMaterial(thread(pos)), `${where}: non-pawn material`);
+      assert.equal(core.hasNonPawnMaterial(), hasNonPawnMaterial(pos), `${where}: non-pawn material`);
       positions++;
       if (pos.inCheck()) continue;
-      computePins(pos);
-      const pl = PINS[0]!;
-      const ph = PINS[1]!;
-      assert.deepEqual(core.computePins(), [pl, ph], `${where}: pins`);
-      const noisy = Array.from(tsBuf.subarray(0, generateNoisy(pos, tsBuf, 0, pl, ph)));
-      const quiet = Array.from(tsBuf.subarray(0, generateQuiets(pos, tsBuf, 0, pl, ph)));
-      assert.deepEqual(core.noisyMoves(), noisy, `${where}: noisy moves, in order`);
-      assert.deepEqual(core.quietMoves(), quiet, `${where}: quiet moves, in order`);
+      // Noisy: captures, en passant and promotions; quiet: the rest (castling, king takes own rook, too); each legal move once.
+      const legal = legalOf(pos);
+      const isNoisy = (m: number): boolean => (m & KIND_MASK) === EN_PASSANT || (m & KIND_MASK) === PROMOTION || ((m & KIND_MASK) !== CASTLING && pos.board[m & 63] !== 0);
+      core.computePins(); // the stages take the node's pins, as the search gives them
+      const noisy = core.noisyMoves();
+      const quiet = core.quietMoves();
+      const byValue = (a: number, b: number): number => a - b;
+      assert.deepEqual(noisy.slice().sort(byValue), legal.filter(isNoisy).sort(byValue), `${where}: noisy moves`);
+      assert.deepEqual(quiet.slice().sort(byValue), legal.filter((m) => !isNoisy(m)).sort(byValue), `${where}: quiet moves`);
+      assert.equal(new Set([...noisy, ...quiet]).size, legal.length, `${where}: no move twice`);
       staged++;
       moves += noisy.length + quiet.length;
     }
@@ -151,12 +159,10 @@ for (const checked of BUILDS) {
       const legal = legalOf(pos);
       if (!pos.inCheck()) {
         core.setPosition(pos, false);
-        computePins(pos);
-        const pl = PINS[0]!;
-        const ph = PINS[1]!;
         core.computePins();
+        const legalSet = new Set(legal);
         const ask = (m: number): void => {
-          const expected = isLegalNotInCheck(pos, m, pl, ph);
+          const expected = legalSet.has(m);
           assert.equal(core.isLegalNotInCheck(m), expected, `${buildName(checked)}: move ${m} at ply ${pos.ply}`);
           asked++;
           if (expected) legalCount++;
@@ -175,34 +181,25 @@ for (const checked of BUILDS) {
     assert.ok(legalCount > 150000, `${legalCount} legal`);
   });
 
-  test(`wasm search core (${buildName(checked)}): givesCheck for every legal move, seeGe for every legal move at ${THRESHOLDS.length} thresholds`, (t) => {
+  test(`wasm search core (${buildName(checked)}): givesCheck for every legal move`, (t) => {
     const core = loadWasmCore(checked);
-    const info = new Int32Array(CHECK_INFO_SIZE);
     let checks = 0;
     let moves = 0;
-    let sees = 0;
-    let seeTrue = 0;
     for (const pos of allPositions()) {
       core.setPosition(pos, false);
-      prepareCheckInfo(pos, info, 0);
       core.prepareCheckInfo();
       for (const m of legalOf(pos)) {
-        const gc = givesCheck(pos, m, info, 0);
+        pos.play(m);
+        const gc = pos.inCheck();
+        pos.undo();
         assert.equal(core.givesCheck(m), gc, `${buildName(checked)}: givesCheck ${m} at ply ${pos.ply}`);
         if (gc) checks++;
         moves++;
-        for (const t of THRESHOLDS) {
-          const s = seeGe(pos, m, t);
-          assert.equal(core.seeGe(m, t), s, `${buildName(checked)}: seeGe ${m} ${t} at ply ${pos.ply}`);
-          if (s) seeTrue++;
-          sees++;
-        }
       }
     }
-    t.diagnostic(`${moves} moves, ${checks} checking; ${sees} seeGe, ${seeTrue} true`);
+    t.diagnostic(`${moves} moves, ${checks} checking`);
     assert.ok(moves > 150000, `${moves} moves`);
     assert.ok(checks > 3000, `${checks} checking moves`);
-    assert.ok(sees > 2500000 && seeTrue > sees / 4 && seeTrue < sees * 0.9, `${seeTrue} of ${sees} seeGe true`);
   });
 
   test(`wasm search core (${buildName(checked)}): repetitions and the draw test while moves and null moves shuffle back and forth`, (t) => {
@@ -258,9 +255,9 @@ for (const checked of BUILDS) {
         const where = `${buildName(checked)}: ${e.fen} after ${played.join(' ')}`;
         assertSameState(core, pos, where);
         for (const limit of [1, 2, 3]) assert.equal(core.repetitions(limit), pos.repetitions(limit), `${where}: repetitions(${limit})`);
-        const d = isDraw(thread(pos, nullAt));
+        const d = isDraw(pos, nullAt);
         assert.equal(core.isDraw(nullAt), d, `${where}: isDraw (null move at ${nullAt})`);
-        const d1 = isDraw(thread(pos));
+        const d1 = isDraw(pos);
         assert.equal(core.isDraw(-1), d1, `${where}: isDraw ignoring null moves`);
         if (d) draws++;
         if (d !== d1) cutByNull++;
@@ -288,7 +285,7 @@ for (const checked of BUILDS) {
         pos.play(m);
       }
       // Set up at every ply k with the history of plies 0..k-1, then play the rest of the
-      // game in the core: each of its positions sees the repetitions the TypeScript one sees.
+      // game in the core: each of its positions sees the repetitions the TypeScript board sees.
       const stride = Math.max(1, moves.length >> 3);
       for (let k = 0; k <= moves.length; k += stride) {
         const at = unwrap(positionFromFen(START));
@@ -298,7 +295,7 @@ for (const checked of BUILDS) {
         for (let i = k; i <= moves.length; i++) {
           const where = `${buildName(checked)}: game ${games}, set up at ply ${k}, ply ${i}`;
           assert.equal(core.repetitions(2), at.repetitions(2), `${where}: repetitions`);
-          const d = isDraw(thread(at));
+          const d = isDraw(at);
           assert.equal(core.isDraw(-1), d, `${where}: isDraw`);
           if (d) draws++;
           positions++;
@@ -341,5 +338,5 @@ test('wasm search core: a repetition four plies after the set-up is a draw', () 
   }
   assert.equal(core.repetitions(2), 1);
   assert.equal(core.isDraw(-1), true);
-  assert.equal(isDraw(thread(pos)), true);
+  assert.equal(isDraw(pos), true);
 });

@@ -60,16 +60,16 @@ export interface BenchResult {
 }
 
 /**
- * Runs the benchmark (synchronously); `onPosition` reports progress. With the compiled
- * WebAssembly core (`wasm`) the engine searches in it: same nodes, its speed. With `warmup`, the first
- * positions are searched once to depth 8 before timing starts, so that nodes/s measures compiled
- * code rather than the JIT compiler's first second (the node count is not affected).
+ * Runs the benchmark (synchronously) in the compiled WebAssembly core `wasm`; `onPosition`
+ * reports progress. With `warmup`, the first positions are searched once to depth 8 before
+ * timing starts, so that nodes/s measures compiled code rather than the first calls (the node
+ * count is not affected).
  */
 export function runBench(
+  wasm: WebAssembly.Module,
   depth = BENCH_DEPTH,
   onPosition?: (index: number, nodes: number) => void,
   warmup = false,
-  wasm?: WebAssembly.Module,
 ): BenchResult {
   const engine = new Engine({ hashMB: BENCH_HASH_MB, wasm });
   if (warmup) {

@@ -10,6 +10,7 @@ import { unwrap } from '../core/result.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
 import { parseSan } from '../notation/san.js';
 import { BookProbe, polyglotSource, type BookCandidate, type BookSource } from './bookProbe.js';
+import { wasmCoreModule } from '../node/wasmCore.js';
 import { Engine } from './engine.js';
 
 const start = (): Position => unwrap(positionFromFen(STARTING_FEN));
@@ -83,7 +84,7 @@ function bookAfter(root: Position, first: number): Uint8Array {
 
 test('book-aware search stops deepening when the PV reaches a book position (seed 000, Deliverable 3)', () => {
   const fen = 'r1bqkbnr/ppp1pppp/2n5/3P4/8/8/PPPPKPPP/RNBQ1BNR b kq - 0 3'; // 1.e4 Nc6 2.Ke2 d5 3.exd5
-  const engine = new Engine({ hashMB: 8 });
+  const engine = new Engine({ hashMB: 8, wasm: wasmCoreModule() });
   engine.setPosition(fen);
   const plain = engine.go({ depth: 9 });
   assert.equal(plain.reason, undefined);
@@ -109,7 +110,7 @@ test('book-aware search stops deepening when the PV reaches a book position (see
 });
 
 test('OwnBook: in book the book move is played without a search; BookDepth leaves the book', () => {
-  const engine = new Engine({ hashMB: 1 });
+  const engine = new Engine({ hashMB: 1, wasm: wasmCoreModule() });
   const pos = start();
   const nf3 = mv(pos, 'Nf3');
   engine.book = new BookProbe(fakeSource((p) => (p.ply === 0 && p.keyLo === pos.keyLo ? [{ move: nf3, weight: 1 }] : [])));
@@ -137,7 +138,7 @@ test('a source that fails while probing (a damaged entry on disk) puts the book 
     },
   };
   const book = new BookProbe(damaged, { policy: 'best', onFailure: (m) => failures.push(m) });
-  const engine = new Engine({ hashMB: 1 });
+  const engine = new Engine({ hashMB: 1, wasm: wasmCoreModule() });
   engine.book = book;
   engine.settings.ownBook = true;
   engine.settings.bookAwareSearch = true;

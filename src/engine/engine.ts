@@ -1,8 +1,9 @@
 /**
- * The engine facade: what protocols, commands and the web worker use. It owns the position,
- * the hash table and one search thread, and runs a search synchronously:
+ * The engine facade: what protocols, commands and the web worker use. It owns the position
+ * and the WebAssembly core that searches it (wasmSearch.ts over src/wasm), and runs a search
+ * synchronously:
  *
- *     const engine = new Engine({ hashMB: 64 });
+ *     const engine = new Engine({ hashMB: 64, wasm: wasmCoreModule() });
  *     engine.setPosition(STARTING_FEN, ['e2e4', 'e7e5']);
  *     const r = engine.go({ movetime: 1000 }, (info) => console.log(info.depth, info.pv));
  *     makeUci(r.bestMove);
@@ -11,31 +12,25 @@
  * in a worker and talks to it through `signals`, an Int32Array that may live in a
  * SharedArrayBuffer: SIG_STOP = 1 stops the search, SIG_PONDER = 0 is a ponderhit.
  *
- * Given the compiled WebAssembly core (`wasm`, src/node/wasmCore.ts wasmCoreModule() in Node),
- * `go` searches in the core (wasmSearch.ts, about three times as fast, node for node the same
- * search) on one thread (MultiPV, Skill Level, pondering and the rest included). Given the
- * shared build and a shared memory (`smp`), a parallel search (Lazy SMP) runs in the core too,
- * one instance per thread over one hash table (wasm/smp.ts); without them the main thread
- * searches alone in its core. Only an engine built without the core runs the TypeScript
- * search (Lazy SMP included). `lastCore` tells which ran.
+ * The core is required: `wasm` (src/node/wasmCore.ts wasmCoreModule() in Node; the page
+ * compiles dist/wasm/core.wasm itself), or `smp`, the shared build and a shared memory, with
+ * which every search runs in this thread's instance of the shared build and a parallel search
+ * (Lazy SMP) runs one instance per thread over one hash table (wasm/smp.ts). Without the
+ * shared build the main thread searches alone in its own core.
  */
-import { isLegal, legalMoves } from '../core/movegen.js';
+import { legalMoves } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
 import { positionFromFen, STARTING_FEN } from '../notation/fen.js';
 import { makeSan } from '../notation/san.js';
 import { parseUci } from '../notation/uci.js';
 import { type BookProbe } from './bookProbe.js';
 import { BookReturn, type ReturnPlan } from './bookReturn.js';
-import { clearPawnHash } from './eval/terms/pawns.js';
-import { evaluate } from './eval/evaluate.js';
-import { initKpk } from './eval/terms/kpk.js';
-import { iterate, type SearchInfo, type SearchResult } from './search/iterate.js';
-import { type GoLimits } from './search/limits.js';
+import { type GoLimits } from './limits.js';
 import { MATE_IN_MAX } from './score.js';
-import { SIG_PONDER, SIG_SIZE, SIG_STOP, SearchThread } from './search/thread.js';
+import type { SearchInfo, SearchResult } from './searchResult.js';
+import { SIG_PONDER, SIG_SIZE, SIG_STOP } from './signals.js';
 import { applySkill, type SkillSettings } from './skill.js';
 import { planTime } from './timeman.js';
-import { TranspositionTable } from './tt.js';
 import { WasmCore } from './wasm/core.js';
 import { WasmSearcher } from './wasmSearch.js';
 
@@ -46,11 +41,9 @@ export interface EngineOptions {
   hashMB?: number;
   /** Signal array to share with a controller (default: a private one). */
   signals?: Int32Array;
-  /** A hash table buffer (SharedArrayBuffer) shared with the other threads of a parallel search. */
-  ttBuffer?: ArrayBufferLike;
   /** This engine's thread number in a parallel search (0: the main thread). */
   threadIndex?: number;
-  /** The compiled WebAssembly core: searches run in it when they can (see Engine.go). */
+  /** The compiled WebAssembly core (dist/wasm/core.wasm): the search of a single thread. */
   wasm?: WebAssembly.Module;
   /**
    * This thread's share of a parallel search in the WebAssembly core: the shared build
@@ -81,8 +74,6 @@ export interface EngineSettings {
 }
 
 export class Engine {
-  readonly tt: TranspositionTable;
-  readonly thread: SearchThread;
   readonly signals: Int32Array;
   readonly settings: EngineSettings = {
     multiPV: 1,
@@ -101,47 +92,50 @@ export class Engine {
   bookReturn: BookReturn | null = null;
   /** Plies played in the game before the current position (for BookDepth). */
   gamePly = 0;
+  /** This engine's thread number in a parallel search (0: the main thread). */
+  readonly threadIndex: number;
 
-  /** The WebAssembly search (null: the TypeScript search always). */
+  /** The core of a search on this thread alone (null when this engine searches in the shared build). */
   readonly wasm: WasmSearcher | null;
-  /** Which search ran the last `go` ('none': a book move, or no search yet). */
-  lastCore: 'wasm' | 'ts' | 'none' = 'none';
+  /** Whether the last `go` searched ('none': a book move, a helper with nothing to do, or no search yet). */
+  lastCore: 'wasm' | 'none' = 'none';
   /** The shared build and memory for Threads > 1, and this thread's core in it once made. */
   private readonly smpSetup: { module: () => WebAssembly.Module; memory: WebAssembly.Memory } | undefined;
   private smpSearcher: WasmSearcher | null = null;
   /** The size of the shared hash table (MB). */
   private smpHashMB: number;
+  /** Threads of the current search (this one included). */
+  private threadCount = 1;
+  private position: Position;
 
   /** Signals belong to a controller that clears them itself before each search. */
   private readonly sharedSignals: boolean;
   /**
-   * The TypeScript table holds entries: a search ran in TypeScript since it was last emptied.
-   * With the core searching, the table stays untouched, and emptying it would commit every page
-   * of it (a fresh ArrayBuffer costs no memory until written): Hash N would cost twice N.
-   * The same holds the other way for the core's table when a parallel search runs in TypeScript.
+   * The single-thread core searched since its table was last emptied. A table nothing wrote
+   * is still empty, and emptying it would commit every page of it (fresh memory costs nothing
+   * until written): a helper of a parallel search never writes the main core's table.
    */
-  private tsTableUsed = false;
   private coreUsed = false;
 
   constructor(opts: EngineOptions = {}) {
+    if (!opts.wasm && !opts.smp) {
+      throw new Error('Engine: no WebAssembly core given (dist/wasm/core.wasm, built by `npm run build`; in Node, wasmCoreModule() of src/node/wasmCore.ts)');
+    }
     this.sharedSignals = opts.signals !== undefined;
     const r = positionFromFen(STARTING_FEN);
     if (!r.ok) throw r.error;
-    this.tt = new TranspositionTable(opts.hashMB ?? 16, opts.ttBuffer);
+    this.position = r.value;
     this.signals = opts.signals ?? new Int32Array(SIG_SIZE);
-    this.thread = new SearchThread(r.value, this.tt, this.signals);
-    this.thread.index = opts.threadIndex ?? 0;
-    const hashMB = opts.ttBuffer ? megabytesOf(opts.ttBuffer) : (opts.hashMB ?? 16);
+    this.threadIndex = opts.threadIndex ?? 0;
+    const hashMB = opts.hashMB ?? 16;
     this.wasm = opts.wasm ? new WasmSearcher(new WasmCore(opts.wasm), hashMB) : null;
     this.smpSetup = opts.smp;
     this.smpHashMB = hashMB;
-    // Build the KPK table before any search, so that no search pauses for it.
-    initKpk();
   }
 
   /** The position searched (replaced by setPositionFrom, changed in place by setPosition). */
   get pos(): Position {
-    return this.thread.pos;
+    return this.position;
   }
 
   /** Sets the position from a FEN and UCI moves; throws a ParseError naming the bad input. */
@@ -159,8 +153,8 @@ export class Engine {
 
   /** Copies another position (with its history, for repetitions) into the engine. */
   setPositionFrom(pos: Position): void {
-    this.thread.pos = pos.clone();
-    if (this.settings.chess960) this.thread.pos.chess960 = true;
+    this.position = pos.clone();
+    if (this.settings.chess960) this.position.chess960 = true;
     this.gamePly = (this.pos.startFullmoves - 1) * 2 + this.pos.startTurn + this.pos.ply;
   }
 
@@ -172,46 +166,38 @@ export class Engine {
     const setup = this.smpSetup;
     if (!setup) return null;
     if (!this.smpSearcher) {
-      const core = new WasmCore(setup.module(), { memory: setup.memory, slot: this.thread.index });
-      core.setThreadIndex(this.thread.index);
+      const core = new WasmCore(setup.module(), { memory: setup.memory, slot: this.threadIndex });
+      core.setThreadIndex(this.threadIndex);
       this.smpSearcher = new WasmSearcher(core, this.smpHashMB);
     }
     return this.smpSearcher;
   }
 
+  /** The core this thread searches in: its instance of the shared build, else its own. */
+  private searcher(): WasmSearcher {
+    return this.parallelCore() ?? this.wasm!;
+  }
+
   /** Forgets everything learned: hash table, histories, pawn hash. */
   newGame(): void {
     this.smpSearcher?.core.newGame();
-    // A table no TypeScript search wrote since it was emptied is still empty (and its pages, never
-    // touched, cost no memory): a helper of a parallel search in the core never writes it.
-    if (this.tsTableUsed) this.tt.clear();
-    this.tsTableUsed = false;
-    this.thread.hist.clear();
-    clearPawnHash();
     if (this.coreUsed) this.wasm?.core.newGame();
     this.coreUsed = false;
   }
 
-  resizeHash(megabytes: number): void {
-    this.tt.attach(new ArrayBuffer(TranspositionTable.bytesFor(megabytes)));
-    this.wasm?.setHashSize(megabytes);
-  }
-
   /**
-   * Uses `buffer` (e.g. a SharedArrayBuffer from the controller) as the hash table; the
-   * WebAssembly core, which cannot share it, gets an empty table of its size.
+   * An empty hash table of `megabytes`. In a parallel search the controller has grown the
+   * shared memory for it (smp.ts growForTable) before telling each thread.
    */
-  attachHash(buffer: ArrayBufferLike): void {
-    this.tt.attach(buffer);
-    this.wasm?.setHashSize(megabytesOf(buffer));
-    // The shared core's table has the same size (the controller grew the shared memory for it).
-    this.smpHashMB = megabytesOf(buffer);
-    this.smpSearcher?.setHashSize(this.smpHashMB);
+  resizeHash(megabytes: number): void {
+    this.wasm?.setHashSize(megabytes);
+    this.smpHashMB = megabytes;
+    this.smpSearcher?.setHashSize(megabytes);
   }
 
   /** Static evaluation of the current position (side to move's view). */
   evaluate(): number {
-    return evaluate(this.pos);
+    return this.searcher().evaluate(this.pos);
   }
 
   /**
@@ -224,34 +210,17 @@ export class Engine {
    * raises SIG_STOP, which ends the helpers.
    */
   go(limits: GoLimits, onInfo?: (info: SearchInfo) => void, parallel?: { threads: number; helper: boolean }): SearchResult {
-    this.thread.threadCount = parallel?.threads ?? 1;
+    this.threadCount = parallel?.threads ?? 1;
     // Given the shared build, every search runs in this thread's instance of it, whatever the
     // thread count (one table, one core; with one thread it searches as the normal build does).
+    // Without it (no shared memory) the main thread searches alone and a helper has nothing to do.
     const smp = this.parallelCore();
-    if (parallel?.helper && smp) {
-      this.lastCore = 'wasm';
-      smp.goHelper(this.pos, this.signals, this.thread.index);
+    if (parallel?.helper) {
+      this.lastCore = smp ? 'wasm' : 'none';
+      smp?.goHelper(this.pos, this.signals, this.threadIndex);
       return { bestMove: 0, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [] };
     }
-    // With the core but without the shared build (no shared memory), one thread searches:
-    // a helper has nothing to do, and the main thread searches alone in its own core.
-    if (!smp && this.wasm && this.thread.threadCount > 1) {
-      if (parallel?.helper) {
-        this.lastCore = 'none';
-        return { bestMove: 0, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [] };
-      }
-      this.thread.threadCount = 1;
-    }
-    if (parallel?.helper) {
-      this.lastCore = 'ts';
-      this.tsTableUsed = true;
-      return iterate(this.thread, { ...limits, depth: undefined, nodes: undefined, mate: undefined }, {
-        multiPV: 1,
-        softMs: Infinity,
-        hardMs: Infinity,
-        helper: true,
-      });
-    }
+    if (!smp) this.threadCount = 1;
     if (!this.sharedSignals) {
       Atomics.store(this.signals, SIG_STOP, 0);
       Atomics.store(this.signals, SIG_PONDER, limits.ponder ? 1 : 0);
@@ -261,7 +230,7 @@ export class Engine {
       const m = this.book.choose(this.pos, limits.searchmoves);
       if (m !== 0) {
         this.lastCore = 'none';
-        if (this.thread.threadCount > 1) this.stop();
+        if (this.threadCount > 1) this.stop();
         return { bestMove: m, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [m], reason: 'book' };
       }
       // Terra's avoid list: moves set to "never" or with bad own results stay out of the search
@@ -277,7 +246,7 @@ export class Engine {
     return back === undefined ? result : this.considerReturn(back, result, limits, onInfo);
   }
 
-  /** The search proper: the WebAssembly core (its shared build when there is one), else the TypeScript search. */
+  /** The search proper, in this thread's core; as the main thread, its end stops the helpers, if any. */
   private search(limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
     const s = this.settings;
     const plan = planTime(limits, this.pos.turn, s.moveOverhead);
@@ -286,38 +255,14 @@ export class Engine {
     const rootSide = this.pos.turn;
     const multiPV = Math.max(s.multiPV, skilled.multiPV);
     const bookKnows = s.bookAwareSearch && book ? (): boolean => book.knowsWell(this.pos, rootSide) : undefined;
-    const wasm = this.wasm;
-    const smp = this.parallelCore();
-    if (wasm && !smp && this.thread.threadCount === 1) {
-      this.lastCore = 'wasm';
-      this.coreUsed = true;
-      const result = wasm.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows });
-      if (skilled.pick) skilled.pick(result);
-      if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = wasm.ponderFromHash(this.pos, result.bestMove);
-      return result;
-    }
-    if (smp) {
-      // The main thread of a search in the shared core; its end stops the helpers, if any.
-      this.lastCore = 'wasm';
-      const threads = this.thread.threadCount;
-      const result = smp.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows, threads });
-      if (threads > 1) this.stop();
-      if (skilled.pick) skilled.pick(result);
-      if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = smp.ponderFromHash(this.pos, result.bestMove);
-      return result;
-    }
-    this.lastCore = 'ts';
-    this.tsTableUsed = true;
-    const result = iterate(this.thread, skilled.limits, {
-      multiPV,
-      softMs: skilled.plan.softMs,
-      hardMs: skilled.plan.hardMs,
-      onInfo,
-      bookKnows,
-    });
-    if (this.thread.threadCount > 1) this.stop();
+    const searcher = this.searcher();
+    if (searcher === this.wasm) this.coreUsed = true;
+    this.lastCore = 'wasm';
+    const threads = this.threadCount;
+    const result = searcher.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows, threads });
+    if (threads > 1) this.stop();
     if (skilled.pick) skilled.pick(result);
-    if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = this.ponderFromHash(result.bestMove);
+    if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = searcher.ponderFromHash(this.pos, result.bestMove);
     return result;
   }
 
@@ -328,7 +273,7 @@ export class Engine {
   private returnPlan(limits: GoLimits): ReturnPlan | undefined {
     const s = this.settings;
     const book = this.book;
-    if (!s.bookReturn || !book || book.failure !== undefined || limits.infinite || limits.ponder || limits.searchmoves || this.thread.threadCount > 1) return undefined;
+    if (!s.bookReturn || !book || book.failure !== undefined || limits.infinite || limits.ponder || limits.searchmoves || this.threadCount > 1) return undefined;
     if (book.source.candidates(this.pos).length > 0) return undefined;
     try {
       if (this.bookReturn === null || this.bookReturn.source !== book.source) this.bookReturn = new BookReturn(book.source);
@@ -375,21 +320,4 @@ export class Engine {
     Atomics.store(this.signals, SIG_STOP, 1);
     Atomics.notify(this.signals, SIG_STOP);
   }
-
-  /** A reply to expect after `move`, from the hash table, or 0. */
-  private ponderFromHash(move: number): number {
-    const pos = this.pos;
-    pos.play(move);
-    let reply = 0;
-    if (this.tt.probe(pos.keyLo, pos.keyHi, 0) && this.tt.move !== 0) {
-      if (isLegal(pos, this.tt.move)) reply = this.tt.move;
-    }
-    pos.undo();
-    return reply;
-  }
-}
-
-/** The hash size in MB of a table buffer (as TranspositionTable.bytesFor rounds it). */
-function megabytesOf(buffer: ArrayBufferLike): number {
-  return Math.max(1, Math.floor(buffer.byteLength / (1024 * 1024)));
 }

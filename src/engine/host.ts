@@ -14,9 +14,9 @@ import { defaultPolicy, type BookPolicyConfig } from '../book/select/index.js';
 import { BookProbe, type BookSource, type LearnGame } from './bookProbe.js';
 import { BookReturn, type BookIndexer } from './bookReturn.js';
 import { Engine, type SearchInfo } from './engine.js';
-import { resetWeights, weightsFromJson } from './eval/params.js';
+import { resetWeights, weightsFromJson } from './evalParams.js';
 import { MATE, mateInMoves } from './score.js';
-import type { GoLimits } from './search/limits.js';
+import type { GoLimits } from './limits.js';
 
 export interface EngineConfig {
   hashMB: number;
@@ -250,7 +250,7 @@ export class LocalHost implements EngineHost {
   /** Errors from configuration (bad book file), reported by front ends as info strings. */
   onError?: (message: string) => void;
 
-  constructor(loadBook?: BookLoader, engine = new Engine()) {
+  constructor(engine: Engine, loadBook?: BookLoader) {
     this.engine = engine;
     this.configurator = new EngineConfigurator(engine, loadBook);
     this.configurator.onBookFailure = (m) => this.onError?.(m);

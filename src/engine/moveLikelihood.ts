@@ -15,7 +15,6 @@ import { generateLegal } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
 import { MAX_MOVES } from '../core/types.js';
 import { QuietResolver, RESOLVE_MATE, RESOLVED } from '../tune/resolve.js';
-import { evaluate } from './eval/evaluate.js';
 
 export const TEMPERATURE = 100;
 const MATE_SCORE = 3000;
@@ -66,6 +65,6 @@ export class MoveLikelihood {
     // A line of captures that ends in check still has its quiescence score.
     if (r === RESOLVED || plies > 0) return this.resolver.score;
     if (r === RESOLVE_MATE) return Math.sign(this.resolver.score) * MATE_SCORE;
-    return evaluate(pos);
+    return this.resolver.evaluate(pos);
   }
 }

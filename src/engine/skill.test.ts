@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { legalMoves } from '../core/movegen.js';
 import { STARTING_FEN } from '../notation/fen.js';
+import { wasmCoreModule } from '../node/wasmCore.js';
 import { Engine } from './engine.js';
 import { applySkill, effectiveLevel } from './skill.js';
 
@@ -17,7 +18,7 @@ test('full strength changes nothing; lower levels cap depth and nodes and search
 });
 
 test('a weak level plays legal, varied moves; full strength plays the best one', () => {
-  const e = new Engine({ hashMB: 1 });
+  const e = new Engine({ hashMB: 1, wasm: wasmCoreModule() });
   e.setPosition(STARTING_FEN, ['e2e4', 'e7e5', 'g1f3', 'b8c6']);
   const legal = new Set(legalMoves(e.pos));
   let seed = 5;

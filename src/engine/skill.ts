@@ -5,8 +5,8 @@
  * falls (Stockfish's method), so a weak level makes plausible mistakes rather than random
  * moves. The Elo scale is approximate: it maps 800..2800 onto the levels linearly.
  */
-import type { SearchResult } from './search/iterate.js';
-import type { GoLimits } from './search/limits.js';
+import type { SearchResult } from './searchResult.js';
+import type { GoLimits } from './limits.js';
 import type { TimePlan } from './timeman.js';
 
 export interface SkillSettings {

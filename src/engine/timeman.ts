@@ -1,14 +1,14 @@
 /**
  * Time management: from the clock (`wtime/btime/winc/binc/movestogo`) or a fixed `movetime`,
- * a soft limit (an iteration is not started past it; iterate.ts scales it by how stable the
- * best move is) and a hard limit (the search is aborted there, whatever it is doing).
+ * a soft limit (an iteration is not started past a share of it, scaled by how stable the best
+ * move is: src/wasm/search/iterate.ts) and a hard limit (the search is aborted there, whatever it is doing).
  *
  * The budget assumes `movestogo` moves remain (35 in sudden death) and that every future move
  * brings its increment; each move also loses Move Overhead to the GUI and the operating system,
  * so it is subtracted once per remaining move. The hard limit never exceeds a fraction of the
  * clock, which is what keeps the engine from losing on time when a search explodes.
  */
-import type { GoLimits } from './search/limits.js';
+import type { GoLimits } from './limits.js';
 
 export interface TimePlan {
   softMs: number;
@@ -36,18 +36,4 @@ export function planTime(limits: GoLimits, us: number, moveOverhead: number): Ti
   hard = Math.max(1, Math.floor(hard));
   soft = Math.max(1, Math.floor(Math.min(soft, hard)));
   return { softMs: soft, hardMs: hard };
-}
-
-/**
- * Share of the time target (the soft limit as iterate.ts scales it) past which no new iteration
- * starts. An iteration costs about as much as all the ones before it together, so one started
- * late ends far past the target: checking against the whole target, the engine spent two to
- * three times its soft limit a move and ran its clock down to about 0.6 s at 10+0.1 (matches
- * against Phalanx), one stall of the machine away from losing on time.
- */
-export const ITERATION_START_SHARE = 0.6;
-
-/** May a new iteration start `elapsedMs` into the search, given the time target? */
-export function mayStartIteration(elapsedMs: number, targetMs: number): boolean {
-  return elapsedMs <= targetMs * ITERATION_START_SHARE;
 }

@@ -1,28 +1,26 @@
 /**
- * The engine's search in the WebAssembly core (src/wasm/search, node for node the TypeScript
- * search of src/engine/search): what Engine.go runs when it was given the compiled core and the
- * request is one the core supports (see Engine.go). This side keeps the core's copies of the
- * evaluation weights and search constants current, passes the controller's signals (stop,
- * ponderhit, a newer search) through env.poll, and builds the info lines and the result as
- * iterate.ts does, reading the PVs from the core.
+ * The engine's search, which runs in the WebAssembly core (src/wasm/search): what Engine.go
+ * runs. This side keeps the core's copy of the evaluation weights current (the table of
+ * evalParams.ts; the search constants belong to the core, src/wasm/search/params.ts), passes
+ * the controller's signals (stop, ponderhit, a newer search) through env.poll, and builds the
+ * info lines and the result, reading the PVs from the core.
  *
  * Browser-safe: the caller compiles the module (src/node/wasmCore.ts in Node).
  */
 import { isLegal } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
-import { WEIGHTS, weightsVersion } from './eval/params.js';
+import { WEIGHTS, weightsVersion } from './evalParams.js';
+import { now, type GoLimits } from './limits.js';
 import { MATE_IN_MAX, mateInMoves } from './score.js';
-import { waitForStopSignal, type SearchInfo, type SearchResult } from './search/iterate.js';
-import { now, type GoLimits } from './search/limits.js';
-import { LMR, SP } from './search/params.js';
-import { NODE_UNIT, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_STOP } from './search/thread.js';
+import type { SearchInfo, SearchResult } from './searchResult.js';
+import { NODE_UNIT, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_STOP, waitForStopSignal } from './signals.js';
 import { POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
 import { MAX_SHARED_HASH_MB } from './wasm/smp.js';
 
 export interface WasmGoOptions {
   /** MultiPV lines (default 1). */
   multiPV?: number;
-  /** Soft and hard time limits in ms (Infinity: none), as IterateOptions. */
+  /** Soft and hard time limits in ms (Infinity: none): no iteration starts past the soft one, the search ends at the hard one. */
   softMs: number;
   hardMs: number;
   onInfo?: (info: SearchInfo) => void;
@@ -40,8 +38,6 @@ export class WasmSearcher {
   readonly core: WasmCore;
   /** weightsVersion of the weights in the core (-1: never pushed). */
   private weightsAt = -1;
-  /** The search constants last pushed into the core. */
-  private params: number[] = [];
 
   /** A core of the shared build starts with the shared table as it is (not emptied: others may be using it). */
   constructor(core: WasmCore, hashMB: number) {
@@ -63,21 +59,23 @@ export class WasmSearcher {
     }
   }
 
-  /** Pushes the evaluation weights and search constants into the core if they changed. */
+  /** Pushes the evaluation weights into the core if they changed since the last push. */
   sync(): void {
     if (this.weightsAt !== weightsVersion) {
       this.core.setWeights(WEIGHTS);
       this.weightsAt = weightsVersion;
     }
-    const values = Object.values(SP);
-    if (values.length !== this.params.length || values.some((v, i) => v !== this.params[i])) {
-      this.core.setSearchParams(SP, LMR);
-      this.params = values;
-    }
+  }
+
+  /** Static evaluation of `pos` (side to move's view) with the current weights. */
+  evaluate(pos: Position): number {
+    this.sync();
+    this.core.setPosition(pos, false);
+    return this.core.evaluate();
   }
 
   /**
-   * Searches `pos` (with its history) as iterate() would with one line and no helpers:
+   * Searches `pos` (with its history) as the main thread:
    * `signals` as the controller's (SIG_STOP, SIG_PONDER, SIG_GEN).
    */
   go(pos: Position, signals: Int32Array, limits: GoLimits, opts: WasmGoOptions): SearchResult {
@@ -141,7 +139,7 @@ export class WasmSearcher {
         nodes: limits.nodes !== undefined && limits.nodes > 0 ? limits.nodes : 0,
         softMs: opts.softMs,
         hardMs: opts.hardMs,
-        // A fixed movetime is a promise to think that long (iterate.ts).
+        // A fixed movetime is a promise to think that long.
         timed: opts.softMs !== Infinity && !(limits.movetime !== undefined && limits.movetime > 0),
         startMs: start,
         ponder: limits.ponder === true,
@@ -161,7 +159,7 @@ export class WasmSearcher {
     result.time = now() - start;
     result.pv = r.pv;
     if (bookPv) result.reason = 'book-pv';
-    // All lines when more than one was searched (iterate.ts: MultiPV clamped to the root moves).
+    // All lines when more than one was searched (MultiPV clamped to the root moves).
     const lines = Math.min(opts.multiPV ?? 1, r.rootMoves);
     if (lines > 1) result.lines = core.lines(lines);
     return result;
@@ -196,7 +194,7 @@ export class WasmSearcher {
   }
 }
 
-/** Plays `pv` on `pos`, asking the book after each move; true if any position is known (iterate.ts). */
+/** Plays `pv` on `pos`, asking the book after each move; true if any position is known. */
 function pvReachesBook(pos: Position, pv: readonly number[], bookKnows: () => boolean): boolean {
   let played = 0;
   let found = false;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unwrap } from '../core/result.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
-import { DEFAULTS } from './eval/defaults.js';
+import { DEFAULTS } from './evalDefaults.js';
 import { DEFAULT_WDL, gamePhase, wdlChances, wdlPermille } from './wdl.js';
 
 test('wdl: permille summing to 1000, symmetric, more wins and fewer losses as the score rises', () => {

@@ -11,8 +11,10 @@
  * keeps the draw share positive. The numbers are fitted by maximum likelihood on labelled
  * positions with `tabiya tune wdl` (src/tune/wdl.ts; docs/tuning.md shows the fit).
  */
+import { popcount } from '../core/bitboard.js';
 import type { Position } from '../core/position.js';
-import { materialPhase } from './eval/evaluate.js';
+import { BISHOP, KNIGHT, QUEEN, ROOK } from '../core/types.js';
+import { PHASE_MAX } from './evalParams.js';
 import { MATE_IN_MAX } from './score.js';
 
 export interface WdlModel {
@@ -32,7 +34,13 @@ export const DEFAULT_WDL: WdlModel = { a0: 139.8, a1: -17.1, b0: 81.1, b1: 74.9 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** Game phase 0..24: knights and bishops 1, rooks 2, queens 4, as the evaluation tapers. */
-export const gamePhase: (pos: Position) => number = materialPhase;
+export function gamePhase(pos: Position): number {
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const count = (t: number): number => popcount(lo[t]! | lo[8 | t]!, hi[t]! | hi[8 | t]!);
+  const phase = count(KNIGHT) + count(BISHOP) + 2 * count(ROOK) + 4 * count(QUEEN);
+  return Math.min(PHASE_MAX, phase);
+}
 
 /** The model's a and b at phase p (each at least 1). */
 export function wdlShape(model: WdlModel, phase: number): { a: number; b: number } {

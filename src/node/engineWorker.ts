@@ -25,14 +25,14 @@ export { loadPolyglotFile } from './engineBook.js';
 const port = parentPort;
 if (port) {
   configureV8ForSearch();
-  const { signals, tt, index, memory } = workerData as { signals: SharedArrayBuffer; tt: SharedArrayBuffer; index: number; memory?: WebAssembly.Memory };
+  const { signals, hashMB, index, memory } = workerData as { signals: SharedArrayBuffer; hashMB: number; index: number; memory?: WebAssembly.Memory };
   const helper = index > 0;
   // Every thread searches in its instance of the shared build over the shared memory (one hash
   // table for any number of threads; src/engine/wasm/smp.ts). Only without shared memory does
   // the main thread use a core of its own, on one thread.
   const smp = memory ? { module: sharedCoreModule, memory } : undefined;
   const wasm = helper || smp ? undefined : wasmCoreModule();
-  const engine = new Engine({ signals: new Int32Array(signals), ttBuffer: tt, threadIndex: index, wasm, smp });
+  const engine = new Engine({ signals: new Int32Array(signals), hashMB, threadIndex: index, wasm, smp });
   // The core is made now, not on the clock of the first move.
   engine.parallelCore();
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
@@ -45,16 +45,16 @@ if (port) {
   port.on('message', (msg: WorkerRequest) => {
     switch (msg.type) {
       case 'configure': {
-        // The hash table is the controller's shared buffer; helpers need no book.
+        // The hash table's size comes as its own message (after the controller grew the shared memory); helpers need no book.
         const change = { ...msg.config };
         delete change.hashMB;
         if (helper) Object.assign(change, { bookFile: '', ownBook: false });
         for (const message of configurator.apply(change)) if (!helper) reply({ type: 'error', message });
         return;
       }
-      case 'tt': {
-        engine.attachHash(msg.buffer);
-        const mb = msg.buffer.byteLength / (1024 * 1024);
+      case 'hash': {
+        engine.resizeHash(msg.megabytes);
+        const mb = msg.megabytes;
         const limit = smp ? MAX_SHARED_HASH_MB : WASM_MAX_HASH_MB;
         if (!helper && mb > limit) reply({ type: 'error', message: `Hash ${mb} MB: the search uses ${limit} MB of it (the WebAssembly core's limit)` });
         return;

@@ -9,7 +9,8 @@
  * that arrives while a stopped search is still winding down waits for it to end.
  *
  * Threads > 1 adds Lazy SMP helpers: more workers searching the same position over the same
- * hash table (a SharedArrayBuffer owned here), each a little ahead or behind the main search.
+ * hash table (in the shared WebAssembly.Memory owned here, src/engine/wasm/smp.ts), each a
+ * little ahead or behind the main search.
  * A generation number bumped for every `go` ends any helper still busy with an old search.
  *
  * A `stop` or `ponderhit` that comes while a `go` waits for the previous search to wind down
@@ -20,13 +21,12 @@
 import { Worker } from 'node:worker_threads';
 import type { LearnGame } from '../engine/bookProbe.js';
 import type { EngineConfig, EngineHost, GoRequest, WireBest, WireInfo } from '../engine/host.js';
-import { MAX_THREADS, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_SIZE, SIG_STOP } from '../engine/search/thread.js';
-import { TranspositionTable } from '../engine/tt.js';
+import { MAX_THREADS, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_SIZE, SIG_STOP } from '../engine/signals.js';
 import { growForTable, sharedCoreMemory } from '../engine/wasm/smp.js';
 
 export type WorkerRequest =
   | { type: 'configure'; config: Partial<EngineConfig> }
-  | { type: 'tt'; buffer: SharedArrayBuffer }
+  | { type: 'hash'; megabytes: number }
   | { type: 'clearHash' }
   | { type: 'newGame' }
   | { type: 'go'; id: number; req: GoRequest; threads: number }
@@ -45,7 +45,8 @@ export type WorkerReply =
 export class WorkerHost implements EngineHost {
   private readonly workers: Worker[] = [];
   private readonly signals = new Int32Array(new SharedArrayBuffer(SIG_SIZE * 4));
-  private tt: SharedArrayBuffer;
+  /** The hash table size (MB) every thread's core has. */
+  private hashMB = 16;
   /** The memory every thread's WebAssembly core shares when Threads > 1 (a string: why there is none). */
   private readonly memory: WebAssembly.Memory | string;
   /** Everything configured so far, for helpers started later. */
@@ -75,15 +76,14 @@ export class WorkerHost implements EngineHost {
 
   /** `workerUrl`: the search thread's module (tests give one that fails). */
   constructor(private readonly workerUrl = new URL('./engineWorker.js', import.meta.url)) {
-    this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(16));
-    this.memory = sharedCoreMemory(16);
+    this.memory = sharedCoreMemory(this.hashMB);
     this.spawn();
   }
 
   private spawn(): void {
     const index = this.workers.length;
     const memory = typeof this.memory === 'string' ? undefined : this.memory;
-    const w = new Worker(this.workerUrl, { workerData: { signals: this.signals.buffer, tt: this.tt, index, memory } });
+    const w = new Worker(this.workerUrl, { workerData: { signals: this.signals.buffer, hashMB: this.hashMB, index, memory } });
     if (index === 0) {
       w.on('message', (r: WorkerReply) => this.received(r));
       w.on('error', (e) => this.fail(`search thread failed: ${e.message}`));
@@ -177,8 +177,8 @@ export class WorkerHost implements EngineHost {
       try {
         // The shared cores' table first: the threads attach to it when they get the message.
         if (typeof this.memory !== 'string') growForTable(this.memory, config.hashMB);
-        this.tt = new SharedArrayBuffer(TranspositionTable.bytesFor(config.hashMB));
-        this.broadcast({ type: 'tt', buffer: this.tt });
+        this.hashMB = config.hashMB;
+        this.broadcast({ type: 'hash', megabytes: config.hashMB });
       } catch (e) {
         this.onError?.(`Hash ${config.hashMB} MB: cannot allocate (${(e as Error).message}); the table keeps its size`);
       }

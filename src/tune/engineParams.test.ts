@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../engine/engine.js';
 import { EngineConfigurator } from '../engine/host.js';
-import { GROUPS, WEIGHTS, resetWeights, weightsToJson } from '../engine/eval/params.js';
+import { GROUPS, WEIGHTS, resetWeights, weightsToJson } from '../engine/evalParams.js';
 import { wasmCoreModule } from '../node/wasmCore.js';
 import { positionFromFen } from '../notation/fen.js';
 import { exactEval } from './linear.js';

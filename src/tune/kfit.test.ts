@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WEIGHTS } from '../engine/eval/params.js';
+import { WEIGHTS } from '../engine/evalParams.js';
 import { fitK } from './kfit.js';
 import { LocalObjective } from './objective.js';
 import { sharedStore } from './testData.js';

@@ -12,10 +12,10 @@
  *
  * A file may name only some groups; the others keep the engine's defaults. The engine loads
  * one with `setoption name EvalParams value FILE`; `scripts/params-to-defaults.ts` turns one
- * into src/engine/eval/defaults.ts.
+ * into src/engine/evalDefaults.ts.
  */
 import { readFileSync } from 'node:fs';
-import { GROUPS } from '../engine/eval/params.js';
+import { GROUPS } from '../engine/evalParams.js';
 
 export type ParamsTable = Record<string, [number, number][]>;
 

@@ -42,4 +42,11 @@ export class QuietResolver {
     if (r.pv.length > 0 && pos.inCheck()) return RESOLVE_IN_CHECK;
     return RESOLVED;
   }
+
+  /** The static evaluation of `pos` (side to move's view) by the same core. */
+  evaluate(pos: Position): number {
+    const core = tunerCore();
+    core.setPosition(pos, false);
+    return core.evaluate();
+  }
 }

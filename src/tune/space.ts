@@ -4,7 +4,7 @@
  * value's allowed range from its group. Optimisers work on a Float64Array copy and write back
  * rounded integers only at the end.
  */
-import { GROUPS, NPAIRS, WEIGHTS, weightsFromJson, weightsToJson, applyWeights, type ParamGroup } from '../engine/eval/params.js';
+import { GROUPS, NPAIRS, WEIGHTS, weightsFromJson, weightsToJson, applyWeights, type ParamGroup } from '../engine/evalParams.js';
 
 export class ParamSpace {
   /** Indices (into the weight vector) of the values being tuned. */

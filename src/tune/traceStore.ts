@@ -12,7 +12,7 @@
  * evaluation that plays.
  */
 import type { Position } from '../core/position.js';
-import { NPAIRS } from '../engine/eval/params.js';
+import { NPAIRS } from '../engine/evalParams.js';
 import { tunerCore } from './core.js';
 
 export interface TraceBuffers {

@@ -1,9 +1,8 @@
 /**
- * Port of src/engine/search/draw.ts: draws the search recognises without searching
+ * Draws the search recognises without searching
  * (repetition back to the last irreversible or null move, the fifty-move rule, insufficient
  * material), and the material test null-move pruning needs.
- * Changes from the TS: the search thread's `nullAt` (position ply of the last null move on the
- * current line, -1 for none) is a parameter.
+ * `nullAt` is the position ply of the last null move on the current line (-1 for none).
  */
 import { Position } from './position';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } from './types';

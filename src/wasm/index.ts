@@ -30,7 +30,6 @@ import {
   setHelperIndex,
 } from './search/iterate';
 import { STOP } from './search/limits';
-import * as SP from './search/params';
 import { PLIES, STACK_OFFSET, SearchThread } from './search/thread';
 import { qsearch } from './search/qsearch';
 import { INFINITE } from './search/score';
@@ -170,7 +169,7 @@ export function leafKeysHi(): i32 {
   return <i32>(leafKeys >>> 32);
 }
 
-// ----- the evaluation of the set-up position (src/wasm/eval, port of src/engine/eval) -----
+// ----- the evaluation of the set-up position (src/wasm/eval) -----
 
 export function evaluate(): i32 {
   return E.evaluate(pos);
@@ -286,7 +285,7 @@ export function applyWeights(): void {
 }
 
 
-// ----- the search (src/wasm/search, port of src/engine/search) -----
+// ----- the search (src/wasm/search) -----
 
 const tt = new TranspositionTable();
 // A build over shared memory gets its table from attachTable (one table for every thread).
@@ -432,18 +431,6 @@ export function stopFlagPtr(): usize {
 }
 export function hashfull(): i32 {
   return tt.hashfull();
-}
-
-/** Sets search parameter i (the order of SP in src/engine/search/params.ts); then call rebuildSearchTables. */
-export function setSearchParam(i: i32, v: i32): bool {
-  return SP.setSearchParam(i, v);
-}
-export function rebuildSearchTables(): void {
-  SP.rebuildSearchTables();
-}
-/** Address of the late-move reduction table (64 * 64 bytes). */
-export function lmrPtr(): usize {
-  return changetype<usize>(SP.LMR);
 }
 
 // ----- the position's state and make/unmake, for tests of the pieces below -----

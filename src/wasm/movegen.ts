@@ -1,9 +1,10 @@
 /**
- * Port of src/core/movegen.ts: legal move generation with checkers and pins computed once per
- * node, targets masked by the evasion mask and pin lines; only king moves, en passant and
- * castling query attacks. Moves go into a caller-owned StaticArray<u16> from `start`.
- * Changes from the TS: u64 sets, so each piece set is one ctz loop instead of a lo loop and a
- * hi loop; checkers and pins live in two u64 globals instead of the CTX Int32Array.
+ * Legal move generation (the design of src/core/movegen.ts) with checkers and pins computed
+ * once per node, targets masked by the evasion mask and pin lines; only king moves, en passant
+ * and castling query attacks. Moves go into a caller-owned StaticArray<u16> from `start`.
+ * u64 sets, so each piece set is one ctz loop; checkers and pins live in two u64 globals.
+ * The primitives below (emit, emitPromotions, knightAndSliderMoves) are also the staged
+ * generator's (movegenStaged.ts), so the two generate knight and slider moves the same way.
  */
 import {
   BETWEEN, BISHOP_EMPTY, KING_ATT, KNIGHT_ATT, LINE, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks,
@@ -38,8 +39,9 @@ export function computeContext(pos: Position): void {
   PINS = pins;
 }
 
+/** Moves from `from` to every square of `t`, in ascending order. */
 // @ts-ignore: decorator
-@inline function emit(buf: StaticArray<u16>, n: i32, from: i32, t: u64): i32 {
+@inline export function emit(buf: StaticArray<u16>, n: i32, from: i32, t: u64): i32 {
   const f = from << 6;
   while (t != 0) {
     unchecked(buf[n++] = <u16>(f | <i32>ctz(t)));
@@ -48,16 +50,59 @@ export function computeContext(pos: Position): void {
   return n;
 }
 
+/** The four promotions of a pawn move, queen first. */
+// @ts-ignore: decorator
+@inline export function emitPromotions(buf: StaticArray<u16>, n: i32, from: i32, to: i32): i32 {
+  const base = PROMOTION | (from << 6) | to;
+  unchecked(buf[n++] = <u16>(base | (3 << 12)));
+  unchecked(buf[n++] = <u16>(base | (2 << 12)));
+  unchecked(buf[n++] = <u16>(base | (1 << 12)));
+  unchecked(buf[n++] = <u16>base);
+  return n;
+}
+
 // @ts-ignore: decorator
 @inline function emitPawn(buf: StaticArray<u16>, n: i32, from: i32, to: i32): i32 {
-  if (to >= 56 || to < 8) {
-    const base = PROMOTION | (from << 6) | to;
-    unchecked(buf[n++] = <u16>(base | (3 << 12)));
-    unchecked(buf[n++] = <u16>(base | (2 << 12)));
-    unchecked(buf[n++] = <u16>(base | (1 << 12)));
-    unchecked(buf[n++] = <u16>base);
-  } else {
-    unchecked(buf[n++] = <u16>((from << 6) | to));
+  if (to >= 56 || to < 8) return emitPromotions(buf, n, from, to);
+  unchecked(buf[n++] = <u16>((from << 6) | to));
+  return n;
+}
+
+/**
+ * Knight, bishop, rook and queen moves of the side to move onto `target`, pinned pieces kept
+ * on their pin line (a pinned knight never moves): knights, then diagonal, then orthogonal
+ * sliders, squares ascending.
+ */
+// @ts-ignore: decorator
+@inline export function knightAndSliderMoves(pos: Position, buf: StaticArray<u16>, n: i32, target: u64, pins: u64): i32 {
+  const bb = pos.bb;
+  const o = pos.turn << 3;
+  const occ = unchecked(bb[0]) | unchecked(bb[8]);
+  const kb = <i32>unchecked(pos.kingSq[pos.turn]) << 6;
+
+  let b = unchecked(bb[o | KNIGHT]) & ~pins;
+  while (b != 0) {
+    const s = <i32>ctz(b);
+    b &= b - 1;
+    n = emit(buf, n, s, unchecked(KNIGHT_ATT[s]) & target);
+  }
+
+  b = unchecked(bb[o | BISHOP]) | unchecked(bb[o | QUEEN]);
+  while (b != 0) {
+    const s = <i32>ctz(b);
+    b &= b - 1;
+    let t = bishopAttacks(s, occ) & target;
+    if (pins & bit(s)) t &= unchecked(LINE[kb | s]);
+    n = emit(buf, n, s, t);
+  }
+
+  b = unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN]);
+  while (b != 0) {
+    const s = <i32>ctz(b);
+    b &= b - 1;
+    let t = rookAttacks(s, occ) & target;
+    if (pins & bit(s)) t &= unchecked(LINE[kb | s]);
+    n = emit(buf, n, s, t);
   }
   return n;
 }
@@ -99,40 +144,14 @@ export function generateLegal(pos: Position, buf: StaticArray<u16>, start: i32):
   }
   const kb = ksq << 6;
 
-  // Knights: a pinned knight can never move.
-  let b = unchecked(bb[o | KNIGHT]) & ~pins;
-  while (b != 0) {
-    const s = <i32>ctz(b);
-    b &= b - 1;
-    n = emit(buf, n, s, unchecked(KNIGHT_ATT[s]) & target);
-  }
-
-  // Diagonal sliders.
-  b = unchecked(bb[o | BISHOP]) | unchecked(bb[o | QUEEN]);
-  while (b != 0) {
-    const s = <i32>ctz(b);
-    b &= b - 1;
-    let t = bishopAttacks(s, occ) & target;
-    if (pins & bit(s)) t &= unchecked(LINE[kb | s]);
-    n = emit(buf, n, s, t);
-  }
-
-  // Orthogonal sliders.
-  b = unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN]);
-  while (b != 0) {
-    const s = <i32>ctz(b);
-    b &= b - 1;
-    let t = rookAttacks(s, occ) & target;
-    if (pins & bit(s)) t &= unchecked(LINE[kb | s]);
-    n = emit(buf, n, s, t);
-  }
+  n = knightAndSliderMoves(pos, buf, n, target, pins);
 
   // Pawns, one at a time.
   const enemy = unchecked(bb[them << 3]);
   const up = us == 0 ? 8 : -8;
   const startRank = us == 0 ? 1 : 6;
   const board = pos.board;
-  b = unchecked(bb[o | PAWN]);
+  let b = unchecked(bb[o | PAWN]);
   while (b != 0) {
     const s = <i32>ctz(b);
     const low = b & (~b + 1);

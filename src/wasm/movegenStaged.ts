@@ -1,70 +1,26 @@
 /**
- * Port of src/core/movegenStaged.ts: legal noisy moves (captures, en passant, promotions) and
- * legal quiet moves (castling included) in separate stages, for a side to move that is NOT in
- * check, given the node's pinned pieces (computePins in legality.ts). The union of both stages
- * equals generateLegal.
- * Changes from the TS: u64 sets, each set one ctz loop (squares still come in ascending order,
- * so the moves come in the TS order); pins as one u64.
+ * Legal noisy moves (captures, en passant, promotions) and legal quiet moves (castling
+ * included) in separate stages, for a side to move that is NOT in check, given the node's
+ * pinned pieces (computePins in legality.ts), so a node that cuts off on a capture never
+ * generates its quiets and quiescence never does. The union of both stages is generateLegal's
+ * moves; knight and slider moves come from the same primitive (movegen.ts knightAndSliderMoves).
  */
-import { KING_ATT, KNIGHT_ATT, LINE, PAWN_ATT, bishopAttacks, rookAttacks } from './attacks';
+import { KING_ATT, LINE, PAWN_ATT } from './attacks';
+import { emitPromotions, knightAndSliderMoves } from './movegen';
 import { castlingLegal, epLegal } from './legality';
 import { Position, bit } from './position';
-import { BISHOP, CASTLING, EN_PASSANT, KING, KNIGHT, NO_SQUARE, PAWN, PROMOTION, QUEEN, ROOK } from './types';
-
-// @ts-ignore: decorator
-@inline function emit(buf: StaticArray<u16>, n: i32, from: i32, t: u64): i32 {
-  const f = from << 6;
-  while (t != 0) {
-    unchecked(buf[n++] = <u16>(f | <i32>ctz(t)));
-    t &= t - 1;
-  }
-  return n;
-}
-
-// @ts-ignore: decorator
-@inline function emitPromotions(buf: StaticArray<u16>, n: i32, from: i32, to: i32): i32 {
-  const base = PROMOTION | (from << 6) | to;
-  unchecked(buf[n++] = <u16>(base | (3 << 12)));
-  unchecked(buf[n++] = <u16>(base | (2 << 12)));
-  unchecked(buf[n++] = <u16>(base | (1 << 12)));
-  unchecked(buf[n++] = <u16>base);
-  return n;
-}
+import { CASTLING, EN_PASSANT, KING, NO_SQUARE, PAWN } from './types';
 
 /** Piece moves (knights, sliders, king) of the side to move onto `target`. */
 function pieceMoves(pos: Position, buf: StaticArray<u16>, n: i32, target: u64, pins: u64): i32 {
   const us = pos.turn;
   const them = us ^ 1;
   const bb = pos.bb;
-  const o = us << 3;
   const occ = unchecked(bb[0]) | unchecked(bb[8]);
   const ksq = <i32>unchecked(pos.kingSq[us]);
   const kb = ksq << 6;
 
-  let b = unchecked(bb[o | KNIGHT]) & ~pins;
-  while (b != 0) {
-    const s = <i32>ctz(b);
-    b &= b - 1;
-    n = emit(buf, n, s, unchecked(KNIGHT_ATT[s]) & target);
-  }
-
-  b = unchecked(bb[o | BISHOP]) | unchecked(bb[o | QUEEN]);
-  while (b != 0) {
-    const s = <i32>ctz(b);
-    b &= b - 1;
-    let t = bishopAttacks(s, occ) & target;
-    if ((pins >> <u64>s) & 1) t &= unchecked(LINE[kb | s]);
-    n = emit(buf, n, s, t);
-  }
-
-  b = unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN]);
-  while (b != 0) {
-    const s = <i32>ctz(b);
-    b &= b - 1;
-    let t = rookAttacks(s, occ) & target;
-    if ((pins >> <u64>s) & 1) t &= unchecked(LINE[kb | s]);
-    n = emit(buf, n, s, t);
-  }
+  n = knightAndSliderMoves(pos, buf, n, target, pins);
 
   // King: each target tested with the king lifted off the board.
   const kocc = occ ^ bit(ksq);

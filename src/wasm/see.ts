@@ -1,9 +1,8 @@
 /**
- * Port of src/engine/search/see.ts: static exchange evaluation in threshold form ("does this
+ * Static exchange evaluation in threshold form ("does this
  * move win at least `threshold`?", Stockfish's see_ge). The swap loop alternates sides, always
  * recapturing with the least valuable attacker, and adds x-ray attackers as the occupancy
  * shrinks. Pins and checks are ignored.
- * Changes from the TS: u64 sets.
  */
 import { KING_ATT, KNIGHT_ATT, PAWN_ATT, bishopAttacks, rookAttacks } from './attacks';
 import { Position, bit } from './position';

@@ -3,7 +3,7 @@
  * stops them through shared memory when the page is cross-origin isolated (the server sends
  * the headers), else by ending the worker and starting a new one.
  */
-import { SIG_GEN, SIG_SIZE, SIG_STOP } from '../engine/search/thread.js';
+import { SIG_GEN, SIG_SIZE, SIG_STOP } from '../engine/signals.js';
 
 export interface EngineInfo {
   depth: number;

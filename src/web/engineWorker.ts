@@ -7,7 +7,7 @@
  * Messages in: {type:'init', wasm, signals}, {type:'go', gen, fen, moves, multiPV, movetime?}.
  * Out: {type:'ready'}, {type:'info', gen, ...SearchInfo with pv as UCI}, {type:'bestmove', gen, move}.
  */
-import { SIG_GEN, SIG_SIZE, SIG_STOP } from '../engine/search/thread.js';
+import { SIG_GEN, SIG_SIZE, SIG_STOP } from '../engine/signals.js';
 import { WasmCore } from '../engine/wasm/core.js';
 import { WasmSearcher } from '../engine/wasmSearch.js';
 import { positionFromFen } from '../notation/fen.js';

@@ -22,7 +22,7 @@ export function benchCommand(opts: BenchOptions): void {
   configureV8ForSearch();
   const depth = intOption('--depth', opts.depth ?? String(BENCH_DEPTH), 1, 64)!;
   const progress = startProgress({ label: 'bench', total: BENCH_POSITIONS.length, unit: 'positions', quiet: opts.quiet || opts.json });
-  const r = runBench(depth, (i) => progress.update(i + 1), opts.warmup !== false, wasmCoreModule());
+  const r = runBench(wasmCoreModule(), depth, (i) => progress.update(i + 1), opts.warmup !== false);
   progress.stop();
   // At the recorded depth the node count is compared with the recorded signature.
   const signature = depth === BENCH_DEPTH ? (r.nodes === BENCH_SIGNATURE ? 'as recorded' : `differs from the recorded ${BENCH_SIGNATURE}`) : undefined;

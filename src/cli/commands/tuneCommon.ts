@@ -3,7 +3,7 @@
  * progress bar, reporting skipped lines, start weights from a params file, the thread count.
  */
 import { availableParallelism } from 'node:os';
-import { resetWeights, weightsFromJson } from '../../engine/eval/params.js';
+import { resetWeights, weightsFromJson } from '../../engine/evalParams.js';
 import { startProgress } from '../../node/progress.js';
 import type { BuildCounts } from '../../tune/build.js';
 import { loadLabeled, type LoadedData } from '../../tune/dataset.js';

@@ -4,7 +4,7 @@
  * (src/node/wasmCore.ts reads the built file in Node).
  */
 import type { Position } from '../../core/position.js';
-import { MAX_THREADS } from '../search/thread.js';
+import { MAX_THREADS } from '../signals.js';
 import { MAX_SHARED_HASH_MB, SLOT_BYTES, TABLE_PTR } from './smp.js';
 
 interface CoreExports {
@@ -80,9 +80,6 @@ interface CoreExports {
   pvMove(i: number): number;
   stopFlagPtr(): number;
   hashfull(): number;
-  setSearchParam(i: number, v: number): number;
-  rebuildSearchTables(): void;
-  lmrPtr(): number;
   heapBase(): number;
   evaluateTrace(): number;
   traceBuild(): number;
@@ -107,7 +104,7 @@ export interface SharedCoreSlot {
   slot: number;
 }
 
-/** What a search in the core found (as the TypeScript SearchResult, the fields the core has). */
+/** What a search in the core found (the fields of SearchResult the core has). */
 export interface WasmSearchResult {
   /** 0 when the side to move has no legal move. */
   bestMove: number;
@@ -145,7 +142,7 @@ export interface WasmSearchHooks {
 export interface WasmSearchLimits {
   depth?: number;
   nodes?: number;
-  /** No iteration starts past (a share of) this, scaled by stability, as the TypeScript search. */
+  /** No iteration starts past (a share of) this, scaled by stability. */
   softMs?: number;
   /** The search is aborted past this. */
   hardMs?: number;
@@ -183,7 +180,7 @@ export class WasmCore {
       const memory = this.x.memory;
       throw new Error(`wasm core: ${readString(memory, msg)} at ${readString(memory, file)}:${line}:${col}`);
     };
-    // The search's clock (polled every 512 nodes), the wall clock as the TypeScript search reads it.
+    // The search's clock (polled every 512 nodes): the wall clock, shared by all threads (limits.ts now).
     const now = (): number => Date.now();
     // The search's calls to its host (see WasmSearchHooks).
     const poll = (): number => (this.hooks.poll ? this.hooks.poll() : 0);
@@ -261,7 +258,7 @@ export class WasmCore {
     return this.x.repetitions(limit);
   }
 
-  /** The search's draw test (engine/search/draw.ts isDraw), `nullAt` the ply of the line's last null move or -1. */
+  /** The search's draw test (src/wasm/draw.ts isDraw), `nullAt` the ply of the line's last null move or -1. */
   isDraw(nullAt = -1): boolean {
     return this.x.isDraw(nullAt) !== 0;
   }
@@ -361,8 +358,8 @@ export class WasmCore {
   }
 
   /**
-   * Replaces the evaluation weights: `weights` is [mg0, eg0, mg1, eg1, ...] as the TypeScript
-   * table `WEIGHTS` of src/engine/eval/params.ts (already rounded and clamped there).
+   * Replaces the evaluation weights: `weights` is [mg0, eg0, mg1, eg1, ...] as the table
+   * `WEIGHTS` of src/engine/evalParams.ts (already rounded and clamped there).
    */
   setWeights(weights: Int32Array): void {
     const n = 2 * this.x.weightPairs();
@@ -514,7 +511,7 @@ export class WasmCore {
 
   /**
    * Searches the position in the core to `depth` with a fresh hash table, histories and pawn
-   * hash: what runBench does for each position with the TypeScript Engine (newGame, go).
+   * hash: what runBench does for each position (Engine newGame, go).
    */
   searchFresh(depth: number): WasmSearchResult {
     return this.result(this.x.searchFresh(depth));
@@ -531,23 +528,6 @@ export class WasmCore {
   /** Permille of the hash table written by the last search (UCI hashfull). */
   hashfull(): number {
     return this.x.hashfull();
-  }
-
-  /**
-   * Replaces the search constants (`sp`: the TypeScript SP object; its keys in order) and
-   * the late-move reduction table (`lmr`: the TypeScript LMR, 64 * 64 bytes).
-   */
-  setSearchParams(sp: Readonly<Record<string, number>>, lmr: Uint8Array): void {
-    Object.values(sp).forEach((v, i) => {
-      if (this.x.setSearchParam(i, v) === 0) throw new RangeError(`search parameter ${i} is unknown to the core`);
-    });
-    if (lmr.length !== 64 * 64) throw new RangeError(`expected ${64 * 64} reductions, got ${lmr.length}`);
-    new Uint8Array(this.x.memory.buffer, this.x.lmrPtr(), lmr.length).set(lmr);
-  }
-
-  /** The core's late-move reduction table (a copy). */
-  lmrTable(): Uint8Array {
-    return new Uint8Array(this.x.memory.buffer, this.x.lmrPtr(), 64 * 64).slice();
   }
 
   private result(bestMove: number): WasmSearchResult {

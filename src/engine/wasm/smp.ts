@@ -16,7 +16,7 @@
  * hand it to its Web Workers; without SharedArrayBuffer, `sharedCoreMemory` says why and the
  * engine searches on one thread. The Node threads are in src/node/engineWorker.ts.
  */
-import { MAX_THREADS } from '../search/thread.js';
+import { MAX_THREADS } from '../signals.js';
 
 /** Heap bytes of each thread's instance (it uses about 3.8 MB; WasmCore checks it fits). */
 export const SLOT_BYTES = 6 * 1024 * 1024;

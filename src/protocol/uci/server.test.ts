@@ -9,9 +9,11 @@ import { makeUci, parseUci } from '../../notation/uci.js';
 import { ScriptedHost } from '../../../test/support/scriptedHost.js';
 import { UciServer } from './server.js';
 import { parseGo } from './go.js';
+import { Engine } from '../../engine/engine.js';
+import { wasmCoreModule } from '../../node/wasmCore.js';
 
 /** A UCI server on a same-thread engine, with the lines it wrote. */
-function session(host: EngineHost = new LocalHost()): { out: string[]; send: (...lines: string[]) => string[] } {
+function session(host: EngineHost = new LocalHost(new Engine({ wasm: wasmCoreModule() }))): { out: string[]; send: (...lines: string[]) => string[] } {
   const out: string[] = [];
   const server = new UciServer((l) => out.push(l), host);
   return {
@@ -218,7 +220,7 @@ test('position with an illegal move: said with its index, and the position is th
 });
 
 test('a legal bestmove in 3000 random positions (checks, promotions, en passant, castling, one legal move)', () => {
-  const host = new LocalHost();
+  const host = new LocalHost(new Engine({ wasm: wasmCoreModule() }));
   const s = session(host);
   let seed = 2024;
   const rnd = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
@@ -279,7 +281,7 @@ test('stop and ponderhit reach the host only during a search', () => {
 });
 
 test('ucinewgame after our mating move: learning receives the game with its result', () => {
-  const host = new LocalHost();
+  const host = new LocalHost(new Engine({ wasm: wasmCoreModule() }));
   const learned: LearnGame[] = [];
   host.learn = (g) => learned.push(g);
   const s = session(host);

@@ -7,8 +7,10 @@ import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { parseUci } from '../../notation/uci.js';
 import { ScriptedHost } from '../../../test/support/scriptedHost.js';
 import { XboardServer, formatThinking } from './server.js';
+import { Engine } from '../../engine/engine.js';
+import { wasmCoreModule } from '../../node/wasmCore.js';
 
-function session(host = new LocalHost()): { server: XboardServer; send: (...lines: string[]) => string[] } {
+function session(host = new LocalHost(new Engine({ wasm: wasmCoreModule() }))): { server: XboardServer; send: (...lines: string[]) => string[] } {
   const out: string[] = [];
   const server = new XboardServer((l) => out.push(l), host);
   return {
@@ -70,7 +72,7 @@ test('setboard, undo and remove; castling as O-O; level/st/time are accepted', (
 });
 
 test('the engine claims the result when its move ends the game, and result hands the game to learning', () => {
-  const host = new LocalHost();
+  const host = new LocalHost(new Engine({ wasm: wasmCoreModule() }));
   const learned: LearnGame[] = [];
   host.learn = (g) => learned.push(g);
   const { send } = session(host);

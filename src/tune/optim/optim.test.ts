@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WEIGHTS } from '../../engine/eval/params.js';
+import { WEIGHTS } from '../../engine/evalParams.js';
 import { createRng } from '../../match/rng.js';
 import { LocalObjective, PoolObjective } from '../objective.js';
 import { L2Penalty, PenalisedObjective } from '../penalty.js';

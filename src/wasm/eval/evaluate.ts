@@ -1,8 +1,8 @@
 /**
- * Port of src/engine/eval/evaluate.ts: the static evaluation, tapered between middlegame and
+ * The static evaluation, tapered between middlegame and
  * endgame by material phase, in centipawns from the side to move's point of view.
- * Scores are packed (eg << 16) + mg in an i32; every sum wraps as i32, which gives the same
- * integers as the TS (double sums, read back through ToInt32 in unpackMg/unpackEg).
+ * Scores are packed (eg << 16) + mg in an i32; every sum wraps as i32 and unpackMg/unpackEg
+ * read the halves back.
  */
 import { KING_ATT } from '../attacks';
 import { Position } from '../position';
@@ -84,7 +84,7 @@ function linearTerms(pos: Position): i32 {
 /** Blends the packed linear score by phase and endgame scale (White's point of view). */
 // @ts-ignore: decorator
 @inline function blend(mg: i32, eg: i32, phase: i32, scale: i32): i32 {
-  // One division, truncated toward zero (i32.div_s), as the TS `(... / 1536) | 0`.
+  // One division, truncated toward zero (i32.div_s).
   const v = (mg * phase * 64 + eg * (PHASE_MAX - phase) * scale) / (PHASE_MAX * 64);
   return v > EVAL_LIMIT ? EVAL_LIMIT : v < -EVAL_LIMIT ? -EVAL_LIMIT : v;
 }
@@ -122,7 +122,7 @@ export let traceSpecial = false;
 
 /**
  * The evaluation of `pos` with its trace (TRACE_COEF, trace.ts): returns the value from
- * White's point of view, as src/engine/eval/evaluate.ts evaluateTrace. Leaves the pawn hash
+ * White's point of view (the tuner's trace, src/tune/traceStore.ts). Leaves the pawn hash
  * as it was.
  */
 export function evaluateTrace(pos: Position): i32 {

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/eval/masks.ts: square masks (files, pawn spans, distances) built once at
+ * Square masks (files, pawn spans, distances) built once at
  * instantiation, and the per-evaluation scratch shared by the term modules (attack maps by side
  * and piece type, king zones). Sets are u64 instead of lo/hi int32 halves. The trace (tuner
  * coefficients) is not ported.

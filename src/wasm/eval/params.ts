@@ -1,9 +1,9 @@
 /**
- * Port of src/engine/eval/params.ts: every evaluation weight in one flat table.
+ * Every evaluation weight in one flat table.
  * WEIGHTS ([mg0, eg0, mg1, eg1, ...], i32) is exported to JS by address (weightsPtr in
- * index.ts): JS writes it (e.g. from the TS WEIGHTS after weightsFromJson, which does the
- * rounding and clamping to the group ranges) and calls applyWeights(), exactly as the TS does.
- * Group offsets and the default table are generated into defaults.ts from the TS build.
+ * index.ts): the host writes it from the one table of src/engine/evalParams.ts (which does the
+ * rounding and clamping to the group ranges) and calls applyWeights(). Group offsets and the
+ * default table are generated into defaults.ts from that table (scripts/gen-wasm-tables.ts).
  */
 import { DEFAULT_WEIGHTS, NPAIRS, P_MATERIAL, P_PST } from './defaults';
 export * from './defaults';
@@ -36,7 +36,7 @@ export function applyWeights(): void {
   }
 }
 
-/** Restores the default weights (the table generated from the TS defaults). */
+/** Restores the default weights (the table generated from src/engine/evalDefaults.ts). */
 export function resetWeights(): void {
   for (let i = 0; i < 2 * NPAIRS; i++) WEIGHTS[i] = DEFAULT_WEIGHTS[i];
   applyWeights();

@@ -1,8 +1,7 @@
 /**
- * Port of src/engine/eval/psqt.ts: material plus piece-square values as one packed (mg, eg) i32,
- * White's point of view; kept incrementally by the search with psqtDelta. Sums wrap as i32
- * (the TS sums doubles, then every reader applies ToInt32 via the unpack shifts, which is the
- * same thing: ToInt32 is a ring homomorphism mod 2^32 and the double sums are exact).
+ * Material plus piece-square values as one packed (mg, eg) i32,
+ * White's point of view; kept incrementally by the search with psqtDelta. Sums wrap as i32,
+ * which the unpack shifts read back exactly (the halves are small).
  */
 import { Position } from '../position';
 import { CASTLING, EN_PASSANT, KIND_MASK, KING, KNIGHT, PROMOTION } from '../types';

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/search/cutoffs.ts: the quiet move that refuted a node becomes a killer and
+ * The quiet move that refuted a node becomes a killer and
  * the counter-move of the previous move, and gains butterfly and continuation history while the
  * quiets tried before it lose some; captures likewise in the capture history.
  */

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/search/evalCache.ts: static evaluations by position key, two words per
+ * Static evaluations by position key, two words per
  * entry indexed by the key's low bits (the key's high word; the low word's upper half joined
  * with the 16-bit evaluation). Emptied at the start of every search.
  */

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/search/history.ts: killers, counter-moves, butterfly, continuation and
+ * Killers, counter-moves, butterfly, continuation and
  * capture histories, all updated by the same gravity formula (h += bonus − h·|bonus| / MAX).
  */
 import { MAX_PLY } from './score';

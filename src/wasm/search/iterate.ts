@@ -1,14 +1,14 @@
 /**
- * Port of src/engine/search/iterate.ts: iterative deepening at the root, each iteration inside
+ * Iterative deepening at the root, each iteration inside
  * an aspiration window around the previous score (widened by half on every failure), MultiPV
  * lines one after another. The previous iteration's order makes the next one fast.
  *
- * Changes from the TS: no helpers; info lines go out through an imported env.report (the host
- * reads the line's PV from memory), and the mate limit and book-aware search are decided by
- * the host in an imported env.iterationDone called where the TS tests them; `searchmoves` is
- * a list the host fills (rootFilter); the result is left in globals (see index.ts).
- * Time: the hard limit aborts the search (limits.ts); no iteration starts past
- * ITERATION_START_SHARE of the soft limit scaled by stability, as the TS does.
+ * Info lines go out through an imported env.report (the host reads the line's PV from
+ * memory), and the mate limit and book-aware search are decided by the host in an imported
+ * env.iterationDone after each iteration; `searchmoves` is a list the host fills (rootFilter);
+ * the result is left in globals (see index.ts). Time: the hard limit aborts the search
+ * (limits.ts); no iteration starts past ITERATION_START_SHARE of the soft limit scaled by
+ * stability.
  */
 import { psqtDelta, psqtFromScratch } from '../eval/psqt';
 import { generateLegal } from '../movegen';
@@ -54,7 +54,13 @@ import { PLIES, STACK_OFFSET, SearchThread } from './thread';
 
 const PL = PLIES;
 
-/** Share of the (scaled) soft limit past which no iteration starts (src/engine/timeman.ts). */
+/**
+ * Share of the time target (the soft limit scaled by stability) past which no new iteration
+ * starts. An iteration costs about as much as all the ones before it together, so one started
+ * late ends far past the target: checking against the whole target, the engine spent two to
+ * three times its soft limit a move and ran its clock down to about 0.6 s at 10+0.1 (matches
+ * against Phalanx), one stall of the machine away from losing on time.
+ */
 export const ITERATION_START_SHARE = 0.6;
 
 export const rm = new RootMoves();
@@ -132,7 +138,7 @@ export let resultSeldepth = 0;
 /** The iteration that ended the search was cut by iterationDone. */
 export let resultHooked = false;
 
-/** Reports line `line` as env.report (the TS report: nothing while it has no score). */
+/** Reports line `line` as env.report (nothing while it has no score). */
 function reportLine(t: SearchThread, line: i32, depth: i32, bound: i32): void {
   let score = rm.score[line];
   if (score == -INFINITE) score = rm.prevScore[line];

@@ -1,7 +1,7 @@
 /**
- * Port of src/engine/search/limits.ts: the cheap checks a search makes every CHECK_MASK + 1
+ * The cheap checks a search makes every CHECK_MASK + 1
  * nodes: the stop signals, ponderhit, the node limit and the hard time limit.
- * Changes from the TS: the clock is a function the host imports (env.now, milliseconds), and
+ * The clock is a function the host imports (env.now, milliseconds), and
  * so is the controller's signal array: env.poll() returns POLL_STOP when the search must stop
  * (stop, or a newer search started) and POLL_PONDER while the controller still ponders: one
  * call out of the core and three Atomics.load every 512 nodes, about 2,000 calls a second,

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/search/movepick.ts: staged move ordering, per-ply state in the thread's
+ * Staged move ordering, per-ply state in the thread's
  * stacks.
  *
  *   main search:  hash move → captures that do not lose material (SEE ≥ 0), most valuable
@@ -9,8 +9,6 @@
  *   in check:     all evasions, hash move first, then captures, then quiets by history
  *   quiescence:   hash move (if noisy) → captures and promotions, most valuable victim first
  *                 → (first quiescence ply only) quiet checks
- *
- * Changes from the TS: one u64 of pins per ply.
  */
 import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from '../givesCheck';
 import { computePins, isLegalNotInCheck } from '../legality';

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/search/pvs.ts: principal variation search in negamax form with a
+ * Principal variation search in negamax form with a
  * transposition table, selective pruning, reductions and extensions. Root moves are handled by
  * iterate.ts; this function searches every other node. Same steps, same order of operations:
  *
@@ -11,8 +11,7 @@
  *   Step 6.  Move loop: pruning at low depth, extensions, late move reductions, PVS re-search
  *   Step 7.  Mate/stalemate, history updates, hash store
  *
- * Changes from the TS: scores are negated with `-x` (an i32 has no -0, which is why the TS
- * writes `0 - x`); the position key is one u64.
+ * Scores are i32 (no -0, so `-x` is safe); the position key is one u64.
  */
 import { CHECK_INFO_SIZE, givesCheck as givesCheckFast, prepareCheckInfo } from '../givesCheck';
 import { evaluateWith } from '../eval/evaluate';

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/search/qsearch.ts: quiescence search (captures and promotions until the
+ * Quiescence search (captures and promotions until the
  * position is quiet, stand pat on the static evaluation, every evasion in check), with SEE and
  * delta pruning, quiet checks at the first quiescence ply when asked.
  *

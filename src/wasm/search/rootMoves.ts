@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/search/rootMoves.ts: every legal root move with its score in the current
+ * Every legal root move with its score in the current
  * iteration, its score in the last complete one, and its principal variation, kept sorted best
  * first by a stable insertion sort.
  */

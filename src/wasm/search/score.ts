@@ -1,4 +1,4 @@
-/** Port of src/engine/score.ts: score conventions shared by search and hash table. */
+/** Score conventions shared by search and hash table (the same values as src/engine/score.ts, which the host reads). */
 export const MAX_PLY = 128;
 export const MATE = 32000;
 /** Scores at or beyond this are mates found within MAX_PLY. */

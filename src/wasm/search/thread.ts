@@ -1,10 +1,11 @@
 /**
- * Port of src/engine/search/thread.ts: the state of a search, per-ply stacks allocated once
+ * The state of a search, per-ply stacks allocated once
  * (move lists and their scores, picker stage, pins, static evals, moves played, principal
  * variations) and the counters the limits are checked against. Nothing is allocated during
  * a search.
- * Changes from the TS: pins are one u64 per ply (not pinLo/pinHi), check info 7 u64 words per
- * ply; the controller's signal array becomes the stop word of limits.ts; no helper threads.
+ * Pins are one u64 per ply, check info 7 u64 words per ply; the controller's signals arrive
+ * through limits.ts (env.poll and the stop word). Helpers of a parallel search are other
+ * instances over the same memory (src/engine/wasm/smp.ts).
  */
 import { CHECK_INFO_SIZE } from '../givesCheck';
 import { Position } from '../position';

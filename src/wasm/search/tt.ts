@@ -1,6 +1,6 @@
 /**
- * Port of src/engine/tt.ts: buckets of two 16-byte entries (four i32 words each), indexed by
- * the low bits of the Polyglot key's low half, the same layout, the same replacement:
+ * Buckets of two 16-byte entries (four i32 words each), indexed by
+ * the low bits of the Polyglot key's low half:
  *
  *   word 0  keyHi ^ word1 ^ word2
  *   word 1  bits  0-15 move           bits 16-31 score (int16, mate scores relative to node)
@@ -8,7 +8,7 @@
  *           bits 24-25 bound          bits 26-31 generation
  *   word 3  keyLo
  *
- * Changes from the TS: the key arrives as one u64 and is split here; the table is a
+ * The key arrives as one u64 and is split here; the table is a
  * StaticArray<i32> allocated by `resize` (the runtime never frees: resize rarely).
  */
 import { MATE_IN_MAX, NONE_SCORE } from './score';

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/eval/terms/endgame.ts: KXK / KBNK gradients, exact KPK from the bitbase,
+ * KXK / KBNK gradients, exact KPK from the bitbase,
  * and the endgame scale (pawnless near-equal material, wrong rook pawn + bishop, opposite
  * bishops).
  */

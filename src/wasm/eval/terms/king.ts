@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/eval/terms/king.ts: pawn shelter and storm on the king's file and its
+ * Pawn shelter and storm on the king's file and its
  * neighbours (by rank), king on an open file (cached in the pawn hash entry), king-zone attack
  * with two or more attackers, safe checks by piece type, weak zone squares.
  */

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/eval/terms/kpk.ts: the KPK win/draw bitbase, built by the same retrograde
+ * The KPK win/draw bitbase, built by the same retrograde
  * iteration (same order, in place) the first time it is needed. 2 x 24 x 64 x 64 positions.
  */
 import { KING_ATT, PAWN_ATT } from '../../attacks';

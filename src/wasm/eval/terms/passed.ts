@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/eval/terms/passed.ts: passed-pawn terms beyond the pawn hash (king
+ * Passed-pawn terms beyond the pawn hash (king
  * distances to the stop square, free stop square, safe path), weighted by rank.
  */
 import { Position } from '../../position';

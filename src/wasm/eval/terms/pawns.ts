@@ -1,10 +1,9 @@
 /**
- * Port of src/engine/eval/terms/pawns.ts: pawn structure (doubled, isolated, backward,
+ * Pawn structure (doubled, isolated, backward,
  * connected, passed by rank), cached in a pawn hash keyed by the pawn bitboards themselves
  * (compared in full: no false hits), with the king shelter last computed for each side.
  *
- * Same hash function and table size (2^14 entries) as the TS; the entry layout differs (the TS
- * uses 24 int32 per entry, here 8 u64 = one 64-byte line):
+ * 2^14 entries of 8 u64 (one 64-byte line):
  *   0 white pawns, 1 black pawns, 2/3 passed pawns W/B, 4/5 attack spans W/B,
  *   6 score (low 32 bits) | (white king sq + 1) << 32 | (black king sq + 1) << 40 | valid << 48,
  *   7 shelter score W (low 32) | shelter score B (high 32).
@@ -24,7 +23,7 @@ const TABLE = new StaticArray<u64>(ENTRY << BITS);
 const VALID: u64 = (<u64>1) << 48;
 
 /** Results of the last probePawns: packed score (White minus Black), passed pawns and attack
- *  spans by color (PAWN_INFO in the TS). */
+ *  spans by color . */
 export let PI_SCORE: i32 = 0;
 export const PI_PASSED = new StaticArray<u64>(2);
 export const PI_SPAN = new StaticArray<u64>(2);
@@ -93,7 +92,7 @@ export function probePawns(pos: Position): void {
   unchecked(TABLE[e + 3] = PI_PASSED[1]);
   unchecked(TABLE[e + 4] = PI_SPAN[0]);
   unchecked(TABLE[e + 5] = PI_SPAN[1]);
-  // Shelter king squares reset to "none" (0), as the TS does.
+  // Shelter king squares reset to "none" (0).
   unchecked(TABLE[e + 6] = <u64><u32>score | VALID);
   unchecked(TABLE[e + 7] = 0);
 }

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/eval/terms/pieces.ts: knights, bishops, rooks and queens (mobility,
+ * Knights, bishops, rooks and queens (mobility,
  * outposts, minor behind a pawn, rooks on open files and on the 7th). Also fills the attack
  * maps and the king-zone hit counts that king safety and threats read afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * Port of src/engine/eval/terms/threats.ts: enemy pieces attacked by pawns, minors and rooks
+ * Enemy pieces attacked by pawns, minors and rooks
  * (by victim type), by the king, hanging pieces, safe pawn pushes that attack a piece.
  */
 import { Position } from '../../position';

@@ -1,5 +1,5 @@
 /**
- * Default evaluation weights by parameter group ([mg, eg] pairs), read by params.ts.
+ * Default evaluation weights by parameter group ([mg, eg] pairs), read by evalParams.ts.
  * Fitted by Texel's method (`tabiya tune fit --epochs 400 --l2 1e-8`: full-batch Adam on the mean
  * squared error of 1 / (1 + e^(-K·eval/400)) against game results, K fitted first, with an L2 pull
  * toward the previous defaults) on the 561,590 positions of

@@ -1,5 +1,8 @@
 /**
- * Every evaluation weight, in one flat table a tuner can read and write.
+ * Every evaluation weight, in one flat table a tuner can read and write: the one definition of
+ * the parameter names, groups, ranges and defaults. The WebAssembly core's copy of the offsets
+ * and defaults (src/wasm/eval/defaults.ts) is generated from it by scripts/gen-wasm-tables.ts,
+ * and the weights in use are pushed into each core before it searches (WasmSearcher.sync).
  *
  * The evaluation is linear in these weights: each term adds weight × coefficient, where the
  * coefficient is a count taken from the position (white's count minus black's). Each weight is
@@ -7,7 +10,7 @@
  *
  *   eval = (64 · mg · phase + eg · (24 − phase) · scale) / (24 · 64),   mg = Σ W_mg[i]·c_i,  eg = Σ W_eg[i]·c_i
  *
- * so a tuner that records the coefficients c_i of a position (`evaluateTrace` in evaluate.ts),
+ * so a tuner that records the coefficients c_i of a position (the core's `evaluateTrace`, src/wasm/eval/evaluate.ts),
  * its phase and its scale can recompute the evaluation for any weights without the engine
  * (Texel tuning over a linearised evaluation). Conditions in the evaluation depend only on the
  * position, never on weights, which is what keeps it linear. Specialised endgame evaluators
@@ -15,14 +18,14 @@
  *
  * Layout: `WEIGHTS[2 * i]` is pair i's middlegame value, `WEIGHTS[2 * i + 1]` its endgame value.
  * Pairs are grouped (`GROUPS`): material by piece type, piece-square tables, mobility by number
- * of squares, and so on. After writing WEIGHTS, call `applyWeights()` to refresh the packed copy
- * the evaluation reads.
+ * of squares, and so on. After writing WEIGHTS, call `applyWeights()`: the cores take the new
+ * weights before their next use.
  *
  * Defaults were fitted by logistic regression (Texel's method) on positions from
  * ../shared/data/tuning/pgnmentor_quiet_labeled.epd, resolved by quiescence search; see
  * docs/engine.md.
  */
-import { DEFAULTS } from './defaults.js';
+import { DEFAULTS } from './evalDefaults.js';
 
 export interface ParamGroup {
   /** Name used in files and tuner output, e.g. `mobility.knight`. */
@@ -89,40 +92,19 @@ export const GROUPS: readonly ParamGroup[] = groups;
 
 /** Weights: [mg0, eg0, mg1, eg1, ...]. Write here, then call applyWeights(). */
 export const WEIGHTS = new Int32Array(2 * NPAIRS);
-/** mg and eg of each pair packed into one int32 (eg << 16) + mg, as the evaluation reads them. */
-export const PACKED = new Int32Array(NPAIRS);
-
-/** Packs a middlegame and an endgame value into one int32 (both must fit in 16 bits). */
-export const pack = (mg: number, eg: number): number => (eg << 16) + mg;
-export const unpackMg = (s: number): number => (s << 16) >> 16;
-export const unpackEg = (s: number): number => (s + 0x8000) >> 16;
-
-/**
- * Material + piece-square value of a piece code on a square, packed, White positive: the
- * table the search's incremental material/PST sum reads (derived from WEIGHTS).
- */
-export const PSQ = new Int32Array(16 * 64);
-
 /**
  * Bumped by every applyWeights: a copy of the weights elsewhere (the WebAssembly core's) is
  * stale when the version it was taken at differs.
  */
 export let weightsVersion = 0;
 
-/** Refreshes PACKED and PSQ from WEIGHTS (call after changing WEIGHTS). */
+/** Call after writing WEIGHTS: every core takes them before its next search or evaluation. */
 export function applyWeights(): void {
   weightsVersion++;
-  for (let i = 0; i < NPAIRS; i++) PACKED[i] = pack(WEIGHTS[2 * i]!, WEIGHTS[2 * i + 1]!);
-  for (let c = 0; c < 2; c++) {
-    for (let t = 1; t <= 6; t++) {
-      const mat = t === 6 ? 0 : PACKED[P_MATERIAL + t - 1]!;
-      for (let sq = 0; sq < 64; sq++) {
-        const v = mat + PACKED[P_PST + ((t - 1) << 6) + (c === 0 ? sq : sq ^ 56)]!;
-        PSQ[(((c << 3) | t) << 6) | sq] = c === 0 ? v : -v;
-      }
-    }
-  }
 }
+
+/** The game phase of a full board (knights and bishops 1, rooks 2, queens 4): the evaluation tapers over 0..PHASE_MAX. */
+export const PHASE_MAX = 24;
 
 /** Restores the default weights. */
 export function resetWeights(): void {

@@ -1,0 +1,193 @@
+/**
+ * The evaluation (the WebAssembly core's, src/wasm/eval) on its own properties: colour symmetry,
+ * the trace that rebuilds it from weights and coefficients, the material + piece-square sum
+ * kept incrementally, known endgames (KPK, KBNK, drawish material), the bishop pair, weights
+ * pushed in from the one table (src/engine/evalParams.ts) and back; the checked build (every
+ * array access bounds-checked) gives the release build's values on real games.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { legalMoves } from '../src/core/movegen.js';
+import type { Position } from '../src/core/position.js';
+import { unwrap } from '../src/core/result.js';
+import { NPAIRS, P_BISHOP_PAIR, PHASE_MAX, WEIGHTS, applyWeights, resetWeights, weightsFromJson } from '../src/engine/evalParams.js';
+import { WasmCore } from '../src/engine/wasm/core.js';
+import { gamePhase } from '../src/engine/wdl.js';
+import { loadWasmCore, traceCoreModule } from '../src/node/wasmCore.js';
+import { positionFromFen } from '../src/notation/fen.js';
+import { readPgn } from '../src/pgn/reader.js';
+
+const DATA = new URL('../../../shared/data/', import.meta.url);
+const fens = readFileSync(new URL('suites/wac_300.epd', DATA), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => l.split(' ').slice(0, 4).join(' ') + ' 0 1');
+
+/** The same position with colours swapped and the board flipped. */
+function mirror(fen: string): string {
+  const [board, turn, castling, ep] = fen.split(' ');
+  const swap = (s: string): string => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  const rows = board!.split('/').reverse().map(swap);
+  const c = castling === '-' ? '-' : [...swap(castling!)].sort().join('');
+  const e = ep === '-' ? '-' : ep![0] + (ep![1] === '3' ? '6' : '3');
+  return `${rows.join('/')} ${turn === 'w' ? 'b' : 'w'} ${c} ${e} 0 1`;
+}
+
+const core = loadWasmCore();
+const evaluate = (fen: string, c: WasmCore = core): number => {
+  c.setPosition(unwrap(positionFromFen(fen)), false);
+  return c.evaluate();
+};
+
+test('the evaluation is colour-symmetric (300 WAC positions and their mirror images)', () => {
+  for (const fen of fens) assert.equal(evaluate(fen), evaluate(mirror(fen)), fen);
+});
+
+test('the trace rebuilds the evaluation from weights and coefficients (linear in every weight)', () => {
+  const trace = new WasmCore(traceCoreModule());
+  trace.setWeights(WEIGHTS);
+  let checked = 0;
+  for (const fen of fens) {
+    trace.setPosition(unwrap(positionFromFen(fen)), false);
+    const t = trace.evaluateTrace();
+    if (t.special) continue;
+    let mg = 0;
+    let eg = 0;
+    for (let i = 0; i < NPAIRS; i++) {
+      mg += WEIGHTS[2 * i]! * t.coef[i]!;
+      eg += WEIGHTS[2 * i + 1]! * t.coef[i]!;
+    }
+    const white = ((64 * mg * t.phase + eg * (PHASE_MAX - t.phase) * t.scale) / (PHASE_MAX * 64)) | 0;
+    assert.equal(white, t.white, fen);
+    assert.equal(fen.split(' ')[1] === 'w' ? t.white : 0 - t.white, evaluate(fen), fen);
+    checked++;
+  }
+  assert.ok(checked > 250);
+});
+
+test('material + PST kept incrementally equals the sum from scratch along random games; the phase is wdl.ts gamePhase', () => {
+  let seed = 99;
+  const rnd = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  for (const fen of fens.slice(0, 40)) {
+    const pos = unwrap(positionFromFen(fen));
+    core.setPosition(pos, false);
+    let psqt = core.psqtFromScratch();
+    for (let ply = 0; ply < 60; ply++) {
+      const moves = legalMoves(pos);
+      if (moves.length === 0) break;
+      const m = moves[rnd(moves.length)]!;
+      psqt += core.psqtDelta(m);
+      pos.play(m);
+      core.setPosition(pos, false);
+      assert.equal(psqt, core.psqtFromScratch(), `${fen} after ${ply + 1} plies`);
+      assert.equal(core.evaluateWith(psqt), core.evaluate());
+      assert.equal(core.materialPhase(), gamePhase(pos));
+    }
+  }
+});
+
+test('KPK: known wins and draws from the bitbase', () => {
+  // [fen, white to move wins?]
+  const cases: [string, boolean][] = [
+    ['k7/8/8/8/8/8/P7/K7 w - - 0 1', false], // rook pawn, defender in the corner
+    ['8/4P3/4K3/8/8/8/8/k7 w - - 0 1', true], // pawn on the 7th, escorted
+    ['4k3/8/4K3/4P3/8/8/8/8 b - - 0 1', true], // king on the 6th in front of its pawn
+    ['4k3/8/4K3/4P3/8/8/8/8 w - - 0 1', true],
+    ['8/8/8/8/8/8/3kP3/7K b - - 0 1', false], // the pawn falls
+    ['4k3/8/8/4P3/4K3/8/8/8 b - - 0 1', false], // Black reaches e7 first and keeps the opposition
+    ['4k3/4P3/4K3/8/8/8/8/8 b - - 0 1', false], // stalemate
+  ];
+  for (const [fen, wins] of cases) assert.equal(evaluate(fen) === 0, !wins, `${fen}: a draw evaluates to 0, a win does not`);
+});
+
+test('KBNK drives the lone king to a corner of the bishop colour', () => {
+  const right = evaluate('7k/8/5K2/8/8/8/8/4BN2 w - - 0 1'); // h8 is dark, bishop on e1 (dark)
+  const wrong = evaluate('k7/8/2K5/8/8/8/8/4BN2 w - - 0 1'); // a8 is light
+  const centre = evaluate('8/8/8/4k3/8/8/8/K3BN2 w - - 0 1');
+  // From the wrong corner the king must be driven along the edge, so that is worth less than the centre.
+  assert.ok(right > centre && centre > wrong, `${right} > ${centre} > ${wrong}`);
+  assert.ok(centre > 5000, 'a known win');
+});
+
+test('drawish material is scaled towards zero', () => {
+  const krkb = evaluate('8/8/3k4/8/2b5/8/3K4/6R1 w - - 0 1');
+  const krk = evaluate('8/8/3k4/8/8/8/3K4/6R1 w - - 0 1');
+  assert.ok(Math.abs(krkb) < 100 && krk > 5000, `KRKB ${krkb}, KRK ${krk}`);
+  assert.equal(evaluate('8/8/3k4/8/8/8/3K4/5NN1 w - - 0 1'), 0, 'KNNK');
+  const opposite = evaluate('4k3/8/4b3/1p6/1P1P1P2/2P5/3B4/4K3 w - - 0 1');
+  const same = evaluate('4k3/8/3b4/1p6/1P1P1P2/2P5/3B4/4K3 w - - 0 1');
+  assert.ok(Math.abs(opposite) < Math.abs(same), `opposite bishops ${opposite}, same colour ${same}`);
+});
+
+test('the bishop pair: a side with two bishops against one gets the pair weight', () => {
+  const trace = new WasmCore(traceCoreModule());
+  const traceOf = (fen: string): ReturnType<WasmCore['evaluateTrace']> => {
+    trace.setPosition(unwrap(positionFromFen(fen)), false);
+    return trace.evaluateTrace();
+  };
+  // Two bishops against one (a bishop short), and the same with colours swapped.
+  const white = 'r1bqk2r/ppp2ppp/2n2n2/3pp3/3PP3/2NB1N2/PPP2PPP/R1BQK2R w KQkq - 0 1';
+  [white, mirror(white)].forEach((fen, i) => {
+    const sign = i === 0 ? 1 : -1;
+    trace.setWeights(WEIGHTS);
+    assert.equal(traceOf(fen).coef[P_BISHOP_PAIR], sign, fen);
+    const before = traceOf(fen).white;
+    try {
+      WEIGHTS[2 * P_BISHOP_PAIR] += 100;
+      WEIGHTS[2 * P_BISHOP_PAIR + 1] += 100;
+      applyWeights();
+      trace.setWeights(WEIGHTS);
+      trace.clearPawnHash();
+      // +100 in both halves moves the (tapered, unscaled) evaluation by 100 toward the side with the pair.
+      assert.equal(traceOf(fen).white - before, 100 * sign, fen);
+    } finally {
+      resetWeights();
+      trace.setWeights(WEIGHTS);
+      trace.clearPawnHash();
+    }
+  });
+  assert.equal(traceOf('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1').coef[P_BISHOP_PAIR], 0, 'both sides have the pair');
+  assert.equal(traceOf('4k3/8/3b4/8/8/3B4/8/4K3 w - - 0 1').coef[P_BISHOP_PAIR], 0, 'neither side has the pair');
+});
+
+test('other weights pushed in from the table change most evaluations, and the defaults bring them back', () => {
+  const c = loadWasmCore();
+  const positions = fens.map((f) => unwrap(positionFromFen(f)));
+  const before = positions.map((p) => (c.setPosition(p, false), c.evaluate()));
+  const json = JSON.parse(readFileSync(new URL('../../data/params/texel-adam-pgnmentor200k.json', import.meta.url), 'utf8')) as Record<string, [number, number][]>;
+  try {
+    weightsFromJson(json);
+    c.setWeights(WEIGHTS);
+    c.clearPawnHash(); // it holds pawn scores made with the old weights, as the engine knows (newGame)
+    const changed = positions.filter((p, i) => (c.setPosition(p, false), c.evaluate() !== before[i])).length;
+    assert.ok(changed > positions.length / 2, `other weights change most evaluations (${changed})`);
+  } finally {
+    resetWeights();
+  }
+  c.setWeights(WEIGHTS);
+  c.clearPawnHash();
+  positions.forEach((p, i) => {
+    c.setPosition(p, false);
+    assert.equal(c.evaluate(), before[i]);
+  });
+  assert.throws(() => c.setWeights(new Int32Array(3)), /expected \d+ weights, got 3/);
+});
+
+test('checked build: the release build values on 40 real games, without a bad index', async () => {
+  const checked = loadWasmCore(true);
+  let games = 0;
+  let positions = 0;
+  const same = (pos: Position): void => {
+    core.setPosition(pos, false);
+    checked.setPosition(pos, false);
+    assert.equal(checked.evaluate(), core.evaluate(), `game ${games + 1} ply ${pos.ply}`);
+    positions++;
+  };
+  await readPgn(new URL('games/pgnmentor_players_sample2000.pgn.gz', DATA).pathname, {
+    endTags: () => games < 40,
+    move: (pos) => same(pos),
+    endGame: () => void games++,
+  });
+  assert.ok(games >= 40 && positions > 2000, `${games} games, ${positions} positions`);
+});

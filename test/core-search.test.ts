@@ -1,0 +1,164 @@
+/**
+ * The search (the WebAssembly core's, src/wasm/search) on its own: the checked build (every
+ * array access bounds-checked) visits the release build's nodes on every bench position at
+ * depths 1 to 6; node, depth and time limits; mate, stalemate, repetition, the fifty-move rule
+ * and insufficient material; MultiPV and searchmoves; a fixed movetime is used to its end;
+ * WAC positions solved; SEE on hand-worked exchanges. The node-for-node guard against any
+ * change is the bench signature (test/engine-cli.test.ts).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { unwrap } from '../src/core/result.js';
+import { BENCH_POSITIONS, runBench } from '../src/engine/bench.js';
+import { Engine } from '../src/engine/engine.js';
+import { MATE } from '../src/engine/score.js';
+import { loadWasmCore, wasmCoreModule } from '../src/node/wasmCore.js';
+import { parseEpd } from '../src/notation/epd.js';
+import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
+import { parseSan } from '../src/notation/san.js';
+import { parseUci } from '../src/notation/uci.js';
+
+const engine = (hashMB = 8): Engine => new Engine({ hashMB, wasm: wasmCoreModule() });
+
+test("core search, checked build: the release build's nodes, moves and scores at depths 1 to 6, without a bad index", () => {
+  const release = loadWasmCore();
+  const checked = loadWasmCore(true);
+  let nodes = 0;
+  for (let depth = 1; depth <= 6; depth++) {
+    BENCH_POSITIONS.forEach((fen, i) => {
+      const pos = unwrap(positionFromFen(fen));
+      release.setPosition(pos);
+      checked.setPosition(pos);
+      const r = release.searchFresh(depth);
+      const c = checked.searchFresh(depth);
+      assert.deepEqual([c.nodes, c.bestMove, c.score, c.pv], [r.nodes, r.bestMove, r.score, r.pv], `bench position ${i} at depth ${depth}`);
+      nodes += c.nodes;
+    });
+  }
+  assert.ok(nodes > 50_000, `${nodes} nodes`);
+});
+
+test('core search: the bench is deterministic, the same nodes and moves on every run', () => {
+  const a = runBench(wasmCoreModule(), 5);
+  const b = runBench(wasmCoreModule(), 5);
+  assert.deepEqual(a.positions.map((p) => [p.nodes, p.bestMove]), b.positions.map((p) => [p.nodes, p.bestMove]));
+});
+
+test('core search: node and time limits, mate and stalemate at the root', () => {
+  const core = loadWasmCore();
+  const start = unwrap(positionFromFen(BENCH_POSITIONS[1]!));
+  core.setPosition(start);
+  core.newGame();
+  const byNodes = core.search({ nodes: 20_000 });
+  assert.ok(byNodes.bestMove !== 0 && byNodes.depth >= 3, `depth ${byNodes.depth}`);
+  assert.ok(byNodes.nodes >= 20_000 && byNodes.nodes < 200_000, `nodes ${byNodes.nodes}`);
+  const t0 = Date.now();
+  const byTime = core.search({ hardMs: 150 });
+  assert.ok(Date.now() - t0 < 2000 && byTime.bestMove !== 0);
+
+  core.setPosition(unwrap(positionFromFen('6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1')));
+  const mate = core.searchFresh(6);
+  assert.equal(mate.score, 32000 - 1, 'mate in one');
+  core.setPosition(unwrap(positionFromFen('4R1k1/5ppp/8/8/8/8/8/6K1 b - - 1 1')));
+  assert.deepEqual([core.searchFresh(4).bestMove, core.searchFresh(4).score], [0, -32000], 'mated');
+  core.setPosition(unwrap(positionFromFen('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1')));
+  assert.deepEqual([core.searchFresh(4).bestMove, core.searchFresh(4).score], [0, 0], 'stalemate');
+});
+
+test('core search: no legal move, repetitions, the fifty-move rule and insufficient material', () => {
+  const e = engine(1);
+  e.setPosition('7k/6Q1/6K1/8/8/8/8/8 b - - 0 1');
+  assert.deepEqual([e.go({ depth: 5 }).bestMove, e.go({ depth: 5 }).score], [0, -MATE], 'mated');
+  e.setPosition('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1');
+  assert.deepEqual([e.go({ depth: 5 }).bestMove, e.go({ depth: 5 }).score], [0, 0], 'stalemate');
+  // With 99 half-moves played, any move that is not a capture or pawn move draws.
+  e.setPosition('8/8/8/8/8/4k3/8/R3K3 w - - 99 80');
+  assert.equal(e.go({ depth: 6 }).score, 0, 'fifty moves');
+  e.setPosition('8/8/8/8/8/4k3/8/R3K3 w - - 0 80');
+  assert.ok(e.go({ depth: 6 }).score > 300, 'the same position, a win with the fifty-move count at 0');
+  const core = loadWasmCore();
+  core.setPosition(unwrap(positionFromFen('8/8/8/8/8/4k3/8/1B2K3 w - - 0 1')), false);
+  assert.equal(core.isDraw(), true, 'KBK');
+  const pos = unwrap(positionFromFen(STARTING_FEN));
+  for (const san of ['Nf3', 'Nf6', 'Ng1', 'Ng8']) {
+    core.setPosition(pos);
+    assert.equal(core.isDraw(), false, `before ${san}`);
+    pos.play(unwrap(parseSan(pos, san)));
+  }
+  core.setPosition(pos);
+  assert.equal(core.isDraw(), true, 'the start position again');
+});
+
+test('core search: MultiPV lines are distinct, best first; searchmoves restricts the root; node and depth limits', () => {
+  const e = engine();
+  e.settings.multiPV = 3;
+  e.setPosition(STARTING_FEN);
+  const r = e.go({ depth: 6 });
+  assert.equal(r.lines?.length, 3);
+  assert.equal(new Set(r.lines!.map((l) => l.move)).size, 3);
+  assert.ok(r.lines![0]!.score >= r.lines![1]!.score && r.lines![1]!.score >= r.lines![2]!.score);
+  e.settings.multiPV = 1;
+  const only = unwrap(parseSan(e.pos, 'a3'));
+  assert.equal(e.go({ depth: 5, searchmoves: [only] }).bestMove, only);
+  const n = e.go({ nodes: 5000 });
+  assert.ok(n.nodes >= 5000 && n.nodes < 5000 + 2048, `${n.nodes} nodes`);
+  assert.equal(e.go({ depth: 4 }).depth, 4);
+});
+
+test('core search: a fixed movetime is thought through to its end, even when the best move never changes', () => {
+  // A clock game may stop early on a stable best move; `go movetime` promises the full time.
+  const e = engine();
+  e.settings.moveOverhead = 0;
+  e.setPosition(STARTING_FEN);
+  const r = e.go({ movetime: 300 });
+  assert.ok(r.time >= 300, `searched ${r.time} ms`);
+  assert.ok(r.depth >= 4);
+});
+
+test('core search: solves most of the first 20 WAC positions with 30 000 nodes each', () => {
+  const lines = readFileSync(new URL('../../../shared/data/suites/wac_300.epd', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(0, 20);
+  const e = engine(16);
+  let solved = 0;
+  for (const line of lines) {
+    const rec = unwrap(parseEpd(line));
+    e.newGame();
+    e.setPosition(rec.fen);
+    const bm = rec.ops.get('bm')!.map((s) => unwrap(parseSan(e.pos, s)));
+    if (bm.includes(e.go({ nodes: 30000 }).bestMove)) solved++;
+  }
+  assert.ok(solved >= 16, `${solved}/20 solved`);
+});
+
+// Exchange values worked out by hand with P 100, N 320, B 330, R 500, Q 950.
+const SEE_CASES: [string, string, number, string][] = [
+  ['1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1', 'e1e5', 100, 'undefended pawn'],
+  // N takes pawn, N takes N, R takes N, B takes R, Q (x-ray behind the rook) takes B, Q (x-ray
+  // behind the bishop) takes Q: best for White is to stop after losing the knight for a pawn.
+  ['1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1', 'd3e5', -220, 'x-rays on both sides'],
+  ['4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1', 'e4d5', 100, 'pawn takes pawn'],
+  ['4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1', 'd2d5', -850, 'queen takes a defended pawn'],
+  ['4k3/8/8/3r4/8/8/3R4/3RK3 w - - 0 1', 'd2d5', 500, 'rook takes undefended rook'],
+  ['3rk3/8/8/3r4/8/8/3R4/3RK3 w - - 0 1', 'd2d5', 500, 'doubled rooks: R takes R, R takes R, R takes R'],
+  ['4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1', 'e4d5', 950, 'pawn takes queen'],
+  ['4k3/4r3/8/8/8/8/8/4RK2 w - - 0 1', 'e1e7', 0, 'rook takes rook, king takes rook'],
+  ['4k3/4r3/8/8/8/8/4R3/4RK2 w - - 0 1', 'e2e7', 500, 'the king may not recapture a defended rook'],
+  ['4k3/3pr3/8/8/8/8/8/4RK2 w - - 0 1', 'e1e7', 0, 'rook takes rook, pawn takes rook'],
+  ['4k3/8/8/2p5/8/8/8/1R2K3 w - - 0 1', 'b1b4', -500, 'a quiet move to an attacked square loses the piece'],
+  ['4k3/8/8/2p5/8/8/8/1R2K3 w - - 0 1', 'b1b2', 0, 'a quiet move to a safe square'],
+  ['4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1', 'e5d6', 0, 'en passant counts as an even trade'],
+];
+
+test('core search: SEE with a threshold is true exactly up to the exchange value', () => {
+  const core = loadWasmCore();
+  for (const [fen, uci, value, why] of SEE_CASES) {
+    const pos = unwrap(positionFromFen(fen));
+    const m = unwrap(parseUci(pos, uci));
+    core.setPosition(pos, false);
+    assert.equal(core.seeGe(m, value), true, `${why}: see >= ${value}`);
+    assert.equal(core.seeGe(m, value + 1), false, `${why}: not see >= ${value + 1}`);
+  }
+});
