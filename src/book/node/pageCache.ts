@@ -53,21 +53,37 @@ export class PageCache {
 
   /** The slot holding page `page`, read from the file if it is not cached. */
   slot(page: number): number {
+    const s = this.peek(page);
+    if (s >= 0) return s;
+    const v = this.claim(page);
+    this.fill(page, this.slab(v), PageCache.offsetIn(v));
+    return v;
+  }
+
+  /** The slot holding page `page`, or -1 when it is not cached. */
+  peek(page: number): number {
     const mask = this.mask;
-    let i = hash(page) & mask;
-    for (;;) {
+    for (let i = hash(page) & mask; ; i = (i + 1) & mask) {
       const e = this.table[i]!;
-      if (e === 0) break;
+      if (e === 0) return -1;
       if (this.pageOf[e - 1] === page) {
         this.ref[e - 1] = 1;
         this.hits++;
         return e - 1;
       }
-      i = (i + 1) & mask;
     }
+  }
+
+  /** Caches page `page` (not cached yet) from `src[at .. at + PAGE)`, read by the caller. */
+  put(page: number, src: Uint8Array, at: number): void {
+    const s = this.claim(page);
+    this.slab(s).set(src.subarray(at, at + PAGE), PageCache.offsetIn(s));
+  }
+
+  /** A slot for page `page`, entered in the table; its bytes are for the caller to write. */
+  private claim(page: number): number {
     this.misses++;
     const s = this.victim();
-    this.fill(page, this.slab(s), PageCache.offsetIn(s));
     this.pageOf[s] = page;
     this.ref[s] = 1;
     this.insert(page, s);

@@ -81,7 +81,7 @@ const DIRECT_PAGES = 8;
 /**
  * Positional reads of an open file through a fixed cache of 4 KiB pages (pageCache.ts): a probe
  * of a book reads a few small pieces (a block of positions, a few retrieval slots, a game's
- * record and moves), and once they are cached it makes no system call and allocates nothing
+ * record and moves), and once they are cached it makes no system call and allocates no buffer
  * (`locate`; `read` allocates a view).
  */
 export class FileReader implements PinnedSource {
@@ -118,7 +118,7 @@ export class FileReader implements PinnedSource {
 
   /**
    * Makes `length` bytes at `offset` (fewer at the end of the file) readable at
-   * `this.data[returned index]`, valid until the next read. Allocates nothing once warm.
+   * `this.data[returned index]`, valid until the next read. Allocates no buffer once warm.
    */
   locate(offset: number, length: number): number {
     const end = Math.min(offset + length, this.size);
@@ -133,18 +133,31 @@ export class FileReader implements PinnedSource {
       this.data = this.cache.slab(s);
       return PageCache.offsetIn(s) + (offset - first * PAGE);
     }
-    if (this.scratch.length < end - offset) this.scratch = new Uint8Array(2 ** Math.ceil(Math.log2(end - offset)));
+    const span = (last - first + 1) * PAGE;
+    if (this.scratch.length < span) this.scratch = new Uint8Array(2 ** Math.ceil(Math.log2(span)));
     const out = this.scratch;
     if (last - first > DIRECT_PAGES) {
       this.readInto(out, 0, end - offset, offset);
-    } else {
-      for (let p = first; p <= last; p++) {
-        const s = this.cache.slot(p);
-        const at = PageCache.offsetIn(s);
-        const from = Math.max(offset, p * PAGE);
-        const to = Math.min(end, (p + 1) * PAGE);
-        out.set(this.cache.slab(s).subarray(at + from - p * PAGE, at + to - p * PAGE), from - offset);
-      }
+      this.data = out;
+      return 0;
+    }
+    let missing = false;
+    for (let p = first; p <= last && !missing; p++) missing = this.cache.peek(p) < 0;
+    if (missing) {
+      // One system call for the whole range (a block of positions straddles two pages), then
+      // the pages not cached yet are entered from it.
+      const got = this.readInto(out, 0, span, first * PAGE);
+      out.fill(0, got, span);
+      for (let p = first; p <= last; p++) if (this.cache.peek(p) < 0) this.cache.put(p, out, (p - first) * PAGE);
+      this.data = out;
+      return offset - first * PAGE;
+    }
+    for (let p = first; p <= last; p++) {
+      const s = this.cache.slot(p);
+      const at = PageCache.offsetIn(s);
+      const from = Math.max(offset, p * PAGE);
+      const to = Math.min(end, (p + 1) * PAGE);
+      out.set(this.cache.slab(s).subarray(at + from - p * PAGE, at + to - p * PAGE), from - offset);
     }
     this.data = out;
     return 0;
