@@ -12,6 +12,11 @@
  *   - cold, OS cache warm: the file read once beforehand, a freshly opened book: the first probe
  *     of each position, with the book's own caches empty;
  *   - warm: the same positions again on the same book, best of three.
+ *
+ * Each pass gives the mean, median and 99th percentile of the wall time of a probe, and `cpu`,
+ * the processor time per probe (process.cpuUsage over the pass): on a machine busy with other
+ * jobs the wall-time mean counts the probes during which the process waited for a core, the
+ * processor time does not (nor, cold from the device, the wait for the disk).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
@@ -102,6 +107,8 @@ function warmOs(path: string): void {
 
 interface Stats {
   mean: number;
+  /** Processor time (user + system) per probe: what a busy machine's descheduling does not inflate. */
+  cpu: number;
   median: number;
   p99: number;
   moves: number;
@@ -112,17 +119,19 @@ function timed(positions: readonly Position[], probe: (p: Position) => number): 
   const t = new Float64Array(positions.length);
   let moves = 0;
   let sum = 0;
+  const c0 = process.cpuUsage();
   for (let i = 0; i < positions.length; i++) {
     const t0 = performance.now();
     moves += probe(positions[i]!);
     t[i] = (performance.now() - t0) * 1000;
     sum += t[i]!;
   }
+  const c = process.cpuUsage(c0);
   t.sort();
-  return { mean: sum / t.length, median: t[t.length >> 1]!, p99: t[Math.floor(t.length * 0.99)]!, moves };
+  return { mean: sum / t.length, cpu: (c.user + c.system) / t.length, median: t[t.length >> 1]!, p99: t[Math.floor(t.length * 0.99)]!, moves };
 }
 
-const show = (s: Stats): string => `${fmt(s.mean).padStart(8)} ${fmt(s.median).padStart(8)} ${fmt(s.p99).padStart(8)}`;
+const show = (s: Stats): string => `${fmt(s.mean).padStart(8)} ${fmt(s.median).padStart(8)} ${fmt(s.p99).padStart(8)} ${fmt(s.cpu).padStart(7)}`;
 
 /** Measures and prints the probe latency of `tbk` (and of `bin` in memory when given). */
 export function probeLatency(tbk: string, bin: string | undefined, probes: number): void {
@@ -164,12 +173,12 @@ export function probeLatency(tbk: string, bin: string | undefined, probes: numbe
   }
 
   console.log(`probe, µs per position, ${(size / 2 ** 20).toFixed(0)} MiB book on disk (${tbk}): ${line.length} positions of its games (plies 0-39), ${off.length} one random move off them`);
-  console.log(`${'pass'.padEnd(44)} ${'mean'.padStart(8)} ${'median'.padStart(8)} ${'p99'.padStart(8)}   ${'off-line mean'.padStart(13)} ${'median'.padStart(8)} ${'p99'.padStart(8)}  moves found`);
-  const row = (name: string, a: Stats, b: Stats): void => console.log(`${name.padEnd(44)} ${show(a)}   ${show(b).padStart(26)}  ${a.moves}+${b.moves}`);
+  console.log(`${'pass'.padEnd(44)} ${'mean'.padStart(8)} ${'median'.padStart(8)} ${'p99'.padStart(8)} ${'cpu'.padStart(7)}   ${'off-line mean'.padStart(13)} ${'median'.padStart(8)} ${'p99'.padStart(8)} ${'cpu'.padStart(7)}  moves found`);
+  const row = (name: string, a: Stats, b: Stats): void => console.log(`${name.padEnd(44)} ${show(a)}   ${show(b).padStart(34)}  ${a.moves}+${b.moves}`);
   row(`.tbk cold, file evicted (open ${fmt(openCold, 1)} ms)`, coldDisk, coldDiskOff);
   row(`.tbk cold, OS cache warm (open ${fmt(openWarm, 1)} ms)`, coldBook, coldBookOff);
   row('.tbk warm (best of 3)', warm, warmOff);
-  if (poly !== undefined) console.log(`${'.bin in memory (PolyglotReader, both sets)'.padEnd(44)} ${show(poly)}                                        ${poly.moves}`);
+  if (poly !== undefined) console.log(`${'.bin in memory (PolyglotReader, both sets)'.padEnd(44)} ${show(poly)}                                                ${poly.moves}`);
   const all = (s: Stats, o: Stats): number => (s.mean * line.length + o.mean * off.length) / both.length;
   console.log(
     `eviction: ${how}; ratios against the .bin in memory, both sets: warm ${fmt(poly ? all(warm, warmOff) / poly.mean : NaN)}, ` +
