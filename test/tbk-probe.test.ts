@@ -168,6 +168,29 @@ test('every position of a real book: probes on disk (a tiny page cache) and in m
   file.close();
 });
 
+test('a split book: a lookup that skips the cells reads the same totals as the whole decoding, for every stored position', async () => {
+  const path = join(tmp, 'split.tbk');
+  await buildTbk(path, { inputs: [SAMPLE_GZ], tmpDir: tmp, split: { rating: true, speed: true, month: true } });
+  const { book, file } = openFile(path, 16 * 4096);
+  let positions = 0;
+  let cells = 0;
+  for (let b = 0; b < book.blockCount; b++) {
+    for (const p of book.blockPositions(b)) {
+      const withCells = book.stored(p.keyHi, p.keyLo);
+      assert.deepEqual(withCells, p);
+      const without = book.stored(p.keyHi, p.keyLo, false)!;
+      for (const m of p.moves) {
+        if (m.cells !== undefined) cells += m.cells.length;
+        delete m.cells;
+      }
+      assert.deepEqual(without, p);
+      positions++;
+    }
+  }
+  assert.ok(positions > 4000 && cells > positions * 2, `${positions} positions, ${cells} cells`);
+  file.close();
+});
+
 test('a flipped byte in a position block is reported by the first probe that reads the block, and by every one after', async () => {
   const path = join(tmp, 'sample.tbk');
   const good = readFileSync(path);

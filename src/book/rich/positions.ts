@@ -295,7 +295,7 @@ export class BlockReader {
    * (key difference and length) without decoding their moves; undefined when the block does not
    * hold the key.
    */
-  find(hi: number, lo: number): StoredPosition | undefined {
+  find(hi: number, lo: number, cells = true): StoredPosition | undefined {
     // One loop on locals over the raw bytes: a probe skips about half a block of positions.
     const d = this.d;
     const end = this.end;
@@ -326,7 +326,7 @@ export class BlockReader {
         this.o = start;
         this.hi = prevHi;
         this.lo = prevLo;
-        return this.next();
+        return this.next(cells);
       }
       if (kh > hi || (kh === hi && kl > lo)) {
         this.o = start;
@@ -374,8 +374,12 @@ export class BlockReader {
     this.lo = nlo;
   }
 
-  /** The next position. */
-  next(): StoredPosition {
+  /**
+   * The next position; without `cells`, a split book's cells are skipped on the raw bytes (the
+   * totals are all an unfiltered probe reads, and an opening position of a split book has
+   * thousands of cells).
+   */
+  next(cells = true): StoredPosition {
     const d = this.d;
     this.readKey();
     const end = this.varint() + this.o;
@@ -393,22 +397,38 @@ export class BlockReader {
         m.weight = this.varint();
         m.learn = this.varint();
       }
-      if (flags & F_CELLS) {
+      if (flags & F_CELLS && !cells) this.skipCells();
+      else if (flags & F_CELLS) {
         const k = this.varint();
-        const cells: CellStats[] = [];
+        const list: CellStats[] = [];
         let cell = 0;
         for (let j = 0; j < k; j++) {
           cell += this.varint();
           const cf = d[this.o++];
           if (cf === undefined || this.o > this.end) throw this.damaged();
-          cells.push({ cell, ...this.stats(cf) });
+          list.push({ cell, ...this.stats(cf) });
         }
-        m.cells = cells;
+        m.cells = list;
       }
       moves.push(m);
     }
     if (this.o !== end || this.o > this.end) throw this.damaged();
     return { keyHi: this.hi, keyLo: this.lo, black, maxPly, moves };
+  }
+
+  /** Skips a move's cells: per cell a varint, a flags byte and a varint per field the flags name. */
+  private skipCells(): void {
+    const d = this.d;
+    const k = this.varint();
+    let o = this.o;
+    for (let j = 0; j < k; j++) {
+      while (d[o++]! >= 0x80);
+      const cf = d[o++]!;
+      let fields = ((cf & F_WINS) !== 0 ? 1 : 0) + ((cf & F_DRAWS) !== 0 ? 1 : 0) + ((cf & F_LOSSES) !== 0 ? 1 : 0) + ((cf & F_UNFINISHED) !== 0 ? 1 : 0) + ((cf & F_RATED) !== 0 ? 2 : 0);
+      for (; fields > 0; fields--) while (d[o++]! >= 0x80);
+      if (o > this.end) throw this.damagedAt(o);
+    }
+    this.o = o;
   }
 
   private stats(flags: number): Omit<CellStats, 'cell'> {

@@ -182,8 +182,8 @@ export class TbkBook {
     return ok(undefined);
   }
 
-  /** The stored position of a key, if it is one. */
-  stored(keyHi: number, keyLo: number): StoredPosition | undefined {
+  /** The stored position of a key, if it is one (`cells: false`: a split book's cells left out). */
+  stored(keyHi: number, keyLo: number, cells = true): StoredPosition | undefined {
     const hi = keyHi >>> 0;
     const lo = keyLo >>> 0;
     const b = this.blocks.find(hi, lo);
@@ -192,7 +192,7 @@ export class TbkBook {
     const at = this.locateBlock(b);
     r.reset(this.blockData, at, at + this.blocks.length[b]!, this.blocks.firstHi[b]!, this.blocks.firstLo[b]!);
     try {
-      return r.find(hi, lo);
+      return r.find(hi, lo, cells);
     } catch (e) {
       throw e instanceof BookError ? e : new BookError('ERR_TBK_DAMAGED', (e as Error).message);
     }
@@ -258,7 +258,7 @@ export class TbkBook {
     const hi = keyHi >>> 0;
     const lo = keyLo >>> 0;
     const out: BookEntry[] = [];
-    const stored = this.stored(hi, lo);
+    const stored = this.stored(hi, lo, !isOpenFilter(filter));
     const halved = this.halvedOf(hi, lo);
     if (stored !== undefined) {
       stored.moves.forEach((m, rank) => {
