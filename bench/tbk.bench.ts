@@ -1,31 +1,28 @@
 /**
  * `npm run bench -- tbk [--games N] [--shards K] [--probes P] [--memory SIZE] [FILE]`: rich books
  * (`.tbk` version 2) against Polyglot books, on the same games, in one run.
+ * `npm run bench -- tbk --probe-only BOOK.tbk [--bin BOOK.bin] [--probes P]`: part 3 alone, on a
+ * book built before (a large one takes long to build).
  *
  *   1. Build: `tabiya book make GAMES -o X.tbk` against `-o X.bin` and against
  *      `polyglot make-book` (the anchor, when installed): wall time, games/s, peak resident
  *      memory, output size per game and against the gzip-compressed PGN.
  *   2. Sharded build: K `book make --shard I/K` partial books and their `book merge`, against
  *      the single build (each run one after the other here; on a cluster they run at once).
- *   3. Probe latency in µs per position on the .tbk file, without loading it: cold (page cache
- *      dropped when the process may write /proc/sys/vm/drop_caches, else only the book's own
- *      caches empty: the figure says which) and warm (the same positions again), against
- *      PolyglotReader on the .bin in memory.
+ *   3. Probe latency in µs per position on the .tbk file, without loading it: cold (the file
+ *      evicted from the OS page cache; the OS cache warm but the book just opened) and warm (the
+ *      same positions again), against PolyglotReader on the .bin in memory (bench/tbkProbe.ts).
  *
  * Default input: the whole 389k-game collection ../shared/data/games/pgnmentor_players_dedup.pgn.gz,
  * whole games, decompressed once to a plain file (polyglot cannot read gzip).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { openAnyRichBook } from '../src/book/node/openTbk.js';
-import { PolyglotReader } from '../src/book/polyglot/reader.js';
-import type { Position } from '../src/core/position.js';
-import { unwrap } from '../src/core/result.js';
-import { parsePgn } from '../src/pgn/parser.js';
 import { firstGames, measure, type Run } from './processRun.js';
+import { probeLatency } from './tbkProbe.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -33,29 +30,27 @@ const POLYGLOT = '/usr/games/polyglot';
 
 const fmt = (x: number, d = 2): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(d));
 
-/** Empties the OS page cache; false when this process may not. */
-function dropCaches(): boolean {
-  try {
-    writeFileSync('/proc/sys/vm/drop_caches', '1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function main(args: string[]): Promise<void> {
   let games = Infinity;
   let shards = 4;
   let probes = 20_000;
   let memory = '1G';
   let file = DATA;
+  let probeOnly: string | undefined;
+  let bin: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--games') games = Number(args[++i]);
+    if (a === '--probe-only') probeOnly = args[++i];
+    else if (a === '--bin') bin = args[++i];
+    else if (a === '--games') games = Number(args[++i]);
     else if (a === '--shards') shards = Number(args[++i]);
     else if (a === '--probes') probes = Number(args[++i]);
     else if (a === '--memory') memory = args[++i]!;
     else file = a;
+  }
+  if (probeOnly !== undefined) {
+    probeLatency(probeOnly, bin, probes);
+    return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-tbk-'));
   try {
@@ -100,40 +95,7 @@ export async function main(args: string[]): Promise<void> {
     );
 
     // 3. Probe latency.
-    const positions: Position[] = [];
-    const text = readFileSync(pgn, 'latin1');
-    parsePgn(text.slice(0, Math.min(text.length, 40 << 20)), {
-      move(pos, _m, ply) {
-        if (ply >= 40) return false;
-        if (positions.length < 400_000) positions.push(pos.clone());
-        return true;
-      },
-    });
-    let seed = 12345;
-    const rnd = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) | 0;
-      return seed >>> 0;
-    };
-    const sample = Array.from({ length: probes }, () => positions[rnd() % positions.length]!);
-    const poly = unwrap(PolyglotReader.from(new Uint8Array(readFileSync(join(dir, 'x.bin'))), 'x.bin'));
-    const dropped = dropCaches();
-    const book = openAnyRichBook(join(dir, 'x.tbk'));
-    let found = 0;
-    const pass = (probe: (p: Position) => number): number => {
-      const t0 = performance.now();
-      for (const p of sample) found += probe(p);
-      return ((performance.now() - t0) * 1000) / sample.length;
-    };
-    const cold = pass((p) => book.probe(p).length);
-    let warm = Infinity;
-    for (let r = 0; r < 3; r++) warm = Math.min(warm, pass((p) => book.probe(p).length));
-    let bin = Infinity;
-    for (let r = 0; r < 3; r++) bin = Math.min(bin, pass((p) => poly.moves(p, { minWeight: 0 }).length));
-    book.close();
-    console.log(
-      `probe, µs per position (${probes} positions of plies 0-39, ${(size('x.tbk') / 2 ** 20).toFixed(0)} MiB book on disk): ` +
-        `.tbk cold ${fmt(cold)} (${dropped ? 'page cache dropped' : 'page cache NOT dropped: no permission'}), .tbk warm ${fmt(warm)}, .bin in memory ${fmt(bin)}: warm ratio ${fmt(warm / bin)} (${found} moves found)`,
-    );
+    probeLatency(join(dir, 'x.tbk'), join(dir, 'x.bin'), probes);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,9 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { BookError } from '../polyglot/select.js';
 import { SECTION, SUPERBLOCK, align, encodeSlot, encodeSuperblock, nextSlotOffset, type BookFields, type SectionRef } from '../rich/container.js';
+import type { PinnedSource } from '../rich/reader.js';
 import { TbkBook } from '../rich/tbkBook.js';
+import { PAGE, PageCache } from './pageCache.js';
 import { AtomicFileSync } from './atomicWrite.js';
 import { fastCrc32, withBookLock, type LockOptions } from './richFile.js';
 import { bookTime } from '../rich/clock.js';
@@ -71,22 +73,31 @@ export function writeTbkFile(path: string, fields: BookFields, sections: readonl
   return fileLength;
 }
 
-/** Bytes of a page of the read cache, and pages kept (64 MiB). */
-const PAGE = 4096;
-const CACHE_PAGES = 16384;
+/** The read cache's default size: 64 MiB of 4 KiB pages. */
+const CACHE_BYTES = 64 << 20;
+/** Reads spanning more pages than this go straight to the file (a section copied out, a run). */
+const DIRECT_PAGES = 8;
 
 /**
- * Positional reads of an open file through a cache of 4 KiB pages (least recently used out):
- * a probe of a book reads a few small pieces (a block of positions, a few retrieval slots, a
- * game's record and moves), and once they are cached it makes no system call at all (a read
- * costs about 2 µs, a probe five of them).
+ * Positional reads of an open file through a fixed cache of 4 KiB pages (pageCache.ts): a probe
+ * of a book reads a few small pieces (a block of positions, a few retrieval slots, a game's
+ * record and moves), and once they are cached it makes no system call and allocates no buffer
+ * (`locate`; `read` allocates a view).
  */
-export class FileReader {
+export class FileReader implements PinnedSource {
   readonly size: number;
   private fd: number;
-  private readonly pages = new Map<number, Uint8Array>();
+  private readonly cache: PageCache;
+  /** Bytes that span pages, copied together (grows, never shrinks). */
+  private scratch = new Uint8Array(2 * PAGE);
+  /** Where the last `locate` left its bytes. */
+  data: Uint8Array = this.scratch;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    /** Bytes of the page cache. */
+    cacheBytes = CACHE_BYTES,
+  ) {
     try {
       this.fd = openSync(path, 'r');
     } catch (e) {
@@ -94,6 +105,62 @@ export class FileReader {
       throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
     }
     this.size = fstatSync(this.fd).size;
+    this.cache = new PageCache(cacheBytes, (page, into, at) => {
+      const got = this.readInto(into, at, PAGE, page * PAGE);
+      into.fill(0, at + got, at + PAGE);
+    });
+  }
+
+  /** Pages read from the file and found in the cache so far. */
+  get cacheStats(): { hits: number; misses: number } {
+    return { hits: this.cache.hits, misses: this.cache.misses };
+  }
+
+  /**
+   * Makes `length` bytes at `offset` (fewer at the end of the file) readable at
+   * `this.data[returned index]`, valid until the next read. Allocates no buffer once warm.
+   */
+  locate(offset: number, length: number): number {
+    const end = Math.min(offset + length, this.size);
+    if (end <= offset) {
+      this.data = this.scratch;
+      return 0;
+    }
+    const first = Math.floor(offset / PAGE);
+    const last = Math.floor((end - 1) / PAGE);
+    if (first === last) {
+      const s = this.cache.slot(first);
+      this.data = this.cache.slab(s);
+      return PageCache.offsetIn(s) + (offset - first * PAGE);
+    }
+    const span = (last - first + 1) * PAGE;
+    if (this.scratch.length < span) this.scratch = new Uint8Array(2 ** Math.ceil(Math.log2(span)));
+    const out = this.scratch;
+    if (last - first > DIRECT_PAGES) {
+      this.readInto(out, 0, end - offset, offset);
+      this.data = out;
+      return 0;
+    }
+    let missing = false;
+    for (let p = first; p <= last && !missing; p++) missing = this.cache.peek(p) < 0;
+    if (missing) {
+      // One system call for the whole range (a block of positions straddles two pages), then
+      // the pages not cached yet are entered from it.
+      const got = this.readInto(out, 0, span, first * PAGE);
+      out.fill(0, got, span);
+      for (let p = first; p <= last; p++) if (this.cache.peek(p) < 0) this.cache.put(p, out, (p - first) * PAGE);
+      this.data = out;
+      return offset - first * PAGE;
+    }
+    for (let p = first; p <= last; p++) {
+      const s = this.cache.slot(p);
+      const at = PageCache.offsetIn(s);
+      const from = Math.max(offset, p * PAGE);
+      const to = Math.min(end, (p + 1) * PAGE);
+      out.set(this.cache.slab(s).subarray(at + from - p * PAGE, at + to - p * PAGE), from - offset);
+    }
+    this.data = out;
+    return 0;
   }
 
   /**
@@ -103,52 +170,31 @@ export class FileReader {
   read(offset: number, length: number): Uint8Array {
     const end = Math.min(offset + length, this.size);
     if (end <= offset) return new Uint8Array(0);
-    const first = Math.floor(offset / PAGE);
-    const last = Math.floor((end - 1) / PAGE);
-    if (first === last) {
-      const page = this.page(first);
-      return page.subarray(offset - first * PAGE, end - first * PAGE);
+    // Large reads go straight to the file, into their own array.
+    if (end - offset > DIRECT_PAGES * PAGE) {
+      const out = new Uint8Array(end - offset);
+      return out.subarray(0, this.readInto(out, 0, out.length, offset));
     }
-    // Large reads (a section copied out, a long run) go straight to the file.
-    if (last - first > 8) return this.direct(offset, end - offset);
-    const out = new Uint8Array(end - offset);
-    for (let p = first; p <= last; p++) {
-      const page = this.page(p);
-      const from = Math.max(offset, p * PAGE);
-      const to = Math.min(end, (p + 1) * PAGE);
-      out.set(page.subarray(from - p * PAGE, to - p * PAGE), from - offset);
-    }
-    return out;
+    const at = this.locate(offset, end - offset);
+    return this.data.subarray(at, at + end - offset);
   }
 
-  private page(p: number): Uint8Array {
-    const hit = this.pages.get(p);
-    if (hit !== undefined) {
-      this.pages.delete(p);
-      this.pages.set(p, hit);
-      return hit;
-    }
-    const page = this.direct(p * PAGE, PAGE);
-    if (this.pages.size >= CACHE_PAGES) this.pages.delete(this.pages.keys().next().value!);
-    this.pages.set(p, page);
-    return page;
-  }
-
-  private direct(offset: number, length: number): Uint8Array {
-    const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
+  /** Reads up to `length` bytes at `offset` into `out[at..]`; returns the bytes read. */
+  private readInto(out: Uint8Array, at: number, length: number, offset: number): number {
+    const want = Math.max(0, Math.min(length, this.size - offset));
     let got = 0;
-    while (got < out.length) {
-      const n = readSync(this.fd, out, got, out.length - got, offset + got);
+    while (got < want) {
+      const n = readSync(this.fd, out, at + got, want - got, offset + got);
       if (n === 0) break;
       got += n;
     }
-    return got === out.length ? out : out.subarray(0, got);
+    return got;
   }
 
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
-    this.pages.clear();
+    this.cache.clear();
   }
 }
 

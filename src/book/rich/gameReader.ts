@@ -13,10 +13,15 @@ import type { GameSource } from './halving.js';
 /** Positional reads of a file or section. */
 export type ReadAt = (offset: number, length: number) => Uint8Array;
 
-/** A read window that slides forward (sequential reads cost one read per window; span 0: exact reads). */
+/**
+ * A read window that slides forward (sequential reads cost one read per window; span 0: exact
+ * reads). The bytes are copied into the window's own array: a source's array is only valid
+ * until its next read (a file's page cache reuses its pages), and two windows share a source.
+ */
 class Window {
   private bytes: Uint8Array = new Uint8Array(0);
   private start = 0;
+  private length = 0;
 
   constructor(
     private readonly readAt: ReadAt,
@@ -26,12 +31,21 @@ class Window {
 
   /** `length` bytes at `offset`: a view valid until the next call. */
   get(offset: number, length: number): Uint8Array {
-    if (offset < this.start || offset + length > this.start + this.bytes.length) {
+    const i = this.at(offset, length);
+    return this.bytes.subarray(i, i + length);
+  }
+
+  /** Makes `length` bytes at `offset` readable at `bytes[returned index]`, until the next call. */
+  private at(offset: number, length: number): number {
+    if (offset < this.start || offset + length > this.start + this.length) {
+      const got = this.readAt(offset, Math.min(Math.max(length, this.span), this.size - offset));
+      if (got.length < length) throw new RangeError(`games: read of ${length} bytes at ${offset} past the end (${this.size})`);
+      if (this.bytes.length < got.length) this.bytes = new Uint8Array(Math.max(got.length, 2 * this.bytes.length, 64));
+      this.bytes.set(got);
       this.start = offset;
-      this.bytes = this.readAt(offset, Math.min(Math.max(length, this.span), this.size - offset));
-      if (this.bytes.length < length) throw new RangeError(`games: read of ${length} bytes at ${offset} past the end (${this.size})`);
+      this.length = got.length;
     }
-    return this.bytes.subarray(offset - this.start, offset - this.start + length);
+    return offset - this.start;
   }
 }
 
@@ -63,8 +77,12 @@ export class GameReader implements GameSource {
   }
 
   codes(game: number): { bytes: Uint8Array; offset: number } {
-    const r = this.record(game);
-    return { bytes: this.codeWindow.get(r.movesOffset, codeBytes(r.codes)), offset: 0 };
+    return { bytes: this.codesOf(this.record(game)), offset: 0 };
+  }
+
+  /** The move codes of a game whose record was read: a view valid until the next read. */
+  codesOf(r: GameRecord): Uint8Array {
+    return this.codeWindow.get(r.movesOffset, codeBytes(r.codes));
   }
 
   startFen(game: number): string {

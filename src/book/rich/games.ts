@@ -183,26 +183,48 @@ export function decodeMove(pos: Position, code: number, promo: number): number {
   return makeMove(from, to);
 }
 
+/** The piece type an escape code asks the next move to promote to, or 0 when `code` is a move. */
+export function escapePromotion(code: number): number {
+  if (code >>> 6 !== (code & 63)) return 0;
+  const promo = KNIGHT + (code & 63);
+  return promo > ROOK ? QUEEN : promo;
+}
+
 /**
  * Replays a game's codes from `pos` (its start position), calling `visit(pos, move, ply)`
  * before each move is played; stops when `visit` returns false. Leaves `pos` after the last
  * move played and returns the number of plies played.
  */
 export function replayCodes(pos: Position, b: Uint8Array, o: number, codes: number, visit: (pos: Position, move: number, ply: number) => boolean): number {
-  let promo = QUEEN;
   let ply = 0;
-  for (let i = 0; i < codes; i++) {
-    const code = codeAt(b, o, i);
-    if (code >>> 6 === (code & 63)) {
-      promo = KNIGHT + (code & 63);
-      if (promo > ROOK) promo = QUEEN;
-      continue;
-    }
-    const m = decodeMove(pos, code, promo);
-    promo = QUEEN;
+  for (let i = 0; ; ) {
+    const m = nextMove(pos, b, o, codes, i);
+    if (m < 0) return ply;
+    i = NEXT_CODE[0]!;
     if (!visit(pos, m, ply)) return ply;
     pos.play(m);
     ply++;
   }
-  return ply;
+}
+
+/** Where `nextMove` stopped: the index of the code after the move it returned. */
+export const NEXT_CODE = new Int32Array(1);
+
+/**
+ * The move of `pos` that a game's codes give from code `i` on (escape codes before it applied),
+ * with NEXT_CODE[0] set to the code after it; -1 when the codes end first.
+ */
+export function nextMove(pos: Position, b: Uint8Array, o: number, codes: number, i: number): number {
+  let promo = QUEEN;
+  for (; i < codes; i++) {
+    const code = codeAt(b, o, i);
+    const escape = escapePromotion(code);
+    if (escape !== 0) {
+      promo = escape;
+      continue;
+    }
+    NEXT_CODE[0] = i + 1;
+    return decodeMove(pos, code, promo);
+  }
+  return -1;
 }

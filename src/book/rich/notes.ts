@@ -79,6 +79,8 @@ export function noteKey(keyHi: number, keyLo: number): string {
   return (keyHi >>> 0).toString(16) + ':' + (keyLo >>> 0).toString(16);
 }
 
+const NONE: readonly Note[] = [];
+
 /** The notes of a book, by position, in memory. */
 export class Notes {
   private readonly byKey = new Map<string, Note[]>();
@@ -91,7 +93,9 @@ export class Notes {
 
   /** Notes of a position (every move that has one). */
   of(keyHi: number, keyLo: number): readonly Note[] {
-    return this.byKey.get(noteKey(keyHi, keyLo)) ?? [];
+    // Most books hold no notes: no key string to build on every probe then.
+    if (this.byKey.size === 0) return NONE;
+    return this.byKey.get(noteKey(keyHi, keyLo)) ?? NONE;
   }
 
   get(keyHi: number, keyLo: number, move: number): Note | undefined {

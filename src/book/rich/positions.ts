@@ -253,45 +253,103 @@ export class BlockIndex {
   }
 }
 
-/** Reads the positions of one block, in order. */
+/**
+ * Reads the positions of one block, in order: `d[start .. end)`, or all of `d`. One reader can
+ * be pointed at block after block (`reset`), so a probe allocates nothing until it decodes the
+ * position it found.
+ */
 export class BlockReader {
   private o = 0;
-  private hi: number;
-  private lo: number;
+  private hi = 0;
+  private lo = 0;
+  private start = 0;
+  private end = 0;
 
   constructor(
-    private readonly d: Uint8Array,
+    private d: Uint8Array,
     firstHi: number,
     firstLo: number,
     private readonly name: string,
+    start = 0,
+    end = d.length,
   ) {
+    this.reset(d, start, end, firstHi, firstLo);
+  }
+
+  /** Points the reader at the block `d[start .. end)` whose first key is (firstHi, firstLo). */
+  reset(d: Uint8Array, start: number, end: number, firstHi: number, firstLo: number): void {
+    this.d = d;
+    this.o = start;
+    this.start = start;
+    this.end = end;
     this.hi = firstHi;
     this.lo = firstLo;
   }
 
   get done(): boolean {
-    return this.o >= this.d.length;
+    return this.o >= this.end;
   }
 
   /**
-   * Moves to the position of the key and decodes it, skipping the others without decoding their
-   * moves; undefined when the block does not hold the key.
+   * Moves to the position of the key and decodes it, skipping the others on their raw bytes
+   * (key difference and length) without decoding their moves; undefined when the block does not
+   * hold the key.
    */
-  find(hi: number, lo: number): StoredPosition | undefined {
-    while (!this.done) {
-      const start = this.o;
-      const prevHi = this.hi;
-      const prevLo = this.lo;
-      this.readKey();
-      if (this.hi === hi && this.lo === lo) {
+  find(hi: number, lo: number, cells = true): StoredPosition | undefined {
+    // One loop on locals over the raw bytes: a probe skips about half a block of positions.
+    const d = this.d;
+    const end = this.end;
+    let o = this.o;
+    let kh = this.hi;
+    let kl = this.lo;
+    while (o < end) {
+      const start = o;
+      // Key difference: a 64-bit varint (low 32 bits in dl, the rest in dh).
+      let dl = 0;
+      let dh = 0;
+      for (let shift = 0; ; shift += 7) {
+        const x = d[o++];
+        if (x === undefined || o > end || shift > 63) throw this.damagedAt(o);
+        const v = x & 0x7f;
+        if (shift < 32) {
+          dl = (dl | (v << shift)) >>> 0;
+          if (shift > 25) dh = (dh | (v >>> (32 - shift))) >>> 0;
+        } else dh = (dh | (v << (shift - 32))) >>> 0;
+        if (x < 0x80) break;
+      }
+      const prevHi = kh;
+      const prevLo = kl;
+      const nlo = (kl + dl) >>> 0;
+      kh = (kh + dh + (nlo < kl ? 1 : 0)) >>> 0;
+      kl = nlo;
+      if (kh === hi && kl === lo) {
         this.o = start;
         this.hi = prevHi;
         this.lo = prevLo;
-        return this.next();
+        return this.next(cells);
       }
-      if (this.hi > hi || (this.hi === hi && this.lo > lo)) return undefined;
-      this.skipRest();
+      if (kh > hi || (kh === hi && kl > lo)) {
+        this.o = start;
+        this.hi = prevHi;
+        this.lo = prevLo;
+        return undefined;
+      }
+      // The length of the position's fields, then past them.
+      let len = 0;
+      let scale = 1;
+      for (;;) {
+        const x = d[o++];
+        if (x === undefined || o > end || scale > 2 ** 28) throw this.damagedAt(o);
+        len += (x & 0x7f) * scale;
+        scale *= 0x80;
+        if (x < 0x80) break;
+      }
+      o += len;
+      if (o > end) throw this.damagedAt(o);
     }
+    this.o = o;
+    this.hi = kh;
+    this.lo = kl;
     return undefined;
   }
 
@@ -302,7 +360,7 @@ export class BlockReader {
     let shift = 0;
     for (;;) {
       const b = d[this.o++];
-      if (b === undefined || shift > 63) throw this.damaged();
+      if (this.o > this.end || b === undefined || shift > 63) throw this.damaged();
       const v = b & 0x7f;
       if (shift < 32) {
         dl = (dl | (v << shift)) >>> 0;
@@ -316,15 +374,12 @@ export class BlockReader {
     this.lo = nlo;
   }
 
-  /** Skips a position's fields after its key (their length comes first). */
-  private skipRest(): void {
-    const len = this.varint();
-    this.o += len;
-    if (this.o > this.d.length) throw this.damaged();
-  }
-
-  /** The next position. */
-  next(): StoredPosition {
+  /**
+   * The next position; without `cells`, a split book's cells are skipped on the raw bytes (the
+   * totals are all an unfiltered probe reads, and an opening position of a split book has
+   * thousands of cells).
+   */
+  next(cells = true): StoredPosition {
     const d = this.d;
     this.readKey();
     const end = this.varint() + this.o;
@@ -333,7 +388,7 @@ export class BlockReader {
     const n = this.varint();
     const moves: MoveStats[] = [];
     for (let i = 0; i < n; i++) {
-      if (this.o + 3 > d.length) throw this.damaged();
+      if (this.o + 3 > this.end) throw this.damaged();
       const move = d[this.o]! | (d[this.o + 1]! << 8);
       const flags = d[this.o + 2]!;
       this.o += 3;
@@ -342,22 +397,38 @@ export class BlockReader {
         m.weight = this.varint();
         m.learn = this.varint();
       }
-      if (flags & F_CELLS) {
+      if (flags & F_CELLS && !cells) this.skipCells();
+      else if (flags & F_CELLS) {
         const k = this.varint();
-        const cells: CellStats[] = [];
+        const list: CellStats[] = [];
         let cell = 0;
         for (let j = 0; j < k; j++) {
           cell += this.varint();
           const cf = d[this.o++];
-          if (cf === undefined) throw this.damaged();
-          cells.push({ cell, ...this.stats(cf) });
+          if (cf === undefined || this.o > this.end) throw this.damaged();
+          list.push({ cell, ...this.stats(cf) });
         }
-        m.cells = cells;
+        m.cells = list;
       }
       moves.push(m);
     }
-    if (this.o !== end || this.o > d.length) throw this.damaged();
+    if (this.o !== end || this.o > this.end) throw this.damaged();
     return { keyHi: this.hi, keyLo: this.lo, black, maxPly, moves };
+  }
+
+  /** Skips a move's cells: per cell a varint, a flags byte and a varint per field the flags name. */
+  private skipCells(): void {
+    const d = this.d;
+    const k = this.varint();
+    let o = this.o;
+    for (let j = 0; j < k; j++) {
+      while (d[o++]! >= 0x80);
+      const cf = d[o++]!;
+      let fields = ((cf & F_WINS) !== 0 ? 1 : 0) + ((cf & F_DRAWS) !== 0 ? 1 : 0) + ((cf & F_LOSSES) !== 0 ? 1 : 0) + ((cf & F_UNFINISHED) !== 0 ? 1 : 0) + ((cf & F_RATED) !== 0 ? 2 : 0);
+      for (; fields > 0; fields--) while (d[o++]! >= 0x80);
+      if (o > this.end) throw this.damagedAt(o);
+    }
+    this.o = o;
   }
 
   private stats(flags: number): Omit<CellStats, 'cell'> {
@@ -380,7 +451,7 @@ export class BlockReader {
     let scale = 1;
     for (;;) {
       const b = d[this.o++];
-      if (b === undefined || scale > 2 ** 56) throw this.damaged();
+      if (b === undefined || scale > 2 ** 56 || this.o > this.end) throw this.damaged();
       v += (b & 0x7f) * scale;
       scale *= 0x80;
       if (b < 0x80) return v;
@@ -388,6 +459,10 @@ export class BlockReader {
   }
 
   private damaged(): Error {
-    return new RangeError(`${this.name}: damaged position block (byte ${this.o})`);
+    return this.damagedAt(this.o);
+  }
+
+  private damagedAt(o: number): Error {
+    return new RangeError(`${this.name}: damaged position block (byte ${o - this.start})`);
   }
 }

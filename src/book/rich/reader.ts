@@ -42,6 +42,22 @@ export interface ByteSource {
   read(offset: number, length: number): Uint8Array;
 }
 
+/**
+ * A source that can show its bytes in place, without allocating: a file's page cache, bytes in
+ * memory. What a probe reads on every call goes through this when the source offers it.
+ */
+export interface PinnedSource extends ByteSource {
+  /** Makes `length` bytes at `offset` readable at `data[returned index]`, valid until the next read. */
+  locate(offset: number, length: number): number;
+  /** The array the last `locate` left its bytes in. */
+  readonly data: Uint8Array;
+}
+
+/** Whether a source offers `locate`. */
+export function isPinned(s: ByteSource): s is PinnedSource {
+  return typeof (s as Partial<PinnedSource>).locate === 'function';
+}
+
 /** A stored entry with everything the file holds about it. */
 export interface RichEntry extends RichMove {
   readonly index: number;
@@ -61,9 +77,9 @@ export interface RichEntry extends RichMove {
 }
 
 /** Wraps bytes held in memory as a source. */
-export function memorySource(data: Uint8Array | ArrayBuffer): ByteSource & { bytes: Uint8Array } {
+export function memorySource(data: Uint8Array | ArrayBuffer): PinnedSource & { bytes: Uint8Array } {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-  return { bytes, size: bytes.length, read: (o, n) => bytes.subarray(o, o + n) };
+  return { bytes, data: bytes, size: bytes.length, read: (o, n) => bytes.subarray(o, o + n), locate: (o) => o };
 }
 
 export interface RichOpenOptions {

@@ -22,16 +22,18 @@ import { BookError } from '../polyglot/select.js';
 import { FLAG_PARTIAL, SECTION, SUPERBLOCK, readSuperblock, type BookFields, type SectionRef, type Slot } from './container.js';
 import { crc32, type Crc32 } from './format.js';
 import { GameReader } from './gameReader.js';
-import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from './games.js';
+import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, type GameRecord } from './games.js';
+import { SEEK_MOVE, seekKey } from './gameSeek.js';
 import { Notes, type Note } from './notes.js';
 import { BlockIndex, BlockReader, type CellStats, type MoveStats, type StoredPosition } from './positions.js';
-import { memorySource, type ByteSource, type RichEntry } from './reader.js';
+import { isPinned, memorySource, type ByteSource, type PinnedSource, type RichEntry } from './reader.js';
 import { Retrieval } from './retrieval.js';
 import { cellOf, cellPasses, isOpenFilter, monthOf, ratingBand, type SplitFilter, type SplitKinds } from './splits.js';
 import { USER_UNSET } from './types.js';
 
 /** make-book's counters of a hot position (halving.ts), by move. */
 interface Halved {
+  keyLo: number;
   moves: Uint16Array;
   n: Uint16Array;
   sum: Uint16Array;
@@ -49,8 +51,6 @@ export interface BookEntry extends RichEntry {
 }
 
 const BUF = new Uint16Array(MAX_MOVES);
-/** Position blocks kept after a read (and their checksum check): about 4 MiB. */
-const BLOCK_CACHE = 1024;
 
 export class TbkBook {
   readonly fields: BookFields;
@@ -59,13 +59,19 @@ export class TbkBook {
   readonly splits: SplitKinds;
   private readonly sections = new Map<number, SectionRef>();
   private readonly blocks: BlockIndex;
-  private readonly halved = new Map<string, Halved>();
+  /** make-book's counters of hot positions, by key high word (then keyLo within). */
+  private readonly halved = new Map<number, Halved[]>();
   private readonly singles: Retrieval | undefined;
   readonly games: GameReader | undefined;
   readonly fens: [number, string][];
   private readonly replayPos = new Position();
-  /** Blocks read and checked lately, by number (most recent last): probes often come back. */
-  private readonly blockCache = new Map<number, Uint8Array>();
+  /** Where the stored positions start in the file. */
+  private readonly positionsAt: number;
+  /** 1 for each block whose CRC-32 has been checked (the first time a probe read it). */
+  private readonly checked: Uint8Array;
+  /** The source, when it shows bytes in place (a file's page cache, bytes in memory). */
+  private readonly pinned: PinnedSource | undefined;
+  private readonly blockReader: BlockReader;
 
   private constructor(
     readonly source: ByteSource,
@@ -93,6 +99,10 @@ export class TbkBook {
     this.blocks = new BlockIndex(small(SECTION.BLOCKS));
     const problem = this.blocks.validate(this.sections.get(SECTION.POSITIONS)?.length ?? 0);
     if (problem !== undefined) throw new RangeError(problem);
+    this.positionsAt = this.sections.get(SECTION.POSITIONS)?.offset ?? 0;
+    this.checked = new Uint8Array(this.blocks.count);
+    this.pinned = isPinned(source) ? source : undefined;
+    this.blockReader = new BlockReader(new Uint8Array(0), 0, 0, name);
     decodeHalved(small(SECTION.HALVED), this.halved);
     this.notes = Notes.decode(small(SECTION.NOTES), name);
     this.games = this.gameReader(0);
@@ -133,7 +143,14 @@ export class TbkBook {
 
   /** make-book's counters of a position where it halved them (hot), by move; undefined elsewhere. */
   halvedCounters(keyHi: number, keyLo: number): { moves: Uint16Array; n: Uint16Array; sum: Uint16Array } | undefined {
-    return this.halved.get(hk(keyHi >>> 0, keyLo >>> 0));
+    return this.halvedOf(keyHi >>> 0, keyLo >>> 0);
+  }
+
+  private halvedOf(hi: number, lo: number): Halved | undefined {
+    const l = this.halved.get(hi);
+    if (l === undefined) return undefined;
+    for (const h of l) if (h.keyLo === lo) return h;
+    return undefined;
   }
 
   /** The game the single-position index names for a key (-1 without an index); unverified. */
@@ -165,38 +182,51 @@ export class TbkBook {
     return ok(undefined);
   }
 
-  /** The stored position of a key, if it is one. */
-  stored(keyHi: number, keyLo: number): StoredPosition | undefined {
+  /** The stored position of a key, if it is one (`cells: false`: a split book's cells left out). */
+  stored(keyHi: number, keyLo: number, cells = true): StoredPosition | undefined {
     const hi = keyHi >>> 0;
     const lo = keyLo >>> 0;
     const b = this.blocks.find(hi, lo);
     if (b < 0) return undefined;
+    const r = this.blockReader;
+    const at = this.locateBlock(b);
+    r.reset(this.blockData, at, at + this.blocks.length[b]!, this.blocks.firstHi[b]!, this.blocks.firstLo[b]!);
     try {
-      return new BlockReader(this.blockBytes(b), this.blocks.firstHi[b]!, this.blocks.firstLo[b]!, this.name).find(hi, lo);
+      return r.find(hi, lo, cells);
     } catch (e) {
       throw e instanceof BookError ? e : new BookError('ERR_TBK_DAMAGED', (e as Error).message);
     }
   }
 
-  /** The bytes of block `b`, its CRC checked (the last block read is kept). */
-  private blockBytes(b: number): Uint8Array {
-    const hit = this.blockCache.get(b);
-    if (hit !== undefined) {
-      this.blockCache.delete(b);
-      this.blockCache.set(b, hit);
-      return hit;
+  /** The array the last `locateBlock` left its block in. */
+  private blockData: Uint8Array = new Uint8Array(0);
+
+  /**
+   * Makes block `b` readable at `blockData[returned index]` (valid until the next read of the
+   * source). Its CRC-32 is checked the first time it is read: the file does not change under an
+   * open book (every rewrite is a new file renamed into place, notes are appended), so a block
+   * that passed once passes again, and a probe that comes back to it does not pay the check.
+   */
+  private locateBlock(b: number): number {
+    const offset = this.positionsAt + this.blocks.offset[b]!;
+    const length = this.blocks.length[b]!;
+    let at = 0;
+    if (this.pinned !== undefined) {
+      at = this.pinned.locate(offset, length);
+      this.blockData = this.pinned.data;
+    } else this.blockData = this.source.read(offset, length);
+    if (this.blockData.length < at + length) throw new BookError('ERR_TBK_READ', `${this.name}: position block ${b} is cut short: the file is shorter than when it was opened`);
+    if (this.checked[b] === 0) {
+      if ((this.crc(this.blockData.subarray(at, at + length), 0) >>> 0) !== this.blocks.crc[b]) throw new BookError('ERR_TBK_CHECKSUM', `${this.name}: position block ${b} fails its checksum: the file is damaged`);
+      this.checked[b] = 1;
     }
-    const sec = this.sections.get(SECTION.POSITIONS)!;
-    const bytes = this.source.read(sec.offset + this.blocks.offset[b]!, this.blocks.length[b]!).slice();
-    if ((this.crc(bytes, 0) >>> 0) !== this.blocks.crc[b]) throw new BookError('ERR_TBK_CHECKSUM', `${this.name}: position block ${b} fails its checksum: the file is damaged`);
-    if (this.blockCache.size >= BLOCK_CACHE) this.blockCache.delete(this.blockCache.keys().next().value!);
-    this.blockCache.set(b, bytes);
-    return bytes;
+    return at;
   }
 
   /** Every stored position of block `b`, decoded (the block's CRC checked). */
   blockPositions(b: number): StoredPosition[] {
-    const r = new BlockReader(this.blockBytes(b), this.blocks.firstHi[b]!, this.blocks.firstLo[b]!, this.name);
+    const at = this.locateBlock(b);
+    const r = new BlockReader(this.blockData, this.blocks.firstHi[b]!, this.blocks.firstLo[b]!, this.name, at, at + this.blocks.length[b]!);
     const out: StoredPosition[] = [];
     try {
       while (!r.done) out.push(r.next());
@@ -209,39 +239,27 @@ export class TbkBook {
   /**
    * The single position of a key: the game that reached it, the ply and the move played, or
    * undefined. The index may name a game for a key that is not in the book; replaying it tells.
+   * With the position itself (`target`), a replay that can no longer reach it stops early.
    */
-  single(keyHi: number, keyLo: number): { game: number; ply: number; move: number; black: boolean; record: GameRecord } | undefined {
+  single(keyHi: number, keyLo: number, target?: Position): { game: number; ply: number; move: number; black: boolean; record: GameRecord } | undefined {
     if (this.singles === undefined || this.games === undefined) return undefined;
     const g = this.singles.get(keyHi, keyLo);
     if (g >= this.games.count) return undefined;
     const rec = this.games.record(g);
-    const { bytes, offset } = this.games.codes(g);
+    const bytes = this.games.codesOf(rec);
     const pos = this.replayPos;
     this.games.setStart(g, pos);
-    const hi = keyHi | 0;
-    const lo = keyLo | 0;
-    let found = -1;
-    let move = 0;
-    let black = false;
-    replayCodes(pos, bytes, offset, rec.codes, (p, m, ply) => {
-      if ((p.keyHi | 0) === hi && (p.keyLo | 0) === lo) {
-        found = ply;
-        move = m;
-        black = p.turn === 1;
-        return false;
-      }
-      return true;
-    });
-    return found < 0 ? undefined : { game: g, ply: found, move, black, record: rec };
+    const ply = seekKey(pos, bytes, 0, rec.codes, keyHi, keyLo, target);
+    return ply < 0 ? undefined : { game: g, ply, move: SEEK_MOVE[0]!, black: pos.turn === 1, record: rec };
   }
 
   /** Every move the book holds for a key (stored, single, notes), legality unchecked. */
-  movesOf(keyHi: number, keyLo: number, filter: SplitFilter = {}): BookEntry[] {
+  movesOf(keyHi: number, keyLo: number, filter: SplitFilter = {}, target?: Position): BookEntry[] {
     const hi = keyHi >>> 0;
     const lo = keyLo >>> 0;
     const out: BookEntry[] = [];
-    const stored = this.stored(hi, lo);
-    const halved = this.halved.get(hk(hi, lo));
+    const stored = this.stored(hi, lo, !isOpenFilter(filter));
+    const halved = this.halvedOf(hi, lo);
     if (stored !== undefined) {
       stored.moves.forEach((m, rank) => {
         const s = filtered(m, filter);
@@ -258,7 +276,7 @@ export class TbkBook {
         out.push(entry(hi, lo, stored.black, m.move, s, Math.min(pgN, 0xffff), Math.min(pgSum, 0xffff), rank, -1, m.weight, m.learn));
       });
     } else {
-      const s = this.single(hi, lo);
+      const s = this.single(hi, lo, target);
       if (s !== undefined) {
         const cell = this.cellOfGame(s.record);
         const stats = gameStats(s.record, s.black, cell);
@@ -278,7 +296,7 @@ export class TbkBook {
 
   /** The moves of the book that are legal in `pos`, with `move` as generated there. */
   probe(pos: Position, filter: SplitFilter = {}): BookEntry[] {
-    const stored = this.movesOf(pos.keyHi, pos.keyLo, filter);
+    const stored = this.movesOf(pos.keyHi, pos.keyLo, filter, pos);
     if (stored.length === 0) return stored;
     const n = generateLegal(pos, BUF, 0);
     const out: BookEntry[] = [];
@@ -386,10 +404,6 @@ function applyNote(e: BookEntry, n: Note): void {
   if (n.learn !== 0) w.learn = n.learn;
 }
 
-function hk(hi: number, lo: number): string {
-  return hi.toString(16) + ':' + lo.toString(16);
-}
-
 /** The HALVED section: u32 count, then per position u32 key high, u32 key low, u16 moves, and per move u16 move, u16 n, u16 sum. */
 export function encodeHalved(list: readonly { keyHi: number; keyLo: number; moves: Uint16Array; n: Uint16Array; sum: Uint16Array }[]): Uint8Array {
   let size = 4;
@@ -413,7 +427,7 @@ export function encodeHalved(list: readonly { keyHi: number; keyLo: number; move
   return b;
 }
 
-function decodeHalved(b: Uint8Array, into: Map<string, Halved>): void {
+function decodeHalved(b: Uint8Array, into: Map<number, Halved[]>): void {
   if (b.length === 0) return;
   const v = new DataView(b.buffer, b.byteOffset, b.length);
   if (b.length < 4) throw new RangeError('halved counters cut short');
@@ -426,14 +440,16 @@ function decodeHalved(b: Uint8Array, into: Map<string, Halved>): void {
     const k = v.getUint16(o + 8, true);
     o += 10;
     if (o + 6 * k > b.length) throw new RangeError('halved counters cut short');
-    const h: Halved = { moves: new Uint16Array(k), n: new Uint16Array(k), sum: new Uint16Array(k) };
+    const h: Halved = { keyLo: lo, moves: new Uint16Array(k), n: new Uint16Array(k), sum: new Uint16Array(k) };
     for (let j = 0; j < k; j++) {
       h.moves[j] = v.getUint16(o, true);
       h.n[j] = v.getUint16(o + 2, true);
       h.sum[j] = v.getUint16(o + 4, true);
       o += 6;
     }
-    into.set(hk(hi, lo), h);
+    const l = into.get(hi);
+    if (l === undefined) into.set(hi, [h]);
+    else l.push(h);
   }
   if (o !== b.length) throw new RangeError('halved counters have trailing bytes');
 }
