@@ -38,7 +38,7 @@ before(async () => {
   if (skip) return;
   const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1' });
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
   const puppeteer = (await import('puppeteer-core')).default;
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   mkdirSync(SHOTS, { recursive: true });
@@ -164,6 +164,51 @@ test('the engine runs in a worker and gives a legal best move in SAN', { skip, t
   await page.close();
 });
 
+/** Analyses the page's position for `ms`: the nodes per second and the first move of the best line, in SAN. */
+async function analyseFor(page: Page, ms: number): Promise<{ nps: number; best: string; depth: number }> {
+  await page.click('#analyse');
+  await page.waitForFunction(() => document.querySelector('#pvs li .pv') !== null, { timeout: 10_000 });
+  await new Promise((r) => setTimeout(r, ms));
+  const out = await page.evaluate(() => ({
+    nps: Number(document.querySelector('#engineinfo').dataset.nps),
+    info: document.querySelector('#engineinfo').textContent as string,
+    pv: document.querySelector('#pvs li .pv').textContent as string,
+  }));
+  await page.click('#analyse');
+  return { nps: out.nps, best: out.pv.replace(/^\d+\.+\s*|^\d+…\s*/, '').split(' ')[0]!, depth: Number(/depth (\d+)/.exec(out.info)?.[1] ?? 0) };
+}
+
+test('engine threads: with --engine-threads 2 the page is cross-origin isolated and searches on 2 threads', { skip, timeout: 60_000 }, async () => {
+  const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
+  try {
+    const fen = 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4';
+    const path = `?fen=${encodeURIComponent(fen)}`;
+    const one = await open(path);
+    assert.equal(await one.page.$eval('#enginestat', (e) => e.dataset.threads), '1');
+    const single = await analyseFor(one.page, 2000);
+    await one.page.close();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewport({ width: 1300, height: 900 });
+    await page.goto(two.url + path, { waitUntil: 'load' });
+    await page.waitForSelector('#rows tr', { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated), true, 'the page is cross-origin isolated');
+    assert.equal(await page.$eval('#enginestat', (e) => e.dataset.threads), '2');
+    assert.match(await page.$eval('#enginestat', (e) => e.textContent!), /2 threads/);
+    const dual = await analyseFor(page, 2000);
+    const pos = unwrap(positionFromFen(fen));
+    for (const r of [single, dual]) assert.ok(parseSan(pos, r.best).ok, `best move "${r.best}" is legal`);
+    // Diagnostic only (no timing threshold): the machine may be busy.
+    console.log(`# page engine: 1 thread ${single.nps} nodes/s (depth ${single.depth}), 2 threads ${dual.nps} nodes/s (depth ${dual.depth}), ratio ${(dual.nps / Math.max(1, single.nps)).toFixed(2)}`);
+    assert.ok(dual.nps > 0 && single.nps > 0);
+    assert.deepEqual(errors.concat(one.errors), []);
+    await page.close();
+  } finally {
+    await two.close();
+  }
+});
+
 test('play from here: the engine answers from the book and on its clock; the game comes out as PGN', { skip, timeout: 60_000 }, async () => {
   const { page, errors } = await open('/');
   await page.select('#play-side', 'b');
@@ -201,7 +246,7 @@ test('a user value edited on the page survives a server restart; screenshots', {
   const path = new URL(page.url()).search;
   await page.close();
   await server.close();
-  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1' });
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
   for (const [width, height, name] of [
     [1400, 900, 'wide'],
     [390, 844, 'phone'],

@@ -35,7 +35,7 @@ export interface AppOptions {
   /** name → asset (index.html is the page; its `%TOKEN%` and `%CONFIG%` are filled in). */
   assets: ReadonlyMap<string, Asset>;
   readOnly?: boolean;
-  /** Threads the page's engine may use (shown to the page). */
+  /** Search threads of the page's engine (0: the page chooses from the browser's cores). */
   engineThreads?: number;
   /** Largest request body in bytes (default 64 KiB). */
   bodyLimit?: number;
@@ -147,7 +147,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const config = JSON.stringify({
     books: opts.books.map((b) => ({ id: b.id, format: b.format, editable: b.editable && !opts.readOnly })),
     readOnly: opts.readOnly === true,
-    engineThreads: opts.engineThreads ?? 1,
+    engineThreads: opts.engineThreads ?? 0,
     policies: POLICY_KINDS,
   });
   const page = (): Asset | undefined => {

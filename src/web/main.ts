@@ -39,7 +39,7 @@ let policy = 'terra';
 let explorer: Explorer | undefined;
 let explorerFor = '';
 let fetchSeq = 0;
-const engine = new EngineClient();
+const engine = new EngineClient(config.engineThreads > 0 ? config.engineThreads : autoThreads());
 let analysing = false;
 let pvLines: (EngineInfo | undefined)[] = [];
 let game: { human: 'w' | 'b'; clock: [number, number]; inc: number; tick: number; over: string; timer: number } | undefined;
@@ -347,6 +347,21 @@ function status(text: string, error = false): void {
 }
 
 // --- engine ----------------------------------------------------------------------------------
+/** Threads when the server leaves it to the page: half the logical cores (the other half for the page and everything else), at most 8. */
+function autoThreads(): number {
+  return Math.max(1, Math.min(8, Math.floor((navigator.hardwareConcurrency || 2) / 2)));
+}
+
+function showEngine(): void {
+  const el = $('enginestat');
+  el.dataset.threads = String(engine.threads);
+  el.dataset.isolated = String(engine.isolated);
+  const threads = `${engine.threads} thread${engine.threads === 1 ? '' : 's'}`;
+  el.textContent = `tabiya (WebAssembly, in this page), ${threads}`;
+  el.title = engine.limitedBy === '' ? `${threads} searching over one shared hash table` : `one thread: ${engine.limitedBy}`;
+  if (engine.limitedBy !== '') el.textContent += ` (one thread: ${engine.limitedBy})`;
+}
+
 engine.onError = (m) => {
   $('engineinfo').textContent = m;
 };
@@ -366,7 +381,10 @@ function analyse(): void {
     onInfo: (info) => {
       if (info.bound !== undefined) return;
       pvLines[info.multipv - 1] = info;
-      if (info.multipv === 1) $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
+      if (info.multipv === 1) {
+        $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
+        $('engineinfo').dataset.nps = String(info.nps);
+      }
       scheduleRender(start);
     },
   });
@@ -635,6 +653,7 @@ function init(): void {
     else return;
     e.preventDefault();
   });
+  showEngine();
   changed(false);
 }
 
