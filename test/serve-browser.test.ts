@@ -62,7 +62,7 @@ async function open(path: string, width = 1300, height = 900): Promise<{ page: P
 /** The table as the page shows it: SAN and games per row. */
 function tableOf(page: Page): Promise<{ san: string; games: number; user: string }[]> {
   return page.$$eval('#rows tr[data-uci]', (rows) =>
-    rows.map((r) => ({ san: r.querySelector('.san')!.textContent!, games: Number(r.children[1]!.firstChild!.textContent!.replace(/,/g, '')), user: r.children[7]!.textContent! })),
+    rows.map((r) => ({ san: r.querySelector('.san')!.textContent!, games: Number(r.children[1]!.firstChild!.textContent!.replace(/,/g, '')), user: r.querySelector('.user')!.textContent! })),
   );
 }
 
@@ -242,7 +242,7 @@ test('a user value edited on the page survives a server restart; screenshots', {
   await page.waitForSelector('#editor:not([hidden])');
   await page.type('#edit-user', '77');
   await page.click('#edit-save');
-  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c7c5"]')?.children[7]?.textContent === '77', { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c7c5"] .user')?.textContent === '77', { timeout: 5000 });
   const path = new URL(page.url()).search;
   await page.close();
   await server.close();
@@ -257,7 +257,7 @@ test('a user value edited on the page survives a server restart; screenshots', {
       await p.setViewport({ width, height });
       await p.goto(server.url + path, { waitUntil: 'load' });
       await p.waitForSelector('#rows tr[data-uci="c7c5"]', { timeout: 10_000 });
-      assert.equal(await p.$eval('#rows tr[data-uci="c7c5"]', (r) => r.children[7]!.textContent), '77', 'the edit is in the book after the restart');
+      assert.equal(await p.$eval('#rows tr[data-uci="c7c5"]', (r) => r.querySelector('.user')!.textContent), '77', 'the edit is in the book after the restart');
       // No sideways scrolling at phone width.
       assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${name}: the page fits its width`);
       await p.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: name === 'phone' });

@@ -85,6 +85,7 @@ const EXPLORER_RESPONSE = {
           draws: INT,
           black: INT,
           averageRating: INT_OR_NULL,
+          averageOpponentRating: INT_OR_NULL,
           performance: INT_OR_NULL,
           game: { type: 'null' },
           weight: INT,

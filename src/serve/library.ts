@@ -87,6 +87,7 @@ export class ServedBook {
           draws: 0,
           losses: 0,
           avgElo: 0,
+          opponentElo: 0,
           weight: m.weight,
           probability: total > 0 ? m.weight / total : 0,
           userValue: null,
@@ -103,6 +104,7 @@ export class ServedBook {
     entries.sort((a, b) => Number(a.postBook) - Number(b.postBook) || played(b) - played(a) || a.move - b.move);
     const rows = explainPolicy(policy, entries);
     return entries.map((e, i) => ({
+      opponentElo: this.replyElo(pos, e.move),
       move: e.move,
       uci: makeUci(e.move, false),
       games: played(e),
@@ -119,6 +121,25 @@ export class ServedBook {
       audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, false) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));
+  }
+
+  /**
+   * The mean rating of the players who answered `move` in `pos`: those who made the moves of
+   * the position after it (0: none rated). The book keeps only the mover's rating per move, so
+   * this is the opponents' rating of the games through the move as near as it can say: the
+   * position after the move counts also the games that reached it by another order, and not
+   * those that ended there.
+   */
+  private replyElo(pos: Position, move: number): number {
+    pos.play(move);
+    let sum = 0;
+    let rated = 0;
+    for (const r of this.rich!.probe(pos)) {
+      sum += r.avgElo * r.ratedGames;
+      rated += r.ratedGames;
+    }
+    pos.undo();
+    return rated > 0 ? sum / rated : 0;
   }
 
   /**
