@@ -302,16 +302,17 @@ async function saveEdit(ev: Event): Promise<void> {
   });
   if (ok) {
     $('editor').hidden = true;
+    // The table first: reading it clears the status line.
+    await loadExplorer();
     status('Saved.');
-    void loadExplorer();
   }
 }
 
 async function removeMove(): Promise<void> {
   if (await post('/api/move/remove', { move: $<HTMLInputElement>('edit-move').value.trim() })) {
     $('editor').hidden = true;
+    await loadExplorer();
     status('Removed.');
-    void loadExplorer();
   }
 }
 
@@ -329,10 +330,10 @@ async function importPgn(file: File): Promise<void> {
       status(`Importing ${file.name}: ${j.games.toLocaleString('en')} games`);
       if (!j.finished) continue;
       if (j.error !== undefined) throw new Error(j.error);
+      await loadExplorer();
       status(`Imported ${file.name}: ${j.result!.gamesUsed} games counted${j.result!.gamesSkipped > 0 ? `, ${j.result!.gamesSkipped} broken games skipped` : ''}.`);
       break;
     }
-    void loadExplorer();
   } catch (e) {
     status(`Import: ${(e as Error).message}`, true);
   } finally {
