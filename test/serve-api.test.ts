@@ -145,6 +145,19 @@ test("explorer performance: the answering players' mean rating from book probe o
   assert.ok(bin.every((m) => m.performance === null && m.averageOpponentRating === null), 'a .bin keeps no ratings');
 });
 
+test('explorer answers are kept: the same bytes again, and a change shows at once', async () => {
+  const q = 'book=masters.tbk&play=e2e4,e7e5,g1f3,b8c6';
+  const first = await explore(q);
+  const again = await explore(q);
+  assert.equal(again.body, first.body);
+  assert.equal(again.status, 200);
+  const r = await write('/api/move', { book: 'masters.tbk', play: 'e2e4,e7e5,g1f3,b8c6', move: 'f1b5', comment: 'the Spanish' });
+  assert.equal(r.status, 200, r.body);
+  const moves = (await explore(q)).json.moves as { uci: string; comment: string | null }[];
+  assert.equal(moves.find((m) => m.uci === 'f1b5')?.comment, 'the Spanish');
+  assert.equal(JSON.parse(first.body).moves.find((m: { uci: string }) => m.uci === 'f1b5').comment, null);
+});
+
 test('explorer on a .bin: weights and shares as book probe --json gives them', async () => {
   for (const play of LINES.slice(0, 3)) {
     const r = await explore(`book=masters.bin&play=${play}`);

@@ -21,6 +21,7 @@ import { POLICY_KINDS } from '../book/select/config.js';
 import { explorerAnswer } from './explorer.js';
 import { EditError, policyOf, type NotePatch, type ServedBook } from './library.js';
 import type { Opening, OpeningIndex } from './openings.js';
+import { ResponseCache } from './responseCache.js';
 import { subtreeBin, subtreePgn, walkSubtree } from './subtree.js';
 
 /** A file the server hands out: its bytes and content type. */
@@ -112,12 +113,15 @@ const EXPLORER_RESPONSE = {
   },
 } as const;
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
 export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
   const byId = new Map(opts.books.map((b) => [b.id, b]));
   const positions: Position[] = [];
+  const answers = new ResponseCache();
   const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -204,13 +208,17 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           type: 'object',
           properties: { book: BOOK, fen: FEN, play: PLAY, policy: { type: 'string', enum: [...POLICY_KINDS] } },
         },
-        // A response schema lets fastify serialise with a compiled function (fast-json-stringify).
+        // Compiled into a serialiser (fast-json-stringify) that the handler calls once per answer kept.
         response: { 200: EXPLORER_RESPONSE },
       },
     },
-    async (req: FastifyRequest) => {
+    async (req: FastifyRequest, reply: FastifyReply) => {
       const q = req.query as { book?: string; fen?: string; play?: string; policy?: string };
       const book = bookOf(q.book);
+      const key = `${book.id}\n${q.policy ?? ''}\n${q.fen ?? ''}\n${q.play ?? ''}`;
+      const kept = answers.get(key, book.revision);
+      if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
+      const revision = book.revision;
       let policy;
       try {
         policy = policyOf(q.policy);
@@ -222,7 +230,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       const spare = positions.pop() ?? new Position();
       try {
         const { pos, opening } = positionOf(opts.openings, q.fen, q.play, spare);
-        return explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+        const answer = explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+        // Serialised once (the compiled schema serialiser), kept, and sent as bytes.
+        const body = Buffer.from(reply.getSerializationFunction('200')!(answer as unknown as Record<string, unknown>));
+        // A change that came while this answer was made leaves it unkept.
+        if (book.revision === revision) answers.set(key, revision, body);
+        return reply.type(JSON_TYPE).send(body);
       } finally {
         positions.push(spare);
       }

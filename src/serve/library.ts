@@ -46,6 +46,8 @@ export class EditError extends Error {
 export class ServedBook {
   private bin: Book | undefined;
   private rich: AnyRichBook | undefined;
+  /** Counts the changes made through this server: answers cached for an older one are stale. */
+  revision = 0;
 
   private constructor(
     readonly id: string,
@@ -227,6 +229,7 @@ export class ServedBook {
   }
 
   private reopen(): void {
+    this.revision++;
     const next = openAnyRichBook(this.path);
     this.rich?.close();
     this.rich = next;
