@@ -13,6 +13,7 @@
  * the 389k-game collection (book make ../shared/data/games/pgnmentor_players_dedup.pgn.gz -o X.tbk).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -31,17 +32,38 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests per second of the server's own CPU time (NaN where /proc is missing). */
+  perCore: number;
 }
+
+/**
+ * CPU seconds (user + system) process `pid` has used, from /proc (Linux; NaN elsewhere). On a
+ * busy machine the server's CPU time per request says more than the wall clock: requests per
+ * CPU second is what one core of its own would serve.
+ */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+let serverPid = 0;
 
 async function load(url: string, paths: string[], seconds: number, connections: number): Promise<Figures> {
   let i = 0;
+  const cpu0 = cpuSeconds(serverPid);
   const r = await autocannon({
     url,
     connections,
     duration: seconds,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const cpu = cpuSeconds(serverPid) - cpu0;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, perCore: r.requests.total / cpu };
 }
 
 /** Distinct positions of the uncached run: more than the server's answer cache holds (responseCache.ts). */
@@ -74,6 +96,8 @@ export async function main(args: string[]): Promise<void> {
   const serve = [process.execPath, MAIN, 'serve', book, '--port', '0', '--read-only'];
   const child = pinned ? spawn('taskset', ['-c', '0', ...serve], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(serve[0]!, serve.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   if (pinned) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  // taskset runs the server in its own process (exec), so the pid is the server's.
+  serverPid = child.pid ?? 0;
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const deadline = Date.now() + 60_000;
@@ -96,7 +120,8 @@ export async function main(args: string[]): Promise<void> {
     floor = best(floor, await load(url, ['/assets/app.css'], seconds, connections));
     ours = best(ours, await load(url, explorer, seconds, connections));
     misses = best(misses, await load(url, distinct, seconds, connections));
-    const row = (name: string, f: Figures): string => `${name.padEnd(28)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${String(f.p50).padStart(3)} ms   p99 ${String(f.p99).padStart(3)} ms${f.errors > 0 ? `   ${f.errors} errors` : ''}`;
+    const row = (name: string, f: Figures): string =>
+      `${name.padEnd(28)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${String(f.p50).padStart(3)} ms   p99 ${String(f.p99).padStart(3)} ms   ${Number.isFinite(f.perCore) ? `${f.perCore.toFixed(0).padStart(6)} req per server CPU second` : ''}${f.errors > 0 ? `   ${f.errors} errors` : ''}`;
     console.log(`tabiya serve ${book}, ${connections} connections, ${seconds} s a run, best of 2; ${pinned ? 'server on CPU 0, load generator on CPU 1 (taskset)' : 'not pinned (no taskset or one CPU)'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     console.log(row('GET /api/explorer (ours)', ours));
     console.log(row(`  ${distinct.length} positions, all new`, misses));

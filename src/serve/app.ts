@@ -114,6 +114,7 @@ const EXPLORER_RESPONSE = {
 } as const;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const EXPLORER_PREFIX = '/api/explorer';
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
@@ -134,6 +135,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       if (req.headers['x-tabiya-token'] !== token) throw new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself)');
       const origin = req.headers.origin;
       if (origin !== undefined && origin !== `http://${req.headers.host}`) throw new HttpError(403, `Origin ${origin} is not this server`);
+    }
+    // An explorer answer kept for this very URL: sent before the query is even parsed (the
+    // URL was validated when the answer was made).
+    if (req.method === 'GET' && req.url.startsWith(EXPLORER_PREFIX)) {
+      const kept = answers.get(req.url);
+      if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
     }
   });
 
@@ -215,9 +222,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     async (req: FastifyRequest, reply: FastifyReply) => {
       const q = req.query as { book?: string; fen?: string; play?: string; policy?: string };
       const book = bookOf(q.book);
-      const key = `${book.id}\n${q.policy ?? ''}\n${q.fen ?? ''}\n${q.play ?? ''}`;
-      const kept = answers.get(key, book.revision);
-      if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
       const revision = book.revision;
       let policy;
       try {
@@ -233,8 +237,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         const answer = explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
         // Serialised once (the compiled schema serialiser), kept, and sent as bytes.
         const body = Buffer.from(reply.getSerializationFunction('200')!(answer as unknown as Record<string, unknown>));
-        // A change that came while this answer was made leaves it unkept.
-        if (book.revision === revision) answers.set(key, revision, body);
+        // Kept under the URL as it came (another spelling of the same query is another entry);
+        // a change that came while this answer was made leaves it unkept.
+        answers.set(req.url, book, revision, body);
         return reply.type(JSON_TYPE).send(body);
       } finally {
         positions.push(spare);

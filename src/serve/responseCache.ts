@@ -7,8 +7,13 @@
  * (a note, a removed move, an import) reopens it with a new revision (ServedBook.revision), and
  * the answers of older revisions are then misses, dropped when met.
  */
+/** A book with a revision counter (ServedBook). */
+export interface Revised {
+  readonly revision: number;
+}
+
 export class ResponseCache {
-  private readonly entries = new Map<string, { revision: number; body: Buffer }>();
+  private readonly entries = new Map<string, { book: Revised; revision: number; body: Buffer }>();
   private bytes = 0;
 
   constructor(
@@ -16,13 +21,13 @@ export class ResponseCache {
     private readonly maxBytes = 32 * 1024 * 1024,
   ) {}
 
-  /** The answer kept under `key` for `revision` of its book, or undefined. */
-  get(key: string, revision: number): Buffer | undefined {
+  /** The answer kept under `key`, or undefined (none, or its book changed since). */
+  get(key: string): Buffer | undefined {
     const e = this.entries.get(key);
     if (e === undefined) return undefined;
     this.entries.delete(key);
-    if (e.revision !== revision) {
-      this.bytes -= e.body.length;
+    if (e.revision !== e.book.revision) {
+      this.bytes -= cost(key, e.body);
       return undefined;
     }
     // Most recently used last: Map keeps insertion order.
@@ -30,23 +35,30 @@ export class ResponseCache {
     return e.body;
   }
 
-  set(key: string, revision: number, body: Buffer): void {
-    if (body.length > this.maxBytes / 16) return;
+  /** Keeps `body` under `key` for `book` as it is at `revision` (a later revision: not kept). */
+  set(key: string, book: Revised, revision: number, body: Buffer): void {
+    if (book.revision !== revision) return;
+    if (cost(key, body) > this.maxBytes / 16) return;
     const old = this.entries.get(key);
     if (old !== undefined) {
       this.entries.delete(key);
-      this.bytes -= old.body.length;
+      this.bytes -= cost(key, old.body);
     }
-    this.entries.set(key, { revision, body });
-    this.bytes += body.length;
+    this.entries.set(key, { book, revision, body });
+    this.bytes += cost(key, body);
     for (const [k, e] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
-      this.bytes -= e.body.length;
+      this.bytes -= cost(k, e.body);
     }
   }
 
   get size(): number {
     return this.entries.size;
   }
+}
+
+/** Bytes an entry holds: its answer and its key (a URL, two bytes a character). */
+function cost(key: string, body: Buffer): number {
+  return body.length + 2 * key.length;
 }
