@@ -34,6 +34,9 @@ export interface NotePatch {
  */
 const EDIT_LOCK = { timeoutMs: 2000 };
 
+/** Positions whose movers' mean rating a served book keeps (a few MB). */
+const MOVER_ELO_ENTRIES = 100_000;
+
 export class EditError extends Error {
   constructor(
     readonly status: number,
@@ -48,6 +51,11 @@ export class ServedBook {
   private rich: AnyRichBook | undefined;
   /** Counts the changes made through this server: answers cached for an older one are stale. */
   revision = 0;
+  /**
+   * Mean rating of the movers of positions probed for replyElo, by Zobrist key: a position's
+   * moves are probed again as soon as a visitor plays into it (emptied at every change).
+   */
+  private readonly moverElo = new Map<string, number>();
 
   private constructor(
     readonly id: string,
@@ -134,14 +142,22 @@ export class ServedBook {
    */
   private replyElo(pos: Position, move: number): number {
     pos.play(move);
-    let sum = 0;
-    let rated = 0;
-    for (const r of this.rich!.probe(pos)) {
-      sum += r.avgElo * r.ratedGames;
-      rated += r.ratedGames;
+    const key = `${pos.keyHi}.${pos.keyLo}`;
+    let elo = this.moverElo.get(key);
+    if (elo === undefined) {
+      let sum = 0;
+      let rated = 0;
+      for (const r of this.rich!.probe(pos)) {
+        sum += r.avgElo * r.ratedGames;
+        rated += r.ratedGames;
+      }
+      elo = rated > 0 ? sum / rated : 0;
+      // Bounded: emptied when full (a walk through the book refills what it needs).
+      if (this.moverElo.size >= MOVER_ELO_ENTRIES) this.moverElo.clear();
+      this.moverElo.set(key, elo);
     }
     pos.undo();
-    return rated > 0 ? sum / rated : 0;
+    return elo;
   }
 
   /**
@@ -230,6 +246,7 @@ export class ServedBook {
 
   private reopen(): void {
     this.revision++;
+    this.moverElo.clear();
     const next = openAnyRichBook(this.path);
     this.rich?.close();
     this.rich = next;
