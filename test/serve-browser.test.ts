@@ -210,6 +210,38 @@ test('engine threads: with --engine-threads 2 the page is cross-origin isolated 
   }
 });
 
+test('engine threads: a page served without the isolation headers searches on one thread and says why', { skip, timeout: 60_000 }, async () => {
+  const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    // As a proxy that drops them would: the page arrives without COOP and COEP.
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname !== '/') return void req.continue();
+      void fetch(req.url()).then(async (r) => {
+        const headers: Record<string, string> = {};
+        r.headers.forEach((v, k) => {
+          if (!/^cross-origin-(opener|embedder)-policy$/.test(k)) headers[k] = v;
+        });
+        await req.respond({ status: r.status, headers, body: await r.text() });
+      });
+    });
+    await page.goto(two.url, { waitUntil: 'load' });
+    await page.waitForSelector('#rows tr[data-uci]', { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated), false);
+    assert.equal(await page.$eval('#enginestat', (e) => e.dataset.threads), '1');
+    assert.match(await page.$eval('#enginestat', (e) => e.textContent!), /1 thread \(one thread: the page is not cross-origin isolated/);
+    const r = await analyseFor(page, 800);
+    assert.ok(parseSan(unwrap(positionFromFen(STARTING_FEN)), r.best).ok, `best move "${r.best}" is legal`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await two.close();
+  }
+});
+
 test('play from here: the engine answers from the book and on its clock; the game comes out as PGN', { skip, timeout: 60_000 }, async () => {
   const { page, errors } = await open('/');
   await page.select('#play-side', 'b');

@@ -45,7 +45,7 @@ export class EngineClient {
   /** Why fewer threads than asked for are used ('' when all are). */
   readonly limitedBy: string = '';
   private readonly memory: WebAssembly.Memory | undefined;
-  private module: Promise<WebAssembly.Module> | undefined;
+  private module: Promise<WebAssembly.Module | undefined> | undefined;
   private gen = 0;
   private current: SearchRequest | undefined;
   private ready: Promise<void> | undefined;
@@ -55,7 +55,7 @@ export class EngineClient {
   constructor(wanted = 1) {
     let threads = Math.max(1, Math.min(MAX_THREADS, Math.floor(wanted)));
     if (threads > 1 && !this.isolated) {
-      this.limitedBy = 'the page is not cross-origin isolated (no SharedArrayBuffer)';
+      this.limitedBy = 'the page is not cross-origin isolated, so it has no SharedArrayBuffer';
       threads = 1;
     }
     if (threads > 1) {
@@ -69,8 +69,11 @@ export class EngineClient {
   }
 
   private start(): Promise<void> {
-    // One compile for every thread: a compiled module is handed to workers as it is.
-    this.module ??= WebAssembly.compileStreaming(fetch(this.memory === undefined ? '/assets/core.wasm' : '/assets/core-shared.wasm'));
+    const wasm = this.memory === undefined ? '/assets/core.wasm' : '/assets/core-shared.wasm';
+    // Isolated, one compile serves every thread (a compiled module is handed to workers as it
+    // is); a page that is not isolated cannot hand it to its worker (which is, by its COEP
+    // header), so the worker compiles its own.
+    this.module ??= this.isolated ? WebAssembly.compileStreaming(fetch(wasm)) : Promise.resolve(undefined);
     const workers: Worker[] = [];
     const started: Promise<void>[] = [];
     for (let index = 0; index < this.threads; index++) {
@@ -97,7 +100,7 @@ export class EngineClient {
     this.workers = workers;
     this.ready = this.module.then(
       (module) => {
-        workers.forEach((w, index) => w.postMessage({ type: 'init', module, hashMB: HASH_MB, index, memory: this.memory, signals: this.isolated ? this.signals.buffer : undefined }));
+        workers.forEach((w, index) => w.postMessage({ type: 'init', module, wasm, hashMB: HASH_MB, index, memory: this.memory, signals: this.isolated ? this.signals.buffer : undefined }));
         return Promise.all(started).then(() => undefined);
       },
       (err: unknown) => this.onError(`cannot load the engine: ${(err as Error).message}`),

@@ -10,7 +10,7 @@
  * The page stops a search through shared memory (SIG_STOP, SIG_GEN) as the engine's own
  * threads are stopped; without cross-origin isolation it terminates the worker instead.
  *
- * Messages in: {type:'init', module, hashMB, signals?, memory?, index}, {type:'go', gen, fen, moves,
+ * Messages in: {type:'init', module or wasm (its URL), hashMB, signals?, memory?, index}, {type:'go', gen, fen, moves,
  * multiPV, threads, movetime?}. Out (worker 0 only): {type:'ready'}, {type:'info', gen, ...},
  * {type:'bestmove', gen, move}; any worker: {type:'error', message}.
  */
@@ -30,25 +30,31 @@ let searcher: WasmSearcher | undefined;
 let signals: Int32Array<ArrayBufferLike> = new Int32Array(SIG_SIZE);
 let index = 0;
 
+/** A SharedArrayBuffer (a page that is not cross-origin isolated has no such class at all). */
+function isShared(x: unknown): x is SharedArrayBuffer {
+  return typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer;
+}
+
 scope.onmessage = (e: MessageEvent): void => {
   const msg = e.data as { type: string; [k: string]: unknown };
   if (msg.type === 'init') {
-    if (msg.signals instanceof SharedArrayBuffer) signals = new Int32Array(msg.signals);
+    if (isShared(msg.signals)) signals = new Int32Array(msg.signals);
     index = Number(msg.index ?? 0);
-    try {
-      const memory = msg.memory instanceof WebAssembly.Memory ? msg.memory : undefined;
-      const core = new WasmCore(msg.module as WebAssembly.Module, memory === undefined ? undefined : { memory, slot: index });
-      if (memory !== undefined) core.setThreadIndex(index);
-      searcher = new WasmSearcher(core, Number(msg.hashMB ?? 32));
-      scope.postMessage({ type: 'ready', index });
-    } catch (err) {
-      scope.postMessage({ type: 'error', message: `cannot start engine thread ${index}: ${(err as Error).message}` });
-    }
+    const compiled = msg.module instanceof WebAssembly.Module ? Promise.resolve(msg.module) : WebAssembly.compileStreaming(fetch(String(msg.wasm)));
+    compiled
+      .then((module) => {
+        const memory = msg.memory instanceof WebAssembly.Memory ? msg.memory : undefined;
+        const core = new WasmCore(module, memory === undefined ? undefined : { memory, slot: index });
+        if (memory !== undefined) core.setThreadIndex(index);
+        searcher = new WasmSearcher(core, Number(msg.hashMB ?? 32));
+        scope.postMessage({ type: 'ready', index });
+      })
+      .catch((err: unknown) => scope.postMessage({ type: 'error', message: `cannot start engine thread ${index}: ${(err as Error).message}` }));
     return;
   }
   if (msg.type === 'go' && searcher !== undefined) {
     const gen = Number(msg.gen);
-    const shared = signals.buffer instanceof SharedArrayBuffer;
+    const shared = isShared(signals.buffer);
     // A search asked for before the latest stop or newer search is stale. With shared memory
     // the page cleared the stop flag before asking (a flag cleared here could undo a stop).
     if (shared && Atomics.load(signals, SIG_GEN) !== gen) return;
@@ -68,7 +74,10 @@ scope.onmessage = (e: MessageEvent): void => {
     const threads = Number(msg.threads ?? 1);
     const movetime = typeof msg.movetime === 'number' ? msg.movetime : undefined;
     const ms = movetime ?? Infinity;
-    const result = searcher.go(pos, signals, movetime === undefined ? { infinite: true } : { movetime }, {
+    // Without shared memory nothing could end an infinite search's wait for a stop: the
+    // search runs to its deepest iteration instead, or until the page ends the worker.
+    const limits = movetime !== undefined ? { movetime } : shared ? { infinite: true } : {};
+    const result = searcher.go(pos, signals, limits, {
       multiPV: Number(msg.multiPV ?? 1),
       softMs: ms,
       hardMs: ms,
