@@ -158,6 +158,18 @@ test('explorer answers are kept: the same bytes again, and a change shows at onc
   assert.equal(JSON.parse(first.body).moves.find((m: { uci: string }) => m.uci === 'f1b5').comment, null);
 });
 
+test('a change another process makes to a served book shows in the next answers', async () => {
+  const q = 'book=masters.tbk&play=d2d4,d7d5,c2c4';
+  const before = (await explore(q)).json.moves as { uci: string; userValue: number | null }[];
+  assert.equal(before.find((m) => m.uci === 'e7e6')?.userValue, null);
+  const r = tabiya(['book', 'set', TBK, '--moves', 'd4 d5 c4', '--move', 'e6', '--value', '61']);
+  assert.equal(r.code, 0, r.stderr);
+  // The server looks at the file at most every 250 ms.
+  await new Promise((res) => setTimeout(res, 300));
+  const after = (await explore(q)).json.moves as { uci: string; userValue: number | null }[];
+  assert.equal(after.find((m) => m.uci === 'e7e6')?.userValue, 61);
+});
+
 test('explorer on a .bin: weights and shares as book probe --json gives them', async () => {
   for (const play of LINES.slice(0, 3)) {
     const r = await explore(`book=masters.bin&play=${play}`);

@@ -137,8 +137,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       if (origin !== undefined && origin !== `http://${req.headers.host}`) throw new HttpError(403, `Origin ${origin} is not this server`);
     }
     // An explorer answer kept for this very URL: sent before the query is even parsed (the
-    // URL was validated when the answer was made).
+    // URL was validated when the answer was made), unless another process changed a book.
     if (req.method === 'GET' && req.url.startsWith(EXPLORER_PREFIX)) {
+      const now = Date.now();
+      for (const b of opts.books) b.refresh(now);
       const kept = answers.get(req.url);
       if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
     }
@@ -261,6 +263,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     async (req, reply) => {
       const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean };
       const book = bookOf(q.book);
+      book.refresh();
       const stem = book.id.replace(/\.[^.]*$/, '');
       if (q.format === 'bin' && q.whole === true) {
         return reply

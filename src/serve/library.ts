@@ -5,6 +5,7 @@
  * goes through `changeNotes` (crash-safe, under the book's lock), after which the book is
  * opened again so every later read sees it.
  */
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -37,6 +38,9 @@ const EDIT_LOCK = { timeoutMs: 2000 };
 /** Positions whose movers' mean rating a served book keeps (a few MB). */
 const MOVER_ELO_ENTRIES = 100_000;
 
+/** How often a served .tbk's file is looked at for changes made by other processes (ms). */
+const STAT_EVERY_MS = 250;
+
 export class EditError extends Error {
   constructor(
     readonly status: number,
@@ -56,6 +60,9 @@ export class ServedBook {
    * moves are probed again as soon as a visitor plays into it (emptied at every change).
    */
   private readonly moverElo = new Map<string, number>();
+  /** The file as last opened (fileId), and when to look at it again. */
+  private seen = '';
+  private nextStat = 0;
 
   private constructor(
     readonly id: string,
@@ -68,6 +75,8 @@ export class ServedBook {
   static async open(id: string, path: string): Promise<ServedBook> {
     if (path.toLowerCase().endsWith('.tbk')) {
       const b = new ServedBook(id, path, 'tbk', tbkFileVersion(path) ?? 0);
+      b.seen = fileId(path);
+      b.nextStat = Date.now() + STAT_EVERY_MS;
       b.rich = openAnyRichBook(path);
       return b;
     }
@@ -244,7 +253,21 @@ export class ServedBook {
     if (this.version !== 2) throw new EditError(409, `book ${this.id} is a version 1 .tbk: upgrade it (tabiya book upgrade) to edit it`);
   }
 
+  /**
+   * Opens the book again when another process changed its file (a `tabiya book` command: notes
+   * appended, or the file replaced), so the next answers show the change; the file is looked at
+   * (one stat) at most every STAT_EVERY_MS.
+   */
+  refresh(now = Date.now()): void {
+    if (this.rich === undefined || now < this.nextStat) return;
+    this.nextStat = now + STAT_EVERY_MS;
+    const id = fileId(this.path);
+    if (id !== this.seen) this.reopen();
+  }
+
   private reopen(): void {
+    this.seen = fileId(this.path);
+    this.nextStat = Date.now() + STAT_EVERY_MS;
     this.revision++;
     this.moverElo.clear();
     const next = openAnyRichBook(this.path);
@@ -255,6 +278,16 @@ export class ServedBook {
   async close(): Promise<void> {
     await this.bin?.close();
     this.rich?.close();
+  }
+}
+
+/** Identity and state of a file: inode (replaced by a rename), size and modification time. */
+function fileId(path: string): string {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return '';
   }
 }
 
