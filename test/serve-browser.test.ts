@@ -9,6 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -210,25 +211,36 @@ test('engine threads: with --engine-threads 2 the page is cross-origin isolated 
   }
 });
 
+/**
+ * A proxy on 127.0.0.1 that forwards every request to `target` and drops COOP and COEP from
+ * the answers, as a proxy that does not know them would: its pages are not cross-origin isolated.
+ */
+async function stripIsolation(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const t = new URL(target);
+  const proxy = createServer((req, res) => {
+    const up = httpRequest({ host: t.hostname, port: t.port, path: req.url, method: req.method, headers: { ...req.headers, host: t.host } }, (r) => {
+      const headers = { ...r.headers };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      res.writeHead(r.statusCode ?? 502, headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const port = (proxy.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+}
+
 test('engine threads: a page served without the isolation headers searches on one thread and says why', { skip, timeout: 60_000 }, async () => {
   const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
+  const proxy = await stripIsolation(two.url);
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    // As a proxy that drops them would: the page arrives without COOP and COEP.
-    await page.setRequestInterception(true);
-    page.on('request', (req) => {
-      if (new URL(req.url()).pathname !== '/') return void req.continue();
-      void fetch(req.url()).then(async (r) => {
-        const headers: Record<string, string> = {};
-        r.headers.forEach((v, k) => {
-          if (!/^cross-origin-(opener|embedder)-policy$/.test(k)) headers[k] = v;
-        });
-        await req.respond({ status: r.status, headers, body: await r.text() });
-      });
-    });
-    await page.goto(two.url, { waitUntil: 'load' });
+    await page.goto(proxy.url, { waitUntil: 'load' });
     await page.waitForSelector('#rows tr[data-uci]', { timeout: 10_000 });
     assert.equal(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated), false);
     assert.equal(await page.$eval('#enginestat', (e) => e.dataset.threads), '1');
@@ -238,6 +250,7 @@ test('engine threads: a page served without the isolation headers searches on on
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
+    await proxy.close();
     await two.close();
   }
 });
