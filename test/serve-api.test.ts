@@ -13,6 +13,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performanceRating } from '../src/serve/performance.js';
 import { loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -121,6 +122,52 @@ test('explorer on a .tbk: every field as book probe --json gives it (audit verdi
     assert.deepEqual([got.topGames, got.recentGames], [[], []]);
   }
   assert.ok(audited > 3, `the start position's moves carry audit verdicts (${audited})`);
+});
+
+test("explorer performance: the answering players' mean rating from book probe of the next position, and FIDE's dp for the mover's score", async () => {
+  for (const play of ['e2e4', 'd2d4,g8f6']) {
+    const got = (await explore(`book=masters.tbk&play=${play}`)).json.moves as { uci: string; white: number; draws: number; black: number; averageOpponentRating: number | null; performance: number | null }[];
+    const blackToMove = play.split(',').length % 2 === 1;
+    for (const m of got.slice(0, 4)) {
+      const next = JSON.parse(tabiya(['book', 'probe', TBK, '--moves', `${play},${m.uci}`.replaceAll(',', ' '), '--json']).stdout) as { moves: { avgElo: number; ratedGames: number }[] };
+      const rated = next.moves.reduce((n, r) => n + r.ratedGames, 0);
+      const opponents = next.moves.reduce((n, r) => n + r.avgElo * r.ratedGames, 0) / rated;
+      assert.ok(rated > 0, `${play} ${m.uci}: the sample's games are rated`);
+      assert.equal(m.averageOpponentRating, Math.round(opponents), `${play} ${m.uci}`);
+      const [wins, losses] = blackToMove ? [m.black, m.white] : [m.white, m.black];
+      assert.equal(m.performance, performanceRating(opponents, wins, m.draws, losses), `${play} ${m.uci}`);
+      // Above the opponents exactly when the movers scored above half.
+      const aboveHalf = Math.sign(2 * wins + m.draws - (wins + m.draws + losses));
+      assert.equal(Math.sign(m.performance! - Math.round(opponents)), aboveHalf, `${play} ${m.uci}`);
+    }
+  }
+  const bin = (await explore('book=masters.bin&play=e2e4')).json.moves as { performance: unknown; averageOpponentRating: unknown }[];
+  assert.ok(bin.every((m) => m.performance === null && m.averageOpponentRating === null), 'a .bin keeps no ratings');
+});
+
+test('explorer answers are kept: the same bytes again, and a change shows at once', async () => {
+  const q = 'book=masters.tbk&play=e2e4,e7e5,g1f3,b8c6';
+  const first = await explore(q);
+  const again = await explore(q);
+  assert.equal(again.body, first.body);
+  assert.equal(again.status, 200);
+  const r = await write('/api/move', { book: 'masters.tbk', play: 'e2e4,e7e5,g1f3,b8c6', move: 'f1b5', comment: 'the Spanish' });
+  assert.equal(r.status, 200, r.body);
+  const moves = (await explore(q)).json.moves as { uci: string; comment: string | null }[];
+  assert.equal(moves.find((m) => m.uci === 'f1b5')?.comment, 'the Spanish');
+  assert.equal(JSON.parse(first.body).moves.find((m: { uci: string }) => m.uci === 'f1b5').comment, null);
+});
+
+test('a change another process makes to a served book shows in the next answers', async () => {
+  const q = 'book=masters.tbk&play=d2d4,d7d5,c2c4';
+  const before = (await explore(q)).json.moves as { uci: string; userValue: number | null }[];
+  assert.equal(before.find((m) => m.uci === 'e7e6')?.userValue, null);
+  const r = tabiya(['book', 'set', TBK, '--moves', 'd4 d5 c4', '--move', 'e6', '--value', '61']);
+  assert.equal(r.code, 0, r.stderr);
+  // The server looks at the file at most every 250 ms.
+  await new Promise((res) => setTimeout(res, 300));
+  const after = (await explore(q)).json.moves as { uci: string; userValue: number | null }[];
+  assert.equal(after.find((m) => m.uci === 'e7e6')?.userValue, 61);
 });
 
 test('explorer on a .bin: weights and shares as book probe --json gives them', async () => {

@@ -9,7 +9,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,11 +23,12 @@ import { startServer, type RunningServer } from '../src/serve/server.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-declare const document: any, location: { search: string }, window: { innerWidth: number };
+declare const document: any, location: { search: string }, window: { innerWidth: number }, MutationObserver: any;
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const OTHER_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const SHOTS = '/tmp/serve-shots';
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-browser-'));
@@ -38,7 +40,7 @@ before(async () => {
   if (skip) return;
   const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1' });
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
   const puppeteer = (await import('puppeteer-core')).default;
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   mkdirSync(SHOTS, { recursive: true });
@@ -62,7 +64,7 @@ async function open(path: string, width = 1300, height = 900): Promise<{ page: P
 /** The table as the page shows it: SAN and games per row. */
 function tableOf(page: Page): Promise<{ san: string; games: number; user: string }[]> {
   return page.$$eval('#rows tr[data-uci]', (rows) =>
-    rows.map((r) => ({ san: r.querySelector('.san')!.textContent!, games: Number(r.children[1]!.firstChild!.textContent!.replace(/,/g, '')), user: r.children[7]!.textContent! })),
+    rows.map((r) => ({ san: r.querySelector('.san')!.textContent!, games: Number(r.children[1]!.firstChild!.textContent!.replace(/,/g, '')), user: r.querySelector('.user')!.textContent! })),
   );
 }
 
@@ -164,6 +166,95 @@ test('the engine runs in a worker and gives a legal best move in SAN', { skip, t
   await page.close();
 });
 
+/** Analyses the page's position for `ms`: the nodes per second and the first move of the best line, in SAN. */
+async function analyseFor(page: Page, ms: number): Promise<{ nps: number; best: string; depth: number }> {
+  await page.click('#analyse');
+  await page.waitForFunction(() => document.querySelector('#pvs li .pv') !== null, { timeout: 10_000 });
+  await new Promise((r) => setTimeout(r, ms));
+  const out = await page.evaluate(() => ({
+    nps: Number(document.querySelector('#engineinfo').dataset.nps),
+    info: document.querySelector('#engineinfo').textContent as string,
+    pv: document.querySelector('#pvs li .pv').textContent as string,
+  }));
+  await page.click('#analyse');
+  return { nps: out.nps, best: out.pv.replace(/^\d+\.+\s*|^\d+…\s*/, '').split(' ')[0]!, depth: Number(/depth (\d+)/.exec(out.info)?.[1] ?? 0) };
+}
+
+test('engine threads: with --engine-threads 2 the page is cross-origin isolated and searches on 2 threads', { skip, timeout: 60_000 }, async () => {
+  const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
+  try {
+    const fen = 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4';
+    const path = `?fen=${encodeURIComponent(fen)}`;
+    const one = await open(path);
+    assert.equal(await one.page.$eval('#enginestat', (e) => e.dataset.threads), '1');
+    const single = await analyseFor(one.page, 2000);
+    await one.page.close();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewport({ width: 1300, height: 900 });
+    await page.goto(two.url + path, { waitUntil: 'load' });
+    await page.waitForSelector('#rows tr', { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated), true, 'the page is cross-origin isolated');
+    assert.equal(await page.$eval('#enginestat', (e) => e.dataset.threads), '2');
+    assert.match(await page.$eval('#enginestat', (e) => e.textContent!), /2 threads/);
+    const dual = await analyseFor(page, 2000);
+    const pos = unwrap(positionFromFen(fen));
+    for (const r of [single, dual]) assert.ok(parseSan(pos, r.best).ok, `best move "${r.best}" is legal`);
+    // Diagnostic only (no timing threshold): the machine may be busy.
+    console.log(`# page engine: 1 thread ${single.nps} nodes/s (depth ${single.depth}), 2 threads ${dual.nps} nodes/s (depth ${dual.depth}), ratio ${(dual.nps / Math.max(1, single.nps)).toFixed(2)}`);
+    assert.ok(dual.nps > 0 && single.nps > 0);
+    assert.deepEqual(errors.concat(one.errors), []);
+    await page.close();
+  } finally {
+    await two.close();
+  }
+});
+
+/**
+ * A proxy on 127.0.0.1 that forwards every request to `target` and drops COOP and COEP from
+ * the answers, as a proxy that does not know them would: its pages are not cross-origin isolated.
+ */
+async function stripIsolation(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const t = new URL(target);
+  const proxy = createServer((req, res) => {
+    const up = httpRequest({ host: t.hostname, port: t.port, path: req.url, method: req.method, headers: { ...req.headers, host: t.host } }, (r) => {
+      const headers = { ...r.headers };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      res.writeHead(r.statusCode ?? 502, headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const port = (proxy.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+}
+
+test('engine threads: a page served without the isolation headers searches on one thread and says why', { skip, timeout: 60_000 }, async () => {
+  const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
+  const proxy = await stripIsolation(two.url);
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(proxy.url, { waitUntil: 'load' });
+    await page.waitForSelector('#rows tr[data-uci]', { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated), false);
+    assert.equal(await page.$eval('#enginestat', (e) => e.dataset.threads), '1');
+    assert.match(await page.$eval('#enginestat', (e) => e.textContent!), /1 thread \(one thread: the page is not cross-origin isolated/);
+    const r = await analyseFor(page, 800);
+    assert.ok(parseSan(unwrap(positionFromFen(STARTING_FEN)), r.best).ok, `best move "${r.best}" is legal`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await proxy.close();
+    await two.close();
+  }
+});
+
 test('play from here: the engine answers from the book and on its clock; the game comes out as PGN', { skip, timeout: 60_000 }, async () => {
   const { page, errors } = await open('/');
   await page.select('#play-side', 'b');
@@ -191,31 +282,85 @@ test('play from here: the engine answers from the book and on its clock; the gam
   await page.close();
 });
 
+test('import: a PGN file chosen on the page is counted into the .tbk with progress; the new counts match book probe', { skip, timeout: 60_000 }, async () => {
+  // About forty games the book does not have (another collection), and one with an illegal move.
+  const head = spawnSync('sh', ['-c', `zcat ${JSON.stringify(OTHER_GZ)} | head -c 40000`], { encoding: 'utf8' }).stdout;
+  const good = head.slice(0, head.lastIndexOf('\n\n[Event ') + 1);
+  const games = good.split('[Event ').length - 1;
+  const finished = games - good.split('[Result "*"]').length + 1;
+  const pgn = join(tmp, 'import.pgn');
+  writeFileSync(pgn, `${good}\n[Event "broken"]\n[Result "1-0"]\n\n1. e4 e5 2. Ke3 1-0\n`);
+  const book = join(tmp, 'import.tbk');
+  copyFileSync(TBK, book);
+  const before = JSON.parse(spawnSync(process.execPath, [MAIN, 'book', 'probe', book, '--json'], { encoding: 'utf8' }).stdout) as { moves: { games: number }[] };
+  const served = await startServer({ books: [book], port: 0, host: '127.0.0.1', engineThreads: 1 });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewport({ width: 1300, height: 900 });
+    await page.goto(served.url, { waitUntil: 'load' });
+    await page.waitForSelector('#rows tr[data-uci]', { timeout: 10_000 });
+    const sumBefore = await page.$eval('#sum td.stat', (e) => Number(e.textContent!.replace(/,/g, '')));
+    // What the page shows while it imports: the status lines and the progress bar.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      const bar = document.querySelector('#import-progress');
+      new MutationObserver(() => seen.push(`${document.querySelector('#status').textContent}|${bar.hidden ? '' : bar.value}`)).observe(document.querySelector('#status'), { childList: true, characterData: true, subtree: true });
+    });
+    const input = await page.$('#import-file');
+    await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(pgn);
+    await page.waitForFunction(() => /^Imported/.test(document.querySelector('#status').textContent), { timeout: 20_000 });
+    const status = await page.$eval('#status', (e) => e.textContent!);
+    assert.equal(status, `Imported import.pgn: ${games} games counted, 1 broken games skipped.`);
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    assert.ok(seen.some((l) => /^Importing import\.pgn: \d+ games\|(0|1|0\.\d+)$/.test(l)), `progress shown while importing: ${seen.join(' / ')}`);
+    assert.equal(await page.$eval('#import-progress', (e) => e.hidden), true, 'the bar goes when the import is done');
+    // The table of the start position, read again: the book's new counts.
+    await page.waitForFunction((n) => Number(document.querySelector('#sum td.stat')?.textContent?.replace(/,/g, '')) !== n, { timeout: 5000 }, sumBefore);
+    const after = JSON.parse(spawnSync(process.execPath, [MAIN, 'book', 'probe', book, '--json'], { encoding: 'utf8' }).stdout) as { moves: { san: string; games: number }[] };
+    assert.deepEqual((await tableOf(page)).map((r) => [r.san, r.games]), after.moves.map((m) => [m.san, m.games]));
+    const sum = (m: { games: number }[]): number => m.reduce((n, x) => n + x.games, 0);
+    assert.equal(sum(after.moves) - sum(before.moves), finished, 'every finished game imported counts once at the start position');
+    assert.equal(await page.$eval('#sum td.stat', (e) => Number(e.textContent!.replace(/,/g, ''))), sum(after.moves));
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await served.close();
+  }
+});
+
 test('a user value edited on the page survives a server restart; screenshots', { skip, timeout: 60_000 }, async () => {
   const { page, errors } = await open('/?play=e2e4');
   await page.click('#rows tr[data-uci="c7c5"] button.edit');
   await page.waitForSelector('#editor:not([hidden])');
   await page.type('#edit-user', '77');
   await page.click('#edit-save');
-  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c7c5"]')?.children[7]?.textContent === '77', { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c7c5"] .user')?.textContent === '77', { timeout: 5000 });
   const path = new URL(page.url()).search;
   await page.close();
   await server.close();
-  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1' });
-  for (const [width, height, name] of [
-    [1400, 900, 'wide'],
-    [390, 844, 'phone'],
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
+  for (const [width, height] of [
+    [1920, 1000],
+    [1280, 900],
+    [800, 1000],
+    [375, 812],
   ] as const) {
+    const name = String(width);
     for (const theme of ['light', 'dark'] as const) {
       const p = await browser.newPage();
       await p.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
       await p.setViewport({ width, height });
       await p.goto(server.url + path, { waitUntil: 'load' });
       await p.waitForSelector('#rows tr[data-uci="c7c5"]', { timeout: 10_000 });
-      assert.equal(await p.$eval('#rows tr[data-uci="c7c5"]', (r) => r.children[7]!.textContent), '77', 'the edit is in the book after the restart');
-      // No sideways scrolling at phone width.
+      assert.equal(await p.$eval('#rows tr[data-uci="c7c5"]', (r) => r.querySelector('.user')!.textContent), '77', 'the edit is in the book after the restart');
+      // No sideways scrolling, even at phone width (the table scrolls inside its panel there).
       assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${name}: the page fits its width`);
-      await p.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: name === 'phone' });
+      // From 800 px up every column of the table shows, the comment's header too.
+      if (width >= 800) assert.ok(await p.evaluate(() => document.querySelector('.table-wrap').scrollWidth <= document.querySelector('.table-wrap').clientWidth), `${name}: the table fits its panel`);
+      await p.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: width < 1250 });
       await p.close();
     }
   }

@@ -501,7 +501,7 @@ export function registerCommands(program: Command): void {
     .argument('[books...]', 'books to serve, .bin and .tbk (default: the bundled data/tabiya.bin, built when missing)')
     .option('--port <n>', 'TCP port (0: any free one)', '8080')
     .option('--host <address>', 'address to listen on (anything but loopback is reachable from other machines)', '127.0.0.1')
-    .option('--engine-threads <n>', 'threads the page\'s engine may use', '1')
+    .option('--engine-threads <n>', 'search threads of the page\'s engine ("auto": half the browser\'s cores, at most 8)', 'auto')
     .option('--read-only', 'refuse every change to the books')
     .option('--quiet', 'no progress while building the default book')
     .action(async (books, opts) => (await import('./commands/serve.js')).serveCommand(books, opts));

@@ -1,7 +1,37 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatRate } from './progress.js';
+import { formatRate, startProgress } from './progress.js';
 
 test('rates keep their meaning from millions a second down to a game every few seconds', () => {
   assert.deepEqual([2.5e6, 12345, 123.4, 12.34, 2.5, 0.0791, 0].map(formatRate), ['2.50M', '12.3k', '123', '12.3', '2.50', '0.079', '0']);
+});
+
+test('a log of progress ends with where the job ended (100% when it read everything); a short job stays silent', () => {
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  const isTTY = process.stderr.isTTY;
+  process.stderr.isTTY = false;
+  process.stderr.write = ((s: string) => (lines.push(s), true)) as typeof process.stderr.write;
+  try {
+    // interval 0: a line at every update; the last update (1000 of 1000) is not printed by update.
+    const p = startProgress({ label: 'building', total: 1000, unit: 'B', interval: 0 });
+    p.update(825, '66 games');
+    const shown = lines.length;
+    p.stop();
+    assert.equal(shown, 1);
+    assert.match(lines[0]!, /^building: 82\.5% 825 B/);
+    const q = startProgress({ label: 'building', total: 1000, unit: 'B', interval: 0 });
+    q.update(400);
+    q.update(1000, '83 games');
+    q.stop();
+    assert.match(lines.at(-1)!, /^building: 100\.0% 1000 B, .* in \d+\.\d s 83 games\n$/);
+    lines.length = 0;
+    const quiet = startProgress({ label: 'short', total: 1000, unit: 'B', interval: 60 });
+    quiet.update(1000);
+    quiet.stop();
+    assert.deepEqual(lines, []);
+  } finally {
+    process.stderr.write = write;
+    process.stderr.isTTY = isTTY;
+  }
 });

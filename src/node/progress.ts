@@ -48,18 +48,29 @@ export function startProgress(opts: ProgressOptions): Progress {
   }
   const every = (opts.interval ?? 5) * 1000;
   let next = started + every;
+  let printed = false;
+  let last: { done: number; extra: string } | undefined;
+  const line = (done: number, extra: string, now: number, final: boolean): void => {
+    const secs = (now - started) / 1000;
+    const rate = done / Math.max(secs, 1e-3);
+    const pct = opts.total > 0 ? ` ${((100 * done) / opts.total).toFixed(1)}%` : '';
+    const eta = final ? `, in ${secs.toFixed(1)} s` : opts.total > 0 && rate > 0 ? `, ETA ${Math.round((opts.total - done) / rate)} s` : '';
+    process.stderr.write(`${opts.label}:${pct} ${done} ${opts.unit}, ${formatRate(rate)} ${opts.unit}/s${eta} ${extra}\n`);
+    printed = true;
+  };
   return {
     update(done, extra = '') {
+      last = { done, extra };
       const now = Date.now();
       if (now < next) return;
       next = now + every;
-      const secs = (now - started) / 1000;
-      const rate = done / Math.max(secs, 1e-3);
-      const pct = opts.total > 0 ? ` ${((100 * done) / opts.total).toFixed(1)}%` : '';
-      const eta = opts.total > 0 && rate > 0 ? `, ETA ${Math.round((opts.total - done) / rate)} s` : '';
-      process.stderr.write(`${opts.label}:${pct} ${done} ${opts.unit}, ${formatRate(rate)} ${opts.unit}/s${eta} ${extra}\n`);
+      line(done, extra, now, false);
     },
-    stop() {},
+    // A log that showed the job under way also shows where it ended (100% when it read everything).
+    stop() {
+      if (printed && last !== undefined) line(last.done, last.extra, Date.now(), true);
+      printed = false;
+    },
   };
 }
 

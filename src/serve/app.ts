@@ -21,6 +21,7 @@ import { POLICY_KINDS } from '../book/select/config.js';
 import { explorerAnswer } from './explorer.js';
 import { EditError, policyOf, type NotePatch, type ServedBook } from './library.js';
 import type { Opening, OpeningIndex } from './openings.js';
+import { ResponseCache } from './responseCache.js';
 import { subtreeBin, subtreePgn, walkSubtree } from './subtree.js';
 
 /** A file the server hands out: its bytes and content type. */
@@ -35,7 +36,7 @@ export interface AppOptions {
   /** name → asset (index.html is the page; its `%TOKEN%` and `%CONFIG%` are filled in). */
   assets: ReadonlyMap<string, Asset>;
   readOnly?: boolean;
-  /** Threads the page's engine may use (shown to the page). */
+  /** Search threads of the page's engine (0: the page chooses from the browser's cores). */
   engineThreads?: number;
   /** Largest request body in bytes (default 64 KiB). */
   bodyLimit?: number;
@@ -85,6 +86,7 @@ const EXPLORER_RESPONSE = {
           draws: INT,
           black: INT,
           averageRating: INT_OR_NULL,
+          averageOpponentRating: INT_OR_NULL,
           performance: INT_OR_NULL,
           game: { type: 'null' },
           weight: INT,
@@ -111,12 +113,16 @@ const EXPLORER_RESPONSE = {
   },
 } as const;
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+const EXPLORER_PREFIX = '/api/explorer';
+
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
 export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
   const byId = new Map(opts.books.map((b) => [b.id, b]));
   const positions: Position[] = [];
+  const answers = new ResponseCache();
   const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -129,6 +135,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       if (req.headers['x-tabiya-token'] !== token) throw new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself)');
       const origin = req.headers.origin;
       if (origin !== undefined && origin !== `http://${req.headers.host}`) throw new HttpError(403, `Origin ${origin} is not this server`);
+    }
+    // An explorer answer kept for this very URL: sent before the query is even parsed (the
+    // URL was validated when the answer was made), unless another process changed a book.
+    if (req.method === 'GET' && req.url.startsWith(EXPLORER_PREFIX)) {
+      const now = Date.now();
+      for (const b of opts.books) b.refresh(now);
+      const kept = answers.get(req.url);
+      if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
     }
   });
 
@@ -147,7 +161,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const config = JSON.stringify({
     books: opts.books.map((b) => ({ id: b.id, format: b.format, editable: b.editable && !opts.readOnly })),
     readOnly: opts.readOnly === true,
-    engineThreads: opts.engineThreads ?? 1,
+    engineThreads: opts.engineThreads ?? 0,
     policies: POLICY_KINDS,
   });
   const page = (): Asset | undefined => {
@@ -203,13 +217,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           type: 'object',
           properties: { book: BOOK, fen: FEN, play: PLAY, policy: { type: 'string', enum: [...POLICY_KINDS] } },
         },
-        // A response schema lets fastify serialise with a compiled function (fast-json-stringify).
+        // Compiled into a serialiser (fast-json-stringify) that the handler calls once per answer kept.
         response: { 200: EXPLORER_RESPONSE },
       },
     },
-    async (req: FastifyRequest) => {
+    async (req: FastifyRequest, reply: FastifyReply) => {
       const q = req.query as { book?: string; fen?: string; play?: string; policy?: string };
       const book = bookOf(q.book);
+      const revision = book.revision;
       let policy;
       try {
         policy = policyOf(q.policy);
@@ -221,7 +236,13 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       const spare = positions.pop() ?? new Position();
       try {
         const { pos, opening } = positionOf(opts.openings, q.fen, q.play, spare);
-        return explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+        const answer = explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
+        // Serialised once (the compiled schema serialiser), kept, and sent as bytes.
+        const body = Buffer.from(reply.getSerializationFunction('200')!(answer as unknown as Record<string, unknown>));
+        // Kept under the URL as it came (another spelling of the same query is another entry);
+        // a change that came while this answer was made leaves it unkept.
+        answers.set(req.url, book, revision, body);
+        return reply.type(JSON_TYPE).send(body);
       } finally {
         positions.push(spare);
       }
@@ -242,6 +263,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     async (req, reply) => {
       const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean };
       const book = bookOf(q.book);
+      book.refresh();
       const stem = book.id.replace(/\.[^.]*$/, '');
       if (q.format === 'bin' && q.whole === true) {
         return reply

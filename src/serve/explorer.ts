@@ -1,7 +1,8 @@
 /**
  * The explorer's answer in the shape of the Lichess opening explorer API
  * (https://lichess.org/api#tag/Opening-Explorer): position totals `white`, `draws`, `black`,
- * `moves[]` with `uci`, `san`, the same three counts, `averageRating` and `performance`, and
+ * `moves[]` with `uci`, `san`, the same three counts, `averageRating`, `averageOpponentRating`
+ * and `performance` (as the Lichess player explorer computes it: performance.ts), and
  * `opening` {eco, name}; so a tool written for Lichess can read it. tabiya adds, per move, the
  * book's `weight`, the policy's `probability`, `userValue`, `nag`, `comment`, `forbidden` and
  * `learned`, and names the book, its format and the FEN.
@@ -15,6 +16,7 @@ import type { Position } from '../core/position.js';
 import { makeFen } from '../notation/fen.js';
 import { makeSan } from '../notation/san.js';
 import type { Opening } from './openings.js';
+import { performanceRating } from './performance.js';
 
 /** One book move with everything the explorer shows, from the mover's side. */
 export interface MoveFacts {
@@ -26,6 +28,8 @@ export interface MoveFacts {
   losses: number;
   /** Mean rating of the players who made the move (0: none rated). */
   avgElo: number;
+  /** Mean rating of their opponents, the players who answered the move (0: none rated). */
+  opponentElo: number;
   weight: number;
   probability: number;
   userValue: number | null;
@@ -44,7 +48,9 @@ export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probab
   draws: number;
   black: number;
   averageRating: number | null;
-  /** Lichess's performance rating needs the opponents' ratings, which the books do not keep. */
+  /** Mean rating of the players who answered the move (null: none rated). */
+  averageOpponentRating: number | null;
+  /** Performance rating of the movers in these games (performance.ts; null: no ratings). */
   performance: number | null;
   game: null;
 }
@@ -81,7 +87,8 @@ export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], openi
       draws: f.draws,
       black: blackWins,
       averageRating: f.avgElo > 0 ? f.avgElo : null,
-      performance: null,
+      averageOpponentRating: f.opponentElo > 0 ? Math.round(f.opponentElo) : null,
+      performance: performanceRating(f.opponentElo, f.wins, f.draws, f.losses),
       game: null,
       weight: f.weight,
       probability: f.probability,

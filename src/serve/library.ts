@@ -5,6 +5,7 @@
  * goes through `changeNotes` (crash-safe, under the book's lock), after which the book is
  * opened again so every later read sees it.
  */
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -34,6 +35,12 @@ export interface NotePatch {
  */
 const EDIT_LOCK = { timeoutMs: 2000 };
 
+/** Positions whose movers' mean rating a served book keeps (a few MB). */
+const MOVER_ELO_ENTRIES = 100_000;
+
+/** How often a served .tbk's file is looked at for changes made by other processes (ms). */
+const STAT_EVERY_MS = 250;
+
 export class EditError extends Error {
   constructor(
     readonly status: number,
@@ -46,6 +53,16 @@ export class EditError extends Error {
 export class ServedBook {
   private bin: Book | undefined;
   private rich: AnyRichBook | undefined;
+  /** Counts the changes made through this server: answers cached for an older one are stale. */
+  revision = 0;
+  /**
+   * Mean rating of the movers of positions probed for replyElo, by Zobrist key: a position's
+   * moves are probed again as soon as a visitor plays into it (emptied at every change).
+   */
+  private readonly moverElo = new Map<string, number>();
+  /** The file as last opened (fileId), and when to look at it again. */
+  private seen = '';
+  private nextStat = 0;
 
   private constructor(
     readonly id: string,
@@ -58,6 +75,8 @@ export class ServedBook {
   static async open(id: string, path: string): Promise<ServedBook> {
     if (path.toLowerCase().endsWith('.tbk')) {
       const b = new ServedBook(id, path, 'tbk', tbkFileVersion(path) ?? 0);
+      b.seen = fileId(path);
+      b.nextStat = Date.now() + STAT_EVERY_MS;
       b.rich = openAnyRichBook(path);
       return b;
     }
@@ -87,6 +106,7 @@ export class ServedBook {
           draws: 0,
           losses: 0,
           avgElo: 0,
+          opponentElo: 0,
           weight: m.weight,
           probability: total > 0 ? m.weight / total : 0,
           userValue: null,
@@ -103,6 +123,7 @@ export class ServedBook {
     entries.sort((a, b) => Number(a.postBook) - Number(b.postBook) || played(b) - played(a) || a.move - b.move);
     const rows = explainPolicy(policy, entries);
     return entries.map((e, i) => ({
+      opponentElo: this.replyElo(pos, e.move),
       move: e.move,
       uci: makeUci(e.move, false),
       games: played(e),
@@ -119,6 +140,33 @@ export class ServedBook {
       audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, false) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));
+  }
+
+  /**
+   * The mean rating of the players who answered `move` in `pos`: those who made the moves of
+   * the position after it (0: none rated). The book keeps only the mover's rating per move, so
+   * this is the opponents' rating of the games through the move as near as it can say: the
+   * position after the move counts also the games that reached it by another order, and not
+   * those that ended there.
+   */
+  private replyElo(pos: Position, move: number): number {
+    pos.play(move);
+    const key = `${pos.keyHi}.${pos.keyLo}`;
+    let elo = this.moverElo.get(key);
+    if (elo === undefined) {
+      let sum = 0;
+      let rated = 0;
+      for (const r of this.rich!.probe(pos)) {
+        sum += r.avgElo * r.ratedGames;
+        rated += r.ratedGames;
+      }
+      elo = rated > 0 ? sum / rated : 0;
+      // Bounded: emptied when full (a walk through the book refills what it needs).
+      if (this.moverElo.size >= MOVER_ELO_ENTRIES) this.moverElo.clear();
+      this.moverElo.set(key, elo);
+    }
+    pos.undo();
+    return elo;
   }
 
   /**
@@ -205,7 +253,23 @@ export class ServedBook {
     if (this.version !== 2) throw new EditError(409, `book ${this.id} is a version 1 .tbk: upgrade it (tabiya book upgrade) to edit it`);
   }
 
+  /**
+   * Opens the book again when another process changed its file (a `tabiya book` command: notes
+   * appended, or the file replaced), so the next answers show the change; the file is looked at
+   * (one stat) at most every STAT_EVERY_MS.
+   */
+  refresh(now = Date.now()): void {
+    if (this.rich === undefined || now < this.nextStat) return;
+    this.nextStat = now + STAT_EVERY_MS;
+    const id = fileId(this.path);
+    if (id !== this.seen) this.reopen();
+  }
+
   private reopen(): void {
+    this.seen = fileId(this.path);
+    this.nextStat = Date.now() + STAT_EVERY_MS;
+    this.revision++;
+    this.moverElo.clear();
     const next = openAnyRichBook(this.path);
     this.rich?.close();
     this.rich = next;
@@ -214,6 +278,16 @@ export class ServedBook {
   async close(): Promise<void> {
     await this.bin?.close();
     this.rich?.close();
+  }
+}
+
+/** Identity and state of a file: inode (replaced by a rename), size and modification time. */
+function fileId(path: string): string {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return '';
   }
 }
 

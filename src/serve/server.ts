@@ -13,7 +13,9 @@ import { OpeningIndex } from './openings.js';
 
 const OPENINGS_DIR = fileURLToPath(new URL('../../../data/openings/', import.meta.url));
 const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
-const WASM = fileURLToPath(new URL('../../wasm/core.wasm', import.meta.url));
+const WASM_DIR = fileURLToPath(new URL('../../wasm/', import.meta.url));
+/** The engine builds the page runs: one thread, and the shared build of several (Lazy SMP). */
+const WASM_BUILDS = ['core.wasm', 'core-shared.wasm'];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -56,7 +58,10 @@ export function loadAssets(dir = WEB_DIR): Map<string, Asset> {
     const type = TYPES[extname(name)];
     if (type !== undefined) assets.set(name, { type, body: readFileSync(join(dir, name)) });
   }
-  if (existsSync(WASM)) assets.set('core.wasm', { type: TYPES['.wasm']!, body: readFileSync(WASM) });
+  for (const name of WASM_BUILDS) {
+    const file = join(WASM_DIR, name);
+    if (existsSync(file)) assets.set(name, { type: TYPES['.wasm']!, body: readFileSync(file) });
+  }
   return assets;
 }
 

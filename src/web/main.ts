@@ -39,7 +39,7 @@ let policy = 'terra';
 let explorer: Explorer | undefined;
 let explorerFor = '';
 let fetchSeq = 0;
-const engine = new EngineClient();
+const engine = new EngineClient(config.engineThreads > 0 ? config.engineThreads : autoThreads());
 let analysing = false;
 let pvLines: (EngineInfo | undefined)[] = [];
 let game: { human: 'w' | 'b'; clock: [number, number]; inc: number; tick: number; over: string; timer: number } | undefined;
@@ -194,7 +194,7 @@ function bar(w: number, d: number, b: number): string {
   if (t === 0) return '<div class="wdb empty"></div>';
   const seg = (cls: string, n: number): string => {
     const p = pct(n, t);
-    return `<span class="${cls}" style="width:${p.toFixed(2)}%">${p >= 12 ? `${p.toFixed(0)}%` : ''}</span>`;
+    return `<span class="${cls}" style="width:${p.toFixed(2)}%">${p >= 17 ? `${p.toFixed(0)}%` : ''}</span>`;
   };
   return `<div class="wdb" title="White ${pct(w, t).toFixed(1)}%, draws ${pct(d, t).toFixed(1)}%, Black ${pct(b, t).toFixed(1)}%">${seg('w', w)}${seg('d', d)}${seg('b', b)}</div>`;
 }
@@ -229,20 +229,21 @@ function renderExplorer(): void {
       <td class="stat">${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}</td>
       <td class="barcol">${bar(m.white, m.draws, m.black)}</td>
       <td class="stat">${m.averageRating ?? ''}</td>
+      <td class="stat perf">${m.performance ?? ''}</td>
       <td>${m.weight.toLocaleString('en')}</td>
       <td>${(100 * m.probability).toFixed(1)}%</td>
       <td class="tbk">${learnedText(m.learned)}</td>
-      <td class="tbk">${m.userValue ?? ''}</td>
+      <td class="tbk user">${m.userValue ?? ''}</td>
       <td class="tbk">${m.nag === null ? '' : esc(NAGS[m.nag] ?? `$${m.nag}`)}</td>
       <td class="tbk l comment" title="${esc(m.comment ?? '')}">${esc(m.comment ?? '')}</td>
       <td class="edit-col"><button type="button" class="edit small" data-i="${i}" title="Edit this move's notes">✎</button></td>
     </tr>`;
   });
-  $('rows').innerHTML = rows.length > 0 ? rows.join('') : `<tr class="none"><td class="l" colspan="11">No book move here.</td></tr>`;
+  $('rows').innerHTML = rows.length > 0 ? rows.join('') : `<tr class="none"><td class="l" colspan="12">No book move here.</td></tr>`;
   $('sum').innerHTML =
     ex.moves.length === 0
       ? ''
-      : `<tr><td class="l">Σ</td><td class="stat">${total.toLocaleString('en')}</td><td class="barcol">${bar(ex.white, ex.draws, ex.black)}</td><td class="stat"></td><td>${ex.moves.reduce((n, m) => n + m.weight, 0).toLocaleString('en')}</td><td>${(100 * ex.moves.reduce((n, m) => n + m.probability, 0)).toFixed(0)}%</td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="edit-col"></td></tr>`;
+      : `<tr><td class="l">Σ</td><td class="stat">${total.toLocaleString('en')}</td><td class="barcol">${bar(ex.white, ex.draws, ex.black)}</td><td class="stat"></td><td class="stat"></td><td>${ex.moves.reduce((n, m) => n + m.weight, 0).toLocaleString('en')}</td><td>${(100 * ex.moves.reduce((n, m) => n + m.probability, 0)).toFixed(0)}%</td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="tbk"></td><td class="edit-col"></td></tr>`;
   const here = new URLSearchParams({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(',') });
   $<HTMLAnchorElement>('export-bin').href = `/api/export?format=bin&whole=true&book=${encodeURIComponent(bookId)}`;
   $<HTMLAnchorElement>('export-sub-bin').href = `/api/export?format=bin&${here.toString()}`;
@@ -301,16 +302,17 @@ async function saveEdit(ev: Event): Promise<void> {
   });
   if (ok) {
     $('editor').hidden = true;
+    // The table first: reading it clears the status line.
+    await loadExplorer();
     status('Saved.');
-    void loadExplorer();
   }
 }
 
 async function removeMove(): Promise<void> {
   if (await post('/api/move/remove', { move: $<HTMLInputElement>('edit-move').value.trim() })) {
     $('editor').hidden = true;
+    await loadExplorer();
     status('Removed.');
-    void loadExplorer();
   }
 }
 
@@ -328,10 +330,10 @@ async function importPgn(file: File): Promise<void> {
       status(`Importing ${file.name}: ${j.games.toLocaleString('en')} games`);
       if (!j.finished) continue;
       if (j.error !== undefined) throw new Error(j.error);
+      await loadExplorer();
       status(`Imported ${file.name}: ${j.result!.gamesUsed} games counted${j.result!.gamesSkipped > 0 ? `, ${j.result!.gamesSkipped} broken games skipped` : ''}.`);
       break;
     }
-    void loadExplorer();
   } catch (e) {
     status(`Import: ${(e as Error).message}`, true);
   } finally {
@@ -347,6 +349,21 @@ function status(text: string, error = false): void {
 }
 
 // --- engine ----------------------------------------------------------------------------------
+/** Threads when the server leaves it to the page: half the logical cores (the other half for the page and everything else), at most 8. */
+function autoThreads(): number {
+  return Math.max(1, Math.min(8, Math.floor((navigator.hardwareConcurrency || 2) / 2)));
+}
+
+function showEngine(): void {
+  const el = $('enginestat');
+  el.dataset.threads = String(engine.threads);
+  el.dataset.isolated = String(engine.isolated);
+  const threads = `${engine.threads} thread${engine.threads === 1 ? '' : 's'}`;
+  el.textContent = `tabiya (WebAssembly, in this page), ${threads}`;
+  el.title = engine.limitedBy === '' ? `${threads} searching over one shared hash table` : `one thread: ${engine.limitedBy}`;
+  if (engine.limitedBy !== '') el.textContent += ` (one thread: ${engine.limitedBy})`;
+}
+
 engine.onError = (m) => {
   $('engineinfo').textContent = m;
 };
@@ -366,7 +383,10 @@ function analyse(): void {
     onInfo: (info) => {
       if (info.bound !== undefined) return;
       pvLines[info.multipv - 1] = info;
-      if (info.multipv === 1) $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
+      if (info.multipv === 1) {
+        $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
+        $('engineinfo').dataset.nps = String(info.nps);
+      }
       scheduleRender(start);
     },
   });
@@ -418,6 +438,7 @@ function renderPvs(pos: Position): void {
   const share = 50 + 50 * (2 / (1 + Math.exp(-cpWhite / 400)) - 1);
   fill.style.height = `${share.toFixed(1)}%`;
   $('evaltext').textContent = scoreText(best, white);
+  $('evaltext').classList.toggle('black', cpWhite < 0);
   board.removeArrows();
   if (best.pv.length > 0) board.addArrow(ARROW_TYPE.info, best.pv[0]!.slice(0, 2), best.pv[0]!.slice(2, 4));
 }
@@ -635,6 +656,7 @@ function init(): void {
     else return;
     e.preventDefault();
   });
+  showEngine();
   changed(false);
 }
 

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { DEFAULT_BOOK, DEFAULT_BOOK_OPTIONS, DEFAULT_GAMES } from '../../book/node/defaultBook.js';
+import { MAX_THREADS } from '../../engine/signals.js';
 import { isLoopback, startServer } from '../../serve/server.js';
 import { CliError, intOption } from '../errors.js';
 import { runBookMake } from './bookMake.js';
@@ -19,7 +20,8 @@ export interface ServeCliOptions {
 
 export async function serveCommand(files: string[], opts: ServeCliOptions): Promise<void> {
   const port = intOption('--port', opts.port ?? '8080', 0, 65535)!;
-  const engineThreads = intOption('--engine-threads', opts.engineThreads ?? '1', 1, 256)!;
+  // 0: the page chooses (half the browser's logical cores, src/web/engineClient.ts).
+  const engineThreads = opts.engineThreads === undefined || opts.engineThreads === 'auto' ? 0 : intOption('--engine-threads', opts.engineThreads, 1, MAX_THREADS)!;
   const host = opts.host ?? '127.0.0.1';
   let books = files;
   if (books.length === 0) {
