@@ -39,6 +39,8 @@ export interface ChunkWorkers {
   held(): number;
   /** Chunks in flight at most, held ones included (default 2 per thread). */
   window: number;
+  /** Adds to a request what the workers need besides the chunk. */
+  request?(req: ParseRequest): ParseRequest;
 }
 
 /**
@@ -108,7 +110,8 @@ export async function readInputsThreaded(inputs: Input[], o: ThreadedReadOptions
     for (let i = 1; i < o.threads; i++) if (busy[i]! < busy[by]!) by = i;
     busy[by]!++;
     inFlight++;
-    const req: ParseRequest = { id: jobs.length, file, bytes };
+    const plain: ParseRequest = { id: jobs.length, file, bytes };
+    const req = own?.request?.(plain) ?? plain;
     jobs.push({ file, newFile });
     workers[by]!.postMessage(req, [bytes.buffer as ArrayBuffer]);
   };

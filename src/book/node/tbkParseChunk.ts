@@ -46,10 +46,18 @@ export interface ParsedGames {
   input: Uint8Array;
 }
 
-/** Parses one chunk (whole games) into games and plies. */
-export function parseChunk(setup: ParseSetup, req: ParseRequest): ParsedGames {
-  // A ply costs at least two bytes of movetext ("e4 "), so the log never fills.
-  const log = new PlyLog(Math.max(1024, req.bytes.length >>> 1));
+/** Records a chunk's log needs: a ply costs at least two bytes of movetext ("e4 "), so the log never fills. */
+export function chunkLogSize(bytes: number): number {
+  return Math.max(1024, bytes >>> 1);
+}
+
+/**
+ * Parses one chunk (whole games) into games and plies. With `into` (an empty log of at least
+ * chunkLogSize records, kept by the caller from chunk to chunk), the plies stay there and
+ * `plies` is empty.
+ */
+export function parseChunk(setup: ParseSetup, req: ParseRequest, into?: PlyLog): ParsedGames {
+  const log = into ?? new PlyLog(chunkLogSize(req.bytes.length));
   const records = new Bytes(1 << 16);
   const codes = new Bytes(1 << 18);
   const errors: PgnGameError[] = [];
@@ -83,7 +91,7 @@ export function parseChunk(setup: ParseSetup, req: ParseRequest): ParsedGames {
   for (let i = req.bytes.indexOf(10); i >= 0; i = req.bytes.indexOf(10, i + 1)) lines++;
   return {
     id: req.id,
-    plies: log.records(),
+    plies: into === undefined ? log.records() : new Int32Array(0),
     records: records.view().slice(),
     codes: codes.view().slice(),
     fens: builder.fens,

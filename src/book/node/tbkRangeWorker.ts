@@ -12,9 +12,9 @@ import { PlyLog } from '../rich/plyLog.js';
 import type { FinishSummary, RowCursor } from '../rich/finish.js';
 import type { RangePieces } from '../rich/retrievalRange.js';
 import { ProgressCursor, finishBook, runMerger, spillTable, TableCursor, type FinishOptions } from './tbkBuild.js';
-import { parseChunk, type ParseRequest, type ParseSetup } from './tbkParseChunk.js';
+import { chunkLogSize, parseChunk, type ParseRequest, type ParseSetup } from './tbkParseChunk.js';
 import { threadFiles, type ScratchFile } from './workDir.js';
-import { cutByRange, rangeBounds } from './tbkRanges.js';
+import { cutByRange } from './tbkRanges.js';
 
 export interface RangeSetup {
   parse: ParseSetup;
@@ -35,9 +35,17 @@ export interface TakeRequest {
   gameBase: number;
 }
 
+/** A chunk to parse; with `owners` (balancedOwners of tbkRanges.ts), its plies cut by range. */
+export interface RangeParseRequest extends ParseRequest {
+  kind?: undefined;
+  owners?: Uint8Array;
+}
+
 export interface FinishRequest {
   kind: 'finish';
   options: Omit<FinishOptions, 'work' | 'range'>;
+  /** This worker's range of keys' high halves. */
+  range: { from: number; to: number };
 }
 
 /** What a range wrote: files the main thread reads (by path), the block index, the index pieces. */
@@ -93,15 +101,16 @@ if (parentPort !== null) {
   const setup = workerData as RangeSetup;
   const files = threadFiles(setup.dir, `r${setup.range}`);
   const log = new RangeLog(setup.capacity, files);
-  const bounds = rangeBounds(setup.ranges);
-  port.on('message', (m: (ParseRequest & { kind?: undefined }) | TakeRequest | FinishRequest) => {
+  // One log for every chunk parsed here: allocated once, not once a chunk.
+  let chunkLog = new PlyLog(1024);
+  port.on('message', (m: RangeParseRequest | TakeRequest | FinishRequest) => {
     if (m.kind === 'take') {
       log.take(m.plies, m.gameBase);
       port.postMessage({ kind: 'took', id: m.id });
     } else if (m.kind === 'finish') {
       const { range } = setup;
       const rows = new ProgressCursor(log.rows(), 0, (done) => port.postMessage({ kind: 'progress', range, done }));
-      const f = finishBook(rows, { ...m.options, work: files, range: { from: bounds[range]!, to: bounds[range + 1]! } });
+      const f = finishBook(rows, { ...m.options, work: files, range: m.range });
       const out: RangeFinished = {
         kind: 'finished',
         range,
@@ -116,10 +125,14 @@ if (parentPort !== null) {
       f.singles?.close();
       port.postMessage(out);
     } else {
-      const r = parseChunk(setup.parse, m);
-      const pieces = cutByRange(r.plies, setup.ranges);
-      const transfer = [...pieces.map((p) => p.buffer as ArrayBuffer), r.records.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer, r.input.buffer as ArrayBuffer];
-      port.postMessage({ ...r, kind: 'parsed', plies: new Int32Array(0), pieces }, transfer);
+      if (chunkLog.capacity < chunkLogSize(m.bytes.length)) chunkLog = new PlyLog(chunkLogSize(m.bytes.length));
+      chunkLog.clear();
+      const r = parseChunk(setup.parse, m, chunkLog);
+      // Until the main thread has sampled the first chunk, plies go back whole, for it to cut.
+      const pieces = m.owners === undefined ? undefined : cutByRange(chunkLog.view(), chunkLog.size, m.owners, setup.ranges);
+      const plies = pieces === undefined ? chunkLog.records() : r.plies;
+      const transfer = [...(pieces ?? [plies]).map((p) => p.buffer as ArrayBuffer), r.records.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer, r.input.buffer as ArrayBuffer];
+      port.postMessage({ ...r, kind: 'parsed', plies, pieces }, transfer);
     }
   });
 }

@@ -2,9 +2,9 @@
  * A rich build on several threads, partitioned by key range (`book make -o X.tbk --threads N`).
  *
  * Positions are split into N ranges of their Zobrist key's top bits (RANGE_BITS of
- * positions.ts: 256 ranges of the key space, dealt out in N contiguous runs of about equal
- * size; the keys are hashes, so equal parts of the key space hold about equal shares of the
- * plies). Worker threads (tbkRangeWorker.ts) parse chunks of PGN and cut each chunk's plies
+ * positions.ts: 256 cells of the key space, dealt out in N contiguous runs holding about equal
+ * shares of the plies of the first chunk, which samples them: the keys are hashes, so only the
+ * opening's popular positions make the cells unequal). Worker threads (tbkRangeWorker.ts) parse chunks of PGN and cut each chunk's plies
  * by range; the main thread keeps the games in input order (their numbers, the game store) and
  * hands each range's plies to the worker that owns it, which logs, sorts and spills them within
  * its share of the memory budget. At the end every worker merges its runs and writes its range's
@@ -28,34 +28,61 @@ import { isSolved } from '../rich/retrievalRange.js';
 import type { FinishSummary } from '../rich/finish.js';
 import type { Input } from './inputs.js';
 import { readInputsThreaded, type ThreadedReadOptions } from './tbkParallel.js';
-import type { ParsedGames } from './tbkParseChunk.js';
-import type { FinishRequest, RangeFinished, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
+import type { ParseRequest, ParsedGames } from './tbkParseChunk.js';
+import type { FinishRequest, RangeFinished, RangeParseRequest, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
 import { fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
 import { ScratchFile, type WorkDir } from './workDir.js';
 
 /** Memory set aside for each thread beyond the first, out of the budget. */
-export const THREAD_RESERVE = 64 * 2 ** 20;
+export const THREAD_RESERVE = 128 * 2 ** 20;
 /** Chunks in flight per thread (parsed or being parsed, or their plies not yet logged). */
 const CHUNKS_PER_THREAD = 4;
 const W = 6;
 
-/** The high halves of the keys where ranges begin: range i is [bounds[i], bounds[i + 1]). */
-export function rangeBounds(n: number): number[] {
+/**
+ * Which of n ranges each of the 2^RANGE_BITS key cells of positions.ts goes to: contiguous runs
+ * of cells holding about equal numbers of the sampled plies (the first chunk's: the opening's
+ * popular positions weigh the same everywhere in a collection), cut where possible at multiples
+ * of 8 cells (32 parts of the key space), so that the single-position index's partitions of
+ * a large book seldom straddle two ranges.
+ */
+export function balancedOwners(sample: Int32Array, n: number): Uint8Array {
   const cells = 2 ** RANGE_BITS;
-  return Array.from({ length: n + 1 }, (_, i) => Math.ceil((i * cells) / n) * 2 ** (32 - RANGE_BITS));
+  const weight = new Float64Array(cells).fill(1);
+  for (let r = 1; r < sample.length; r += W) weight[sample[r]! >>> (32 - RANGE_BITS)]!++;
+  const total = weight.reduce((a, b) => a + b, 0);
+  const step = n <= 16 ? 8 : 1;
+  const owners = new Uint8Array(cells);
+  let owner = 0;
+  let sum = 0;
+  for (let c = 0; c < cells; c++) {
+    // A new range begins at the first allowed cut once the ones before have their share.
+    if (owner < n - 1 && c % step === 0 && sum >= ((owner + 1) * total) / n - (weight[c]! * step) / 2) owner++;
+    owners[c] = owner;
+    sum += weight[c]!;
+  }
+  return owners;
 }
 
-/** The ply log's records (PlyLog.records) cut into one piece per range, each in log order. */
-export function cutByRange(plies: Int32Array, n: number): Int32Array[] {
-  const owner = owners(n);
+/** The high halves of the keys where ranges begin, from the owners of the cells: range i is [bounds[i], bounds[i + 1]). */
+export function rangeBounds(owners: Uint8Array, n: number): number[] {
+  const bounds = new Array<number>(n + 1).fill(2 ** 32);
+  for (let c = owners.length - 1; c >= 0; c--) bounds[owners[c]!] = c * 2 ** (32 - RANGE_BITS);
+  bounds[0] = 0;
+  // A range with no cell (more threads than cells) is empty: it begins where the next one does.
+  for (let i = n - 1; i > 0; i--) bounds[i] = Math.min(bounds[i]!, bounds[i + 1]!);
+  return bounds;
+}
+
+/** The ply log's records (`size` of them in `plies`) cut into one piece per range, each in log order. */
+export function cutByRange(plies: Int32Array, size: number, owner: Uint8Array, n: number): Int32Array[] {
   const shift = 32 - RANGE_BITS;
-  const records = plies.length / W;
   const count = new Int32Array(n);
-  for (let r = 0; r < records; r++) count[owner[plies[r * W + 1]! >>> shift]!]!++;
+  for (let r = 0; r < size; r++) count[owner[plies[r * W + 1]! >>> shift]!]!++;
   const out = Array.from(count, (c) => new Int32Array(c * W));
   const at = new Int32Array(n);
-  for (let r = 0; r < records; r++) {
+  for (let r = 0; r < size; r++) {
     const s = r * W;
     const o = owner[plies[s + 1]! >>> shift]!;
     const piece = out[o]!;
@@ -64,23 +91,6 @@ export function cutByRange(plies: Int32Array, n: number): Int32Array[] {
     at[o] = t;
   }
   return out;
-}
-
-const ownerTables = new Map<number, Uint8Array>();
-
-/** Which of n ranges each of the 2^RANGE_BITS key ranges of positions.ts belongs to. */
-function owners(n: number): Uint8Array {
-  let t = ownerTables.get(n);
-  if (t === undefined) {
-    const bounds = rangeBounds(n);
-    t = new Uint8Array(2 ** RANGE_BITS);
-    for (let c = 0, r = 0; c < t.length; c++) {
-      while (c * 2 ** (32 - RANGE_BITS) >= bounds[r + 1]!) r++;
-      t[c] = r;
-    }
-    ownerTables.set(n, t);
-  }
-  return t;
 }
 
 /** Records of each range's ply log: equal shares of the budget once the extra threads' reserve is out. */
@@ -127,8 +137,11 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
       onFinished?.();
     }
   };
+  let owners: Uint8Array | undefined;
   const take = (r: ParsedGames): void => {
-    const pieces = (r as ParsedGames & { pieces: Int32Array[] }).pieces;
+    // The first chunk in input order is the sample that sets the ranges.
+    owners ??= balancedOwners(r.plies, n);
+    const pieces = (r as ParsedGames & { pieces?: Int32Array[] }).pieces ?? cutByRange(r.plies, r.plies.length / W, owners, n);
     const gameBase = store.takeChunk(r);
     held.set(r.id, n);
     for (let w = 0; w < n; w++) {
@@ -141,7 +154,8 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
   };
   let counted: CountedInputs;
   try {
-    counted = await readInputsThreaded(inputs, o, take, { workers, message, held: () => held.size, window: CHUNKS_PER_THREAD * n });
+    const request = (req: ParseRequest): RangeParseRequest => (owners === undefined ? req : { ...req, owners });
+    counted = await readInputsThreaded(inputs, o, take, { workers, message, held: () => held.size, window: CHUNKS_PER_THREAD * n, request });
   } catch (e) {
     await close();
     throw e;
@@ -163,7 +177,8 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
         w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
       }
     });
-    for (const w of workers) w.postMessage({ kind: 'finish', options } satisfies FinishRequest);
+    const bounds = rangeBounds(owners ?? balancedOwners(new Int32Array(0), n), n);
+    workers.forEach((w, i) => w.postMessage({ kind: 'finish', options, range: { from: bounds[i]!, to: bounds[i + 1]! } } satisfies FinishRequest));
     await all;
     const parts = finished as RangeFinished[];
     return { book: joinRanges(parts, options, work), runs: parts.reduce((s, f) => s + f.runs, 0) };

@@ -76,6 +76,11 @@ export class PlyLog {
     return true;
   }
 
+  /** The records logged (6 words each), in log order, in place: valid until the log changes. */
+  view(): Int32Array {
+    return this.words.subarray(0, this.size * W);
+  }
+
   /** A copy of the records logged (6 words each), in log order. */
   records(): Int32Array {
     return this.words.slice(0, this.size * W);
