@@ -1,11 +1,11 @@
 /**
- * The parallel reading of a rich build (`book make -o X.tbk --threads N`): the main thread
- * reads and decompresses the inputs and cuts them into chunks at game starts; N worker threads
- * parse the chunks (tbkParseWorker.ts) into games and logged plies; the main thread takes the
- * results in chunk order, renumbers their games after the ones before and hands them to the
- * accumulation, which sorts and spills runs while the workers parse on. Parsing the PGN and
- * replaying its moves is about half of a single-threaded build; the rest (sorting runs, merging
- * them, writing positions and the single-position index) stays on the main thread.
+ * The parallel reading of a build with `--threads N`: the main thread reads and decompresses
+ * the inputs and cuts them into chunks at game starts; N worker threads parse the chunks
+ * (tbkParseWorker.ts) into games and logged plies; the main thread takes the results in chunk
+ * order, renumbers their games after the ones before and hands them on. A `.bin` build and a
+ * shard's partial book count them on the main thread (the accumulation sorts and spills runs
+ * while the workers parse on); a whole rich book's workers also own key ranges and do the rest
+ * themselves (tbkRanges.ts, ChunkWorkers).
  */
 import { Worker } from 'node:worker_threads';
 import type { PgnFilterOptions } from '../../pgn/filter.js';
