@@ -20,7 +20,7 @@ import { GameReader } from '../rich/gameReader.js';
 import { GAME_RECORD_SIZE, putGameRecord, readGameRecord } from '../rich/games.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { replayHalving } from '../rich/halving.js';
-import { RunMerger } from '../rich/mergeRuns.js';
+import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
 import { PositionWriter, type StoredPosition } from '../rich/positions.js';
 import { RetrievalBuilder } from '../rich/retrievalBuilder.js';
 import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
@@ -297,19 +297,24 @@ export class Accumulation {
   }
 
   /** The counted rows in run order (the table alone, or the runs merged), once the input is read. */
-  rows(work: WorkDir): { source: RowCursor; inMemory: number } {
+  rows(): { source: RowCursor } {
     this.builder.flushGames();
-    if (this.runs.length === 0) return { source: new TableCursor(this.builder.table), inMemory: this.builder.table.size };
-    const last = work.create('run');
-    spillTable(this.builder.table, last);
-    this.runs.push(last);
-    return { source: runMerger(this.runs), inMemory: 0 };
+    return { source: runMerger(this.runs, this.builder.table) };
   }
 }
 
-/** The k-way merge of run files. */
-export function runMerger(runs: readonly ScratchFile[]): RunMerger {
-  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
+/**
+ * The rows of spilled runs and of the log still in memory, merged: the log is sorted and read
+ * in place rather than spilled as one more run (written and read back for nothing).
+ */
+export function runMerger(runs: readonly ScratchFile[], log?: PlyLog): RowCursor {
+  const table = log === undefined ? undefined : new TableCursor(log);
+  // Sorted: its sorting buffer, as large as the log, can go.
+  log?.releaseSpare();
+  if (runs.length === 0 && table !== undefined) return table;
+  const inputs: MergeInput[] = runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 }));
+  if (table !== undefined) inputs.push({ reader: table, gameOffset: 0 });
+  return new RunMerger(inputs);
 }
 
 export interface WriteBookOptions {
@@ -414,7 +419,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
       games = acc.builder.games;
       positions = acc.builder.positions;
-      const source = acc.rows(work).source;
+      const source = acc.rows().source;
       rows = opts.onFinishProgress === undefined ? source : new ProgressCursor(source, positions, opts.onFinishProgress);
       runs = acc.runs.length;
     }
@@ -581,7 +586,7 @@ export async function buildBinBounded(output: string, opts: BinBuildOptions): Pr
     const acc = new Accumulation(work, store, { maxPly, split: NO_SPLITS, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
     const builder = acc.builder;
     const counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split: NO_SPLITS });
-    const { source } = acc.rows(work);
+    const { source } = acc.rows();
     const counts = { unique: 0 };
     const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(source, store.reader(), opts, work, sink, counts));
     return { counted, games: builder.games, positions: builder.positions, unique: counts.unique, kept, runs: acc.runs.length, bytes };

@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PlyLog } from '../rich/plyLog.js';
 import type { FinishSummary, RowCursor } from '../rich/finish.js';
 import type { RangePieces } from '../rich/retrievalRange.js';
-import { ProgressCursor, finishBook, runMerger, spillTable, TableCursor, type FinishOptions } from './tbkBuild.js';
+import { ProgressCursor, finishBook, runMerger, spillTable, type FinishOptions } from './tbkBuild.js';
 import { chunkLogSize, parseChunk, type ParseRequest, type ParseSetup } from './tbkParseChunk.js';
 import { threadFiles, type ScratchFile } from './workDir.js';
 import { cutByRange } from './tbkRanges.js';
@@ -63,7 +63,7 @@ export interface RangeFinished {
 /** The range's plies and spilled runs. */
 class RangeLog {
   readonly runs: ScratchFile[] = [];
-  private log: PlyLog;
+  private readonly log: PlyLog;
 
   constructor(
     capacity: number,
@@ -79,13 +79,9 @@ class RangeLog {
     }
   }
 
-  /** The range's rows in run order: the log alone, or every run merged. */
+  /** The range's rows in run order: the runs and the log merged. */
   rows(): RowCursor {
-    if (this.runs.length === 0) return new TableCursor(this.log);
-    this.spill();
-    // Its pages go back once the log is collected; the merge needs one window per run.
-    this.log = new PlyLog(0);
-    return runMerger(this.runs);
+    return runMerger(this.runs, this.log);
   }
 
   private spill(): void {

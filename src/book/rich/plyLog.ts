@@ -103,6 +103,11 @@ export class PlyLog {
     return n;
   }
 
+  /** Lets the sorting buffer go once the log is sorted for the last time (the next sort allocates one again). */
+  releaseSpare(): void {
+    this.spare = new Int32Array(0);
+  }
+
   /** Empties the log for the next run. */
   clear(): void {
     this.size = 0;
