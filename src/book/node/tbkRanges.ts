@@ -111,7 +111,8 @@ export interface RangeBuild {
 
 /** Reads the inputs on `threads` workers, each owning a key range; the games go to `store`. */
 export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { memory: number }, store: GameStore, work: WorkDir): Promise<RangeBuild> {
-  const n = o.threads;
+  // A range is at least one of the 256 cells of the key space.
+  const n = Math.min(o.threads, 2 ** RANGE_BITS);
   const capacity = rangeCapacity(o.memory, n);
   const workers = Array.from({ length: n }, (_, range) => {
     const setup: RangeSetup = { parse: { maxPly: o.maxPly, split: o.split, filter: o.filter }, range, ranges: n, capacity, dir: work.path };
@@ -155,7 +156,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
   let counted: CountedInputs;
   try {
     const request = (req: ParseRequest): RangeParseRequest => (owners === undefined ? req : { ...req, owners });
-    counted = await readInputsThreaded(inputs, o, take, { workers, message, held: () => held.size, window: CHUNKS_PER_THREAD * n, request });
+    counted = await readInputsThreaded(inputs, { ...o, threads: n }, take, { workers, message, held: () => held.size, window: CHUNKS_PER_THREAD * n, request });
   } catch (e) {
     await close();
     throw e;
