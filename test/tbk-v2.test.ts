@@ -82,8 +82,10 @@ test('--threads: key ranges built on worker threads give the single-threaded boo
     assert.deepEqual({ ...b, seconds: 0, runs: 0 }, { ...a, output: out, seconds: 0, runs: 0 });
     assert.ok(readFileSync(one).equals(readFileSync(out)), `${threads} threads`);
   }
-  // A min-games cut (no single positions kept); the bundled masters, with positions past 16,384 games (halving).
-  for (const m of [{ ...o, minGames: 3 }, { inputs: [MASTERS_GZ], tmpDir: tmp, memory: 2_000_000, maxPly: 20 }]) {
+  // A min-games cut (no single positions kept); the bundled masters, with positions past 16,384
+  // games (halving), in memory on one thread and in runs on two (each range's share is what is
+  // left of the budget past the second thread's 128 MiB, THREAD_RESERVE: 2 MB each).
+  for (const m of [{ ...o, minGames: 3 }, { inputs: [MASTERS_GZ], tmpDir: tmp, memory: 128 * 2 ** 20 + 4_000_000, maxPly: 12 }]) {
     const whole = join(tmp, 'whole.tbk');
     const a2 = await buildTbk(whole, m);
     const b2 = await buildTbk(join(tmp, 'two.tbk'), { ...m, threads: 2 });
