@@ -1,12 +1,14 @@
 /**
- * `npm run bench -- tbk [--games N] [--shards K] [--probes P] [--memory SIZE] [FILE]`: rich books
+ * `npm run bench -- tbk [--games N] [--shards K] [--probes P] [--memory SIZE] [--threads T] [FILE]`: rich books
  * (`.tbk` version 2) against Polyglot books, on the same games, in one run.
  * `npm run bench -- tbk --probe-only BOOK.tbk [--bin BOOK.bin] [--probes P]`: part 3 alone, on a
  * book built before (a large one takes long to build).
  *
  *   1. Build: `tabiya book make GAMES -o X.tbk` against `-o X.bin` and against
  *      `polyglot make-book` (the anchor, when installed): wall time, games/s, peak resident
- *      memory, output size per game and against the gzip-compressed PGN.
+ *      memory, output size per game and against the gzip-compressed PGN; the `.tbk` again with
+ *      `--threads T` (default 2): its speed-up over one thread and its peak memory (worker
+ *      threads live in the one process, so its peak counts them).
  *   2. Sharded build: K `book make --shard I/K` partial books and their `book merge`, against
  *      the single build (each run one after the other here; on a cluster they run at once).
  *   3. Probe latency in µs per position on the .tbk file, without loading it: cold (the file
@@ -35,6 +37,7 @@ export async function main(args: string[]): Promise<void> {
   let shards = 4;
   let probes = 20_000;
   let memory = '1G';
+  let threads = 2;
   let file = DATA;
   let probeOnly: string | undefined;
   let bin: string | undefined;
@@ -46,6 +49,7 @@ export async function main(args: string[]): Promise<void> {
     else if (a === '--shards') shards = Number(args[++i]);
     else if (a === '--probes') probes = Number(args[++i]);
     else if (a === '--memory') memory = args[++i]!;
+    else if (a === '--threads') threads = Number(args[++i]);
     else file = a;
   }
   if (probeOnly !== undefined) {
@@ -66,6 +70,7 @@ export async function main(args: string[]): Promise<void> {
     if (existsSync(POLYGLOT)) rows.push(['polyglot make-book .bin', await measure(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', join(dir, 'pg.bin')], dir), size('pg.bin')]);
     rows.push(['tabiya .bin', await tab('x.bin'), size('x.bin')]);
     rows.push(['tabiya .tbk', await tab('x.tbk'), size('x.tbk')]);
+    rows.push([`tabiya .tbk --threads ${threads}`, await tab('t.tbk', '--threads', String(threads)), size('t.tbk')]);
     rows.push(['tabiya .tbk --split rating,speed,month', await tab('s.tbk', '--split', 'rating,speed,month'), size('s.tbk')]);
     const anchor = rows[0]!;
     console.log(`${'build'.padEnd(40)} ${'wall s'.padStart(8)} ${'games/s'.padStart(9)} ${'peak MiB'.padStart(9)} ${'MiB'.padStart(8)} ${'B/game'.padStart(7)} ${'/gzip'.padStart(6)} ${'time ratio'.padStart(11)}`);
@@ -75,6 +80,15 @@ export async function main(args: string[]): Promise<void> {
       );
     }
     console.log(`time ratio: against ${anchor[0]}; .tbk holds W/D/L, ratings and every game (singles), the .bin make-book's weights of moves in 3+ games`);
+    const one = rows.find((r) => r[0] === 'tabiya .tbk')!;
+    const many = rows.find((r) => r[0] === `tabiya .tbk --threads ${threads}`)!;
+    const binBuild = rows.find((r) => r[0] === 'tabiya .bin')!;
+    const same = readFileSync(join(dir, 'x.tbk')).subarray(4096).equals(readFileSync(join(dir, 't.tbk')).subarray(4096));
+    console.log(
+      `threads: .tbk on ${threads} threads ${fmt(one[1].wall / many[1].wall)}× faster than on 1 (${fmt(many[1].wall)} s against ${fmt(one[1].wall)} s), ` +
+        `peak ${fmt(many[1].peak, 0)} MiB against ${fmt(one[1].peak, 0)} MiB (the whole process: worker threads share it) with --memory ${memory}; ` +
+        `rich build against tabiya .bin: ${fmt(one[1].wall / binBuild[1].wall)}× the time (goal: at most 1); books ${same ? 'identical' : 'DIFFERENT'} past the superblock`,
+    );
 
     // 2. Sharded build and merge.
     let shardWall = 0;

@@ -70,15 +70,31 @@ test('a build spilled in a hundred runs is the in-memory build, byte for byte', 
   assert.ok(a.singlePositions > 100_000, `${a.singlePositions} singles`);
 });
 
-test('--threads: chunks parsed by worker threads give the single-threaded book, byte for byte (.tbk with splits and spills, bounded .bin)', async () => {
+test('--threads: key ranges built on worker threads give the single-threaded book, byte for byte (.tbk with splits and spills, min-games, bounded .bin)', async () => {
   const one = join(tmp, 'one.tbk');
-  const three = join(tmp, 'three.tbk');
   const o = { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 300_000, split: { rating: true, speed: true, month: true }, filter: { minElo: 2300 } };
   const a = await buildTbk(one, o);
-  const b = await buildTbk(three, { ...o, threads: 3 });
-  assert.ok(b.runs > 5, `${b.runs} runs`);
-  assert.deepEqual({ ...b, seconds: 0 }, { ...a, output: three, seconds: 0 });
-  assert.ok(readFileSync(one).equals(readFileSync(three)));
+  for (const threads of [2, 3]) {
+    // The budget is split between the ranges: every range spills many runs.
+    const out = join(tmp, `threads${threads}.tbk`);
+    const b = await buildTbk(out, { ...o, threads });
+    assert.ok(b.runs > 10 * threads, `${b.runs} runs`);
+    assert.deepEqual({ ...b, seconds: 0, runs: 0 }, { ...a, output: out, seconds: 0, runs: 0 });
+    assert.ok(readFileSync(one).equals(readFileSync(out)), `${threads} threads`);
+  }
+  // A min-games cut (no single positions kept); the bundled masters, with positions past 16,384
+  // games (halving), in memory on one thread and in runs on two (each range's share is what is
+  // left of the budget past the second thread's 128 MiB, THREAD_RESERVE: 2 MB each).
+  for (const m of [{ ...o, minGames: 3 }, { inputs: [MASTERS_GZ], tmpDir: tmp, memory: 128 * 2 ** 20 + 4_000_000, maxPly: 12 }]) {
+    const whole = join(tmp, 'whole.tbk');
+    const a2 = await buildTbk(whole, m);
+    const b2 = await buildTbk(join(tmp, 'two.tbk'), { ...m, threads: 2 });
+    assert.ok(b2.runs > 2, `${b2.runs} runs`);
+    assert.deepEqual({ ...b2, seconds: 0, runs: 0, output: '' }, { ...a2, seconds: 0, runs: 0, output: '' });
+    assert.ok(readFileSync(whole).equals(readFileSync(join(tmp, 'two.tbk'))), m.inputs[0]);
+    if (m.inputs[0] === MASTERS_GZ) assert.ok(a2.hotPositions > 0, 'halving replayed');
+    else assert.equal(a2.singlePositions, 0);
+  }
   const bins = await Promise.all([1, 2].map((threads) => buildBinBounded(join(tmp, `t${threads}.bin`), { inputs: [SAMPLE_GZ, MASTERS_GZ], tmpDir: tmp, memory: 1_000_000, threads, minGame: 3 })));
   assert.deepEqual(bins[1]!.counted, bins[0]!.counted);
   assert.ok(readFileSync(join(tmp, 't1.bin')).equals(readFileSync(join(tmp, 't2.bin'))));

@@ -20,7 +20,7 @@ import { GameReader } from '../rich/gameReader.js';
 import { GAME_RECORD_SIZE, putGameRecord, readGameRecord } from '../rich/games.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { replayHalving } from '../rich/halving.js';
-import { RunMerger } from '../rich/mergeRuns.js';
+import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
 import { PositionWriter, type StoredPosition } from '../rich/positions.js';
 import { RetrievalBuilder } from '../rich/retrievalBuilder.js';
 import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
@@ -33,9 +33,12 @@ import { fastCrc32 } from './richFile.js';
 import { fileSection, memorySection, writeTbkFile, type SectionSource } from './tbkFile.js';
 import { binFromRows, writeBinAtomic } from './binFromRows.js';
 import type { MakeOptions } from '../polyglot/make.js';
-import { ScratchError, ScratchFile, WorkDir } from './workDir.js';
+import { ScratchError, ScratchFile, WorkDir, type ScratchFiles } from './workDir.js';
+import { RetrievalRange, type RangePieces } from '../rich/retrievalRange.js';
+import { partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { readInputsThreaded } from './tbkParallel.js';
-import type { ParsedGames } from './tbkParseWorker.js';
+import { readRanges, type RangeBuild } from './tbkRanges.js';
+import type { ParsedGames } from './tbkParseChunk.js';
 
 /** Default memory budget of the accumulator: 1 GiB. */
 export const DEFAULT_MEMORY = 1 << 30;
@@ -149,7 +152,7 @@ export class TableCursor implements RowCursor {
  * Rows passed through, reporting progress: each row counts the plies (games) it sums, so the
  * count reaches the plies logged when the last row is read, however many runs were merged.
  */
-class ProgressCursor implements RowCursor {
+export class ProgressCursor implements RowCursor {
   private done = 0;
   private rows = 0;
 
@@ -161,7 +164,7 @@ class ProgressCursor implements RowCursor {
 
   next(row: RunRow): boolean {
     if (!this.inner.next(row)) {
-      this.report(this.total, this.total);
+      this.report(Math.max(this.done, this.total), this.total);
       return false;
     }
     this.done += row.games();
@@ -235,6 +238,21 @@ export class GameStore {
     return n;
   }
 
+  /** Appends the games of a chunk parsed by a worker (their codes offsets moved along); returns the number of its first game. */
+  takeChunk(r: Pick<ParsedGames, 'records' | 'codes' | 'fens'>): number {
+    const first = this.count;
+    const shift = this.codes.size;
+    const rec = r.records;
+    for (let i = 0; i < rec.length; i += GAME_RECORD_SIZE) {
+      const g = readGameRecord(rec, i);
+      putGameRecord(rec, i, g.movesOffset + shift, g.codes, g);
+    }
+    this.records.append(rec);
+    this.codes.append(r.codes);
+    for (const [g, fen] of r.fens) this.fens.push([g + first, fen]);
+    return first;
+  }
+
   reader(): GameReader {
     const r = this.records;
     const c = this.codes;
@@ -270,16 +288,7 @@ export class Accumulation {
 
   /** Takes a chunk parsed by a worker (tbkParallel.ts): its games after the store's, its plies into the log. */
   takeChunk(store: GameStore, r: ParsedGames): void {
-    const first = store.count;
-    const shift = store.codes.size;
-    const rec = r.records;
-    for (let i = 0; i < rec.length; i += GAME_RECORD_SIZE) {
-      const g = readGameRecord(rec, i);
-      putGameRecord(rec, i, g.movesOffset + shift, g.codes, g);
-    }
-    store.records.append(rec);
-    store.codes.append(r.codes);
-    for (const [g, fen] of r.fens) store.fens.push([g + first, fen]);
+    const first = store.takeChunk(r);
     const log = this.builder.table;
     for (let from = 0, n = r.plies.length / 6; from < n; ) {
       from += log.append(r.plies, from, first);
@@ -288,23 +297,30 @@ export class Accumulation {
   }
 
   /** The counted rows in run order (the table alone, or the runs merged), once the input is read. */
-  rows(work: WorkDir): { source: RowCursor; inMemory: number } {
+  rows(): { source: RowCursor } {
     this.builder.flushGames();
-    if (this.runs.length === 0) return { source: new TableCursor(this.builder.table), inMemory: this.builder.table.size };
-    const last = work.create('run');
-    spillTable(this.builder.table, last);
-    this.runs.push(last);
-    return { source: runMerger(this.runs), inMemory: 0 };
+    return { source: runMerger(this.runs, this.builder.table) };
   }
 }
 
-/** The k-way merge of run files. */
-export function runMerger(runs: readonly ScratchFile[]): RunMerger {
-  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
+/**
+ * The rows of spilled runs and of the log still in memory, merged: the log is sorted and read
+ * in place rather than spilled as one more run (written and read back for nothing).
+ */
+export function runMerger(runs: readonly ScratchFile[], log?: PlyLog): RowCursor {
+  const table = log === undefined ? undefined : new TableCursor(log);
+  // Sorted: its sorting buffer, as large as the log, can go.
+  log?.releaseSpare();
+  if (runs.length === 0 && table !== undefined) return table;
+  const inputs: MergeInput[] = runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 }));
+  if (table !== undefined) inputs.push({ reader: table, gameOffset: 0 });
+  return new RunMerger(inputs);
 }
 
 export interface WriteBookOptions {
-  rows: RowCursor;
+  /** The merged rows; or, finished already by several threads (tbkRanges.ts), `finished`. */
+  rows?: RowCursor;
+  finished?: FinishedBook;
   store: GameStore;
   fields: BookFields;
   meta: Record<string, unknown>;
@@ -313,6 +329,23 @@ export interface WriteBookOptions {
   minGames: number;
   partial?: boolean;
   work: WorkDir;
+}
+
+/** The finished rows as the book's sections: positions, their block index, single positions. */
+export interface FinishedBook {
+  summary: FinishSummary;
+  positions: SectionSource;
+  blocks: Uint8Array;
+  singles?: SectionSource;
+}
+
+function finishedBook(f: FinishedRows): FinishedBook {
+  return { summary: f.summary, positions: fileSection(SECTION.POSITIONS, f.positions), blocks: f.blocks, singles: f.singles === undefined ? undefined : fileSection(SECTION.SINGLES, f.singles) };
+}
+
+/** Keys the single-position index is sized for: the games' move codes, the same however the book was built. */
+export function expectedSingles(store: GameStore): number {
+  return Math.max(store.totalCodes(), 1 << 16);
 }
 
 /** Finishes merged rows into a book file; returns what was written. */
@@ -327,7 +360,7 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     const w = new RunWriter((b) => run.append(b));
     const row = new RunRow();
     let n = 0;
-    while (o.rows.next(row)) {
+    while (o.rows!.next(row)) {
       w.write(row);
       n++;
     }
@@ -337,7 +370,7 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     sections = [meta, memorySection(SECTION.FENS, json(fens)), fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes), fileSection(SECTION.RUN, run)];
   } else {
     const split = o.split.rating || o.split.speed || o.split.month;
-    const written = finishBook(o.rows, { split, minGames: o.minGames, games: o.store.count, expectedSingles: Math.max(o.store.totalCodes(), 1 << 16), work: o.work });
+    const written = o.finished ?? finishedBook(finishBook(o.rows!, { split, minGames: o.minGames, games: o.store.count, expectedSingles: expectedSingles(o.store), work: o.work }));
     fin = written.summary;
     const halved = encodeHalved(replayHalving(fin.hot, o.store.reader()));
     const counts = { storedPositions: fin.stored, storedMoves: fin.storedMoves, singlePositions: fin.singles, hotPositions: fin.hot.length };
@@ -345,8 +378,8 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     sections = [meta, memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
     if (o.notes !== undefined && o.notes.length > 0) sections.push(memorySection(SECTION.NOTES, o.notes));
     if (o.minGames <= 1) sections.push(fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes));
-    sections.push(fileSection(SECTION.POSITIONS, written.positions));
-    if (written.singles !== undefined) sections.push(fileSection(SECTION.SINGLES, written.singles));
+    sections.push(written.positions);
+    if (written.singles !== undefined) sections.push(written.singles);
   }
   return { summary: fin, bytes: writeTbkFile(output, o.fields, sections) };
 }
@@ -360,17 +393,40 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
   const inputs = opts.shard === undefined ? opts.inputs.map((p) => openInput(p)) : shardOpen(opts.inputs, opts.shard);
   const partial = opts.partial === true || opts.shard !== undefined;
   const work = new WorkDir(opts.tmpDir);
+  const memory = opts.memory ?? DEFAULT_MEMORY;
+  let ranges: RangeBuild | undefined;
   try {
     const store = new GameStore(work);
-    const acc = new Accumulation(work, store, { maxPly, split, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
-    const builder = acc.builder;
-    const counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
-    const rows = acc.rows(work).source;
-    const source = opts.onFinishProgress === undefined ? rows : new ProgressCursor(rows, builder.positions, opts.onFinishProgress);
+    let counted: CountedInputs;
+    let games: number;
+    let positions: number;
+    let runs: number;
+    let rows: RowCursor | undefined;
+    let finished: FinishedBook | undefined;
+    if ((opts.threads ?? 1) > 1 && !partial) {
+      // Every thread owns a key range and finishes it (tbkRanges.ts).
+      ranges = await readRanges(inputs, { ...opts, threads: opts.threads!, maxPly, split, memory }, store, work);
+      counted = ranges.counted;
+      games = counted.used;
+      positions = counted.positions;
+      const report = opts.onFinishProgress;
+      const anySplit = split.rating || split.speed || split.month;
+      const done = await ranges.finish({ split: anySplit, minGames, games: store.count, expectedSingles: expectedSingles(store) }, report && ((d) => report(d, positions)));
+      finished = done.book;
+      runs = done.runs;
+    } else {
+      const acc = new Accumulation(work, store, { maxPly, split, memory, expected: expectedEntries(inputs, maxPly) });
+      counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
+      games = acc.builder.games;
+      positions = acc.builder.positions;
+      const source = acc.rows().source;
+      rows = opts.onFinishProgress === undefined ? source : new ProgressCursor(source, positions, opts.onFinishProgress);
+      runs = acc.runs.length;
+    }
     const now = bookTime();
     const fields: BookFields = {
       flags: minGames > 1 ? 0 : FLAG_EXACT,
-      games: builder.games,
+      games,
       maxPly: Math.min(maxPly, 0xffff),
       minGames,
       learnedGames: 0,
@@ -379,28 +435,29 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       modified: now,
       splits: splitBits(split),
     };
-    const meta: Record<string, unknown> = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games: builder.games }] };
+    const meta: Record<string, unknown> = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games }] };
     if (opts.shard !== undefined) meta.shard = `${opts.shard.index}/${opts.shard.count}`;
-    const { summary: fin, bytes } = writeBook(output, { rows: source, store, fields, meta, split, minGames, partial, work });
+    const { summary: fin, bytes } = writeBook(output, { rows, finished, store, fields, meta, split, minGames, partial, work });
     return {
       output,
       inputs: opts.inputs,
       gamesRead: counted.games,
       gamesSkipped: counted.errors,
       gamesFiltered: counted.rejected,
-      gamesUsed: builder.games,
-      positions: builder.positions,
+      gamesUsed: games,
+      positions,
       entries: partial ? fin.rows : fin.singles + fin.storedMoves,
       storedPositions: fin.stored,
       singlePositions: fin.singles,
       hotPositions: fin.hot.length,
-      runs: acc.runs.length > 0 ? acc.runs.length : 0,
+      runs,
       bytesWritten: bytes,
       seconds: (performance.now() - started) / 1000,
     };
   } catch (e) {
     throw e instanceof ScratchError ? e.forOutput(output) : e;
   } finally {
+    await ranges?.close();
     work.remove();
   }
 }
@@ -439,20 +496,45 @@ export function splitBits(split: SplitKinds): number {
   return (split.rating ? 1 : 0) | (split.speed ? 2 : 0) | (split.month ? 4 : 0);
 }
 
+/** What finishing merged rows wrote: positions and their block index, and the single positions. */
+export interface FinishedRows {
+  summary: FinishSummary;
+  positions: ScratchFile;
+  blocks: Uint8Array;
+  singles: ScratchFile | undefined;
+  /** With `range`: the single-position index's partitions (slots in `singles`) and shared keys. */
+  pieces?: RangePieces;
+}
+
+/** How to finish rows: the book's options, and the key range for one thread's share. */
+export interface FinishOptions {
+  split: boolean;
+  minGames: number;
+  games: number;
+  expectedSingles: number;
+  work: ScratchFiles;
+  /** Rows of keys whose high half is in [from, to) only: the share of one thread (tbkRanges.ts). */
+  range?: { from: number; to: number };
+}
+
 /**
  * Writes the stored positions and the single-position index of merged rows into scratch
  * files. With `minGames` above 1, moves seen in fewer games are left out, and so are all
  * single positions (the book then keeps no games).
  */
-export function finishBook(cursor: RowCursor, o: { split: boolean; minGames: number; games: number; expectedSingles: number; work: WorkDir }): { summary: FinishSummary; positions: ScratchFile; blocks: Uint8Array; singles: ScratchFile | undefined } {
+export function finishBook(cursor: RowCursor, o: FinishOptions): FinishedRows {
   const positions = o.work.create('positions');
   const pw = new PositionWriter((b) => positions.append(b), fastCrc32);
   const keepSingles = o.minGames <= 1;
   const singles = keepSingles ? o.work.create('singles') : undefined;
-  const rb = keepSingles ? new RetrievalBuilder({ bits: gameBits(o.games), expectedKeys: o.expectedSingles }, (chunk) => singles!.append(chunk)) : undefined;
+  const append = (chunk: Uint8Array): void => singles!.append(chunk);
+  const index = { bits: gameBits(o.games), partitionBits: partitionBitsFor(o.expectedSingles) };
+  const range = keepSingles && o.range !== undefined ? new RetrievalRange({ ...index, ...o.range }, append) : undefined;
+  const rb = keepSingles && range === undefined ? new RetrievalBuilder(index, append) : undefined;
+  const singleSink = range ?? rb;
   const summary = finishRows(cursor, o.split, {
     single(row) {
-      rb?.add(row.keyHi, row.keyLo, Math.floor(row.stamp / 65536));
+      singleSink?.add(row.keyHi, row.keyLo, Math.floor(row.stamp / 65536));
     },
     stored(p: StoredPosition) {
       if (o.minGames > 1) {
@@ -464,11 +546,12 @@ export function finishBook(cursor: RowCursor, o: { split: boolean; minGames: num
   });
   const blocks = pw.finish();
   rb?.finish();
+  const pieces = range?.finish();
   // What was kept (a min-games cut drops moves, positions and every single game).
   summary.stored = pw.positions;
   summary.storedMoves = pw.moves;
   if (!keepSingles) summary.singles = 0;
-  return { summary, positions, blocks, singles };
+  return { summary, positions, blocks, singles, pieces };
 }
 
 function json(v: unknown): Uint8Array {
@@ -503,7 +586,7 @@ export async function buildBinBounded(output: string, opts: BinBuildOptions): Pr
     const acc = new Accumulation(work, store, { maxPly, split: NO_SPLITS, memory: opts.memory ?? DEFAULT_MEMORY, expected: expectedEntries(inputs, maxPly) });
     const builder = acc.builder;
     const counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split: NO_SPLITS });
-    const { source } = acc.rows(work);
+    const { source } = acc.rows();
     const counts = { unique: 0 };
     const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(source, store.reader(), opts, work, sink, counts));
     return { counted, games: builder.games, positions: builder.positions, unique: counts.unique, kept, runs: acc.runs.length, bytes };

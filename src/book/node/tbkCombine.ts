@@ -80,7 +80,7 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       const builder = acc.builder;
       const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games - firstNew);
       for (const f of builder.fens) store.fens.push(f);
-      const fresh = acc.rows(work);
+      const fresh = acc.rows();
       const rows = new RunMerger([rowsOf(book, 0, memory, work), { reader: fresh.source, gameOffset: 0 }]);
       fields.games = book.fields.games + (builder.games - firstNew);
       const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];

@@ -17,7 +17,7 @@ import { PolyglotEmitter, type PolyglotMove } from '../rich/polyglotOut.js';
 import { RunRow } from '../rich/runs.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { Position } from '../../core/position.js';
-import { DEFAULT_MEMORY, TableCursor, runMerger, spillTable } from './tbkBuild.js';
+import { DEFAULT_MEMORY, runMerger, spillTable } from './tbkBuild.js';
 import { BookRows, singleRows } from './bookRows.js';
 import { ScratchFile, WorkDir } from './workDir.js';
 
@@ -151,14 +151,7 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
       const { bytes, offset } = games.codes(all);
       replayCodes(pos, bytes, offset, rec.codes, visit);
     }
-    let rows: RowSource;
-    if (runs.length === 0) rows = new TableCursor(table);
-    else {
-      const last = work.create('export');
-      spillTable(table, last);
-      runs.push(last);
-      rows = runMerger(runs);
-    }
+    const rows: RowSource = runMerger(runs, table);
     return binFromRows(rows, new GameSubset(games, kept), opts, work, sink);
   } finally {
     work.remove();

@@ -1,103 +1,12 @@
 /**
- * Worker thread of a rich build with `--threads N` (tbkParallel.ts): parses chunks of PGN into
- * what a version 2 book takes from them — the game records and move codes (games.ts) and the
- * log of counted plies (plyLog.ts) — numbered from 0 within the chunk; the main thread
- * renumbers them in chunk order, so the book is the single-threaded one byte for byte.
- * Buffers travel by transfer, never by copy.
+ * Worker thread of a `.bin` build and of a sharded rich build with `--threads N`
+ * (tbkParallel.ts): parses chunks of PGN (tbkParseChunk.ts) for the main thread, which takes
+ * them in input order. Buffers travel by transfer, never by copy.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PgnFilter, filterVisitor, type PgnFilterOptions } from '../../pgn/filter.js';
-import { PgnParser } from '../../pgn/parser.js';
-import type { PgnGameError } from '../../pgn/visitor.js';
-import { LastGame } from '../polyglot/partition.js';
-import { BookBuilder } from '../rich/builder.js';
-import { Bytes } from '../rich/games.js';
-import { PlyLog } from '../rich/plyLog.js';
-import type { SplitKinds } from '../rich/splits.js';
+import { parseChunk, type ParseRequest, type ParseSetup } from './tbkParseChunk.js';
 
-export interface ParseSetup {
-  maxPly: number;
-  split: SplitKinds;
-  filter?: PgnFilterOptions;
-}
-
-export interface ParseRequest {
-  id: number;
-  file: string;
-  bytes: Uint8Array;
-}
-
-export interface ParsedGames {
-  id: number;
-  /** The chunk's plies: PlyLog records (6 words each), games numbered from 0. */
-  plies: Int32Array;
-  /** Game records (codes offsets from 0) and move codes. */
-  records: Uint8Array;
-  codes: Uint8Array;
-  fens: [number, string][];
-  /** Games read, games counted (after filters), plies counted. */
-  parsed: number;
-  games: number;
-  positions: number;
-  errors: PgnGameError[];
-  /** The parser's number of the last game begun (error game numbers continue across chunks). */
-  lastGame: number;
-  lines: number;
-  rejected: Record<string, number>;
-  input: Uint8Array;
-}
-
-/** Parses one chunk (whole games) into games and plies. */
-export function parseChunk(setup: ParseSetup, req: ParseRequest): ParsedGames {
-  // A ply costs at least two bytes of movetext ("e4 "), so the log never fills.
-  const log = new PlyLog(Math.max(1024, req.bytes.length >>> 1));
-  const records = new Bytes(1 << 16);
-  const codes = new Bytes(1 << 18);
-  const errors: PgnGameError[] = [];
-  const builder = new BookBuilder(
-    log,
-    setup.maxPly,
-    setup.split,
-    {
-      full() {
-        throw new Error('ply log of a chunk is full');
-      },
-      games(rec, cod) {
-        records.reserve(rec.length);
-        records.data.set(rec, records.length);
-        records.length += rec.length;
-        codes.reserve(cod.length);
-        codes.data.set(cod, codes.length);
-        codes.length += cod.length;
-      },
-    },
-    (e) => errors.push(e),
-  );
-  const filter = setup.filter === undefined ? undefined : new PgnFilter(setup.filter);
-  const tracked = new LastGame(filter === undefined ? builder : filterVisitor(filter, builder));
-  const parser = new PgnParser(tracked);
-  parser.begin(req.file);
-  parser.push(req.bytes);
-  parser.end();
-  builder.flushGames();
-  let lines = 0;
-  for (let i = req.bytes.indexOf(10); i >= 0; i = req.bytes.indexOf(10, i + 1)) lines++;
-  return {
-    id: req.id,
-    plies: log.records(),
-    records: records.view().slice(),
-    codes: codes.view().slice(),
-    fens: builder.fens,
-    parsed: parser.games,
-    games: builder.games,
-    positions: builder.positions,
-    errors,
-    lastGame: tracked.lastGame,
-    lines,
-    rejected: filter === undefined ? {} : { ...filter.rejected },
-    input: req.bytes,
-  };
-}
+export type { ParseRequest, ParseSetup, ParsedGames } from './tbkParseChunk.js';
 
 if (parentPort !== null) {
   const port = parentPort;

@@ -14,7 +14,18 @@ import { fastCrc32 } from './richFile.js';
 
 const PREFIX = 'tabiya-build-';
 
-export class WorkDir {
+/** Where a build's scratch files are created. */
+export interface ScratchFiles {
+  create(name: string): ScratchFile;
+}
+
+/** Scratch files of one thread of a build, created in the build's directory under their own prefix. */
+export function threadFiles(dir: string, prefix: string): ScratchFiles {
+  let n = 0;
+  return { create: (name) => new ScratchFile(join(dir, `${prefix}-${n++}-${name}`)) };
+}
+
+export class WorkDir implements ScratchFiles {
   readonly path: string;
   private files = 0;
 
@@ -60,8 +71,19 @@ export class ScratchFile {
   /** CRC-32 of everything appended. */
   crc = 0;
 
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'w+');
+  constructor(
+    readonly path: string,
+    mode = 'w+',
+  ) {
+    this.fd = openSync(path, mode);
+  }
+
+  /** A scratch file written by another thread, opened for reading: its size and CRC as that thread left them. */
+  static reopen(path: string, size: number, crc: number): ScratchFile {
+    const f = new ScratchFile(path, 'r');
+    f.size = size;
+    f.crc = crc;
+    return f;
   }
 
   append(bytes: Uint8Array): void {

@@ -10,6 +10,8 @@
  */
 import { COUNT_MAX } from '../polyglot/make.js';
 import { Position } from '../../core/position.js';
+import { popcount } from '../../core/bitboard.js';
+import { BLACK, WHITE } from '../../core/types.js';
 import type { HotPosition } from './finish.js';
 import { RESULT_BLACK, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from './games.js';
 
@@ -56,14 +58,25 @@ export function replayHalving(hot: readonly HotPosition[], games: GameSource): H
   // A cheap pre-check on the key's low bits before the map lookup, which allocates a string.
   const seen = new Uint8Array(1 << 16);
   for (const h of hot) seen[h.keyLo & 0xffff] = 1;
+  // Captures are never undone: once every hot position has been met (each is in thousands of
+  // games, so within the first games), a game stops at the first position with fewer pieces
+  // than all of them; most games leave the opening's full material within a few plies.
+  const pieces = new Int8Array(hot.length).fill(-1);
+  let met = 0;
+  let fewest = -1;
   const pos = new Position();
   let result = 0;
   const visit = (p: Position, m: number, ply: number): boolean => {
     if (ply >= limit) return false;
+    if (fewest >= 0 && pieceCount(p) < fewest) return false;
     const lo = p.keyLo >>> 0;
     if (seen[lo & 0xffff] === 0) return true;
     const i = index.get(keyString(p.keyHi >>> 0, lo));
     if (i === undefined) return true;
+    if (pieces[i]! < 0) {
+      pieces[i] = pieceCount(p);
+      if (++met === hot.length) fewest = Math.min(...pieces);
+    }
     const c = out[i]!;
     let j = 0;
     while (j < c.moves.length && c.moves[j] !== m) j++;
@@ -88,6 +101,11 @@ export function replayHalving(hot: readonly HotPosition[], games: GameSource): H
     replayCodes(pos, bytes, offset, rec.codes, visit);
   }
   return out;
+}
+
+/** Pieces on the board (both colours' occupancy). */
+function pieceCount(p: Position): number {
+  return popcount(p.bbLo[WHITE * 8]!, p.bbHi[WHITE * 8]!) + popcount(p.bbLo[BLACK * 8]!, p.bbHi[BLACK * 8]!);
 }
 
 function keyString(hi: number, lo: number): string {

@@ -76,6 +76,11 @@ export class PlyLog {
     return true;
   }
 
+  /** The records logged (6 words each), in log order, in place: valid until the log changes. */
+  view(): Int32Array {
+    return this.words.subarray(0, this.size * W);
+  }
+
   /** A copy of the records logged (6 words each), in log order. */
   records(): Int32Array {
     return this.words.slice(0, this.size * W);
@@ -96,6 +101,11 @@ export class PlyLog {
     this.size += n;
     if (n > 0) this.sorted = false;
     return n;
+  }
+
+  /** Lets the sorting buffer go once the log is sorted for the last time (the next sort allocates one again). */
+  releaseSpare(): void {
+    this.spare = new Int32Array(0);
   }
 
   /** Empties the log for the next run. */

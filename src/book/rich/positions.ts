@@ -17,6 +17,10 @@
  *     its difference from the previous cell and the same fields (bits 0-4) again.
  *
  * Index line: u32 key high, u32 key low, u32 offset low, u32 offset high, u32 length, u32 CRC-32.
+ *
+ * A block never holds keys of two key ranges (RANGE_BITS top bits of the key): a build with
+ * several threads writes each range's blocks on its own thread, and the same blocks come out
+ * of a build on one thread.
  */
 import { putVarint } from './runs.js';
 import { Bytes } from './games.js';
@@ -52,6 +56,13 @@ export interface StoredPosition {
 }
 
 export const BLOCK_TARGET = 4096;
+/** Blocks are cut where these top bits of the key change: 256 key ranges. */
+export const RANGE_BITS = 8;
+
+/** The key range (0..2^RANGE_BITS-1) of a key's high half. */
+export function keyRange(keyHi: number): number {
+  return keyHi >>> (32 - RANGE_BITS);
+}
 export const INDEX_LINE = 24;
 
 const F_WINS = 1;
@@ -86,7 +97,7 @@ export class PositionWriter {
   ) {}
 
   write(p: StoredPosition): void {
-    if (this.inBlock > 0 && this.block.length >= BLOCK_TARGET) this.closeBlock();
+    if (this.inBlock > 0 && (this.block.length >= BLOCK_TARGET || keyRange(p.keyHi) !== keyRange(this.firstHi))) this.closeBlock();
     const body = this.body;
     body.clear();
     body.reserve(32 + p.moves.length * 64);

@@ -8,7 +8,7 @@ import {
   RetrievalError, keyHex,
 } from './retrieval.js';
 import { crc32 } from './format.js';
-import { PartitionSolver } from './retrievalPeel.js';
+import { PartitionSolver, type Solved } from './retrievalPeel.js';
 import { ARITY } from './retrievalSlots.js';
 
 /**
@@ -144,10 +144,25 @@ export class RetrievalBuilder {
     this.partition = p;
   }
 
+  /**
+   * Adds partition `p`, solved elsewhere (retrievalRange.ts) from its `keys` keys with this
+   * builder's bits and first seed: its directory entry, and its slots in order.
+   */
+  addSolved(p: number, keys: number, s: Solved): void {
+    if (p === this.partition) throw new RetrievalError('ERR_RETRIEVAL_ORDER', `retrieval: partition ${p} added twice`);
+    this.begin(p, 0, 0);
+    this.record(keys, s);
+  }
+
   private flush(): void {
     const n = this.n;
     if (n === 0) return;
     const s = this.solver.solve(this.hi, this.lo, this.values, n, this.firstSeed, this.bits);
+    this.n = 0;
+    this.record(n, s);
+  }
+
+  private record(n: number, s: Solved): void {
     const d = new DataView(this.dir.buffer, this.partition * ENTRY_BYTES, ENTRY_BYTES);
     d.setUint32(0, n, true);
     d.setInt32(4, s.seed, true);
@@ -155,7 +170,6 @@ export class RetrievalBuilder {
     d.setUint8(12, s.log2);
     this.retries += s.seed - this.firstSeed;
     this.keys += n;
-    this.n = 0;
     this.emit(s.data);
   }
 
@@ -168,17 +182,20 @@ export class RetrievalBuilder {
     if (this.n >= MAX_PARTITION_KEYS) {
       throw new RetrievalError('ERR_RETRIEVAL_PARTITION_SIZE', `retrieval: partition ${this.partition} exceeds ${MAX_PARTITION_KEYS} keys: give expectedKeys or more partition bits`);
     }
-    const cap = this.n * 2;
-    const hi = new Int32Array(cap);
-    const lo = new Int32Array(cap);
-    const values = new Uint32Array(cap);
-    hi.set(this.hi);
-    lo.set(this.lo);
-    values.set(this.values);
-    this.hi = hi;
-    this.lo = lo;
-    this.values = values;
+    [this.hi, this.lo, this.values] = doubled(this.hi, this.lo, this.values);
   }
+}
+
+/** A partition's keys and values in arrays twice as long. */
+export function doubled(hi: Int32Array, lo: Int32Array, values: Uint32Array): [Int32Array<ArrayBuffer>, Int32Array<ArrayBuffer>, Uint32Array<ArrayBuffer>] {
+  const cap = hi.length * 2;
+  const h = new Int32Array(cap);
+  const l = new Int32Array(cap);
+  const v = new Uint32Array(cap);
+  h.set(hi);
+  l.set(lo);
+  v.set(values);
+  return [h, l, v];
 }
 
 /**
