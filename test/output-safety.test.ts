@@ -305,6 +305,8 @@ test('a write that fails midway (file size limit) is an error naming the output;
     [['tune', 'data', 'in.pgn', '-o', 'limited.out', '--quiet'], 'limited.out'],
     [['book', 'make', 'in.pgn', '-o', 'limited.bin', '--min-game', '1', '--quiet'], 'limited.bin'],
     [['book', 'make', 'in.pgn', '-o', 'limited.tbk', '--quiet'], 'limited.tbk'],
+    // The threads' scratch files fill up inside a worker: the same message, naming the output.
+    [['book', 'make', 'in.pgn', '-o', 'limited.tbk', '--quiet', '--threads', '2', '--memory', '300000'], 'limited.tbk'],
   ] as const) {
     // RLIMIT_FSIZE with SIGXFSZ ignored: a write past 1 block fails with EFBIG, as on a full disk.
     const quoted = [process.execPath, MAIN, ...args].map((w) => `'${w}'`).join(' ');

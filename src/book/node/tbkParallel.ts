@@ -15,6 +15,7 @@ import { checkEachInput, countPerInput, type Input } from './inputs.js';
 import { ChunkTally, gameChunks } from './parallel.js';
 import type { ParseRequest, ParseSetup, ParsedGames } from './tbkParseChunk.js';
 import type { CountedInputs } from './tbkBuild.js';
+import { reviveWorkerError } from './workDir.js';
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -96,7 +97,7 @@ export async function readInputsThreaded(inputs: Input[], o: ThreadedReadOptions
       wake?.();
     });
     w.on('error', (e) => {
-      failed ??= e;
+      failed ??= reviveWorkerError(e) as Error;
       wake?.();
     });
   });

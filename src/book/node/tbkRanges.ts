@@ -32,7 +32,7 @@ import type { ParseRequest, ParsedGames } from './tbkParseChunk.js';
 import type { FinishRequest, RangeFinished, RangeParseRequest, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
 import { fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
-import { ScratchFile, type WorkDir } from './workDir.js';
+import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
 
 /** Memory set aside for each thread beyond the first, out of the budget. */
 export const THREAD_RESERVE = 128 * 2 ** 20;
@@ -174,7 +174,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
         w.on('message', (m: { kind: string }) => {
           if (m.kind !== 'took') message(0, m);
         });
-        w.on('error', reject);
+        w.on('error', (e) => reject(reviveWorkerError(e)));
         w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
       }
     });

@@ -64,6 +64,17 @@ export class ScratchError extends Error {
   }
 }
 
+/**
+ * A worker thread's error as the build's: an error crossing from a worker arrives as a plain
+ * Error with its own fields copied (Node's structured clone of errors), so a ScratchError is
+ * made again and keeps its wording for the output (`--tmp-dir`).
+ */
+export function reviveWorkerError(e: unknown): unknown {
+  const x = e as { code?: unknown; dir?: unknown; reason?: unknown } | null;
+  if (x !== null && typeof x === 'object' && x.code === 'ERR_BOOK_SCRATCH' && typeof x.dir === 'string' && typeof x.reason === 'string') return new ScratchError(x.dir, x.reason);
+  return e;
+}
+
 /** An append-only file with positional reads (a run, or the games being built). */
 export class ScratchFile {
   private fd: number;
