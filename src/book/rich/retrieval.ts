@@ -1,6 +1,7 @@
 /**
  * A static retrieval function: maps each key of a fixed set of 64-bit Polyglot keys to a value
- * of `bits` bits without storing the keys, in about 1.08 × `bits` bits per key. A key outside
+ * of `bits` bits without storing the keys, in about 1.2 × `bits` bits per key (1.08 × for
+ * 32-bit values, whose slots cannot all lie within one 4 KiB page). A key outside
  * the set gets an arbitrary value, so the caller checks the answer (the book replays the game
  * the value names). Browser-safe: bytes in, bytes out.
  *
@@ -8,9 +9,10 @@
  * Smaller Than Xor Filters", ACM JEA 27, 2022) holding values instead of fingerprints: a key
  * hashes to one slot in each of four consecutive segments, and the XOR of its four slots is its
  * value. The slots are solved by peeling (repeatedly taking a slot only one remaining key hashes
- * to), with the paper's segment length and size factor. Four reads, all in one window of four
- * segments, answer a query. (Four slots rather than three: 5% smaller for lookups a few percent
- * slower; see retrievalSlots.ts.)
+ * to). Four reads, all in one window of four segments, answer a query; the segments are kept
+ * short (retrievalSlots.ts) so that the window is one page of a file, at the price of more
+ * slots than the paper's segment length and size factor need. (Four slots rather than three:
+ * 5% smaller for lookups a few percent slower; see retrievalSlots.ts.)
  *
  * Keys are split into partitions by the top bits of `keyHi`, so a key-sorted stream arrives
  * grouped and a build of billions of keys holds one partition (up to about a million keys) in
@@ -47,7 +49,7 @@
  */
 import { ParseError, err, ok, type Result } from '../../core/result.js';
 import { crc32 } from './format.js';
-import type { ByteSource } from './reader.js';
+import { isPinned, type ByteSource, type PinnedSource } from './reader.js';
 import { ARITY, MIXED, SLOTS, locate, mix, packedBytes, readSlot, slotsOf } from './retrievalSlots.js';
 
 export const RETRIEVAL_MAGIC = 'TBKRETR\n';
@@ -94,7 +96,12 @@ export class Retrieval {
     private readonly seeds: Int32Array,
     private readonly spans: Uint32Array,
     private readonly log2s: Uint8Array,
-  ) {}
+  ) {
+    this.pinned = isPinned(source) ? source : null;
+  }
+
+  /** The source, when it shows its bytes in place. */
+  private readonly pinned: PinnedSource | null;
 
   /** Number of partitions. */
   get partitions(): number {
@@ -194,7 +201,26 @@ export class Retrieval {
       // ends with the directory and trailer. The slots are in ascending order.
       const first = base + (a0 >>> 3);
       const end = base + (a3 >>> 3) + 5;
-      if (end - first <= WINDOW_BYTES) {
+      const src = this.pinned;
+      if (src !== null) {
+        // In place (a file's page cache): no array allocated. The window when it is small (the
+        // segments of a large partition are short, retrievalSlots.ts), else slot by slot.
+        if (end - first <= WINDOW_BYTES) {
+          const i = src.locate(first, end - first) - (a0 >>> 3);
+          const win = src.data;
+          w = readSlot(win, i, a0, bits) ^ readSlot(win, i, a1, bits) ^ readSlot(win, i, a2, bits) ^ readSlot(win, i, a3, bits);
+        } else {
+          // (`locate` first: it replaces `data`.)
+          let j = src.locate(base + (a0 >>> 3), 5);
+          w = readSlot(src.data, j, a0 & 7, bits);
+          j = src.locate(base + (a1 >>> 3), 5);
+          w ^= readSlot(src.data, j, a1 & 7, bits);
+          j = src.locate(base + (a2 >>> 3), 5);
+          w ^= readSlot(src.data, j, a2 & 7, bits);
+          j = src.locate(base + (a3 >>> 3), 5);
+          w ^= readSlot(src.data, j, a3 & 7, bits);
+        }
+      } else if (end - first <= WINDOW_BYTES) {
         const win = this.source.read(first, end - first);
         const o = -(a0 >>> 3); // slot offsets relative to the window
         w = readSlot(win, o, a0, bits) ^ readSlot(win, o, a1, bits) ^ readSlot(win, o, a2, bits) ^ readSlot(win, o, a3, bits);

@@ -12,11 +12,11 @@ import { PartitionSolver, type Solved } from './retrievalPeel.js';
 import { ARITY } from './retrievalSlots.js';
 
 /**
- * Average keys per partition aimed at (at most). The paper's size factor falls with the
- * partition's size to its floor (1.075 from about 600,000 keys), so large partitions are
- * smaller and, fewer of them, faster to build; measured with 19-bit values: 2^16 keys 1.14 ×
- * bits per key and 2.7 M keys/s, 2^17 1.12, 2^18 1.10, 2^19 1.08, 2^20 1.077 and 4.8 M keys/s
- * (CPU time). Solving a partition of 2^20 keys takes about 70 MB of scratch memory.
+ * Average keys per partition aimed at (at most). With the paper's segments the size factor
+ * falls with the partition's size to its floor (1.075 from about 600,000 keys); with the short
+ * segments used for values of up to 31 bits (retrievalSlots.ts) it is 1.2 from about 25,000
+ * keys, so the size of a partition only sets the scratch memory of its solving (about 70 MB at
+ * 2^20 keys) and the number of directory entries.
  */
 export const PARTITION_KEYS = 1 << 20;
 

@@ -51,7 +51,7 @@ export class PartitionSolver {
   private slotValues = new Int32Array(0);
 
   solve(hi: Int32Array, lo: Int32Array, values: Uint32Array, n: number, firstSeed: number, bits: number): Solved {
-    const log2 = segmentLog2(n);
+    const log2 = segmentLog2(n, bits);
     const segments = segmentsFor(n, log2);
     const slots = slotsOf(segments, log2);
     const span = segments * 2 ** log2;

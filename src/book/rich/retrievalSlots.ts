@@ -63,14 +63,39 @@ export function locate(h: number, l: number, span: number, log2: number): void {
 }
 
 /** The paper's segment length for `n` keys with four slots a key (a power of two), as its log2 (0..16). */
-export function segmentLog2(n: number): number {
+export function paperLog2(n: number): number {
   if (n <= 1) return 0;
   return Math.min(16, Math.max(0, Math.floor(Math.log(n) / Math.log(2.91) - 0.5)));
 }
 
-/** Segments for `n` keys: the paper's size factor for four slots, rounded up to whole segments, less the three extra. */
+/**
+ * Short segments: a key's four slots lie in four consecutive segments, so with segments of
+ * 2^LOCAL_LOG2 slots and values of up to 31 bits they lie within 4 KiB, one page of a file
+ * (one read through positional reads, where the paper's segments of a large partition, 2^12
+ * slots at a million keys, put each slot in a page of its own). Short segments peel only with
+ * more slots: measured on random keys with 19-bit values, a factor of 1.2 failed no seed in 20
+ * partitions of 2^20 keys, 5 of 2^21 and 4 of 2^22, where 1.19 failed one seed in 5 at 2^21
+ * and 1.16 one in two at 720,000 keys; it also peels faster than the paper's parameters
+ * (7.3 M keys a second against 5.3 M at 720,000 keys, processor time).
+ */
+export const LOCAL_LOG2 = 8;
+export const LOCAL_FACTOR = 1.2;
+/** Partitions above this many keys keep the paper's segments (short ones were not measured beyond). */
+export const LOCAL_MAX_KEYS = 1 << 22;
+
+/** The segment length of a partition of `n` keys with values of `bits` bits, as its log2. */
+export function segmentLog2(n: number, bits: number): number {
+  const paper = paperLog2(n);
+  return paper > LOCAL_LOG2 && bits <= 31 && n <= LOCAL_MAX_KEYS ? LOCAL_LOG2 : paper;
+}
+
+/**
+ * Segments for `n` keys: the paper's size factor for four slots (LOCAL_FACTOR at least when
+ * the segments are shorter than the paper's), rounded up to whole segments, less the three extra.
+ */
 export function segmentsFor(n: number, log2: number): number {
-  const factor = n <= 1 ? 0 : Math.max(1.075, 0.77 + (0.305 * Math.log(600_000)) / Math.log(n));
+  let factor = n <= 1 ? 0 : Math.max(1.075, 0.77 + (0.305 * Math.log(600_000)) / Math.log(n));
+  if (log2 < paperLog2(n)) factor = Math.max(factor, LOCAL_FACTOR);
   return Math.max(1, Math.ceil(Math.round(n * factor) / 2 ** log2) - (ARITY - 1));
 }
 
