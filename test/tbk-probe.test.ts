@@ -3,7 +3,8 @@
  * every position of every game of the sample (and one random move off each), through a page
  * cache small enough to evict all the time; a flipped byte in a position block is reported on
  * the first probe that reads the block, and on every one after; the page cache returns the
- * file's bytes whatever the order of reads.
+ * file's bytes whatever the order of reads; the typed-array API answers what the object API
+ * answers, and the engine's book candidates are the same read through either.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fastCrc32 } from '../src/book/node/richFile.js';
 import { buildTbk } from '../src/book/node/tbkBuild.js';
-import { FileReader } from '../src/book/node/tbkFile.js';
+import { FileReader, changeNotes } from '../src/book/node/tbkFile.js';
+import { openAnyRichBook } from '../src/book/node/openTbk.js';
+import { BookMoves } from '../src/book/rich/bookMoves.js';
+import { RichBookSource } from '../src/engine/richBookSource.js';
 import { encodeMove } from '../src/book/polyglot/format.js';
 import { BookError } from '../src/book/polyglot/select.js';
 import { SECTION } from '../src/book/rich/container.js';
@@ -22,6 +26,8 @@ import type { StoredPosition } from '../src/book/rich/positions.js';
 import { TbkBook, type BookEntry } from '../src/book/rich/tbkBook.js';
 import { generateLegal } from '../src/core/movegen.js';
 import { Position } from '../src/core/position.js';
+import { unwrap } from '../src/core/result.js';
+import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { MAX_MOVES } from '../src/core/types.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -253,4 +259,61 @@ test('the page cache gives the file bytes back for reads of every size, in any o
     assert.ok(f.cacheStats.hits > 0 && f.cacheStats.misses > 0);
     f.close();
   }
+});
+
+test('typed arrays: probeMoves answers what probe answers, notes included, and the engine reads the same book candidates either way', async () => {
+  const path = join(tmp, 'typed.tbk');
+  await buildTbk(path, { inputs: [SAMPLE_GZ], tmpDir: tmp });
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  const buf = new Uint16Array(MAX_MOVES);
+  const n = generateLegal(start, buf, 0);
+  const afterE4 = start.clone();
+  afterE4.play(buf.subarray(0, n).find((m) => (m >>> 6) % 64 === 12 && m % 64 === 28)!);
+  // Notes of every kind: learning on a book move, a user value, and a PostBook move no game played.
+  changeNotes(path, (b) => {
+    const e4 = b.movesOf(start.keyHi, start.keyLo)[0]!;
+    Object.assign(b.notes.edit(start.keyHi, start.keyLo, e4.move, false), { dynWins: 3, dynDraws: 1, dynLosses: 2, userValue: 75, comment: 'main line' });
+    const unplayed = Array.from(buf.subarray(0, generateLegal(afterE4, buf, 0))).find((m) => b.movesOf(afterE4.keyHi, afterE4.keyLo).every((x) => x.move !== m))!;
+    Object.assign(b.notes.edit(afterE4.keyHi, afterE4.keyLo, unplayed, true), { postBook: true, dynWins: 1, evalCp: 35, evalCount: 1 });
+    return { result: undefined };
+  });
+  const book = openAnyRichBook(path);
+  const moves = new BookMoves();
+  const typedSource = new RichBookSource(book);
+  const objectSource = new RichBookSource({ name: book.name, probe: (p) => book.probe(p) });
+  const games = book.v2!.gameReader(1 << 16)!;
+  let compared = 0;
+  let single = 0;
+  const pos = new Position();
+  for (let g = 0; g < 300; g++) {
+    const rec = games.record(g);
+    const { bytes, offset } = games.codes(g);
+    games.setStart(g, pos);
+    replayCodes(pos, bytes, offset, rec.codes, (p) => {
+      const objects = book.probe(p) as BookEntry[];
+      const count = book.probeMoves!(p, moves);
+      assert.equal(count, objects.length);
+      for (let i = 0; i < count; i++) {
+        const e = objects[i]!;
+        const note = moves.note[i];
+        assert.deepEqual(
+          [moves.move[i], moves.black[i] === 1, moves.wins[i], moves.draws[i], moves.losses[i], moves.unfinished[i], moves.rated[i], moves.ratingSum[i], moves.avgElo(i), moves.pgN[i], moves.pgSum[i], moves.weight[i], moves.rank[i], moves.game[i], note?.dynWins ?? 0, note?.userValue ?? -1],
+          [e.move, e.black, e.wins, e.draws, e.losses, e.unfinished, e.ratedGames, e.eloSum, e.avgElo, e.pgN, e.pgSum, e.weight, e.firstSeen, e.game, e.dynWins, e.userValue],
+        );
+        if (e.game >= 0) single++;
+      }
+      assert.deepEqual(typedSource.candidates(p), objectSource.candidates(p));
+      compared++;
+      return true;
+    });
+  }
+  assert.ok(compared > 20_000 && single > 10_000, `${compared} positions, ${single} single moves`);
+  // The notes: learning and the user value on 1.e4; the PostBook move is the engine's, not a book candidate.
+  const e4 = book.probe(start)[0]!;
+  assert.deepEqual([e4.dynWins, e4.dynDraws, e4.dynLosses, e4.userValue], [3, 1, 2, 75]);
+  const post = (book.probe(afterE4) as BookEntry[]).filter((e) => e.postBook);
+  assert.equal(post.length, 1);
+  assert.ok(typedSource.candidates(afterE4).every((c) => c.move !== post[0]!.move));
+  assert.deepEqual(typedSource.candidates(afterE4), objectSource.candidates(afterE4));
+  book.close();
 });

@@ -15,7 +15,10 @@ import type { Position as Pos } from '../core/position.js';
 export interface RichBookLike {
   readonly name: string;
   probe(pos: Pos): RichMove[];
+  /** The same moves into typed arrays, without an object a move, when the book offers it (a version 2 `.tbk`). */
+  probeMoves?(pos: Pos, out: BookMoves): number;
 }
+import { BookMoves } from '../book/rich/bookMoves.js';
 import type { RichMove } from '../book/rich/types.js';
 import { polyglotWeight } from '../book/select/index.js';
 import type { BookCandidate, BookSource, LearnGame } from './bookProbe.js';
@@ -28,6 +31,8 @@ export interface RichBookSourceOptions {
 }
 
 export class RichBookSource implements BookSource {
+  private readonly moves = new BookMoves();
+
   constructor(
     public book: RichBookLike,
     private readonly opts: RichBookSourceOptions = {},
@@ -44,7 +49,30 @@ export class RichBookSource implements BookSource {
   /** Book moves (PostBook entries are the engine's own, not book knowledge) with weights and results. */
   candidates(pos: Position): BookCandidate[] {
     const out: BookCandidate[] = [];
-    for (const m of this.book.probe(pos)) {
+    const book = this.book;
+    if (book.probeMoves !== undefined) {
+      // The walk of the book (bookReturn.ts) asks this of every book position: no entry objects.
+      const m = this.moves;
+      const n = book.probeMoves(pos, m);
+      for (let i = 0; i < n; i++) {
+        const note = m.note[i];
+        const wins = m.wins[i]!;
+        const draws = m.draws[i]!;
+        const losses = m.losses[i]!;
+        if (note?.postBook === true && wins + draws + losses + m.unfinished[i]! === 0) continue;
+        const games = 2 * wins + draws;
+        const weight = m.weight[i]!;
+        out.push({
+          move: m.move[i]!,
+          weight: weight > 0 || games === 0 ? weight : games,
+          wins: wins + (note?.dynWins ?? 0),
+          draws: draws + (note?.dynDraws ?? 0),
+          losses: losses + (note?.dynLosses ?? 0),
+        });
+      }
+      return out;
+    }
+    for (const m of book.probe(pos)) {
       if (m.postBook) continue;
       out.push({ move: m.move, weight: polyglotWeight(m), wins: m.wins + m.dynWins, draws: m.draws + m.dynDraws, losses: m.losses + m.dynLosses });
     }

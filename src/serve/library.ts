@@ -15,6 +15,7 @@ import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
 import { changeNotes } from '../book/node/tbkFile.js';
 import { splitLearn } from '../book/polyglot/format.js';
+import { BookMoves } from '../book/rich/bookMoves.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
 import { explainPolicy, parsePolicy, type BookPolicyConfig } from '../book/select/index.js';
 import type { Position } from '../core/position.js';
@@ -60,6 +61,8 @@ export class ServedBook {
    * moves are probed again as soon as a visitor plays into it (emptied at every change).
    */
   private readonly moverElo = new Map<string, number>();
+  /** The replies' moves, probed without an object a move. */
+  private readonly replies = new BookMoves();
   /** The file as last opened (fileId), and when to look at it again. */
   private seen = '';
   private nextStat = 0;
@@ -156,9 +159,19 @@ export class ServedBook {
     if (elo === undefined) {
       let sum = 0;
       let rated = 0;
-      for (const r of this.rich!.probe(pos)) {
-        sum += r.avgElo * r.ratedGames;
-        rated += r.ratedGames;
+      const book = this.rich!;
+      if (book.probeMoves !== undefined) {
+        const m = this.replies;
+        const n = book.probeMoves(pos, m);
+        for (let i = 0; i < n; i++) {
+          sum += m.avgElo(i) * m.rated[i]!;
+          rated += m.rated[i]!;
+        }
+      } else {
+        for (const r of book.probe(pos)) {
+          sum += r.avgElo * r.ratedGames;
+          rated += r.ratedGames;
+        }
       }
       elo = rated > 0 ? sum / rated : 0;
       // Bounded: emptied when full (a walk through the book refills what it needs).

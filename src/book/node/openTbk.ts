@@ -6,6 +6,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Position } from '../../core/position.js';
 import { tbkVersion } from '../rich/container.js';
+import type { BookMoves } from '../rich/bookMoves.js';
 import type { RichBook, RichEntry } from '../rich/reader.js';
 import { isOpenFilter, type SplitFilter } from '../rich/splits.js';
 import { TbkBook } from '../rich/tbkBook.js';
@@ -21,6 +22,8 @@ export interface AnyRichBook {
   v2?: TbkBook;
   /** The book moves of a position (legal there), under a split filter (version 2 only). */
   probe(pos: Position, filter?: SplitFilter): RichEntry[];
+  /** The same into typed arrays, without an object a move (version 2 only: bookMoves.ts); returns their number. */
+  probeMoves?(pos: Position, out: BookMoves, filter?: SplitFilter): number;
   close(): void;
 }
 
@@ -40,17 +43,34 @@ export function tbkFileVersion(path: string): number | undefined {
   }
 }
 
+/**
+ * The page cache of a book opened to be probed (the engine, the explorer, `book probe`, `book
+ * audit`): 256 MiB at most, and no more than the file. A probe of a position seen in one game
+ * reads pages in three or four places of the file (its block, the single-position index, the
+ * game's record and moves), so a cache smaller than the parts of the book being probed keeps
+ * reading the same pages again; the memory is taken only as pages are read (pageCache.ts).
+ * Commands that read a book through (merge, add, export) keep FileReader's smaller default.
+ */
+export const PROBE_CACHE_BYTES = 256 * 2 ** 20;
+
 /** Opens a `.tbk` of either version; errors are BookErrors naming the file. */
-export function openAnyRichBook(path: string): AnyRichBook {
+export function openAnyRichBook(path: string, opts: { cacheBytes?: number } = {}): AnyRichBook {
   if (tbkFileVersion(path) === 2) {
-    const file = new FileReader(path);
+    const file = new FileReader(path, opts.cacheBytes ?? PROBE_CACHE_BYTES);
     const r = TbkBook.open(file, path, fastCrc32);
     if (!r.ok) {
       file.close();
       throw r.error;
     }
     const book = r.value;
-    return { name: path, version: 2, v2: book, probe: (pos, filter) => book.probe(pos, filter), close: () => file.close() };
+    return {
+      name: path,
+      version: 2,
+      v2: book,
+      probe: (pos, filter) => book.probe(pos, filter),
+      probeMoves: (pos, out, filter) => book.probeMoves(pos, out, filter),
+      close: () => file.close(),
+    };
   }
   const { book, close } = openRichBook(path);
   return {

@@ -1,20 +1,22 @@
 /**
- * A fixed-size cache of 4 KiB pages of a file, with no allocation per access: pages live in
- * slabs of one typed array each (allocated as the cache fills, so a small book never takes the
- * whole budget), a page is found through an open-addressing hash table of page numbers
+ * A fixed-size cache of 4 KiB pages of a file, with no allocation per access: pages live in one
+ * typed array, allocated at once (a large zeroed allocation is mapped by the OS only as its
+ * pages are first written, so a small book never takes the whole budget in memory; and one
+ * allocation instead of one as the cache grows spares the garbage collections that V8 starts
+ * for each step of external memory, which cost a probe of a book just opened a few
+ * microseconds on a heap of 100 MB), a page is found through an open-addressing hash table of page numbers
  * (linear probing, deletion by backward shift: Knuth, TAOCP vol. 3, 6.4, Algorithm R), and the
  * page to drop is chosen by CLOCK (second chance: Corbató, 1968), which approximates
  * least-recently-used with one reference bit a page instead of relinking a list on every hit.
  */
 
 export const PAGE = 4096;
-/** Pages a slab holds (1 MiB). */
-const SLAB_PAGES = 256;
 
 export class PageCache {
   /** Pages the cache holds at most. */
   readonly capacity: number;
-  private readonly slabs: Uint8Array[] = [];
+  /** The pages: slot s at s · PAGE (empty once released). */
+  data: Uint8Array;
   /** Page number held by each slot (-1: none). */
   private readonly pageOf: Float64Array;
   /** CLOCK reference bit of each slot. */
@@ -34,6 +36,7 @@ export class PageCache {
     private readonly fill: (page: number, into: Uint8Array, at: number) => void,
   ) {
     this.capacity = Math.max(2, Math.ceil(bytes / PAGE));
+    this.data = new Uint8Array(this.capacity * PAGE);
     this.pageOf = new Float64Array(this.capacity).fill(-1);
     this.ref = new Uint8Array(this.capacity);
     let size = 4;
@@ -42,13 +45,9 @@ export class PageCache {
     this.mask = size - 1;
   }
 
-  /** The slab holding slot `s`, and the byte offset of the slot in it. */
-  slab(s: number): Uint8Array {
-    return this.slabs[(s / SLAB_PAGES) | 0]!;
-  }
-
+  /** The byte offset of slot `s` in `data`. */
   static offsetIn(s: number): number {
-    return (s % SLAB_PAGES) * PAGE;
+    return s * PAGE;
   }
 
   /** The slot holding page `page`, read from the file if it is not cached. */
@@ -56,7 +55,7 @@ export class PageCache {
     const s = this.peek(page);
     if (s >= 0) return s;
     const v = this.claim(page);
-    this.fill(page, this.slab(v), PageCache.offsetIn(v));
+    this.fill(page, this.data, PageCache.offsetIn(v));
     return v;
   }
 
@@ -77,7 +76,7 @@ export class PageCache {
   /** Caches page `page` (not cached yet) from `src[at .. at + PAGE)`, read by the caller. */
   put(page: number, src: Uint8Array, at: number): void {
     const s = this.claim(page);
-    this.slab(s).set(src.subarray(at, at + PAGE), PageCache.offsetIn(s));
+    this.data.set(src.subarray(at, at + PAGE), PageCache.offsetIn(s));
   }
 
   /** A slot for page `page`, entered in the table; its bytes are for the caller to write. */
@@ -92,11 +91,7 @@ export class PageCache {
 
   /** A free slot: a new one while the cache grows, else the first the clock hand finds unreferenced. */
   private victim(): number {
-    if (this.used < this.capacity) {
-      const s = this.used++;
-      if (s % SLAB_PAGES === 0) this.slabs.push(new Uint8Array(Math.min(SLAB_PAGES, this.capacity - s) * PAGE));
-      return s;
-    }
+    if (this.used < this.capacity) return this.used++;
     for (;;) {
       const s = this.hand;
       this.hand = s + 1 === this.capacity ? 0 : s + 1;
@@ -132,9 +127,14 @@ export class PageCache {
     this.table[i] = 0;
   }
 
-  /** Forgets every page (the slabs are released). */
+  /** Forgets every page and gives their memory back; the cache is not to be used after. */
+  release(): void {
+    this.clear();
+    this.data = new Uint8Array(0);
+  }
+
+  /** Forgets every page. */
   clear(): void {
-    this.slabs.length = 0;
     this.pageOf.fill(-1);
     this.ref.fill(0);
     this.table.fill(0);

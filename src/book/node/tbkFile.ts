@@ -105,7 +105,8 @@ export class FileReader implements PinnedSource {
       throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
     }
     this.size = fstatSync(this.fd).size;
-    this.cache = new PageCache(cacheBytes, (page, into, at) => {
+    // No more pages than the file has.
+    this.cache = new PageCache(Math.min(cacheBytes, this.size + PAGE), (page, into, at) => {
       const got = this.readInto(into, at, PAGE, page * PAGE);
       into.fill(0, at + got, at + PAGE);
     });
@@ -130,7 +131,7 @@ export class FileReader implements PinnedSource {
     const last = Math.floor((end - 1) / PAGE);
     if (first === last) {
       const s = this.cache.slot(first);
-      this.data = this.cache.slab(s);
+      this.data = this.cache.data;
       return PageCache.offsetIn(s) + (offset - first * PAGE);
     }
     const span = (last - first + 1) * PAGE;
@@ -157,7 +158,7 @@ export class FileReader implements PinnedSource {
       const at = PageCache.offsetIn(s);
       const from = Math.max(offset, p * PAGE);
       const to = Math.min(end, (p + 1) * PAGE);
-      out.set(this.cache.slab(s).subarray(at + from - p * PAGE, at + to - p * PAGE), from - offset);
+      out.set(this.cache.data.subarray(at + from - p * PAGE, at + to - p * PAGE), from - offset);
     }
     this.data = out;
     return 0;
@@ -194,7 +195,7 @@ export class FileReader implements PinnedSource {
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
-    this.cache.clear();
+    this.cache.release();
   }
 }
 

@@ -25,6 +25,8 @@
 import { putVarint } from './runs.js';
 import { Bytes } from './games.js';
 import { crc32, type Crc32 } from './format.js';
+import type { BookMoves } from './bookMoves.js';
+import { cellPasses, type SplitFilter } from './splits.js';
 
 /** Statistics of one split cell of a move. */
 export interface CellStats {
@@ -72,6 +74,8 @@ const F_UNFINISHED = 8;
 const F_RATED = 16;
 const F_CELLS = 32;
 const F_IMPORTED = 64;
+/** Where `statsInto` leaves a move's or cell's fields: wins, draws, losses, unfinished, rated games, rating sum. */
+const STATS = new Float64Array(6);
 
 /**
  * Writes positions, in key order, as blocks: `emit(bytes)` receives the blocks' bytes in order,
@@ -307,6 +311,15 @@ export class BlockReader {
    * hold the key.
    */
   find(hi: number, lo: number, cells = true): StoredPosition | undefined {
+    return this.seek(hi, lo) ? this.next(cells) : undefined;
+  }
+
+  /**
+   * Moves to the position of the key, skipping the others on their raw bytes (key difference
+   * and length); false when the block does not hold the key. After true, `next` or `movesInto`
+   * reads the position.
+   */
+  seek(hi: number, lo: number): boolean {
     // One loop on locals over the raw bytes: a probe skips about half a block of positions.
     const d = this.d;
     const end = this.end;
@@ -337,13 +350,13 @@ export class BlockReader {
         this.o = start;
         this.hi = prevHi;
         this.lo = prevLo;
-        return this.next(cells);
+        return true;
       }
       if (kh > hi || (kh === hi && kl > lo)) {
         this.o = start;
         this.hi = prevHi;
         this.lo = prevLo;
-        return undefined;
+        return false;
       }
       // The length of the position's fields, then past them.
       let len = 0;
@@ -361,7 +374,72 @@ export class BlockReader {
     this.o = o;
     this.hi = kh;
     this.lo = kl;
-    return undefined;
+    return false;
+  }
+
+  /**
+   * Appends the next position's moves to `out` without building objects: each move's totals
+   * (`filter` open) or the sums of its cells that pass `filter`, with make-book's counters as
+   * its counts give them (a hot position's halved ones are the caller's), its place in the
+   * first-seen order, and the weight of a move imported from a Polyglot book (-1 for the
+   * others: the caller sets make-book's); a move no counted game of the filter played is left
+   * out. Returns Black to move.
+   */
+  movesInto(out: BookMoves, filter: SplitFilter, open: boolean): boolean {
+    const d = this.d;
+    this.readKey();
+    const end = this.varint() + this.o;
+    const black = (d[this.o++]! & 1) !== 0;
+    this.varint(); // the highest ply: halving.ts reads it, a probe does not
+    const n = this.varint();
+    for (let i = 0; i < n; i++) {
+      if (this.o + 3 > this.end) throw this.damaged();
+      const move = d[this.o]! | (d[this.o + 1]! << 8);
+      const flags = d[this.o + 2]!;
+      this.o += 3;
+      this.statsInto(flags);
+      let wins = STATS[0]!;
+      let draws = STATS[1]!;
+      let losses = STATS[2]!;
+      let unfinished = STATS[3]!;
+      let rated = STATS[4]!;
+      let ratingSum = STATS[5]!;
+      let weight = -1;
+      let learn = 0;
+      if (flags & F_IMPORTED) {
+        weight = this.varint();
+        learn = this.varint();
+      }
+      let passes = true;
+      if (!open) {
+        if ((flags & F_CELLS) === 0) passes = cellPasses(filter, 0);
+        else {
+          // The cells that pass, summed.
+          wins = draws = losses = unfinished = rated = ratingSum = 0;
+          const k = this.varint();
+          let cell = 0;
+          for (let j = 0; j < k; j++) {
+            cell += this.varint();
+            const cf = d[this.o++];
+            if (cf === undefined || this.o > this.end) throw this.damaged();
+            this.statsInto(cf);
+            if (!cellPasses(filter, cell)) continue;
+            wins += STATS[0]!;
+            draws += STATS[1]!;
+            losses += STATS[2]!;
+            unfinished += STATS[3]!;
+            rated += STATS[4]!;
+            ratingSum += STATS[5]!;
+          }
+          passes = wins + draws + losses + unfinished > 0;
+        }
+      } else if (flags & F_CELLS) this.skipCells();
+      if (!passes) continue;
+      const pgSum = Math.min(2 * wins + draws + unfinished, 0xffff);
+      out.push(move, black, wins, draws, losses, unfinished, rated, ratingSum, Math.min(wins + draws + losses + unfinished, 0xffff), pgSum, weight, i, learn, -1);
+    }
+    if (this.o !== end || this.o > this.end) throw this.damaged();
+    return black;
   }
 
   private readKey(): void {
@@ -440,6 +518,16 @@ export class BlockReader {
       if (o > this.end) throw this.damagedAt(o);
     }
     this.o = o;
+  }
+
+  /** Reads the fields `flags` names into STATS (no object). */
+  private statsInto(flags: number): void {
+    STATS[0] = flags & F_WINS ? this.varint() : 0;
+    STATS[1] = flags & F_DRAWS ? this.varint() : 0;
+    STATS[2] = flags & F_LOSSES ? this.varint() : 0;
+    STATS[3] = flags & F_UNFINISHED ? this.varint() : 0;
+    STATS[4] = flags & F_RATED ? this.varint() : 0;
+    STATS[5] = flags & F_RATED ? this.varint() : 0;
   }
 
   private stats(flags: number): Omit<CellStats, 'cell'> {

@@ -22,14 +22,14 @@ import { BookError } from '../polyglot/select.js';
 import { FLAG_PARTIAL, SECTION, SUPERBLOCK, readSuperblock, type BookFields, type SectionRef, type Slot } from './container.js';
 import { crc32, type Crc32 } from './format.js';
 import { GameReader } from './gameReader.js';
-import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, type GameRecord } from './games.js';
+import { BookMoves, type BookEntry } from './bookMoves.js';
+import { GAME_RECORD_SIZE, RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, codeBytes, type GameRecord } from './games.js';
 import { SEEK_MOVE, seekKey } from './gameSeek.js';
-import { Notes, type Note } from './notes.js';
-import { BlockIndex, BlockReader, type CellStats, type MoveStats, type StoredPosition } from './positions.js';
-import { isPinned, memorySource, type ByteSource, type PinnedSource, type RichEntry } from './reader.js';
+import { Notes } from './notes.js';
+import { BlockIndex, BlockReader, type StoredPosition } from './positions.js';
+import { isPinned, memorySource, type ByteSource, type PinnedSource } from './reader.js';
 import { Retrieval } from './retrieval.js';
 import { cellOf, cellPasses, isOpenFilter, monthOf, ratingBand, type SplitFilter, type SplitKinds } from './splits.js';
-import { USER_UNSET } from './types.js';
 
 /** make-book's counters of a hot position (halving.ts), by move. */
 interface Halved {
@@ -39,16 +39,7 @@ interface Halved {
   sum: Uint16Array;
 }
 
-/** A move of a book position with everything the book knows about it. */
-export interface BookEntry extends RichEntry {
-  unfinished: number;
-  nag: number;
-  comment: string;
-  forbidden: boolean;
-  audit: Note['audit'];
-  /** The game of a move seen in one game only (a single position), else -1. */
-  game: number;
-}
+export type { BookEntry } from './bookMoves.js';
 
 const BUF = new Uint16Array(MAX_MOVES);
 
@@ -72,6 +63,12 @@ export class TbkBook {
   /** The source, when it shows bytes in place (a file's page cache, bytes in memory). */
   private readonly pinned: PinnedSource | undefined;
   private readonly blockReader: BlockReader;
+  /** Where the games' records and moves start in the file, and the moves' length. */
+  private readonly gamesAt: number;
+  private readonly movesAt: number;
+  private readonly movesLength: number;
+  /** The object API's moves, filled then turned into entries. */
+  private readonly scratch = new BookMoves();
 
   private constructor(
     readonly source: ByteSource,
@@ -106,9 +103,12 @@ export class TbkBook {
     decodeHalved(small(SECTION.HALVED), this.halved);
     this.notes = Notes.decode(small(SECTION.NOTES), name);
     this.games = this.gameReader(0);
+    this.gamesAt = this.sections.get(SECTION.GAMES)?.offset ?? 0;
+    this.movesAt = this.sections.get(SECTION.MOVES)?.offset ?? 0;
+    this.movesLength = this.sections.get(SECTION.MOVES)?.length ?? 0;
     const singles = this.sections.get(SECTION.SINGLES);
     if (singles !== undefined) {
-      const r = Retrieval.open({ size: singles.length, read: (o, n) => source.read(singles.offset + o, n) });
+      const r = Retrieval.open(this.pinned === undefined ? { size: singles.length, read: (o, n) => source.read(singles.offset + o, n) } : pinnedSection(this.pinned, singles));
       if (!r.ok) throw new RangeError(`section singles is damaged (${r.error.message})`);
       this.singles = r.value;
       if (this.games === undefined) throw new RangeError('single positions without games');
@@ -253,155 +253,155 @@ export class TbkBook {
     return ply < 0 ? undefined : { game: g, ply, move: SEEK_MOVE[0]!, black: pos.turn === 1, record: rec };
   }
 
-  /** Every move the book holds for a key (stored, single, notes), legality unchecked. */
-  movesOf(keyHi: number, keyLo: number, filter: SplitFilter = {}, target?: Position): BookEntry[] {
+  /**
+   * Every move the book holds for a key (stored, single, notes), legality unchecked, into `out`
+   * (emptied first) without building an object a move; returns their number. With the position
+   * itself (`target`), the replay of a single position's game stops as soon as the game can no
+   * longer reach it.
+   */
+  collect(keyHi: number, keyLo: number, out: BookMoves, filter: SplitFilter = {}, target?: Position): number {
     const hi = keyHi >>> 0;
     const lo = keyLo >>> 0;
-    const out: BookEntry[] = [];
-    const stored = this.stored(hi, lo, !isOpenFilter(filter));
-    const halved = this.halvedOf(hi, lo);
-    if (stored !== undefined) {
-      stored.moves.forEach((m, rank) => {
-        const s = filtered(m, filter);
-        if (s === undefined) return;
-        let pgN = s.wins + s.draws + s.losses + s.unfinished;
-        let pgSum = 2 * s.wins + s.draws + s.unfinished;
-        if (halved !== undefined && isOpenFilter(filter)) {
-          const j = halved.moves.indexOf(m.move);
+    out.count = 0;
+    const open = isOpenFilter(filter);
+    const b = this.blocks.find(hi, lo);
+    let stored = false;
+    if (b >= 0) {
+      const r = this.blockReader;
+      const at = this.locateBlock(b);
+      r.reset(this.blockData, at, at + this.blocks.length[b]!, this.blocks.firstHi[b]!, this.blocks.firstLo[b]!);
+      try {
+        stored = r.seek(hi, lo);
+        if (stored) r.movesInto(out, filter, open);
+      } catch (e) {
+        throw e instanceof BookError ? e : new BookError('ERR_TBK_DAMAGED', (e as Error).message);
+      }
+    }
+    if (stored) {
+      const halved = open ? this.halvedOf(hi, lo) : undefined;
+      for (let i = 0; i < out.count; i++) {
+        if (halved !== undefined) {
+          const j = halved.moves.indexOf(out.move[i]!);
           if (j >= 0) {
-            pgN = halved.n[j]!;
-            pgSum = halved.sum[j]!;
+            out.pgN[i] = halved.n[j]!;
+            out.pgSum[i] = halved.sum[j]!;
           }
         }
-        out.push(entry(hi, lo, stored.black, m.move, s, Math.min(pgN, 0xffff), Math.min(pgSum, 0xffff), rank, -1, m.weight, m.learn));
-      });
-    } else {
-      const s = this.single(hi, lo, target);
-      if (s !== undefined) {
-        const cell = this.cellOfGame(s.record);
-        const stats = gameStats(s.record, s.black, cell);
-        if (cellPasses(filter, cell)) out.push(entry(hi, lo, s.black, s.move, stats, 1, 2 * stats.wins + stats.draws + stats.unfinished, 0, s.game));
+        if (out.weight[i]! < 0) out.weight[i] = out.pgSum[i]!;
       }
+    } else this.singleInto(hi, lo, out, filter, target);
+    const notes = this.notes.of(hi, lo);
+    for (let k = 0; k < notes.length; k++) {
+      const n = notes[k]!;
+      let i = out.indexOf(n.move);
+      if (i < 0) i = out.push(n.move, n.black, 0, 0, 0, 0, 0, 0, 0, 0, 0, out.count, 0, -1);
+      out.note[i] = n;
     }
-    for (const n of this.notes.of(hi, lo)) {
-      let e = out.find((x) => x.move === n.move);
-      if (e === undefined) {
-        e = entry(hi, lo, n.black, n.move, ZERO, 0, 0, out.length, -1);
-        out.push(e);
-      }
-      applyNote(e, n);
-    }
-    return out;
+    return out.count;
   }
 
-  /** The moves of the book that are legal in `pos`, with `move` as generated there. */
-  probe(pos: Position, filter: SplitFilter = {}): BookEntry[] {
-    const stored = this.movesOf(pos.keyHi, pos.keyLo, filter, pos);
-    if (stored.length === 0) return stored;
-    const n = generateLegal(pos, BUF, 0);
-    const out: BookEntry[] = [];
-    for (const e of stored) {
-      const pm = encodeMove(e.move);
-      for (let i = 0; i < n; i++) {
-        const m = BUF[i]!;
-        if (m === e.move || encodeMove(m) === pm) {
-          out.push(m === e.move ? e : { ...e, move: m });
+  /**
+   * A single position's move into `out`: the game the index names, replayed until the key
+   * appears (nothing when it does not: the key is not in the book). The game's record and moves
+   * are read in place when the source allows it.
+   */
+  private singleInto(hi: number, lo: number, out: BookMoves, filter: SplitFilter, target: Position | undefined): void {
+    const games = this.games;
+    if (this.singles === undefined || games === undefined) return;
+    const g = this.singles.get(hi, lo);
+    if (g >= games.count) return;
+    const pos = this.replayPos;
+    const src = this.pinned;
+    let ply: number;
+    let white: number;
+    let blackElo: number;
+    let month: number;
+    let flags: number;
+    if (src !== undefined) {
+      const r = src.locate(this.gamesAt + g * GAME_RECORD_SIZE, GAME_RECORD_SIZE);
+      const d = src.data;
+      const movesOffset = (d[r]! | (d[r + 1]! << 8) | (d[r + 2]! << 16)) + d[r + 3]! * 0x1000000 + (d[r + 4]! | (d[r + 5]! << 8)) * 0x100000000;
+      const codes = d[r + 6]! | (d[r + 7]! << 8);
+      white = d[r + 8]! | (d[r + 9]! << 8);
+      blackElo = d[r + 10]! | (d[r + 11]! << 8);
+      month = d[r + 12]! | (d[r + 13]! << 8);
+      flags = d[r + 14]!;
+      const length = codeBytes(codes);
+      if (movesOffset + length > this.movesLength) throw new BookError('ERR_TBK_DAMAGED', `${this.name}: game ${g} lies outside the moves section: the file is damaged`);
+      games.setStart(g, pos);
+      const at = src.locate(this.movesAt + movesOffset, length);
+      ply = seekKey(pos, src.data, at, codes, hi, lo, target);
+    } else {
+      const rec = games.record(g);
+      const bytes = games.codesOf(rec);
+      games.setStart(g, pos);
+      ply = seekKey(pos, bytes, 0, rec.codes, hi, lo, target);
+      white = rec.whiteElo;
+      blackElo = rec.blackElo;
+      month = rec.month;
+      flags = rec.result | (rec.speed << 2);
+    }
+    if (ply < 0) return;
+    const result = flags & 3;
+    if (!cellPasses(filter, cellOf(this.splits, ratingBand(white, blackElo), (flags >>> 2) & 7, month))) return;
+    const black = pos.turn === 1;
+    const wins = result === (black ? RESULT_BLACK : RESULT_WHITE) ? 1 : 0;
+    const losses = result === (black ? RESULT_WHITE : RESULT_BLACK) ? 1 : 0;
+    const draws = result === RESULT_DRAW ? 1 : 0;
+    const unfinished = result === RESULT_UNFINISHED ? 1 : 0;
+    const elo = black ? blackElo : white;
+    const sum = 2 * wins + draws + unfinished;
+    out.push(SEEK_MOVE[0]!, black, wins, draws, losses, unfinished, elo > 0 ? 1 : 0, elo, 1, sum, sum, 0, 0, g);
+  }
+
+  /** Every move the book holds for a key (stored, single, notes), legality unchecked. */
+  movesOf(keyHi: number, keyLo: number, filter: SplitFilter = {}, target?: Position): BookEntry[] {
+    this.collect(keyHi, keyLo, this.scratch, filter, target);
+    return this.scratch.toEntries(keyHi >>> 0, keyLo >>> 0);
+  }
+
+  /**
+   * The moves of the book that are legal in `pos`, with `move` as generated there, into `out`
+   * (no object a move); returns their number.
+   */
+  probeMoves(pos: Position, out: BookMoves, filter: SplitFilter = {}): number {
+    const held = this.collect(pos.keyHi, pos.keyLo, out, filter, pos);
+    if (held === 0) return 0;
+    let n = -1;
+    let k = 0;
+    for (let i = 0; i < held; i++) {
+      const move = out.move[i]!;
+      // A single position's move was decoded in the game's own position: when that is `pos`
+      // square for square, the move is legal here as it stands, and no move generation is needed.
+      if (out.game[i]! >= 0 && samePosition(this.replayPos, pos)) {
+        out.moveTo(i, k++);
+        continue;
+      }
+      if (n < 0) n = generateLegal(pos, BUF, 0);
+      const pm = encodeMove(move);
+      for (let j = 0; j < n; j++) {
+        const m = BUF[j]!;
+        if (m === move || encodeMove(m) === pm) {
+          out.moveTo(i, k);
+          out.move[k++] = m;
           break;
         }
       }
     }
-    return out;
+    out.count = k;
+    return k;
+  }
+
+  /** The moves of the book that are legal in `pos`, with `move` as generated there. */
+  probe(pos: Position, filter: SplitFilter = {}): BookEntry[] {
+    this.probeMoves(pos, this.scratch, filter);
+    return this.scratch.toEntries(pos.keyHi >>> 0, pos.keyLo >>> 0);
   }
 
   /** The split cell of a game, as the book's splits see it. */
   cellOfGame(r: GameRecord): number {
     return cellOf(this.splits, ratingBand(r.whiteElo, r.blackElo), r.speed, r.month);
   }
-}
-
-const ZERO: CellStats = { cell: 0, wins: 0, draws: 0, losses: 0, unfinished: 0, rated: 0, ratingSum: 0 };
-
-/** The statistics of one game's move, from the mover's side. */
-function gameStats(r: GameRecord, black: boolean, cell: number): CellStats {
-  const won = r.result === (black ? RESULT_BLACK : RESULT_WHITE);
-  const lost = r.result === (black ? RESULT_WHITE : RESULT_BLACK);
-  const elo = black ? r.blackElo : r.whiteElo;
-  return {
-    cell,
-    wins: won ? 1 : 0,
-    draws: r.result === RESULT_DRAW ? 1 : 0,
-    losses: lost ? 1 : 0,
-    unfinished: r.result === RESULT_UNFINISHED ? 1 : 0,
-    rated: elo > 0 ? 1 : 0,
-    ratingSum: elo,
-  };
-}
-
-/** A move's statistics under a filter: totals when the filter is open, else the sum of the cells that pass. */
-function filtered(m: MoveStats, filter: SplitFilter): CellStats | undefined {
-  if (isOpenFilter(filter)) return m;
-  if (m.cells === undefined) return cellPasses(filter, 0) ? m : undefined;
-  const s = { ...ZERO };
-  for (const c of m.cells) {
-    if (!cellPasses(filter, c.cell)) continue;
-    s.wins += c.wins;
-    s.draws += c.draws;
-    s.losses += c.losses;
-    s.unfinished += c.unfinished;
-    s.rated += c.rated;
-    s.ratingSum += c.ratingSum;
-  }
-  return s.wins + s.draws + s.losses + s.unfinished > 0 ? s : undefined;
-}
-
-function entry(keyHi: number, keyLo: number, black: boolean, move: number, s: CellStats, pgN: number, pgSum: number, rank: number, game: number, weight?: number, learn?: number): BookEntry {
-  return {
-    index: -1,
-    keyHi,
-    keyLo,
-    black,
-    move,
-    wins: s.wins,
-    draws: s.draws,
-    losses: s.losses,
-    unfinished: s.unfinished,
-    ratedGames: s.rated,
-    eloSum: s.ratingSum,
-    avgElo: s.rated > 0 ? Math.round(s.ratingSum / s.rated) : 0,
-    dynWins: 0,
-    dynDraws: 0,
-    dynLosses: 0,
-    userValue: USER_UNSET,
-    postBook: false,
-    evalCp: 0,
-    evalCount: 0,
-    pgN,
-    pgSum,
-    weight: weight ?? pgSum,
-    firstSeen: rank,
-    learn: learn ?? 0,
-    nag: 0,
-    comment: '',
-    forbidden: false,
-    audit: undefined,
-    game,
-  };
-}
-
-function applyNote(e: BookEntry, n: Note): void {
-  const w = e as { -readonly [K in keyof BookEntry]: BookEntry[K] };
-  w.postBook = n.postBook && e.wins + e.draws + e.losses + e.unfinished === 0;
-  w.dynWins = n.dynWins;
-  w.dynDraws = n.dynDraws;
-  w.dynLosses = n.dynLosses;
-  w.userValue = n.userValue;
-  w.evalCp = n.evalCp;
-  w.evalCount = n.evalCount;
-  w.nag = n.nag;
-  w.comment = n.comment;
-  w.forbidden = n.forbidden;
-  w.audit = n.audit;
-  if (n.learn !== 0) w.learn = n.learn;
 }
 
 /** The HALVED section: u32 count, then per position u32 key high, u32 key low, u16 moves, and per move u16 move, u16 n, u16 sum. */
@@ -452,6 +452,27 @@ function decodeHalved(b: Uint8Array, into: Map<number, Halved[]>): void {
     else l.push(h);
   }
   if (o !== b.length) throw new RangeError('halved counters have trailing bytes');
+}
+
+/** Whether two positions hold the same pieces on the same squares, side to move, castling rights and en passant square. */
+function samePosition(a: Position, b: Position): boolean {
+  if (a.turn !== b.turn || a.castling !== b.castling || a.epSquare !== b.epSquare) return false;
+  const x = a.board;
+  const y = b.board;
+  for (let i = 0; i < 64; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** A section of a source that shows its bytes in place, as a source of its own. */
+function pinnedSection(source: PinnedSource, s: SectionRef): PinnedSource {
+  return {
+    size: s.length,
+    read: (o, n) => source.read(s.offset + o, n),
+    locate: (o, n) => source.locate(s.offset + o, n),
+    get data() {
+      return source.data;
+    },
+  };
 }
 
 export function sectionName(id: number): string {
