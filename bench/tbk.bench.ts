@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- tbk [--games N] [--shards K] [--probes P] [--memory SIZE] [--threads T] [FILE]`: rich books
  * (`.tbk` version 2) against Polyglot books, on the same games, in one run.
- * `npm run bench -- tbk --probe-only BOOK.tbk [--bin BOOK.bin] [--probes P]`: part 3 alone, on a
- * book built before (a large one takes long to build).
+ * `npm run bench -- tbk --probe-only BOOK.tbk [--bin BOOK.bin] [--probes P] [--cache-mib M]`: part 3
+ * alone, on a book built before (a large one takes long to build); `--cache-mib` sets the book's
+ * page cache (default PROBE_CACHE_BYTES of openTbk.ts, as the engine opens a book).
  *
  *   1. Build: `tabiya book make GAMES -o X.tbk` against `-o X.bin` and against
  *      `polyglot make-book` (the anchor, when installed): wall time, games/s, peak resident
@@ -41,10 +42,12 @@ export async function main(args: string[]): Promise<void> {
   let file = DATA;
   let probeOnly: string | undefined;
   let bin: string | undefined;
+  let cacheBytes: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--probe-only') probeOnly = args[++i];
     else if (a === '--bin') bin = args[++i];
+    else if (a === '--cache-mib') cacheBytes = Number(args[++i]) * 2 ** 20;
     else if (a === '--games') games = Number(args[++i]);
     else if (a === '--shards') shards = Number(args[++i]);
     else if (a === '--probes') probes = Number(args[++i]);
@@ -53,7 +56,7 @@ export async function main(args: string[]): Promise<void> {
     else file = a;
   }
   if (probeOnly !== undefined) {
-    probeLatency(probeOnly, bin, probes);
+    probeLatency(probeOnly, bin, probes, cacheBytes);
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-tbk-'));
@@ -109,7 +112,7 @@ export async function main(args: string[]): Promise<void> {
     );
 
     // 3. Probe latency.
-    probeLatency(join(dir, 'x.tbk'), join(dir, 'x.bin'), probes);
+    probeLatency(join(dir, 'x.tbk'), join(dir, 'x.bin'), probes, cacheBytes);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
