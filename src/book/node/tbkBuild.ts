@@ -309,8 +309,6 @@ export class Accumulation {
  */
 export function runMerger(runs: readonly ScratchFile[], log?: PlyLog): RowCursor {
   const table = log === undefined ? undefined : new TableCursor(log);
-  // Sorted: its sorting buffer, as large as the log, can go.
-  log?.releaseSpare();
   if (runs.length === 0 && table !== undefined) return table;
   const inputs: MergeInput[] = runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 }));
   if (table !== undefined) inputs.push({ reader: table, gameOffset: 0 });

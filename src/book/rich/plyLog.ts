@@ -10,11 +10,12 @@
  * Why a log and not a hash table of rows: most positions of a large collection are played in
  * one game only, so a table spends a cache miss per ply to find a row that is new anyway, and
  * another per row to read the rows back in key order. Appending is sequential, and a two-pass
- * radix sort on the key's top bits (as in the MSD radix sorts of McIlroy, Bostic and McIlroy,
- * "Engineering radix sort", 1993) moves each record twice with a bounded fan-out, leaving
- * groups of a few records sorted by insertion. Measured on the 389k-game collection (all
- * plies, one thread): counting, sorting and reading back took 47 s of CPU with the table and
- * 15 s with the log (docs/rich-books.md, "Where the time goes").
+ * radix sort on the key's top bits (the in-place MSD radix sort of McIlroy, Bostic and McIlroy,
+ * "Engineering radix sort", 1993, "American flag sort") writes each record at most once a
+ * pass, within the log itself, with a bounded fan-out, leaving groups of a few records sorted by
+ * insertion. Measured on the 389k-game collection (all plies, one thread): counting, sorting
+ * and reading back took 47 s of CPU with the table and 15 s with the log (docs/rich-books.md,
+ * "Where the time goes").
  *
  * A record is 6 words (24 bytes): key low, key high, move | black << 16 | (result + 1) << 17,
  * cell, game, ply | rating << 16 (the mover's rating, 0 = none; ratings are at most 4000).
@@ -28,22 +29,26 @@ export const MOVER_LOSS = -1;
 export const MOVER_UNFINISHED = 2;
 
 const W = 6;
-/** Bytes a record costs, for sizing to a memory budget: the record and its copy while sorting. */
-export const RECORD_BYTES = 2 * W * 4;
+/** Bytes a record costs, for sizing to a memory budget (it is sorted in place). */
+export const RECORD_BYTES = W * 4;
+/** Two records' room for moving records around while sorting. */
+const TMP = new Int32Array(2 * W);
 
 /** Top-level radix: the key's top 11 bits, then the next 11, then insertion sort. */
 const RADIX_BITS = 11;
 const BUCKETS = 1 << RADIX_BITS;
-/** Groups at most this long are sorted by insertion; longer ones (a popular position) by merging. */
+/** Groups at most this long are sorted by insertion; longer ones (a popular position) by comparison. */
 const INSERTION_MAX = 24;
 
 export class PlyLog {
   /** Records logged since the last `clear`. */
   size = 0;
   private words: Int32Array;
-  private spare = new Int32Array(0);
+  /** Bucket bounds of the first radix pass, and of the second within one bucket. */
   private readonly counts = new Int32Array(BUCKETS + 1);
   private readonly counts2 = new Int32Array(BUCKETS + 1);
+  /** The next free slot of each bucket during a pass. */
+  private readonly next = new Int32Array(BUCKETS + 1);
   private sorted = false;
 
   /** A log for `capacity` records (it does not grow: `count` says when it is full). */
@@ -76,7 +81,7 @@ export class PlyLog {
     return true;
   }
 
-  /** The records logged (6 words each), in log order, in place: valid until the log changes. */
+  /** The records logged (6 words each), in place (in log order until `sort`): valid until the log changes. */
   view(): Int32Array {
     return this.words.subarray(0, this.size * W);
   }
@@ -103,11 +108,6 @@ export class PlyLog {
     return n;
   }
 
-  /** Lets the sorting buffer go once the log is sorted for the last time (the next sort allocates one again). */
-  releaseSpare(): void {
-    this.spare = new Int32Array(0);
-  }
-
   /** Empties the log for the next run. */
   clear(): void {
     this.size = 0;
@@ -115,58 +115,79 @@ export class PlyLog {
   }
 
   /**
-   * Sorts the records by key (unsigned), move and cell, keeping the log's order (game, ply)
-   * among equal ones, so that the first record of a row is its first occurrence.
+   * Sorts the records by key (unsigned), move and cell, in place. The order of the records of
+   * one row among themselves is left to the sort: a row sums them and takes their earliest
+   * stamp (`rowAt`), whatever their order.
    */
   sort(): void {
     if (this.sorted) return;
     this.sorted = true;
     const n = this.size;
-    if (this.spare.length < n * W) this.spare = new Int32Array(Math.min(this.capacity, Math.max(n, 1024)) * W);
-    const a = this.words;
-    const b = this.spare;
-    const c1 = this.counts;
-    // Pass 1, a → b by the key's top bits.
-    c1.fill(0);
-    for (let r = 0; r < n; r++) c1[(a[r * W + 1]! >>> (32 - RADIX_BITS)) + 1]!++;
-    for (let d = 1; d <= BUCKETS; d++) c1[d]! += c1[d - 1]!;
-    const next = this.counts2;
-    next.set(c1);
-    for (let r = 0; r < n; r++) {
-      const s = r * W;
-      copyRecord(a, s, b, next[a[s + 1]! >>> (32 - RADIX_BITS)]!++ * W);
-    }
-    // Pass 2, each bucket b → a by the next bits; then the small groups by insertion.
-    const c2 = this.counts2;
+    const starts = this.counts;
+    // Pass 1 by the key's top bits, then each bucket by the next bits; then the small groups by insertion.
+    this.radixPass(0, n, 32 - RADIX_BITS, starts);
+    const sub = this.counts2;
     const shift = 32 - 2 * RADIX_BITS;
     for (let d = 0; d < BUCKETS; d++) {
-      const start = c1[d]!;
-      const end = c1[d + 1]!;
+      const start = starts[d]!;
+      const end = starts[d + 1]!;
       if (end - start <= INSERTION_MAX) {
-        a.set(b.subarray(start * W, end * W), start * W);
-        this.sortSmall(start, end);
+        if (end - start > 1) this.sortSmall(start, end);
         continue;
       }
-      c2.fill(0);
-      for (let r = start; r < end; r++) c2[((b[r * W + 1]! >>> shift) & (BUCKETS - 1)) + 1]!++;
-      c2[0] = start;
-      for (let e = 1; e <= BUCKETS; e++) c2[e]! += c2[e - 1]!;
-      for (let r = start; r < end; r++) {
-        const s = r * W;
-        copyRecord(b, s, a, c2[(b[s + 1]! >>> shift) & (BUCKETS - 1)]!++ * W);
-      }
-      // c2[e] is now the end of group e; group 0 starts at `start`.
-      let s = start;
+      this.radixPass(start, end, shift, sub);
       for (let e = 0; e < BUCKETS; e++) {
-        const g = c2[e]!;
+        const s = sub[e]!;
+        const g = sub[e + 1]!;
         if (g - s > INSERTION_MAX) this.sortLarge(s, g);
         else if (g - s > 1) this.sortSmall(s, g);
-        s = g;
       }
     }
   }
 
-  /** Whether record i sorts after record j (key, move, cell; never for equal ones: stable). */
+  /**
+   * Permutes records [start, end) in place into buckets of RADIX_BITS bits of the key's high
+   * word from bit `shift` (American flag sort: McIlroy, Bostic and McIlroy, "Engineering radix
+   * sort", 1993: each record is written at most once, into the next free slot of its bucket,
+   * following the cycles of the permutation through two records of scratch, so no second
+   * buffer as large as the log is needed and the budget holds twice the records). Leaves the
+   * buckets' bounds in `starts` (bucket e is [starts[e], starts[e + 1])).
+   */
+  private radixPass(start: number, end: number, shift: number, starts: Int32Array): void {
+    const a = this.words;
+    const mask = BUCKETS - 1;
+    starts.fill(0);
+    for (let r = start; r < end; r++) starts[((a[r * W + 1]! >>> shift) & mask) + 1]!++;
+    starts[0] = start;
+    for (let d = 1; d <= BUCKETS; d++) starts[d]! += starts[d - 1]!;
+    const next = this.next;
+    next.set(starts);
+    const t = TMP;
+    for (let d = 0; d < BUCKETS; d++) {
+      const bucketEnd = starts[d + 1]!;
+      for (let i = next[d]!; i < bucketEnd; i = next[d]!) {
+        let b = (a[i * W + 1]! >>> shift) & mask;
+        if (b === d) {
+          next[d] = i + 1;
+          continue;
+        }
+        // The cycle through record i: each record goes to the next free slot of its bucket,
+        // displacing the one there, until a record of bucket d comes back to slot i.
+        copyRecord(a, i * W, t, 0);
+        do {
+          const j = next[b]!++ * W;
+          copyRecord(a, j, t, W);
+          copyRecord(t, 0, a, j);
+          copyRecord(t, W, t, 0);
+          b = (t[1]! >>> shift) & mask;
+        } while (b !== d);
+        copyRecord(t, 0, a, i * W);
+        next[d] = i + 1;
+      }
+    }
+  }
+
+  /** Whether record i sorts after record j (key, move, cell; never for equal ones). */
   private after(x: Int32Array, i: number, y: Int32Array, j: number): boolean {
     const ih = x[i + 1]! >>> 0;
     const jh = y[j + 1]! >>> 0;
@@ -180,34 +201,49 @@ export class PlyLog {
     return x[i + 3]! >>> 0 > y[j + 3]! >>> 0;
   }
 
-  /** Insertion sort of records [start, end) in place (stable). */
+  /** Insertion sort of records [start, end) in place. */
   private sortSmall(start: number, end: number): void {
     const a = this.words;
-    const t = this.spare;
+    const t = TMP;
     for (let i = start + 1; i < end; i++) {
       if (!this.after(a, (i - 1) * W, a, i * W)) continue;
-      // Hold record i in the spare buffer's slot for it (pass 2 is done with that slot).
-      const h = i * W;
-      for (let k = 0; k < W; k++) t[h + k] = a[h + k]!;
+      copyRecord(a, i * W, t, 0);
       let j = i - 1;
-      while (j >= start && this.after(a, j * W, t, h)) {
+      while (j >= start && this.after(a, j * W, t, 0)) {
         a.copyWithin((j + 1) * W, j * W, j * W + W);
         j--;
       }
-      for (let k = 0; k < W; k++) a[(j + 1) * W + k] = t[h + k]!;
+      copyRecord(t, 0, a, (j + 1) * W);
     }
   }
 
-  /** A long group (a popular position): a stable merge sort through the spare buffer. */
+  /**
+   * A long group (a popular position, whose key bits cannot split it): its records' order
+   * sorted by comparison, then applied in place along the permutation's cycles.
+   */
   private sortLarge(start: number, end: number): void {
     const a = this.words;
-    const order: number[] = [];
-    for (let r = start; r < end; r++) order.push(r);
-    // Array.prototype.sort is stable (ECMAScript 2019).
+    const n = end - start;
+    const order = new Int32Array(n);
+    for (let k = 0; k < n; k++) order[k] = start + k;
     order.sort((i, j) => (this.after(a, i * W, a, j * W) ? 1 : this.after(a, j * W, a, i * W) ? -1 : 0));
-    const t = this.spare;
-    for (let k = 0; k < order.length; k++) t.set(a.subarray(order[k]! * W, order[k]! * W + W), (start + k) * W);
-    a.set(t.subarray(start * W, end * W), start * W);
+    // Slot start + k takes record order[k]; a slot done is marked -1.
+    const t = TMP;
+    for (let k = 0; k < n; k++) {
+      if (order[k] === -1 || order[k] === start + k) continue;
+      copyRecord(a, (start + k) * W, t, 0);
+      let at = k;
+      for (;;) {
+        const from = order[at]!;
+        order[at] = -1;
+        if (from === start + k) {
+          copyRecord(t, 0, a, (start + at) * W);
+          break;
+        }
+        copyRecord(a, from * W, a, (start + at) * W);
+        at = from - start;
+      }
+    }
   }
 
   /** The rows of the sorted log, one (key, move, cell) at a time, from record `from`; returns the next record's index. */
@@ -216,13 +252,11 @@ export class PlyLog {
     const o = from * W;
     const keyLo = a[o]!;
     const keyHi = a[o + 1]!;
-    const mw = a[o + 2]!;
-    const move = mw & 0xffff;
+    const move = a[o + 2]! & 0xffff;
     const cell = a[o + 3]!;
     row.keyLo = keyLo >>> 0;
     row.keyHi = keyHi >>> 0;
     row.move = move;
-    row.black = (mw >>> 16) & 1;
     row.cell = cell >>> 0;
     let wins = 0;
     let draws = 0;
@@ -232,12 +266,16 @@ export class PlyLog {
     let ratingSum = 0;
     let maxPly = 0;
     let stamp = Infinity;
+    let black = 0;
     let r = from;
     const n = this.size;
     for (; r < n; r++) {
       const p = r * W;
       if (r > from && (a[p] !== keyLo || a[p + 1] !== keyHi || (a[p + 2]! & 0xffff) !== move || a[p + 3] !== cell)) break;
-      const res = ((a[p + 2]! >>> 17) & 3) - 1;
+      const mp = a[p + 2]!;
+      // The key includes the side to move, so this is one bit for all; or'ed as RunRow.add does, whatever the order.
+      black |= (mp >>> 16) & 1;
+      const res = ((mp >>> 17) & 3) - 1;
       if (res === MOVER_WIN) wins++;
       else if (res === MOVER_DRAW) draws++;
       else if (res === MOVER_LOSS) losses++;
@@ -253,6 +291,7 @@ export class PlyLog {
       const at = a[p + 4]! * 65536 + ply;
       if (at < stamp) stamp = at;
     }
+    row.black = black;
     row.wins = wins;
     row.draws = draws;
     row.losses = losses;

@@ -274,6 +274,70 @@ test('ply log: the sort agrees with a comparison sort on many records, popular k
   assert.deepEqual(got, want);
 });
 
+test('ply log: the in-place sort keeps every record and orders them, at sizes across its thresholds', () => {
+  const rand = rng(23);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const results = [MOVER_WIN, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED];
+  // Keys spread over the first radix pass's buckets; all in one bucket of it, so the second pass
+  // splits them and groups of equal top bits go by insertion or, past 24 records, by comparison;
+  // a handful of keys, so that rows sum many records (equal records included).
+  const shapes: Record<string, () => [number, number]> = {
+    spread: () => [Math.floor(rand() * 2 ** 32), Math.floor(rand() * 2 ** 32)],
+    oneBucket: () => [(0xd5500000 | (Math.floor(rand() * 6) << 10) | Math.floor(rand() * 3)) >>> 0, Math.floor(rand() * 4) * 0x40000001],
+    fewKeys: () => pick([[0, 0], [0xffffffff, 1], [0x80000000, 0xffffffff], [0x12345678, 5]] as [number, number][]),
+  };
+  const word = (x: number) => x >>> 0;
+  for (const n of [0, 1, 2, 3, 24, 25, 26, 100, 2047, 2049, 5000, 40000]) {
+    for (const [name, key] of Object.entries(shapes)) {
+      const t = new PlyLog(n);
+      const want = new Map<string, number[]>();
+      for (let i = 0; i < n; i++) {
+        const [hi, lo] = key();
+        const black = hi & 1;
+        const move = name === 'fewKeys' ? pick([1, 2, 0xffff]) : Math.floor(rand() * 65536);
+        const cell = pick([0, 0, 1, 300000, 0x80000001]);
+        const res = pick(results);
+        const elo = rand() < 0.3 ? 0 : 1000 + Math.floor(rand() * 2000);
+        const game = Math.floor(i / 7);
+        const ply = Math.floor(rand() * 300);
+        assert.ok(t.count(lo | 0, hi | 0, black, move, cell | 0, res, elo, game, ply));
+        const k = `${hi} ${lo} ${move} ${word(cell)}`;
+        const w = want.get(k) ?? [black, 0, 0, 0, 0, 0, 0, 0, Infinity];
+        w[1 + results.indexOf(res)]!++;
+        if (elo > 0) {
+          w[5]!++;
+          w[6]! += elo;
+        }
+        w[7] = Math.max(w[7]!, ply);
+        w[8] = Math.min(w[8]!, game * 65536 + ply);
+        want.set(k, w);
+      }
+      const before = t.records();
+      t.sort();
+      const after = t.view();
+      const label = `${name}, ${n} records`;
+      // The same records (all six words), in order of (key, move, cell) as unsigned numbers.
+      const asRows = (a: Int32Array) => Array.from({ length: a.length / 6 }, (_, r) => Array.from(a.subarray(r * 6, r * 6 + 6)).join(' ')).sort();
+      assert.deepEqual(asRows(after), asRows(before), `${label}: a permutation`);
+      for (let r = 1; r < n; r++) {
+        const x = [word(after[r * 6 - 5]!), word(after[r * 6 - 6]!), after[r * 6 - 4]! & 0xffff, word(after[r * 6 - 3]!)];
+        const y = [word(after[r * 6 + 1]!), word(after[r * 6]!), after[r * 6 + 2]! & 0xffff, word(after[r * 6 + 3]!)];
+        const c = x.findIndex((v, i) => v !== y[i]);
+        assert.ok(c === -1 || x[c]! < y[c]!, `${label}: record ${r} out of order`);
+      }
+      // A row sums its records and keeps their earliest stamp whatever order the sort left them in.
+      const row = new RunRow();
+      for (let i = 0; i < t.size; ) {
+        i = t.rowAt(i, row);
+        const k = `${row.keyHi} ${row.keyLo} ${row.move} ${row.cell}`;
+        assert.deepEqual([row.black, row.wins, row.draws, row.losses, row.unfinished, row.rated, row.ratingSum, row.maxPly, row.stamp], want.get(k), `${label}: row ${k}`);
+        want.delete(k);
+      }
+      assert.equal(want.size, 0, `${label}: every row read once`);
+    }
+  }
+});
+
 test('position blocks: written positions read back through the index', () => {
   const rand = rng(11);
   const positions: StoredPosition[] = [];
