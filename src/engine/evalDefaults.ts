@@ -1,12 +1,13 @@
 /**
- * Default evaluation weights by parameter group ([mg, eg] pairs), read by evalParams.ts.
- * Fitted by Texel's method (`tabiya tune fit --epochs 400 --l2 1e-8`: full-batch Adam on the mean
- * squared error of 1 / (1 + e^(-K·eval/400)) against game results, K fitted first, with an L2 pull
- * toward the previous defaults) on the 561,590 positions of
- * ../shared/data/tuning/pgnmentor_quiet_labeled.epd.gz, each resolved by quiescence search
- * (data/params/texel-adam-l2-pgnmentor561k.json). It beat the previous defaults by SPRT at 20,000
- * nodes a move; see docs/strength.md §4. The bishop pair was fitted alone on the same positions
- * once its term existed (`--group bishopPair`: data/params/bishop-pair-pgnmentor561k.json), §4.
+ * Default evaluation weights by parameter group ([mg, eg] pairs), read by params.ts.
+ * Fitted by Texel's method (`tabiya tune fit`, full-batch Adam on the mean squared error of 1 / (1
+ * + e^(-K·eval/400)) against game results, K fitted first) on the 561,590 positions of
+ * ../shared/data/tuning/pgnmentor_quiet_labeled.epd.gz, each resolved by quiescence search. The
+ * older linear groups are the fit of docs/strength.md §4 (with an L2 pull toward the defaults
+ * before it) and the bishop pair fitted alone; the king danger and complexity groups were fitted
+ * alone with the rest held, then together with the newer terms (king defenders, pawn-file
+ * distance, knights far from the kings, rammed pawns, long diagonals, queen pins, candidate
+ * passers, overloaded pieces, closedness) with an L2 pull toward their start (--l2 1e-8).
  */
 export const DEFAULTS: Readonly<Record<string, readonly (readonly [number, number])[]>> = {
   'material': [
@@ -120,14 +121,26 @@ export const DEFAULTS: Readonly<Record<string, readonly (readonly [number, numbe
   'king.openFile': [
     [-8, -3],
   ],
-  'king.attack': [
-    [12, -6], [17, -3], [7, -3], [15, 0], [19, 12],
+  'safety.attackers': [
+    [11, 159], [5, 42], [8, 120], [-2, 173],
   ],
-  'king.safeCheck': [
-    [0, 0], [68, 8], [26, 34], [63, 13], [38, 35],
+  'safety.hits': [
+    [44, -37],
   ],
-  'king.weakZone': [
-    [16, 2],
+  'safety.weak': [
+    [20, 5],
+  ],
+  'safety.safeChecks': [
+    [143, 120], [71, 400], [118, 338], [73, 233],
+  ],
+  'safety.shieldPawns': [
+    [-25, -93],
+  ],
+  'safety.noQueen': [
+    [-268, -265],
+  ],
+  'safety.base': [
+    [43, 209],
   ],
   'threat.byPawn': [
     [0, 0], [45, 47], [40, 46], [67, 39], [46, 26], [0, 0],
@@ -147,7 +160,56 @@ export const DEFAULTS: Readonly<Record<string, readonly (readonly [number, numbe
   'threat.pawnPush': [
     [13, 17],
   ],
+  'king.defenders': [
+    [-9, -7], [2, -1], [4, 2], [-1, 2], [4, 4], [-1, 1], [0, 0], [0, 0], [0, 0], [0, 0],
+  ],
+  'king.pawnFileDistance': [
+    [14, 18], [-7, 11], [0, 0], [-2, -11], [-2, -9], [-1, -5], [0, -2], [0, 0],
+  ],
+  'knight.farFromKings': [
+    [-6, 4], [-3, -6], [-3, -4], [-5, -2],
+  ],
+  'bishop.rammedPawns': [
+    [-3, -15],
+  ],
+  'bishop.longDiagonal': [
+    [5, 0],
+  ],
+  'queen.relativePin': [
+    [-10, 0],
+  ],
+  'pawn.candidatePasser': [
+    [0, 0], [-3, -1], [-7, -3], [-12, 0], [7, 5], [13, 5], [0, 0], [0, 0], [0, 0], [-4, -2], [-15, -2],
+    [4, 8], [14, 16], [3, 2], [0, 0], [0, 0],
+  ],
+  'threat.overloaded': [
+    [1, 2],
+  ],
+  'knight.closedness': [
+    [1, 6], [-4, 13], [5, 10], [9, 7], [12, 8], [7, 10], [3, 7], [2, 2], [-1, 3],
+  ],
+  'rook.closedness': [
+    [-4, 29], [2, 3], [-7, -1], [-7, -1], [-12, -1], [-11, -5], [-6, -3], [-2, -1], [-2, -2],
+  ],
   'tempo': [
     [11, 13],
+  ],
+  'complexity.pawns': [
+    [0, -2],
+  ],
+  'complexity.passed': [
+    [0, -2],
+  ],
+  'complexity.bothFlanks': [
+    [0, 80],
+  ],
+  'complexity.pawnEnding': [
+    [0, 7],
+  ],
+  'complexity.outflanking': [
+    [0, 2],
+  ],
+  'complexity.base': [
+    [0, -30],
   ],
 };

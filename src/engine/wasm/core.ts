@@ -122,6 +122,9 @@ export interface WasmSearchResult {
 }
 
 /** What env.poll returns: bits. */
+/** The evaluation's sums a trace holds coefficients for (src/wasm/eval/trace.ts TRACE_SUMS). */
+export const TRACE_SUMS = 4;
+
 export const POLL_STOP = 1;
 export const POLL_PONDER = 2;
 
@@ -408,8 +411,10 @@ export class WasmCore {
 
   /**
    * The evaluation of the position in the core with its trace (the tuner's data): each weight
-   * pair's coefficient (White's count minus Black's; a view into the core's memory, valid until
-   * the next call), the phase, the endgame scale, whether a special endgame rule decided (not
+   * pair's coefficient in each of the evaluation's TRACE_SUMS sums (pair k of sum s at
+   * s · pairs + k: the linear sum with White's count minus Black's, White's and Black's king
+   * danger, the complexity; src/engine/evalParams.ts; a view into the core's memory, valid
+   * until the next call), the phase, the endgame scale, whether a special endgame rule decided (not
    * linear), the value from White's point of view, and the endgame scales for the endgame half
    * favouring White and Black.
    */
@@ -418,7 +423,7 @@ export class WasmCore {
     if (x.traceBuild() === 0) throw new Error('wasm core: only the trace build (core-trace.wasm) traces the evaluation');
     const white = x.evaluateTrace();
     return {
-      coef: new Int32Array(x.memory.buffer, x.traceCoefPtr(), x.weightPairs()),
+      coef: new Int32Array(x.memory.buffer, x.traceCoefPtr(), TRACE_SUMS * x.weightPairs()),
       phase: x.tracePhase(),
       scale: x.traceScale(),
       special: x.traceSpecial() !== 0,

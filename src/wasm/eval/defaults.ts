@@ -23,17 +23,37 @@ export const P_BEHIND_PAWN: i32 = 514;
 export const P_KING_SHELTER: i32 = 515;
 export const P_KING_STORM: i32 = 523;
 export const P_KING_OPEN: i32 = 531;
-export const P_KING_ATTACK: i32 = 532;
-export const P_SAFE_CHECK: i32 = 537;
-export const P_KING_ZONE_WEAK: i32 = 542;
-export const P_THREAT_PAWN: i32 = 543;
-export const P_THREAT_MINOR: i32 = 549;
-export const P_THREAT_ROOK: i32 = 555;
-export const P_THREAT_KING: i32 = 561;
-export const P_HANGING: i32 = 562;
-export const P_PAWN_PUSH_THREAT: i32 = 563;
-export const P_TEMPO: i32 = 564;
-export const NPAIRS: i32 = 565;
+export const P_SAFETY_ATTACKERS: i32 = 532;
+export const P_SAFETY_HITS: i32 = 536;
+export const P_SAFETY_WEAK: i32 = 537;
+export const P_SAFETY_CHECKS: i32 = 538;
+export const P_SAFETY_PAWNS: i32 = 542;
+export const P_SAFETY_NO_QUEEN: i32 = 543;
+export const P_SAFETY_BASE: i32 = 544;
+export const P_THREAT_PAWN: i32 = 545;
+export const P_THREAT_MINOR: i32 = 551;
+export const P_THREAT_ROOK: i32 = 557;
+export const P_THREAT_KING: i32 = 563;
+export const P_HANGING: i32 = 564;
+export const P_PAWN_PUSH_THREAT: i32 = 565;
+export const P_KING_DEFENDERS: i32 = 566;
+export const P_KING_PAWN_DISTANCE: i32 = 576;
+export const P_KNIGHT_FAR: i32 = 584;
+export const P_BISHOP_RAMMED: i32 = 588;
+export const P_BISHOP_DIAGONAL: i32 = 589;
+export const P_QUEEN_PIN: i32 = 590;
+export const P_CANDIDATE: i32 = 591;
+export const P_OVERLOADED: i32 = 607;
+export const P_KNIGHT_CLOSED: i32 = 608;
+export const P_ROOK_CLOSED: i32 = 617;
+export const P_TEMPO: i32 = 626;
+export const P_COMPLEXITY_PAWNS: i32 = 627;
+export const P_COMPLEXITY_PASSED: i32 = 628;
+export const P_COMPLEXITY_FLANKS: i32 = 629;
+export const P_COMPLEXITY_PAWN_ENDING: i32 = 630;
+export const P_COMPLEXITY_OUTFLANKING: i32 = 631;
+export const P_COMPLEXITY_BASE: i32 = 632;
+export const NPAIRS: i32 = 633;
 /** src/engine/score.ts EVAL_LIMIT and evalParams.ts PHASE_MAX. */
 export const EVAL_LIMIT: i32 = 30872;
 export const PHASE_MAX: i32 = 24;
@@ -571,17 +591,19 @@ export const DEFAULT_WEIGHTS: StaticArray<i32> = [
   -2, -4, // king.storm[6]
   0, 0, // king.storm[7]
   -8, -3, // king.openFile[0]
-  12, -6, // king.attack[0]
-  17, -3, // king.attack[1]
-  7, -3, // king.attack[2]
-  15, 0, // king.attack[3]
-  19, 12, // king.attack[4]
-  0, 0, // king.safeCheck[0]
-  68, 8, // king.safeCheck[1]
-  26, 34, // king.safeCheck[2]
-  63, 13, // king.safeCheck[3]
-  38, 35, // king.safeCheck[4]
-  16, 2, // king.weakZone[0]
+  11, 159, // safety.attackers[0]
+  5, 42, // safety.attackers[1]
+  8, 120, // safety.attackers[2]
+  -2, 173, // safety.attackers[3]
+  44, -37, // safety.hits[0]
+  20, 5, // safety.weak[0]
+  143, 120, // safety.safeChecks[0]
+  71, 400, // safety.safeChecks[1]
+  118, 338, // safety.safeChecks[2]
+  73, 233, // safety.safeChecks[3]
+  -25, -93, // safety.shieldPawns[0]
+  -268, -265, // safety.noQueen[0]
+  43, 209, // safety.base[0]
   0, 0, // threat.byPawn[0]
   45, 47, // threat.byPawn[1]
   40, 46, // threat.byPawn[2]
@@ -603,5 +625,71 @@ export const DEFAULT_WEIGHTS: StaticArray<i32> = [
   11, 35, // threat.byKing[0]
   10, 20, // threat.hanging[0]
   13, 17, // threat.pawnPush[0]
+  -9, -7, // king.defenders[0]
+  2, -1, // king.defenders[1]
+  4, 2, // king.defenders[2]
+  -1, 2, // king.defenders[3]
+  4, 4, // king.defenders[4]
+  -1, 1, // king.defenders[5]
+  0, 0, // king.defenders[6]
+  0, 0, // king.defenders[7]
+  0, 0, // king.defenders[8]
+  0, 0, // king.defenders[9]
+  14, 18, // king.pawnFileDistance[0]
+  -7, 11, // king.pawnFileDistance[1]
+  0, 0, // king.pawnFileDistance[2]
+  -2, -11, // king.pawnFileDistance[3]
+  -2, -9, // king.pawnFileDistance[4]
+  -1, -5, // king.pawnFileDistance[5]
+  0, -2, // king.pawnFileDistance[6]
+  0, 0, // king.pawnFileDistance[7]
+  -6, 4, // knight.farFromKings[0]
+  -3, -6, // knight.farFromKings[1]
+  -3, -4, // knight.farFromKings[2]
+  -5, -2, // knight.farFromKings[3]
+  -3, -15, // bishop.rammedPawns[0]
+  5, 0, // bishop.longDiagonal[0]
+  -10, 0, // queen.relativePin[0]
+  0, 0, // pawn.candidatePasser[0]
+  -3, -1, // pawn.candidatePasser[1]
+  -7, -3, // pawn.candidatePasser[2]
+  -12, 0, // pawn.candidatePasser[3]
+  7, 5, // pawn.candidatePasser[4]
+  13, 5, // pawn.candidatePasser[5]
+  0, 0, // pawn.candidatePasser[6]
+  0, 0, // pawn.candidatePasser[7]
+  0, 0, // pawn.candidatePasser[8]
+  -4, -2, // pawn.candidatePasser[9]
+  -15, -2, // pawn.candidatePasser[10]
+  4, 8, // pawn.candidatePasser[11]
+  14, 16, // pawn.candidatePasser[12]
+  3, 2, // pawn.candidatePasser[13]
+  0, 0, // pawn.candidatePasser[14]
+  0, 0, // pawn.candidatePasser[15]
+  1, 2, // threat.overloaded[0]
+  1, 6, // knight.closedness[0]
+  -4, 13, // knight.closedness[1]
+  5, 10, // knight.closedness[2]
+  9, 7, // knight.closedness[3]
+  12, 8, // knight.closedness[4]
+  7, 10, // knight.closedness[5]
+  3, 7, // knight.closedness[6]
+  2, 2, // knight.closedness[7]
+  -1, 3, // knight.closedness[8]
+  -4, 29, // rook.closedness[0]
+  2, 3, // rook.closedness[1]
+  -7, -1, // rook.closedness[2]
+  -7, -1, // rook.closedness[3]
+  -12, -1, // rook.closedness[4]
+  -11, -5, // rook.closedness[5]
+  -6, -3, // rook.closedness[6]
+  -2, -1, // rook.closedness[7]
+  -2, -2, // rook.closedness[8]
   11, 13, // tempo[0]
+  0, -2, // complexity.pawns[0]
+  0, -2, // complexity.passed[0]
+  0, 80, // complexity.bothFlanks[0]
+  0, 7, // complexity.pawnEnding[0]
+  0, 2, // complexity.outflanking[0]
+  0, -30, // complexity.base[0]
 ];
