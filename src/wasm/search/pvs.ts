@@ -17,7 +17,6 @@ import { CHECK_INFO_SIZE, givesCheck as givesCheckFast, prepareCheckInfo } from 
 import { evaluateWith } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
 import { KIND_MASK, KING, PROMOTION } from '../types';
-import { corrected, updateCorrection } from './correction';
 import { updateCaptureStats, updateQuietStats } from './cutoffs';
 import { hasNonPawnMaterial, isDraw } from '../draw';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
@@ -96,7 +95,6 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
 
   // Step 3.
   let rawEval = NONE_SCORE;
-  let staticScore = NONE_SCORE;
   let evalScore = NONE_SCORE;
   let improving = false;
   if (inCheck) {
@@ -110,13 +108,12 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
         storeEval(t.evalCache, key, rawEval);
       }
     }
-    staticScore = corrected(t.hist.correction, pos, rawEval);
-    evalScore = staticScore;
-    unchecked(t.staticEval[S] = staticScore);
+    evalScore = rawEval;
+    unchecked(t.staticEval[S] = rawEval);
     if (hit && ttScore != NONE_SCORE && (ttBound & (ttScore > evalScore ? BOUND_LOWER : BOUND_UPPER)) != 0) evalScore = ttScore;
     const prev2 = unchecked(t.staticEval[S - 2]);
     const prev4 = unchecked(t.staticEval[S - 4]);
-    improving = prev2 != NONE_SCORE ? staticScore > prev2 : prev4 != NONE_SCORE ? staticScore > prev4 : true;
+    improving = prev2 != NONE_SCORE ? rawEval > prev2 : prev4 != NONE_SCORE ? rawEval > prev4 : true;
   }
 
   // Step 4.
@@ -131,7 +128,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       return (evalScore + beta) >> 1;
     }
     // Null move: if passing still fails high, a real move will too (not in pawn endings: zugzwang).
-    if (depth >= nmpMinDepth && evalScore >= beta && staticScore >= beta - 20 * depth + 150 && unchecked(t.pieceTo[S - 1]) != 0 &&
+    if (depth >= nmpMinDepth && evalScore >= beta && rawEval >= beta - 20 * depth + 150 && unchecked(t.pieceTo[S - 1]) != 0 &&
       ply >= t.nmpMinPly && beta > -MATE_IN_MAX && hasNonPawnMaterial(pos)) {
       let r = nmpBase + depth / nmpDepthDiv;
       const e = (evalScore - beta) / nmpEvalDiv;
@@ -313,12 +310,6 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       unchecked(t.capturesTried[ply * 32 + nCaptures++] = <u16>bestMove);
     }
     if (nCaptures > 0) updateCaptureStats(t, ply, bestMove, depth, nCaptures);
-  }
-  // The correction history learns from scores the static evaluation could have given: not
-  // after a capture or promotion proved best, nor from a bound on the wrong side of it.
-  if (!inCheck && excluded == 0 && (bestMove == 0 || isQuiet(board, bestMove)) && bestScore > -MATE_IN_MAX && bestScore < MATE_IN_MAX &&
-    !(bestScore >= beta && bestScore <= staticScore) && !(bestScore <= oldAlpha && bestScore >= staticScore)) {
-    updateCorrection(t.hist.correction, pos, depth, bestScore - staticScore);
   }
   if (excluded == 0) {
     const bound = bestScore >= beta ? BOUND_LOWER : pvNode && bestScore > oldAlpha ? BOUND_EXACT : BOUND_UPPER;

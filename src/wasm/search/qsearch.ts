@@ -13,7 +13,6 @@ import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from '../givesCheck';
 import { evaluateWith, lazyEval } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
 import { EN_PASSANT, KIND_MASK, PAWN, PROMOTION } from '../types';
-import { corrected } from './correction';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initQsPicker, isQuiet, nextMove } from './movepick';
@@ -64,7 +63,7 @@ export function qsearch(t: SearchThread, alpha: i32, beta: i32, ply: i32, inChec
         storeEval(t.evalCache, key, rawEval);
       }
     }
-    bestScore = corrected(t.hist.correction, pos, rawEval);
+    bestScore = rawEval;
     if (hit && ttScore != NONE_SCORE && (ttBound & (ttScore > bestScore ? BOUND_LOWER : BOUND_UPPER)) != 0) bestScore = ttScore;
     if (bestScore >= beta) {
       if (!hit) tt.store(key, ply, 0, bestScore, rawEval, 0, BOUND_LOWER, false);
