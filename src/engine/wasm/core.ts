@@ -67,6 +67,11 @@ interface CoreExports {
   linePvLength(i: number): number;
   linePvMove(i: number, k: number): number;
   ttMove(keyLo: number, keyHi: number): number;
+  ttStore(keyLo: number, keyHi: number, ply: number, move: number, score: number, evalScore: number, depth: number, bound: number, pv: number): void;
+  ttProbe(keyLo: number, keyHi: number, ply: number): number;
+  ttField(i: number): number;
+  ttNewSearch(): void;
+  ttBucketPtr(keyLo: number): number;
   rootMoveCount(): number;
   lineMove(i: number): number;
   lineScore(i: number): number;
@@ -512,6 +517,27 @@ export class WasmCore {
   /** The hash table's move for a position key (lo, hi as Position's keyLo, keyHi), or 0. */
   ttMove(keyLo: number, keyHi: number): number {
     return this.x.ttMove(keyLo, keyHi);
+  }
+
+  /**
+   * The hash table itself, as the search uses it (for its tests): store an entry (score as seen
+   * `ply` plies from the root; bound 1 upper, 2 lower, 3 exact), probe one (null on a miss),
+   * start a new search (older entries age), and the bytes of a key's bucket (two 16-byte
+   * entries) in the core's memory.
+   */
+  tableStore(keyLo: number, keyHi: number, ply: number, e: { move: number; score: number; eval: number; depth: number; bound: number; pv?: boolean }): void {
+    this.x.ttStore(keyLo, keyHi, ply, e.move, e.score, e.eval, e.depth, e.bound, e.pv ? 1 : 0);
+  }
+  tableProbe(keyLo: number, keyHi: number, ply: number): { move: number; score: number; eval: number; depth: number; bound: number } | null {
+    const x = this.x;
+    if (x.ttProbe(keyLo, keyHi, ply) === 0) return null;
+    return { move: x.ttField(0), score: x.ttField(1), eval: x.ttField(2), depth: x.ttField(3), bound: x.ttField(4) };
+  }
+  tableNewSearch(): void {
+    this.x.ttNewSearch();
+  }
+  tableBucket(keyLo: number): Int32Array {
+    return new Int32Array(this.x.memory.buffer, this.x.ttBucketPtr(keyLo), 8);
   }
 
   /**
