@@ -138,10 +138,17 @@ export function kingDanger(pos: Position, c: i32): i32 {
   const safe = ~unchecked(bb[o]) & (~unchecked(ATT[t8]) | (weak & unchecked(ATT2[c])));
   const ek = <i32>unchecked(pos.kingSq[them]);
   score += danger(c, P_SAFETY_CHECKS, popcnt64(unchecked(KNIGHT_ATT[ek]) & unchecked(ATT[o | 2]) & safe));
-  const bl = bishopAttacks(ek, occ);
-  const rl = rookAttacks(ek, occ);
-  score += danger(c, P_SAFETY_CHECKS + 1, popcnt64(bl & unchecked(ATT[o | 3]) & safe));
-  score += danger(c, P_SAFETY_CHECKS + 2, popcnt64(rl & unchecked(ATT[o | 4]) & safe));
+  // Checking lines from the king are traced only for the sliders that could use them.
+  let bl: u64 = 0;
+  let rl: u64 = 0;
+  if (queen || unchecked(bb[o | 3]) != 0) {
+    bl = bishopAttacks(ek, occ);
+    score += danger(c, P_SAFETY_CHECKS + 1, popcnt64(bl & unchecked(ATT[o | 3]) & safe));
+  }
+  if (queen || unchecked(bb[o | 4]) != 0) {
+    rl = rookAttacks(ek, occ);
+    score += danger(c, P_SAFETY_CHECKS + 2, popcnt64(rl & unchecked(ATT[o | 4]) & safe));
+  }
   if (queen) score += danger(c, P_SAFETY_CHECKS + 3, popcnt64((bl | rl) & unchecked(ATT[o | 5]) & safe));
   return score;
 }

@@ -3,7 +3,7 @@
  * outposts, minor behind a pawn, rooks on open files and on the 7th). Also fills the attack
  * maps and the king-zone hit counts that king safety and threats read afterwards.
  */
-import { KNIGHT_ATT, PAWN_ATT, bishopAttacks, rookAttacks } from '../../attacks';
+import { BISHOP_EMPTY, KNIGHT_ATT, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks } from '../../attacks';
 import { Position } from '../../position';
 import { BISHOP, KNIGHT, QUEEN, ROOK } from '../../types';
 import {
@@ -26,8 +26,9 @@ const MOB_OFFSET: StaticArray<i32> = [0, 0, P_MOB_KNIGHT, P_MOB_BISHOP, P_MOB_RO
 function queenPinned(pos: Position, sq: i32, occ: u64, them: i32): bool {
   const t8 = them << 3;
   const bb = pos.bb;
-  const diag = unchecked(bb[t8 | BISHOP]);
-  const line = unchecked(bb[t8 | ROOK]);
+  // Only sliders on the queen's lines (empty board) can pin it: most positions stop here.
+  const diag = unchecked(bb[t8 | BISHOP]) & unchecked(BISHOP_EMPTY[sq]);
+  const line = unchecked(bb[t8 | ROOK]) & unchecked(ROOK_EMPTY[sq]);
   if (diag != 0) {
     const first = bishopAttacks(sq, occ);
     if ((bishopAttacks(sq, occ & ~first) & ~first & diag) != 0) return true;
