@@ -95,7 +95,7 @@ export function evaluatePieces(pos: Position, c: i32): i32 {
         // Own pawns fixed on the bishop's colour block it.
         const n = popcnt64(rammed & (((DARK_SQUARES >> <u64>sq) & 1) != 0 ? DARK_SQUARES : ~DARK_SQUARES));
         if (n != 0) {
-          score += unchecked(PACKED[P_BISHOP_RAMMED]) * n * sign;
+          score += unchecked(PACKED[P_BISHOP_RAMMED]) * n;
           trace(P_BISHOP_RAMMED, sign * n);
         }
         // On a long diagonal, seeing the centre past the pawns.
