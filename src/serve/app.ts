@@ -140,7 +140,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // URL was validated when the answer was made), unless another process changed a book.
     if (req.method === 'GET' && req.url.startsWith(EXPLORER_PREFIX)) {
       const now = Date.now();
-      for (const b of opts.books) b.refresh(now);
+      for (const b of opts.books) {
+        const reopening = b.refresh(now);
+        if (reopening !== undefined) await reopening;
+      }
       const kept = answers.get(req.url);
       if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
     }
@@ -263,7 +266,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     async (req, reply) => {
       const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean };
       const book = bookOf(q.book);
-      book.refresh();
+      await book.refresh();
       const stem = book.id.replace(/\.[^.]*$/, '');
       if (q.format === 'bin' && q.whole === true) {
         return reply
