@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ import { loadOpenings, startServer, type RunningServer } from '../src/serve/serv
 import { ServedBook, policyOf } from '../src/serve/library.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
+import { settlesWithin } from './support/timeBounds.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -453,10 +455,19 @@ test('the command: prints the URL, refuses a busy port, stops cleanly on SIGTERM
   const busy = tabiya(['serve', TBK, '--port', port]);
   assert.equal(busy.code, 1);
   assert.match(busy.stderr, new RegExp(`--port ${port}: the port is in use`));
-  const code = await new Promise<number | null>((resolve) => {
-    child.on('exit', (c) => resolve(c));
-    child.kill('SIGTERM');
+  // A connection that never carries a request (a browser opens some ahead of need) must not
+  // hold the stop: the server ends it.
+  const idle = connect(Number(port), '127.0.0.1');
+  await new Promise((resolve) => idle.once('connect', resolve));
+  const idleEnded = new Promise((resolve) => idle.once('close', resolve));
+  idle.on('error', () => {});
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  child.kill('SIGTERM');
+  const code = await settlesWithin('the server stopping on SIGTERM with an unused connection open', 20_000, exited, () => {
+    child.kill('SIGKILL');
+    return 'killed';
   });
+  await idleEnded;
   assert.equal(code, 0, err);
   assert.match(err, /stopped/);
   const missing = tabiya(['serve', join(tmp, 'missing.tbk'), '--port', '0']);

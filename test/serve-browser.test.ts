@@ -20,6 +20,7 @@ import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { playMoveList } from '../src/notation/moveList.js';
 import { parseSan } from '../src/notation/san.js';
 import { startServer, type RunningServer } from '../src/serve/server.js';
+import { settlesWithin } from './support/timeBounds.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,20 +37,81 @@ const TBK = join(tmp, 'sample.tbk');
 let server: RunningServer;
 let browser: Browser;
 
+/**
+ * Hang bound of a close (a page, the browser, a server: well under a second on an idle
+ * machine): past it the test fails saying what hung, and what hung is ended so that the run
+ * goes on (settlesWithin).
+ */
+const CLOSE_BOUND_MS = 30_000;
+
+async function launch(): Promise<Browser> {
+  const puppeteer = (await import('puppeteer-core')).default;
+  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+}
+
+/** The browser's processes as `ps` sees them (state, CPU, what they wait in): what a hang looked like. */
+function browserProcesses(b: Browser): string {
+  const pid = b.process()?.pid;
+  if (pid === undefined) return 'no browser process';
+  const ps = spawnSync('ps', ['-o', 'pid,ppid,stat,pcpu,wchan:20,args', '--sort', 'ppid', '-g', String(pid)], { encoding: 'utf8' });
+  return `\n${ps.stdout
+    .split('\n')
+    .map((l) => l.replace(/ --(?!type=)\S+/g, '').slice(0, 160))
+    .join('\n')}`;
+}
+
+/** Ends the browser at once (its whole process group) and starts another for the tests that follow. */
+async function replaceBrowser(): Promise<string> {
+  const old = browser;
+  const state = browserProcesses(old);
+  old.process()?.kill('SIGKILL');
+  browser = await launch();
+  return `browser processes then:${state}\n(that browser was killed and another started)`;
+}
+
+/** Closes a page; a close that hangs fails the test and costs the browser, not the test run. */
+function closePage(page: Page): Promise<void> {
+  return settlesWithin('closing the page', CLOSE_BOUND_MS, page.close(), replaceBrowser);
+}
+
+/** Closes a server; a close that hangs fails the test, saying how many connections held it, which are then cut. */
+function closeServer(s: RunningServer): Promise<void> {
+  return settlesWithin('closing the server', CLOSE_BOUND_MS, s.close(), async () => {
+    const open = await new Promise<number>((resolve) => s.app.server.getConnections((_e, n) => resolve(n)));
+    s.app.server.closeAllConnections();
+    return `${open} connections were still open (now cut)`;
+  });
+}
+
 before(async () => {
   if (skip) return;
   const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
-  const puppeteer = (await import('puppeteer-core')).default;
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launch();
   mkdirSync(SHOTS, { recursive: true });
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+after(
+  async () => {
+    try {
+      if (browser !== undefined) {
+        const b = browser;
+        await settlesWithin('closing the browser', CLOSE_BOUND_MS, b.close(), () => {
+          const state = browserProcesses(b);
+          b.process()?.kill('SIGKILL');
+          return `browser processes then:${state}\n(killed)`;
+        });
+      }
+    } finally {
+      try {
+        if (server !== undefined) await closeServer(server);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+  },
+  { timeout: 4 * CLOSE_BOUND_MS },
+);
 
 async function open(path: string, width = 1300, height = 900): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage();
@@ -114,8 +176,8 @@ test('play by clicking rows and dragging; the table matches book probe; the link
   assert.deepEqual(await other.page.$$eval('#moves .mv', (b) => b.map((x) => x.textContent)), ['e4', 'c5']);
   assert.equal(await other.page.$eval('#moves .mv.cur', (b) => b.textContent), 'e4');
   assert.deepEqual(errors.concat(other.errors), []);
-  await other.page.close();
-  await page.close();
+  await closePage(other.page);
+  await closePage(page);
 });
 
 test('click-click moves and flip', { skip, timeout: 60_000 }, async () => {
@@ -131,7 +193,7 @@ test('click-click moves and flip', { skip, timeout: 60_000 }, async () => {
   await page.keyboard.press('f');
   await page.waitForFunction((y) => document.querySelector('#board [data-square="a1"]').getBoundingClientRect().y < y - 100, { timeout: 5000 }, before.y);
   assert.deepEqual(errors, []);
-  await page.close();
+  await closePage(page);
 });
 
 test('a promotion asks for the piece', { skip, timeout: 60_000 }, async () => {
@@ -148,7 +210,7 @@ test('a promotion asks for the piece', { skip, timeout: 60_000 }, async () => {
   await waitForPlay(page, 'a7a8n');
   assert.match(await page.$eval('#fen', (e) => (e as unknown as { value: string }).value), /^N3k3\//);
   assert.deepEqual(errors, []);
-  await page.close();
+  await closePage(page);
 });
 
 test('the engine runs in a worker and gives a legal best move in SAN', { skip, timeout: 60_000 }, async () => {
@@ -163,7 +225,7 @@ test('the engine runs in a worker and gives a legal best move in SAN', { skip, t
   assert.ok(parseSan(pos, first).ok, `best move "${first}" (line "${pv}") is legal`);
   assert.match(await page.$eval('#evaltext', (e) => e.textContent!), /^[+-]\d+\.\d\d$|#/);
   assert.deepEqual(errors, []);
-  await page.close();
+  await closePage(page);
 });
 
 /** Analyses the page's position for `ms`: the nodes per second and the first move of the best line, in SAN. */
@@ -188,7 +250,7 @@ test('engine threads: with --engine-threads 2 the page is cross-origin isolated 
     const one = await open(path);
     assert.equal(await one.page.$eval('#enginestat', (e) => e.dataset.threads), '1');
     const single = await analyseFor(one.page, 2000);
-    await one.page.close();
+    await closePage(one.page);
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -205,9 +267,9 @@ test('engine threads: with --engine-threads 2 the page is cross-origin isolated 
     console.log(`# page engine: 1 thread ${single.nps} nodes/s (depth ${single.depth}), 2 threads ${dual.nps} nodes/s (depth ${dual.depth}), ratio ${(dual.nps / Math.max(1, single.nps)).toFixed(2)}`);
     assert.ok(dual.nps > 0 && single.nps > 0);
     assert.deepEqual(errors.concat(one.errors), []);
-    await page.close();
+    await closePage(page);
   } finally {
-    await two.close();
+    await closeServer(two);
   }
 });
 
@@ -230,7 +292,14 @@ async function stripIsolation(target: string): Promise<{ url: string; close(): P
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const port = (proxy.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+  // The browser's connections are cut, not waited for: one it opened ahead of need and never
+  // used would hold close() until the browser dropped it.
+  const close = (): Promise<void> =>
+    new Promise((resolve) => {
+      proxy.close(() => resolve());
+      proxy.closeAllConnections();
+    });
+  return { url: `http://127.0.0.1:${port}/`, close: () => settlesWithin('closing the proxy', CLOSE_BOUND_MS, close()) };
 }
 
 test('engine threads: a page served without the isolation headers searches on one thread and says why', { skip, timeout: 60_000 }, async () => {
@@ -248,10 +317,10 @@ test('engine threads: a page served without the isolation headers searches on on
     const r = await analyseFor(page, 800);
     assert.ok(parseSan(unwrap(positionFromFen(STARTING_FEN)), r.best).ok, `best move "${r.best}" is legal`);
     assert.deepEqual(errors, []);
-    await page.close();
+    await closePage(page);
   } finally {
     await proxy.close();
-    await two.close();
+    await closeServer(two);
   }
 });
 
@@ -279,7 +348,7 @@ test('play from here: the engine answers from the book and on its clock; the gam
   const pos = unwrap(positionFromFen(STARTING_FEN));
   assert.ok(playMoveList(pos, moves.join(' ')).ok, `the game replays: ${moves.join(' ')}`);
   assert.deepEqual(errors, []);
-  await page.close();
+  await closePage(page);
 });
 
 test('import: a PGN file chosen on the page is counted into the .tbk with progress; the new counts match book probe', { skip, timeout: 60_000 }, async () => {
@@ -325,9 +394,9 @@ test('import: a PGN file chosen on the page is counted into the .tbk with progre
     assert.equal(sum(after.moves) - sum(before.moves), finished, 'every finished game imported counts once at the start position');
     assert.equal(await page.$eval('#sum td.stat', (e) => Number(e.textContent!.replace(/,/g, ''))), sum(after.moves));
     assert.deepEqual(errors, []);
-    await page.close();
+    await closePage(page);
   } finally {
-    await served.close();
+    await closeServer(served);
   }
 });
 
@@ -339,8 +408,8 @@ test('a user value edited on the page survives a server restart; screenshots', {
   await page.click('#edit-save');
   await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c7c5"] .user')?.textContent === '77', { timeout: 5000 });
   const path = new URL(page.url()).search;
-  await page.close();
-  await server.close();
+  await closePage(page);
+  await closeServer(server);
   server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
   for (const [width, height] of [
     [1920, 1000],
@@ -361,7 +430,7 @@ test('a user value edited on the page survives a server restart; screenshots', {
       // From 800 px up every column of the table shows, the comment's header too.
       if (width >= 800) assert.ok(await p.evaluate(() => document.querySelector('.table-wrap').scrollWidth <= document.querySelector('.table-wrap').clientWidth), `${name}: the table fits its panel`);
       await p.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: width < 1250 });
-      await p.close();
+      await closePage(p);
     }
   }
   assert.deepEqual(errors, []);
