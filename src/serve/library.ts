@@ -18,10 +18,11 @@ import { changeNotes } from '../book/node/tbkFile.js';
 import { splitLearn } from '../book/polyglot/format.js';
 import type { BookMove } from '../book/polyglot/select.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
-import { explainPolicy, parsePolicy, type BookPolicyConfig } from '../book/select/index.js';
+import { parsePolicy, policyProbabilities, type BookPolicyConfig } from '../book/select/index.js';
 import type { Position } from '../core/position.js';
 import { makeUci } from '../notation/uci.js';
 import type { MoveFacts } from './explorer.js';
+import { KeyTable } from './keyTable.js';
 
 /** What a change to a move's notes sets; a field left out stays as it is, null clears it. */
 export interface NotePatch {
@@ -87,7 +88,7 @@ export class ServedBook {
    * Mean rating of the movers of positions probed for replyElo, by Zobrist key: a position's
    * moves are probed again as soon as a visitor plays into it (emptied at every change).
    */
-  private readonly moverElo = new Map<string, number>();
+  private readonly moverElo = new KeyTable(MOVER_ELO_ENTRIES);
   /** The file as last opened (fileId), and when to look at it again. */
   private seen = '';
   private nextStat = 0;
@@ -152,7 +153,7 @@ export class ServedBook {
     const entries = this.rich!.probe(pos) as BookEntry[];
     // As `book probe` orders them: most played first, PostBook records last.
     entries.sort((a, b) => Number(a.postBook) - Number(b.postBook) || played(b) - played(a) || a.move - b.move);
-    const rows = explainPolicy(policy, entries);
+    const probability = policyProbabilities(policy, entries);
     return entries.map((e, i) => ({
       opponentElo: this.replyElo(pos, e.move),
       move: e.move,
@@ -163,7 +164,7 @@ export class ServedBook {
       losses: e.losses,
       avgElo: e.avgElo,
       weight: e.weight,
-      probability: rows[i]!.probability,
+      probability: probability[i]!,
       userValue: e.userValue < 0 ? null : e.userValue,
       nag: e.nag || null,
       comment: e.comment || null,
@@ -182,8 +183,7 @@ export class ServedBook {
    */
   private replyElo(pos: Position, move: number): number {
     pos.play(move);
-    const key = `${pos.keyHi}.${pos.keyLo}`;
-    let elo = this.moverElo.get(key);
+    let elo = this.moverElo.get(pos.keyHi, pos.keyLo);
     if (elo === undefined) {
       let sum = 0;
       let rated = 0;
@@ -194,7 +194,7 @@ export class ServedBook {
       elo = rated > 0 ? sum / rated : 0;
       // Bounded: emptied when full (a walk through the book refills what it needs).
       if (this.moverElo.size >= MOVER_ELO_ENTRIES) this.moverElo.clear();
-      this.moverElo.set(key, elo);
+      this.moverElo.set(pos.keyHi, pos.keyLo, elo);
     }
     pos.undo();
     return elo;
