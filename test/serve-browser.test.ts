@@ -229,9 +229,11 @@ test('the engine runs in a worker and gives a legal best move in SAN', { skip, t
 });
 
 /** Analyses the page's position for `ms`: the nodes per second and the first move of the best line, in SAN. */
-async function analyseFor(page: Page, ms: number): Promise<{ nps: number; best: string; depth: number }> {
+async function analyseFor(page: Page, ms: number, steps?: Steps): Promise<{ nps: number; best: string; depth: number }> {
   await page.click('#analyse');
-  await page.waitForFunction(() => document.querySelector('#pvs li .pv') !== null, { timeout: 10_000 });
+  // The first line needs the engine loaded (the core compiled, its workers started): seconds on a busy machine.
+  await page.waitForFunction(() => document.querySelector('#pvs li .pv') !== null, { timeout: 30_000 });
+  steps?.mark('first line');
   await new Promise((r) => setTimeout(r, ms));
   const out = await page.evaluate(() => ({
     nps: Number(document.querySelector('#engineinfo').dataset.nps),
@@ -239,39 +241,74 @@ async function analyseFor(page: Page, ms: number): Promise<{ nps: number; best: 
     pv: document.querySelector('#pvs li .pv').textContent as string,
   }));
   await page.click('#analyse');
+  steps?.mark('stopped');
   return { nps: out.nps, best: out.pv.replace(/^\d+\.+\s*|^\d+…\s*/, '').split(' ')[0]!, depth: Number(/depth (\d+)/.exec(out.info)?.[1] ?? 0) };
 }
 
-test('engine threads: with --engine-threads 2 the page is cross-origin isolated and searches on 2 threads', { skip, timeout: 60_000 }, async () => {
-  const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
-  try {
-    const fen = 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4';
-    const path = `?fen=${encodeURIComponent(fen)}`;
-    const one = await open(path);
-    assert.equal(await one.page.$eval('#enginestat', (e) => e.dataset.threads), '1');
-    const single = await analyseFor(one.page, 2000);
-    await closePage(one.page);
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.setViewport({ width: 1300, height: 900 });
-    await page.goto(two.url + path, { waitUntil: 'load' });
-    await page.waitForSelector('#rows tr', { timeout: 10_000 });
-    assert.equal(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated), true, 'the page is cross-origin isolated');
-    assert.equal(await page.$eval('#enginestat', (e) => e.dataset.threads), '2');
-    assert.match(await page.$eval('#enginestat', (e) => e.textContent!), /2 threads/);
-    const dual = await analyseFor(page, 2000);
-    const pos = unwrap(positionFromFen(fen));
-    for (const r of [single, dual]) assert.ok(parseSan(pos, r.best).ok, `best move "${r.best}" is legal`);
-    // Diagnostic only (no timing threshold): the machine may be busy.
-    console.log(`# page engine: 1 thread ${single.nps} nodes/s (depth ${single.depth}), 2 threads ${dual.nps} nodes/s (depth ${dual.depth}), ratio ${(dual.nps / Math.max(1, single.nps)).toFixed(2)}`);
-    assert.ok(dual.nps > 0 && single.nps > 0);
-    assert.deepEqual(errors.concat(one.errors), []);
-    await closePage(page);
-  } finally {
-    await closeServer(two);
+/** The steps a long test has taken and when: what its failure says when it has to give up. */
+class Steps {
+  private readonly t0 = Date.now();
+  private readonly done: string[] = [];
+
+  mark(step: string): void {
+    this.done.push(`${step} at ${((Date.now() - this.t0) / 1000).toFixed(1)} s`);
   }
-});
+
+  toString(): string {
+    return `steps taken: ${this.done.join(', ') || 'none'}`;
+  }
+}
+
+/**
+ * Runs a test's body with a hang bound under the test's own timeout, so that a step that never
+ * ends fails the test saying which steps were taken (the test runner's timeout would say nothing).
+ */
+function withSteps(what: string, ms: number, body: (steps: Steps) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const steps = new Steps();
+    await settlesWithin(what, ms, body(steps), () => String(steps));
+  };
+}
+
+test(
+  'engine threads: with --engine-threads 2 the page is cross-origin isolated and searches on 2 threads',
+  { skip, timeout: 180_000 },
+  withSteps('the test with 2 engine threads', 150_000, async (steps) => {
+    const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
+    try {
+      const fen = 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4';
+      const path = `?fen=${encodeURIComponent(fen)}`;
+      const one = await open(path);
+      steps.mark('1-thread page open');
+      assert.equal(await one.page.$eval('#enginestat', (e) => e.dataset.threads), '1');
+      const single = await analyseFor(one.page, 2000, steps);
+      await closePage(one.page);
+      steps.mark('1-thread page closed');
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.setViewport({ width: 1300, height: 900 });
+      await page.goto(two.url + path, { waitUntil: 'load' });
+      await page.waitForSelector('#rows tr', { timeout: 10_000 });
+      steps.mark('2-thread page open');
+      assert.equal(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated), true, 'the page is cross-origin isolated');
+      assert.equal(await page.$eval('#enginestat', (e) => e.dataset.threads), '2');
+      assert.match(await page.$eval('#enginestat', (e) => e.textContent!), /2 threads/);
+      const dual = await analyseFor(page, 2000, steps);
+      const pos = unwrap(positionFromFen(fen));
+      for (const r of [single, dual]) assert.ok(parseSan(pos, r.best).ok, `best move "${r.best}" is legal`);
+      // Diagnostic only (no timing threshold): the machine may be busy.
+      console.log(`# page engine: 1 thread ${single.nps} nodes/s (depth ${single.depth}), 2 threads ${dual.nps} nodes/s (depth ${dual.depth}), ratio ${(dual.nps / Math.max(1, single.nps)).toFixed(2)}`);
+      assert.ok(dual.nps > 0 && single.nps > 0);
+      assert.deepEqual(errors.concat(one.errors), []);
+      await closePage(page);
+      steps.mark('2-thread page closed');
+    } finally {
+      await closeServer(two);
+      steps.mark('server closed');
+    }
+  }),
+);
 
 /**
  * A proxy on 127.0.0.1 that forwards every request to `target` and drops COOP and COEP from
@@ -302,7 +339,7 @@ async function stripIsolation(target: string): Promise<{ url: string; close(): P
   return { url: `http://127.0.0.1:${port}/`, close: () => settlesWithin('closing the proxy', CLOSE_BOUND_MS, close()) };
 }
 
-test('engine threads: a page served without the isolation headers searches on one thread and says why', { skip, timeout: 60_000 }, async () => {
+test('engine threads: a page served without the isolation headers searches on one thread and says why', { skip, timeout: 120_000 }, async () => {
   const two = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 2 });
   const proxy = await stripIsolation(two.url);
   try {
