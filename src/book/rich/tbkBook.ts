@@ -22,7 +22,7 @@ import { BookError } from '../polyglot/select.js';
 import { FLAG_PARTIAL, SECTION, SUPERBLOCK, readSuperblock, type BookFields, type SectionRef, type Slot } from './container.js';
 import { crc32, type Crc32 } from './format.js';
 import { GameReader } from './gameReader.js';
-import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, type GameRecord } from './games.js';
+import { IllegalMoveCode, RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, damagedGame, type GameRecord } from './games.js';
 import { SEEK_MOVE, seekKey } from './gameSeek.js';
 import { Notes, type Note } from './notes.js';
 import { BlockIndex, BlockReader, type CellStats, type MoveStats, type StoredPosition } from './positions.js';
@@ -138,6 +138,7 @@ export class TbkBook {
       { readAt: (o, n) => source.read(moves.offset + o, n), size: moves.length },
       this.fens,
       window,
+      this.name,
     );
   }
 
@@ -249,7 +250,12 @@ export class TbkBook {
     const bytes = this.games.codesOf(rec);
     const pos = this.replayPos;
     this.games.setStart(g, pos);
-    const ply = seekKey(pos, bytes, 0, rec.codes, keyHi, keyLo, target);
+    let ply: number;
+    try {
+      ply = seekKey(pos, bytes, 0, rec.codes, keyHi, keyLo, target);
+    } catch (e) {
+      throw e instanceof IllegalMoveCode ? damagedGame(this.name, g, e) : e;
+    }
     return ply < 0 ? undefined : { game: g, ply, move: SEEK_MOVE[0]!, black: pos.turn === 1, record: rec };
   }
 
