@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- replay [BOOK.tbk] [--passes P]`: what checking every replayed move costs.
  * Every game a `.tbk` stores is replayed from its start (the probe of a position seen in one
- * game, the Polyglot export of single games and make-book's halving all replay them), three
- * ways, in alternation, best of P passes (default 3), processor time:
+ * game, the Polyglot export of single games, make-book's halving and the recovery of boards
+ * all replay them), three ways, in alternation, best of P passes (default 3), processor time:
  *
  *   - unchecked: the codes decoded and played, as replays were before they checked anything
  *     (the floor: a check can only add to it);
