@@ -1,10 +1,11 @@
 /**
  * Boards of a version 2 book's stored positions, recovered from its games. A book stores keys,
- * so a tool that needs boards (the audit) walks the book from the start position through book
- * moves; what no such walk reaches, games set up from a FEN or transpositions of lines played
- * too rarely to be followed, is still the position of some stored game. Replaying the games
- * (each move checked, games.ts) until every wanted key has been met gives each its board, with
- * the game that reached it first and that game's moves to it. Browser-safe.
+ * so a tool that needs boards (the audit, the reach index) walks the book from the start
+ * position through book moves; what no such walk reaches, games set up from a FEN or
+ * transpositions of lines played too rarely to be followed, is still the position of some
+ * stored game. Replaying the games (each move checked, games.ts) until every wanted key has
+ * been met gives each its board, with the game that reached it first and that game's moves to
+ * it. Browser-safe.
  *
  * Each stored position records the highest ply at which a game reached it, so no game is
  * replayed past the highest of the wanted ones, and the replay stops as soon as all are met.
