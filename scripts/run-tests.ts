@@ -47,6 +47,9 @@ if (files.length === 0) {
 // Caches the tests make (reach indexes) go to a directory of their own, removed after the run.
 const cache = mkdtempSync(join(tmpdir(), 'tabiya-test-cache-'));
 const env = { ...process.env, TABIYA_CACHE_DIR: cache, ...(long ? { TABIYA_BUDGET: 'long' } : {}) };
-const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...rest, ...files], { stdio: 'inherit', env });
+// --test-force-exit: a file whose tests have all finished (passed, failed or timed out) ends
+// even when something it started is still open (a server, a socket, a browser), so one hung
+// close cannot hang the whole run (Node 20.14 and later; package.json asks for 20.19).
+const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-force-exit', ...rest, ...files], { stdio: 'inherit', env });
 rmSync(cache, { recursive: true, force: true });
 process.exit(run.status ?? 1);

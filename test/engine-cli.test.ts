@@ -80,6 +80,35 @@ test('epd: solved/total, failures by id, unreadable records skipped with their l
   }
 });
 
+test('epd: graded suites (STS c0 "move=points") score the move played, in all and by theme', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    const file = join(dir, 'graded.epd');
+    writeFileSync(
+      file,
+      [
+        '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id "STS Mate.001"; c0 "Rd8#=10, Kf1=3";',
+        '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Kf1; id "STS Quiet.001"; c0 "Kf1=10, h3=4";',
+        '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Kf1; id "STS Quiet.002"; c0 "Kf1=10, Nf3=4";',
+      ].join('\n'),
+    );
+    const p = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '3', '--json'], { encoding: 'utf8' });
+    assert.equal(p.status, 0, p.stderr);
+    const r = JSON.parse(p.stdout) as { total: number; points: { points: number; max: number; positions: number; byTheme: { theme: string; points: number; max: number }[] } };
+    // The engine mates in both searched positions: 10 points for the first, none for the second.
+    assert.equal(r.total, 2);
+    assert.deepEqual([r.points.points, r.points.max, r.points.positions], [10, 20, 2]);
+    assert.deepEqual(r.points.byTheme.map((t) => [t.theme, t.points, t.max]), [['STS Mate', 10, 10], ['STS Quiet', 0, 10]]);
+    // A grade whose move is not legal is a skipped record with its line.
+    assert.match(p.stderr, /graded\.epd:3: c0: Nf3/);
+    const text = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '3'], { encoding: 'utf8' });
+    assert.match(text.stdout, /STS Quiet: 0\/10 \(0\.0%\) over 1/);
+    assert.match(text.stdout, /points 10\/20 \(50\.0%\) over 2 graded positions/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('epd: a solution is found at the iteration from which the best move stays right', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
   try {

@@ -8,13 +8,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performanceRating } from '../src/serve/performance.js';
 import { loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
+import { ServedBook, policyOf } from '../src/serve/library.js';
+import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
+import { parseUci } from '../src/notation/uci.js';
+import { settlesWithin } from './support/timeBounds.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -168,6 +173,75 @@ test('a change another process makes to a served book shows in the next answers'
   await new Promise((res) => setTimeout(res, 300));
   const after = (await explore(q)).json.moves as { uci: string; userValue: number | null }[];
   assert.equal(after.find((m) => m.uci === 'e7e6')?.userValue, 61);
+});
+
+test('a .bin replaced by another process (book make -o, book merge -o into it) shows in the next answers, kept ones too', async () => {
+  const q = 'book=masters.bin&play=e2e4';
+  const probeBin = (): { uci: string; weight: number }[] =>
+    (JSON.parse(tabiya(['book', 'probe', BIN, '--moves', 'e4', '--json']).stdout) as { moves: { uci: string; weight: number }[] }).moves.map((m) => ({ uci: m.uci, weight: m.weight }));
+  const served = async (): Promise<{ uci: string; weight: number }[]> => ((await explore(q)).json.moves as { uci: string; weight: number }[]).map((m) => ({ uci: m.uci, weight: m.weight }));
+  const original = readFileSync(BIN);
+  const first = await served();
+  assert.deepEqual(await served(), first, 'kept');
+  try {
+    // Another build into the same file: fewer moves (only those of 20 games or more).
+    let r = tabiya(['book', 'make', SAMPLE_GZ, '-o', BIN, '--quiet', '--min-games', '20']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.notDeepEqual(probeBin(), first, 'the new build differs after 1.e4');
+    await new Promise((res) => setTimeout(res, 300));
+    assert.deepEqual(await served(), probeBin());
+    // A merge into it (of two copies of the book: every weight doubled).
+    const before = probeBin();
+    copyFileSync(BIN, join(tmp, 'copy.bin'));
+    r = tabiya(['book', 'merge', join(tmp, 'copy.bin'), join(tmp, 'copy.bin'), '-o', BIN, '--force']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(probeBin(), before.map((m) => ({ uci: m.uci, weight: Math.min(2 * m.weight, 65535) })));
+    await new Promise((res) => setTimeout(res, 300));
+    assert.deepEqual(await served(), probeBin());
+  } finally {
+    writeFileSync(`${BIN}.new`, original);
+    renameSync(`${BIN}.new`, BIN);
+  }
+  await new Promise((res) => setTimeout(res, 300));
+  assert.deepEqual(await served(), first, 'and back');
+});
+
+test('a big .bin read from disk, replaced while probes run: they finish on the old book, the next ones read the new', async () => {
+  const path = join(tmp, 'disk.bin');
+  copyFileSync(BIN, path);
+  const book = await ServedBook.open('disk.bin', path, { binMemoryLimit: 0 });
+  try {
+    const start = positionFromFen(STARTING_FEN);
+    assert.ok(start.ok);
+    const e4 = start.value;
+    const m = parseUci(e4, 'e2e4');
+    assert.ok(m.ok);
+    e4.play(m.value);
+    const old = (await book.moves(e4, policyOf(undefined))).map((m) => [m.uci, m.weight]);
+    const r = tabiya(['book', 'merge', BIN, BIN, '-o', join(tmp, 'doubled.bin')]);
+    assert.equal(r.code, 0, r.stderr);
+    renameSync(join(tmp, 'doubled.bin'), path);
+    const revision = book.revision;
+    // The new file is opened (a few reads) while probes of the old one are on their way (a
+    // read per step of their binary search): the old one must stay open until they are done.
+    const reopened = book.refresh(Date.now() + 1000);
+    assert.ok(reopened !== undefined);
+    const running = Array.from({ length: 50 }, () => book.moves(e4, policyOf(undefined)));
+    await reopened;
+    assert.equal(book.revision, revision + 1, 'a new revision: answers kept before are not sent again');
+    for (const moves of await Promise.all(running)) assert.deepEqual(moves.map((m) => [m.uci, m.weight]), old);
+    assert.deepEqual(
+      (await book.moves(e4, policyOf(undefined))).map((m) => [m.uci, m.weight]),
+      old.map(([uci, w]) => [uci, Math.min(2 * (w as number), 65535)]),
+    );
+    // A file that is no book any more: the book stays as it was, and is looked at again later.
+    writeFileSync(path, 'not a book');
+    await book.refresh(Date.now() + 2000);
+    assert.equal(book.revision, revision + 1);
+    assert.equal((await book.moves(e4, policyOf(undefined))).length, old.length);
+  } finally {
+    await book.close();
+  }
 });
 
 test('explorer on a .bin: weights and shares as book probe --json gives them', async () => {
@@ -381,10 +455,19 @@ test('the command: prints the URL, refuses a busy port, stops cleanly on SIGTERM
   const busy = tabiya(['serve', TBK, '--port', port]);
   assert.equal(busy.code, 1);
   assert.match(busy.stderr, new RegExp(`--port ${port}: the port is in use`));
-  const code = await new Promise<number | null>((resolve) => {
-    child.on('exit', (c) => resolve(c));
-    child.kill('SIGTERM');
+  // A connection that never carries a request (a browser opens some ahead of need) must not
+  // hold the stop: the server ends it.
+  const idle = connect(Number(port), '127.0.0.1');
+  await new Promise((resolve) => idle.once('connect', resolve));
+  const idleEnded = new Promise((resolve) => idle.once('close', resolve));
+  idle.on('error', () => {});
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  child.kill('SIGTERM');
+  const code = await settlesWithin('the server stopping on SIGTERM with an unused connection open', 20_000, exited, () => {
+    child.kill('SIGKILL');
+    return 'killed';
   });
+  await idleEnded;
   assert.equal(code, 0, err);
   assert.match(err, /stopped/);
   const missing = tabiya(['serve', join(tmp, 'missing.tbk'), '--port', '0']);

@@ -4,17 +4,28 @@
  * and defaults (src/wasm/eval/defaults.ts) is generated from it by scripts/gen-wasm-tables.ts,
  * and the weights in use are pushed into each core before it searches (WasmSearcher.sync).
  *
- * The evaluation is linear in these weights: each term adds weight × coefficient, where the
- * coefficient is a count taken from the position (white's count minus black's). Each weight is
- * a pair, a middlegame and an endgame value, blended by game phase:
+ * The evaluation is a fixed function of linear sums of these weights. Every term adds weight ×
+ * coefficient, where the coefficient is a count taken from the position, into one of four sums
+ * of (middlegame, endgame) pairs, chosen by the group's kind:
  *
- *   eval = (64 · mg · phase + eg · (24 − phase) · scale) / (24 · 64),   mg = Σ W_mg[i]·c_i,  eg = Σ W_eg[i]·c_i
+ *   (mg, eg)      linear terms, coefficient = White's count minus Black's
+ *   (kW, kWe)     king danger White creates (safety terms counted for White as the attacker)
+ *   (kB, kBe)     king danger Black creates
+ *   cx            complexity (endgame value only)
  *
- * so a tuner that records the coefficients c_i of a position (the core's `evaluateTrace`, src/wasm/eval/evaluate.ts),
- * its phase and its scale can recompute the evaluation for any weights without the engine
- * (Texel tuning over a linearised evaluation). Conditions in the evaluation depend only on the
- * position, never on weights, which is what keeps it linear. Specialised endgame evaluators
- * (KQK, KBNK, ...) are not linear; traces mark positions that use them.
+ *   mg' = mg + q(kW) − q(kB),   q(k) = max(k, 0)² / 720      (danger grows faster than its parts)
+ *   eg' = eg + l(kWe) − l(kBe), l(k) = max(k, 0) / 20
+ *   eg'' = eg' + sign(eg') · max(cx, −|eg'|)                  (never flips the endgame half's sign)
+ *   eval = (64 · mg' · phase + eg'' · (24 − phase) · scale) / (24 · 64)
+ *
+ * Quadratic king danger and the endgame complexity are the forms of Ethereal's evaluation
+ * (evaluateKings, evaluateComplexity) and Stockfish's classical one (king danger, initiative).
+ * A tuner that records each position's coefficients for the four sums (the core's
+ * `evaluateTrace`, src/wasm/eval/evaluate.ts), its phase and its scale can recompute the
+ * evaluation for any weights without the engine (src/tune/model.ts). Conditions in the
+ * evaluation depend only on the position, never on weights, which is what keeps the sums
+ * linear. Specialised endgame evaluators (KQK, KBNK, ...) are not; traces mark positions that
+ * use them.
  *
  * Layout: `WEIGHTS[2 * i]` is pair i's middlegame value, `WEIGHTS[2 * i + 1]` its endgame value.
  * Pairs are grouped (`GROUPS`): material by piece type, piece-square tables, mobility by number
@@ -39,13 +50,22 @@ export interface ParamGroup {
   readonly max: number;
   /** What the index means. */
   readonly doc: string;
+  /**
+   * How the group's sums enter the evaluation: `linear` pairs add weight × (White's count minus
+   * Black's) to the score; `safety` pairs add into each attacking side's king-danger sum, which
+   * is then made quadratic (see below); `complexity` pairs (endgame value only) add into the
+   * complexity sum that moves the endgame half toward or away from zero.
+   */
+  readonly kind: ParamKind;
 }
+
+export type ParamKind = 'linear' | 'safety' | 'complexity';
 
 const groups: ParamGroup[] = [];
 let pairs = 0;
-function group(name: string, size: number, min: number, max: number, doc: string): number {
+function group(name: string, size: number, min: number, max: number, doc: string, kind: ParamKind = 'linear'): number {
   const offset = pairs;
-  groups.push({ name, offset, size, min, max, doc });
+  groups.push({ name, offset, size, min, max, doc, kind });
   pairs += size;
   return offset;
 }
@@ -74,16 +94,36 @@ export const P_BEHIND_PAWN = group('minorBehindPawn', 1, -50, 100, 'knight or bi
 export const P_KING_SHELTER = group('king.shelter', 8, -100, 100, 'own pawn on king file or next: by its relative rank (0 = none)');
 export const P_KING_STORM = group('king.storm', 8, -100, 100, 'enemy pawn on king file or next: by its relative rank (0 = none)');
 export const P_KING_OPEN = group('king.openFile', 1, -100, 50, 'no own pawn on the king file');
-export const P_KING_ATTACK = group('king.attack', 5, -50, 100, 'enemy-king-zone squares attacked, with two or more attackers: [pawn, knight, bishop, rook, queen]');
-export const P_SAFE_CHECK = group('king.safeCheck', 5, -50, 200, 'safe checking squares: [unused, knight, bishop, rook, queen]');
-export const P_KING_ZONE_WEAK = group('king.weakZone', 1, -50, 100, 'enemy king zone squares attacked by us and defended only by king or queen');
+export const P_SAFETY_ATTACKERS = group('safety.attackers', 4, -100, 200, 'king danger: attackers of the king zone times the attackers of this type [knight, bishop, rook, queen]', 'safety');
+export const P_SAFETY_HITS = group('safety.hits', 1, -100, 200, 'king danger: attacks on king-zone squares (pawns and pieces, counted per piece)', 'safety');
+export const P_SAFETY_WEAK = group('safety.weak', 1, -100, 200, 'king danger: king-zone squares attacked and defended at most by the king or queen', 'safety');
+export const P_SAFETY_CHECKS = group('safety.safeChecks', 4, -100, 400, 'king danger: squares a piece could check from safely [knight, bishop, rook, queen]', 'safety');
+export const P_SAFETY_PAWNS = group('safety.shieldPawns', 1, -200, 100, 'king danger: the defender\'s pawns in its king zone', 'safety');
+export const P_SAFETY_NO_QUEEN = group('safety.noQueen', 1, -1000, 100, 'king danger: the attacker has no queen', 'safety');
+export const P_SAFETY_BASE = group('safety.base', 1, -500, 500, 'king danger: a constant (counted once for each side attacking)', 'safety');
 export const P_THREAT_PAWN = group('threat.byPawn', 6, -50, 200, 'enemy piece attacked by a pawn, by victim type (pawn..king)');
 export const P_THREAT_MINOR = group('threat.byMinor', 6, -50, 200, 'by victim type');
 export const P_THREAT_ROOK = group('threat.byRook', 6, -50, 200, 'by victim type');
 export const P_THREAT_KING = group('threat.byKing', 1, -50, 200, 'undefended enemy piece attacked by the king');
 export const P_HANGING = group('threat.hanging', 1, -50, 200, 'enemy piece attacked and not defended');
 export const P_PAWN_PUSH_THREAT = group('threat.pawnPush', 1, -50, 200, 'a safe pawn push would attack an enemy piece');
+export const P_KING_DEFENDERS = group('king.defenders', 10, -100, 100, 'own pawns, knights and bishops in the own king zone, by count (0..9)');
+export const P_KING_PAWN_DISTANCE = group('king.pawnFileDistance', 8, -100, 100, 'files from the king to the nearest file with a pawn (0..7); nothing without pawns');
+export const P_KNIGHT_FAR = group('knight.farFromKings', 4, -100, 100, 'a knight 4, 5, 6 or 7 squares from the nearer king');
+export const P_BISHOP_RAMMED = group('bishop.rammedPawns', 1, -100, 100, 'per own pawn blocked by an enemy pawn on the bishop\'s colour');
+export const P_BISHOP_DIAGONAL = group('bishop.longDiagonal', 1, -100, 100, 'a bishop on a long diagonal that sees both centre squares of it past the pawns');
+export const P_QUEEN_PIN = group('queen.relativePin', 1, -200, 100, 'a queen with one piece between it and an enemy bishop or rook on a line');
+export const P_CANDIDATE = group('pawn.candidatePasser', 16, -100, 200, 'a pawn that becomes passed by advancing, by relative rank: [8 ranks unsupported, 8 ranks supported]');
+export const P_OVERLOADED = group('threat.overloaded', 1, -100, 100, 'enemy piece attacked and defended exactly once each');
+export const P_KNIGHT_CLOSED = group('knight.closedness', 9, -100, 100, 'per knight, by closedness of the pawn structure (0 open .. 8 closed)');
+export const P_ROOK_CLOSED = group('rook.closedness', 9, -100, 100, 'per rook, by closedness of the pawn structure (0 open .. 8 closed)');
 export const P_TEMPO = group('tempo', 1, 0, 100, 'side to move');
+export const P_COMPLEXITY_PAWNS = group('complexity.pawns', 1, -100, 100, 'endgame complexity: pawns on the board', 'complexity');
+export const P_COMPLEXITY_PASSED = group('complexity.passed', 1, -100, 100, 'endgame complexity: passed pawns on the board', 'complexity');
+export const P_COMPLEXITY_FLANKS = group('complexity.bothFlanks', 1, -200, 200, 'endgame complexity: pawns on both flanks', 'complexity');
+export const P_COMPLEXITY_PAWN_ENDING = group('complexity.pawnEnding', 1, -200, 300, 'endgame complexity: no pieces but kings and pawns', 'complexity');
+export const P_COMPLEXITY_OUTFLANKING = group('complexity.outflanking', 1, -100, 100, 'endgame complexity: kings\' file distance minus rank distance', 'complexity');
+export const P_COMPLEXITY_BASE = group('complexity.base', 1, -500, 200, 'endgame complexity: a constant', 'complexity');
 
 /** Number of weight pairs. */
 export const NPAIRS = pairs;

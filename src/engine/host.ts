@@ -74,22 +74,12 @@ export interface GoRequest {
   limits: WireLimits;
 }
 
-/** One info line, ready to print. */
-export interface WireInfo {
-  depth: number;
-  seldepth: number;
-  multipv: number;
+/** One info line, ready to print: a SearchInfo with the score split into cp or mate and the line in UCI. */
+export type WireInfo = Omit<SearchInfo, 'score' | 'pv'> & {
   /** Centipawns, when not a mate score. */
   cp?: number;
-  /** Moves to mate (negative: being mated). */
-  mate?: number;
-  bound?: 'lower' | 'upper';
-  nodes: number;
-  nps: number;
-  time: number;
-  hashfull: number;
   pv: string[];
-}
+};
 
 export interface WireBest {
   /** null when the side to move has no legal move. */

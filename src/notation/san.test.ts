@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { positionFromFen, STARTING_FEN } from './fen.js';
-import { makeSan, parseSan } from './san.js';
+import { legalMoves } from '../core/movegen.js';
+import { makeFen, positionFromFen, STARTING_FEN } from './fen.js';
+import { makeSan, makeSans, parseSan } from './san.js';
 import { makeUci } from './uci.js';
 import { unwrap } from '../core/result.js';
 
@@ -59,6 +60,29 @@ test('SAN output: minimal disambiguation, captures, promotions, check and mate',
   // A pinned piece is not counted when disambiguating.
   const pinned = unwrap(positionFromFen('4k3/8/8/8/1b6/8/3N4/4K1N1 w - - 0 1'));
   assert.equal(makeSan(pinned, unwrap(parseSan(pinned, 'g1f3'))), 'Nf3');
+});
+
+test('makeSans names all the moves of a position as makeSan names each', () => {
+  const fens = [
+    STARTING_FEN,
+    '7k/8/8/8/8/8/8/R1R1K3 w - - 0 1',
+    'k7/8/8/8/8/2Q1Q3/8/2Q1K3 w - - 0 1',
+    '6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1',
+    '1n5k/P7/8/8/8/8/8/4K3 w - - 0 1',
+    '4k3/8/8/8/1b6/8/3N4/4K1N1 w - - 0 1',
+    'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
+    'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9',
+  ];
+  let named = 0;
+  for (const fen of fens) {
+    const pos = unwrap(positionFromFen(fen));
+    const moves = legalMoves(pos);
+    const before = makeFen(pos);
+    assert.deepEqual(makeSans(pos, moves), moves.map((m) => makeSan(pos, m)), fen);
+    assert.equal(makeFen(pos), before, 'the position is left as it was');
+    named += moves.length;
+  }
+  assert.ok(named > 100);
 });
 
 test('errors name the move and the position', () => {

@@ -15,19 +15,42 @@ import { makeFen } from './fen.js';
 export class SanError extends ParseError {}
 
 const BUF = new Uint16Array(256);
+/** The legal moves of the position `makeSans` names moves in (BUF serves the check test meanwhile). */
+const LEGAL = new Uint16Array(256);
 
 /** SAN of a legal move in the position. */
 export function makeSan(pos: Position, m: number): string {
-  const san = makeSanWithoutSuffix(pos, m);
+  return makeSanWithoutSuffix(pos, m) + checkSuffix(pos, m);
+}
+
+/**
+ * SAN of several legal moves of one position (a book's moves there): the legal moves, which
+ * disambiguation compares against, are generated once for all of them.
+ */
+export function makeSans(pos: Position, moves: readonly number[]): string[] {
+  const n = generateLegal(pos, LEGAL, 0);
+  return moves.map((m) => sanBody(pos, m, LEGAL, n) + checkSuffix(pos, m));
+}
+
+/** '+', '#' or '' for the move `m` (played and taken back). */
+function checkSuffix(pos: Position, m: number): string {
   pos.play(m);
   let suffix = '';
   if (pos.inCheck()) suffix = generateLegal(pos, BUF, 0) === 0 ? '#' : '+';
   pos.undo();
-  return san + suffix;
+  return suffix;
 }
 
 /** SAN without the check/mate suffix (cheaper: no move is played). */
 export function makeSanWithoutSuffix(pos: Position, m: number): string {
+  const type = pos.board[(m >>> 6) & 63]! & 7;
+  // Only a piece other than a pawn or king may need the other legal moves to disambiguate.
+  const n = type !== PAWN && type !== KING && (m & KIND_MASK) !== CASTLING ? generateLegal(pos, BUF, 0) : 0;
+  return sanBody(pos, m, BUF, n);
+}
+
+/** SAN without the suffix, given the position's legal moves legal[0..n) (read only for a piece that may need disambiguating). */
+function sanBody(pos: Position, m: number, legal: Uint16Array, n: number): string {
   const from = (m >>> 6) & 63;
   const to = m & 63;
   const kind = m & KIND_MASK;
@@ -44,12 +67,11 @@ export function makeSanWithoutSuffix(pos: Position, m: number): string {
   san = TYPE_LETTERS[type]!;
   if (type !== KING) {
     // Disambiguate among other legal moves of the same piece kind to the same square.
-    const n = generateLegal(pos, BUF, 0);
     let others = false;
     let sameFile = false;
     let sameRank = false;
     for (let i = 0; i < n; i++) {
-      const o = BUF[i]!;
+      const o = legal[i]!;
       const of = (o >>> 6) & 63;
       if ((o & 63) !== to || of === from || pos.board[of] !== piece || (o & KIND_MASK) === CASTLING) continue;
       others = true;

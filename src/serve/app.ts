@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Position } from '../core/position.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
+import type { BookPolicyConfig } from '../book/select/index.js';
 import { parseSan } from '../notation/san.js';
 import { parseUci } from '../notation/uci.js';
 import { PolicyError } from '../book/select/options.js';
@@ -114,6 +115,8 @@ const EXPLORER_RESPONSE = {
 } as const;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Sent with every answer: no MIME sniffing, no referrer, no reading from other origins. */
+const SAFETY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-resource-policy': 'same-origin' };
 const EXPLORER_PREFIX = '/api/explorer';
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
@@ -122,28 +125,66 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
   const byId = new Map(opts.books.map((b) => [b.id, b]));
   const positions: Position[] = [];
+  const starts = new StartPositions();
   const answers = new ResponseCache();
+  // A policy is parsed once per name (the route's schema allows only the known names).
+  const policies = new Map<string | undefined, BookPolicyConfig>();
+  const policyNamed = (name: string | undefined): BookPolicyConfig => {
+    let p = policies.get(name);
+    if (p === undefined) {
+      try {
+        p = policyOf(name);
+      } catch (e) {
+        if (e instanceof PolicyError) throw new HttpError(400, `policy: ${e.message}`);
+        throw e;
+      }
+      policies.set(name, p);
+    }
+    return p;
+  };
   const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true });
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
-    if (opts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? '')) throw new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      if (opts.readOnly) throw new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
-      if (req.headers['x-tabiya-token'] !== token) throw new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself)');
-      const origin = req.headers.origin;
-      if (origin !== undefined && origin !== `http://${req.headers.host}`) throw new HttpError(403, `Origin ${origin} is not this server`);
-    }
+  /** Refuses what no route may see (a Host or a write it must not take); undefined: go on. */
+  const refusal = (req: FastifyRequest): HttpError | undefined => {
+    if (opts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? '')) return new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
+    if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+    if (opts.readOnly) return new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
+    if (req.headers['x-tabiya-token'] !== token) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself)');
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`) return new HttpError(403, `Origin ${origin} is not this server`);
+    return undefined;
+  };
+  /** An explorer answer kept for this very URL is sent; false: the request goes on to its route. */
+  const sendKept = (req: FastifyRequest, reply: FastifyReply): boolean => {
+    const kept = answers.get(req.url);
+    if (kept === undefined) return false;
+    reply.type(JSON_TYPE).send(kept);
+    return true;
+  };
+  // A callback hook, not an async one: every request passes here, and most need no promise.
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(SAFETY_HEADERS);
+    const refused = refusal(req);
+    if (refused !== undefined) return done(refused);
     // An explorer answer kept for this very URL: sent before the query is even parsed (the
     // URL was validated when the answer was made), unless another process changed a book.
-    if (req.method === 'GET' && req.url.startsWith(EXPLORER_PREFIX)) {
-      const now = Date.now();
-      for (const b of opts.books) b.refresh(now);
-      const kept = answers.get(req.url);
-      if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
+    if (req.method !== 'GET' || !req.url.startsWith(EXPLORER_PREFIX)) return done();
+    const now = Date.now();
+    let reopening: Promise<void>[] | undefined;
+    for (const b of opts.books) {
+      const r = b.refresh(now);
+      if (r !== undefined) (reopening ??= []).push(r);
     }
+    if (reopening === undefined) {
+      if (!sendKept(req, reply)) done();
+      return;
+    }
+    Promise.all(reopening).then(
+      () => {
+        if (!sendKept(req, reply)) done();
+      },
+      (e: Error) => done(e),
+    );
   });
 
   app.setErrorHandler((e: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
@@ -225,17 +266,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       const q = req.query as { book?: string; fen?: string; play?: string; policy?: string };
       const book = bookOf(q.book);
       const revision = book.revision;
-      let policy;
-      try {
-        policy = policyOf(q.policy);
-      } catch (e) {
-        if (e instanceof PolicyError) throw new HttpError(400, `policy: ${e.message}`);
-        throw e;
-      }
+      const policy = policyNamed(q.policy);
       // Positions are large (their undo stack): the hot route borrows one instead of making one.
       const spare = positions.pop() ?? new Position();
       try {
-        const { pos, opening } = positionOf(opts.openings, q.fen, q.play, spare);
+        const { pos, opening } = positionOf(opts.openings, q.fen, q.play, spare, starts);
         const answer = explorerAnswer(pos, await book.moves(pos, policy), opening, { id: book.id, format: book.format, editable: book.editable && !opts.readOnly });
         // Serialised once (the compiled schema serialiser), kept, and sent as bytes.
         const body = Buffer.from(reply.getSerializationFunction('200')!(answer as unknown as Record<string, unknown>));
@@ -263,7 +298,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     async (req, reply) => {
       const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean };
       const book = bookOf(q.book);
-      book.refresh();
+      await book.refresh();
       const stem = book.id.replace(/\.[^.]*$/, '');
       if (q.format === 'bin' && q.whole === true) {
         return reply
@@ -351,11 +386,34 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   return app;
 }
 
+/**
+ * Start positions by FEN, parsed once: every request of the page names its start FEN (the
+ * initial position, mostly), and copying a parsed position costs a tenth of parsing it.
+ * Bounded: emptied when full.
+ */
+class StartPositions {
+  private readonly byFen = new Map<string, Position>();
+
+  /** Sets `into` to the position of `fen`, or says what is wrong with the FEN. */
+  set(into: Position, fen: string): string | undefined {
+    let start = this.byFen.get(fen);
+    if (start === undefined) {
+      const r = positionFromFen(fen);
+      if (!r.ok) return r.error.message;
+      start = r.value;
+      if (this.byFen.size >= 256) this.byFen.clear();
+      this.byFen.set(fen, start);
+    }
+    into.copyFrom(start);
+    return undefined;
+  }
+}
+
 /** The position of fen + play, and the opening of its deepest named position on the way. */
-function positionOf(openings: OpeningIndex, fen: string | undefined, play: string | undefined, into?: Position): { pos: Position; opening: Opening | undefined } {
-  const r = positionFromFen(fen === undefined || fen === '' ? STARTING_FEN : fen, into);
-  if (!r.ok) throw new HttpError(400, `fen: ${r.error.message}`);
-  const pos = r.value;
+function positionOf(openings: OpeningIndex, fen: string | undefined, play: string | undefined, into = new Position(), starts = new StartPositions()): { pos: Position; opening: Opening | undefined } {
+  const bad = starts.set(into, fen === undefined || fen === '' ? STARTING_FEN : fen);
+  if (bad !== undefined) throw new HttpError(400, `fen: ${bad}`);
+  const pos = into;
   let opening = openings.of(pos);
   const words = play === undefined || play === '' ? [] : play.split(',');
   for (let i = 0; i < words.length; i++) {

@@ -14,7 +14,7 @@
  */
 import type { Position } from '../core/position.js';
 import { makeFen } from '../notation/fen.js';
-import { makeSan } from '../notation/san.js';
+import { makeSans } from '../notation/san.js';
 import type { Opening } from './openings.js';
 import { performanceRating } from './performance.js';
 
@@ -74,7 +74,8 @@ export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], openi
   let w = 0;
   let d = 0;
   let b = 0;
-  const moves = facts.map((f): ExplorerMove => {
+  const sans = makeSans(pos, facts.map((f) => f.move));
+  const moves = facts.map((f, i): ExplorerMove => {
     const white = black ? f.losses : f.wins;
     const blackWins = black ? f.wins : f.losses;
     w += white;
@@ -82,7 +83,7 @@ export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], openi
     b += blackWins;
     return {
       uci: f.uci,
-      san: makeSan(pos, f.move),
+      san: sans[i]!,
       white,
       draws: f.draws,
       black: blackWins,

@@ -3,7 +3,8 @@
  * id made from its file name. A request names a book by id and never by path, so no request
  * reaches the file system. Reads go through the open book; a change to a `.tbk` (version 2)
  * goes through `changeNotes` (crash-safe, under the book's lock), after which the book is
- * opened again so every later read sees it.
+ * opened again so every later read sees it. A change another process makes to a served file
+ * (`.tbk` or `.bin`) is seen by looking at the file now and then (refresh).
  */
 import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,11 +16,13 @@ import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
 import { changeNotes } from '../book/node/tbkFile.js';
 import { splitLearn } from '../book/polyglot/format.js';
+import type { BookMove } from '../book/polyglot/select.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
-import { explainPolicy, parsePolicy, type BookPolicyConfig } from '../book/select/index.js';
+import { parsePolicy, policyProbabilities, type BookPolicyConfig } from '../book/select/index.js';
 import type { Position } from '../core/position.js';
 import { makeUci } from '../notation/uci.js';
 import type { MoveFacts } from './explorer.js';
+import { KeyTable } from './keyTable.js';
 
 /** What a change to a move's notes sets; a field left out stays as it is, null clears it. */
 export interface NotePatch {
@@ -38,7 +41,7 @@ const EDIT_LOCK = { timeoutMs: 2000 };
 /** Positions whose movers' mean rating a served book keeps (a few MB). */
 const MOVER_ELO_ENTRIES = 100_000;
 
-/** How often a served .tbk's file is looked at for changes made by other processes (ms). */
+/** How often a served book's file is looked at for changes made by other processes (ms). */
 const STAT_EVERY_MS = 250;
 
 export class EditError extends Error {
@@ -50,19 +53,49 @@ export class EditError extends Error {
   }
 }
 
+/**
+ * An open `.bin` and the probes reading it. A book too big to be read whole is read through a
+ * file handle, one block per step of its binary search, each an await: a book replaced while a
+ * probe runs is closed only when its last probe has finished.
+ */
+class HeldBin {
+  users = 0;
+  retired = false;
+  constructor(readonly book: Book) {}
+
+  async moves(pos: Position): Promise<BookMove[]> {
+    this.users++;
+    try {
+      return await this.book.moves(pos);
+    } finally {
+      if (--this.users === 0 && this.retired) await this.book.close();
+    }
+  }
+
+  /** No probe starts on it any more; it is closed when the running ones have finished. */
+  async retire(): Promise<void> {
+    this.retired = true;
+    if (this.users === 0) await this.book.close();
+  }
+}
+
 export class ServedBook {
-  private bin: Book | undefined;
+  private bin: HeldBin | undefined;
   private rich: AnyRichBook | undefined;
-  /** Counts the changes made through this server: answers cached for an older one are stale. */
+  /** Counts the times the book was opened again (a change made here or by another process): answers kept for an older one are stale. */
   revision = 0;
   /**
    * Mean rating of the movers of positions probed for replyElo, by Zobrist key: a position's
    * moves are probed again as soon as a visitor plays into it (emptied at every change).
    */
-  private readonly moverElo = new Map<string, number>();
+  private readonly moverElo = new KeyTable(MOVER_ELO_ENTRIES);
   /** The file as last opened (fileId), and when to look at it again. */
   private seen = '';
   private nextStat = 0;
+  /** A .bin being opened again: requests wait for it rather than read the replaced book. */
+  private reopening: Promise<void> | undefined;
+  /** The state of the file last found unreadable (warned about once). */
+  private unreadable = '';
 
   private constructor(
     readonly id: string,
@@ -70,18 +103,17 @@ export class ServedBook {
     readonly format: 'bin' | 'tbk',
     /** Version of a .tbk (1 or 2); 0 for a .bin. */
     readonly version: number,
+    /** A .bin up to this many bytes is read whole (openBook's memoryLimit). */
+    private readonly binMemoryLimit: number | undefined,
   ) {}
 
-  static async open(id: string, path: string): Promise<ServedBook> {
-    if (path.toLowerCase().endsWith('.tbk')) {
-      const b = new ServedBook(id, path, 'tbk', tbkFileVersion(path) ?? 0);
-      b.seen = fileId(path);
-      b.nextStat = Date.now() + STAT_EVERY_MS;
-      b.rich = openAnyRichBook(path);
-      return b;
-    }
-    const b = new ServedBook(id, path, 'bin', 0);
-    b.bin = await openBook(path);
+  static async open(id: string, path: string, opts: { binMemoryLimit?: number } = {}): Promise<ServedBook> {
+    const tbk = path.toLowerCase().endsWith('.tbk');
+    const b = new ServedBook(id, path, tbk ? 'tbk' : 'bin', tbk ? (tbkFileVersion(path) ?? 0) : 0, opts.binMemoryLimit);
+    b.seen = fileId(path);
+    b.nextStat = Date.now() + STAT_EVERY_MS;
+    if (tbk) b.rich = openAnyRichBook(path);
+    else b.bin = new HeldBin(await openBook(path, { memoryLimit: opts.binMemoryLimit }));
     return b;
   }
 
@@ -121,7 +153,7 @@ export class ServedBook {
     const entries = this.rich!.probe(pos) as BookEntry[];
     // As `book probe` orders them: most played first, PostBook records last.
     entries.sort((a, b) => Number(a.postBook) - Number(b.postBook) || played(b) - played(a) || a.move - b.move);
-    const rows = explainPolicy(policy, entries);
+    const probability = policyProbabilities(policy, entries);
     return entries.map((e, i) => ({
       opponentElo: this.replyElo(pos, e.move),
       move: e.move,
@@ -132,7 +164,7 @@ export class ServedBook {
       losses: e.losses,
       avgElo: e.avgElo,
       weight: e.weight,
-      probability: rows[i]!.probability,
+      probability: probability[i]!,
       userValue: e.userValue < 0 ? null : e.userValue,
       nag: e.nag || null,
       comment: e.comment || null,
@@ -151,8 +183,7 @@ export class ServedBook {
    */
   private replyElo(pos: Position, move: number): number {
     pos.play(move);
-    const key = `${pos.keyHi}.${pos.keyLo}`;
-    let elo = this.moverElo.get(key);
+    let elo = this.moverElo.get(pos.keyHi, pos.keyLo);
     if (elo === undefined) {
       let sum = 0;
       let rated = 0;
@@ -163,7 +194,7 @@ export class ServedBook {
       elo = rated > 0 ? sum / rated : 0;
       // Bounded: emptied when full (a walk through the book refills what it needs).
       if (this.moverElo.size >= MOVER_ELO_ENTRIES) this.moverElo.clear();
-      this.moverElo.set(key, elo);
+      this.moverElo.set(pos.keyHi, pos.keyLo, elo);
     }
     pos.undo();
     return elo;
@@ -255,28 +286,69 @@ export class ServedBook {
 
   /**
    * Opens the book again when another process changed its file (a `tabiya book` command: notes
-   * appended, or the file replaced), so the next answers show the change; the file is looked at
-   * (one stat) at most every STAT_EVERY_MS.
+   * appended to a .tbk, or either kind replaced by `book make -o`, `book merge -o`), so the next
+   * answers show the change; the file is looked at (one stat) at most every STAT_EVERY_MS.
+   * Undefined when nothing is to wait for (the hot path: no promise made); a .bin is opened
+   * again asynchronously, and the promise settles when the new book is in place. A file that
+   * cannot be opened (removed, or not a book) leaves the book open as it was, with a warning,
+   * and is tried again at the next look.
    */
-  refresh(now = Date.now()): void {
-    if (this.rich === undefined || now < this.nextStat) return;
+  refresh(now = Date.now()): Promise<void> | undefined {
+    if (this.reopening !== undefined) return this.reopening;
+    if (now < this.nextStat) return undefined;
     this.nextStat = now + STAT_EVERY_MS;
     const id = fileId(this.path);
-    if (id !== this.seen) this.reopen();
+    if (id === this.seen) return undefined;
+    if (this.format === 'tbk') {
+      this.tryReopen(id, () => this.reopen());
+      return undefined;
+    }
+    this.reopening = (async () => {
+      try {
+        const next = await openBook(this.path, { memoryLimit: this.binMemoryLimit }).catch((e: Error) => e);
+        this.tryReopen(id, () => {
+          if (next instanceof Error) throw next;
+          // The swap and the new revision together, so an answer made from the old book is
+          // never kept under the new revision (responseCache.ts).
+          const old = this.bin;
+          this.bin = new HeldBin(next);
+          this.seen = id;
+          this.revision++;
+          void old?.retire();
+        });
+      } finally {
+        this.reopening = undefined;
+      }
+    })();
+    return this.reopening;
   }
 
+  private tryReopen(id: string, reopen: () => void): void {
+    try {
+      reopen();
+    } catch (e) {
+      if (id !== this.unreadable) {
+        this.unreadable = id;
+        process.stderr.write(`warning: ${this.path} changed but cannot be opened again (${(e as Error).message}); the book as opened before is served until it can\n`);
+      }
+    }
+  }
+
+  /** Opens the .tbk again (after a change made here or by another process). */
   private reopen(): void {
-    this.seen = fileId(this.path);
+    const id = fileId(this.path);
+    const next = openAnyRichBook(this.path);
+    this.seen = id;
     this.nextStat = Date.now() + STAT_EVERY_MS;
     this.revision++;
     this.moverElo.clear();
-    const next = openAnyRichBook(this.path);
     this.rich?.close();
     this.rich = next;
   }
 
   async close(): Promise<void> {
-    await this.bin?.close();
+    await this.reopening;
+    await this.bin?.retire();
     this.rich?.close();
   }
 }

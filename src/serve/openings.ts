@@ -9,6 +9,7 @@ import type { Position } from '../core/position.js';
 import { unwrap } from '../core/result.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
 import { playMoveList } from '../notation/moveList.js';
+import { KeyTable } from './keyTable.js';
 
 export interface Opening {
   eco: string;
@@ -16,7 +17,9 @@ export interface Opening {
 }
 
 export class OpeningIndex {
-  private readonly byKey = new Map<string, Opening>();
+  /** Position key → index in `names`. */
+  private readonly byKey = new KeyTable(4096);
+  private readonly names: Opening[] = [];
   /** Lines that did not replay (file:line and why); the list ships clean, so this stays empty. */
   readonly problems: string[] = [];
 
@@ -41,17 +44,16 @@ export class OpeningIndex {
         this.problems.push(`${file}:${i + 1}: ${played.error.message}`);
         continue;
       }
-      const key = keyOf(pos);
-      if (!this.byKey.has(key)) this.byKey.set(key, { eco, name });
+      if (this.byKey.get(pos.keyHi, pos.keyLo) === undefined) {
+        this.byKey.set(pos.keyHi, pos.keyLo, this.names.length);
+        this.names.push({ eco, name });
+      }
     }
   }
 
   /** The opening named for exactly this position, if any. */
   of(pos: Position): Opening | undefined {
-    return this.byKey.get(keyOf(pos));
+    const i = this.byKey.get(pos.keyHi, pos.keyLo);
+    return i === undefined ? undefined : this.names[i];
   }
-}
-
-function keyOf(pos: Position): string {
-  return (pos.keyHi >>> 0).toString(16) + ':' + (pos.keyLo >>> 0).toString(16);
 }

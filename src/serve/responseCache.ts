@@ -46,6 +46,7 @@ export class ResponseCache {
     }
     this.entries.set(key, { book, revision, body });
     this.bytes += cost(key, body);
+    if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) return;
     for (const [k, e] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
       this.entries.delete(k);

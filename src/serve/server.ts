@@ -3,7 +3,8 @@
  * page (dist/web, made by `npm run build:web`), listens, and closes everything on request.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { isIP, type Socket } from 'node:net';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +17,9 @@ const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
 const WASM_DIR = fileURLToPath(new URL('../../wasm/', import.meta.url));
 /** The engine builds the page runs: one thread, and the shared build of several (Lazy SMP). */
 const WASM_BUILDS = ['core.wasm', 'core-shared.wasm'];
+
+/** How long a stop waits for requests under way before it ends their connections (ms). */
+const CLOSE_GRACE_MS = 2000;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -87,6 +91,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     token: opts.token,
     loopbackOnly: isLoopback(opts.host),
   });
+  // A browser opens connections ahead of need (preconnects) and may never send a request on
+  // them. Node's server.close() ends idle keep-alive connections but waits for those, so a
+  // stop would wait until the browser drops them (Chromium keeps an unused socket 10 s or
+  // more): they are ended at once when the server closes.
+  const unused = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.server.on('request', (req: IncomingMessage) => unused.delete(req.socket));
   try {
     await app.listen({ port: opts.port, host: opts.host });
   } catch (e) {
@@ -101,7 +115,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     app,
     books,
     async close() {
-      await app.close();
+      const closed = app.close();
+      for (const socket of unused) socket.destroy();
+      // Requests under way may finish; past the grace period their connections are cut.
+      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await closed;
+      } finally {
+        clearTimeout(cut);
+      }
       for (const b of books) await b.close();
     },
   };

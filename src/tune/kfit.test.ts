@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WEIGHTS } from '../engine/evalParams.js';
+import { GROUPS, WEIGHTS } from '../engine/evalParams.js';
 import { fitK } from './kfit.js';
 import { LocalObjective } from './objective.js';
 import { sharedStore } from './testData.js';
@@ -21,7 +21,14 @@ test('K fit lands on the minimum of the loss over K (checked by a dense scan)', 
   assert.ok(Math.abs(fit.K - bestK) < 0.011, `fit ${fit.K}, scan ${bestK}`);
   assert.ok(fit.loss <= best + 1e-9);
   assert.ok(fit.loss < (await obj.loss(w, fit.K * 0.8)) && fit.loss < (await obj.loss(w, fit.K * 1.2)));
-  // Scaling the evaluation by 2 halves the best K: K is the scale of the evaluation.
-  const half = await fitK(obj, w.map((x) => 2 * x));
+  // Scaling the evaluation by 2 halves the best K: K is the scale of the evaluation. The
+  // evaluation doubles when every weight doubles but the middlegame king danger's, which is
+  // squared: those grow by √2 (src/tune/model.ts).
+  const doubled = w.map((x, i) => {
+    const pair = i >> 1;
+    const g = GROUPS.find((x) => pair >= x.offset && pair < x.offset + x.size)!;
+    return g.kind === 'safety' && (i & 1) === 0 ? Math.SQRT2 * x : 2 * x;
+  });
+  const half = await fitK(obj, doubled);
   assert.ok(Math.abs(half.K - fit.K / 2) < 0.01, `${half.K} vs ${fit.K / 2}`);
 });

@@ -1,53 +1,48 @@
 /**
- * The linearised evaluation and Texel's loss over a trace store.
+ * The traced evaluation and Texel's loss over a trace store:
  *
- *   mg = Σ w[2i]·c_i,  eg = Σ w[2i+1]·c_i       (c_i: the position's coefficients)
- *   e  = (64·mg·phase + eg·(24 − phase)·scale) / (24·64)      scale: scaleW if eg ≥ 0, else scaleB
+ *   e = the evaluation of the position's sums under weights w (model.ts)
  *   σ(e) = 1 / (1 + 10^(−K·e/400)),   loss = mean (r − σ(e))²,   r ∈ {0, ½, 1}
  *
- * which is the engine's evaluation without its final truncation to an integer (`exactEval`
- * keeps it, to prove the model equals `evaluate()`). The gradient treats the scale as constant:
- * it only changes where eg crosses zero, where the endgame half is zero anyway.
+ * `linearEval` is the engine's evaluation without its truncations to integers, `exactEval` keeps
+ * them (to prove the model equals `evaluate()`). The name is historical: the evaluation is
+ * linear in the weights except for king danger and complexity (model.ts).
+ *
+ * The loss and its gradient are the tuner's hot loop (every position, every epoch), so they
+ * keep the eight sums in local variables and spell model.ts's function out here instead of
+ * calling it: with a scratch array and calls per position the fit ran 40% slower (`npm run
+ * bench -- tune`). The linear entries of a row come first, so their loop has no test.
  *
  * Sums, not means, come back from the range functions, so that workers' partial results add up.
  */
-import { EVAL_LIMIT } from '../engine/score.js';
+import { NPAIRS } from '../engine/evalParams.js';
+import { PHASE_MAX, SCALE_NORMAL, SUM_VALUES, accumulate, evalOfSums, exactOfSums } from './model.js';
 import type { TraceStore } from './traceStore.js';
 
-const PHASE_MAX = 24;
-const SCALE_NORMAL = 64;
 const LN10_400 = Math.LN10 / 400;
+const N2 = 2 * NPAIRS;
+const N3 = 3 * NPAIRS;
+const Q = 1 / 720;
+const L = 1 / 20;
+const MG_DIV = 1 / PHASE_MAX;
+const EG_DIV = 1 / (PHASE_MAX * SCALE_NORMAL);
+// Scratch of the slow paths below (one position at a time).
+const S = new Float64Array(SUM_VALUES);
+
+function sumsOf(s: TraceStore, w: ArrayLike<number>, i: number): Float64Array {
+  S.fill(0);
+  accumulate(s.index, s.coef, s.start[i]!, s.start[i + 1]!, w, S);
+  return S;
+}
 
 /** Evaluation of position i under weights w, White's view, unrounded. */
 export function linearEval(s: TraceStore, w: Float64Array, i: number): number {
-  const index = s.index;
-  const coef = s.coef;
-  let mg = 0;
-  let eg = 0;
-  for (let j = s.start[i]!, end = s.start[i + 1]!; j < end; j++) {
-    const p = index[j]! << 1;
-    const c = coef[j]!;
-    mg += w[p]! * c;
-    eg += w[p + 1]! * c;
-  }
-  const ph = s.phase[i]!;
-  const scale = eg >= 0 ? s.scaleW[i]! : s.scaleB[i]!;
-  return (mg * ph * SCALE_NORMAL + eg * (PHASE_MAX - ph) * scale) / (PHASE_MAX * SCALE_NORMAL);
+  return evalOfSums(sumsOf(s, w, i), s.phase[i]!, s.scaleW[i]!, s.scaleB[i]!);
 }
 
 /** The engine's integer arithmetic (truncation toward zero, evaluation limit) for integer weights. */
 export function exactEval(s: TraceStore, w: Int32Array, i: number): number {
-  let mg = 0;
-  let eg = 0;
-  for (let j = s.start[i]!, end = s.start[i + 1]!; j < end; j++) {
-    const p = s.index[j]! << 1;
-    mg += w[p]! * s.coef[j]!;
-    eg += w[p + 1]! * s.coef[j]!;
-  }
-  const ph = s.phase[i]!;
-  const scale = eg >= 0 ? s.scaleW[i]! : s.scaleB[i]!;
-  const v = ((mg * ph * SCALE_NORMAL + eg * (PHASE_MAX - ph) * scale) / (PHASE_MAX * SCALE_NORMAL)) | 0;
-  return v > EVAL_LIMIT ? EVAL_LIMIT : v < -EVAL_LIMIT ? -EVAL_LIMIT : v;
+  return exactOfSums(sumsOf(s, w, i), s.phase[i]!, s.scaleW[i]!, s.scaleB[i]!);
 }
 
 /** σ of an evaluation for scale K. */
@@ -65,15 +60,43 @@ export function lossRange(s: TraceStore, w: Float64Array, K: number, from: numbe
   for (let i = from; i < to; i++) {
     let mg = 0;
     let eg = 0;
-    for (let j = start[i]!, end = start[i + 1]!; j < end; j++) {
-      const p = index[j]! << 1;
+    let kwm = 0;
+    let kwe = 0;
+    let kbm = 0;
+    let kbe = 0;
+    let cx = 0;
+    let j = start[i]!;
+    const b = start[i + 1]!;
+    for (; j < b; j++) {
+      const e = index[j]!;
+      if (e >= NPAIRS) break;
+      const p = e << 1;
       const c = coef[j]!;
       mg += w[p]! * c;
       eg += w[p + 1]! * c;
     }
+    for (; j < b; j++) {
+      const e = index[j]!;
+      const c = coef[j]!;
+      if (e < N2) {
+        const p = (e - NPAIRS) << 1;
+        kwm += w[p]! * c;
+        kwe += w[p + 1]! * c;
+      } else if (e < N3) {
+        const p = (e - N2) << 1;
+        kbm += w[p]! * c;
+        kbe += w[p + 1]! * c;
+      } else cx += w[((e - N3) << 1) + 1]! * c;
+    }
+    // model.ts evalOfSums, spelled out.
+    if (kwm > 0) mg += kwm * kwm * Q;
+    if (kbm > 0) mg -= kbm * kbm * Q;
+    if (kwe > 0) eg += kwe * L;
+    if (kbe > 0) eg -= kbe * L;
+    if (eg > 0) eg += cx > -eg ? cx : -eg;
+    else if (eg < 0) eg -= cx > eg ? cx : eg;
     const ph = s.phase[i]!;
-    const scale = eg >= 0 ? s.scaleW[i]! : s.scaleB[i]!;
-    const e = (mg * ph * SCALE_NORMAL + eg * (PHASE_MAX - ph) * scale) / (PHASE_MAX * SCALE_NORMAL);
+    const e = mg * ph * MG_DIV + eg * (PHASE_MAX - ph) * (eg >= 0 ? s.scaleW[i]! : s.scaleB[i]!) * EG_DIV;
     const d = s.result[i]! * 0.5 - 1 / (1 + Math.exp(-k * e));
     sum += d * d;
   }
@@ -88,31 +111,95 @@ export function lossGradRange(s: TraceStore, w: Float64Array, K: number, from: n
   const start = s.start;
   let sum = 0;
   for (let i = from; i < to; i++) {
-    const a = start[i]!;
-    const b = start[i + 1]!;
     let mg = 0;
     let eg = 0;
-    for (let j = a; j < b; j++) {
-      const p = index[j]! << 1;
+    let kwm = 0;
+    let kwe = 0;
+    let kbm = 0;
+    let kbe = 0;
+    let cx = 0;
+    const a = start[i]!;
+    const b = start[i + 1]!;
+    let j = a;
+    for (; j < b; j++) {
+      const e = index[j]!;
+      if (e >= NPAIRS) break;
+      const p = e << 1;
       const c = coef[j]!;
       mg += w[p]! * c;
       eg += w[p + 1]! * c;
     }
+    const split = j;
+    for (; j < b; j++) {
+      const e = index[j]!;
+      const c = coef[j]!;
+      if (e < N2) {
+        const p = (e - NPAIRS) << 1;
+        kwm += w[p]! * c;
+        kwe += w[p + 1]! * c;
+      } else if (e < N3) {
+        const p = (e - N2) << 1;
+        kbm += w[p]! * c;
+        kbe += w[p + 1]! * c;
+      } else cx += w[((e - N3) << 1) + 1]! * c;
+    }
+    // model.ts evalOfSums and sumGradients, spelled out.
+    if (kwm > 0) mg += kwm * kwm * Q;
+    if (kbm > 0) mg -= kbm * kbm * Q;
+    let eg1 = eg;
+    if (kwe > 0) eg1 += kwe * L;
+    if (kbe > 0) eg1 -= kbe * L;
+    // d eg'' / d eg' (1 where complexity leaves the sign alone) and d eg'' / d cx.
+    let egF = 0;
+    let dEg = 0;
+    let dCx = 0;
+    if (eg1 > 0) {
+      if (cx > -eg1) {
+        egF = eg1 + cx;
+        dEg = 1;
+        dCx = 1;
+      }
+    } else if (eg1 < 0) {
+      if (cx > eg1) {
+        egF = eg1 - cx;
+        dEg = 1;
+        dCx = -1;
+      }
+    }
     const ph = s.phase[i]!;
-    const scale = eg >= 0 ? s.scaleW[i]! : s.scaleB[i]!;
-    const e = (mg * ph * SCALE_NORMAL + eg * (PHASE_MAX - ph) * scale) / (PHASE_MAX * SCALE_NORMAL);
+    const scale = egF >= 0 ? s.scaleW[i]! : s.scaleB[i]!;
+    const e = mg * ph * MG_DIV + egF * (PHASE_MAX - ph) * scale * EG_DIV;
     const sig = 1 / (1 + Math.exp(-k * e));
     const d = s.result[i]! * 0.5 - sig;
     sum += d * d;
     // d/de (r − σ)² = −2 (r − σ) σ (1 − σ) k
     const g = -2 * d * sig * (1 - sig) * k;
-    const gm = (g * ph) / PHASE_MAX;
-    const ge = (g * (PHASE_MAX - ph) * scale) / (PHASE_MAX * SCALE_NORMAL);
-    for (let j = a; j < b; j++) {
+    const gm = g * ph * MG_DIV;
+    const ge = g * (PHASE_MAX - ph) * scale * EG_DIV * dEg;
+    for (j = a; j < split; j++) {
       const p = index[j]! << 1;
       const c = coef[j]!;
       grad[p] += gm * c;
       grad[p + 1] += ge * c;
+    }
+    if (split === b) continue;
+    const gkwm = kwm > 0 ? gm * 2 * kwm * Q : 0;
+    const gkwe = kwe > 0 ? ge * L : 0;
+    const gkbm = kbm > 0 ? -gm * 2 * kbm * Q : 0;
+    const gkbe = kbe > 0 ? -ge * L : 0;
+    const gcx = g * (PHASE_MAX - ph) * scale * EG_DIV * dCx;
+    for (j = split; j < b; j++) {
+      const e = index[j]!;
+      const c = coef[j]!;
+      if (e < N2) {
+        const p = (e - NPAIRS) << 1;
+        grad[p] += gkwm * c;
+        grad[p + 1] += gkwe * c;
+      } else if (e < N3) {
+        const p = (e - N2) << 1;
+        grad[p] += gkbm * c;
+        grad[p + 1] += gkbe * c;
+      } else grad[((e - N3) << 1) + 1] += gcx * c;
     }
   }
   return sum;

@@ -1,11 +1,12 @@
 /**
- * The tuner's data: every position reduced to what the linear evaluation needs, in flat typed
- * arrays (compressed sparse rows). Position i owns entries start[i] .. start[i + 1] of `index`
- * (a weight pair) and `coef` (its coefficient, White's count minus Black's), plus its game
- * phase, the endgame scale for either side being ahead, its result and the engine's own
- * evaluation (to check the linear model against). A position holds about 60 nonzero
- * coefficients out of ~700 pairs, so the loss over half a million positions is a few tens of
- * millions of multiply-adds.
+ * The tuner's data: every position reduced to what the evaluation model needs (model.ts), in
+ * flat typed arrays (compressed sparse rows). Position i owns entries start[i] .. start[i + 1]
+ * of `index` (sum · NPAIRS + weight pair, in increasing order, so the linear sum's entries come
+ * first) and `coef` (its coefficient: for the linear sum White's count minus Black's), plus its
+ * game phase, the endgame scale for either side being ahead, its result and the engine's own
+ * evaluation (to check the model against). A position holds about 70 nonzero coefficients
+ * out of ~700 pairs, so the loss over half a million positions is a few tens of millions of
+ * multiply-adds.
  *
  * The arrays can live in SharedArrayBuffers, so worker threads read the same store without
  * copies (`toShared`, `fromBuffers`). Traces come from the WebAssembly core (core.ts): the
@@ -14,6 +15,7 @@
 import type { Position } from '../core/position.js';
 import { NPAIRS } from '../engine/evalParams.js';
 import { tunerCore } from './core.js';
+import { TRACE_SUMS } from './model.js';
 
 export interface TraceBuffers {
   n: number;
@@ -161,12 +163,13 @@ export class TraceBuilder {
     const t = core.evaluateTrace();
     if (t.special) return TRACE_SPECIAL;
     if (this.n + 2 > this.start.length) this.growRows();
-    if (this.nnz + NPAIRS > this.index.length) this.growEntries();
+    if (this.nnz + TRACE_SUMS * NPAIRS > this.index.length) this.growEntries();
     this.scaleW[this.n] = t.scaleW;
     this.scaleB[this.n] = t.scaleB;
     const c = t.coef;
     let at = this.nnz;
-    for (let i = 0; i < NPAIRS; i++) {
+    // In index order, so a row's linear entries (index < NPAIRS) come first (model.ts).
+    for (let i = 0; i < TRACE_SUMS * NPAIRS; i++) {
       const v = c[i]!;
       if (v === 0) continue;
       if (!Number.isInteger(v) || v < -32768 || v > 32767) throw new Error(`evaluation trace: coefficient ${v} of pair ${i} is not a 16-bit integer`);

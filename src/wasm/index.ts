@@ -399,6 +399,32 @@ export function ttMove(keyLo: i32, keyHi: i32): i32 {
   return tt.probe(key, 0) ? tt.move : 0;
 }
 
+// ----- the hash table itself, for its tests (test/core-tt.test.ts) -----
+
+function keyOf(keyLo: i32, keyHi: i32): u64 {
+  return (<u64>(<u32>keyHi) << 32) | <u64>(<u32>keyLo);
+}
+/** Stores an entry as the search does (score as seen `ply` plies from the root). */
+export function ttStore(keyLo: i32, keyHi: i32, ply: i32, move: i32, score: i32, evalScore: i32, depth: i32, bound: i32, pv: bool): void {
+  tt.store(keyOf(keyLo, keyHi), ply, move, score, evalScore, depth, bound, pv);
+}
+/** Probes as the search does; on a hit the entry's fields are read with ttField. */
+export function ttProbe(keyLo: i32, keyHi: i32, ply: i32): bool {
+  return tt.probe(keyOf(keyLo, keyHi), ply);
+}
+/** Field of the last hit: 0 move, 1 score, 2 static evaluation, 3 depth, 4 bound. */
+export function ttField(i: i32): i32 {
+  return i == 0 ? tt.move : i == 1 ? tt.score : i == 2 ? tt.eval : i == 3 ? tt.depth : tt.bound;
+}
+/** A new search: entries of earlier ones age. */
+export function ttNewSearch(): void {
+  tt.newSearch();
+}
+/** Address of the key's bucket (two entries of four i32 words), to damage it in a test. */
+export function ttBucketPtr(keyLo: i32): usize {
+  return changetype<usize>(tt.data) + ((<usize>(keyLo & tt.mask)) << 5);
+}
+
 /** Searches the set-up position to `depth` with a fresh hash, histories and pawn hash (the bench). */
 export function searchFresh(depth: i32): i32 {
   newGame();

@@ -251,6 +251,17 @@ function renderExplorer(): void {
   $<HTMLSelectElement>('policy').disabled = ex.format === 'bin';
   $('policy').title = ex.format === 'bin' ? 'A Polyglot .bin is played by its weights' : 'How the engine would choose among these moves';
   $('bookinfo').textContent = `${ex.format === 'bin' ? 'Polyglot .bin' : '.tbk'}${ex.editable ? '' : ex.format === 'tbk' ? ', read-only' : ''}`;
+  markMoreRows();
+}
+
+/**
+ * The table keeps its height (no layout jump): when rows lie below what it shows, the Σ row
+ * fades what it cuts, so the cut looks like the edge of a list that scrolls and not like a
+ * stray line.
+ */
+function markMoreRows(): void {
+  const wrap = document.querySelector('.table-wrap')!;
+  wrap.classList.toggle('more', wrap.scrollTop + wrap.clientHeight < wrap.scrollHeight - 1);
 }
 
 function playRow(i: number): void {
@@ -421,7 +432,9 @@ function renderPvs(pos: Position): void {
   for (let i = 0; i < n; i++) {
     const info = pvLines[i];
     if (info === undefined) {
-      items.push('<li>&nbsp;</li>');
+      // Before any analysis, the first line says what the space is for (its height is kept: no layout jump).
+      const hint = !analysing ? 'Analyse: the engine\u2019s best lines show here.' : countLegal(pos) > 0 ? 'Searching\u2026' : '';
+      items.push(i > 0 || hint === '' ? '<li>&nbsp;</li>' : `<li class="hint">${hint}</li>`);
       continue;
     }
     items.push(`<li><b class="score">${scoreText(info, white)}</b> <span class="pv">${esc(pvSan(line.position(), info.pv))}</span></li>`);
@@ -462,8 +475,10 @@ function toggleAnalysis(): void {
   analysing = !analysing;
   $('analyse').textContent = analysing ? 'Stop' : 'Analyse';
   $('analyse').classList.toggle('on', analysing);
-  if (analysing) analyse();
-  else {
+  if (analysing) {
+    analyse();
+    renderPvs(line.position());
+  } else {
     engine.stop();
     $('engineinfo').textContent = '\u00a0';
   }
@@ -634,6 +649,7 @@ function init(): void {
     if (f !== undefined) void importPgn(f);
   };
   $('analyse').onclick = toggleAnalysis;
+  document.querySelector('.table-wrap')!.addEventListener('scroll', markMoreRows, { passive: true });
   $('multipv').onchange = () => analysing && analyse();
   $('play').onclick = startGame;
   $('fen-copy').onclick = () => void copy(line.fen(), 'FEN');

@@ -49,3 +49,26 @@ export function assertLinear<T>(name: string, make: (size: number) => T, parse: 
   }
   assert.fail(`${name}: one input of ${size} took ${tBig.toFixed(1)} ms CPU, 16 inputs of ${size / 16} took ${tSmall.toFixed(1)} ms: not linear`);
 }
+
+/**
+ * Waits for `promise` at most `ms` of wall-clock time: a hang bound for a step that takes well
+ * under a second on an idle machine (closing a page, a browser or a server), set far above what
+ * a busy machine needs, so only a step that would wait forever reaches it. Past it, `onHang`
+ * runs (it ends what hangs, so the test run can go on, and may say more about the state) and
+ * the test fails naming the step.
+ */
+export async function settlesWithin<T>(what: string, ms: number, promise: Promise<T>, onHang?: () => string | undefined | Promise<string | undefined>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<'hang'>((resolve) => {
+    timer = setTimeout(() => resolve('hang'), ms);
+  });
+  try {
+    const r = await Promise.race([promise.then((value) => ({ value })), hang]);
+    if (r !== 'hang') return r.value;
+  } finally {
+    clearTimeout(timer);
+  }
+  promise.catch(() => {});
+  const more = await onHang?.();
+  return assert.fail(`${what} did not finish within ${ms / 1000} s (hang bound)${more ? `: ${more}` : ''}`);
+}

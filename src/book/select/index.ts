@@ -34,6 +34,11 @@ function veto(config: BookPolicyConfig, m: RichMove): string {
 }
 
 
+/** The policy's probabilities for the moves the vetoes kept, with the reasons when `explain`. */
+function runPolicy(config: BookPolicyConfig, kept: readonly RichMove[], explain: boolean): { probability: number[]; reasons: string[] } {
+  return config.policy === 'terra' ? explainTerra(planTerra(config, kept, explain), kept.length, explain) : explainWeights(planWeights(config, kept, explain), kept.length, explain);
+}
+
 /**
  * The probability `choose` gives each move (same order as `moves`), and why it is in or out.
  * The rating filter acts first: the policy then runs as if the book held only the moves it kept.
@@ -41,7 +46,7 @@ function veto(config: BookPolicyConfig, m: RichMove): string {
 export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove[]): PolicyRow[] {
   const vetoes = moves.map((m) => veto(config, m));
   const kept = moves.filter((_, i) => vetoes[i] === '');
-  const { probability, reasons } = config.policy === 'terra' ? explainTerra(planTerra(config, kept), kept.length) : explainWeights(planWeights(config, kept), kept.length);
+  const { probability, reasons } = runPolicy(config, kept, true);
   let k = 0;
   return moves.map((m, i) => {
     const veto = vetoes[i]!;
@@ -52,6 +57,19 @@ export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove
 }
 
 /**
+ * The probability `choose` gives each move (same order as `moves`): `explainPolicy`'s numbers
+ * without its reasons, whose text costs more than the arithmetic (the explorer asks for every
+ * position it shows).
+ */
+export function policyProbabilities(config: BookPolicyConfig, moves: readonly RichMove[]): number[] {
+  const kept = moves.filter((m) => veto(config, m) === '');
+  const { probability } = runPolicy(config, kept, false);
+  if (kept.length === moves.length) return probability;
+  let k = 0;
+  return moves.map((m) => (m === kept[k] ? probability[k++]! : 0));
+}
+
+/**
  * The move the policy plays, or 0 when it plays none (out of book). `random` gives uniform
  * numbers in [0, 1); with a seeded one (`seededRandom`) the choice is reproducible.
  */
@@ -59,7 +77,7 @@ export function choose(config: BookPolicyConfig, moves: readonly RichMove[], ran
   // The policy's own procedure sees only the moves the vetoes (forbidden, rating filter) let through.
   moves = moves.filter((m) => veto(config, m) === '');
   if (moves.length === 0) return 0;
-  const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves), random) : chooseWeights(planWeights(config, moves), random);
+  const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves, false), random) : chooseWeights(planWeights(config, moves, false), random);
   return i < 0 ? 0 : moves[i]!.move;
 }
 
@@ -70,6 +88,6 @@ export function choose(config: BookPolicyConfig, moves: readonly RichMove[], ran
 export function avoidedMoves(config: BookPolicyConfig, moves: readonly RichMove[]): number[] {
   // Forbidden moves stay out of the search too: the audit found them losing.
   const forbidden = moves.filter((m) => m.forbidden === true).map((m) => m.move);
-  const avoid = config.policy !== 'terra' ? moves.filter((m) => config.userValues && m.userValue === 0 && !m.postBook).map((m) => m.move) : planTerra(config, moves).avoid.map((i) => moves[i]!.move);
+  const avoid = config.policy !== 'terra' ? moves.filter((m) => config.userValues && m.userValue === 0 && !m.postBook).map((m) => m.move) : planTerra(config, moves, false).avoid.map((i) => moves[i]!.move);
   return [...new Set([...forbidden, ...avoid])];
 }

@@ -55,7 +55,8 @@ export function winPercent(wins: number, draws: number, losses: number): number 
   return n === 0 ? 0 : (100 * (wins + draws / 2)) / n;
 }
 
-export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[]): TerraPlan {
+/** `explain` false: the reasons stay empty (the explorer and the engine only need the numbers). */
+export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[], explain = true): TerraPlan {
   const reasons: string[] = moves.map(() => '');
   const always: number[] = [];
   const user: number[] = [];
@@ -77,9 +78,9 @@ export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[]): Terr
     const v = m.userValue;
     if (v >= 100) {
       always.push(i);
-      reasons[i] = 'user value 100: always played';
+      if (explain) reasons[i] = 'user value 100: always played';
     } else if (v === 0) {
-      reasons[i] = 'user value 0: never played (avoid list)';
+      if (explain) reasons[i] = 'user value 0: never played (avoid list)';
       avoid.push(i);
     } else if (v > 0) {
       user.push(i);
@@ -91,9 +92,9 @@ export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[]): Terr
         if (tw > c.terraLimit) {
           stats.push(i);
           statValues.push(Math.max(1, Math.round(tw)));
-          reasons[i] = `own Win% ${pct(tw)} over ${tGames} games (≥ MinTerraGames ${c.minTerraGames}), above TerraLimit ${c.terraLimit}`;
+          if (explain) reasons[i] = `own Win% ${pct(tw)} over ${tGames} games (≥ MinTerraGames ${c.minTerraGames}), above TerraLimit ${c.terraLimit}`;
         } else {
-          reasons[i] = `avoid list: own Win% ${pct(tw)} over ${tGames} games is not above TerraLimit ${c.terraLimit}`;
+          if (explain) reasons[i] = `avoid list: own Win% ${pct(tw)} over ${tGames} games is not above TerraLimit ${c.terraLimit}`;
           avoid.push(i);
         }
         continue;
@@ -104,17 +105,19 @@ export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[]): Terr
         // frequency, its Win% is unknown (counted as even), and the game limits cannot apply.
         fsum += m.weight!;
         pending.push({ i, games: m.weight!, win: 50, weightOnly: true });
-        reasons[i] = `weight ${m.weight} only (no game statistics): `;
+        if (explain) reasons[i] = `weight ${m.weight} only (no game statistics): `;
         continue;
       }
       fsum += games;
-      const few = tGames > 0 ? `only ${tGames} own game${tGames > 1 ? 's' : ''} (< MinTerraGames ${c.minTerraGames}), so fixed statistics: ` : '';
+      const few = explain && tGames > 0 ? `only ${tGames} own game${tGames > 1 ? 's' : ''} (< MinTerraGames ${c.minTerraGames}), so fixed statistics: ` : '';
       const win = winPercent(m.wins, m.draws, m.losses);
-      if (games < c.minBookGames) reasons[i] = `${few}${games} games < MinBookGames ${c.minBookGames}`;
-      else if (win < c.bookLimit) reasons[i] = `${few}fixed Win% ${pct(win)} < BookLimit ${c.bookLimit}`;
-      else {
+      if (games < c.minBookGames) {
+        if (explain) reasons[i] = `${few}${games} games < MinBookGames ${c.minBookGames}`;
+      } else if (win < c.bookLimit) {
+        if (explain) reasons[i] = `${few}fixed Win% ${pct(win)} < BookLimit ${c.bookLimit}`;
+      } else {
         pending.push({ i, games, win, weightOnly: false });
-        reasons[i] = few;
+        if (explain) reasons[i] = few;
       }
     }
   }
@@ -123,11 +126,11 @@ export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[]): Terr
     if (byFrequency) {
       const f = (100 * p.games) / fsum;
       statValues.push(Math.max(1, Math.round(f)));
-      reasons[p.i] += `frequency ${p.games}/${fsum} = ${pct(f)}%`;
-      if (!p.weightOnly) reasons[p.i] += `, fixed Win% ${pct(p.win)} ≥ BookLimit ${c.bookLimit}`;
+      if (explain) reasons[p.i] += `frequency ${p.games}/${fsum} = ${pct(f)}%`;
+      if (explain && !p.weightOnly) reasons[p.i] += `, fixed Win% ${pct(p.win)} ≥ BookLimit ${c.bookLimit}`;
     } else {
       statValues.push(Math.max(1, Math.round(p.win)));
-      reasons[p.i] += p.weightOnly ? 'Win% unknown, counted as 50' : `fixed Win% ${pct(p.win)} over ${p.games} games ≥ BookLimit ${c.bookLimit}`;
+      if (explain) reasons[p.i] += p.weightOnly ? 'Win% unknown, counted as 50' : `fixed Win% ${pct(p.win)} over ${p.games} games ≥ BookLimit ${c.bookLimit}`;
     }
   }
   // Stats rows were pushed in two passes (own-Win% moves first); restore book order so ties and
@@ -154,16 +157,16 @@ export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[]): Terr
     const tGames = m.dynWins + m.dynDraws + m.dynLosses;
     const tw = winPercent(m.dynWins, m.dynDraws, m.dynLosses);
     if (tGames < c.minTerraGames) {
-      reasons[i] = `PostBook: ignored, ${tGames} own games < MinTerraGames ${c.minTerraGames}`;
+      if (explain) reasons[i] = `PostBook: ignored, ${tGames} own games < MinTerraGames ${c.minTerraGames}`;
     } else if (tw <= c.terraLimit) {
-      reasons[i] = `PostBook: avoid list, own Win% ${pct(tw)} is not above TerraLimit ${c.terraLimit}`;
+      if (explain) reasons[i] = `PostBook: avoid list, own Win% ${pct(tw)} is not above TerraLimit ${c.terraLimit}`;
       avoid.push(i);
     } else if (!c.postBook) {
-      reasons[i] = 'PostBook is off';
+      if (explain) reasons[i] = 'PostBook is off';
     } else if (always.length > 0 || hasUser || hasStats) {
-      reasons[i] = 'PostBook: used only when the book has nothing to play';
+      if (explain) reasons[i] = 'PostBook: used only when the book has nothing to play';
     } else {
-      reasons[i] = `PostBook: own Win% ${pct(tw)} over ${tGames} games`;
+      if (explain) reasons[i] = `PostBook: own Win% ${pct(tw)} over ${tGames} games`;
       if (post < 0 || postBetter(m, moves[post]!)) post = i;
     }
   }
@@ -182,12 +185,12 @@ function postBetter(a: RichMove, b: RichMove): boolean {
 }
 
 /** The probability of each move under the plan, with the reasons completed. */
-export function explainTerra(plan: TerraPlan, n: number): { probability: number[]; reasons: string[] } {
+export function explainTerra(plan: TerraPlan, n: number, explain = true): { probability: number[]; reasons: string[] } {
   const probability: number[] = new Array<number>(n).fill(0);
   const reasons = plan.reasons.slice();
   if (plan.always.length > 0) {
     for (const i of plan.always) probability[i] = 1 / plan.always.length;
-    for (const i of [...plan.user, ...plan.stats]) reasons[i] = `not considered: a move is set to 100 (always); would be: ${reasons[i] || `user value`}`;
+    if (explain) for (const i of [...plan.user, ...plan.stats]) reasons[i] = `not considered: a move is set to 100 (always); would be: ${reasons[i] || `user value`}`;
     return { probability, reasons };
   }
   const pu = plan.pUser;
@@ -196,20 +199,20 @@ export function explainTerra(plan: TerraPlan, n: number): { probability: number[
   plan.user.forEach((i, k) => {
     const v = plan.userValues[k]!;
     probability[i] = (pu * v) / userSum;
-    reasons[i] = `user value ${v}: roulette ${v}/${userSum} in the user-set group` + (plan.stats.length > 0 ? ` (chosen with P = ${pct(pu * 100)}%)` : '');
+    if (explain) reasons[i] = `user value ${v}: roulette ${v}/${userSum} in the user-set group` + (plan.stats.length > 0 ? ` (chosen with P = ${pct(pu * 100)}%)` : '');
   });
   const ps = 1 - pu;
   // The group's chance is worth saying only when a die chooses between two groups.
-  const statsChance = plan.user.length > 0 ? ` (chosen with P = ${pct(ps * 100)}%)` : '';
+  const statsChance = explain && plan.user.length > 0 ? ` (chosen with P = ${pct(ps * 100)}%)` : '';
   if (plan.best) {
     const b = firstMax(plan.statValues);
     plan.stats.forEach((i, k) => {
       const v = plan.statValues[k]!;
       if (k === b) {
         probability[i] = ps;
-        reasons[i] = `best value ${v} in the statistics group${statsChance}: ${reasons[i]}`;
+        if (explain) reasons[i] = `best value ${v} in the statistics group${statsChance}: ${reasons[i]}`;
       } else {
-        reasons[i] = `not the best value (${v} < ${plan.statValues[b]!}): ${reasons[i]}`;
+        if (explain) reasons[i] = `not the best value (${v} < ${plan.statValues[b]!}): ${reasons[i]}`;
       }
     });
   } else {
@@ -218,7 +221,7 @@ export function explainTerra(plan: TerraPlan, n: number): { probability: number[
     plan.stats.forEach((i, k) => {
       const v = plan.statValues[k]!;
       probability[i] = (ps * v) / sum;
-      reasons[i] = `value ${v}: roulette ${v}/${sum} in the statistics group${statsChance}: ${reasons[i]}`;
+      if (explain) reasons[i] = `value ${v}: roulette ${v}/${sum} in the statistics group${statsChance}: ${reasons[i]}`;
     });
   }
   if (plan.post >= 0) probability[plan.post] = 1;

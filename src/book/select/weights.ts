@@ -41,7 +41,8 @@ export interface WeightPlan {
   rule: 'best' | 'worst' | 'random' | 'uniform';
 }
 
-export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[]): WeightPlan {
+/** `explain` false: the reasons stay empty (the explorer and the engine only need the numbers). */
+export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[], explain = true): WeightPlan {
   const reasons: string[] = moves.map(() => '');
   const always: number[] = [];
   const cands: number[] = [];
@@ -62,36 +63,36 @@ export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[]): We
     const m = moves[i]!;
     const weight = polyglotWeight(m);
     if (m.postBook) {
-      reasons[i] = 'PostBook move: only the terra policy plays these';
+      if (explain) reasons[i] = 'PostBook move: only the terra policy plays these';
       continue;
     }
     if (c.userValues && m.userValue === 0) {
-      reasons[i] = 'user value 0: never played';
+      if (explain) reasons[i] = 'user value 0: never played';
       continue;
     }
     if (c.userValues && m.userValue >= 100) {
       always.push(i);
-      reasons[i] = 'user value 100: always played';
+      if (explain) reasons[i] = 'user value 100: always played';
       continue;
     }
     if (weight <= 0) {
-      reasons[i] = 'weight 0: never played';
+      if (explain) reasons[i] = 'weight 0: never played';
       continue;
     }
     if (polyglot) {
       const share = total > 0 ? Math.trunc((10000 * scaled[i]!) / total) : 0;
-      const learnt = c.bookLearn ? ` (learn-scaled ${scaled[i]! / 1000})` : '';
+      const learnt = explain && c.bookLearn ? ` (learn-scaled ${scaled[i]! / 1000})` : '';
       if (share <= 10 * c.bookThreshold) {
-        reasons[i] = `share ${share / 100}% of weight ${weight}${learnt} is not above BookThreshold ${c.bookThreshold}‰`;
+        if (explain) reasons[i] = `share ${share / 100}% of weight ${weight}${learnt} is not above BookThreshold ${c.bookThreshold}‰`;
         continue;
       }
       cands.push(i);
       weights.push(share);
-      reasons[i] = `share ${share / 100}% of weight ${weight}${learnt}`;
+      if (explain) reasons[i] = `share ${share / 100}% of weight ${weight}${learnt}`;
     } else {
       cands.push(i);
       weights.push(weight);
-      reasons[i] = `weight ${weight}`;
+      if (explain) reasons[i] = `weight ${weight}`;
     }
   }
   return { reasons, always, cands, weights, rule };
@@ -113,12 +114,12 @@ function firstMin(values: readonly number[]): number {
   return best;
 }
 
-export function explainWeights(plan: WeightPlan, n: number): { probability: number[]; reasons: string[] } {
+export function explainWeights(plan: WeightPlan, n: number, explain = true): { probability: number[]; reasons: string[] } {
   const probability: number[] = new Array<number>(n).fill(0);
   const reasons = plan.reasons.slice();
   if (plan.always.length > 0) {
     for (const i of plan.always) probability[i] = 1 / plan.always.length;
-    for (const i of plan.cands) reasons[i] = `not considered: a move is set to 100 (always); ${reasons[i]}`;
+    if (explain) for (const i of plan.cands) reasons[i] = `not considered: a move is set to 100 (always); ${reasons[i]}`;
     return { probability, reasons };
   }
   if (plan.cands.length === 0) return { probability, reasons };
@@ -127,20 +128,20 @@ export function explainWeights(plan: WeightPlan, n: number): { probability: numb
     plan.cands.forEach((i, j) => {
       if (j === k) {
         probability[i] = 1;
-        reasons[i] = `${plan.rule} of the book: ${reasons[i]}`;
-      } else reasons[i] = `not the ${plan.rule}: ${reasons[i]}`;
+        if (explain) reasons[i] = `${plan.rule} of the book: ${reasons[i]}`;
+      } else if (explain) reasons[i] = `not the ${plan.rule}: ${reasons[i]}`;
     });
   } else if (plan.rule === 'uniform') {
     for (const i of plan.cands) {
       probability[i] = 1 / plan.cands.length;
-      reasons[i] = `one of ${plan.cands.length} alike: ${reasons[i]}`;
+      if (explain) reasons[i] = `one of ${plan.cands.length} alike: ${reasons[i]}`;
     }
   } else {
     let sum = 0;
     for (const w of plan.weights) sum += w;
     plan.cands.forEach((i, j) => {
       probability[i] = plan.weights[j]! / sum;
-      reasons[i] = `weighted ${plan.weights[j]!}/${sum}: ${reasons[i]}`;
+      if (explain) reasons[i] = `weighted ${plan.weights[j]!}/${sum}: ${reasons[i]}`;
     });
   }
   return { probability, reasons };

@@ -6,6 +6,10 @@
  * For each solved position it also records when the solution was found: the first completed
  * iteration from which the best move stayed a solution until the end (depth, nodes, time).
  * Totals of these separate two searches that solve the same count, one of them faster.
+ *
+ * Suites that grade moves (the Strategic Test Suite: `c0 "f5=10, Be5+=2, Bf2=3"`) are scored
+ * too: the points of the move played (0 for a move not listed) against the most any listed
+ * move earns, in all and by theme (the id without its number, "STS(v1.0) Undermine").
  */
 import { wasmCoreModule } from '../../node/wasmCore.js';
 import { Engine } from '../../engine/engine.js';
@@ -35,6 +39,13 @@ interface Solution {
   time: number;
 }
 
+/** Points earned and the most that could be, over some positions. */
+interface Points {
+  points: number;
+  max: number;
+  positions: number;
+}
+
 interface Failure {
   id: string;
   line: number;
@@ -60,6 +71,8 @@ export function epdCommand(file: string, opts: EpdOptions): void {
   const failures: Failure[] = [];
   const solutions: Solution[] = [];
   const errors: { line: number; message: string }[] = [];
+  const themes = new Map<string, Points>();
+  const graded: Points = { points: 0, max: 0, positions: 0 };
   let solved = 0;
   let total = 0;
   let searched = 0;
@@ -88,6 +101,14 @@ export function epdCommand(file: string, opts: EpdOptions): void {
         else bad = `${op} ${san}: ${m.error.message}`;
       }
     }
+    const grades = new Map<number, number>();
+    for (const item of (ops.get('c0') ?? []).join(' ').split(',')) {
+      if (item.trim() === '' || bad !== '') continue;
+      const g = /^\s*(\S+)=(\d+)\s*$/.exec(item);
+      const m = g ? parseSan(engine.pos, g[1]!) : undefined;
+      if (m?.ok) grades.set(m.value, Number(g![2]));
+      else bad = `c0: ${g ? `${g[1]}: ${m!.ok ? '' : m!.error.message}` : `${JSON.stringify(item.trim())} is not MOVE=POINTS`}`;
+    }
     if (bad !== '' || (bm.length === 0 && am.length === 0)) {
       errors.push({ line: rec.line, message: `${file}:${rec.line}: ${bad || 'no bm or am operation'}` });
       continue;
@@ -104,6 +125,16 @@ export function epdCommand(file: string, opts: EpdOptions): void {
     searched += r.nodes;
     time += r.time;
     const id = ops.get('id')?.[0] ?? `line ${rec.line}`;
+    if (grades.size > 0) {
+      const theme = id.replace(/\.?\d+$/, '');
+      const t = themes.get(theme) ?? { points: 0, max: 0, positions: 0 };
+      themes.set(theme, t);
+      for (const p of [t, graded]) {
+        p.points += grades.get(r.bestMove) ?? 0;
+        p.max += Math.max(...grades.values());
+        p.positions++;
+      }
+    }
     if (isSolution(r.bestMove)) {
       solved++;
       // A best move that no completed iteration reported (found within the last one) counts at the end.
@@ -123,12 +154,19 @@ export function epdCommand(file: string, opts: EpdOptions): void {
   if (total === 0) throw new CliError(`${file}: none of its ${errors.length} positions could be searched`, 1);
   const nps = Math.round((searched * 1000) / Math.max(1, time));
   const found = summarizeSolutions(solutions);
-  report(opts.json, { file, solved, total, skipped: errors.length, nps, found, failed: failures, solutions }, () => {
+  const byTheme = [...themes].map(([theme, p]) => ({ theme, ...p }));
+  const points = graded.positions > 0 ? { ...graded, byTheme } : undefined;
+  report(opts.json, { file, solved, total, skipped: errors.length, nps, found, points, failed: failures, solutions }, () => {
     const out = failures.map((f) => `${f.id}: played ${f.played}, ${f.expected.length ? `best ${f.expected.join(' ')}` : `avoid ${f.avoid.join(' ')}`}`);
     out.push(`solved ${solved}/${total}${errors.length ? ` (${errors.length} skipped)` : ''}, ${nps} nodes/s`);
     if (found) {
       out.push(`solutions found after ${found.nodes.total.toLocaleString('en-US')} nodes and ${(found.time.total / 1000).toFixed(1)} s in all; ` +
         `median ${found.nodes.median.toLocaleString('en-US')} nodes, ${found.time.median} ms, depth ${found.depth.median}`);
+    }
+    if (points) {
+      const pct = (p: Points): string => `${((100 * p.points) / p.max).toFixed(1)}%`;
+      if (byTheme.length > 1) for (const t of byTheme) out.push(`  ${t.theme}: ${t.points}/${t.max} (${pct(t)}) over ${t.positions}`);
+      out.push(`points ${points.points}/${points.max} (${pct(points)}) over ${points.positions} graded positions`);
     }
     return out.join('\n');
   });

@@ -67,6 +67,11 @@ interface CoreExports {
   linePvLength(i: number): number;
   linePvMove(i: number, k: number): number;
   ttMove(keyLo: number, keyHi: number): number;
+  ttStore(keyLo: number, keyHi: number, ply: number, move: number, score: number, evalScore: number, depth: number, bound: number, pv: number): void;
+  ttProbe(keyLo: number, keyHi: number, ply: number): number;
+  ttField(i: number): number;
+  ttNewSearch(): void;
+  ttBucketPtr(keyLo: number): number;
   rootMoveCount(): number;
   lineMove(i: number): number;
   lineScore(i: number): number;
@@ -122,6 +127,9 @@ export interface WasmSearchResult {
 }
 
 /** What env.poll returns: bits. */
+/** The evaluation's sums a trace holds coefficients for (src/wasm/eval/trace.ts TRACE_SUMS). */
+export const TRACE_SUMS = 4;
+
 export const POLL_STOP = 1;
 export const POLL_PONDER = 2;
 
@@ -408,8 +416,10 @@ export class WasmCore {
 
   /**
    * The evaluation of the position in the core with its trace (the tuner's data): each weight
-   * pair's coefficient (White's count minus Black's; a view into the core's memory, valid until
-   * the next call), the phase, the endgame scale, whether a special endgame rule decided (not
+   * pair's coefficient in each of the evaluation's TRACE_SUMS sums (pair k of sum s at
+   * s · pairs + k: the linear sum with White's count minus Black's, White's and Black's king
+   * danger, the complexity; src/engine/evalParams.ts; a view into the core's memory, valid
+   * until the next call), the phase, the endgame scale, whether a special endgame rule decided (not
    * linear), the value from White's point of view, and the endgame scales for the endgame half
    * favouring White and Black.
    */
@@ -418,7 +428,7 @@ export class WasmCore {
     if (x.traceBuild() === 0) throw new Error('wasm core: only the trace build (core-trace.wasm) traces the evaluation');
     const white = x.evaluateTrace();
     return {
-      coef: new Int32Array(x.memory.buffer, x.traceCoefPtr(), x.weightPairs()),
+      coef: new Int32Array(x.memory.buffer, x.traceCoefPtr(), TRACE_SUMS * x.weightPairs()),
       phase: x.tracePhase(),
       scale: x.traceScale(),
       special: x.traceSpecial() !== 0,
@@ -507,6 +517,27 @@ export class WasmCore {
   /** The hash table's move for a position key (lo, hi as Position's keyLo, keyHi), or 0. */
   ttMove(keyLo: number, keyHi: number): number {
     return this.x.ttMove(keyLo, keyHi);
+  }
+
+  /**
+   * The hash table itself, as the search uses it (for its tests): store an entry (score as seen
+   * `ply` plies from the root; bound 1 upper, 2 lower, 3 exact), probe one (null on a miss),
+   * start a new search (older entries age), and the bytes of a key's bucket (two 16-byte
+   * entries) in the core's memory.
+   */
+  tableStore(keyLo: number, keyHi: number, ply: number, e: { move: number; score: number; eval: number; depth: number; bound: number; pv?: boolean }): void {
+    this.x.ttStore(keyLo, keyHi, ply, e.move, e.score, e.eval, e.depth, e.bound, e.pv ? 1 : 0);
+  }
+  tableProbe(keyLo: number, keyHi: number, ply: number): { move: number; score: number; eval: number; depth: number; bound: number } | null {
+    const x = this.x;
+    if (x.ttProbe(keyLo, keyHi, ply) === 0) return null;
+    return { move: x.ttField(0), score: x.ttField(1), eval: x.ttField(2), depth: x.ttField(3), bound: x.ttField(4) };
+  }
+  tableNewSearch(): void {
+    this.x.ttNewSearch();
+  }
+  tableBucket(keyLo: number): Int32Array {
+    return new Int32Array(this.x.memory.buffer, this.x.ttBucketPtr(keyLo), 8);
   }
 
   /**

@@ -4,27 +4,32 @@
  * transposed once into columns (for each pair, its positions and coefficients), each
  * position's mg and eg sums and squared error are kept, and a trial change of value i by δ
  * costs one walk down column i. This is what makes Texel's ±1 local search and simulated
- * annealing practical on half a million positions.
+ * annealing practical on half a million positions. A position may hold the same pair in more
+ * than one of the evaluation's sums (the king danger of both sides, model.ts).
  */
+import { NPAIRS } from '../../engine/evalParams.js';
+import { SUM_VALUES, evalOfSums } from '../model.js';
 import type { L2Penalty } from '../penalty.js';
 import type { TraceStore } from '../traceStore.js';
 
-const PHASE_MAX = 24;
-const SCALE_NORMAL = 64;
 const LN10_400 = Math.LN10 / 400;
 
 export class ColumnLoss {
-  /** Column p holds entries colStart[p] .. colStart[p + 1] of colPos / colCoef. */
+  /**
+   * Column p holds entries colStart[p] .. colStart[p + 1] of colPos / colCoef / colSum: every
+   * entry of weight pair p, in any of the evaluation's sums (colSum, model.ts).
+   */
   private readonly colStart: Int32Array;
   private readonly colPos: Int32Array;
   private readonly colCoef: Int16Array;
-  private readonly mg: Float64Array;
-  private readonly eg: Float64Array;
+  private readonly colSum: Uint8Array;
+  /** Each position's eight sums (model.ts) at i * SUM_VALUES. */
+  private readonly sums: Float64Array;
   private readonly term: Float64Array;
-  /** Trial results of the last `trial`, reused by `commit`. */
-  private readonly trialMg: Float64Array;
-  private readonly trialEg: Float64Array;
+  /** Trial results of the last `trial`, reused by `commit`: the changed sum and the term. */
+  private readonly trialValue: Float64Array;
   private readonly trialTerm: Float64Array;
+  private readonly scratch = new Float64Array(SUM_VALUES);
   private trialIndex = -1;
   private trialDelta = 0;
   private trialSum = 0;
@@ -44,25 +49,26 @@ export class ColumnLoss {
     const pairs = w.length >> 1;
     const nnz = s.entries;
     this.colStart = new Int32Array(pairs + 1);
-    for (let j = 0; j < nnz; j++) this.colStart[s.index[j]! + 1]++;
+    for (let j = 0; j < nnz; j++) this.colStart[(s.index[j]! % NPAIRS) + 1]++;
     for (let p = 0; p < pairs; p++) this.colStart[p + 1] += this.colStart[p]!;
     const fill = this.colStart.slice(0, pairs);
     this.colPos = new Int32Array(nnz);
     this.colCoef = new Int16Array(nnz);
+    this.colSum = new Uint8Array(nnz);
     for (let i = 0; i < s.n; i++) {
       for (let j = s.start[i]!; j < s.start[i + 1]!; j++) {
-        const at = fill[s.index[j]!]++;
+        const e = s.index[j]!;
+        const at = fill[e % NPAIRS]++;
         this.colPos[at] = i;
         this.colCoef[at] = s.coef[j]!;
+        this.colSum[at] = (e / NPAIRS) | 0;
       }
     }
     let longest = 0;
     for (let p = 0; p < pairs; p++) longest = Math.max(longest, this.colStart[p + 1]! - this.colStart[p]!);
-    this.trialMg = new Float64Array(longest);
-    this.trialEg = new Float64Array(longest);
+    this.trialValue = new Float64Array(longest);
     this.trialTerm = new Float64Array(longest);
-    this.mg = new Float64Array(s.n);
-    this.eg = new Float64Array(s.n);
+    this.sums = new Float64Array(s.n * SUM_VALUES);
     this.term = new Float64Array(s.n);
     this.recompute();
   }
@@ -82,18 +88,20 @@ export class ColumnLoss {
   recompute(): void {
     const s = this.s;
     const w = this.w;
+    this.sums.fill(0);
+    for (let i = 0; i < s.n; i++) {
+      const o = i * SUM_VALUES;
+      for (let j = s.start[i]!; j < s.start[i + 1]!; j++) {
+        const e = s.index[j]!;
+        const sum = (e / NPAIRS) | 0;
+        const p = (e - sum * NPAIRS) << 1;
+        this.sums[o + 2 * sum] += w[p]! * s.coef[j]!;
+        this.sums[o + 2 * sum + 1] += w[p + 1]! * s.coef[j]!;
+      }
+    }
     let total = 0;
     for (let i = 0; i < s.n; i++) {
-      let mg = 0;
-      let eg = 0;
-      for (let j = s.start[i]!; j < s.start[i + 1]!; j++) {
-        const p = s.index[j]! << 1;
-        mg += w[p]! * s.coef[j]!;
-        eg += w[p + 1]! * s.coef[j]!;
-      }
-      this.mg[i] = mg;
-      this.eg[i] = eg;
-      const t = this.termOf(i, mg, eg);
+      const t = this.termOf(i);
       this.term[i] = t;
       total += t;
     }
@@ -102,31 +110,44 @@ export class ColumnLoss {
     this.trialIndex = -1;
   }
 
-  private termOf(i: number, mg: number, eg: number): number {
-    const ph = this.s.phase[i]!;
-    const scale = eg >= 0 ? this.s.scaleW[i]! : this.s.scaleB[i]!;
-    const e = (mg * ph * SCALE_NORMAL + eg * (PHASE_MAX - ph) * scale) / (PHASE_MAX * SCALE_NORMAL);
+  /** Position i's squared error with its sums in `S` (filled by the caller). */
+  private termOfSums(i: number, S: Float64Array): number {
+    const e = evalOfSums(S, this.s.phase[i]!, this.s.scaleW[i]!, this.s.scaleB[i]!);
     const d = this.s.result[i]! * 0.5 - 1 / (1 + Math.exp(-this.k * e));
     return d * d;
+  }
+
+  private termOf(i: number): number {
+    const S = this.scratch;
+    const o = i * SUM_VALUES;
+    for (let k = 0; k < SUM_VALUES; k++) S[k] = this.sums[o + k]!;
+    return this.termOfSums(i, S);
   }
 
   /** Mean loss if value i of the weight vector changed by delta (nothing is changed yet). */
   trial(i: number, delta: number): number {
     const p = i >> 1;
-    const isEg = (i & 1) === 1;
+    const half = i & 1;
     let change = 0;
     const a = this.colStart[p]!;
     const b = this.colStart[p + 1]!;
-    for (let j = a; j < b; j++) {
+    const S = this.scratch;
+    // A column lists a position's entries side by side (it was filled in position order), so
+    // a position holding the pair in two sums is judged once with both changes.
+    for (let j = a; j < b; ) {
       const pos = this.colPos[j]!;
-      const d = delta * this.colCoef[j]!;
-      const mg = isEg ? this.mg[pos]! : this.mg[pos]! + d;
-      const eg = isEg ? this.eg[pos]! + d : this.eg[pos]!;
-      const t = this.termOf(pos, mg, eg);
-      this.trialMg[j - a] = mg;
-      this.trialEg[j - a] = eg;
-      this.trialTerm[j - a] = t;
+      const o = pos * SUM_VALUES;
+      for (let k = 0; k < SUM_VALUES; k++) S[k] = this.sums[o + k]!;
+      let end = j;
+      for (; end < b && this.colPos[end] === pos; end++) {
+        const slot = 2 * this.colSum[end]! + half;
+        S[slot] += delta * this.colCoef[end]!;
+        this.trialValue[end - a] = S[slot]!;
+      }
+      const t = this.termOfSums(pos, S);
+      for (let x = j; x < end; x++) this.trialTerm[x - a] = t;
       change += t - this.term[pos]!;
+      j = end;
     }
     this.trialIndex = i;
     this.trialDelta = delta;
@@ -140,12 +161,12 @@ export class ColumnLoss {
     const i = this.trialIndex;
     if (i < 0) throw new Error('ColumnLoss.commit without a trial');
     const p = i >> 1;
+    const half = i & 1;
     const a = this.colStart[p]!;
     const b = this.colStart[p + 1]!;
     for (let j = a; j < b; j++) {
       const pos = this.colPos[j]!;
-      this.mg[pos] = this.trialMg[j - a]!;
-      this.eg[pos] = this.trialEg[j - a]!;
+      this.sums[pos * SUM_VALUES + 2 * this.colSum[j]! + half] = this.trialValue[j - a]!;
       this.term[pos] = this.trialTerm[j - a]!;
     }
     this.w[i] += this.trialDelta;

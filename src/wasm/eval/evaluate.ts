@@ -7,12 +7,13 @@
 import { KING_ATT } from '../attacks';
 import { Position } from '../position';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK, WHITE } from '../types';
-import { ATT, ATT2, FILE_A, FILE_H, ZONE, ZONE_ATTACKERS, ZONE_HITS, popcnt64 } from './masks';
+import { ATT, ATT2, FILE_A, FILE_H, ZONE, ZONE_ATTACKERS, ZONE_ATTACKERS_BY, ZONE_HITS, popcnt64, setClosedness } from './masks';
 import { EVAL_LIMIT, P_BISHOP_PAIR, P_TEMPO, PACKED, PHASE_MAX, unpackEg, unpackMg } from './params';
 export { EVAL_LIMIT, PHASE_MAX };
 import { psqtFromScratch } from './psqt';
 import { COUNT, NO_SPECIAL, SCALE_NORMAL, countMaterial, endgameScale, specialEndgame } from './terms/endgame';
-import { kingAttack, kingShelter } from './terms/king';
+import { kingDanger, kingDefense, kingShelter } from './terms/king';
+import { complexity } from './terms/complexity';
 import { evaluatePassed } from './terms/passed';
 import { PI_SCORE, probePawns } from './terms/pawns';
 import { evaluatePieces } from './terms/pieces';
@@ -56,8 +57,68 @@ function initAttacks(pos: Position): void {
     unchecked(ATT2[c] = ka & pa);
     unchecked(ZONE[c] = ka | ((<u64>1) << <u64>k));
     unchecked(ZONE_ATTACKERS[c] = 0);
-    for (let t = 1; t < 8; t++) unchecked(ZONE_HITS[o | t] = 0);
+    for (let t = 1; t < 8; t++) {
+      unchecked(ZONE_HITS[o | t] = 0);
+      unchecked(ZONE_ATTACKERS_BY[o | t] = 0);
+    }
   }
+}
+
+// The king danger each side creates (packed, before it is made quadratic), set by linearTerms.
+let DANGER_W = 0;
+let DANGER_B = 0;
+
+/** Middlegame king danger: quadratic in the danger sum (Ethereal's evaluateKings). */
+// @ts-ignore: decorator
+@inline function dangerMg(k: i32): i32 {
+  return k > 0 ? (k * k) / 720 : 0;
+}
+
+/** Endgame king danger: linear and small. */
+// @ts-ignore: decorator
+@inline function dangerEg(k: i32): i32 {
+  return k > 0 ? k / 20 : 0;
+}
+
+/**
+ * The endgame half moved by the position's complexity: toward zero when few pawns, one flank
+ * and quiet kings make the advantage hard to convert, away from it when much is unbalanced;
+ * never past zero (Ethereal's evaluateComplexity, Stockfish's initiative).
+ */
+// @ts-ignore: decorator
+@inline function withComplexity(eg: i32, cx: i32): i32 {
+  if (eg == 0) return 0;
+  const a = eg < 0 ? -eg : eg;
+  const d = cx > -a ? cx : -a;
+  return eg > 0 ? eg + d : eg - d;
+}
+
+/** The middlegame and endgame halves of the full score from packed linear terms and the dangers. */
+// @ts-ignore: decorator
+@inline function fullMg(score: i32): i32 {
+  return unpackMg(score) + dangerMg(unpackMg(DANGER_W)) - dangerMg(unpackMg(DANGER_B));
+}
+// @ts-ignore: decorator
+@inline function fullEg(pos: Position, score: i32): i32 {
+  const eg = unpackEg(score) + dangerEg(unpackEg(DANGER_W)) - dangerEg(unpackEg(DANGER_B));
+  return withComplexity(eg, complexity(pos));
+}
+
+/**
+ * How closed the pawn structure is, 0 (open) to 8 (closed): pawns count for it, pawns blocked
+ * head to head three times as much, files without pawns against it (Ethereal's closedness).
+ */
+function closedness(pos: Position): i32 {
+  const wp = unchecked(pos.bb[PAWN]);
+  const bp = unchecked(pos.bb[8 | PAWN]);
+  const rammed = wp & (bp >> 8);
+  let files = wp | bp;
+  files |= files >> 32;
+  files |= files >> 16;
+  files |= files >> 8;
+  const open = 8 - popcnt64(files & 0xff);
+  const v = (popcnt64(wp | bp) + 3 * popcnt64(rammed) - 4 * open) / 3;
+  return v < 0 ? 0 : v > 8 ? 8 : v;
 }
 
 /** Packed (mg, eg) sum of all linear terms except material/PST, from White's point of view. */
@@ -65,9 +126,12 @@ function linearTerms(pos: Position): i32 {
   probePawns(pos);
   let score = PI_SCORE;
   initAttacks(pos);
+  setClosedness(closedness(pos));
   score += evaluatePieces(pos, 0) - evaluatePieces(pos, 1);
+  score += kingDefense(pos, 0) - kingDefense(pos, 1);
   score += kingShelter(pos, 0) - kingShelter(pos, 1);
-  score += kingAttack(pos, 0) - kingAttack(pos, 1);
+  DANGER_W = kingDanger(pos, 0);
+  DANGER_B = kingDanger(pos, 1);
   score += evaluateThreats(pos, 0) - evaluateThreats(pos, 1);
   score += evaluatePassed(pos, 0) - evaluatePassed(pos, 1);
   const pair = (unchecked(COUNT[BISHOP]) >= 2 ? 1 : 0) - (unchecked(COUNT[8 | BISHOP]) >= 2 ? 1 : 0);
@@ -100,8 +164,8 @@ export function evaluateWith(pos: Position, psqt: i32): i32 {
   let v = specialEndgame(pos);
   if (v == NO_SPECIAL) {
     const score = psqt + linearTerms(pos);
-    const eg = unpackEg(score);
-    v = blend(unpackMg(score), eg, phaseOf(), endgameScale(pos, eg));
+    const eg = fullEg(pos, score);
+    v = blend(fullMg(score), eg, phaseOf(), endgameScale(pos, eg));
   }
   return pos.turn == WHITE ? v : 0 - v;
 }
@@ -138,9 +202,9 @@ export function evaluateTrace(pos: Position): i32 {
   } else {
     traceSpecial = false;
     const score = psqtFromScratch(pos) + linearTerms(pos);
-    const eg = unpackEg(score);
+    const eg = fullEg(pos, score);
     traceScale = endgameScale(pos, eg);
-    v = blend(unpackMg(score), eg, tracePhase, traceScale);
+    v = blend(fullMg(score), eg, tracePhase, traceScale);
   }
   setTracing(false);
   return v;

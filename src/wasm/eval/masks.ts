@@ -68,6 +68,21 @@ export const ZONE = new StaticArray<u64>(2);
 export const ZONE_HITS = new StaticArray<i32>(16);
 /** Number of side c's pieces attacking the enemy king zone. */
 export const ZONE_ATTACKERS = new StaticArray<i32>(2);
+/** Number of side c's pieces of a type attacking the enemy king zone, at c * 8 + type. */
+export const ZONE_ATTACKERS_BY = new StaticArray<i32>(16);
+
+/** Closedness of the pawn structure (0 open .. 8 closed), set once per evaluation. */
+export let CLOSEDNESS: i32 = 0;
+export function setClosedness(v: i32): void {
+  CLOSEDNESS = v;
+}
+
+/** Dark squares (a1 is dark). */
+export const DARK_SQUARES: u64 = 0xaa55aa55aa55aa55;
+/** The two long diagonals, a1-h8 and h1-a8. */
+export const LONG_DIAGONALS: u64 = 0x8142241818244281;
+/** d4, e4, d5, e5. */
+export const CENTER: u64 = 0x0000001818000000;
 
 /** Popcount of a set, as i32. */
 // @ts-ignore: decorator

@@ -23,13 +23,31 @@ let tracingOn = false;
 @inline export function tracing(): bool {
   return TRACE_BUILD && tracingOn;
 }
-/** Coefficient of each weight pair, as i32 counts. */
-export const TRACE_COEF = new StaticArray<i32>(NPAIRS);
+/**
+ * Coefficient of each weight pair, as i32 counts, for each of the evaluation's four sums
+ * (src/engine/evalParams.ts): at k the linear sum (White's count minus Black's), at NPAIRS + k
+ * the king danger White creates, at 2 · NPAIRS + k the danger Black creates, at 3 · NPAIRS + k
+ * the complexity.
+ */
+export const TRACE_SUMS = 4;
+export const TRACE_COEF = new StaticArray<i32>(TRACE_SUMS * NPAIRS);
 
 /** Starts (with every coefficient 0) or ends a trace. */
 export function setTracing(on: bool): void {
-  if (on) memory.fill(changetype<usize>(TRACE_COEF), 0, <usize>NPAIRS << 2);
+  if (on) memory.fill(changetype<usize>(TRACE_COEF), 0, <usize>(TRACE_SUMS * NPAIRS) << 2);
   tracingOn = on;
+}
+
+/** Counts `n` of safety pair k for attacker c's king danger (while tracing). */
+// @ts-ignore: decorator
+@inline export function traceDanger(c: i32, k: i32, n: i32): void {
+  if (tracing()) unchecked(TRACE_COEF[(1 + c) * NPAIRS + k] += n);
+}
+
+/** Counts `n` of complexity pair k (while tracing). */
+// @ts-ignore: decorator
+@inline export function traceComplexity(k: i32, n: i32): void {
+  if (tracing()) unchecked(TRACE_COEF[3 * NPAIRS + k] += n);
 }
 
 /** Counts `n` of pair k for the side whose sign this is (while tracing). */

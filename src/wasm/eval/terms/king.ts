@@ -1,16 +1,19 @@
 /**
  * Pawn shelter and storm on the king's file and its
- * neighbours (by rank), king on an open file (cached in the pawn hash entry), king-zone attack
- * with two or more attackers, safe checks by piece type, weak zone squares.
+ * neighbours (by rank), king on an open file (cached in the pawn hash entry), and the king
+ * danger each side creates: attackers of the king zone by type, attacks on its squares, weak
+ * squares, safe checks by piece type, the defender's pawns in the zone, the attacker's queen
+ * (Ethereal's evaluateKings; the danger is made quadratic in evaluate.ts).
  */
 import { KNIGHT_ATT, bishopAttacks, rookAttacks } from '../../attacks';
 import { Position } from '../../position';
-import { ATT, ATT2, FILE_MASK, ZONE, ZONE_ATTACKERS, ZONE_HITS, popcnt64 } from '../masks';
+import { ATT, ATT2, FILE_MASK, ZONE, ZONE_ATTACKERS, ZONE_ATTACKERS_BY, ZONE_HITS, popcnt64 } from '../masks';
 import {
-  P_KING_ATTACK, P_KING_OPEN, P_KING_SHELTER, P_KING_STORM, P_KING_ZONE_WEAK, P_SAFE_CHECK, PACKED,
+  P_KING_DEFENDERS, P_KING_OPEN, P_KING_PAWN_DISTANCE, P_KING_SHELTER, P_KING_STORM, P_SAFETY_ATTACKERS, P_SAFETY_BASE, P_SAFETY_CHECKS, P_SAFETY_HITS,
+  P_SAFETY_NO_QUEEN, P_SAFETY_PAWNS, P_SAFETY_WEAK, PACKED,
 } from '../params';
 import { NO_SHELTER, cachedShelter, storeShelter } from './pawns';
-import { term, trace } from '../trace';
+import { term, traceDanger } from '../trace';
 
 /** Ranks at or in front of rank r from side c's point of view, at c * 8 + r. */
 const AHEAD = new StaticArray<u64>(16);
@@ -66,60 +69,86 @@ function computeShelter(pos: Position, c: i32, ksq: i32): i32 {
   return 7 - ((63 - <i32>clz(b)) >> 3);
 }
 
+/**
+ * Side c's own king: its pawns, knights and bishops in the king zone (Ethereal's KingDefenders),
+ * and in the endgame how far it is from the nearest file with a pawn (KingPawnFileProximity).
+ */
+export function kingDefense(pos: Position, c: i32): i32 {
+  const o = c << 3;
+  const bb = pos.bb;
+  const sign = c == 0 ? 1 : -1;
+  const zone = unchecked(ZONE[c]);
+  const defenders = (unchecked(bb[o | 1]) | unchecked(bb[o | 2]) | unchecked(bb[o | 3])) & zone;
+  const n = popcnt64(defenders);
+  let score = term(P_KING_DEFENDERS + (n < 9 ? n : 9), sign);
+  const pawns = unchecked(bb[1]) | unchecked(bb[9]);
+  if (pawns != 0) {
+    // The files holding a pawn, folded onto one rank.
+    let files = pawns | (pawns >> 32);
+    files |= files >> 16;
+    files |= files >> 8;
+    const f = <i32>unchecked(pos.kingSq[c]) & 7;
+    let d = 0;
+    for (; d < 7; d++) {
+      if (f - d >= 0 && ((files >> <u64>(f - d)) & 1) != 0) break;
+      if (f + d <= 7 && ((files >> <u64>(f + d)) & 1) != 0) break;
+    }
+    score += term(P_KING_PAWN_DISTANCE + d, sign);
+  }
+  return score;
+}
+
+/** Adds n of safety pair k to attacker c's danger (packed), traced. */
 // @ts-ignore: decorator
-@inline function safeChecks(k: i32, b: u64, sign: i32): i32 {
-  if (b == 0) return 0;
-  const n = popcnt64(b);
-  trace(k, sign * n);
+@inline function danger(c: i32, k: i32, n: i32): i32 {
+  if (n == 0) return 0;
+  traceDanger(c, k, n);
   return unchecked(PACKED[k]) * n;
 }
 
-/** Side c's attack on the enemy king (packed, from c's point of view). All attack maps must be set. */
-export function kingAttack(pos: Position, c: i32): i32 {
+/**
+ * The danger side c creates around the enemy king (packed mg/eg sums of the safety pairs), 0
+ * unless two pieces attack the king zone, or one with a queen on the board: the evaluation
+ * makes it quadratic (evaluate.ts). All attack maps must be set.
+ */
+export function kingDanger(pos: Position, c: i32): i32 {
   const them = c ^ 1;
   const o = c << 3;
   const t8 = them << 3;
-  const sign = c == 0 ? 1 : -1;
-  let score = 0;
-  const zone = unchecked(ZONE[them]);
-  const ph = unchecked(ATT[o | 1]) & zone;
-  const pawnHits = ph == 0 ? 0 : popcnt64(ph);
-  if (unchecked(ZONE_ATTACKERS[c]) + (pawnHits > 0 ? 1 : 0) >= 2) {
-    unchecked(ZONE_HITS[o | 1] = pawnHits);
-    for (let t = 1; t <= 5; t++) {
-      const n = unchecked(ZONE_HITS[o | t]);
-      if (n != 0) {
-        score += unchecked(PACKED[P_KING_ATTACK + t - 1]) * n;
-        trace(P_KING_ATTACK + t - 1, sign * n);
-      }
-    }
-  }
   const bb = pos.bb;
-  const occ = unchecked(bb[0]) | unchecked(bb[8]);
-  // Safe squares for a checker: not defended, or defended once where we attack twice.
-  const safe = ~unchecked(bb[o]) & (~unchecked(ATT[t8]) | (unchecked(ATT2[c]) & ~unchecked(ATT2[them]) & ~unchecked(ATT[t8 | 1])));
-  const ek = <i32>unchecked(pos.kingSq[them]);
-  score += safeChecks(P_SAFE_CHECK + 1, unchecked(KNIGHT_ATT[ek]) & unchecked(ATT[o | 2]) & safe, sign);
-  // Checking lines from the king are traced only for the sliders that could use them.
+  const attackers = unchecked(ZONE_ATTACKERS[c]);
   const queen = unchecked(bb[o | 5]) != 0;
+  const needed = queen ? 1 : 2;
+  if (attackers < needed) return 0;
+  const zone = unchecked(ZONE[them]);
+  let score = 0;
+  for (let t = 2; t <= 5; t++) score += danger(c, P_SAFETY_ATTACKERS + t - 2, attackers * unchecked(ZONE_ATTACKERS_BY[o | t]));
+  let hits = popcnt64(unchecked(ATT[o | 1]) & zone);
+  for (let t = 2; t <= 5; t++) hits += unchecked(ZONE_HITS[o | t]);
+  score += danger(c, P_SAFETY_HITS, hits);
+  // Weak: attacked by us, not defended twice, and defended at most by the king or the queen.
+  const weak = unchecked(ATT[o]) & ~unchecked(ATT2[them]) & (~unchecked(ATT[t8]) | unchecked(ATT[t8 | 5]) | unchecked(ATT[t8 | 6]));
+  score += danger(c, P_SAFETY_WEAK, popcnt64(weak & zone));
+  score += danger(c, P_SAFETY_PAWNS, popcnt64(unchecked(bb[t8 | 1]) & zone & ~weak));
+  if (!queen) score += danger(c, P_SAFETY_NO_QUEEN, 1);
+  score += danger(c, P_SAFETY_BASE, 1);
+
+  // Safe squares for a checker: not one of ours, and not defended, or weak and attacked twice.
+  const occ = unchecked(bb[0]) | unchecked(bb[8]);
+  const safe = ~unchecked(bb[o]) & (~unchecked(ATT[t8]) | (weak & unchecked(ATT2[c])));
+  const ek = <i32>unchecked(pos.kingSq[them]);
+  score += danger(c, P_SAFETY_CHECKS, popcnt64(unchecked(KNIGHT_ATT[ek]) & unchecked(ATT[o | 2]) & safe));
+  // Checking lines from the king are traced only for the sliders that could use them.
   let bl: u64 = 0;
   let rl: u64 = 0;
   if (queen || unchecked(bb[o | 3]) != 0) {
     bl = bishopAttacks(ek, occ);
-    score += safeChecks(P_SAFE_CHECK + 2, bl & unchecked(ATT[o | 3]) & safe, sign);
+    score += danger(c, P_SAFETY_CHECKS + 1, popcnt64(bl & unchecked(ATT[o | 3]) & safe));
   }
   if (queen || unchecked(bb[o | 4]) != 0) {
     rl = rookAttacks(ek, occ);
-    score += safeChecks(P_SAFE_CHECK + 3, rl & unchecked(ATT[o | 4]) & safe, sign);
+    score += danger(c, P_SAFETY_CHECKS + 2, popcnt64(rl & unchecked(ATT[o | 4]) & safe));
   }
-  if (queen) score += safeChecks(P_SAFE_CHECK + 4, (bl | rl) & unchecked(ATT[o | 5]) & safe, sign);
-  // Zone squares we attack that only the king or queen defends.
-  const minorDef = unchecked(ATT[t8 | 1]) | unchecked(ATT[t8 | 2]) | unchecked(ATT[t8 | 3]) | unchecked(ATT[t8 | 4]);
-  const weak = unchecked(ATT[o]) & zone & ~minorDef;
-  if (weak != 0) {
-    const n = popcnt64(weak);
-    score += unchecked(PACKED[P_KING_ZONE_WEAK]) * n;
-    trace(P_KING_ZONE_WEAK, sign * n);
-  }
+  if (queen) score += danger(c, P_SAFETY_CHECKS + 3, popcnt64((bl | rl) & unchecked(ATT[o | 5]) & safe));
   return score;
 }

@@ -12,8 +12,8 @@
  */
 import { PAWN_ATT } from '../../attacks';
 import { Position } from '../../position';
-import { ADJ_FILES, BEHIND_ADJ, FILE_A, FILE_H, FRONT, PASSED, SPAN } from '../masks';
-import { P_BACKWARD, P_CONNECTED, P_DOUBLED, P_ISOLATED, P_PASSED, PACKED } from '../params';
+import { ADJ_FILES, BEHIND_ADJ, FILE_A, FILE_H, FRONT, PASSED, SPAN, popcnt64 } from '../masks';
+import { P_BACKWARD, P_CANDIDATE, P_CONNECTED, P_DOUBLED, P_ISOLATED, P_PASSED, PACKED } from '../params';
 import { term, tracing } from '../trace';
 
 const ENTRY = 8;
@@ -137,9 +137,21 @@ function evalPawnSide(pos: Position, c: i32): i32 {
     const supported = (unchecked(PAWN_ATT[pd]) & own) != 0;
     const phalanx = (f > 0 && <i32>unchecked(board[sq - 1]) == ownPawn) || (f < 7 && <i32>unchecked(board[sq + 1]) == ownPawn);
     if (supported || phalanx) score += term(P_CONNECTED + rr, sign);
-    if (!doubled && (unchecked(PASSED[i]) & en) == 0) {
+    const stoppers = unchecked(PASSED[i]) & en;
+    if (!doubled && stoppers == 0) {
       score += term(P_PASSED + rr, sign);
       passed |= (<u64>1) << <u64>sq;
+    } else if (!doubled && rr < 6) {
+      // A candidate: every stopper is a pawn that attacks it or its stop square, and as many
+      // own pawns support the advance as enemy pawns oppose it (Ethereal's PawnCandidatePasser).
+      const stop = sq + up;
+      const threats = en & unchecked(PAWN_ATT[(c << 6) | sq]);
+      const pushThreats = en & unchecked(PAWN_ATT[(c << 6) | stop]);
+      const pushSupport = own & unchecked(PAWN_ATT[((c ^ 1) << 6) | stop]);
+      if ((stoppers & ~threats & ~pushThreats) == 0 && popcnt64(pushSupport) >= popcnt64(pushThreats)) {
+        const support = own & unchecked(PAWN_ATT[pd]);
+        score += term(P_CANDIDATE + (popcnt64(support) >= popcnt64(threats) ? 8 : 0) + rr, sign);
+      }
     }
   }
   unchecked(PI_PASSED[c] = passed);

@@ -3,17 +3,42 @@
  * outposts, minor behind a pawn, rooks on open files and on the 7th). Also fills the attack
  * maps and the king-zone hit counts that king safety and threats read afterwards.
  */
-import { KNIGHT_ATT, PAWN_ATT, bishopAttacks, rookAttacks } from '../../attacks';
+import { BISHOP_EMPTY, KNIGHT_ATT, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks } from '../../attacks';
 import { Position } from '../../position';
 import { BISHOP, KNIGHT, QUEEN, ROOK } from '../../types';
-import { ATT, ATT2, FILE_MASK, ZONE, ZONE_ATTACKERS, ZONE_HITS, popcnt64 } from '../masks';
 import {
-  P_BEHIND_PAWN, P_MOB_BISHOP, P_MOB_KNIGHT, P_MOB_QUEEN, P_MOB_ROOK, P_OUTPOST, P_ROOK_OPEN, P_ROOK_SEVENTH,
+  ATT, ATT2, CENTER, CLOSEDNESS, DARK_SQUARES, DIST, FILE_MASK, LONG_DIAGONALS, ZONE, ZONE_ATTACKERS, ZONE_ATTACKERS_BY, ZONE_HITS,
+  popcnt64,
+} from '../masks';
+import {
+  P_BEHIND_PAWN, P_BISHOP_DIAGONAL, P_BISHOP_RAMMED, P_KNIGHT_CLOSED, P_KNIGHT_FAR, P_MOB_BISHOP, P_MOB_KNIGHT, P_MOB_QUEEN,
+  P_MOB_ROOK, P_OUTPOST, P_QUEEN_PIN, P_ROOK_CLOSED, P_ROOK_OPEN, P_ROOK_SEVENTH, PACKED,
 } from '../params';
 import { PI_SPAN } from './pawns';
-import { term } from '../trace';
+import { term, trace } from '../trace';
 
 const MOB_OFFSET: StaticArray<i32> = [0, 0, P_MOB_KNIGHT, P_MOB_BISHOP, P_MOB_ROOK, P_MOB_QUEEN, 0, 0];
+
+/**
+ * Is the queen on sq one piece away from an enemy bishop or rook on its line (the piece moving
+ * away would attack the queen: Ethereal's QueenRelativePin)?
+ */
+function queenPinned(pos: Position, sq: i32, occ: u64, them: i32): bool {
+  const t8 = them << 3;
+  const bb = pos.bb;
+  // Only sliders on the queen's lines (empty board) can pin it: most positions stop here.
+  const diag = unchecked(bb[t8 | BISHOP]) & unchecked(BISHOP_EMPTY[sq]);
+  const line = unchecked(bb[t8 | ROOK]) & unchecked(ROOK_EMPTY[sq]);
+  if (diag != 0) {
+    const first = bishopAttacks(sq, occ);
+    if ((bishopAttacks(sq, occ & ~first) & ~first & diag) != 0) return true;
+  }
+  if (line != 0) {
+    const first = rookAttacks(sq, occ);
+    if ((rookAttacks(sq, occ & ~first) & ~first & line) != 0) return true;
+  }
+  return false;
+}
 
 /** Piece terms of side c (packed, from c's point of view). Pawn and king attack maps must be set. */
 export function evaluatePieces(pos: Position, c: i32): i32 {
@@ -30,6 +55,11 @@ export function evaluatePieces(pos: Position, c: i32): i32 {
   const enSpan = unchecked(PI_SPAN[them]);
   const sign = c == 0 ? 1 : -1;
   let score = 0;
+  const ownK = <i32>unchecked(pos.kingSq[c]);
+  const enK = <i32>unchecked(pos.kingSq[them]);
+  const allPawns = ownPawns | enPawns;
+  // Own pawns with an enemy pawn right in front.
+  const rammed = c == 0 ? ownPawns & (enPawns >> 8) : ownPawns & (enPawns << 8);
   let all = unchecked(ATT[o]);
   let two = unchecked(ATT2[c]);
 
@@ -51,9 +81,30 @@ export function evaluatePieces(pos: Position, c: i32): i32 {
       score += term(unchecked(MOB_OFFSET[type]) + popcnt64(a & mobArea), sign);
       if ((a & zone) != 0) {
         unchecked(ZONE_ATTACKERS[c]++);
+        unchecked(ZONE_ATTACKERS_BY[o | type]++);
         unchecked(ZONE_HITS[o | type] += popcnt64(a & zone));
       }
       const rr = c == 0 ? sq >> 3 : 7 - (sq >> 3);
+      if (type == KNIGHT) {
+        // Far from both kings, a knight does little (Ethereal's KnightInSiberia); closed
+        // structures favour it.
+        const d = min(<i32>unchecked(DIST[(sq << 6) | ownK]), <i32>unchecked(DIST[(sq << 6) | enK]));
+        if (d >= 4) score += term(P_KNIGHT_FAR + d - 4, sign);
+        score += term(P_KNIGHT_CLOSED + CLOSEDNESS, sign);
+      } else if (type == BISHOP) {
+        // Own pawns fixed on the bishop's colour block it.
+        const n = popcnt64(rammed & (((DARK_SQUARES >> <u64>sq) & 1) != 0 ? DARK_SQUARES : ~DARK_SQUARES));
+        if (n != 0) {
+          score += unchecked(PACKED[P_BISHOP_RAMMED]) * n;
+          trace(P_BISHOP_RAMMED, sign * n);
+        }
+        // On a long diagonal, seeing the centre past the pawns.
+        if ((((LONG_DIAGONALS & ~CENTER) >> <u64>sq) & 1) != 0 && popcnt64(bishopAttacks(sq, allPawns) & CENTER) >= 2) score += term(P_BISHOP_DIAGONAL, sign);
+      } else if (type == ROOK) {
+        score += term(P_ROOK_CLOSED + CLOSEDNESS, sign);
+      } else if (type == QUEEN && queenPinned(pos, sq, occ, them)) {
+        score += term(P_QUEEN_PIN, sign);
+      }
       if (type <= BISHOP) {
         // Outpost: in the enemy half, out of reach of enemy pawns, defended by an own pawn.
         if (rr >= 3 && rr <= 5) {

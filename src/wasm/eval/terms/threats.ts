@@ -6,7 +6,7 @@ import { Position } from '../../position';
 import { KING, KNIGHT, PAWN } from '../../types';
 import { ATT, ATT2, FILE_A, FILE_H, popcnt64 } from '../masks';
 import {
-  P_HANGING, P_PAWN_PUSH_THREAT, P_THREAT_KING, P_THREAT_MINOR, P_THREAT_PAWN, P_THREAT_ROOK, PACKED,
+  P_HANGING, P_OVERLOADED, P_PAWN_PUSH_THREAT, P_THREAT_KING, P_THREAT_MINOR, P_THREAT_PAWN, P_THREAT_ROOK, PACKED,
 } from '../params';
 import { term, trace } from '../trace';
 
@@ -52,6 +52,15 @@ export function evaluateThreats(pos: Position, c: i32): i32 {
       score += unchecked(PACKED[P_HANGING]) * n;
       trace(P_HANGING, sign * n);
     }
+  }
+
+  // Enemy pieces attacked once and defended once: one capture away from trouble (Ethereal's
+  // ThreatOverloadedPieces).
+  const over = nonPawn & attUs & ~unchecked(ATT2[c]) & attThem & ~unchecked(ATT2[them]);
+  if (over != 0) {
+    const n = popcnt64(over);
+    score += unchecked(PACKED[P_OVERLOADED]) * n;
+    trace(P_OVERLOADED, sign * n);
   }
 
   // Safe pawn pushes that would attack a piece.
