@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- reach [--book FILE] [--games N] [--after K] [--plies 2,4,6] [--anchor M] [--json]`:
- * board conversion on real games (docs/conversion.md).
+ * `npm run bench -- reach [--book FILE] [--games N] [--after K] [--plies 2,4,6] [--anchor M]
+ * [--recover-before PLY] [--json]`: board conversion on real games (docs/conversion.md).
  *
  * Games of the 2,000-game random sample of the 389k collection are replayed against a book
  * (default: the bundled data/tabiya.bin). Where a game leaves the book, the reach search runs
@@ -11,6 +11,11 @@
  * passes every irreversibility test at any distance (conversion still possible at all); also
  * the share of out-of-book positions whose colour-reversed
  * position (board mirrored, colours and side to move swapped) is in the book.
+ *
+ * The index is built as `book reach` and the engine build it: with a version 2 `.tbk`, the stored
+ * positions the walk from the start misses are recovered from the book's games where a game
+ * reached them before ply RECOVER_BEFORE_PLY; `--recover-before PLY` moves that limit (0: none,
+ * 10000: all), to measure what the recovered positions cost the search and what they find.
  *
  * Anchor: the same question answered without pruning, by enumerating every move sequence of up
  * to n plies and looking each position up in the book (what a search without the
@@ -26,8 +31,9 @@ import { parseSan } from '../src/notation/san.js';
 import { openBookForReading } from '../src/node/engineBook.js';
 import { decodeReachIndex, encodeReachIndex } from '../src/book/reach/indexFile.js';
 import { fastCrc32 } from '../src/book/node/richFile.js';
-import { ReachIndex } from '../src/book/reach/reachIndex.js';
+import { RECOVER_BEFORE_PLY, ReachIndex } from '../src/book/reach/reachIndex.js';
 import { ReachSearch } from '../src/book/reach/reach.js';
+import { reachWalkOptions } from '../src/engine/bookReturn.js';
 import { pgnGames, sanMoves } from '../test/support/gameText.js';
 
 const SAMPLE = new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url).pathname;
@@ -93,7 +99,8 @@ export async function main(args: string[]): Promise<void> {
   const maxNodes = Number(arg(args, '--max-nodes', '2000000'));
   const book = openBookForReading(file);
   const t0 = performance.now();
-  const index = ReachIndex.build((p) => book.source.candidates(p), { minGames });
+  const recoverBefore = Number(arg(args, '--recover-before', String(RECOVER_BEFORE_PLY)));
+  const index = ReachIndex.build((p) => book.source.candidates(p), reachWalkOptions(book.source, minGames, recoverBefore));
   const indexMs = performance.now() - t0;
   // The saved index read back (what book reach and the engine do from the second run on), against the walk.
   const saved = encodeReachIndex(index, 'bench', fastCrc32);
@@ -185,7 +192,7 @@ export async function main(args: string[]): Promise<void> {
   }
   const out = {
     book: file,
-    index: { positions: index.size, groups: index.groups, ms: Math.round(indexMs), minGames, savedBytes: saved.length, readMs: Math.round(readMs) },
+    index: { positions: index.size, fromGames: index.fromOtherRoots, recoverBefore, groups: index.groups, ms: Math.round(indexMs), minGames, savedBytes: saved.length, readMs: Math.round(readMs) },
     games: nGames,
     leftBookAtPly: { median: percentile(leftAt, 0.5), mean: round(leftAt.reduce((s, v) => s + v, 0) / Math.max(1, leftAt.length)) },
     outOfBookPositions: outOfBook,
@@ -198,7 +205,7 @@ export async function main(args: string[]): Promise<void> {
     process.stdout.write(JSON.stringify(out) + '\n');
     return;
   }
-  process.stdout.write(`book ${file}: ${index.size} positions indexed in ${(indexMs / 1000).toFixed(2)} s (min games ${minGames})\n`);
+  process.stdout.write(`book ${file}: ${index.size} positions indexed in ${(indexMs / 1000).toFixed(2)} s (min games ${minGames}; ${index.fromOtherRoots} recovered from the games before ply ${recoverBefore})\n`);
   process.stdout.write(`saved index (${(saved.length / 1e6).toFixed(1)} MB) read back in ${(readMs / 1000).toFixed(2)} s: ${(indexMs / Math.max(readMs, 1e-3)).toFixed(1)}× faster than the walk\n`);
   process.stdout.write(`${nGames} games; left the book at ply ${out.leftBookAtPly.median} (median); ${outOfBook} out-of-book positions searched (the first ${after} after leaving)\n`);
   process.stdout.write(`colour-reversed position in the book: ${(100 * out.reversedInBookShare).toFixed(1)}%; positions where the game itself came back into the book: ${selfReturns}\n`);

@@ -239,6 +239,39 @@ test('a Polyglot .bin of the same games: the same verdicts, weights instead of g
   assert.match(tabiya(['book', 'probe', 'traps.bin', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']).stdout, /^Nxe5 +f3e5 +\d+ +100\.0% +1\.\d\d$/m);
 });
 
+test('positions reached only through transpositions of rarer lines, or from a game set up from a FEN, are audited from the book\'s games', () => {
+  // Légal's line by three move orders, the third a game set up from a FEN (after 1.e4 d6): each
+  // order is one game, so no move before 2...e5 is played in three games and the walk from the
+  // start (or from the FEN) goes nowhere; from there on every move is played in all three.
+  const rest = '3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0';
+  const afterE4D6 = 'rnbqkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
+  const games = [
+    `[Event "t1"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 d6 ${rest}\n`,
+    `[Event "t2"]\n[Result "1-0"]\n\n1. Nf3 d6 2. e4 e5 ${rest}\n`,
+    `[Event "t3"]\n[SetUp "1"]\n[FEN "${afterE4D6}"]\n[Result "1-0"]\n\n2. Nf3 e5 ${rest}\n`,
+  ];
+  writeFileSync(join(tmp, 'transposed.pgn'), games.join('\n'));
+  const made = tabiya(['book', 'make', 'transposed.pgn', '-o', 'transposed.tbk', '--quiet']);
+  assert.equal(made.code, 0, made.stderr);
+  const args = ['book', 'audit', 'transposed.tbk', '--depth', '6', '--journal', 'transposed.audit'];
+  const r = json([...args, '--quiet']);
+  // The nine positions from 3.Bc4 to 7.Nd5#, all set up from the games; none left out.
+  assert.deepEqual([r.positions, r.recovered, r.unreached], [9, 9, 0]);
+  const bxd1 = (r.flagged as Flagged[]).find((f) => f.uci === 'g4d1');
+  assert.ok(bxd1, 'the mate-allowing 5...Bxd1 is audited and flagged');
+  // The line is the first game's, from the start position.
+  assert.equal(bxd1.line, '1.e4 e5 2.Nf3 d6 3.Bc4 Bg4 4.Nc3 g6 5.Nxe5 Bxd1');
+  assert.deepEqual(bxd1.refutation, ['c4f7', 'e8e7', 'c3d5']);
+  const text = tabiya(args);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /9 of the positions are reached by no book line from the start .*: set up from the book's games/);
+  // A .bin of the same games keeps keys only: it says what it cannot audit, and why.
+  assert.equal(tabiya(['book', 'make', 'transposed.pgn', '-o', 'transposed.bin', '--min-games', '1', '--quiet']).code, 0);
+  const bin = tabiya(['book', 'audit', 'transposed.bin', '--depth', '6', '--journal', 'transposed.audit']);
+  assert.equal(bin.code, 0, bin.stderr);
+  assert.match(bin.stdout, /\d+ stored positions above the thresholds cannot be reached from the start through book moves: not audited \(a \.bin keeps keys, not boards or games/);
+});
+
 test('bad input is refused before anything is searched or written', () => {
   const missing = tabiya(['book', 'audit', 'missing.tbk']);
   assert.equal(missing.code, 1);

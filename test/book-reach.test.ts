@@ -18,7 +18,7 @@ import { generateLegal } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
 import { MAX_MOVES } from '../src/core/types.js';
-import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
+import { STARTING_FEN, makeFen, positionFromFen } from '../src/notation/fen.js';
 import { playMoveList } from '../src/notation/moveList.js';
 import { openBookForReading, loadEngineBook } from '../src/node/engineBook.js';
 import { ReachIndex } from '../src/book/reach/reachIndex.js';
@@ -26,6 +26,10 @@ import { ReachSearch } from '../src/book/reach/reach.js';
 import { nearestPositions } from '../src/book/reach/nearest.js';
 import { decodeReachIndex, encodeReachIndex } from '../src/book/reach/indexFile.js';
 import { fastCrc32 } from '../src/book/node/richFile.js';
+import { openAnyRichBook } from '../src/book/node/openTbk.js';
+import { reachWalkOptions } from '../src/engine/bookReturn.js';
+import { numbered } from '../src/cli/commands/bookReach.js';
+import { keyToHex } from '../src/core/zobrist.js';
 import {
   BOARD_WORDS, capturesBy, castlingAllows, materialAllows, materialKey, pawnsAllow, pieceDistance, pliesNeeded, wordOf, writeBoard,
 } from '../src/book/reach/signature.js';
@@ -455,4 +459,67 @@ test('the engine saves BookReturn\'s index at setoption and reads it back at the
   assert.equal(statSync(file).mtimeMs, first, 'the second start read the index and wrote nothing');
   const r = decodeReachIndex(saved, JSON.parse(new TextDecoder().decode(saved.subarray(16, 16 + saved.readUInt32LE(12)))).fingerprint, fastCrc32);
   assert.ok(r.ok && r.index.size === indexes[0]!.index.size, 'the saved index is the book\'s');
+});
+
+test('a .tbk\'s positions no walk from the start reaches are indexed from its games (games set up from a FEN, transpositions of single games); a .bin says what it cannot index', () => {
+  // Two games from the position a real game reached at ply 24, playing its next eight plies;
+  // and two games that reach the Ruy Lopez by different move orders (each order in one game).
+  const real = sanMoves(games(3, 1)[0]!);
+  const fenAt = makeFen(at(STARTING_FEN, real.slice(0, 24)));
+  const tail = real.slice(24, 32);
+  const fenGame = (result: string): string => `[Event "from a FEN"]\n[SetUp "1"]\n[FEN "${fenAt}"]\n[Result "${result}"]\n\n${numbered(at(fenAt), tail)} ${result}\n`;
+  const pgn = [
+    fenGame('1-0'),
+    fenGame('1/2-1/2'),
+    '[Event "a"]\n[Result "1/2-1/2"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 1/2-1/2\n',
+    '[Event "b"]\n[Result "1/2-1/2"]\n\n1. Nf3 Nc6 2. e4 e5 3. Bb5 a6 4. Ba4 Nf6 1/2-1/2\n',
+  ].join('\n');
+  writeFileSync(join(tmp, 'roots.pgn'), pgn);
+  for (const out of ['roots.tbk', 'roots.bin']) {
+    const r = tabiya(['book', 'make', 'roots.pgn', '-o', out, '--min-games', '1', '--quiet']);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const book = openBookForReading(join(tmp, 'roots.tbk'));
+  const index = ReachIndex.build((p) => book.source.candidates(p), reachWalkOptions(book.source));
+  // Every stored position of the book (two games or more) is in the index, and replays to its key.
+  const opened = openAnyRichBook(join(tmp, 'roots.tbk'));
+  const v2 = opened.v2!;
+  let stored = 0;
+  for (let b = 0; b < v2.blockCount; b++) {
+    for (const p of v2.blockPositions(b)) {
+      const i = index.find(p.keyHi | 0, p.keyLo | 0);
+      assert.ok(i >= 0, `stored position ${keyToHex(p.keyHi, p.keyLo)} is indexed`);
+      const board = index.position(i);
+      assert.deepEqual([board.keyHi, board.keyLo], [index.keyHi[i], index.keyLo[i]]);
+      stored++;
+    }
+  }
+  opened.close();
+  // The start, the eight positions of the FEN games, four of the Ruy Lopez after the transposition.
+  assert.deepEqual([stored, index.fromOtherRoots], [13, 12]);
+  // Recovered only where a game reached them before ply 4: the FEN games' positions (from their
+  // own start), not the Ruy Lopez, which both its games reach at ply 4.
+  assert.equal(ReachIndex.build((p) => book.source.candidates(p), reachWalkOptions(book.source, 2, 4)).fromOtherRoots, 8);
+  // From the FEN game's second position, the search reaches its later positions.
+  const inFenGame = at(fenAt, tail.slice(0, 1));
+  const hits = new ReachSearch(index).run(inFenGame, { plies: 3 }).hits;
+  assert.deepEqual(hits.map((h) => h.plies).sort(), [1, 2, 3]);
+  // Saved and read back, a recovered position keeps its root.
+  const back = decodeReachIndex(encodeReachIndex(index, 'roots', fastCrc32), 'roots', fastCrc32);
+  assert.ok(back.ok);
+  assert.equal(back.index.fromOtherRoots, index.fromOtherRoots);
+  const last = index.size - 1;
+  assert.equal(makeFen(back.index.position(last)), makeFen(index.position(last)));
+  book.close();
+
+  // The CLI: the .tbk says where the positions came from; the .bin, what it cannot index and why.
+  const fen = makeFen(at(STARTING_FEN, ['e4', 'e5', 'Nf3', 'Nc6']));
+  const tbk = JSON.parse(tabiya(['book', 'reach', 'roots.tbk', '--fen', fen, '--plies', '2', '--no-cache', '--json']).stdout);
+  assert.ok(tbk.index.fromGames >= 12 && tbk.found >= 2, JSON.stringify(tbk.index));
+  const bin = tabiya(['book', 'reach', 'roots.bin', '--fen', fen, '--plies', '2', '--no-cache']);
+  assert.equal(bin.code, 0, bin.stderr);
+  assert.match(bin.stdout, /not indexed: \d+ keys of the book that no book line from the start reaches \(a \.bin keeps keys, not boards or games/);
+  const binJson = JSON.parse(tabiya(['book', 'reach', 'roots.bin', '--fen', fen, '--plies', '2', '--no-cache', '--json']).stdout);
+  // The eight positions of the FEN games (the transposed lines are walked: a .bin follows moves of any weight).
+  assert.deepEqual([binJson.index.notIndexed, binJson.index.fromGames], [8, 0]);
 });

@@ -26,9 +26,9 @@ import {
   bishopAttacks as bishopAttacks_,
   rookAttacks as rookAttacks_,
 } from './attacks.js';
-import { CASTLING as CASTLING_, EN_PASSANT as EN_PASSANT_, PROMOTION as PROMOTION_ } from './move.js';
+import { CASTLING as CASTLING_, EN_PASSANT as EN_PASSANT_, KIND_MASK as KIND_MASK_, PROMOTION as PROMOTION_ } from './move.js';
 import type { Position } from './position.js';
-import { BISHOP as BISHOP_, KNIGHT as KNIGHT_, NO_SQUARE as NO_SQUARE_, PAWN as PAWN_, QUEEN as QUEEN_, ROOK as ROOK_ } from './types.js';
+import { BISHOP as BISHOP_, KING as KING_, KNIGHT as KNIGHT_, NO_SQUARE as NO_SQUARE_, PAWN as PAWN_, QUEEN as QUEEN_, ROOK as ROOK_ } from './types.js';
 
 // Module-local copies of the imports used in hot code: why, and the measurement, in docs/core.md
 // ("Imports copied into module-local constants", `npm run bench -- aliases`).
@@ -52,7 +52,11 @@ const rookAttacks = rookAttacks_;
 const CASTLING = CASTLING_;
 const EN_PASSANT = EN_PASSANT_;
 const PROMOTION = PROMOTION_;
+const KIND = KIND_MASK_;
+/** The promotion piece's bits, zero in every other kind of move. */
+const PROMOTION_TYPE = 3 << 12;
 const BISHOP = BISHOP_;
+const KING = KING_;
 const KNIGHT = KNIGHT_;
 const NO_SQUARE = NO_SQUARE_;
 const PAWN = PAWN_;
@@ -395,11 +399,98 @@ export function countLegal(pos: Position): number {
   return generateLegal(pos, SCRATCH, 0);
 }
 
-/** Is `m` one of the legal moves of the position? */
-export function isLegal(pos: Position, m: number): boolean {
+/** Is `m` one of the moves generateLegal writes (the slow, exact way)? */
+function isGenerated(pos: Position, m: number): boolean {
   const n = generateLegal(pos, SCRATCH, 0);
   for (let i = 0; i < n; i++) if (SCRATCH[i] === m) return true;
   return false;
+}
+
+/**
+ * Is `m` (any 16-bit value) one of the legal moves of the position, encoded as generateLegal
+ * encodes it? Tests this move alone, without generating the others: the piece and its path,
+ * then whether the own king is attacked once the move is made, with the occupancy updated
+ * (so a pinned piece leaving its line, a king stepping into check and a check left unanswered
+ * all fail). Replays of stored games check every move with it (its cost against a generation:
+ * `npm run bench -- replay`).
+ * Castling, once a game, goes through the generator.
+ */
+export function isLegal(pos: Position, m: number): boolean {
+  if ((m & 0xffff) !== m) return false;
+  const kind = m & KIND;
+  if (kind === CASTLING) return isGenerated(pos, m);
+  if (kind !== PROMOTION && (m & PROMOTION_TYPE) !== 0) return false;
+  const from = (m >>> 6) & 63;
+  const to = m & 63;
+  const us = pos.turn;
+  const them = us ^ 1;
+  const piece = pos.board[from]!;
+  if (piece === 0 || piece >> 3 !== us) return false;
+  const target = pos.board[to]!;
+  if (target !== 0 && target >> 3 === us) return false;
+  const type = piece & 7;
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  let occLo = lo[0]! | lo[8]!;
+  let occHi = hi[0]! | hi[8]!;
+  const toLo = to < 32 ? 1 << to : 0;
+  const toHi = to < 32 ? 0 : 1 << (to - 32);
+  // The captured piece's square (en passant: behind the target square), or none.
+  let capLo = target !== 0 ? toLo : 0;
+  let capHi = target !== 0 ? toHi : 0;
+  if (type === PAWN) {
+    if ((kind === PROMOTION) !== (to >= 56 || to < 8)) return false;
+    const up = us === 0 ? 8 : -8;
+    const attacks = ((to < 32 ? PAWN_LO[(us << 6) | from]! & toLo : PAWN_HI[(us << 6) | from]! & toHi) !== 0);
+    if (kind === EN_PASSANT) {
+      const capSq = to ^ 8;
+      if (to !== pos.epSquare || !attacks || pos.board[capSq] !== ((them << 3) | PAWN)) return false;
+      capLo = capSq < 32 ? 1 << capSq : 0;
+      capHi = capSq < 32 ? 0 : 1 << (capSq - 32);
+    } else if (target !== 0) {
+      if (!attacks) return false;
+    } else if (to !== from + up && (to !== from + 2 * up || from >> 3 !== (us === 0 ? 1 : 6) || pos.board[from + up] !== 0)) return false;
+  } else {
+    if (kind !== 0) return false;
+    if (type === KNIGHT) {
+      if (((KNIGHT_LO[from]! & toLo) | (KNIGHT_HI[from]! & toHi)) === 0) return false;
+    } else if (type === KING) {
+      if (((KING_LO[from]! & toLo) | (KING_HI[from]! & toHi)) === 0) return false;
+    } else {
+      // A slider: on a line with the target, the right kind of line, nothing in between.
+      const ft = (from << 6) | to;
+      if ((LINE_LO[ft]! | LINE_HI[ft]!) === 0) return false;
+      const straight = (from & 7) === (to & 7) || from >> 3 === to >> 3;
+      if ((type === BISHOP && straight) || (type === ROOK && !straight)) return false;
+      if (((BETWEEN_LO[ft]! & occLo) | (BETWEEN_HI[ft]! & occHi)) !== 0) return false;
+    }
+  }
+  // The board after the move: `from` empty, `to` occupied, the captured piece gone.
+  if (from < 32) occLo ^= 1 << from;
+  else occHi ^= 1 << (from - 32);
+  occLo = (occLo & ~capLo) | toLo;
+  occHi = (occHi & ~capHi) | toHi;
+  const ksq = type === KING ? to : pos.kingSq[us]!;
+  const t = them << 3;
+  const p = (us << 6) | ksq;
+  // Attackers of the king square after the move, the captured piece excluded: the leapers by
+  // table, then each enemy slider on a line from the king (few) with nothing in between.
+  if ((((PAWN_LO[p]! & lo[t | PAWN]!) | (KNIGHT_LO[ksq]! & lo[t | KNIGHT]!) | (KING_LO[ksq]! & lo[t | KING]!)) & ~capLo) !== 0) return false;
+  if ((((PAWN_HI[p]! & hi[t | PAWN]!) | (KNIGHT_HI[ksq]! & hi[t | KNIGHT]!) | (KING_HI[ksq]! & hi[t | KING]!)) & ~capHi) !== 0) return false;
+  let sLo = ((BISHOP_EMPTY_LO[ksq]! & (lo[t | BISHOP]! | lo[t | QUEEN]!)) | (ROOK_EMPTY_LO[ksq]! & (lo[t | ROOK]! | lo[t | QUEEN]!))) & ~capLo;
+  let sHi = ((BISHOP_EMPTY_HI[ksq]! & (hi[t | BISHOP]! | hi[t | QUEEN]!)) | (ROOK_EMPTY_HI[ksq]! & (hi[t | ROOK]! | hi[t | QUEEN]!))) & ~capHi;
+  const kb = ksq << 6;
+  while (sLo !== 0) {
+    const s = kb | (31 - Math.clz32(sLo & -sLo));
+    sLo &= sLo - 1;
+    if (((BETWEEN_LO[s]! & occLo) | (BETWEEN_HI[s]! & occHi)) === 0) return false;
+  }
+  while (sHi !== 0) {
+    const s = kb | (63 - Math.clz32(sHi & -sHi));
+    sHi &= sHi - 1;
+    if (((BETWEEN_LO[s]! & occLo) | (BETWEEN_HI[s]! & occHi)) === 0) return false;
+  }
+  return true;
 }
 
 /** Legal moves as a fresh array (cold path: API, notation). */

@@ -57,6 +57,13 @@ export interface BookSource {
   candidates(pos: Position): BookCandidate[];
   /** Legal moves with full statistics (rich books); when present the policy reads these. */
   probe?(pos: Position): RichMove[];
+  /**
+   * Boards of the book's stored positions (of at least `minGames` games, reached by a game
+   * before ply `beforePly`) that `indexed` lacks, where the book can give them: a version 2
+   * `.tbk` replays its games (a walk from the start misses positions of games set up from a FEN,
+   * and transpositions of rarer lines); a Polyglot book keeps keys only.
+   */
+  unreachedBoards?(indexed: (keyHi: number, keyLo: number) => boolean, minGames: number, beforePly: number): Iterable<Position>;
   /** Book learning (optional): called once per finished game; may finish asynchronously. */
   learn?(game: LearnGame): void | Promise<void>;
 }

@@ -11,13 +11,24 @@
  */
 import type { Position } from '../core/position.js';
 import { ReachSearch } from '../book/reach/reach.js';
-import { ReachIndex, type MovesOf, type WalkOptions } from '../book/reach/reachIndex.js';
+import { RECOVER_BEFORE_PLY, ReachIndex, type MovesOf, type WalkOptions } from '../book/reach/reachIndex.js';
 import { scoreHits } from '../book/reach/score.js';
 import type { BookSource } from './bookProbe.js';
 import { MoveLikelihood } from './moveLikelihood.js';
 
 /** Builds the reach index of the book whose moves `movesOf` gives. */
 export type BookIndexer = (movesOf: MovesOf, opts: WalkOptions) => ReachIndex;
+
+/**
+ * How a book's reach index is walked: a rich book keeps lines of single games, so only moves of
+ * two games or more count as book there (docs/conversion.md); positions the walk from the start
+ * misses come from the book's games where it keeps them, those reached before `recoverBeforePly`
+ * (0: none).
+ */
+export function reachWalkOptions(source: BookSource, minGames = source.probe ? 2 : 1, recoverBeforePly = RECOVER_BEFORE_PLY): WalkOptions {
+  const more = source.unreachedBoards?.bind(source);
+  return { minGames, ...(more !== undefined && recoverBeforePly > 0 ? { moreRoots: (indexed) => more(indexed, minGames, recoverBeforePly) } : {}) };
+}
 
 export const MIN_RESULT = 0.5;
 export const MIN_COOPERATION = 0.05;
@@ -45,7 +56,7 @@ export class BookReturn {
     indexer: BookIndexer = (movesOf, opts) => ReachIndex.build(movesOf, opts),
   ) {
     // A rich book keeps lines of single games; only moves of two games or more count as book here.
-    this.index = indexer((p) => source.candidates(p), { minGames: source.probe ? 2 : 1 });
+    this.index = indexer((p) => source.candidates(p), reachWalkOptions(source));
     this.search = new ReachSearch(this.index);
   }
 

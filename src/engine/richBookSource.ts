@@ -17,8 +17,13 @@ export interface RichBookLike {
   probe(pos: Pos): RichMove[];
   /** The same moves into typed arrays, without an object a move, when the book offers it (a version 2 `.tbk`). */
   probeMoves?(pos: Pos, out: BookMoves): number;
+  /** The book itself when it is a version 2 `.tbk` (its games give the boards no walk reaches). */
+  readonly v2?: TbkBook;
 }
 import { BookMoves } from '../book/rich/bookMoves.js';
+import { BoardRecovery } from '../book/rich/recover.js';
+import type { StoredPosition } from '../book/rich/positions.js';
+import type { TbkBook } from '../book/rich/tbkBook.js';
 import type { RichMove } from '../book/rich/types.js';
 import { polyglotWeight } from '../book/select/index.js';
 import type { BookCandidate, BookSource, LearnGame } from './bookProbe.js';
@@ -77,6 +82,18 @@ export class RichBookSource implements BookSource {
       out.push({ move: m.move, weight: polyglotWeight(m), wins: m.wins + m.dynWins, draws: m.draws + m.dynDraws, losses: m.losses + m.dynLosses });
     }
     return out;
+  }
+
+  /** BookSource.unreachedBoards: from a version 2 book's games, one at a time (rich/recover.ts). */
+  *unreachedBoards(indexed: (keyHi: number, keyLo: number) => boolean, minGames: number, beforePly: number): Generator<Position> {
+    const v2 = this.book.v2;
+    if (v2 === undefined) return;
+    const wanted = (p: StoredPosition): boolean => {
+      let games = 0;
+      for (const m of p.moves) games += m.wins + m.draws + m.losses + m.unfinished;
+      return games >= minGames;
+    };
+    for (const b of new BoardRecovery(v2, { wanted, known: indexed, maxPly: beforePly })) yield b.pos;
   }
 
   async learn(game: LearnGame): Promise<void> {

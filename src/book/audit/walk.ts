@@ -43,6 +43,25 @@ export interface WalkOptions {
   limit?: number;
 }
 
+/** The book moves `probe` gives that are legal in `pos`. */
+export function legalBookMoves(pos: Position, probe: (pos: Position) => AuditBookMove[]): AuditBookMove[] {
+  const legal = legalMoves(pos);
+  return probe(pos).filter((m) => legal.includes(m.move));
+}
+
+/** `pos` as a position to audit, with its book moves; `line` (UCI) leads from `root` (a FEN) to it in `ply` plies. */
+export function auditPosition(pos: Position, book: readonly AuditBookMove[], index: number, ply: number, root: string, line: string[]): AuditPosition {
+  return {
+    index,
+    key: keyToHex(pos.keyHi, pos.keyLo),
+    fen: makeFen(pos),
+    ply,
+    root,
+    line,
+    moves: book.map((m) => ({ uci: makeUci(m.move, pos.chess960), games: m.games, weight: m.weight })),
+  };
+}
+
 /**
  * Every position reachable from `roots` through the book moves `probe` returns (already
  * filtered by the caller's thresholds), with those moves. `probe` sees the position as it is;
@@ -63,18 +82,9 @@ export function walkBook(roots: readonly Position[], probe: (pos: Position) => A
     const next: typeof frontier = [];
     for (const { pos, root, line } of frontier) {
       if (positions.length >= limit) break;
-      const legal = legalMoves(pos);
-      const book = probe(pos).filter((m) => legal.includes(m.move));
+      const book = legalBookMoves(pos, probe);
       if (book.length === 0) continue;
-      positions.push({
-        index: positions.length,
-        key: keyToHex(pos.keyHi, pos.keyLo),
-        fen: makeFen(pos),
-        ply,
-        root,
-        line,
-        moves: book.map((m) => ({ uci: makeUci(m.move, pos.chess960), games: m.games, weight: m.weight })),
-      });
+      positions.push(auditPosition(pos, book, positions.length, ply, root, line));
       for (const m of book) {
         pos.play(m.move);
         const key = keyToHex(pos.keyHi, pos.keyLo);

@@ -1,7 +1,9 @@
 /**
  * A book audit (`tabiya book audit`): the engine checks a book. The book's positions are walked
- * from the start (audit/walk.ts), every book move above the thresholds is searched against the
- * position's best move (audit/verdict.ts) on worker threads (auditPool.ts), and each finished
+ * from the start (audit/walk.ts); in a version 2 `.tbk`, the stored positions no walk reaches
+ * get their boards from the book's games (rich/recover.ts; a `.bin` keeps keys only, so there
+ * they stay unaudited and are counted). Every book move above the thresholds is searched
+ * against the position's best move (audit/verdict.ts) on worker threads (auditPool.ts), and each finished
  * position is written to a journal (auditJournal.ts), so a rerun after an interruption
  * searches none of them again. Moves that lose more than the margin are flagged, with the line
  * that refutes them; `mark` writes the verdicts into a version 2 `.tbk` (the notes: audit
@@ -12,8 +14,10 @@ import { PolyglotReader } from '../polyglot/reader.js';
 import type { Position } from '../../core/position.js';
 import { keyToHex } from '../../core/zobrist.js';
 import { positionFromFen, STARTING_FEN } from '../../notation/fen.js';
-import { parseUci } from '../../notation/uci.js';
-import { walkBook, type AuditBookMove, type AuditPosition } from '../audit/walk.js';
+import { auditPosition, legalBookMoves, walkBook, type AuditBookMove, type AuditPosition } from '../audit/walk.js';
+import { BoardRecovery } from '../rich/recover.js';
+import type { StoredPosition } from '../rich/positions.js';
+import { makeUci, parseUci } from '../../notation/uci.js';
 import type { AuditLimits, PositionVerdict } from '../audit/verdict.js';
 import { AuditJournal, type JournalRecord } from './auditJournal.js';
 import { auditInParallel } from './auditPool.js';
@@ -60,7 +64,9 @@ export interface AuditResult {
   searched: number;
   fromJournal: number;
   moves: AuditedMove[];
-  /** Stored positions with a move above the thresholds that the walk did not reach (null: not counted). */
+  /** Positions no walk from the start reached whose boards came from the book's games (null: a .bin, which keeps none). */
+  recovered: number | null;
+  /** Stored positions with a move above the thresholds that the audit could not set up (null: not counted). */
   unreached: number | null;
   nodes: number;
   seconds: number;
@@ -74,8 +80,14 @@ export function bookFormat(path: string, tbkVersion: number | undefined): '.bin'
 interface OpenedBook {
   roots: Position[];
   probe: (pos: Position) => AuditBookMove[];
-  /** Counts stored positions above the thresholds not in `seen`. */
+  /** Counts stored positions above the thresholds not in `seen` (-1: the book cannot tell). */
   unreached: (seen: Set<string>) => number;
+  /**
+   * The stored positions above the thresholds not in `seen`, set up from the book's games, as
+   * positions to audit numbered from `first`, with how many none of its games reaches; undefined
+   * where the book keeps no games.
+   */
+  recover?: (seen: Set<string>, first: number) => { positions: AuditPosition[]; missing: number } | undefined;
   close: () => void;
 }
 
@@ -113,24 +125,52 @@ async function openForAudit(path: string, format: '.bin' | '.tbk', opts: AuditOp
     const r = positionFromFen(fen);
     if (r.ok) roots.push(r.value);
   }
+  const checked = (p: StoredPosition): boolean => p.moves.some((m) => m.wins + m.draws + m.losses + m.unfinished >= Math.max(1, opts.minGames));
+  const probe = (pos: Position): AuditBookMove[] =>
+    book
+      .probe(pos)
+      .map((m) => ({ move: m.move, games: m.wins + m.draws + m.losses + ((m as { unfinished?: number }).unfinished ?? 0), weight: m.weight }))
+      .filter((m) => m.games >= opts.minGames && m.games > 0);
   return {
     roots,
-    probe: (pos) =>
-      book
-        .probe(pos)
-        .map((m) => ({ move: m.move, games: m.wins + m.draws + m.losses + ((m as { unfinished?: number }).unfinished ?? 0), weight: m.weight }))
-        .filter((m) => m.games >= opts.minGames && m.games > 0),
+    probe,
     unreached(seen) {
       const v2 = book.v2;
       if (v2 === undefined) return -1;
       let n = 0;
       for (let b = 0; b < v2.blockCount; b++) {
-        for (const p of v2.blockPositions(b)) {
-          if (!p.moves.some((m) => m.wins + m.draws + m.losses + m.unfinished >= Math.max(1, opts.minGames))) continue;
-          if (!seen.has(keyToHex(p.keyHi, p.keyLo))) n++;
-        }
+        for (const p of v2.blockPositions(b)) if (checked(p) && !seen.has(keyToHex(p.keyHi, p.keyLo))) n++;
       }
       return n;
+    },
+    recover(seen, first) {
+      const v2 = book.v2;
+      if (v2 === undefined) return undefined;
+      const recovery = new BoardRecovery(v2, { wanted: checked, known: (hi, lo) => seen.has(keyToHex(hi, lo)), maxPly: opts.maxPly });
+      if (!recovery.hasGames) return undefined;
+      const positions: AuditPosition[] = [];
+      let missing = 0;
+      for (const b of recovery) {
+        const moves = legalBookMoves(b.pos, probe);
+        if (moves.length === 0) {
+          missing++;
+          continue;
+        }
+        const root = recovery.startFen(b.game);
+        const start = positionFromFen(root);
+        if (!start.ok) throw start.error;
+        const line = Array.from(b.line, (m) => {
+          const u = makeUci(m, start.value.chess960);
+          start.value.play(m);
+          return u;
+        });
+        positions.push(auditPosition(b.pos, moves, 0, b.ply, root, line));
+      }
+      missing += recovery.missing;
+      // In move order, as the walk's: by ply, then the order the games met them.
+      positions.sort((a, b) => a.ply - b.ply);
+      positions.forEach((p, i) => (p.index = first + i));
+      return { positions, missing };
     },
     close: () => book.close(),
   };
@@ -155,19 +195,25 @@ function samePlacement(a: string, b: string): boolean {
 export async function runAudit(path: string, format: '.bin' | '.tbk', opts: AuditOptions): Promise<AuditResult> {
   const started = Date.now();
   const book = await openForAudit(path, format, opts);
-  let walk: ReturnType<typeof walkBook>;
+  let positions: AuditPosition[];
   let unreached: number | null = null;
+  let recovered: number | null = null;
   try {
-    walk = walkBook(book.roots, book.probe, { maxPly: opts.maxPly });
-    // Counting the unreached takes a pass over the whole book: only for an audit of all of it.
-    if (opts.maxPly >= 1024) {
+    const walk = walkBook(book.roots, book.probe, { maxPly: opts.maxPly });
+    positions = walk.positions;
+    const more = book.recover?.(walk.seen, positions.length);
+    if (more !== undefined) {
+      positions = [...positions, ...more.positions];
+      recovered = more.positions.length;
+      if (opts.maxPly >= 1024) unreached = more.missing;
+    } else if (opts.maxPly >= 1024) {
+      // Counting the unreached takes a pass over the whole book: only for an audit of all of it.
       const n = book.unreached(walk.seen);
       unreached = n < 0 ? null : n;
     }
   } finally {
     book.close();
   }
-  const { positions } = walk;
   const journal = AuditJournal.open(opts.journal, opts.limits, opts.fresh);
   let searched = 0;
   let nodes = 0;
@@ -201,7 +247,7 @@ export async function runAudit(path: string, format: '.bin' | '.tbk', opts: Audi
       moves.push({ position: p, verdict: r, uci: m.uci, games: m.games, weight: m.weight, score: v.score, loss: v.loss, refutation: v.refutation, depth: v.depth, flagged: v.loss > opts.margin });
     }
   }
-  return { format, positions, searched, fromJournal: positions.length - searched, moves, unreached, nodes, seconds: (Date.now() - started) / 1000 };
+  return { format, positions, searched, fromJournal: positions.length - searched, moves, recovered, unreached, nodes, seconds: (Date.now() - started) / 1000 };
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { Position } from '../../core/position.js';
 import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/plyLog.js';
-import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes } from '../rich/games.js';
+import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayGame } from '../rich/games.js';
 import { RunMerger, type RowSource } from '../rich/mergeRuns.js';
 import type { StoredPosition } from '../rich/positions.js';
 import { RunReader, RunRow } from '../rich/runs.js';
@@ -54,9 +54,7 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSou
     whiteElo = rec.whiteElo;
     blackElo = rec.blackElo;
     cell = book.cellOfGame(rec);
-    games.setStart(g, pos);
-    const { bytes, offset } = games.codes(g);
-    replayCodes(pos, bytes, offset, rec.codes, visit);
+    replayGame(games, g, rec, pos, visit);
   }
   if (runs.length === 0) return new TableCursor(table);
   const last = work.create('singles');

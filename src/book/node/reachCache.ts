@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { decodeReachIndex, encodeReachIndex, REACH_FILE_VERSION } from '../reach/indexFile.js';
-import { ReachIndex, type MovesOf, type WalkOptions } from '../reach/reachIndex.js';
+import { RECOVER_BEFORE_PLY, ReachIndex, type MovesOf, type WalkOptions } from '../reach/reachIndex.js';
 import { writeFileAtomicSync } from './atomicWrite.js';
 import { fastCrc32 } from './richFile.js';
 
@@ -61,6 +61,8 @@ export function cachedReachIndex(path: string, movesOf: MovesOf, opts: WalkOptio
     minGames: opts.minGames ?? 1,
     maxPositions: opts.maxPositions ?? 4_000_000,
     startFen: opts.startFen ?? null,
+    // Boards recovered from the book's games: the limit they were recovered under.
+    recoverBeforePly: opts.moreRoots !== undefined ? RECOVER_BEFORE_PLY : null,
   });
   const dir = opts.dir ?? reachCacheDir();
   // One file per book and options: a changed book replaces its own entry instead of adding one.

@@ -253,10 +253,11 @@ export class GameStore {
     return first;
   }
 
-  reader(): GameReader {
+  /** The games stored so far; `name` says whose they are in errors. */
+  reader(name = 'the games read'): GameReader {
     const r = this.records;
     const c = this.codes;
-    return new GameReader({ readAt: (o, n) => r.read(o, n), size: r.size }, { readAt: (o, n) => c.read(o, n), size: c.size }, this.fens);
+    return new GameReader({ readAt: (o, n) => r.read(o, n), size: r.size }, { readAt: (o, n) => c.read(o, n), size: c.size }, this.fens, 1 << 20, name);
   }
 }
 

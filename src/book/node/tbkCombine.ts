@@ -251,7 +251,7 @@ export function mergeTbkToBin(paths: readonly string[], output: string, opts: Tb
   try {
     const books = shardOrder(opened.map((o) => o.book));
     const { store, inputs, games } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work);
-    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), opts.onProgress), store.reader(), opts, work, sink));
+    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), opts.onProgress), store.reader(`the games of ${paths.join(', ')}`), opts, work, sink));
     return { games, kept, bytes };
   } catch (e) {
     throw e instanceof ScratchError ? e.forOutput(output) : e;

@@ -7,7 +7,7 @@
  */
 import type { MakeOptions } from '../polyglot/make.js';
 import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/plyLog.js';
-import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from '../rich/games.js';
+import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayGame, type GameRecord } from '../rich/games.js';
 import type { GameSource } from '../rich/halving.js';
 import { cellPasses, type SplitFilter } from '../rich/splits.js';
 import { BookError } from '../polyglot/select.js';
@@ -91,6 +91,10 @@ class GameSubset implements GameSource {
     private readonly games: readonly number[],
   ) {}
 
+  get name(): string {
+    return this.inner.name;
+  }
+
   get count(): number {
     return this.games.length;
   }
@@ -147,9 +151,7 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
       g = kept.length;
       kept.push(all);
       result = rec.result;
-      games.setStart(all, pos);
-      const { bytes, offset } = games.codes(all);
-      replayCodes(pos, bytes, offset, rec.codes, visit);
+      replayGame(games, all, rec, pos, visit);
     }
     const rows: RowSource = runMerger(runs, table);
     return binFromRows(rows, new GameSubset(games, kept), opts, work, sink);

@@ -16,15 +16,17 @@ import { ReachIndex, SAVED_ARRAYS, type SavedArrayName, type SavedReachIndex } f
 import type { Crc32 } from '../rich/format.js';
 
 const MAGIC = 'TBYREACH';
-export const REACH_FILE_VERSION = 1;
+/** 2: the walk's roots (the start and the boards recovered from a .tbk's games) instead of the start alone. */
+export const REACH_FILE_VERSION = 2;
 
 const NAMES = Object.keys(SAVED_ARRAYS) as SavedArrayName[];
 
 interface Head {
   fingerprint: string;
-  startFen: string;
+  roots: string[];
   size: number;
   hasCounts: boolean;
+  fromOtherRoots: number;
   lengths: Record<string, number>;
 }
 
@@ -35,7 +37,7 @@ export function encodeReachIndex(index: ReachIndex, fingerprint: string, crc: Cr
   const saved = index.save();
   const lengths: Record<string, number> = {};
   for (const name of NAMES) lengths[name] = saved.arrays[name].length;
-  const head: Head = { fingerprint, startFen: saved.startFen, size: saved.size, hasCounts: saved.hasCounts, lengths };
+  const head: Head = { fingerprint, roots: saved.roots, size: saved.size, hasCounts: saved.hasCounts, fromOtherRoots: saved.fromOtherRoots, lengths };
   const json = new TextEncoder().encode(JSON.stringify(head));
   let total = pad8(16 + json.length);
   for (const name of NAMES) total += pad8(saved.arrays[name].byteLength);
@@ -76,7 +78,8 @@ export function decodeReachIndex(bytes: Uint8Array, fingerprint: string, crc: Cr
   }
   if (head.fingerprint !== fingerprint) return fail('made for another book or another version of it');
   const n = head.size;
-  if (!Number.isInteger(n) || n < 0 || typeof head.startFen !== 'string') return fail('bad size or start');
+  const roots = head.roots;
+  if (!Number.isInteger(n) || n < 0 || !Array.isArray(roots) || roots.length === 0 || !roots.every((r) => typeof r === 'string')) return fail('bad size or roots');
   const groups = (head.lengths?.groupStart ?? 0) - 1;
   const expected: Record<SavedArrayName, number> = {
     keyHi: n, keyLo: n, boards: n * BOARD_WORDS, flags: n, material: n, parent: n, via: n, weight: n, wins: n, draws: n, losses: n, order: n,
@@ -95,7 +98,9 @@ export function decodeReachIndex(bytes: Uint8Array, fingerprint: string, crc: Cr
     o += pad8(byteLength);
   }
   if (o !== end) return fail('bytes after the arrays');
-  const saved: SavedReachIndex = { startFen: head.startFen, size: n, hasCounts: head.hasCounts === true, arrays: arrays as SavedReachIndex['arrays'] };
+  const other = head.fromOtherRoots;
+  if (!Number.isInteger(other) || other < 0 || other > n) return fail('bad count of positions from other roots');
+  const saved: SavedReachIndex = { roots, size: n, hasCounts: head.hasCounts === true, fromOtherRoots: other, arrays: arrays as SavedReachIndex['arrays'] };
   const bad = inconsistency(saved);
   return bad === undefined ? { ok: true, index: ReachIndex.restore(saved) } : fail(bad);
 }
@@ -105,7 +110,7 @@ function inconsistency(s: SavedReachIndex): string | undefined {
   const a = s.arrays;
   const n = s.size;
   for (let i = 0; i < n; i++) {
-    if (a.parent[i]! < -1 || a.parent[i]! >= n) return `position ${i}: parent ${a.parent[i]} out of range`;
+    if (a.parent[i]! < -s.roots.length || a.parent[i]! >= n) return `position ${i}: parent ${a.parent[i]} out of range`;
     if (a.order[i]! < 0 || a.order[i]! >= n) return `order ${i}: position ${a.order[i]} out of range`;
   }
   const g = a.groupStart;

@@ -7,15 +7,17 @@
  * initial position (PolyGlot's `info-book -exact` does the same to count reachable entries):
  * every book move of every position reached is played, each new key is recorded once with its
  * board, and transpositions are visited once. Positions no book line leads to (entries of
- * games set up from a FEN, or orphaned by --min-games) cannot be recovered and are left out;
- * `walkedKeys` counts what the walk found.
+ * games set up from a FEN, or transpositions of lines below the walk's threshold) are given by
+ * `moreRoots` where the book can give their boards (a `.tbk` replays its games, rich/recover.ts):
+ * each is walked in turn as another root. A Polyglot `.bin` has no games: what the walk from the
+ * start misses stays out.
  *
  * Positions are grouped by material signature, and within a group by pawn structure, so the
  * irreversibility tests (signature.ts) run once per group before any position is looked at.
  */
 import { popcount32 } from '../../core/bitboard.js';
 import type { Position } from '../../core/position.js';
-import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
+import { STARTING_FEN, makeFen, positionFromFen } from '../../notation/fen.js';
 import { KeyTable } from '../polyglot/lines.js';
 import {
   BOARD_WORDS, capturesBy, castlingAllows, countIn, materialAllows, materialKey, pawnsAllow, pliesNeeded, wordOf, writeBoard,
@@ -35,6 +37,17 @@ export interface WalkMove {
 /** The book moves of a position (empty when it is not in the book). */
 export type MovesOf = (pos: Position) => readonly WalkMove[];
 
+/**
+ * Stored positions the walk from the start misses are recovered from a book's games only where
+ * a game reached them before this ply. Past it they are mostly late middlegames and endgames
+ * that an out-of-book game (leaving the book around ply 20) seldom comes back to, and they cost
+ * the search far more than they give: on the 389k-game book, recovering all of them (343,245
+ * positions) made a 4-ply search from 1.e4 e5 2.Nf3 Nc6 sixteen times slower for 5 more
+ * positions found; before ply 40 (88,248), the share of out-of-book positions that can return
+ * within 4 plies went from 22.8% to 25.6% for searches half as long again (docs/conversion.md).
+ */
+export const RECOVER_BEFORE_PLY = 40;
+
 export interface WalkOptions {
   /** Follow only moves played in at least this many games (books with counts; default 1). */
   minGames?: number;
@@ -42,6 +55,11 @@ export interface WalkOptions {
   maxPositions?: number;
   /** The walk's start (default the initial position). */
   startFen?: string;
+  /**
+   * After the walk from the start: boards of stored positions it did not reach (`indexed` says
+   * which keys the index holds), each walked as another root.
+   */
+  moreRoots?: (indexed: (keyHi: number, keyLo: number) => boolean) => Iterable<Position>;
 }
 
 /** The arrays of an index, by name, and how long each is for `size` positions (per position, or per group). */
@@ -67,9 +85,11 @@ export const SAVED_ARRAYS = {
 export type SavedArrayName = keyof typeof SAVED_ARRAYS;
 
 export interface SavedReachIndex {
-  startFen: string;
+  /** The walk's roots as FENs: the start first, then the boards moreRoots gave. */
+  roots: string[];
   size: number;
   hasCounts: boolean;
+  fromOtherRoots: number;
   arrays: Pick<ReachIndex, SavedArrayName>;
 }
 
@@ -84,7 +104,7 @@ export class ReachIndex {
   /** Castling rights (low four bits) and side to move (bit 4). */
   flags: Uint8Array;
   material: Float64Array;
-  /** The position the walk came from and the move it played (-1 for the root). */
+  /** The position the walk came from and the move it played; for a root, -1 − its number in `roots`. */
   parent: Int32Array;
   via: Uint16Array;
   /** Totals over the position's book moves: weight, and games won, drawn, lost by the side to move. */
@@ -94,8 +114,11 @@ export class ReachIndex {
   losses: Float64Array;
   /** The book counts games (a .tbk); a .bin has weights only. */
   hasCounts = false;
+  /** Positions walked from roots other than the start (boards recovered from a .tbk's games, and what follows them). */
+  fromOtherRoots = 0;
   readonly keys: KeyTable;
-  readonly startFen: string;
+  /** FENs of the walk's roots: the start, then the positions no walk from the start reached. */
+  readonly roots: string[];
   /** Position numbers sorted by group; group g spans order[groupStart[g] .. groupStart[g + 1]). */
   order = new Int32Array(0);
   /** Pawn-structure groups: start in `order`, then material key and pawn bitboards of each. */
@@ -105,8 +128,8 @@ export class ReachIndex {
   /** Material groups: each spans pawn groups materialStart[m] .. materialStart[m + 1]. */
   materialStart = new Int32Array(0);
 
-  private constructor(startFen: string, capacity: number) {
-    this.startFen = startFen;
+  private constructor(roots: string[], capacity: number) {
+    this.roots = roots;
     this.keys = new KeyTable(capacity);
     this.keyHi = new Int32Array(capacity);
     this.keyLo = new Int32Array(capacity);
@@ -121,12 +144,17 @@ export class ReachIndex {
     this.losses = new Float64Array(capacity);
   }
 
-  /** Walks a book from its start and indexes every position reached. */
+  /** The walk's start. */
+  get startFen(): string {
+    return this.roots[0]!;
+  }
+
+  /** Walks a book from its start (then from the other roots `moreRoots` gives) and indexes every position reached. */
   static build(movesOf: MovesOf, opts: WalkOptions = {}): ReachIndex {
     const startFen = opts.startFen ?? STARTING_FEN;
     const r = positionFromFen(startFen);
     if (!r.ok) throw r.error;
-    const index = new ReachIndex(startFen, 1 << 12);
+    const index = new ReachIndex([startFen], 1 << 12);
     const minGames = opts.minGames ?? 1;
     const max = opts.maxPositions ?? 4_000_000;
     const pos = r.value;
@@ -140,17 +168,31 @@ export class ReachIndex {
       frames.push({ moves: moves.filter((m) => m.wins === undefined || m.wins + (m.draws ?? 0) + (m.losses ?? 0) >= minGames), next: 0, self });
       return true;
     };
-    enter(-1, 0);
-    while (frames.length > 0) {
-      const f = frames[frames.length - 1]!;
-      if (f.next >= f.moves.length) {
-        frames.pop();
-        if (frames.length > 0) pos.undo();
-        continue;
+    const walk = (): void => {
+      while (frames.length > 0) {
+        const f = frames[frames.length - 1]!;
+        if (f.next >= f.moves.length) {
+          frames.pop();
+          if (frames.length > 0) pos.undo();
+          continue;
+        }
+        const m = f.moves[f.next++]!.move;
+        pos.play(m);
+        if (!enter(f.self, m)) pos.undo();
       }
-      const m = f.moves[f.next++]!.move;
-      pos.play(m);
-      if (!enter(f.self, m)) pos.undo();
+    };
+    enter(-1, 0);
+    walk();
+    if (opts.moreRoots !== undefined) {
+      const walked = index.size;
+      for (const root of opts.moreRoots((hi, lo) => index.keys.get(hi | 0, lo | 0) >= 0)) {
+        pos.copyFrom(root);
+        if (enter(-1 - index.roots.length, 0)) {
+          index.roots.push(makeFen(root));
+          walk();
+        }
+      }
+      index.fromOtherRoots = index.size - walked;
     }
     index.finish();
     return index;
@@ -158,11 +200,12 @@ export class ReachIndex {
 
   /** An index from its saved arrays (indexFile.ts), the key table rebuilt; the arrays are taken, not copied. */
   static restore(saved: SavedReachIndex): ReachIndex {
-    const index = new ReachIndex(saved.startFen, 0);
+    const index = new ReachIndex(saved.roots, 0);
     const n = saved.size;
     Object.assign(index, saved.arrays);
     index.size = n;
     index.hasCounts = saved.hasCounts;
+    index.fromOtherRoots = saved.fromOtherRoots;
     for (let i = 0; i < n; i++) index.keys.add(index.keyHi[i]!, index.keyLo[i]!, i);
     return index;
   }
@@ -171,9 +214,10 @@ export class ReachIndex {
   save(): SavedReachIndex {
     const n = this.size;
     return {
-      startFen: this.startFen,
+      roots: this.roots,
       size: n,
       hasCounts: this.hasCounts,
+      fromOtherRoots: this.fromOtherRoots,
       arrays: {
         keyHi: this.keyHi.subarray(0, n),
         keyLo: this.keyLo.subarray(0, n),
@@ -290,16 +334,23 @@ export class ReachIndex {
     return this.flags[i]! >> 4;
   }
 
-  /** The moves from the walk's start to position `i`. */
+  /** The moves from its root (rootOf) to position `i`. */
   line(i: number): number[] {
     const out: number[] = [];
     for (let j = i; this.parent[j]! >= 0; j = this.parent[j]!) out.push(this.via[j]!);
     return out.reverse();
   }
 
-  /** Position `i` as a board, replayed from the walk's start into `into` (or a new position). */
+  /** The number in `roots` of the root position `i` was walked from (0: the start). */
+  rootOf(i: number): number {
+    let j = i;
+    while (this.parent[j]! >= 0) j = this.parent[j]!;
+    return -1 - this.parent[j]!;
+  }
+
+  /** Position `i` as a board, replayed from its root into `into` (or a new position). */
   position(i: number, into?: Position): Position {
-    const r = positionFromFen(this.startFen, into);
+    const r = positionFromFen(this.roots[this.rootOf(i)]!, into);
     if (!r.ok) throw r.error;
     for (const m of this.line(i)) r.value.play(m);
     return r.value;

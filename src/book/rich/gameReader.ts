@@ -64,6 +64,8 @@ export class GameReader implements GameSource {
     fens: readonly [number, string][],
     /** Bytes read at once from each file (0: only what is asked, for random access). */
     window = 1 << 20,
+    /** Whose games (the book's file name), for errors. */
+    readonly name = 'games',
   ) {
     this.count = records.size / GAME_RECORD_SIZE;
     if (!Number.isInteger(this.count)) throw new RangeError(`games: ${records.size} bytes of records is not a whole number of games`);

@@ -10,7 +10,7 @@
  */
 import { popcount } from '../../core/bitboard.js';
 import type { Position } from '../../core/position.js';
-import { NEXT_CODE, nextMove } from './games.js';
+import { ILLEGAL_CODE, IllegalMoveCode, NEXT_CODE, NO_MORE_MOVES, codeAt, nextMove } from './games.js';
 
 /** Piece codes of the pawns (color · 8 + PAWN) and the occupancy boards (color · 8). */
 const WHITE_PAWN = 1;
@@ -27,6 +27,7 @@ export const SEEK_MOVE = new Int32Array(1);
  * position) until `pos` has the key (hi, lo) and a move follows: returns that ply, with `pos`
  * standing there and the move in SEEK_MOVE[0]; -1 when the game never gets there. With
  * `target` (the position with that key), gives up once the game cannot reach it any more.
+ * A code that is not a legal move throws IllegalMoveCode.
  */
 export function seekKey(pos: Position, b: Uint8Array, o: number, codes: number, hi: number, lo: number, target?: Position): number {
   const h = hi | 0;
@@ -42,7 +43,8 @@ export function seekKey(pos: Position, b: Uint8Array, o: number, codes: number, 
   let ply = 0;
   for (let i = 0; ; ) {
     const m = nextMove(pos, b, o, codes, i);
-    if (m < 0) return -1;
+    if (m === NO_MORE_MOVES) return -1;
+    if (m === ILLEGAL_CODE) throw new IllegalMoveCode(ply, codeAt(b, o, NEXT_CODE[0]! - 1));
     i = NEXT_CODE[0]!;
     if ((pos.keyHi | 0) === h && (pos.keyLo | 0) === l) {
       SEEK_MOVE[0] = m;

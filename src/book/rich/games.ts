@@ -24,6 +24,9 @@
  *   15 u8   0
  */
 import { PROMOTION, EN_PASSANT, CASTLING, makeMove, makePromotion, moveFrom, moveTo, moveKind, promotionType } from '../../core/move.js';
+import { isLegal } from '../../core/movegen.js';
+import { BookError } from '../polyglot/select.js';
+import type { GameSource } from './halving.js';
 import type { Position } from '../../core/position.js';
 import { KING, KNIGHT, PAWN, QUEEN, ROOK, colorOf, fileOf, rankOf, typeOf } from '../../core/types.js';
 
@@ -164,8 +167,9 @@ export function codeAt(b: Uint8Array, o: number, i: number): number {
 }
 
 /**
- * The core move of a code in `pos` (`promo`: the piece type an escape asked for, else QUEEN).
- * The code must come from a legal move of this position.
+ * The core move of a code in `pos` (`promo`: the piece type an escape asked for, else QUEEN):
+ * the kind follows from the board, so a code that is no legal move gives a move that is not
+ * legal either (nextMove checks).
  */
 export function decodeMove(pos: Position, code: number, promo: number): number {
   const from = code >>> 6;
@@ -183,23 +187,42 @@ export function decodeMove(pos: Position, code: number, promo: number): number {
   return makeMove(from, to);
 }
 
-/** The piece type an escape code asks the next move to promote to, or 0 when `code` is a move. */
+/**
+ * The piece type an escape code asks the next move to promote to, 0 when `code` is a move, -1
+ * for a code with from = to that no escape uses.
+ */
 export function escapePromotion(code: number): number {
   if (code >>> 6 !== (code & 63)) return 0;
   const promo = KNIGHT + (code & 63);
-  return promo > ROOK ? QUEEN : promo;
+  return promo > ROOK ? -1 : promo;
+}
+
+/**
+ * A move code that is not a legal move where the game stands: the stored moves are damaged (a
+ * checksum catches changed bytes, not a code written wrong). `ply` counts from the game's start.
+ */
+export class IllegalMoveCode extends Error {
+  constructor(
+    readonly ply: number,
+    readonly code: number,
+  ) {
+    super(`move code ${code.toString(16).padStart(3, '0')} at ply ${ply + 1} is not a legal move there`);
+  }
 }
 
 /**
  * Replays a game's codes from `pos` (its start position), calling `visit(pos, move, ply)`
  * before each move is played; stops when `visit` returns false. Leaves `pos` after the last
- * move played and returns the number of plies played.
+ * move played and returns the number of plies played. Every move is checked against the
+ * position (isLegal, no allocation): a code that is not a legal move throws IllegalMoveCode
+ * before `visit` sees it, so damaged codes never become positions.
  */
 export function replayCodes(pos: Position, b: Uint8Array, o: number, codes: number, visit: (pos: Position, move: number, ply: number) => boolean): number {
   let ply = 0;
   for (let i = 0; ; ) {
     const m = nextMove(pos, b, o, codes, i);
-    if (m < 0) return ply;
+    if (m === NO_MORE_MOVES) return ply;
+    if (m === ILLEGAL_CODE) throw new IllegalMoveCode(ply, codeAt(b, o, NEXT_CODE[0]! - 1));
     i = NEXT_CODE[0]!;
     if (!visit(pos, m, ply)) return ply;
     pos.play(m);
@@ -207,24 +230,52 @@ export function replayCodes(pos: Position, b: Uint8Array, o: number, codes: numb
   }
 }
 
-/** Where `nextMove` stopped: the index of the code after the move it returned. */
+/** A game whose move codes are damaged, as the book's error: which book, which game (from 1), where. */
+export function damagedGame(book: string, game: number, e: IllegalMoveCode): BookError {
+  return new BookError('ERR_TBK_DAMAGED', `${book}: game ${game + 1}: ${e.message}: the stored moves are damaged`);
+}
+
+/**
+ * Replays game `game` of `games` from its start, set into `pos` (replayCodes); damaged move
+ * codes are a BookError naming the games' book and the game.
+ */
+export function replayGame(games: GameSource, game: number, rec: GameRecord, pos: Position, visit: (pos: Position, move: number, ply: number) => boolean): number {
+  games.setStart(game, pos);
+  const { bytes, offset } = games.codes(game);
+  try {
+    return replayCodes(pos, bytes, offset, rec.codes, visit);
+  } catch (e) {
+    throw e instanceof IllegalMoveCode ? damagedGame(games.name, game, e) : e;
+  }
+}
+
+/** Where `nextMove` stopped: the index of the code after the move it returned (or of the illegal code). */
 export const NEXT_CODE = new Int32Array(1);
+
+/** nextMove's answers that are not moves. */
+export const NO_MORE_MOVES = -1;
+export const ILLEGAL_CODE = -2;
 
 /**
  * The move of `pos` that a game's codes give from code `i` on (escape codes before it applied),
- * with NEXT_CODE[0] set to the code after it; -1 when the codes end first.
+ * with NEXT_CODE[0] set to the code after it; NO_MORE_MOVES when the codes end first,
+ * ILLEGAL_CODE when the code is not a legal move of `pos`.
  */
 export function nextMove(pos: Position, b: Uint8Array, o: number, codes: number, i: number): number {
   let promo = QUEEN;
   for (; i < codes; i++) {
     const code = codeAt(b, o, i);
     const escape = escapePromotion(code);
+    NEXT_CODE[0] = i + 1;
+    if (escape < 0) return ILLEGAL_CODE;
     if (escape !== 0) {
       promo = escape;
       continue;
     }
-    NEXT_CODE[0] = i + 1;
-    return decodeMove(pos, code, promo);
+    const m = decodeMove(pos, code, promo);
+    // An escape is written before an under-promotion only.
+    if (!isLegal(pos, m) || (promo !== QUEEN && moveKind(m) !== PROMOTION)) return ILLEGAL_CODE;
+    return m;
   }
-  return -1;
+  return NO_MORE_MOVES;
 }

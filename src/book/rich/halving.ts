@@ -13,10 +13,12 @@ import { Position } from '../../core/position.js';
 import { popcount } from '../../core/bitboard.js';
 import { BLACK, WHITE } from '../../core/types.js';
 import type { HotPosition } from './finish.js';
-import { RESULT_BLACK, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from './games.js';
+import { RESULT_BLACK, RESULT_UNFINISHED, RESULT_WHITE, replayGame, type GameRecord } from './games.js';
 
 /** The games of a build, in order. */
 export interface GameSource {
+  /** Whose games (a book's file name), for errors. */
+  readonly name: string;
   readonly count: number;
   record(game: number): GameRecord;
   /** The bytes holding the game's codes, and where they start. */
@@ -96,9 +98,7 @@ export function replayHalving(hot: readonly HotPosition[], games: GameSource): H
   for (let g = 0; g < games.count; g++) {
     const rec = games.record(g);
     result = rec.result;
-    games.setStart(g, pos);
-    const { bytes, offset } = games.codes(g);
-    replayCodes(pos, bytes, offset, rec.codes, visit);
+    replayGame(games, g, rec, pos, visit);
   }
   return out;
 }

@@ -23,7 +23,7 @@ import { FLAG_PARTIAL, SECTION, SUPERBLOCK, readSuperblock, type BookFields, typ
 import { crc32, type Crc32 } from './format.js';
 import { GameReader } from './gameReader.js';
 import { BookMoves, type BookEntry } from './bookMoves.js';
-import { GAME_RECORD_SIZE, RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, codeBytes, type GameRecord } from './games.js';
+import { GAME_RECORD_SIZE, IllegalMoveCode, RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, codeBytes, damagedGame, type GameRecord } from './games.js';
 import { SEEK_MOVE, seekKey } from './gameSeek.js';
 import { Notes } from './notes.js';
 import { BlockIndex, BlockReader, type StoredPosition } from './positions.js';
@@ -138,6 +138,7 @@ export class TbkBook {
       { readAt: (o, n) => source.read(moves.offset + o, n), size: moves.length },
       this.fens,
       window,
+      this.name,
     );
   }
 
@@ -249,7 +250,7 @@ export class TbkBook {
     const bytes = this.games.codesOf(rec);
     const pos = this.replayPos;
     this.games.setStart(g, pos);
-    const ply = seekKey(pos, bytes, 0, rec.codes, keyHi, keyLo, target);
+    const ply = this.seek(g, pos, bytes, 0, rec.codes, keyHi, keyLo, target);
     return ply < 0 ? undefined : { game: g, ply, move: SEEK_MOVE[0]!, black: pos.turn === 1, record: rec };
   }
 
@@ -300,6 +301,15 @@ export class TbkBook {
     return out.count;
   }
 
+  /** seekKey in game `g`, whose damaged move codes are the book's error naming the game. */
+  private seek(g: number, pos: Position, b: Uint8Array, o: number, codes: number, hi: number, lo: number, target: Position | undefined): number {
+    try {
+      return seekKey(pos, b, o, codes, hi, lo, target);
+    } catch (e) {
+      throw e instanceof IllegalMoveCode ? damagedGame(this.name, g, e) : e;
+    }
+  }
+
   /**
    * A single position's move into `out`: the game the index names, replayed until the key
    * appears (nothing when it does not: the key is not in the book). The game's record and moves
@@ -330,12 +340,12 @@ export class TbkBook {
       if (movesOffset + length > this.movesLength) throw new BookError('ERR_TBK_DAMAGED', `${this.name}: game ${g} lies outside the moves section: the file is damaged`);
       games.setStart(g, pos);
       const at = src.locate(this.movesAt + movesOffset, length);
-      ply = seekKey(pos, src.data, at, codes, hi, lo, target);
+      ply = this.seek(g, pos, src.data, at, codes, hi, lo, target);
     } else {
       const rec = games.record(g);
       const bytes = games.codesOf(rec);
       games.setStart(g, pos);
-      ply = seekKey(pos, bytes, 0, rec.codes, hi, lo, target);
+      ply = this.seek(g, pos, bytes, 0, rec.codes, hi, lo, target);
       white = rec.whiteElo;
       blackElo = rec.blackElo;
       month = rec.month;

@@ -115,6 +115,7 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
     fromJournal: result.fromJournal,
     journal,
     movesChecked: result.moves.length,
+    recovered: result.recovered,
     unreached: result.unreached,
     nodes: result.nodes,
     seconds: Math.round(result.seconds * 100) / 100,
@@ -152,7 +153,7 @@ function at(fen: string): Position {
 
 const pawns = (cp: number): string => (cp / 100).toFixed(2);
 
-function humanReport(v: { flagged: ReturnType<typeof flaggedRow>[]; margin: number; depth?: number; nodes?: number; journal: string; marked: { marked: number; forbidden: number } | null; unreached: number | null }, r: AuditResult): string {
+function humanReport(v: { flagged: ReturnType<typeof flaggedRow>[]; margin: number; depth?: number; nodes?: number; journal: string; marked: { marked: number; forbidden: number } | null; recovered: number | null; unreached: number | null }, r: AuditResult): string {
   const lines: string[] = [];
   if (v.flagged.length > 0) {
     const rows = v.flagged.map((f) => {
@@ -171,7 +172,14 @@ function humanReport(v: { flagged: ReturnType<typeof flaggedRow>[]; margin: numb
     `${r.positions.length} positions, ${r.moves.length} book moves checked (${limit}): ${v.flagged.length} lose more than ${pawns(v.margin)} pawns against the best move`,
     `searched ${r.searched} positions in ${r.seconds.toFixed(1)} s; ${r.fromJournal} were already in the journal ${v.journal} and were not searched again`,
   );
-  if (v.unreached !== null && v.unreached > 0) lines.push(`${v.unreached} stored positions above the thresholds cannot be reached from the start through book moves: not audited`);
+  if (v.recovered !== null && v.recovered > 0) lines.push(`${v.recovered} of the positions are reached by no book line from the start (games set up from a FEN, transpositions of rarer lines): set up from the book's games`);
+  if (v.unreached !== null && v.unreached > 0) {
+    lines.push(
+      r.format === '.bin'
+        ? `${v.unreached} stored positions above the thresholds cannot be reached from the start through book moves: not audited (a .bin keeps keys, not boards or games, so a position no book line leads to cannot be set up)`
+        : `${v.unreached} stored positions above the thresholds are reached by no book line from the start and by none of the games the book keeps: not audited`,
+    );
+  }
   if (v.marked !== null) lines.push(`marked: ${v.marked.marked} verdicts written into the book, ${v.marked.forbidden} moves forbidden (the book policy never plays them)`);
   return lines.join('\n');
 }

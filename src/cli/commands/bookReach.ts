@@ -13,12 +13,15 @@ import { makeSan } from '../../notation/san.js';
 import { keyToHex } from '../../core/zobrist.js';
 import type { Position } from '../../core/position.js';
 import { openBookForReading } from '../../node/engineBook.js';
+import { loadBook } from '../../book/node/openBook.js';
+import type { PolyglotReader } from '../../book/polyglot/reader.js';
 import { MAX_REACH_PLIES, ReachSearch } from '../../book/reach/reach.js';
 import type { ReachIndex, MovesOf } from '../../book/reach/reachIndex.js';
 import { cachedReachIndex, type CachedIndex } from '../../book/node/reachCache.js';
 import { nearestPositions } from '../../book/reach/nearest.js';
 import { arrivalStats, scoreHits } from '../../book/reach/score.js';
 import { MoveLikelihood } from '../../engine/moveLikelihood.js';
+import { reachWalkOptions } from '../../engine/bookReturn.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 import { positionOf } from './bookProbe.js';
@@ -36,6 +39,21 @@ export interface BookReachCliOptions {
   json?: boolean;
 }
 
+/** Distinct keys of a Polyglot book that the index does not hold. */
+function unreachableKeys(book: PolyglotReader, index: ReachIndex): number {
+  let n = 0;
+  let lastHi = 0;
+  let lastLo = 0;
+  for (let i = 0; i < book.size; i++) {
+    const e = book.entry(i);
+    if (i > 0 && e.keyHi === lastHi && e.keyLo === lastLo) continue;
+    lastHi = e.keyHi;
+    lastLo = e.keyLo;
+    if (index.find(e.keyHi | 0, e.keyLo | 0) < 0) n++;
+  }
+  return n;
+}
+
 /** SAN of a line played from `pos` (restored after). */
 function sanLine(pos: Position, line: readonly number[]): string[] {
   const out: string[] = [];
@@ -48,7 +66,7 @@ function sanLine(pos: Position, line: readonly number[]): string[] {
 }
 
 /** `1. e4 e5 2. Nf3` numbering from a position's move number and side. */
-function numbered(pos: Position, san: readonly string[]): string {
+export function numbered(pos: Position, san: readonly string[]): string {
   let n = pos.fullmoves;
   let white = pos.turn === 0;
   const parts: string[] = [];
@@ -82,7 +100,7 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
     let cached: CachedIndex;
     try {
       // A .tbk keeps moves of single games; a line one game played is no book knowledge (docs/conversion.md).
-      cached = cachedReachIndex(file, movesOf, { minGames: minGames ?? (rich ? 2 : 1), cache: opts.cache !== false });
+      cached = cachedReachIndex(file, movesOf, { ...reachWalkOptions(book.source, minGames ?? (rich ? 2 : 1)), cache: opts.cache !== false });
       index = cached.index;
     } catch (e) {
       // Book errors name the file already (a damaged entry read during the walk).
@@ -90,6 +108,8 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
       throw new CliError(m.includes(file) ? m : `${file}: ${m}`, 1);
     }
     const indexMs = performance.now() - t0;
+    // A .bin keeps keys only: what no book line from the start reaches cannot be set up (counted, not indexed).
+    const notIndexed = rich ? undefined : unreachableKeys(await loadBook(file), index);
     if (index.size === 0) throw new CliError(`${file}: the book has no moves from the initial position: nothing to reach`, 1);
     const t1 = performance.now();
     const result = new ReachSearch(index).run(pos, { plies, maxNodes });
@@ -148,7 +168,15 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
       key: keyToHex(pos.keyHi, pos.keyLo),
       inBook: result.inBook,
       plies,
-      index: { positions: index.size, groups: index.groups, ms: Math.round(indexMs), cached: cached.cached, ...(cached.file !== undefined ? { file: cached.file } : {}) },
+      index: {
+        positions: index.size,
+        fromGames: index.fromOtherRoots,
+        ...(notIndexed !== undefined ? { notIndexed } : {}),
+        groups: index.groups,
+        ms: Math.round(indexMs),
+        cached: cached.cached,
+        ...(cached.file !== undefined ? { file: cached.file } : {}),
+      },
       search: { candidates: result.candidates, nodes: result.nodes, complete: result.complete, ms: round(searchMs, 1), scoreMs: round(scoreMs, 1) },
       found: result.hits.length,
       reachable,
@@ -158,10 +186,14 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
     report(opts.json, out, () => {
       const lines = [`${fen}  (key ${keyToHex(pos.keyHi, pos.keyLo)})${result.inBook ? '  in book' : '  out of book'}`];
       const indexed = cached.cached ? `read from the cache in ${(indexMs / 1000).toFixed(2)} s` : `walked from the start in ${(indexMs / 1000).toFixed(1)} s`;
+      const fromGames = index.fromOtherRoots > 0 ? ` (${index.fromOtherRoots} reached by no book line from the start, set up from the book's games)` : '';
       lines.push(
-        `index: ${index.size} positions ${indexed}; search: ${result.candidates} candidates, ${result.nodes} nodes, ${searchMs.toFixed(0)} ms` +
+        `index: ${index.size} positions${fromGames} ${indexed}; search: ${result.candidates} candidates, ${result.nodes} nodes, ${searchMs.toFixed(0)} ms` +
           (result.complete ? '' : ` (stopped at --max-nodes ${maxNodes}: the list may miss positions)`),
       );
+      if (notIndexed !== undefined && notIndexed > 0) {
+        lines.push(`not indexed: ${notIndexed} keys of the book that no book line from the start reaches (a .bin keeps keys, not boards or games: such a position cannot be set up)`);
+      }
       lines.push(`book positions reachable within ${plies} plies: ${result.hits.length}${result.hits.length > reachable.length ? ` (best ${reachable.length} shown)` : ''}`);
       reachable.forEach((r, i) => {
         const stats = index.hasCounts ? `${r.games} games, result ${r.result.toFixed(2)}` : `weight ${r.weight}`;
