@@ -90,13 +90,15 @@ test('epd: graded suites (STS c0 "move=points") score the move played, in all an
         '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id "STS Mate.001"; c0 "Rd8#=10, Kf1=3";',
         '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Kf1; id "STS Quiet.001"; c0 "Kf1=10, h3=4";',
         '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Kf1; id "STS Quiet.002"; c0 "Kf1=10, Nf3=4";',
+        // A c0 that is a remark, as in WAC and Arasan, grades nothing.
+        '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id "WAC.999"; c0 "All win but Rd8# is best.";',
       ].join('\n'),
     );
     const p = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '3', '--json'], { encoding: 'utf8' });
     assert.equal(p.status, 0, p.stderr);
     const r = JSON.parse(p.stdout) as { total: number; points: { points: number; max: number; positions: number; byTheme: { theme: string; points: number; max: number }[] } };
-    // The engine mates in both searched positions: 10 points for the first, none for the second.
-    assert.equal(r.total, 2);
+    // The engine mates in every searched position: 10 points for the first, none for the second.
+    assert.equal(r.total, 3);
     assert.deepEqual([r.points.points, r.points.max, r.points.positions], [10, 20, 2]);
     assert.deepEqual(r.points.byTheme.map((t) => [t.theme, t.points, t.max]), [['STS Mate', 10, 10], ['STS Quiet', 0, 10]]);
     // A grade whose move is not legal is a skipped record with its line.

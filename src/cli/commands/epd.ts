@@ -101,13 +101,18 @@ export function epdCommand(file: string, opts: EpdOptions): void {
         else bad = `${op} ${san}: ${m.error.message}`;
       }
     }
+    // c0 is any comment (WAC and Arasan keep remarks and game names there): it grades moves
+    // only when it is a list of MOVE=POINTS and nothing else.
     const grades = new Map<number, number>();
-    for (const item of (ops.get('c0') ?? []).join(' ').split(',')) {
-      if (item.trim() === '' || bad !== '') continue;
-      const g = /^\s*(\S+)=(\d+)\s*$/.exec(item);
-      const m = g ? parseSan(engine.pos, g[1]!) : undefined;
-      if (m?.ok) grades.set(m.value, Number(g![2]));
-      else bad = `c0: ${g ? `${g[1]}: ${m!.ok ? '' : m!.error.message}` : `${JSON.stringify(item.trim())} is not MOVE=POINTS`}`;
+    const c0 = (ops.get('c0') ?? []).join(' ');
+    if (bad === '' && /^\s*\S+=\d+\s*(,\s*\S+=\d+\s*)*,?\s*$/.test(c0)) {
+      for (const item of c0.split(',')) {
+        const g = /^\s*(\S+)=(\d+)\s*$/.exec(item);
+        if (g === null) continue;
+        const m = parseSan(engine.pos, g[1]!);
+        if (m.ok) grades.set(m.value, Number(g[2]));
+        else bad ||= `c0: ${g[1]}: ${m.error.message}`;
+      }
     }
     if (bad !== '' || (bm.length === 0 && am.length === 0)) {
       errors.push({ line: rec.line, message: `${file}:${rec.line}: ${bad || 'no bm or am operation'}` });
