@@ -59,6 +59,9 @@ export async function main(args: string[]): Promise<void> {
     probeLatency(probeOnly, bin, probes, cacheBytes);
     return;
   }
+  // One build time for every book (the convention of reproducible builds), so that the books of
+  // one and several threads can be compared byte for byte: a book records when it was made.
+  process.env.SOURCE_DATE_EPOCH ??= '1700000000';
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-tbk-'));
   try {
     const pgn = join(dir, 'games.pgn');
