@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,10 +27,11 @@ test('perft --divide lists every root move', () => {
 });
 
 test('perft --suite reports every mismatch with file and line, and fails', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-perft-'));
   const file = join(dir, 'suite.epd');
   writeFileSync(file, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\nnot a position\n');
   const r = run('perft', '--suite', file, '--max-depth', '3', '--json');
+  rmSync(dir, { recursive: true, force: true });
   assert.equal(r.status, 1);
   const out = JSON.parse(r.stdout) as { mismatches: { line: number; depth: number; expected: number; got: number }[]; errors: { line: number }[] };
   assert.deepEqual(out.mismatches.map((m) => [m.line, m.depth, m.expected, m.got]), [[1, 2, 401, 400]]);
