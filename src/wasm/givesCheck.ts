@@ -1,16 +1,15 @@
 /**
- * Port of src/core/givesCheck.ts: does a move give check, decided before it is played?
- * Per node, prepareCheckInfo computes the squares from which each piece type would attack the
- * enemy king, and our pieces that shield the enemy king from one of our sliders (moving such a
- * piece off the line is a discovered check); promotions, castling and en passant are settled
- * exactly from the occupancy after the move.
+ * Does a move give check, decided before it is played? Per node, prepareCheckInfo computes the
+ * squares from which each piece type would attack the enemy king, and our pieces that shield
+ * the enemy king from one of our sliders (Position.sliderBlockers, the query that also finds
+ * pins: moving such a piece off the line is a discovered check); promotions, castling and en
+ * passant are settled exactly from the occupancy after the move.
  *
  * CheckInfo layout (StaticArray<u64> of CHECK_INFO_SIZE at `at`):
  *   [0 .. 5]  check squares for types PAWN..KING (index type - 1)
  *   [6]       discoverers
- * Changes from the TS: one u64 per set, so 7 words instead of 14 int32 halves.
  */
-import { BETWEEN, BISHOP_EMPTY, KNIGHT_ATT, LINE, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks } from './attacks';
+import { KNIGHT_ATT, LINE, PAWN_ATT, bishopAttacks, rookAttacks } from './attacks';
 import { Position, bit } from './position';
 import { BISHOP, CASTLING, EN_PASSANT, KIND_MASK, KNIGHT, NORMAL, PROMOTION, QUEEN, ROOK } from './types';
 
@@ -34,20 +33,7 @@ export function prepareCheckInfo(pos: Position, info: StaticArray<u64>, at: i32)
   unchecked(info[at + 4] = ba | ra);
   unchecked(info[at + 5] = 0);
   // Our pieces alone between the enemy king and one of our sliders.
-  const o = us << 3;
-  const q = unchecked(bb[o | QUEEN]);
-  let s = (unchecked(ROOK_EMPTY[ek]) & (unchecked(bb[o | ROOK]) | q)) |
-    (unchecked(BISHOP_EMPTY[ek]) & (unchecked(bb[o | BISHOP]) | q));
-  const own = unchecked(bb[o]);
-  let d: u64 = 0;
-  const kb = ek << 6;
-  while (s != 0) {
-    const sq = <i32>ctz(s);
-    s &= s - 1;
-    const b = unchecked(BETWEEN[kb | sq]) & occ;
-    if (b != 0 && (b & (b - 1)) == 0) d |= b & own;
-  }
-  unchecked(info[at + DISCOVERERS] = d);
+  unchecked(info[at + DISCOVERERS] = pos.sliderBlockers(ek, us) & unchecked(bb[us << 3]));
 }
 
 // @ts-ignore: decorator
@@ -95,11 +81,7 @@ export function givesCheck(pos: Position, m: i32, info: StaticArray<u64>, at: i3
   if (kind == EN_PASSANT) {
     // Direct pawn check, or a slider uncovered by either pawn leaving.
     if (has(unchecked(info[at]), to)) return true;
-    occ = (occ & ~bit(to ^ 8)) | bit(to);
-    const o = pos.turn << 3;
-    const q = unchecked(bb[o | QUEEN]);
-    if (bishopAttacks(ek, occ) & (unchecked(bb[o | BISHOP]) | q)) return true;
-    return (rookAttacks(ek, occ) & (unchecked(bb[o | ROOK]) | q)) != 0;
+    return pos.sliderAttacks(ek, pos.turn, (occ & ~bit(to ^ 8)) | bit(to));
   }
   return false;
 }

@@ -10,7 +10,7 @@
  */
 import './heapSlot';
 import { Position } from './position';
-import { generateLegal } from './movegen';
+import { computePins as computePins_, generateLegal, generateNoisy as generateNoisy_, generateQuiets as generateQuiets_ } from './movegen';
 import { KING, MAX_MOVES } from './types';
 import * as E from './eval/evaluate';
 import * as P from './eval/params';
@@ -36,8 +36,7 @@ import { INFINITE } from './search/score';
 import { TRACE_COEF, isTraceBuild } from './eval/trace';
 import { endgameScale } from './eval/terms/endgame';
 import { TranspositionTable } from './search/tt';
-import { computePins as computePins_, isLegalNotInCheck as isLegalNotInCheck_ } from './legality';
-import { generateNoisy as generateNoisy_, generateQuiets as generateQuiets_ } from './movegenStaged';
+import { isLegalNotInCheck as isLegalNotInCheck_ } from './legality';
 import { CHECK_INFO_SIZE, givesCheck as givesCheck_, prepareCheckInfo as prepareCheckInfo_ } from './givesCheck';
 import { seeGe as seeGe_ } from './see';
 import { hasNonPawnMaterial as hasNonPawnMaterial_, isDraw as isDraw_ } from './draw';

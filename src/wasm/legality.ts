@@ -1,72 +1,13 @@
 /**
- * Port of src/core/legality.ts: legality of single moves that were not generated in the
- * current position (hash move, killers, counter-moves), the pins they depend on, and the
- * castling and en-passant tests the staged generator shares. The side to move must not be in
- * check (evasions are generated in full instead).
- * Changes from the TS: u64 sets; computePins returns the pinned set instead of writing the
- * PINS Int32Array, and the pins are passed as one u64 instead of (pinLo, pinHi).
+ * Legality of single moves that were not generated in the current position (hash move,
+ * killers, counter-moves), for a side to move that is not in check (evasions are generated in
+ * full instead). The pins and the castling and en-passant tests are the move generator's
+ * (movegen.ts).
  */
-import {
-  BETWEEN, BISHOP_EMPTY, KING_ATT, KNIGHT_ATT, LINE, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks,
-} from './attacks';
+import { KING_ATT, KNIGHT_ATT, LINE, PAWN_ATT, bishopAttacks, rookAttacks } from './attacks';
+import { castlingLegal, epLegal } from './movegen';
 import { Position, bit } from './position';
-import {
-  BISHOP, CASTLING, EN_PASSANT, KIND_MASK, KING, KNIGHT, NORMAL, PAWN, PROMOTION, QUEEN, ROOK,
-} from './types';
-
-/** Own pieces pinned to the own king by enemy sliders. */
-export function computePins(pos: Position): u64 {
-  const us = pos.turn;
-  const t = (us ^ 1) << 3;
-  const bb = pos.bb;
-  const occ = unchecked(bb[0]) | unchecked(bb[8]);
-  const own = unchecked(bb[us << 3]);
-  const ksq = <i32>unchecked(pos.kingSq[us]);
-  const kb = ksq << 6;
-  const q = unchecked(bb[t | QUEEN]);
-  let s = (unchecked(ROOK_EMPTY[ksq]) & (unchecked(bb[t | ROOK]) | q)) |
-    (unchecked(BISHOP_EMPTY[ksq]) & (unchecked(bb[t | BISHOP]) | q));
-  let pins: u64 = 0;
-  while (s != 0) {
-    const sq = <i32>ctz(s);
-    s &= s - 1;
-    const b = unchecked(BETWEEN[kb | sq]) & occ;
-    // Exactly one piece between king and slider, and it is ours.
-    if (b != 0 && (b & (b - 1)) == 0) pins |= b & own;
-  }
-  return pins;
-}
-
-export function castlingLegal(pos: Position, i: i32, pins: u64): bool {
-  const bb = pos.bb;
-  const occ = unchecked(bb[0]) | unchecked(bb[8]);
-  if (occ & unchecked(pos.castlePath[i])) return false;
-  const rookSq = <i32>unchecked(pos.castleRook[i]);
-  if ((pins >> <u64>rookSq) & 1) return false;
-  const us = pos.turn;
-  const ksq = <i32>unchecked(pos.kingSq[us]);
-  const x = occ ^ bit(ksq) ^ bit(rookSq);
-  let p = unchecked(pos.castleKingPath[i]);
-  while (p != 0) {
-    const sq = <i32>ctz(p);
-    p &= p - 1;
-    if (pos.isAttacked(sq, us ^ 1, x)) return false;
-  }
-  return true;
-}
-
-/** En passant from `from` does not expose the own king (both pawns lifted off the board). */
-export function epLegal(pos: Position, from: i32, ep: i32): bool {
-  const bb = pos.bb;
-  const x = ((unchecked(bb[0]) | unchecked(bb[8])) ^ bit(from) ^ bit(ep ^ 8)) | bit(ep);
-  const us = pos.turn;
-  const t = (us ^ 1) << 3;
-  const ksq = <i32>unchecked(pos.kingSq[us]);
-  const q = unchecked(bb[t | QUEEN]);
-  if (bishopAttacks(ksq, x) & (unchecked(bb[t | BISHOP]) | q)) return false;
-  if (rookAttacks(ksq, x) & (unchecked(bb[t | ROOK]) | q)) return false;
-  return true;
-}
+import { BISHOP, CASTLING, EN_PASSANT, KIND_MASK, KING, KNIGHT, NORMAL, PAWN, PROMOTION, ROOK } from './types';
 
 // @ts-ignore: decorator
 @inline function pawnAttacks(us: i32, from: i32, to: i32): bool {

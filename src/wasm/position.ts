@@ -5,7 +5,7 @@
  * "which half" sign-mask tricks go away; the state stack holds two u64 per ply
  * (state word | halfmoves << 32, key before the move) instead of four int32.
  */
-import { PAWN_ATT, KNIGHT_ATT, KING_ATT, bishopAttacks, rookAttacks } from './attacks';
+import { BETWEEN, BISHOP_EMPTY, KING_ATT, KNIGHT_ATT, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks } from './attacks';
 import {
   BISHOP, BLACK, CASTLING, EMPTY, EN_PASSANT, KIND_MASK, KING, KNIGHT, MOVE_NULL, NO_SQUARE,
   PAWN, PROMOTION, QUEEN, ROOK, WHITE,
@@ -106,6 +106,37 @@ export class Position {
     a |= bishopAttacks(sq, occ) & (unchecked(bb[o | BISHOP]) | q);
     a |= rookAttacks(sq, occ) & (unchecked(bb[o | ROOK]) | q);
     return a;
+  }
+
+  /**
+   * Pieces of either color that stand alone between `sq` and a bishop, rook or queen of `by`
+   * on its line: with `sq` a king, those of the king's side are pinned, those of `by` give a
+   * discovered check when they leave the line.
+   */
+  @inline sliderBlockers(sq: i32, by: i32): u64 {
+    const bb = this.bb;
+    const o = by << 3;
+    const occ = unchecked(bb[0]) | unchecked(bb[8]);
+    const q = unchecked(bb[o | QUEEN]);
+    let s = (unchecked(ROOK_EMPTY[sq]) & (unchecked(bb[o | ROOK]) | q)) |
+      (unchecked(BISHOP_EMPTY[sq]) & (unchecked(bb[o | BISHOP]) | q));
+    const sb = sq << 6;
+    let blockers: u64 = 0;
+    while (s != 0) {
+      const b = unchecked(BETWEEN[sb | <i32>ctz(s)]) & occ;
+      s &= s - 1;
+      if (b != 0 && (b & (b - 1)) == 0) blockers |= b;
+    }
+    return blockers;
+  }
+
+  /** Does a bishop, rook or queen of `by` attack `sq` through the occupancy `occ`? */
+  @inline sliderAttacks(sq: i32, by: i32, occ: u64): bool {
+    const bb = this.bb;
+    const o = by << 3;
+    const q = unchecked(bb[o | QUEEN]);
+    if (bishopAttacks(sq, occ) & (unchecked(bb[o | BISHOP]) | q)) return true;
+    return (rookAttacks(sq, occ) & (unchecked(bb[o | ROOK]) | q)) != 0;
   }
 
   /** Is the side to move in check? */

@@ -11,9 +11,8 @@
  *                 → (first quiescence ply only) quiet checks
  */
 import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from '../givesCheck';
-import { computePins, isLegalNotInCheck } from '../legality';
-import { generateLegal } from '../movegen';
-import { generateNoisy, generateQuiets } from '../movegenStaged';
+import { isLegalNotInCheck } from '../legality';
+import { computePins, generateLegal, generateNoisy, generateQuiets } from '../movegen';
 import { EN_PASSANT, KIND_MASK, MAX_MOVES, PAWN, PROMOTION } from '../types';
 import { seeGe } from '../see';
 import { STACK_OFFSET, SearchThread } from './thread';
