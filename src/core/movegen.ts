@@ -83,31 +83,26 @@ export function computeContext(pos: Position): void {
   CTX[C_CHECK_LO] = OUT[0]!;
   CTX[C_CHECK_HI] = OUT[1]!;
   const t = them << 3;
-  let sLo = (ROOK_EMPTY_LO[ksq]! & (lo[t | ROOK]! | lo[t | QUEEN]!)) | (BISHOP_EMPTY_LO[ksq]! & (lo[t | BISHOP]! | lo[t | QUEEN]!));
-  let sHi = (ROOK_EMPTY_HI[ksq]! & (hi[t | ROOK]! | hi[t | QUEEN]!)) | (BISHOP_EMPTY_HI[ksq]! & (hi[t | BISHOP]! | hi[t | QUEEN]!));
+  const sLo = (ROOK_EMPTY_LO[ksq]! & (lo[t | ROOK]! | lo[t | QUEEN]!)) | (BISHOP_EMPTY_LO[ksq]! & (lo[t | BISHOP]! | lo[t | QUEEN]!));
+  const sHi = (ROOK_EMPTY_HI[ksq]! & (hi[t | ROOK]! | hi[t | QUEEN]!)) | (BISHOP_EMPTY_HI[ksq]! & (hi[t | BISHOP]! | hi[t | QUEEN]!));
   let pLo = 0;
   let pHi = 0;
   const ownLo = lo[us << 3]!;
   const ownHi = hi[us << 3]!;
   const kb = ksq << 6;
-  while (sLo !== 0) {
-    const s = 31 - Math.clz32(sLo & -sLo);
-    sLo &= sLo - 1;
-    const bLo = BETWEEN_LO[kb | s]! & occLo;
-    const bHi = BETWEEN_HI[kb | s]! & occHi;
-    if (bLo !== 0 ? bHi === 0 && (bLo & (bLo - 1)) === 0 : bHi !== 0 && (bHi & (bHi - 1)) === 0) {
-      pLo |= bLo & ownLo;
-      pHi |= bHi & ownHi;
-    }
-  }
-  while (sHi !== 0) {
-    const s = 63 - Math.clz32(sHi & -sHi);
-    sHi &= sHi - 1;
-    const bLo = BETWEEN_LO[kb | s]! & occLo;
-    const bHi = BETWEEN_HI[kb | s]! & occHi;
-    if (bLo !== 0 ? bHi === 0 && (bLo & (bLo - 1)) === 0 : bHi !== 0 && (bHi & (bHi - 1)) === 0) {
-      pLo |= bLo & ownLo;
-      pHi |= bHi & ownHi;
+  // The enemy sliders on a line from the king, low half then high half.
+  for (let half = 0; half < 2; half++) {
+    let b = half === 0 ? sLo : sHi;
+    while (b !== 0) {
+      const s = (half << 5) + 31 - Math.clz32(b & -b);
+      b &= b - 1;
+      const bLo = BETWEEN_LO[kb | s]! & occLo;
+      const bHi = BETWEEN_HI[kb | s]! & occHi;
+      // Exactly one piece between king and slider: ours is pinned.
+      if (bLo !== 0 ? bHi === 0 && (bLo & (bLo - 1)) === 0 : bHi !== 0 && (bHi & (bHi - 1)) === 0) {
+        pLo |= bLo & ownLo;
+        pHi |= bHi & ownHi;
+      }
     }
   }
   CTX[C_PIN_LO] = pLo;
@@ -211,60 +206,28 @@ export function generateLegal(pos: Position, buf: Uint16Array, start: number): n
     n = emit(buf, n, s, KNIGHT_LO[s]! & targetLo, KNIGHT_HI[s]! & targetHi);
   }
 
-  // Diagonal sliders (bishops and queens).
-  bLo = lo[o | BISHOP]! | lo[o | QUEEN]!;
-  bHi = hi[o | BISHOP]! | hi[o | QUEEN]!;
-  while (bLo !== 0) {
-    const s = 31 - Math.clz32(bLo & -bLo);
-    bLo &= bLo - 1;
-    bishopAttacks(s, occLo, occHi);
-    let tLo = OUT[0]! & targetLo;
-    let tHi = OUT[1]! & targetHi;
-    if (pinLo & (1 << s)) {
-      tLo &= LINE_LO[kb | s]!;
-      tHi &= LINE_HI[kb | s]!;
+  // Sliders: diagonal (bishops and queens), then orthogonal (rooks and queens); each set's
+  // low half, then its high half.
+  for (let orthogonal = 0; orthogonal < 2; orthogonal++) {
+    const type = orthogonal === 0 ? BISHOP : ROOK;
+    for (let half = 0; half < 2; half++) {
+      let b = half === 0 ? lo[o | type]! | lo[o | QUEEN]! : hi[o | type]! | hi[o | QUEEN]!;
+      const pinned = half === 0 ? pinLo : pinHi;
+      while (b !== 0) {
+        const low = b & -b;
+        b &= b - 1;
+        const s = (half << 5) + 31 - Math.clz32(low);
+        if (orthogonal === 0) bishopAttacks(s, occLo, occHi);
+        else rookAttacks(s, occLo, occHi);
+        let tLo = OUT[0]! & targetLo;
+        let tHi = OUT[1]! & targetHi;
+        if (pinned & low) {
+          tLo &= LINE_LO[kb | s]!;
+          tHi &= LINE_HI[kb | s]!;
+        }
+        n = emit(buf, n, s, tLo, tHi);
+      }
     }
-    n = emit(buf, n, s, tLo, tHi);
-  }
-  while (bHi !== 0) {
-    const s = 63 - Math.clz32(bHi & -bHi);
-    bHi &= bHi - 1;
-    bishopAttacks(s, occLo, occHi);
-    let tLo = OUT[0]! & targetLo;
-    let tHi = OUT[1]! & targetHi;
-    if (pinHi & (1 << (s - 32))) {
-      tLo &= LINE_LO[kb | s]!;
-      tHi &= LINE_HI[kb | s]!;
-    }
-    n = emit(buf, n, s, tLo, tHi);
-  }
-
-  // Orthogonal sliders (rooks and queens).
-  bLo = lo[o | ROOK]! | lo[o | QUEEN]!;
-  bHi = hi[o | ROOK]! | hi[o | QUEEN]!;
-  while (bLo !== 0) {
-    const s = 31 - Math.clz32(bLo & -bLo);
-    bLo &= bLo - 1;
-    rookAttacks(s, occLo, occHi);
-    let tLo = OUT[0]! & targetLo;
-    let tHi = OUT[1]! & targetHi;
-    if (pinLo & (1 << s)) {
-      tLo &= LINE_LO[kb | s]!;
-      tHi &= LINE_HI[kb | s]!;
-    }
-    n = emit(buf, n, s, tLo, tHi);
-  }
-  while (bHi !== 0) {
-    const s = 63 - Math.clz32(bHi & -bHi);
-    bHi &= bHi - 1;
-    rookAttacks(s, occLo, occHi);
-    let tLo = OUT[0]! & targetLo;
-    let tHi = OUT[1]! & targetHi;
-    if (pinHi & (1 << (s - 32))) {
-      tLo &= LINE_LO[kb | s]!;
-      tHi &= LINE_HI[kb | s]!;
-    }
-    n = emit(buf, n, s, tLo, tHi);
   }
 
   // Pawns, one at a time: pushes, captures, promotions.
