@@ -14,7 +14,7 @@ import { BookError } from '../polyglot/select.js';
 import { BookBuilder, type BuildSinks } from '../rich/builder.js';
 import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
 import { PlyLog } from '../rich/plyLog.js';
-import { finishRows, type FinishSummary, type RowCursor } from '../rich/finish.js';
+import { finishRows, type FinishSummary, type RowCursor, type SingleSink } from '../rich/finish.js';
 import { FLAG_EXACT } from '../rich/format.js';
 import { GameReader } from '../rich/gameReader.js';
 import { GAME_RECORD_SIZE, putGameRecord, readGameRecord } from '../rich/games.js';
@@ -146,6 +146,16 @@ export class TableCursor implements RowCursor {
     this.i = this.table.rowAt(this.i, row);
     return true;
   }
+
+  takeSingles(single: SingleSink): number {
+    const from = this.i;
+    this.i = this.table.takeSingles(from, single);
+    return this.i - from;
+  }
+
+  sameKey(): boolean {
+    return this.table.sameKeyAt(this.i);
+  }
 }
 
 /**
@@ -156,11 +166,28 @@ export class ProgressCursor implements RowCursor {
   private done = 0;
   private rows = 0;
 
+  readonly takeSingles?: (single: SingleSink) => number;
+  readonly sameKey?: () => boolean;
+
   constructor(
     private readonly inner: RowCursor,
     private readonly total: number,
     private readonly report: (done: number, total: number) => void,
-  ) {}
+  ) {
+    const take = inner.takeSingles?.bind(inner);
+    const same = inner.sameKey?.bind(inner);
+    if (take === undefined || same === undefined) return;
+    this.sameKey = same;
+    this.takeSingles = (single) => {
+      const n = take(single);
+      // A single is one row of one game.
+      this.done += n;
+      const before = this.rows;
+      this.rows += n;
+      if (before >>> 16 !== this.rows >>> 16) this.report(this.done, this.total);
+      return n;
+    };
+  }
 
   next(row: RunRow): boolean {
     if (!this.inner.next(row)) {
@@ -532,8 +559,8 @@ export function finishBook(cursor: RowCursor, o: FinishOptions): FinishedRows {
   const rb = keepSingles && range === undefined ? new RetrievalBuilder(index, append) : undefined;
   const singleSink = range ?? rb;
   const summary = finishRows(cursor, o.split, {
-    single(row) {
-      singleSink?.add(row.keyHi, row.keyLo, Math.floor(row.stamp / 65536));
+    single(keyHi, keyLo, game) {
+      singleSink?.add(keyHi, keyLo, game);
     },
     stored(p: StoredPosition) {
       if (o.minGames > 1) {

@@ -12,8 +12,8 @@ import type { CellStats, MoveStats, StoredPosition } from './positions.js';
 import { RunRow } from './runs.js';
 
 /** A source of rows in run order. */
-export type { RowSource as RowCursor } from './mergeRuns.js';
-import type { RowSource as RowCursor } from './mergeRuns.js';
+export type { RowSource as RowCursor, SingleSink } from './mergeRuns.js';
+import type { RowSource as RowCursor, SingleSink } from './mergeRuns.js';
 
 /** A hot position's moves with their first stamps and the highest ply any was played at. */
 export interface HotPosition {
@@ -24,8 +24,8 @@ export interface HotPosition {
 }
 
 export interface FinishSinks {
-  /** A position seen in one game only: its one row (the game is stamp / 65536). */
-  single(row: RunRow): void;
+  /** A position seen in one game only: its key and the game. */
+  single: SingleSink;
   stored(p: StoredPosition): void;
 }
 
@@ -45,6 +45,28 @@ export function finishRows(cursor: RowCursor, split: boolean, sinks: FinishSinks
   const summary: FinishSummary = { rows: 0, singles: 0, stored: 0, storedMoves: 0, hot: [] };
   const group: RunRow[] = [];
   const pool: RunRow[] = [];
+  if (cursor.takeSingles !== undefined && cursor.sameKey !== undefined) {
+    // Singles in bulk, read in place (most positions of a collection: see PlyLog.takeSingles);
+    // each other position row by row up to its last.
+    const single = sinks.single;
+    for (;;) {
+      const n = cursor.takeSingles(single);
+      summary.rows += n;
+      summary.singles += n;
+      const first = pool.pop() ?? new RunRow();
+      if (!cursor.next(first)) return summary;
+      group.length = 0;
+      group.push(first);
+      while (cursor.sameKey()) {
+        const r = pool.pop() ?? new RunRow();
+        cursor.next(r);
+        group.push(r);
+      }
+      summary.rows += group.length;
+      emitPosition(group, split, sinks, summary);
+      for (const r of group) pool.push(r);
+    }
+  }
   let row = new RunRow();
   let have = cursor.next(row);
   while (have) {
@@ -66,7 +88,7 @@ export function finishRows(cursor: RowCursor, split: boolean, sinks: FinishSinks
 function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summary: FinishSummary): void {
   const first = group[0]!;
   if (group.length === 1 && first.games() === 1 && first.weight < 0) {
-    sinks.single(first);
+    sinks.single(first.keyHi, first.keyLo, Math.floor(first.stamp / 65536));
     summary.singles++;
     return;
   }
@@ -111,7 +133,8 @@ function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summa
     keyLo: first.keyLo,
     black: black !== 0,
     maxPly,
-    moves: moves.map(({ stamp: _s, maxPly: _p, ...m }) => m),
+    // The stamps and plies ride along: the writer reads the statistics only.
+    moves,
   });
   summary.stored++;
   summary.storedMoves += moves.length;

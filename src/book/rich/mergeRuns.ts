@@ -8,9 +8,21 @@
  */
 import { RunRow, compareRows } from './runs.js';
 
+/** Receives a single position: its key's halves (unsigned) and its one game. */
+export type SingleSink = (keyHi: number, keyLo: number, game: number) => void;
+
 /** A source of rows in run order (a run file, a table, a book). */
 export interface RowSource {
   next(row: RunRow): boolean;
+  /**
+   * Optional, for a source that sees where a position's rows end without reading past them (a
+   * sorted ply log): hands the single positions that come next (one row of one game, no
+   * imported weight) to `single`, stopping before the first position that is not one; returns
+   * how many. `next` reads on from there.
+   */
+  takeSingles?(single: SingleSink): number;
+  /** Optional, with `takeSingles`: whether the next row has the key of the row `next` read last. */
+  sameKey?(): boolean;
 }
 
 export interface MergeInput {

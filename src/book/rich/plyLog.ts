@@ -246,6 +246,35 @@ export class PlyLog {
     }
   }
 
+  /**
+   * From record `from` of the sorted log, hands each position logged once (one record: a
+   * single) to `single(keyHi, keyLo, game)` (the key's halves unsigned), and stops at the first
+   * position logged more than once, or at the end; returns the record it stopped at. Most
+   * positions of a large collection are singles: this reads their records in place, with no
+   * row to fill for each.
+   */
+  takeSingles(from: number, single: (keyHi: number, keyLo: number, game: number) => void): number {
+    const a = this.words;
+    const n = this.size;
+    let r = from;
+    while (r < n) {
+      const o = r * W;
+      const lo = a[o]!;
+      const hi = a[o + 1]!;
+      if (r + 1 < n && a[o + W] === lo && a[o + W + 1] === hi) return r;
+      single(hi >>> 0, lo >>> 0, a[o + 4]!);
+      r++;
+    }
+    return r;
+  }
+
+  /** Whether record `r` of the sorted log has the key of record `r - 1` (false past the end). */
+  sameKeyAt(r: number): boolean {
+    const a = this.words;
+    const o = r * W;
+    return r > 0 && r < this.size && a[o] === a[o - W] && a[o + 1] === a[o - W + 1];
+  }
+
   /** The rows of the sorted log, one (key, move, cell) at a time, from record `from`; returns the next record's index. */
   rowAt(from: number, row: RunRow): number {
     const a = this.words;
