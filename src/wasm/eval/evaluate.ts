@@ -126,8 +126,8 @@ function closedness(pos: Position): i32 {
  *
  * The side terms called here (king shelter, defence and danger, threats, passed pawns) are
  * @inline, so each call is compiled for its constant side and the `c == 0 ? .. : ..` choices
- * fold away: evaluating positions alone went from 142 to 125 ns each and `tabiya bench` took
- * 2 to 4% less processor time (builds alternated in one process, best of 12, machine loaded).
+ * fold away: the evaluation alone went from 150 to 131 ns a position and `tabiya bench` took
+ * 1 to 5% less processor time (npm run bench -- wasm-ab, best of 8 to 12, machine loaded).
  * evaluatePieces stays a call: inlined too, the evaluation was 5% slower (one function too
  * large for V8's register allocator), and so were specialised loops per piece type.
  */
