@@ -6,7 +6,8 @@
  * (default: the bundled data/tabiya.bin). Where a game leaves the book, the reach search runs
  * on each of its next K positions that are out of book, within each number of plies, and the
  * run reports, by plies since the game left the book: the share of positions from which some
- * book position can be reached, how long a search took (mean, median, 95th percentile, most)
+ * book position can be reached, how long a search took (mean, median, 95th percentile, most;
+ * wall time, and under `cpu` the processor time, the figure to quote from a shared machine)
  * and how many nodes it visited, and the share of positions from which some book position
  * passes every irreversibility test at any distance (conversion still possible at all); also
  * the share of out-of-book positions whose colour-reversed
@@ -78,6 +79,8 @@ interface Bucket {
   /** Some book position passes every irreversibility test with no limit on plies. */
   possible: number;
   ms: number[];
+  /** Processor time of each search (process.cpuUsage), which the load of a shared machine inflates far less than wall time. */
+  cpuMs: number[];
   nodes: number;
   incomplete: number;
 }
@@ -133,19 +136,23 @@ export async function main(args: string[]): Promise<void> {
         if (index.find(rev.keyHi, rev.keyLo) >= 0) reversedInBook++;
         if (anchorPositions.length < anchorN) anchorPositions.push(pos.clone());
         for (const n of pliesList) {
+          const c = process.cpuUsage();
           const t = performance.now();
           const r = search.run(pos, { plies: n, maxNodes });
           const ms = performance.now() - t;
+          const cpu = process.cpuUsage(c);
+          const cpuMs = (cpu.user + cpu.system) / 1000;
           const key = `${n}`;
           let m = byOffset.get(key);
           if (m === undefined) byOffset.set(key, (m = new Map()));
           const b = bucketOf(ply - left);
           let bucket = m.get(b);
-          if (bucket === undefined) m.set(b, (bucket = { positions: 0, reachable: 0, possible: 0, ms: [], nodes: 0, incomplete: 0 }));
+          if (bucket === undefined) m.set(b, (bucket = { positions: 0, reachable: 0, possible: 0, ms: [], cpuMs: [], nodes: 0, incomplete: 0 }));
           bucket.positions++;
           if (index.candidates(pos, 1000, NONE) > 0) bucket.possible++;
           if (r.hits.length > 0) bucket.reachable++;
           bucket.ms.push(ms);
+          bucket.cpuMs.push(cpuMs);
           bucket.nodes += r.nodes;
           if (!r.complete) bucket.incomplete++;
         }
@@ -185,6 +192,12 @@ export async function main(args: string[]): Promise<void> {
         medianMs: round(percentile(x.ms, 0.5)),
         p95Ms: round(percentile(x.ms, 0.95)),
         maxMs: round(Math.max(...x.ms)),
+        cpu: {
+          meanMs: round(x.cpuMs.reduce((s, v) => s + v, 0) / x.cpuMs.length),
+          medianMs: round(percentile(x.cpuMs, 0.5)),
+          p95Ms: round(percentile(x.cpuMs, 0.95)),
+          maxMs: round(Math.max(...x.cpuMs)),
+        },
         meanNodes: Math.round(x.nodes / x.positions),
         incomplete: x.incomplete,
       };

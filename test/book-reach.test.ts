@@ -302,29 +302,37 @@ const TRAP = '[Event "t"]\n[Result "1/2-1/2"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kx
 writeFileSync(join(tmp, 'trap.pgn'), TRAP);
 assert.equal(tabiya(['book', 'make', 'trap.pgn', '-o', 'trap.bin', '--min-games', '1', '--quiet']).code, 0);
 
-function uci(margin: number, book = 'trap.bin'): string[] {
+function uci(margin: number, book = 'trap.bin', go = 'go depth 4', bookReturn = true): string[] {
   const out: string[] = [];
   const server = new UciServer((l) => out.push(l), new LocalHost(new Engine({ wasm: wasmCoreModule() }), loadEngineBook));
   for (const l of [
     'uci',
     `setoption name BookFile value ${join(tmp, book)}`,
-    'setoption name BookReturn value true',
+    `setoption name BookReturn value ${bookReturn}`,
     `setoption name BookReturnMargin value ${margin}`,
     'position startpos moves e2e4 e7e5 d1f3 b8c6',
-    'go depth 4',
+    go,
   ]) {
     server.receive(l);
   }
   return out;
 }
 
+/** The score of the last info line with one. */
+const lastScore = (out: string[]): number => Number(/ score cp (-?\d+)/.exec(out.filter((l) => / score cp /.test(l)).at(-1)!)![1]);
+
 test('BookReturn in UCI: plays the returning move within the margin and says so; not beyond it', () => {
   let out = uci(1000);
   assert.match(out.at(-1)!, /^bestmove f3f7( |$)/);
-  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /^info string BookReturn: playing Qxf7\+ \(costs \d+ cp against the best move, margin 1000\) toward book in 1 ply/);
+  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /^info string BookReturn: playing Qxf7\+ \(within 1000 cp of the best move\) toward book in 1 ply/);
+  // The score said is the move's own: the margin that chose it is not in it.
+  assert.ok(lastScore(out) < -300, `Qxf7+ gives the queen away, not ${lastScore(out)}`);
+  // One search decides (not a second search of the return move alone).
+  assert.equal(out.filter((l) => l.startsWith('info depth 1 ')).length, 1, out.join('\n'));
   out = uci(30);
   assert.notEqual(out.at(-1)!.split(' ')[1], 'f3f7');
-  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /would head for book in 1 ply .* but costs \d+ cp \(margin 30\); playing the best move/);
+  assert.match(out.find((l) => l.startsWith('info string BookReturn'))!, /Qxf7\+ would head for book in 1 ply .* but scores more than 30 cp below (\S+); playing \1$/);
+  assert.equal(out.filter((l) => l.startsWith('info depth 1 ')).length, 1);
   assert.match(out.find((l) => l.startsWith('option name BookReturn '))!, /type check default false/);
   assert.match(out.find((l) => l.startsWith('option name BookReturnMargin '))!, /type spin default 30 min 0 max 1000/);
   // Off by default: no note, no return.
@@ -332,6 +340,26 @@ test('BookReturn in UCI: plays the returning move within the margin and says so;
   const server = new UciServer((l) => quiet.push(l), new LocalHost(new Engine({ wasm: wasmCoreModule() }), loadEngineBook));
   for (const l of [`setoption name BookFile value ${join(tmp, 'trap.bin')}`, 'position startpos moves e2e4 e7e5 d1f3 b8c6', 'go depth 4']) server.receive(l);
   assert.equal(quiet.filter((l) => l.startsWith('info string')).length, 0);
+});
+
+test('BookReturn decides by the margin: the return move is played when it costs less than the margin and not when it costs more, within the node limit', () => {
+  // The cost of 3.Qxf7+ at this depth, from two plain searches: the best move, and Qxf7+ alone.
+  const best = lastScore(uci(0, 'trap.bin', 'go depth 5', false));
+  const alone = lastScore(uci(0, 'trap.bin', 'go depth 5 searchmoves f3f7', false));
+  const cost = best - alone;
+  assert.ok(cost > 300, `Qxf7+ costs ${cost}`);
+  const played = (margin: number): string => uci(margin, 'trap.bin', 'go depth 5').at(-1)!.split(' ')[1]!;
+  // BookReturnMargin goes up to 1000.
+  const above = Math.min(1000, cost + 40);
+  assert.ok(above > cost + 20, `Qxf7+ costs ${cost}`);
+  assert.equal(played(above), 'f3f7');
+  // (The search that decides is not the two plain ones: its own best may differ by a few tens of centipawns.)
+  assert.notEqual(played(cost - 150), 'f3f7');
+  // A node limit holds with BookReturn on: the search that decides is the only one.
+  const limited = uci(1000, 'trap.bin', 'go nodes 3000');
+  assert.match(limited.at(-1)!, /^bestmove f3f7/);
+  const nodes = Math.max(...limited.filter((l) => / nodes /.test(l)).map((l) => Number(/ nodes (\d+)/.exec(l)![1])));
+  assert.ok(nodes <= 3000 + 1024, `${nodes} nodes`);
 });
 
 test('BookReturn in xboard: the same choice, said in a # line before the move', () => {

@@ -26,7 +26,6 @@ import { parseUci } from '../notation/uci.js';
 import { type BookProbe } from './bookProbe.js';
 import { BookReturn, type ReturnPlan } from './bookReturn.js';
 import { type GoLimits } from './limits.js';
-import { MATE_IN_MAX } from './score.js';
 import type { SearchInfo, SearchResult } from './searchResult.js';
 import { SIG_PONDER, SIG_SIZE, SIG_STOP } from './signals.js';
 import { applySkill, type SkillSettings } from './skill.js';
@@ -242,12 +241,18 @@ export class Engine {
       }
     }
     const back = this.returnPlan(limits);
-    const result = this.search(limits, onInfo);
-    return back === undefined ? result : this.considerReturn(back, result, limits, onInfo);
+    if (back === undefined) return this.search(limits, onInfo);
+    // One search decides: the return move is chosen when it scores at most the margin below the
+    // best (a bonus of margin + 1, since a root move must beat the best score to replace it).
+    const result = this.search(limits, onInfo, { move: back.move, cp: s.bookReturnMargin + 1 });
+    return this.returnNote(back, result);
   }
 
-  /** The search proper, in this thread's core; as the main thread, its end stops the helpers, if any. */
-  private search(limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
+  /**
+   * The search proper, in this thread's core; as the main thread, its end stops the helpers, if
+   * any. `rootBonus`: that root move is chosen when it scores within `cp` of the best.
+   */
+  private search(limits: GoLimits, onInfo?: (info: SearchInfo) => void, rootBonus?: { move: number; cp: number }): SearchResult {
     const s = this.settings;
     const plan = planTime(limits, this.pos.turn, s.moveOverhead);
     const skilled = applySkill(s.skill, limits, plan);
@@ -259,7 +264,7 @@ export class Engine {
     if (searcher === this.wasm) this.coreUsed = true;
     this.lastCore = 'wasm';
     const threads = this.threadCount;
-    const result = searcher.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows, threads });
+    const result = searcher.go(this.pos, this.signals, skilled.limits, { multiPV, softMs: skilled.plan.softMs, hardMs: skilled.plan.hardMs, onInfo, bookKnows, threads, ...(rootBonus ? { rootBonus } : {}) });
     if (threads > 1) this.stop();
     if (skilled.pick) skilled.pick(result);
     if (result.bestMove !== 0 && result.ponderMove === 0) result.ponderMove = searcher.ponderFromHash(this.pos, result.bestMove);
@@ -285,23 +290,20 @@ export class Engine {
   }
 
   /**
-   * BookReturn, after the search: the return move is played when the search, asked about it
-   * alone at the depth the full search reached (and in no more time than that search took),
-   * finds it at most BookReturnMargin centipawns worse than the best move.
+   * BookReturn, after the search: the info line says whether the return move was played. The
+   * search gave it BookReturnMargin centipawns (WasmGoOptions.rootBonus), so it was chosen
+   * exactly when it scored within the margin of the best move (a mate found elsewhere always
+   * beats it).
    */
-  private considerReturn(back: ReturnPlan, best: SearchResult, limits: GoLimits, onInfo?: (info: SearchInfo) => void): SearchResult {
+  private returnNote(back: ReturnPlan, best: SearchResult): SearchResult {
+    if (best.bestMove === 0) return best;
     const san = this.lineSan(back.line);
-    const where = `book in ${back.plies} ${back.plies === 1 ? 'ply' : 'plies'} (${san}; opponent ${(100 * back.cooperation).toFixed(0)}%, result ${back.result.toFixed(2)})`;
-    if (best.bestMove === back.move) return { ...best, note: `BookReturn: the best move heads for ${where}` };
-    if (best.bestMove === 0 || Math.abs(best.score) >= MATE_IN_MAX || Atomics.load(this.signals, SIG_STOP) !== 0) return best;
-    const only: GoLimits = { searchmoves: [back.move], depth: Math.max(1, best.depth), movetime: Math.max(10, Math.ceil(best.time)) };
-    if (limits.nodes !== undefined) only.nodes = limits.nodes;
-    const alt = this.search(only, onInfo);
-    if (alt.bestMove !== back.move) return best;
-    const cost = best.score - alt.score;
+    const first = san.split(' ')[0];
     const margin = this.settings.bookReturnMargin;
-    if (cost > margin) return { ...best, note: `BookReturn: ${san.split(' ')[0]} would head for ${where} but costs ${cost} cp (margin ${margin}); playing the best move` };
-    return { ...alt, note: `BookReturn: playing ${san.split(' ')[0]} (costs ${cost} cp against the best move, margin ${margin}) toward ${where}` };
+    const where = `book in ${back.plies} ${back.plies === 1 ? 'ply' : 'plies'} (${san}; opponent ${(100 * back.cooperation).toFixed(0)}%, result ${back.result.toFixed(2)})`;
+    if (best.bestMove === back.move) return { ...best, note: `BookReturn: playing ${first} (within ${margin} cp of the best move) toward ${where}` };
+    const played = this.lineSan([best.bestMove]);
+    return { ...best, note: `BookReturn: ${first} would head for ${where} but scores more than ${margin} cp below ${played}; playing ${played}` };
   }
 
   /** A line in SAN from the current position. */

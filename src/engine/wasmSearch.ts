@@ -29,6 +29,8 @@ export interface WasmGoOptions {
   bookMinDepth?: number;
   /** Threads of a parallel search (this one the main thread): their nodes count in info lines. */
   threads?: number;
+  /** This root move is chosen when it scores within `cp` centipawns of the best (BookReturn). */
+  rootBonus?: { move: number; cp: number };
 }
 
 /** The largest hash table of the core (an AssemblyScript array holds less than 1 GB). */
@@ -145,6 +147,7 @@ export class WasmSearcher {
         ponder: limits.ponder === true,
         searchmoves: limits.searchmoves,
         multiPV: opts.multiPV ?? 1,
+        ...(opts.rootBonus ? { rootBonus: opts.rootBonus } : {}),
       },
       { poll, report, iterationDone },
     );

@@ -27,7 +27,9 @@ import {
   resultSeldepth,
   rm,
   helperIndex,
+  rootScore,
   setHelperIndex,
+  setRootBonus as setBonus,
 } from './search/iterate';
 import { STOP } from './search/limits';
 import { PLIES, STACK_OFFSET, SearchThread } from './search/thread';
@@ -376,6 +378,13 @@ export function clearSearchMoves(): void {
 export function addSearchMove(m: i32): void {
   addRootFilter(m);
 }
+/**
+ * Root move `m` is chosen when it scores within `cp` centipawns of the best (0: no bonus), until
+ * set again; reported scores leave the bonus out (search/iterate.ts, rootBonusMove).
+ */
+export function setRootBonus(m: i32, cp: i32): void {
+  setBonus(m, cp);
+}
 /** Was the last search stopped (signal or limit inside an iteration)? */
 export function searchStopped(): bool {
   return thread.stopped;
@@ -399,10 +408,10 @@ export function lineMove(i: i32): i32 {
   return <i32>rm.moves[i];
 }
 export function lineScore(i: i32): i32 {
-  return rm.score[i];
+  return rootScore(i, rm.score[i]);
 }
 export function linePrevScore(i: i32): i32 {
-  return rm.prevScore[i];
+  return rootScore(i, rm.prevScore[i]);
 }
 /** The hash table's move for a position key (lo, hi halves), or 0. */
 export function ttMove(keyLo: i32, keyHi: i32): i32 {

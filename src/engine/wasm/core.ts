@@ -64,6 +64,7 @@ interface CoreExports {
   searchWith(depth: number, nodes: number, softMs: number, hardMs: number, timed: number, multiPV: number, startMs: number, ponder: number, flags: number): number;
   clearSearchMoves(): void;
   addSearchMove(m: number): void;
+  setRootBonus(m: number, cp: number): void;
   searchStopped(): number;
   searchHooked(): number;
   linePvLength(i: number): number;
@@ -165,6 +166,8 @@ export interface WasmSearchLimits {
   ponder?: boolean;
   /** Only these root moves (none or empty: all). */
   searchmoves?: readonly number[];
+  /** This root move is chosen when it scores within `cp` centipawns of the best (BookReturn). */
+  rootBonus?: { move: number; cp: number };
 }
 
 /** Reads an AssemblyScript string (UTF-16, byte length in the word before it) from memory. */
@@ -481,6 +484,7 @@ export class WasmCore {
     const timed = limits.timed ?? soft !== Infinity;
     x.clearSearchMoves();
     for (const m of limits.searchmoves ?? []) x.addSearchMove(m);
+    if (limits.rootBonus) x.setRootBonus(limits.rootBonus.move, limits.rootBonus.cp);
     const flags = (hooks.report ? 1 : 0) | (hooks.iterationDone ? 2 : 0);
     this.hooks = hooks;
     try {
@@ -499,6 +503,7 @@ export class WasmCore {
     } finally {
       this.hooks = {};
       x.clearSearchMoves();
+      x.setRootBonus(0, 0);
     }
   }
 

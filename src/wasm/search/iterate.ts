@@ -46,6 +46,35 @@ function allowedAtRoot(m: i32): bool {
   for (let i = 0; i < rootFilterN; i++) if (<i32>unchecked(rootFilter[i]) == m) return true;
   return false;
 }
+
+/**
+ * A bonus in centipawns for one root move (0: none), so that one search decides whether that
+ * move is within `bonus` of the best: the move is searched with the window lowered by the bonus
+ * and its score raised by it (mate scores excepted), and it is chosen exactly when its raised
+ * score beats the others' (BookReturn: heading back into the book when it costs at most the
+ * margin). The bonus never reaches a reported score: rootScore takes it off. The search of
+ * every other move is unchanged, and no second search of the move alone is needed (which would
+ * spend time beyond the clock's plan, or nodes beyond a `go nodes`).
+ */
+export let rootBonusMove = 0;
+export let rootBonusCp = 0;
+export function setRootBonus(m: i32, cp: i32): void {
+  rootBonusMove = m;
+  rootBonusCp = cp;
+}
+// @ts-ignore: decorator
+@inline function bonusOf(m: i32): i32 {
+  return rootBonusCp != 0 && m == rootBonusMove ? rootBonusCp : 0;
+}
+// @ts-ignore: decorator
+@inline function isMateScore(s: i32): bool {
+  return s <= -MATE_IN_MAX || s >= MATE_IN_MAX;
+}
+/** Root line i's score `s` as the search found it: without the bonus. */
+export function rootScore(i: i32, s: i32): i32 {
+  const b = bonusOf(<i32>rm.moves[i]);
+  return b == 0 || s == -INFINITE || isMateScore(s) ? s : s - b;
+}
 import { isQuiet } from './movepick';
 import { search } from './pvs';
 import { RootMoves } from './rootMoves';
@@ -93,9 +122,13 @@ function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i
     const gc = pos.inCheck();
     const newDepth = depth - 1 + (gc ? 1 : 0);
     t.pvLen[1] = 1;
+    // The window of this move, lowered by its bonus (rootBonusMove); an infinite bound stays.
+    const bonus = bonusOf(m);
+    const lo = alpha == -INFINITE ? alpha : alpha - bonus;
+    const hi = beta == INFINITE ? beta : beta - bonus;
     let score: i32;
     if (i == pvIdx) {
-      score = -search(t, newDepth, -beta, -alpha, 1, false, gc);
+      score = -search(t, newDepth, -hi, -lo, 1, false, gc);
     } else {
       let d = newDepth;
       const k = i - pvIdx + 1;
@@ -103,12 +136,13 @@ function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i
         const r = <i32>LMR[(depth < 64 ? depth : 63) * 64 + (k < 64 ? k : 63)] - 1;
         if (r > 0) d = newDepth - r > 1 ? newDepth - r : 1;
       }
-      score = -search(t, d, -alpha - 1, -alpha, 1, true, gc);
-      if (score > alpha && d < newDepth) score = -search(t, newDepth, -alpha - 1, -alpha, 1, false, gc);
-      if (score > alpha && score < beta) score = -search(t, newDepth, -beta, -alpha, 1, false, gc);
+      score = -search(t, d, -lo - 1, -lo, 1, true, gc);
+      if (score > lo && d < newDepth) score = -search(t, newDepth, -lo - 1, -lo, 1, false, gc);
+      if (score > lo && score < hi) score = -search(t, newDepth, -hi, -lo, 1, false, gc);
     }
     pos.undo();
     if (t.stopped) break;
+    if (bonus != 0 && !isMateScore(score)) score += bonus;
     if (i == pvIdx || score > alpha) {
       rm.score[i] = score;
       rm.seldepth[i] = <u8>t.seldepth;
@@ -143,6 +177,7 @@ function reportLine(t: SearchThread, line: i32, depth: i32, bound: i32): void {
   let score = rm.score[line];
   if (score == -INFINITE) score = rm.prevScore[line];
   if (score == -INFINITE) return;
+  score = rootScore(line, score);
   report(line, depth, bound, score, <i32>rm.seldepth[line], <f64>t.nodes);
 }
 
@@ -277,7 +312,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
   }
 
   resultMove = <i32>rm.moves[0];
-  resultScore = rm.score[0] != -INFINITE ? rm.score[0] : rm.prevScore[0];
+  resultScore = rootScore(0, rm.score[0] != -INFINITE ? rm.score[0] : rm.prevScore[0]);
   if (resultScore == -INFINITE) resultScore = 0;
   resultDepth = completed;
   resultSeldepth = <i32>rm.seldepth[0];
