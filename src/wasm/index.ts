@@ -182,6 +182,17 @@ export function evaluateWith(psqt: i32): i32 {
 export function lazyEval(psqt: i32): i32 {
   return E.lazyEval(pos, psqt);
 }
+/**
+ * Evaluates the set-up position `times` times as the search does (the material + piece-square
+ * sum given) and returns the sum of the values: the evaluation's speed without the calls from
+ * JavaScript (npm run bench -- wasm-ab).
+ */
+export function evaluateRepeat(times: i32): i32 {
+  const psqt = Q.psqtFromScratch(pos);
+  let sum = 0;
+  for (let i = 0; i < times; i++) sum += E.evaluateWith(pos, psqt);
+  return sum;
+}
 export function materialPhase(): i32 {
   return E.materialPhase(pos);
 }

@@ -48,6 +48,8 @@ interface CoreExports {
   leafKeysHi(): number;
   evaluate(): number;
   evaluateWith(psqt: number): number;
+  /** Absent in builds older than it (bench wasm-ab compares with those). */
+  evaluateRepeat?(times: number): number;
   lazyEval(psqt: number): number;
   materialPhase(): number;
   psqtFromScratch(): number;
@@ -345,6 +347,14 @@ export class WasmCore {
   /** The same given the material + piece-square sum, as `evaluateWith`. */
   evaluateWith(psqt: number): number {
     return this.x.evaluateWith(psqt);
+  }
+
+  /**
+   * Evaluates the position `times` times inside the core and returns the sum of the values (a
+   * benchmark of the evaluation alone; undefined in a build older than this export).
+   */
+  evaluateRepeat(times: number): number | undefined {
+    return this.x.evaluateRepeat?.(times);
   }
 
   lazyEval(psqt: number): number {

@@ -29,7 +29,8 @@ function initAhead(): void {
 initAhead();
 
 /** Shelter, storm and open file for side c's own king (packed), cached in the pawn hash. */
-export function kingShelter(pos: Position, c: i32): i32 {
+// @ts-ignore: decorator (inlined for its constant side: evaluate.ts, linearTerms)
+@inline export function kingShelter(pos: Position, c: i32): i32 {
   const ksq = <i32>unchecked(pos.kingSq[c]);
   const cached = cachedShelter(c, ksq);
   if (cached != NO_SHELTER) return cached;
@@ -73,7 +74,8 @@ function computeShelter(pos: Position, c: i32, ksq: i32): i32 {
  * Side c's own king: its pawns, knights and bishops in the king zone (Ethereal's KingDefenders),
  * and in the endgame how far it is from the nearest file with a pawn (KingPawnFileProximity).
  */
-export function kingDefense(pos: Position, c: i32): i32 {
+// @ts-ignore: decorator (inlined for its constant side: evaluate.ts, linearTerms)
+@inline export function kingDefense(pos: Position, c: i32): i32 {
   const o = c << 3;
   const bb = pos.bb;
   const sign = c == 0 ? 1 : -1;
@@ -111,7 +113,8 @@ export function kingDefense(pos: Position, c: i32): i32 {
  * unless two pieces attack the king zone, or one with a queen on the board: the evaluation
  * makes it quadratic (evaluate.ts). All attack maps must be set.
  */
-export function kingDanger(pos: Position, c: i32): i32 {
+// @ts-ignore: decorator (inlined for its constant side: evaluate.ts, linearTerms)
+@inline export function kingDanger(pos: Position, c: i32): i32 {
   const them = c ^ 1;
   const o = c << 3;
   const t8 = them << 3;

@@ -9,7 +9,8 @@ import { PI_PASSED } from './pawns';
 import { term, trace } from '../trace';
 
 /** Side c's passed-pawn terms (packed, from c's point of view). All attack maps must be set. */
-export function evaluatePassed(pos: Position, c: i32): i32 {
+// @ts-ignore: decorator (inlined for its constant side: evaluate.ts, linearTerms)
+@inline export function evaluatePassed(pos: Position, c: i32): i32 {
   let b = unchecked(PI_PASSED[c]);
   if (b == 0) return 0;
   const them = c ^ 1;

@@ -22,7 +22,8 @@ import { term, trace } from '../trace';
 }
 
 /** Side c's threats (packed, from c's point of view). All attack maps must be set. */
-export function evaluateThreats(pos: Position, c: i32): i32 {
+// @ts-ignore: decorator (inlined for its constant side: evaluate.ts, linearTerms)
+@inline export function evaluateThreats(pos: Position, c: i32): i32 {
   const bb = pos.bb;
   const board = pos.board;
   const them = c ^ 1;
