@@ -25,11 +25,12 @@ import { PlyLog } from '../rich/plyLog.js';
 import { RANGE_BITS, INDEX_LINE } from '../rich/positions.js';
 import { RetrievalBuilder, partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { isSolved } from '../rich/retrievalRange.js';
-import type { FinishSummary } from '../rich/finish.js';
+import type { FinishSummary, HotPosition } from '../rich/finish.js';
+import { countHalving, type HalvedCounters } from '../rich/halving.js';
 import type { Input } from './inputs.js';
 import { readInputsThreaded, type ThreadedReadOptions } from './tbkParallel.js';
 import type { ParseRequest, ParsedGames } from './tbkParseChunk.js';
-import type { FinishRequest, RangeFinished, RangeParseRequest, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
+import type { FinishRequest, HalvingReply, HalvingRequest, RangeFinished, RangeParseRequest, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
 import { fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
@@ -111,6 +112,8 @@ export interface RangeBuild {
   counted: CountedInputs;
   /** Merges every range's runs and writes its pieces on its thread, then joins them. */
   finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number }>;
+  /** make-book's counters of the hot positions, the games replayed in slices, one a thread (halving.ts). */
+  halving(hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]>;
   /** Ends the workers. */
   close(): Promise<void>;
 }
@@ -190,7 +193,32 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
     const parts = finished as RangeFinished[];
     return { book: joinRanges(parts, options, work), runs: parts.reduce((s, f) => s + f.runs, 0) };
   };
-  return { counted, finish, close };
+  const halving = async (hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]> => {
+    if (hot.length === 0) return [];
+    for (const w of workers) w.removeAllListeners('message');
+    const slices = new Array<Uint32Array[] | undefined>(n).fill(undefined);
+    const all = new Promise<void>((resolve, reject) => {
+      for (const w of workers) {
+        w.on('message', (m: HalvingReply) => {
+          if (m.kind !== 'halving') return;
+          slices[m.range] = m.events;
+          if (slices.every((e) => e !== undefined)) resolve();
+        });
+        w.on('error', (e) => reject(reviveWorkerError(e)));
+      }
+    });
+    // Contiguous slices of the games, one a thread, counted in order.
+    const games = store.count;
+    const records = { path: store.records.path, size: store.records.size };
+    const codes = { path: store.codes.path, size: store.codes.size };
+    workers.forEach((w, i) => {
+      const req: HalvingRequest = { kind: 'halving', hot: [...hot], from: Math.floor((games * i) / n), to: Math.floor((games * (i + 1)) / n), records, codes, fens: store.fens };
+      w.postMessage(req);
+    });
+    await all;
+    return countHalving(hot, slices as Uint32Array[][]);
+  };
+  return { counted, finish, halving, close };
 }
 
 /** The book's sections from the ranges' pieces, in key order. */
