@@ -13,7 +13,7 @@ import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
 import { BookBuilder, type BuildSinks } from '../rich/builder.js';
 import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
-import { PlyLog } from '../rich/plyLog.js';
+import { PlyLog, RECORD_BYTES } from '../rich/plyLog.js';
 import { finishRows, type FinishSummary, type RowCursor, type SingleSink } from '../rich/finish.js';
 import { FLAG_EXACT } from '../rich/format.js';
 import { GameReader } from '../rich/gameReader.js';
@@ -37,7 +37,7 @@ import { ScratchError, ScratchFile, WorkDir, type ScratchFiles } from './workDir
 import { RetrievalRange, type RangePieces } from '../rich/retrievalRange.js';
 import { partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { readInputsThreaded } from './tbkParallel.js';
-import { readRanges, type RangeBuild } from './tbkRanges.js';
+import { memoryForRanges, readRanges, type RangeBuild } from './tbkRanges.js';
 import type { ParsedGames } from './tbkParseChunk.js';
 
 /** Default memory budget of the accumulator: 1 GiB. */
@@ -85,6 +85,8 @@ export interface TbkBuildSummary {
   hotPositions: number;
   /** Runs spilled to disk (0: the build fitted in memory). */
   runs: number;
+  /** When runs were spilled by `book make`: the least `--memory` that would have kept them in memory. */
+  memoryToFit?: number;
   bytesWritten: number;
   seconds: number;
 }
@@ -432,6 +434,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     let rows: RowCursor | undefined;
     let finished: FinishedBook | undefined;
     let halved: HalvedCounters[] | undefined;
+    let memoryToFit: number | undefined;
     if ((opts.threads ?? 1) > 1 && !partial) {
       // Every thread owns a key range and finishes it (tbkRanges.ts).
       ranges = await readRanges(inputs, { ...opts, threads: opts.threads!, maxPly, split, memory }, store, work);
@@ -443,6 +446,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       const done = await ranges.finish({ split: anySplit, minGames, games: store.count, expectedSingles: expectedSingles(store) }, report && ((d) => report(d, positions)));
       finished = done.book;
       runs = done.runs;
+      if (runs > 0) memoryToFit = memoryForRanges(done.largest, opts.threads!);
       halved = await ranges.halving(finished.summary.hot, store);
     } else {
       const acc = new Accumulation(work, store, { maxPly, split, memory, expected: expectedEntries(inputs, maxPly) });
@@ -452,6 +456,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       const source = acc.rows().source;
       rows = opts.onFinishProgress === undefined ? source : new ProgressCursor(source, positions, opts.onFinishProgress);
       runs = acc.runs.length;
+      // The log holds RECORD_BYTES a ply (PlyLog.capacityFor); a shard's partial book logs the same.
+      if (runs > 0) memoryToFit = positions * RECORD_BYTES;
     }
     const now = bookTime();
     const fields: BookFields = {
@@ -481,6 +487,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       singlePositions: fin.singles,
       hotPositions: fin.hot.length,
       runs,
+      memoryToFit,
       bytesWritten: bytes,
       seconds: (performance.now() - started) / 1000,
     };

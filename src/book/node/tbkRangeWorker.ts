@@ -75,6 +75,8 @@ export interface RangeFinished {
   kind: 'finished';
   range: number;
   runs: number;
+  /** Plies the range logged in all. */
+  logged: number;
   summary: FinishSummary;
   positions: { path: string; size: number; crc: number };
   blocks: Uint8Array;
@@ -85,6 +87,8 @@ export interface RangeFinished {
 /** The range's plies and spilled runs. */
 class RangeLog {
   readonly runs: ScratchFile[] = [];
+  /** Plies of the range logged in all. */
+  logged = 0;
   private readonly log: PlyLog;
 
   constructor(
@@ -95,6 +99,7 @@ class RangeLog {
   }
 
   take(plies: Int32Array, gameBase: number): void {
+    this.logged += plies.length / 6;
     for (let from = 0, n = plies.length / 6; from < n; ) {
       from += this.log.append(plies, from, gameBase);
       if (from < n) this.spill();
@@ -144,6 +149,7 @@ if (parentPort !== null) {
         kind: 'finished',
         range,
         runs: log.runs.length,
+        logged: log.logged,
         summary: f.summary,
         positions: { path: f.positions.path, size: f.positions.size, crc: f.positions.crc },
         blocks: f.blocks.slice(),

@@ -21,7 +21,7 @@
 import { Worker } from 'node:worker_threads';
 import { SECTION } from '../rich/container.js';
 import { crc32Combine } from '../rich/crcCombine.js';
-import { PlyLog } from '../rich/plyLog.js';
+import { PlyLog, RECORD_BYTES } from '../rich/plyLog.js';
 import { RANGE_BITS, INDEX_LINE } from '../rich/positions.js';
 import { RetrievalBuilder, partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { isSolved } from '../rich/retrievalRange.js';
@@ -105,13 +105,18 @@ export function rangeCapacity(memory: number, threads: number): number {
   return PlyLog.capacityFor(Math.max(memory - (threads - 1) * THREAD_RESERVE, 0) / (2 * threads));
 }
 
+/** The least `--memory` whose ranges' logs hold `largest` plies each (rangeCapacity's inverse). */
+export function memoryForRanges(largest: number, threads: number): number {
+  return 2 * threads * largest * RECORD_BYTES + (threads - 1) * THREAD_RESERVE;
+}
+
 /** What a range's worker says besides parsed chunks. */
 type RangeMessage = { kind: 'took'; id: number } | { kind: 'progress'; range: number; done: number } | RangeFinished;
 
 export interface RangeBuild {
   counted: CountedInputs;
   /** Merges every range's runs and writes its pieces on its thread, then joins them. */
-  finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number }>;
+  finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; largest: number }>;
   /** make-book's counters of the hot positions, the games replayed in slices, one a thread (halving.ts). */
   halving(hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]>;
   /** Ends the workers. */
@@ -171,7 +176,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
     throw e;
   }
 
-  const finish = async (options: FinishRequest['options'], report?: (done: number) => void): Promise<{ book: FinishedBook; runs: number }> => {
+  const finish = async (options: FinishRequest['options'], report?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; largest: number }> => {
     onProgress = report;
     // The reading's listeners go: from now on every message is the finishing's.
     for (const w of workers) w.removeAllListeners('message');
@@ -191,7 +196,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
     workers.forEach((w, i) => w.postMessage({ kind: 'finish', options, range: { from: bounds[i]!, to: bounds[i + 1]! } } satisfies FinishRequest));
     await all;
     const parts = finished as RangeFinished[];
-    return { book: joinRanges(parts, options, work), runs: parts.reduce((s, f) => s + f.runs, 0) };
+    return { book: joinRanges(parts, options, work), runs: parts.reduce((s, f) => s + f.runs, 0), largest: Math.max(...parts.map((f) => f.logged)) };
   };
   const halving = async (hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]> => {
     if (hot.length === 0) return [];
