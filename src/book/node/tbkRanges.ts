@@ -210,6 +210,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
           if (slices.every((e) => e !== undefined)) resolve();
         });
         w.on('error', (e) => reject(reviveWorkerError(e)));
+        w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
       }
     });
     // Contiguous slices of the games, one a thread, counted in order.
