@@ -12,7 +12,8 @@
  * pieces: the positions' files one after the other (their CRC-32s combined), the block index
  * with its offsets moved along, and the index's partitions in order. Blocks never cross a range
  * boundary (positions.ts) and index partitions shared by two ranges are solved here from both
- * halves, so the book is the single-threaded one, byte for byte.
+ * halves, so the book is the single-threaded one, byte for byte. Last, each worker replays a
+ * slice of the games for make-book's halving (halving.ts), counted here in order.
  *
  * Memory: each range's log gets an equal share of half of `--memory` after a reserve per extra
  * thread (THREAD_RESERVE: its V8 heap, its chunks in flight, its index solver); the other half is
