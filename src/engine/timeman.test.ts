@@ -14,10 +14,10 @@ test('no clock: unlimited', () => {
 });
 
 test('clock with increment: a share of the budget, the hard limit a multiple of it', () => {
-  // 10 s + 0.1 s: budget 10000 + 34 × 100 − 37 × 50 = 11550 over 35 moves.
-  assert.deepEqual(planTime({ wtime: 10000, btime: 10000, winc: 100, binc: 100 }, 0, 50), { softMs: 330, hardMs: 1650 });
+  // 10 s + 0.1 s: budget 10000 + 24 × 100 − 27 × 50 = 11050 over 25 moves.
+  assert.deepEqual(planTime({ wtime: 10000, btime: 10000, winc: 100, binc: 100 }, 0, 50), { softMs: 442, hardMs: 2210 });
   // Black's clock is read for Black.
-  assert.deepEqual(planTime({ wtime: 10000, btime: 1000, winc: 100, binc: 100 }, 1, 50), { softMs: 72, hardMs: 364 });
+  assert.deepEqual(planTime({ wtime: 10000, btime: 1000, winc: 100, binc: 100 }, 1, 50), { softMs: 82, hardMs: 410 });
 });
 
 test('a nearly empty clock is never spent: at most half of what is left', () => {

@@ -3,7 +3,8 @@
  * a soft limit (an iteration is not started past a share of it, scaled by how stable the best
  * move is: src/wasm/search/iterate.ts) and a hard limit (the search is aborted there, whatever it is doing).
  *
- * The budget assumes `movestogo` moves remain (35 in sudden death) and that every future move
+ * The budget assumes `movestogo` moves remain (25 in sudden death, as Ethereal plans; 35 lost
+ * to it in self-play at 5 s + 0.05 s, docs/strength.md §6) and that every future move
  * brings its increment; each move also loses Move Overhead to the GUI and the operating system,
  * so it is subtracted once per remaining move. The hard limit never exceeds a fraction of the
  * clock, which is what keeps the engine from losing on time when a search explodes.
@@ -26,7 +27,7 @@ export function planTime(limits: GoLimits, us: number, moveOverhead: number): Ti
   if (time === undefined) return { softMs: Infinity, hardMs: Infinity };
   const inc = Math.max(0, (us === 0 ? limits.winc : limits.binc) ?? 0);
   const left = Math.max(1, time);
-  const mtg = limits.movestogo !== undefined && limits.movestogo > 0 ? Math.min(limits.movestogo, 50) : 35;
+  const mtg = limits.movestogo !== undefined && limits.movestogo > 0 ? Math.min(limits.movestogo, 50) : 25;
   const budget = Math.max(1, left + inc * (mtg - 1) - moveOverhead * (2 + mtg));
   let soft = budget / mtg;
   // The last move before a time control may use most of what is left; otherwise at most half
