@@ -24,7 +24,7 @@ import { BENCH_POSITIONS } from '../src/engine/bench.js';
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
 
-interface Figure {
+export interface Figure {
   nodes: number;
   nps: number;
 }
@@ -51,13 +51,19 @@ async function ours(depth: number): Promise<Figure> {
 
 const BENCH_THREAD_POSITIONS = 6;
 
+/** nodes/s of `tabiya uci` with `threads` threads on the first BENCH_THREAD_POSITIONS bench positions. */
+function oursThreads(threads: number, movetime: number): Promise<Figure> {
+  return uciNodeRate(process.execPath, [CLI, 'uci'], { Threads: threads }, BENCH_POSITIONS.slice(0, BENCH_THREAD_POSITIONS), movetime);
+}
+
 /**
- * nodes/s of `tabiya uci` with `threads` threads: the last info line of each search at a fixed
- * movetime. Each `go` is sent when the previous search has answered (the clock of a `go` starts
- * when it is read), after a first search that lets the threads start and compile the core.
+ * nodes/s of a UCI engine with `options` set: the last info line of each search at a fixed
+ * movetime, summed over `positions` (nodes over time). Each `go` is sent when the previous
+ * search has answered (the clock of a `go` starts when it is read), after a first search that
+ * lets threads start and code compile; each position starts a new game (an empty hash table).
  */
-async function oursThreads(threads: number, movetime: number): Promise<Figure> {
-  const child = spawn(process.execPath, [CLI, 'uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
+export async function uciNodeRate(cmd: string, args: string[], options: Record<string, number | string>, positions: readonly string[], movetime: number): Promise<Figure> {
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines: string[] = [];
   let waiting: ((line: string) => void) | undefined;
   let buffered = '';
@@ -71,24 +77,30 @@ async function oursThreads(threads: number, movetime: number): Promise<Figure> {
       if (waiting && (line.startsWith('bestmove') || line === 'readyok')) waiting(line);
     }
   });
+  let failed: ((e: Error) => void) | undefined;
+  child.on('exit', (code) => failed?.(new Error(`${cmd} exited (code ${code}) before it answered`)));
   const ask = (cmds: string): Promise<string> =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       waiting = resolve;
+      failed = reject;
       child.stdin.write(cmds);
     });
-  await ask(`uci\nsetoption name Threads value ${threads}\nisready\n`);
+  const set = Object.entries(options).map(([k, v]) => `setoption name ${k} value ${v}\n`).join('');
+  await ask(`uci\n${set}isready\n`);
   await ask('position startpos\ngo movetime 500\n');
   let nodes = 0;
   let time = 0;
-  for (const fen of BENCH_POSITIONS.slice(0, BENCH_THREAD_POSITIONS)) {
+  for (const fen of positions) {
     await ask('ucinewgame\nisready\n');
     lines.length = 0;
     await ask(`position fen ${fen}\ngo movetime ${movetime}\n`);
-    const info = lines.filter((l) => /^info .*\bnodes \d+ .*\btime \d+/.test(l)).pop();
-    if (!info) throw new Error(`tabiya uci: no info line for ${fen}`);
+    // Engines print nodes and time in either order.
+    const info = lines.filter((l) => l.startsWith('info ') && /\bnodes \d+/.test(l) && /\btime \d+/.test(l)).pop();
+    if (!info) throw new Error(`${cmd}: no info line with nodes and time for ${fen}`);
     nodes += Number(/\bnodes (\d+)/.exec(info)![1]);
     time += Number(/\btime (\d+)/.exec(info)![1]);
   }
+  failed = undefined;
   child.stdin.end('quit\n');
   return { nodes, nps: Math.round((nodes * 1000) / Math.max(1, time)) };
 }

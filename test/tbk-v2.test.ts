@@ -29,6 +29,7 @@ import { readPgn } from '../src/pgn/reader.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const MASTERS_GZ = fileURLToPath(new URL('../../data/masters-2550.pgn.gz', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const POLYGLOT = '/usr/games/polyglot';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-tbk2-'));
@@ -79,7 +80,7 @@ test('--threads: key ranges built on worker threads give the single-threaded boo
     const out = join(tmp, `threads${threads}.tbk`);
     const b = await buildTbk(out, { ...o, threads });
     assert.ok(b.runs > 10 * threads, `${b.runs} runs`);
-    assert.deepEqual({ ...b, seconds: 0, runs: 0 }, { ...a, output: out, seconds: 0, runs: 0 });
+    assert.deepEqual({ ...b, seconds: 0, runs: 0, memoryToFit: 0 }, { ...a, output: out, seconds: 0, runs: 0, memoryToFit: 0 });
     assert.ok(readFileSync(one).equals(readFileSync(out)), `${threads} threads`);
   }
   // A min-games cut (no single positions kept); the bundled masters, with positions past 16,384
@@ -90,7 +91,7 @@ test('--threads: key ranges built on worker threads give the single-threaded boo
     const a2 = await buildTbk(whole, m);
     const b2 = await buildTbk(join(tmp, 'two.tbk'), { ...m, threads: 2 });
     assert.ok(b2.runs > 2, `${b2.runs} runs`);
-    assert.deepEqual({ ...b2, seconds: 0, runs: 0, output: '' }, { ...a2, seconds: 0, runs: 0, output: '' });
+    assert.deepEqual({ ...b2, seconds: 0, runs: 0, output: '', memoryToFit: 0 }, { ...a2, seconds: 0, runs: 0, output: '', memoryToFit: 0 });
     assert.ok(readFileSync(whole).equals(readFileSync(join(tmp, 'two.tbk'))), m.inputs[0]);
     if (m.inputs[0] === MASTERS_GZ) assert.ok(a2.hotPositions > 0, 'halving replayed');
     else assert.equal(a2.singlePositions, 0);
@@ -140,6 +141,28 @@ test('Polyglot export equals make-book on the sample for every option set, singl
     await makeBook({ inputs: [SAMPLE_GZ], output: ref, ...o, colour: o.colour ?? 'both' });
     assert.ok(exported(book, { ...o, memory: 200_000 }).equals(readFileSync(ref)), JSON.stringify(o));
   }
+});
+
+test('a build that spilled says the least --memory that keeps it in memory, on one thread and on two', async () => {
+  const out = join(tmp, 'fit.tbk');
+  const one = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 1_000_000 });
+  assert.ok(one.runs > 0 && one.memoryToFit !== undefined && one.memoryToFit > 1_000_000, `${one.runs} runs, ${one.memoryToFit}`);
+  assert.equal((await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit })).runs, 0);
+  const short = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit - 24 });
+  assert.ok(short.runs > 0 && short.memoryToFit === one.memoryToFit, 'one ply less than enough spills');
+  // Two threads: each range's log holds its share of what the reserve leaves (rangeCapacity).
+  const two = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 128 * 2 ** 20 + 1_000_000, threads: 2 });
+  assert.ok(two.runs > 0 && two.memoryToFit !== undefined, `${two.runs} runs`);
+  const fits = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: two.memoryToFit, threads: 2 });
+  assert.equal(fits.runs, 0);
+  assert.equal(fits.memoryToFit, undefined);
+  // The command says it, as a --memory value that fits.
+  const said = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', out, '--memory', '1M', '--tmp-dir', tmp], { encoding: 'utf8' });
+  const m = /spilled +\d+ sorted runs \(--memory; (\d+M) would keep them in memory\)/.exec(said.stdout);
+  assert.ok(m !== null, said.stdout);
+  const again = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', out, '--memory', m[1]!, '--tmp-dir', tmp], { encoding: 'utf8' });
+  assert.equal(again.status, 0, again.stderr);
+  assert.doesNotMatch(again.stdout, /spilled/);
 });
 
 test('halving: the bundled masters (positions past 16,384 games) export as make-book, and spill identically', async () => {

@@ -13,13 +13,13 @@ import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
 import { BookBuilder, type BuildSinks } from '../rich/builder.js';
 import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
-import { PlyLog } from '../rich/plyLog.js';
+import { PlyLog, RECORD_BYTES } from '../rich/plyLog.js';
 import { finishRows, type FinishSummary, type RowCursor, type SingleSink } from '../rich/finish.js';
 import { FLAG_EXACT } from '../rich/format.js';
 import { GameReader } from '../rich/gameReader.js';
 import { GAME_RECORD_SIZE, putGameRecord, readGameRecord } from '../rich/games.js';
 import type { TbkBook } from '../rich/tbkBook.js';
-import { replayHalving } from '../rich/halving.js';
+import { replayHalving, type HalvedCounters } from '../rich/halving.js';
 import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
 import { PositionWriter, type StoredPosition } from '../rich/positions.js';
 import { RetrievalBuilder } from '../rich/retrievalBuilder.js';
@@ -37,7 +37,7 @@ import { ScratchError, ScratchFile, WorkDir, type ScratchFiles } from './workDir
 import { RetrievalRange, type RangePieces } from '../rich/retrievalRange.js';
 import { partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { readInputsThreaded } from './tbkParallel.js';
-import { readRanges, type RangeBuild } from './tbkRanges.js';
+import { memoryForRanges, readRanges, type RangeBuild } from './tbkRanges.js';
 import type { ParsedGames } from './tbkParseChunk.js';
 
 /** Default memory budget of the accumulator: 1 GiB. */
@@ -85,6 +85,8 @@ export interface TbkBuildSummary {
   hotPositions: number;
   /** Runs spilled to disk (0: the build fitted in memory). */
   runs: number;
+  /** When runs were spilled by `book make`: the least `--memory` that would have kept them in memory. */
+  memoryToFit?: number;
   bytesWritten: number;
   seconds: number;
 }
@@ -347,6 +349,8 @@ export interface WriteBookOptions {
   /** The merged rows; or, finished already by several threads (tbkRanges.ts), `finished`. */
   rows?: RowCursor;
   finished?: FinishedBook;
+  /** make-book's counters of the hot positions, replayed already (tbkRanges.ts); else replayed here. */
+  halved?: HalvedCounters[];
   store: GameStore;
   fields: BookFields;
   meta: Record<string, unknown>;
@@ -398,7 +402,7 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     const split = o.split.rating || o.split.speed || o.split.month;
     const written = o.finished ?? finishedBook(finishBook(o.rows!, { split, minGames: o.minGames, games: o.store.count, expectedSingles: expectedSingles(o.store), work: o.work }));
     fin = written.summary;
-    const halved = encodeHalved(replayHalving(fin.hot, o.store.reader()));
+    const halved = encodeHalved(o.halved ?? replayHalving(fin.hot, o.store.reader()));
     const counts = { storedPositions: fin.stored, storedMoves: fin.storedMoves, singlePositions: fin.singles, hotPositions: fin.hot.length };
     const meta = memorySection(SECTION.META, json({ ...o.meta, counts }));
     sections = [meta, memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
@@ -429,6 +433,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     let runs: number;
     let rows: RowCursor | undefined;
     let finished: FinishedBook | undefined;
+    let halved: HalvedCounters[] | undefined;
+    let memoryToFit: number | undefined;
     if ((opts.threads ?? 1) > 1 && !partial) {
       // Every thread owns a key range and finishes it (tbkRanges.ts).
       ranges = await readRanges(inputs, { ...opts, threads: opts.threads!, maxPly, split, memory }, store, work);
@@ -440,6 +446,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       const done = await ranges.finish({ split: anySplit, minGames, games: store.count, expectedSingles: expectedSingles(store) }, report && ((d) => report(d, positions)));
       finished = done.book;
       runs = done.runs;
+      if (runs > 0) memoryToFit = memoryForRanges(done.largest, opts.threads!);
+      halved = await ranges.halving(finished.summary.hot, store);
     } else {
       const acc = new Accumulation(work, store, { maxPly, split, memory, expected: expectedEntries(inputs, maxPly) });
       counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
@@ -448,6 +456,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       const source = acc.rows().source;
       rows = opts.onFinishProgress === undefined ? source : new ProgressCursor(source, positions, opts.onFinishProgress);
       runs = acc.runs.length;
+      // The log holds RECORD_BYTES a ply (PlyLog.capacityFor); a shard's partial book logs the same.
+      if (runs > 0) memoryToFit = positions * RECORD_BYTES;
     }
     const now = bookTime();
     const fields: BookFields = {
@@ -463,7 +473,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     };
     const meta: Record<string, unknown> = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games }] };
     if (opts.shard !== undefined) meta.shard = `${opts.shard.index}/${opts.shard.count}`;
-    const { summary: fin, bytes } = writeBook(output, { rows, finished, store, fields, meta, split, minGames, partial, work });
+    const { summary: fin, bytes } = writeBook(output, { rows, finished, halved, store, fields, meta, split, minGames, partial, work });
     return {
       output,
       inputs: opts.inputs,
@@ -477,6 +487,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       singlePositions: fin.singles,
       hotPositions: fin.hot.length,
       runs,
+      memoryToFit,
       bytesWritten: bytes,
       seconds: (performance.now() - started) / 1000,
     };

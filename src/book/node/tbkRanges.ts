@@ -12,7 +12,8 @@
  * pieces: the positions' files one after the other (their CRC-32s combined), the block index
  * with its offsets moved along, and the index's partitions in order. Blocks never cross a range
  * boundary (positions.ts) and index partitions shared by two ranges are solved here from both
- * halves, so the book is the single-threaded one, byte for byte.
+ * halves, so the book is the single-threaded one, byte for byte. Last, each worker replays a
+ * slice of the games for make-book's halving (halving.ts), counted here in order.
  *
  * Memory: each range's log gets an equal share of half of `--memory` after a reserve per extra
  * thread (THREAD_RESERVE: its V8 heap, its chunks in flight, its index solver); the other half is
@@ -21,15 +22,16 @@
 import { Worker } from 'node:worker_threads';
 import { SECTION } from '../rich/container.js';
 import { crc32Combine } from '../rich/crcCombine.js';
-import { PlyLog } from '../rich/plyLog.js';
+import { PlyLog, RECORD_BYTES } from '../rich/plyLog.js';
 import { RANGE_BITS, INDEX_LINE } from '../rich/positions.js';
 import { RetrievalBuilder, partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { isSolved } from '../rich/retrievalRange.js';
-import type { FinishSummary } from '../rich/finish.js';
+import type { FinishSummary, HotPosition } from '../rich/finish.js';
+import { countHalving, type HalvedCounters } from '../rich/halving.js';
 import type { Input } from './inputs.js';
 import { readInputsThreaded, type ThreadedReadOptions } from './tbkParallel.js';
 import type { ParseRequest, ParsedGames } from './tbkParseChunk.js';
-import type { FinishRequest, RangeFinished, RangeParseRequest, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
+import type { FinishRequest, HalvingReply, HalvingRequest, RangeFinished, RangeParseRequest, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
 import { fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
@@ -104,13 +106,20 @@ export function rangeCapacity(memory: number, threads: number): number {
   return PlyLog.capacityFor(Math.max(memory - (threads - 1) * THREAD_RESERVE, 0) / (2 * threads));
 }
 
+/** The least `--memory` whose ranges' logs hold `largest` plies each (rangeCapacity's inverse). */
+export function memoryForRanges(largest: number, threads: number): number {
+  return 2 * threads * largest * RECORD_BYTES + (threads - 1) * THREAD_RESERVE;
+}
+
 /** What a range's worker says besides parsed chunks. */
 type RangeMessage = { kind: 'took'; id: number } | { kind: 'progress'; range: number; done: number } | RangeFinished;
 
 export interface RangeBuild {
   counted: CountedInputs;
   /** Merges every range's runs and writes its pieces on its thread, then joins them. */
-  finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number }>;
+  finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; largest: number }>;
+  /** make-book's counters of the hot positions, the games replayed in slices, one a thread (halving.ts). */
+  halving(hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]>;
   /** Ends the workers. */
   close(): Promise<void>;
 }
@@ -168,7 +177,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
     throw e;
   }
 
-  const finish = async (options: FinishRequest['options'], report?: (done: number) => void): Promise<{ book: FinishedBook; runs: number }> => {
+  const finish = async (options: FinishRequest['options'], report?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; largest: number }> => {
     onProgress = report;
     // The reading's listeners go: from now on every message is the finishing's.
     for (const w of workers) w.removeAllListeners('message');
@@ -188,9 +197,35 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
     workers.forEach((w, i) => w.postMessage({ kind: 'finish', options, range: { from: bounds[i]!, to: bounds[i + 1]! } } satisfies FinishRequest));
     await all;
     const parts = finished as RangeFinished[];
-    return { book: joinRanges(parts, options, work), runs: parts.reduce((s, f) => s + f.runs, 0) };
+    return { book: joinRanges(parts, options, work), runs: parts.reduce((s, f) => s + f.runs, 0), largest: Math.max(...parts.map((f) => f.logged)) };
   };
-  return { counted, finish, close };
+  const halving = async (hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]> => {
+    if (hot.length === 0) return [];
+    for (const w of workers) w.removeAllListeners('message');
+    const slices = new Array<Uint32Array[] | undefined>(n).fill(undefined);
+    const all = new Promise<void>((resolve, reject) => {
+      for (const w of workers) {
+        w.on('message', (m: HalvingReply) => {
+          if (m.kind !== 'halving') return;
+          slices[m.range] = m.events;
+          if (slices.every((e) => e !== undefined)) resolve();
+        });
+        w.on('error', (e) => reject(reviveWorkerError(e)));
+        w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
+      }
+    });
+    // Contiguous slices of the games, one a thread, counted in order.
+    const games = store.count;
+    const records = { path: store.records.path, size: store.records.size };
+    const codes = { path: store.codes.path, size: store.codes.size };
+    workers.forEach((w, i) => {
+      const req: HalvingRequest = { kind: 'halving', hot: [...hot], from: Math.floor((games * i) / n), to: Math.floor((games * (i + 1)) / n), records, codes, fens: store.fens };
+      w.postMessage(req);
+    });
+    await all;
+    return countHalving(hot, slices as Uint32Array[][]);
+  };
+  return { counted, finish, halving, close };
 }
 
 /** The book's sections from the ranges' pieces, in key order. */

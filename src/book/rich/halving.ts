@@ -10,8 +10,8 @@
  */
 import { COUNT_MAX } from '../polyglot/make.js';
 import { Position } from '../../core/position.js';
-import { popcount } from '../../core/bitboard.js';
-import { BLACK, WHITE } from '../../core/types.js';
+import { popcount, popcount32 } from '../../core/bitboard.js';
+import { BLACK, PAWN, WHITE } from '../../core/types.js';
 import type { HotPosition } from './finish.js';
 import { RESULT_BLACK, RESULT_UNFINISHED, RESULT_WHITE, replayGame, type GameRecord } from './games.js';
 
@@ -43,14 +43,20 @@ export interface HalvedCounters {
  * in hot positions with make-book's rule. Returns the counters in the order of `hot`.
  */
 export function replayHalving(hot: readonly HotPosition[], games: GameSource): HalvedCounters[] {
-  const out: HalvedCounters[] = hot.map((h) => ({
-    keyHi: h.keyHi,
-    keyLo: h.keyLo,
-    moves: Uint16Array.from(h.moves.map((m) => m.move)),
-    n: new Uint16Array(h.moves.length),
-    sum: new Uint16Array(h.moves.length),
-  }));
-  if (hot.length === 0) return out;
+  return countHalving(hot, [halvingEvents(hot, games, 0, games.count)]);
+}
+
+/**
+ * The moves games [from, to) played in hot positions, in game order: for each hot position (in
+ * the order of `hot`), one event per move, `moveIndex << 2 | score` (the move's index in the
+ * position's moves; the score from the mover's side, 2 for a win, 1 for a draw or an unfinished
+ * game, 0 for a loss). Slices of the games can be replayed on several threads and counted in
+ * order by countHalving.
+ */
+export function halvingEvents(hot: readonly HotPosition[], games: GameSource, from: number, to: number): Uint32Array[] {
+  const events = hot.map(() => new EventList());
+  if (hot.length === 0) return [];
+  const moves = hot.map((h) => Uint16Array.from(h.moves.map((m) => m.move)));
   const index = new Map<string, number>();
   let limit = 0;
   for (let i = 0; i < hot.length; i++) {
@@ -60,52 +66,127 @@ export function replayHalving(hot: readonly HotPosition[], games: GameSource): H
   // A cheap pre-check on the key's low bits before the map lookup, which allocates a string.
   const seen = new Uint8Array(1 << 16);
   for (const h of hot) seen[h.keyLo & 0xffff] = 1;
-  // Captures are never undone: once every hot position has been met (each is in thousands of
-  // games, so within the first games), a game stops at the first position with fewer pieces
-  // than all of them; most games leave the opening's full material within a few plies.
+  // No move undoes a capture or a pawn's step, so a hot position H can still come at ply p of a
+  // game only if p ≤ H.maxPly (the highest ply any game played from it at), the game still has
+  // at least H's pieces and its pawns are no nearer promotion than H's (pawnDistance, which no
+  // move increases). Once every hot position has been met (each is in thousands of games, so
+  // within the first games), `until[pieces · DISTANCES + distance]` is the ply a game may go on
+  // to: most games stop at their first pawn move past the hot positions' pawns.
   const pieces = new Int8Array(hot.length).fill(-1);
+  const distance = new Int8Array(hot.length);
   let met = 0;
-  let fewest = -1;
+  const until = new Int32Array(33 * DISTANCES).fill(limit);
   const pos = new Position();
   let result = 0;
   const visit = (p: Position, m: number, ply: number): boolean => {
-    if (ply >= limit) return false;
-    if (fewest >= 0 && pieceCount(p) < fewest) return false;
+    if (ply >= until[pieceCount(p) * DISTANCES + pawnDistance(p)]!) return false;
     const lo = p.keyLo >>> 0;
     if (seen[lo & 0xffff] === 0) return true;
     const i = index.get(keyString(p.keyHi >>> 0, lo));
     if (i === undefined) return true;
     if (pieces[i]! < 0) {
       pieces[i] = pieceCount(p);
-      if (++met === hot.length) fewest = Math.min(...pieces);
-    }
-    const c = out[i]!;
-    let j = 0;
-    while (j < c.moves.length && c.moves[j] !== m) j++;
-    if (j === c.moves.length) return true;
-    // Score from the mover's side: 2 for a win, 1 for a draw or an unfinished game, 0 for a loss.
-    const score = result === RESULT_UNFINISHED ? 1 : result === RESULT_WHITE ? (p.turn === 0 ? 2 : 0) : result === RESULT_BLACK ? (p.turn === 0 ? 0 : 2) : 1;
-    c.n[j]!++;
-    c.sum[j]! += score;
-    if (c.n[j]! >= COUNT_MAX) {
-      for (let k = 0; k < c.moves.length; k++) {
-        c.n[k] = (c.n[k]! + 1) >>> 1;
-        c.sum[k] = (c.sum[k]! + 1) >>> 1;
+      distance[i] = pawnDistance(p);
+      if (++met === hot.length) {
+        until.fill(0);
+        for (let h = 0; h < hot.length; h++) {
+          for (let c = pieces[h]!; c <= 32; c++) {
+            for (let d = distance[h]!; d < DISTANCES; d++) until[c * DISTANCES + d] = Math.max(until[c * DISTANCES + d]!, hot[h]!.maxPly + 1);
+          }
+        }
       }
     }
+    const ms = moves[i]!;
+    let j = 0;
+    while (j < ms.length && ms[j] !== m) j++;
+    if (j === ms.length) return true;
+    const score = result === RESULT_UNFINISHED ? 1 : result === RESULT_WHITE ? (p.turn === 0 ? 2 : 0) : result === RESULT_BLACK ? (p.turn === 0 ? 0 : 2) : 1;
+    events[i]!.push((j << 2) | score);
     return true;
   };
-  for (let g = 0; g < games.count; g++) {
+  for (let g = from; g < to; g++) {
     const rec = games.record(g);
     result = rec.result;
     replayGame(games, g, rec, pos, visit);
   }
-  return out;
+  return events.map((e) => e.view());
+}
+
+/**
+ * make-book's counters from the events of consecutive slices of the games (halvingEvents),
+ * taken in order: a move's n and sum grow by each event, and when a move's n reaches COUNT_MAX
+ * every move of the position is halved, rounding up.
+ */
+export function countHalving(hot: readonly HotPosition[], slices: readonly (readonly Uint32Array[])[]): HalvedCounters[] {
+  return hot.map((h, i) => {
+    const moves = h.moves.length;
+    const n = new Uint16Array(moves);
+    const sum = new Uint16Array(moves);
+    for (const slice of slices) {
+      const ev = slice[i]!;
+      for (let e = 0; e < ev.length; e++) {
+        const j = ev[e]! >>> 2;
+        n[j]!++;
+        sum[j]! += ev[e]! & 3;
+        if (n[j]! >= COUNT_MAX) {
+          for (let k = 0; k < moves; k++) {
+            n[k] = (n[k]! + 1) >>> 1;
+            sum[k] = (sum[k]! + 1) >>> 1;
+          }
+        }
+      }
+    }
+    return { keyHi: h.keyHi, keyLo: h.keyLo, moves: Uint16Array.from(h.moves.map((m) => m.move)), n, sum };
+  });
+}
+
+/** A growing list of 32-bit events. */
+class EventList {
+  private data = new Uint32Array(256);
+  private length = 0;
+
+  push(e: number): void {
+    if (this.length === this.data.length) {
+      const d = new Uint32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = e;
+  }
+
+  view(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
 }
 
 /** Pieces on the board (both colours' occupancy). */
 function pieceCount(p: Position): number {
   return popcount(p.bbLo[WHITE * 8]!, p.bbHi[WHITE * 8]!) + popcount(p.bbLo[BLACK * 8]!, p.bbHi[BLACK * 8]!);
+}
+
+/** Values of pawnDistance: 0 to 16 pawns × 6 steps. */
+const DISTANCES = 97;
+/** Ranks 2, 4, 6, 8 of a bitboard half (odd rank indexes) and ranks 3, 4, 7, 8 (bit 1 of the index). */
+const RANK_BIT0 = 0xff00ff00 | 0;
+const RANK_BIT1 = 0xffff0000 | 0;
+
+/**
+ * The steps the pawns on the board have left to promotion, summed over both colours. No move
+ * increases it: a push or a pawn capture takes a pawn nearer, and a promotion or a capture of a
+ * pawn takes a pawn off the board.
+ */
+export function pawnDistance(p: Position): number {
+  const wl = p.bbLo[WHITE * 8 + PAWN]!;
+  const wh = p.bbHi[WHITE * 8 + PAWN]!;
+  const bl = p.bbLo[BLACK * 8 + PAWN]!;
+  const bh = p.bbHi[BLACK * 8 + PAWN]!;
+  // White pawns: 7 − rank index each; black pawns: their rank index.
+  return 7 * popcount(wl, wh) - rankSum(wl, wh) + rankSum(bl, bh);
+}
+
+/** The sum of the rank indexes (0–7) of a bitboard's squares. */
+function rankSum(lo: number, hi: number): number {
+  return popcount32(lo & RANK_BIT0) + 2 * popcount32(lo & RANK_BIT1) + 4 * popcount32(hi) + popcount32(hi & RANK_BIT0) + 2 * popcount32(hi & RANK_BIT1);
 }
 
 function keyString(hi: number, lo: number): string {

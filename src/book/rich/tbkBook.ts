@@ -147,6 +147,11 @@ export class TbkBook {
     return this.halvedOf(keyHi >>> 0, keyLo >>> 0);
   }
 
+  /** Every hot position's make-book counters (the HALVED section), keys unsigned. */
+  halvedPositions(): { keyHi: number; keyLo: number; moves: Uint16Array; n: Uint16Array; sum: Uint16Array }[] {
+    return [...this.halved].flatMap(([keyHi, l]) => l.map((h) => ({ keyHi, ...h })));
+  }
+
   private halvedOf(hi: number, lo: number): Halved | undefined {
     const l = this.halved.get(hi);
     if (l === undefined) return undefined;

@@ -118,6 +118,12 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
   printSummary(s, s.notes, job, opts.json);
 }
 
+/** A --memory value at least `bytes`: "1.7G", "850M" (rounded up). */
+export function formatBudget(bytes: number): string {
+  const g = bytes / 2 ** 30;
+  return g >= 1 ? `${(Math.ceil(g * 10) / 10).toFixed(1)}G` : `${Math.ceil(bytes / 2 ** 20)}M`;
+}
+
 function printSummary(s: TbkBuildSummary, notes: string[], job: PgnJob, json: boolean | undefined, shard?: string): void {
   if (!json) for (const n of notes) process.stderr.write(`note: ${n}\n`);
   report(json, { ...s, notes, skippedGames: job.skipped }, () => {
@@ -128,7 +134,7 @@ function printSummary(s: TbkBuildSummary, notes: string[], job: PgnJob, json: bo
     lines.push(`positions scanned ${s.positions}`);
     if (shard !== undefined) lines.push(`${shard}: ${s.entries} rows, to be merged with the other shards (tabiya book merge)`);
     else lines.push(`entries           ${s.entries} (${s.storedPositions} positions stored, ${s.singlePositions} seen in one game)`);
-    if (s.runs > 0) lines.push(`spilled           ${s.runs} sorted runs (--memory)`);
+    if (s.runs > 0) lines.push(`spilled           ${s.runs} sorted runs (--memory${s.memoryToFit === undefined ? '' : `; ${formatBudget(s.memoryToFit)} would keep them in memory`})`);
     lines.push(`wrote ${s.output}: ${s.bytesWritten} bytes in ${s.seconds.toFixed(2)} s (${formatRate(gps)} games/s)`);
     return lines.join('\n');
   });
