@@ -84,9 +84,12 @@ test('--threads: key ranges built on worker threads give the single-threaded boo
     assert.ok(readFileSync(one).equals(readFileSync(out)), `${threads} threads`);
   }
   // A min-games cut (no single positions kept); the bundled masters, with positions past 16,384
-  // games (halving), in memory on one thread and in runs on two (each range's share is what is
-  // left of the budget past the second thread's 128 MiB, THREAD_RESERVE: 2 MB each).
-  for (const m of [{ ...o, minGames: 3 }, { inputs: [MASTERS_GZ], tmpDir: tmp, memory: 128 * 2 ** 20 + 4_000_000, maxPly: 12 }]) {
+  // games (halving), in memory on one thread and in runs on two. Each thread's log gets half of
+  // what the budget leaves past the second thread's 128 MiB (THREAD_RESERVE): 2 MB, less than a
+  // chunk may need, so every chunk waits aside for its games' numbers; then 600,000 plies of 30 a
+  // game, so chunks are parsed into the log until it is nearly full, then spilled or set aside.
+  const masters = { inputs: [MASTERS_GZ], tmpDir: tmp, maxPly: 12 };
+  for (const m of [{ ...o, minGames: 3 }, { ...masters, memory: 128 * 2 ** 20 + 4_000_000 }, { ...masters, maxPly: 30, memory: 128 * 2 ** 20 + 2 * 24 * 600_000 }]) {
     const whole = join(tmp, 'whole.tbk');
     const a2 = await buildTbk(whole, m);
     const b2 = await buildTbk(join(tmp, 'two.tbk'), { ...m, threads: 2 });
@@ -150,7 +153,7 @@ test('a build that spilled says the least --memory that keeps it in memory, on o
   assert.equal((await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit })).runs, 0);
   const short = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit - 24 });
   assert.ok(short.runs > 0 && short.memoryToFit === one.memoryToFit, 'one ply less than enough spills');
-  // Two threads: each range's log holds its share of what the reserve leaves (rangeCapacity).
+  // Two threads: each thread's log holds its share of what the reserve leaves (threadCapacity).
   const two = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 128 * 2 ** 20 + 1_000_000, threads: 2 });
   assert.ok(two.runs > 0 && two.memoryToFit !== undefined, `${two.runs} runs`);
   const fits = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: two.memoryToFit, threads: 2 });

@@ -37,7 +37,7 @@ import { ScratchError, ScratchFile, WorkDir, type ScratchFiles } from './workDir
 import { RetrievalRange, type RangePieces } from '../rich/retrievalRange.js';
 import { partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { readInputsThreaded } from './tbkParallel.js';
-import { memoryForRanges, readRanges, type RangeBuild } from './tbkRanges.js';
+import { memoryForThreads, readRanges, type RangeBuild } from './tbkRanges.js';
 import type { ParsedGames } from './tbkParseChunk.js';
 
 /** Default memory budget of the accumulator: 1 GiB. */
@@ -446,7 +446,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       const done = await ranges.finish({ split: anySplit, minGames, games: store.count, expectedSingles: expectedSingles(store) }, report && ((d) => report(d, positions)));
       finished = done.book;
       runs = done.runs;
-      if (runs > 0) memoryToFit = memoryForRanges(done.largest, opts.threads!);
+      if (runs > 0) memoryToFit = memoryForThreads(done.needed, opts.threads!);
       halved = await ranges.halving(finished.summary.hot, store);
     } else {
       const acc = new Accumulation(work, store, { maxPly, split, memory, expected: expectedEntries(inputs, maxPly) });

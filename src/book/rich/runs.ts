@@ -151,6 +151,14 @@ export class RunWriter {
     if (out.length >= 1 << 20) this.drain();
   }
 
+  /** Hands what is buffered to `flush` and begins a new run: its first key in full, so it can be read from here (cellRuns.ts). */
+  restart(): void {
+    this.drain();
+    this.first = true;
+    this.prevHi = 0;
+    this.prevLo = 0;
+  }
+
   /** Hands what is buffered to `flush`. */
   drain(): void {
     if (this.out.length === 0) return;
