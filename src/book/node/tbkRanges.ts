@@ -136,7 +136,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
   };
   let counted: CountedInputs;
   try {
-    counted = await readInputsThreaded(inputs, { ...o, threads: n }, take, { workers, message: () => {}, held: () => 0, window: CHUNKS_PER_THREAD * n, inTurn: process.env.INTURN === "1" });
+    counted = await readInputsThreaded(inputs, { ...o, threads: n }, take, { workers, message: () => {}, held: () => 0, window: CHUNKS_PER_THREAD * n, inTurn: true });
   } catch (e) {
     await close();
     throw e;
