@@ -48,6 +48,8 @@ export class CellRunReader implements RowSource {
   private readonly file: ScratchFile;
   private reader: RunReader | undefined;
   private cell: number;
+  /** Where the reader's bytes are read into before it copies them: one buffer, not one a read. */
+  private spare = new Uint8Array(0);
 
   constructor(
     private readonly run: CellRun,
@@ -65,13 +67,20 @@ export class CellRunReader implements RowSource {
       const o = this.run.offsets;
       while (this.cell < this.to && o[this.cell] === o[this.cell + 1]) this.cell++;
       if (this.cell >= this.to) return false;
-      this.reader = new RunReader((at, n) => this.file.read(at, n), o[this.cell]!, o[this.cell + 1]!, this.run.path);
+      // One reader for every segment: a run of its own each, read through the same buffer.
+      if (this.reader === undefined) this.reader = new RunReader((at, n) => this.readAt(at, n), o[this.cell]!, o[this.cell + 1]!, this.run.path);
+      else this.reader.seek(o[this.cell]!, o[this.cell + 1]!);
       this.cell++;
     }
   }
 
   close(): void {
     this.file.close();
+  }
+
+  private readAt(at: number, n: number): Uint8Array {
+    if (this.spare.length < n) this.spare = new Uint8Array(n);
+    return this.file.readInto(this.spare.subarray(0, n), at);
   }
 }
 

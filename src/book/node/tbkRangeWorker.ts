@@ -8,13 +8,13 @@
  *   - at the end of the input sorts its log; then finishes one key range from every thread's
  *     log, read in place (logMerge.ts), and every thread's runs: the range's stored positions and
  *     its part of the single-position index, as the single-threaded build writes them;
- *   - last, replays a slice of the games for make-book's halving of the hot positions
+ *   - last, replays slices of the games for make-book's halving of the hot positions
  *     (halving.ts), which the main thread counts in game order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PlyLog, RECORD_WORDS } from '../rich/plyLog.js';
 import { GameReader } from '../rich/gameReader.js';
-import { halvingEvents } from '../rich/halving.js';
+import { HalvingReplay } from '../rich/halving.js';
 import { LogMerge, firstFrom } from '../rich/logMerge.js';
 import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
 import { RANGE_BITS } from '../rich/positions.js';
@@ -74,21 +74,28 @@ export interface FinishRequest {
   runs: CellRun[];
 }
 
-/** Games [from, to) of the build's game store (files by path) to replay for the halving. */
-export interface HalvingRequest {
-  kind: 'halving';
+/** What the halving replay needs, sent with a worker's first slice: the hot positions and the build's game store (files by path). */
+export interface HalvingSetup {
   hot: HotPosition[];
-  from: number;
-  to: number;
   records: { path: string; size: number };
   codes: { path: string; size: number };
   fens: [number, string][];
 }
 
-/** The slice's events for each hot position (halvingEvents). */
+/** Games [from, to) to replay for the halving, slice `slice` of them; `last`: the worker's last slice. */
+export interface HalvingRequest {
+  kind: 'halving';
+  slice: number;
+  from: number;
+  to: number;
+  last: boolean;
+  setup?: HalvingSetup;
+}
+
+/** The slice's events for each hot position (HalvingReplay). */
 export interface HalvingReply {
   kind: 'halving';
-  range: number;
+  slice: number;
   events: Uint32Array[];
 }
 
@@ -205,11 +212,26 @@ function rangeRows(m: FinishRequest): { rows: MergeInput['reader']; close(): voi
   return { rows: new RunMerger(inputs), close: () => runs.forEach((r) => r.close()) };
 }
 
+/** The halving replay over the build's game store, kept from slice to slice. */
+function openHalving(s: HalvingSetup): { replay: HalvingReplay; close(): void } {
+  const records = ScratchFile.reopen(s.records.path, s.records.size, 0);
+  const codes = ScratchFile.reopen(s.codes.path, s.codes.size, 0);
+  const games = new GameReader({ readAt: (o, n) => records.read(o, n), size: records.size }, { readAt: (o, n) => codes.read(o, n), size: codes.size }, s.fens, 1 << 20, 'the games read');
+  return {
+    replay: new HalvingReplay(s.hot, games),
+    close() {
+      records.close();
+      codes.close();
+    },
+  };
+}
+
 if (parentPort !== null) {
   const port = parentPort;
   const setup = workerData as RangeSetup;
   const files = threadFiles(setup.dir, `w${setup.worker}`);
   const log = new ThreadLog(setup.capacity, setup.parse, files);
+  let halving: ReturnType<typeof openHalving> | undefined;
   port.on('message', (m: ParseRequest | BaseRequest | SortRequest | FinishRequest | HalvingRequest) => {
     if (!('kind' in m)) {
       const r = log.parse(m);
@@ -240,16 +262,10 @@ if (parentPort !== null) {
         close();
       }
     } else if (m.kind === 'halving') {
-      const records = ScratchFile.reopen(m.records.path, m.records.size, 0);
-      const codes = ScratchFile.reopen(m.codes.path, m.codes.size, 0);
-      try {
-        const games = new GameReader({ readAt: (o, n) => records.read(o, n), size: records.size }, { readAt: (o, n) => codes.read(o, n), size: codes.size }, m.fens, 1 << 20, 'the games read');
-        const events = halvingEvents(m.hot, games, m.from, m.to);
-        port.postMessage({ kind: 'halving', range: setup.worker, events } satisfies HalvingReply, events.map((e) => e.buffer as ArrayBuffer));
-      } finally {
-        records.close();
-        codes.close();
-      }
+      if (m.setup !== undefined) halving = openHalving(m.setup);
+      const events = halving!.replay.events(m.from, m.to);
+      if (m.last) halving!.close();
+      port.postMessage({ kind: 'halving', slice: m.slice, events } satisfies HalvingReply, events.map((e) => e.buffer as ArrayBuffer));
     }
   });
 }

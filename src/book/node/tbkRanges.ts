@@ -16,7 +16,7 @@
  * Blocks never cross a range boundary (positions.ts) and index partitions shared by two ranges
  * are solved here from both halves, so the book is the single-threaded one, byte for byte.
  * Last, each worker replays a slice of the games for make-book's halving (halving.ts), counted
- * here in order.
+ * here in order, a slice at a time.
  *
  * Memory: each worker's log gets an equal share of `--memory` after a reserve per extra thread
  * (THREAD_RESERVE: its V8 heap, its chunks in flight, its share of the finishing), as one
@@ -30,17 +30,17 @@ import { RANGE_BITS, INDEX_LINE } from '../rich/positions.js';
 import { RetrievalBuilder, partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { isSolved } from '../rich/retrievalRange.js';
 import type { FinishSummary, HotPosition } from '../rich/finish.js';
-import { countHalving, type HalvedCounters } from '../rich/halving.js';
+import { HALVING_SLICE, HalvingCount, type HalvedCounters } from '../rich/halving.js';
 import type { Input } from './inputs.js';
 import { readInputsThreaded, type ThreadedReadOptions } from './tbkParallel.js';
 import type { ParsedGames } from './tbkParseChunk.js';
-import type { BaseRequest, FinishRequest, HalvingReply, HalvingRequest, RangeFinished, RangeSetup, Sorted, SortRequest } from './tbkRangeWorker.js';
+import type { BaseRequest, FinishRequest, HalvingReply, HalvingRequest, HalvingSetup, RangeFinished, RangeSetup, Sorted, SortRequest } from './tbkRangeWorker.js';
 import { fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
 
 /** Memory set aside for each thread beyond the first, out of the budget. */
-export const THREAD_RESERVE = 128 * 2 ** 20;
+export const THREAD_RESERVE = 192 * 2 ** 20;
 /** Chunks in flight per thread (being parsed, or parsed and waiting for the ones before). */
 const CHUNKS_PER_THREAD = 4;
 
@@ -93,7 +93,7 @@ export interface RangeBuild {
   /** Sorts every worker's log, then finishes every range on its thread and joins them. */
   finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; needed: number }>;
   /** make-book's counters of the hot positions, the games replayed in slices, one a thread (halving.ts). */
-  halving(hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]>;
+  halving(hot: readonly HotPosition[], store: GameStore, slice?: number): Promise<HalvedCounters[]>;
   /** Ends the workers. */
   close(): Promise<void>;
 }
@@ -115,21 +115,30 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
   const close = async (): Promise<void> => {
     await Promise.all(workers.map((w) => w.terminate()));
   };
-  /** Every worker's answer of `kind` to `send(worker, i)`, by worker; progress reports go to `onProgress`. */
-  const ask = async <T extends { kind: string }>(kind: string, send: (w: Worker, i: number) => void, pick: (m: T) => number, onProgress?: (m: { range: number; done: number }) => void): Promise<T[]> => {
-    for (const w of workers) w.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
-    const got = new Array<T | undefined>(n).fill(undefined);
-    const all = new Promise<T[]>((resolve, reject) => {
-      for (const w of workers) {
-        w.on('message', (m: T & { range: number; done: number }) => {
-          if (m.kind === 'progress') onProgress?.(m);
-          if (m.kind !== kind) return;
-          got[pick(m)] = m;
-          if (got.every((g) => g !== undefined)) resolve(got as T[]);
+  /** Hands every worker's messages to `on` until it settles the promise; a worker's error or exit rejects it. */
+  const listen = <T>(on: (m: { kind: string }, worker: number, settle: (v: T) => void) => void): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      workers.forEach((w, i) => {
+        w.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+        w.on('message', (m: { kind: string }) => {
+          try {
+            on(m, i, resolve);
+          } catch (e) {
+            reject(e);
+          }
         });
         w.on('error', (e) => reject(reviveWorkerError(e)));
         w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
-      }
+      });
+    });
+  /** Every worker's answer of `kind` to `send(worker, i)`, by `pick`; progress reports go to `onProgress`. */
+  const ask = async <T extends { kind: string }>(kind: string, send: (w: Worker, i: number) => void, pick: (m: T) => number, onProgress?: (m: { range: number; done: number }) => void): Promise<T[]> => {
+    const got = new Array<T | undefined>(n).fill(undefined);
+    const all = listen<T[]>((m, _w, settle) => {
+      if (m.kind === 'progress') onProgress?.(m as unknown as { range: number; done: number });
+      if (m.kind !== kind) return;
+      got[pick(m as T)] = m as T;
+      if (got.every((g) => g !== undefined)) settle(got as T[]);
     });
     workers.forEach(send);
     return all;
@@ -162,21 +171,36 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
     );
     return { book: joinRanges(parts, options, work), runs: runs.length, needed: Math.max(...sorted.map((s) => s.needed)) };
   };
-  const halving = async (hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]> => {
+  const halving = async (hot: readonly HotPosition[], store: GameStore, most = HALVING_SLICE): Promise<HalvedCounters[]> => {
     if (hot.length === 0) return [];
-    // Contiguous slices of the games, one a thread, counted in order.
+    // Slices of at most HALVING_SLICE games, as many for each worker, dealt in turn, one at a
+    // time to each, counted in order as they come back: memory holds a few slices' events,
+    // however many the games.
     const games = store.count;
-    const records = { path: store.records.path, size: store.records.size };
-    const codes = { path: store.codes.path, size: store.codes.size };
-    const replies = await ask<HalvingReply>(
-      'halving',
-      (w, i) => w.postMessage({ kind: 'halving', hot: [...hot], from: Math.floor((games * i) / n), to: Math.floor((games * (i + 1)) / n), records, codes, fens: store.fens } satisfies HalvingRequest),
-      (m) => m.range,
-    );
-    return countHalving(
-      hot,
-      replies.map((r) => r.events),
-    );
+    const slices = Math.ceil(Math.ceil(games / most) / n) * n;
+    const size = Math.ceil(games / slices);
+    const setup: HalvingSetup = { hot: [...hot], records: { path: store.records.path, size: store.records.size }, codes: { path: store.codes.path, size: store.codes.size }, fens: store.fens };
+    const request = (w: number, slice: number): void => {
+      const req: HalvingRequest = { kind: 'halving', slice, from: Math.min(slice * size, games), to: Math.min((slice + 1) * size, games), last: slice + n >= slices, setup: slice < n ? setup : undefined };
+      workers[w]!.postMessage(req);
+    };
+    const count = new HalvingCount(hot);
+    const waiting = new Map<number, Uint32Array[]>();
+    let next = 0;
+    const done = listen<void>((raw, w, settle) => {
+      if (raw.kind !== 'halving') return;
+      const m = raw as HalvingReply;
+      waiting.set(m.slice, m.events);
+      for (let e = waiting.get(next); e !== undefined; e = waiting.get(next)) {
+        count.add(e);
+        waiting.delete(next++);
+      }
+      if (next === slices) settle();
+      else if (m.slice + n < slices) request(w, m.slice + n);
+    });
+    for (let w = 0; w < Math.min(n, slices); w++) request(w, w);
+    await done;
+    return count.result();
   };
   return { counted, finish, halving, close };
 }
