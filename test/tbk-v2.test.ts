@@ -19,6 +19,7 @@ import { makeRichBook } from '../src/book/node/richMake.js';
 import { openRichBook, fastCrc32 } from '../src/book/node/richFile.js';
 import { learnGameSync } from '../src/book/node/richLearn.js';
 import { buildBinBounded, buildTbk } from '../src/book/node/tbkBuild.js';
+import { THREAD_RESERVE } from '../src/book/node/tbkRanges.js';
 import { mergeTbk, addToTbk } from '../src/book/node/tbkCombine.js';
 import { exportTbkToBin } from '../src/book/node/tbkExport.js';
 import { FileReader } from '../src/book/node/tbkFile.js';
@@ -84,12 +85,16 @@ test('--threads: key ranges built on worker threads give the single-threaded boo
     assert.ok(readFileSync(one).equals(readFileSync(out)), `${threads} threads`);
   }
   // A min-games cut (no single positions kept); the bundled masters, with positions past 16,384
-  // games (halving), in memory on one thread and in runs on two (each range's share is what is
-  // left of the budget past the second thread's 128 MiB, THREAD_RESERVE: 2 MB each).
-  for (const m of [{ ...o, minGames: 3 }, { inputs: [MASTERS_GZ], tmpDir: tmp, memory: 128 * 2 ** 20 + 4_000_000, maxPly: 12 }]) {
+  // games (halving), in memory on one thread and in runs on two. Each thread's log gets half of
+  // what the budget leaves past the second thread's reserve (THREAD_RESERVE): 2 MB, less than a
+  // chunk may need, so every chunk waits aside for its games' numbers; then 600,000 plies of 30 a
+  // game, so chunks are parsed into the log until it is nearly full, then spilled or set aside.
+  const masters = { inputs: [MASTERS_GZ], tmpDir: tmp, maxPly: 12 };
+  for (const m of [{ ...o, minGames: 3 }, { ...masters, memory: THREAD_RESERVE + 4_000_000 }, { ...masters, maxPly: 30, memory: THREAD_RESERVE + 2 * 24 * 600_000 }]) {
     const whole = join(tmp, 'whole.tbk');
     const a2 = await buildTbk(whole, m);
-    const b2 = await buildTbk(join(tmp, 'two.tbk'), { ...m, threads: 2 });
+    // The halving replay in slices of 5,000 games: 9 a thread, counted in order as they come back.
+    const b2 = await buildTbk(join(tmp, 'two.tbk'), { ...m, threads: 2, halvingSlice: 5000 });
     assert.ok(b2.runs > 2, `${b2.runs} runs`);
     assert.deepEqual({ ...b2, seconds: 0, runs: 0, output: '', memoryToFit: 0 }, { ...a2, seconds: 0, runs: 0, output: '', memoryToFit: 0 });
     assert.ok(readFileSync(whole).equals(readFileSync(join(tmp, 'two.tbk'))), m.inputs[0]);
@@ -150,8 +155,8 @@ test('a build that spilled says the least --memory that keeps it in memory, on o
   assert.equal((await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit })).runs, 0);
   const short = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit - 24 });
   assert.ok(short.runs > 0 && short.memoryToFit === one.memoryToFit, 'one ply less than enough spills');
-  // Two threads: each range's log holds its share of what the reserve leaves (rangeCapacity).
-  const two = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 128 * 2 ** 20 + 1_000_000, threads: 2 });
+  // Two threads: each thread's log holds its share of what the reserve leaves (threadCapacity).
+  const two = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: THREAD_RESERVE + 1_000_000, threads: 2 });
   assert.ok(two.runs > 0 && two.memoryToFit !== undefined, `${two.runs} runs`);
   const fits = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: two.memoryToFit, threads: 2 });
   assert.equal(fits.runs, 0);
@@ -170,7 +175,8 @@ test('halving: the bundled masters (positions past 16,384 games) export as make-
   const spilled = join(tmp, 'masters-spilled.tbk');
   const s = await buildTbk(mem, { inputs: [MASTERS_GZ], maxPly: 30, tmpDir: tmp });
   assert.ok(s.hotPositions > 0, 'the masters have positions where make-book halves');
-  await buildTbk(spilled, { inputs: [MASTERS_GZ], maxPly: 30, memory: 8_000_000, tmpDir: tmp });
+  // Spilled, and the halving replayed 7,000 games at a time (12 slices counted one after the other).
+  await buildTbk(spilled, { inputs: [MASTERS_GZ], maxPly: 30, memory: 8_000_000, tmpDir: tmp, halvingSlice: 7000 });
   assert.ok(readFileSync(mem).equals(readFileSync(spilled)));
   const ref = join(tmp, 'masters.bin');
   await makeBook({ inputs: [MASTERS_GZ], output: ref, maxPly: 30 });

@@ -37,7 +37,7 @@ import { ScratchError, ScratchFile, WorkDir, type ScratchFiles } from './workDir
 import { RetrievalRange, type RangePieces } from '../rich/retrievalRange.js';
 import { partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { readInputsThreaded } from './tbkParallel.js';
-import { memoryForRanges, readRanges, type RangeBuild } from './tbkRanges.js';
+import { memoryForThreads, readRanges, type RangeBuild } from './tbkRanges.js';
 import type { ParsedGames } from './tbkParseChunk.js';
 
 /** Default memory budget of the accumulator: 1 GiB. */
@@ -66,6 +66,8 @@ export interface TbkBuildOptions {
   /** Progress of the finishing (runs merged, positions written): plies done of all counted. */
   onFinishProgress?(done: number, total: number): void;
   onError?(e: PgnGameError): void;
+  /** Games the halving replay takes at a time (default HALVING_SLICE of halving.ts; tests make it small). */
+  halvingSlice?: number;
 }
 
 export interface TbkBuildSummary {
@@ -359,6 +361,7 @@ export interface WriteBookOptions {
   minGames: number;
   partial?: boolean;
   work: WorkDir;
+  halvingSlice?: number;
 }
 
 /** The finished rows as the book's sections: positions, their block index, single positions. */
@@ -402,7 +405,7 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     const split = o.split.rating || o.split.speed || o.split.month;
     const written = o.finished ?? finishedBook(finishBook(o.rows!, { split, minGames: o.minGames, games: o.store.count, expectedSingles: expectedSingles(o.store), work: o.work }));
     fin = written.summary;
-    const halved = encodeHalved(o.halved ?? replayHalving(fin.hot, o.store.reader()));
+    const halved = encodeHalved(o.halved ?? replayHalving(fin.hot, o.store.reader(), o.halvingSlice));
     const counts = { storedPositions: fin.stored, storedMoves: fin.storedMoves, singlePositions: fin.singles, hotPositions: fin.hot.length };
     const meta = memorySection(SECTION.META, json({ ...o.meta, counts }));
     sections = [meta, memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
@@ -446,8 +449,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       const done = await ranges.finish({ split: anySplit, minGames, games: store.count, expectedSingles: expectedSingles(store) }, report && ((d) => report(d, positions)));
       finished = done.book;
       runs = done.runs;
-      if (runs > 0) memoryToFit = memoryForRanges(done.largest, opts.threads!);
-      halved = await ranges.halving(finished.summary.hot, store);
+      if (runs > 0) memoryToFit = memoryForThreads(done.needed, opts.threads!);
+      halved = await ranges.halving(finished.summary.hot, store, opts.halvingSlice);
     } else {
       const acc = new Accumulation(work, store, { maxPly, split, memory, expected: expectedEntries(inputs, maxPly) });
       counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
@@ -473,7 +476,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     };
     const meta: Record<string, unknown> = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games }] };
     if (opts.shard !== undefined) meta.shard = `${opts.shard.index}/${opts.shard.count}`;
-    const { summary: fin, bytes } = writeBook(output, { rows, finished, halved, store, fields, meta, split, minGames, partial, work });
+    const { summary: fin, bytes } = writeBook(output, { rows, finished, halved, store, fields, meta, split, minGames, partial, work, halvingSlice: opts.halvingSlice });
     return {
       output,
       inputs: opts.inputs,

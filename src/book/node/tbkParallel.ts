@@ -42,6 +42,8 @@ export interface ChunkWorkers {
   window: number;
   /** Adds to a request what the workers need besides the chunk. */
   request?(req: ParseRequest): ParseRequest;
+  /** Deal the chunks to the workers in turn rather than to the least busy: each worker's share is then the same from run to run. */
+  inTurn?: boolean;
 }
 
 /**
@@ -106,9 +108,10 @@ export async function readInputsThreaded(inputs: Input[], o: ThreadedReadOptions
     if (failed !== undefined) throw failed;
   };
   const send = async (file: string, bytes: Uint8Array, newFile: boolean): Promise<void> => {
-    await until(() => inFlight + held() < window);
-    let by = 0;
-    for (let i = 1; i < o.threads; i++) if (busy[i]! < busy[by]!) by = i;
+    // Parsed chunks waiting for an earlier one count too: a slow worker holds the rest back.
+    await until(() => inFlight + done.size + held() < window);
+    let by = jobs.length % o.threads;
+    if (own?.inTurn !== true) for (let i = 0; i < o.threads; i++) if (busy[i]! < busy[by]!) by = i;
     busy[by]!++;
     inFlight++;
     const plain: ParseRequest = { id: jobs.length, file, bytes };

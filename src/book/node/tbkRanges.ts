@@ -1,23 +1,26 @@
 /**
  * A rich build on several threads, partitioned by key range (`book make -o X.tbk --threads N`).
  *
- * Positions are split into N ranges of their Zobrist key's top bits (RANGE_BITS of
- * positions.ts: 256 cells of the key space, dealt out in N contiguous runs holding about equal
- * shares of the plies of the first chunk, which samples them: the keys are hashes, so only the
- * opening's popular positions make the cells unequal). Worker threads (tbkRangeWorker.ts) parse chunks of PGN and cut each chunk's plies
- * by range; the main thread keeps the games in input order (their numbers, the game store) and
- * hands each range's plies to the worker that owns it, which logs, sorts and spills them within
- * its share of the memory budget. At the end every worker merges its runs and writes its range's
- * positions and its part of the single-position index at once; the main thread only joins the
- * pieces: the positions' files one after the other (their CRC-32s combined), the block index
- * with its offsets moved along, and the index's partitions in order. Blocks never cross a range
- * boundary (positions.ts) and index partitions shared by two ranges are solved here from both
- * halves, so the book is the single-threaded one, byte for byte. Last, each worker replays a
- * slice of the games for make-book's halving (halving.ts), counted here in order.
+ * The main thread reads the input and cuts it into chunks at game starts, dealt to the workers in
+ * turn (tbkRangeWorker.ts). Each worker parses its chunks straight into its own ply log, in
+ * shared memory, and sorts and spills it within its share of the memory budget; the main thread
+ * keeps the games in input order (their numbers, the game store) and sends each chunk's worker
+ * the number of its first game, which the worker adds in place. No ply crosses a thread while
+ * the input is read. At the end every worker sorts its log, and the positions' keys are dealt
+ * into N ranges of the 256 key cells of positions.ts (RANGE_BITS), contiguous, holding about
+ * equal shares of all the plies. Every worker then finishes one range, reading that range's
+ * records from every log in place (logMerge.ts) and its segments of every run (cellRuns.ts),
+ * and writes the range's positions and its part of the single-position index at once; the main
+ * thread only joins the pieces: the positions' files one after the other (their CRC-32s
+ * combined), the block index with its offsets moved along, and the index's partitions in order.
+ * Blocks never cross a range boundary (positions.ts) and index partitions shared by two ranges
+ * are solved here from both halves, so the book is the single-threaded one, byte for byte.
+ * Last, each worker replays a slice of the games for make-book's halving (halving.ts), counted
+ * here in order, a slice at a time.
  *
- * Memory: each range's log gets an equal share of half of `--memory` after a reserve per extra
- * thread (THREAD_RESERVE: its V8 heap, its chunks in flight, its index solver); the other half is
- * for the ranges' merges and writes, which run at once (rangeCapacity).
+ * Memory: each worker's log gets an equal share of `--memory` after a reserve per extra thread
+ * (THREAD_RESERVE: its V8 heap, its chunks in flight, its share of the finishing), as one
+ * thread's log gets all of it.
  */
 import { Worker } from 'node:worker_threads';
 import { SECTION } from '../rich/container.js';
@@ -27,32 +30,30 @@ import { RANGE_BITS, INDEX_LINE } from '../rich/positions.js';
 import { RetrievalBuilder, partitionBitsFor } from '../rich/retrievalBuilder.js';
 import { isSolved } from '../rich/retrievalRange.js';
 import type { FinishSummary, HotPosition } from '../rich/finish.js';
-import { countHalving, type HalvedCounters } from '../rich/halving.js';
+import { HALVING_SLICE, HalvingCount, type HalvedCounters } from '../rich/halving.js';
 import type { Input } from './inputs.js';
 import { readInputsThreaded, type ThreadedReadOptions } from './tbkParallel.js';
-import type { ParseRequest, ParsedGames } from './tbkParseChunk.js';
-import type { FinishRequest, HalvingReply, HalvingRequest, RangeFinished, RangeParseRequest, RangeSetup, TakeRequest } from './tbkRangeWorker.js';
+import type { ParsedGames } from './tbkParseChunk.js';
+import type { BaseRequest, FinishRequest, HalvingReply, HalvingRequest, HalvingSetup, RangeFinished, RangeSetup, Sorted, SortRequest } from './tbkRangeWorker.js';
 import { fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
 
 /** Memory set aside for each thread beyond the first, out of the budget. */
-export const THREAD_RESERVE = 128 * 2 ** 20;
-/** Chunks in flight per thread (parsed or being parsed, or their plies not yet logged). */
+export const THREAD_RESERVE = 192 * 2 ** 20;
+/** Chunks in flight per thread (being parsed, or parsed and waiting for the ones before). */
 const CHUNKS_PER_THREAD = 4;
-const W = 6;
 
 /**
  * Which of n ranges each of the 2^RANGE_BITS key cells of positions.ts goes to: contiguous runs
- * of cells holding about equal numbers of the sampled plies (the first chunk's: the opening's
- * popular positions weigh the same everywhere in a collection), cut where possible at multiples
- * of 8 cells (32 parts of the key space), so that the single-position index's partitions of
- * a large book seldom straddle two ranges.
+ * of cells holding about equal numbers of plies (`plies`, per cell), cut where possible at
+ * multiples of 8 cells (32 parts of the key space), so that the single-position index's
+ * partitions of a large book seldom straddle two ranges.
  */
-export function balancedOwners(sample: Int32Array, n: number): Uint8Array {
+export function balancedOwners(plies: Float64Array, n: number): Uint8Array {
   const cells = 2 ** RANGE_BITS;
-  const weight = new Float64Array(cells).fill(1);
-  for (let r = 1; r < sample.length; r += W) weight[sample[r]! >>> (32 - RANGE_BITS)]!++;
+  const weight = new Float64Array(cells);
+  for (let c = 0; c < cells; c++) weight[c] = 1 + (plies[c] ?? 0);
   const total = weight.reduce((a, b) => a + b, 0);
   const step = n <= 16 ? 8 : 1;
   const owners = new Uint8Array(cells);
@@ -77,153 +78,129 @@ export function rangeBounds(owners: Uint8Array, n: number): number[] {
   return bounds;
 }
 
-/** The ply log's records (`size` of them in `plies`) cut into one piece per range, each in log order. */
-export function cutByRange(plies: Int32Array, size: number, owner: Uint8Array, n: number): Int32Array[] {
-  const shift = 32 - RANGE_BITS;
-  const count = new Int32Array(n);
-  for (let r = 0; r < size; r++) count[owner[plies[r * W + 1]! >>> shift]!]!++;
-  const out = Array.from(count, (c) => new Int32Array(c * W));
-  const at = new Int32Array(n);
-  for (let r = 0; r < size; r++) {
-    const s = r * W;
-    const o = owner[plies[s + 1]! >>> shift]!;
-    const piece = out[o]!;
-    let t = at[o]!;
-    for (let k = 0; k < W; k++) piece[t++] = plies[s + k]!;
-    at[o] = t;
-  }
-  return out;
+/** Records of each worker's ply log: equal shares of the budget once the extra threads' reserve is out. */
+export function threadCapacity(memory: number, threads: number): number {
+  return PlyLog.capacityFor(Math.max(memory - (threads - 1) * THREAD_RESERVE, 0) / threads);
 }
 
-/**
- * Records of each range's ply log: equal shares of half the budget once the extra threads'
- * reserve is out. Every worker merges its runs and writes its range at the same time, each
- * still holding its log, so the logs cannot take the whole budget as a single thread's does:
- * with the whole of it, `--threads 2 --memory 1G` peaked at 1.67 GB on 2 million generated games
- * with splits (1.22 GB on one thread).
- */
-export function rangeCapacity(memory: number, threads: number): number {
-  return PlyLog.capacityFor(Math.max(memory - (threads - 1) * THREAD_RESERVE, 0) / (2 * threads));
+/** The least `--memory` whose workers' logs hold `needed` records each (threadCapacity's inverse). */
+export function memoryForThreads(needed: number, threads: number): number {
+  return threads * needed * RECORD_BYTES + (threads - 1) * THREAD_RESERVE;
 }
-
-/** The least `--memory` whose ranges' logs hold `largest` plies each (rangeCapacity's inverse). */
-export function memoryForRanges(largest: number, threads: number): number {
-  return 2 * threads * largest * RECORD_BYTES + (threads - 1) * THREAD_RESERVE;
-}
-
-/** What a range's worker says besides parsed chunks. */
-type RangeMessage = { kind: 'took'; id: number } | { kind: 'progress'; range: number; done: number } | RangeFinished;
 
 export interface RangeBuild {
   counted: CountedInputs;
-  /** Merges every range's runs and writes its pieces on its thread, then joins them. */
-  finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; largest: number }>;
+  /** Sorts every worker's log, then finishes every range on its thread and joins them. */
+  finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; needed: number }>;
   /** make-book's counters of the hot positions, the games replayed in slices, one a thread (halving.ts). */
-  halving(hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]>;
+  halving(hot: readonly HotPosition[], store: GameStore, slice?: number): Promise<HalvedCounters[]>;
   /** Ends the workers. */
   close(): Promise<void>;
 }
 
-/** Reads the inputs on `threads` workers, each owning a key range; the games go to `store`. */
+/** Reads the inputs on `threads` workers, each with its own log; the games go to `store`. */
 export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { memory: number }, store: GameStore, work: WorkDir): Promise<RangeBuild> {
   // A range is at least one of the 256 cells of the key space.
   const n = Math.min(o.threads, 2 ** RANGE_BITS);
-  const capacity = rangeCapacity(o.memory, n);
-  const workers = Array.from({ length: n }, (_, range) => {
-    const setup: RangeSetup = { parse: { maxPly: o.maxPly, split: o.split, filter: o.filter }, range, ranges: n, capacity, dir: work.path };
+  const capacity = threadCapacity(o.memory, n);
+  const workers = Array.from({ length: n }, (_, worker) => {
+    const setup: RangeSetup = { parse: { maxPly: o.maxPly, split: o.split, filter: o.filter }, worker, capacity, dir: work.path };
     return new Worker(new URL('./tbkRangeWorker.js', import.meta.url), { workerData: setup });
   });
-  // Chunks whose plies some range has not logged yet: pieces outstanding.
-  const held = new Map<number, number>();
-  const progress = new Array<number>(n).fill(0);
-  const finished = new Array<RangeFinished | undefined>(n).fill(undefined);
-  let onFinished: (() => void) | undefined;
-  let onProgress: ((done: number) => void) | undefined;
-  const message = (_w: number, raw: { kind: string }): void => {
-    const m = raw as RangeMessage;
-    if (m.kind === 'took') {
-      const left = held.get(m.id)! - 1;
-      if (left === 0) held.delete(m.id);
-      else held.set(m.id, left);
-    } else if (m.kind === 'progress') {
-      progress[m.range] = m.done;
-      onProgress?.(progress.reduce((a, b) => a + b, 0));
-    } else if (m.kind === 'finished') {
-      finished[m.range] = m;
-      onFinished?.();
-    }
-  };
-  let owners: Uint8Array | undefined;
   const take = (r: ParsedGames): void => {
-    // The first chunk in input order is the sample that sets the ranges.
-    owners ??= balancedOwners(r.plies, n);
-    const pieces = (r as ParsedGames & { pieces?: Int32Array[] }).pieces ?? cutByRange(r.plies, r.plies.length / W, owners, n);
     const gameBase = store.takeChunk(r);
-    held.set(r.id, n);
-    for (let w = 0; w < n; w++) {
-      const req: TakeRequest = { kind: 'take', id: r.id, plies: pieces[w]!, gameBase };
-      workers[w]!.postMessage(req, [req.plies.buffer as ArrayBuffer]);
-    }
+    const req: BaseRequest = { kind: 'base', id: r.id, gameBase };
+    workers[(r as ParsedGames & { worker: number }).worker]!.postMessage(req);
   };
   const close = async (): Promise<void> => {
     await Promise.all(workers.map((w) => w.terminate()));
   };
+  /** Hands every worker's messages to `on` until it settles the promise; a worker's error or exit rejects it. */
+  const listen = <T>(on: (m: { kind: string }, worker: number, settle: (v: T) => void) => void): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      workers.forEach((w, i) => {
+        w.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+        w.on('message', (m: { kind: string }) => {
+          try {
+            on(m, i, resolve);
+          } catch (e) {
+            reject(e);
+          }
+        });
+        w.on('error', (e) => reject(reviveWorkerError(e)));
+        w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
+      });
+    });
+  /** Every worker's answer of `kind` to `send(worker, i)`, by `pick`; progress reports go to `onProgress`. */
+  const ask = async <T extends { kind: string }>(kind: string, send: (w: Worker, i: number) => void, pick: (m: T) => number, onProgress?: (m: { range: number; done: number }) => void): Promise<T[]> => {
+    const got = new Array<T | undefined>(n).fill(undefined);
+    const all = listen<T[]>((m, _w, settle) => {
+      if (m.kind === 'progress') onProgress?.(m as unknown as { range: number; done: number });
+      if (m.kind !== kind) return;
+      got[pick(m as T)] = m as T;
+      if (got.every((g) => g !== undefined)) settle(got as T[]);
+    });
+    workers.forEach(send);
+    return all;
+  };
   let counted: CountedInputs;
   try {
-    const request = (req: ParseRequest): RangeParseRequest => (owners === undefined ? req : { ...req, owners });
-    counted = await readInputsThreaded(inputs, { ...o, threads: n }, take, { workers, message, held: () => held.size, window: CHUNKS_PER_THREAD * n, request });
+    counted = await readInputsThreaded(inputs, { ...o, threads: n }, take, { workers, message: () => {}, held: () => 0, window: CHUNKS_PER_THREAD * n, inTurn: true });
   } catch (e) {
     await close();
     throw e;
   }
 
-  const finish = async (options: FinishRequest['options'], report?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; largest: number }> => {
-    onProgress = report;
-    // The reading's listeners go: from now on every message is the finishing's.
-    for (const w of workers) w.removeAllListeners('message');
-    const all = new Promise<void>((resolve, reject) => {
-      onFinished = () => {
-        if (finished.every((f) => f !== undefined)) resolve();
-      };
-      for (const w of workers) {
-        w.on('message', (m: { kind: string }) => {
-          if (m.kind !== 'took') message(0, m);
-        });
-        w.on('error', (e) => reject(reviveWorkerError(e)));
-        w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
-      }
-    });
-    const bounds = rangeBounds(owners ?? balancedOwners(new Int32Array(0), n), n);
-    workers.forEach((w, i) => w.postMessage({ kind: 'finish', options, range: { from: bounds[i]!, to: bounds[i + 1]! } } satisfies FinishRequest));
-    await all;
-    const parts = finished as RangeFinished[];
-    return { book: joinRanges(parts, options, work), runs: parts.reduce((s, f) => s + f.runs, 0), largest: Math.max(...parts.map((f) => f.logged)) };
+  const finish = async (options: FinishRequest['options'], report?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; needed: number }> => {
+    const sorted = await ask<Sorted>('sorted', (w) => w.postMessage({ kind: 'sort' } satisfies SortRequest), (m) => m.worker);
+    const cells = new Float64Array(2 ** RANGE_BITS);
+    for (const s of sorted) for (let c = 0; c < cells.length; c++) cells[c]! += s.cells[c]!;
+    const bounds = rangeBounds(balancedOwners(cells, n), n);
+    const logs = sorted.map((s) => s.log);
+    const runs = sorted.flatMap((s) => s.runs);
+    const progress = new Array<number>(n).fill(0);
+    const onProgress = (m: { range: number; done: number }): void => {
+      progress[m.range] = m.done;
+      report?.(progress.reduce((a, b) => a + b, 0));
+    };
+    const parts = await ask<RangeFinished>(
+      'finished',
+      (w, i) => w.postMessage({ kind: 'finish', options, range: { from: bounds[i]!, to: bounds[i + 1]! }, logs, runs } satisfies FinishRequest),
+      (m) => m.range,
+      onProgress,
+    );
+    return { book: joinRanges(parts, options, work), runs: runs.length, needed: Math.max(...sorted.map((s) => s.needed)) };
   };
-  const halving = async (hot: readonly HotPosition[], store: GameStore): Promise<HalvedCounters[]> => {
+  const halving = async (hot: readonly HotPosition[], store: GameStore, most = HALVING_SLICE): Promise<HalvedCounters[]> => {
     if (hot.length === 0) return [];
-    for (const w of workers) w.removeAllListeners('message');
-    const slices = new Array<Uint32Array[] | undefined>(n).fill(undefined);
-    const all = new Promise<void>((resolve, reject) => {
-      for (const w of workers) {
-        w.on('message', (m: HalvingReply) => {
-          if (m.kind !== 'halving') return;
-          slices[m.range] = m.events;
-          if (slices.every((e) => e !== undefined)) resolve();
-        });
-        w.on('error', (e) => reject(reviveWorkerError(e)));
-        w.on('exit', (code) => reject(new Error(`a build thread stopped (exit code ${code})`)));
-      }
-    });
-    // Contiguous slices of the games, one a thread, counted in order.
+    // Slices of at most HALVING_SLICE games, as many for each worker, dealt in turn, one at a
+    // time to each, counted in order as they come back: memory holds a few slices' events,
+    // however many the games.
     const games = store.count;
-    const records = { path: store.records.path, size: store.records.size };
-    const codes = { path: store.codes.path, size: store.codes.size };
-    workers.forEach((w, i) => {
-      const req: HalvingRequest = { kind: 'halving', hot: [...hot], from: Math.floor((games * i) / n), to: Math.floor((games * (i + 1)) / n), records, codes, fens: store.fens };
-      w.postMessage(req);
+    const slices = Math.ceil(Math.ceil(games / most) / n) * n;
+    const size = Math.ceil(games / slices);
+    const setup: HalvingSetup = { hot: [...hot], records: { path: store.records.path, size: store.records.size }, codes: { path: store.codes.path, size: store.codes.size }, fens: store.fens };
+    const request = (w: number, slice: number): void => {
+      const req: HalvingRequest = { kind: 'halving', slice, from: Math.min(slice * size, games), to: Math.min((slice + 1) * size, games), last: slice + n >= slices, setup: slice < n ? setup : undefined };
+      workers[w]!.postMessage(req);
+    };
+    const count = new HalvingCount(hot);
+    const waiting = new Map<number, Uint32Array[]>();
+    let next = 0;
+    const done = listen<void>((raw, w, settle) => {
+      if (raw.kind !== 'halving') return;
+      const m = raw as HalvingReply;
+      waiting.set(m.slice, m.events);
+      for (let e = waiting.get(next); e !== undefined; e = waiting.get(next)) {
+        count.add(e);
+        waiting.delete(next++);
+      }
+      if (next === slices) settle();
+      else if (m.slice + n < slices) request(w, m.slice + n);
     });
-    await all;
-    return countHalving(hot, slices as Uint32Array[][]);
+    for (let w = 0; w < Math.min(n, slices); w++) request(w, w);
+    await done;
+    return count.result();
   };
   return { counted, finish, halving, close };
 }

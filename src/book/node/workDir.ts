@@ -110,7 +110,11 @@ export class ScratchFile {
 
   /** `length` bytes at `offset` (fewer at the end of the file). */
   read(offset: number, length: number): Uint8Array {
-    const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
+    return this.readInto(new Uint8Array(Math.max(0, Math.min(length, this.size - offset))), offset);
+  }
+
+  /** Fills `out` from `offset` (less at the end of the file); returns the part filled. */
+  readInto(out: Uint8Array, offset: number): Uint8Array {
     let got = 0;
     while (got < out.length) {
       const n = readSync(this.fd, out, got, out.length - got, offset + got);

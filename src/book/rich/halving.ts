@@ -38,12 +38,21 @@ export interface HalvedCounters {
   sum: Uint16Array;
 }
 
+/** Games replayed at a time, one slice's events held in memory (about 4 bytes a game per hot position it passes). */
+export const HALVING_SLICE = 1 << 18;
+
 /**
  * Replays every game up to the last ply a hot position was seen at, counting the moves played
- * in hot positions with make-book's rule. Returns the counters in the order of `hot`.
+ * in hot positions with make-book's rule. Returns the counters in the order of `hot`. The
+ * games are replayed a slice at a time and each slice's events counted and dropped, so memory
+ * does not grow with the games (ten million games pass a hot position hundreds of millions of
+ * times).
  */
-export function replayHalving(hot: readonly HotPosition[], games: GameSource): HalvedCounters[] {
-  return countHalving(hot, [halvingEvents(hot, games, 0, games.count)]);
+export function replayHalving(hot: readonly HotPosition[], games: GameSource, slice = HALVING_SLICE): HalvedCounters[] {
+  const count = new HalvingCount(hot);
+  const replay = new HalvingReplay(hot, games);
+  for (let from = 0; from < games.count; from += slice) count.add(replay.events(from, Math.min(from + slice, games.count)));
+  return count.result();
 }
 
 /**
@@ -51,93 +60,135 @@ export function replayHalving(hot: readonly HotPosition[], games: GameSource): H
  * the order of `hot`), one event per move, `moveIndex << 2 | score` (the move's index in the
  * position's moves; the score from the mover's side, 2 for a win, 1 for a draw or an unfinished
  * game, 0 for a loss). Slices of the games can be replayed on several threads and counted in
- * order by countHalving.
+ * order by HalvingCount.
  */
 export function halvingEvents(hot: readonly HotPosition[], games: GameSource, from: number, to: number): Uint32Array[] {
-  const events = hot.map(() => new EventList());
-  if (hot.length === 0) return [];
-  const moves = hot.map((h) => Uint16Array.from(h.moves.map((m) => m.move)));
-  const index = new Map<string, number>();
-  let limit = 0;
-  for (let i = 0; i < hot.length; i++) {
-    index.set(keyString(hot[i]!.keyHi, hot[i]!.keyLo), i);
-    limit = Math.max(limit, hot[i]!.maxPly + 1);
+  return new HalvingReplay(hot, games).events(from, to);
+}
+
+/**
+ * The replay of slice after slice of the games (halvingEvents), keeping what it learnt of the
+ * hot positions (their pieces and pawns, which let a game stop early) from one slice to the next.
+ */
+export class HalvingReplay {
+  private readonly moves: Uint16Array[];
+  private readonly index = new Map<string, number>();
+  /** A cheap pre-check on the key's low bits before the map lookup, which allocates a string. */
+  private readonly seen = new Uint8Array(1 << 16);
+  private readonly pieces: Int8Array;
+  private readonly distance: Int8Array;
+  private met = 0;
+  private readonly until: Int32Array;
+  private readonly pos = new Position();
+
+  constructor(
+    private readonly hot: readonly HotPosition[],
+    private readonly games: GameSource,
+  ) {
+    this.moves = hot.map((h) => Uint16Array.from(h.moves.map((m) => m.move)));
+    let limit = 0;
+    for (let i = 0; i < hot.length; i++) {
+      this.index.set(keyString(hot[i]!.keyHi, hot[i]!.keyLo), i);
+      limit = Math.max(limit, hot[i]!.maxPly + 1);
+      this.seen[hot[i]!.keyLo & 0xffff] = 1;
+    }
+    this.pieces = new Int8Array(hot.length).fill(-1);
+    this.distance = new Int8Array(hot.length);
+    this.until = new Int32Array(33 * DISTANCES).fill(limit);
   }
-  // A cheap pre-check on the key's low bits before the map lookup, which allocates a string.
-  const seen = new Uint8Array(1 << 16);
-  for (const h of hot) seen[h.keyLo & 0xffff] = 1;
-  // No move undoes a capture or a pawn's step, so a hot position H can still come at ply p of a
-  // game only if p ≤ H.maxPly (the highest ply any game played from it at), the game still has
-  // at least H's pieces and its pawns are no nearer promotion than H's (pawnDistance, which no
-  // move increases). Once every hot position has been met (each is in thousands of games, so
-  // within the first games), `until[pieces · DISTANCES + distance]` is the ply a game may go on
-  // to: most games stop at their first pawn move past the hot positions' pawns.
-  const pieces = new Int8Array(hot.length).fill(-1);
-  const distance = new Int8Array(hot.length);
-  let met = 0;
-  const until = new Int32Array(33 * DISTANCES).fill(limit);
-  const pos = new Position();
-  let result = 0;
-  const visit = (p: Position, m: number, ply: number): boolean => {
-    if (ply >= until[pieceCount(p) * DISTANCES + pawnDistance(p)]!) return false;
-    const lo = p.keyLo >>> 0;
-    if (seen[lo & 0xffff] === 0) return true;
-    const i = index.get(keyString(p.keyHi >>> 0, lo));
-    if (i === undefined) return true;
-    if (pieces[i]! < 0) {
-      pieces[i] = pieceCount(p);
-      distance[i] = pawnDistance(p);
-      if (++met === hot.length) {
-        until.fill(0);
-        for (let h = 0; h < hot.length; h++) {
-          for (let c = pieces[h]!; c <= 32; c++) {
-            for (let d = distance[h]!; d < DISTANCES; d++) until[c * DISTANCES + d] = Math.max(until[c * DISTANCES + d]!, hot[h]!.maxPly + 1);
+
+  /** The events of games [from, to), as halvingEvents gives them. */
+  events(from: number, to: number): Uint32Array[] {
+    const hot = this.hot;
+    if (hot.length === 0) return [];
+    const events = hot.map(() => new EventList());
+    const { moves, index, seen, pieces, distance, until } = this;
+    // No move undoes a capture or a pawn's step, so a hot position H can still come at ply p of a
+    // game only if p ≤ H.maxPly (the highest ply any game played from it at), the game still has
+    // at least H's pieces and its pawns are no nearer promotion than H's (pawnDistance, which no
+    // move increases). Once every hot position has been met (each is in thousands of games, so
+    // within the first games), `until[pieces · DISTANCES + distance]` is the ply a game may go on
+    // to: most games stop at their first pawn move past the hot positions' pawns.
+    let result = 0;
+    const visit = (p: Position, m: number, ply: number): boolean => {
+      if (ply >= until[pieceCount(p) * DISTANCES + pawnDistance(p)]!) return false;
+      const lo = p.keyLo >>> 0;
+      if (seen[lo & 0xffff] === 0) return true;
+      const i = index.get(keyString(p.keyHi >>> 0, lo));
+      if (i === undefined) return true;
+      if (pieces[i]! < 0) {
+        pieces[i] = pieceCount(p);
+        distance[i] = pawnDistance(p);
+        if (++this.met === hot.length) {
+          until.fill(0);
+          for (let h = 0; h < hot.length; h++) {
+            for (let c = pieces[h]!; c <= 32; c++) {
+              for (let d = distance[h]!; d < DISTANCES; d++) until[c * DISTANCES + d] = Math.max(until[c * DISTANCES + d]!, hot[h]!.maxPly + 1);
+            }
           }
         }
       }
+      const ms = moves[i]!;
+      let j = 0;
+      while (j < ms.length && ms[j] !== m) j++;
+      if (j === ms.length) return true;
+      const score = result === RESULT_UNFINISHED ? 1 : result === RESULT_WHITE ? (p.turn === 0 ? 2 : 0) : result === RESULT_BLACK ? (p.turn === 0 ? 0 : 2) : 1;
+      events[i]!.push((j << 2) | score);
+      return true;
+    };
+    for (let g = from; g < to; g++) {
+      const rec = this.games.record(g);
+      result = rec.result;
+      replayGame(this.games, g, rec, this.pos, visit);
     }
-    const ms = moves[i]!;
-    let j = 0;
-    while (j < ms.length && ms[j] !== m) j++;
-    if (j === ms.length) return true;
-    const score = result === RESULT_UNFINISHED ? 1 : result === RESULT_WHITE ? (p.turn === 0 ? 2 : 0) : result === RESULT_BLACK ? (p.turn === 0 ? 0 : 2) : 1;
-    events[i]!.push((j << 2) | score);
-    return true;
-  };
-  for (let g = from; g < to; g++) {
-    const rec = games.record(g);
-    result = rec.result;
-    replayGame(games, g, rec, pos, visit);
+    return events.map((e) => e.view());
   }
-  return events.map((e) => e.view());
 }
 
 /**
  * make-book's counters from the events of consecutive slices of the games (halvingEvents),
- * taken in order: a move's n and sum grow by each event, and when a move's n reaches COUNT_MAX
+ * added in order: a move's n and sum grow by each event, and when a move's n reaches COUNT_MAX
  * every move of the position is halved, rounding up.
  */
-export function countHalving(hot: readonly HotPosition[], slices: readonly (readonly Uint32Array[])[]): HalvedCounters[] {
-  return hot.map((h, i) => {
-    const moves = h.moves.length;
-    const n = new Uint16Array(moves);
-    const sum = new Uint16Array(moves);
-    for (const slice of slices) {
+export class HalvingCount {
+  private readonly n: Uint16Array[];
+  private readonly sum: Uint16Array[];
+
+  constructor(private readonly hot: readonly HotPosition[]) {
+    this.n = hot.map((h) => new Uint16Array(h.moves.length));
+    this.sum = hot.map((h) => new Uint16Array(h.moves.length));
+  }
+
+  /** The next slice's events, one list per hot position. */
+  add(slice: readonly Uint32Array[]): void {
+    for (let i = 0; i < this.hot.length; i++) {
+      const n = this.n[i]!;
+      const sum = this.sum[i]!;
       const ev = slice[i]!;
       for (let e = 0; e < ev.length; e++) {
         const j = ev[e]! >>> 2;
         n[j]!++;
         sum[j]! += ev[e]! & 3;
         if (n[j]! >= COUNT_MAX) {
-          for (let k = 0; k < moves; k++) {
+          for (let k = 0; k < n.length; k++) {
             n[k] = (n[k]! + 1) >>> 1;
             sum[k] = (sum[k]! + 1) >>> 1;
           }
         }
       }
     }
-    return { keyHi: h.keyHi, keyLo: h.keyLo, moves: Uint16Array.from(h.moves.map((m) => m.move)), n, sum };
-  });
+  }
+
+  result(): HalvedCounters[] {
+    return this.hot.map((h, i) => ({ keyHi: h.keyHi, keyLo: h.keyLo, moves: Uint16Array.from(h.moves.map((m) => m.move)), n: this.n[i]!, sum: this.sum[i]! }));
+  }
+}
+
+/** make-book's counters from the events of every slice of the games, in order (HalvingCount). */
+export function countHalving(hot: readonly HotPosition[], slices: readonly (readonly Uint32Array[])[]): HalvedCounters[] {
+  const count = new HalvingCount(hot);
+  for (const slice of slices) count.add(slice);
+  return count.result();
 }
 
 /** A growing list of 32-bit events. */

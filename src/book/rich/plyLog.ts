@@ -29,6 +29,8 @@ export const MOVER_LOSS = -1;
 export const MOVER_UNFINISHED = 2;
 
 const W = 6;
+/** Words of a record. */
+export const RECORD_WORDS = W;
 /** Bytes a record costs, for sizing to a memory budget (it is sorted in place). */
 export const RECORD_BYTES = W * 4;
 /** Two records' room for moving records around while sorting. */
@@ -51,10 +53,21 @@ export class PlyLog {
   private readonly next = new Int32Array(BUCKETS + 1);
   private sorted = false;
 
-  /** A log for `capacity` records (it does not grow: `count` says when it is full). */
-  constructor(readonly capacity: number) {
+  /**
+   * A log for `capacity` records (it does not grow: `count` says when it is full); with
+   * `shared`, in a SharedArrayBuffer that other threads read once it is sorted (tbkRanges.ts).
+   */
+  constructor(
+    readonly capacity: number,
+    shared = false,
+  ) {
     // The OS hands out the buffer's pages as records reach them.
-    this.words = new Int32Array(capacity * W);
+    this.words = shared ? new Int32Array(new SharedArrayBuffer(capacity * RECORD_BYTES)) : new Int32Array(capacity * W);
+  }
+
+  /** The buffer of every record (shared when the log was made so). */
+  get buffer(): ArrayBufferLike {
+    return this.words.buffer;
   }
 
   /** Records that fit a memory budget in bytes (at least 1024). */
@@ -106,6 +119,19 @@ export class PlyLog {
     this.size += n;
     if (n > 0) this.sorted = false;
     return n;
+  }
+
+  /** Adds `base` to the game number of records [from, to): games numbered within their chunk, once the chunk's place is known. */
+  moveGames(from: number, to: number, base: number): void {
+    const w = this.words;
+    for (let o = from * W + 4, e = to * W; o < e; o += W) w[o]! += base;
+  }
+
+  /** Adds the number of records of each key cell (the key's top `bits` bits) to `counts`. */
+  countCells(bits: number, counts: Float64Array): void {
+    const w = this.words;
+    const shift = 32 - bits;
+    for (let o = 1, e = this.size * W; o < e; o += W) counts[w[o]! >>> shift]!++;
   }
 
   /** Empties the log for the next run. */
@@ -277,62 +303,69 @@ export class PlyLog {
 
   /** The rows of the sorted log, one (key, move, cell) at a time, from record `from`; returns the next record's index. */
   rowAt(from: number, row: RunRow): number {
-    const a = this.words;
-    const o = from * W;
-    const keyLo = a[o]!;
-    const keyHi = a[o + 1]!;
-    const move = a[o + 2]! & 0xffff;
-    const cell = a[o + 3]!;
-    row.keyLo = keyLo >>> 0;
-    row.keyHi = keyHi >>> 0;
-    row.move = move;
-    row.cell = cell >>> 0;
-    let wins = 0;
-    let draws = 0;
-    let losses = 0;
-    let unfinished = 0;
-    let rated = 0;
-    let ratingSum = 0;
-    let maxPly = 0;
-    let stamp = Infinity;
-    let black = 0;
-    let r = from;
-    const n = this.size;
-    for (; r < n; r++) {
-      const p = r * W;
-      if (r > from && (a[p] !== keyLo || a[p + 1] !== keyHi || (a[p + 2]! & 0xffff) !== move || a[p + 3] !== cell)) break;
-      const mp = a[p + 2]!;
-      // The key includes the side to move, so this is one bit for all; or'ed as RunRow.add does, whatever the order.
-      black |= (mp >>> 16) & 1;
-      const res = ((mp >>> 17) & 3) - 1;
-      if (res === MOVER_WIN) wins++;
-      else if (res === MOVER_DRAW) draws++;
-      else if (res === MOVER_LOSS) losses++;
-      else unfinished++;
-      const pe = a[p + 5]!;
-      const elo = pe >>> 16;
-      if (elo > 0) {
-        rated++;
-        ratingSum += elo;
-      }
-      const ply = pe & 0xffff;
-      if (ply > maxPly) maxPly = ply;
-      const at = a[p + 4]! * 65536 + ply;
-      if (at < stamp) stamp = at;
-    }
-    row.black = black;
-    row.wins = wins;
-    row.draws = draws;
-    row.losses = losses;
-    row.unfinished = unfinished;
-    row.rated = rated;
-    row.ratingSum = ratingSum;
-    row.maxPly = maxPly;
-    row.stamp = stamp;
-    row.weight = -1;
-    row.learn = 0;
-    return r;
+    return rowAt(this.words, from, this.size, row);
   }
+}
+
+/**
+ * The row of sorted records (6 words each, in `a`) from record `from` up to the first of
+ * another (key, move, cell) or record `n`: counts summed, the earliest stamp; returns the next
+ * record's index.
+ */
+export function rowAt(a: Int32Array, from: number, n: number, row: RunRow): number {
+  const o = from * W;
+  const keyLo = a[o]!;
+  const keyHi = a[o + 1]!;
+  const move = a[o + 2]! & 0xffff;
+  const cell = a[o + 3]!;
+  row.keyLo = keyLo >>> 0;
+  row.keyHi = keyHi >>> 0;
+  row.move = move;
+  row.cell = cell >>> 0;
+  let wins = 0;
+  let draws = 0;
+  let losses = 0;
+  let unfinished = 0;
+  let rated = 0;
+  let ratingSum = 0;
+  let maxPly = 0;
+  let stamp = Infinity;
+  let black = 0;
+  let r = from;
+  for (; r < n; r++) {
+    const p = r * W;
+    if (r > from && (a[p] !== keyLo || a[p + 1] !== keyHi || (a[p + 2]! & 0xffff) !== move || a[p + 3] !== cell)) break;
+    const mp = a[p + 2]!;
+    // The key includes the side to move, so this is one bit for all; or'ed as RunRow.add does, whatever the order.
+    black |= (mp >>> 16) & 1;
+    const res = ((mp >>> 17) & 3) - 1;
+    if (res === MOVER_WIN) wins++;
+    else if (res === MOVER_DRAW) draws++;
+    else if (res === MOVER_LOSS) losses++;
+    else unfinished++;
+    const pe = a[p + 5]!;
+    const elo = pe >>> 16;
+    if (elo > 0) {
+      rated++;
+      ratingSum += elo;
+    }
+    const ply = pe & 0xffff;
+    if (ply > maxPly) maxPly = ply;
+    const at = a[p + 4]! * 65536 + ply;
+    if (at < stamp) stamp = at;
+  }
+  row.black = black;
+  row.wins = wins;
+  row.draws = draws;
+  row.losses = losses;
+  row.unfinished = unfinished;
+  row.rated = rated;
+  row.ratingSum = ratingSum;
+  row.maxPly = maxPly;
+  row.stamp = stamp;
+  row.weight = -1;
+  row.learn = 0;
+  return r;
 }
 
 /** Copies the record at word `s` of `from` to word `t` of `to` (V8 inlines it in the sort's loops). */

@@ -151,6 +151,14 @@ export class RunWriter {
     if (out.length >= 1 << 20) this.drain();
   }
 
+  /** Hands what is buffered to `flush` and begins a new run: its first key in full, so it can be read from here (cellRuns.ts). */
+  restart(): void {
+    this.drain();
+    this.first = true;
+    this.prevHi = 0;
+    this.prevLo = 0;
+  }
+
   /** Hands what is buffered to `flush`. */
   drain(): void {
     if (this.out.length === 0) return;
@@ -179,7 +187,9 @@ const MAX_ROW = 96;
 
 /** Reads the rows of a run that lies in [start, end) of a byte source, in order. */
 export class RunReader {
+  /** The bytes read and not yet decoded: the start of `buffer`, kept from refill to refill. */
   private window = new Uint8Array(0);
+  private buffer = this.window;
   private at = 0;
   /** Offset in the source of window[0]. */
   private base: number;
@@ -190,11 +200,22 @@ export class RunReader {
   constructor(
     private readonly readAt: ReadAt,
     start: number,
-    private readonly end: number,
+    private end: number,
     /** Name used in errors (the file). */
     private readonly name: string,
   ) {
     this.base = start;
+  }
+
+  /** Reads on from another run, in [start, end) of the same source, keeping the buffer (cellRuns.ts). */
+  seek(start: number, end: number): void {
+    this.base = start;
+    this.end = end;
+    this.window = this.buffer.subarray(0, 0);
+    this.at = 0;
+    this.prevHi = 0;
+    this.prevLo = 0;
+    this.first = true;
   }
 
   /** Fills `r` with the next row; false at the end of the run. */
@@ -291,15 +312,24 @@ export class RunReader {
     return v;
   }
 
+  /**
+   * Moves the bytes not yet decoded to the buffer's start and reads the next window after them.
+   * The buffer is allocated once (a merge of many runs refills each again and again: a new
+   * buffer each time left the collector hundreds of MB behind), sized to the run when shorter.
+   */
   private refill(): void {
-    const keep = this.window.subarray(this.at);
+    const keep = this.window.length - this.at;
     const from = this.base + this.window.length;
-    const chunk = this.readAt(from, Math.min(WINDOW, this.end - from));
-    const w = new Uint8Array(keep.length + chunk.length);
-    w.set(keep);
-    w.set(chunk, keep.length);
-    this.base = from - keep.length;
-    this.window = w;
+    const want = Math.min(WINDOW, this.end - from);
+    if (this.buffer.length < keep + want) {
+      const grown = new Uint8Array(keep + want);
+      grown.set(this.window.subarray(this.at));
+      this.buffer = grown;
+    } else this.buffer.copyWithin(0, this.at, this.window.length);
+    const chunk = this.readAt(from, want);
+    this.buffer.set(chunk, keep);
+    this.base = from - keep;
+    this.window = this.buffer.subarray(0, keep + chunk.length);
     this.at = 0;
   }
 
