@@ -15,8 +15,8 @@
  * combined), the block index with its offsets moved along, and the index's partitions in order.
  * Blocks never cross a range boundary (positions.ts) and index partitions shared by two ranges
  * are solved here from both halves, so the book is the single-threaded one, byte for byte.
- * Last, each worker replays a slice of the games for make-book's halving (halving.ts), counted
- * here in order, a slice at a time.
+ * Last, the workers replay slices of the games, dealt in turn, for make-book's halving
+ * (halving.ts); the slices are counted here in order as they come back.
  *
  * Memory: each worker's log gets an equal share of `--memory` after a reserve per extra thread
  * (THREAD_RESERVE: its V8 heap, its chunks in flight, its share of the finishing), as one
@@ -92,7 +92,7 @@ export interface RangeBuild {
   counted: CountedInputs;
   /** Sorts every worker's log, then finishes every range on its thread and joins them. */
   finish(o: FinishRequest['options'], onProgress?: (done: number) => void): Promise<{ book: FinishedBook; runs: number; needed: number }>;
-  /** make-book's counters of the hot positions, the games replayed in slices, one a thread (halving.ts). */
+  /** make-book's counters of the hot positions, the games replayed in slices of at most `slice` games dealt to the threads in turn (halving.ts). */
   halving(hot: readonly HotPosition[], store: GameStore, slice?: number): Promise<HalvedCounters[]>;
   /** Ends the workers. */
   close(): Promise<void>;
