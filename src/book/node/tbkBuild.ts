@@ -568,7 +568,7 @@ export function finishBook(cursor: RowCursor, o: FinishOptions): FinishedRows {
   const keepSingles = o.minGames <= 1;
   const singles = keepSingles ? o.work.create('singles') : undefined;
   const append = (chunk: Uint8Array): void => singles!.append(chunk);
-  const index = { bits: gameBits(o.games), partitionBits: partitionBitsFor(o.expectedSingles) };
+  const index = { bits: gameBits(o.games), partitionBits: partitionBitsFor(o.expectedSingles, gameBits(o.games)) };
   const range = keepSingles && o.range !== undefined ? new RetrievalRange({ ...index, ...o.range }, append) : undefined;
   const rb = keepSingles && range === undefined ? new RetrievalBuilder(index, append) : undefined;
   const singleSink = range ?? rb;

@@ -250,7 +250,7 @@ function joinRanges(parts: readonly RangeFinished[], options: FinishRequest['opt
 /** The single-position index: the ranges' solved partitions and, solved here, the ones they share. */
 function joinSingles(parts: readonly RangeFinished[], options: FinishRequest['options'], work: WorkDir): SectionSource {
   const out = work.create('singles');
-  const rb = new RetrievalBuilder({ bits: gameBits(options.games), partitionBits: partitionBitsFor(options.expectedSingles) }, (chunk) => out.append(chunk));
+  const rb = new RetrievalBuilder({ bits: gameBits(options.games), partitionBits: partitionBitsFor(options.expectedSingles, gameBits(options.games)) }, (chunk) => out.append(chunk));
   for (const f of parts) {
     const file = ScratchFile.reopen(f.singles!.path, f.singles!.size, 0);
     try {
