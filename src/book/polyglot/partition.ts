@@ -191,7 +191,11 @@ class PartitionSink implements GameSink {
 export class LastGame implements PgnVisitor {
   lastGame = 0;
 
-  constructor(private readonly inner: PgnVisitor) {}
+  readonly tagNames: readonly string[] | undefined;
+
+  constructor(private readonly inner: PgnVisitor) {
+    this.tagNames = inner.tagNames;
+  }
 
   beginGame(loc: Parameters<NonNullable<PgnVisitor['beginGame']>>[0]): void {
     this.lastGame = loc.game;
