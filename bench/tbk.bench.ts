@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- tbk [--games N] [--shards K] [--probes P] [--memory SIZE] [--threads T] [FILE]`: rich books
+ * `npm run bench -- tbk [--games N] [--shards K] [--probes P] [--memory SIZE] [--threads T] [--repeat R] [FILE]`: rich books
  * (`.tbk` version 2) against Polyglot books, on the same games, in one run.
  * `npm run bench -- tbk --probe-only BOOK.tbk [--bin BOOK.bin] [--probes P] [--cache-mib M]`: part 3
  * alone, on a book built before (a large one takes long to build); `--cache-mib` sets the book's
@@ -9,7 +9,9 @@
  *      `polyglot make-book` (the anchor, when installed): wall time, games/s, peak resident
  *      memory, output size per game and against the gzip-compressed PGN; the `.tbk` again with
  *      `--threads T` (default 2): its speed-up over one thread and its peak memory (worker
- *      threads live in the one process, so its peak counts them).
+ *      threads live in the one process, so its peak counts them). The one-thread and T-thread
+ *      builds are taken in turns, R times each (default 3), and their medians compared: a
+ *      shared machine's drift then falls on both alike.
  *   2. Sharded build: K `book make --shard I/K` partial books and their `book merge`, against
  *      the single build (each run one after the other here; on a cluster they run at once).
  *   3. Probe latency in µs per position on the .tbk file, without loading it: cold (the file
@@ -39,6 +41,7 @@ export async function main(args: string[]): Promise<void> {
   let probes = 20_000;
   let memory = '1G';
   let threads = 2;
+  let repeat = 3;
   let file = DATA;
   let probeOnly: string | undefined;
   let bin: string | undefined;
@@ -53,6 +56,7 @@ export async function main(args: string[]): Promise<void> {
     else if (a === '--probes') probes = Number(args[++i]);
     else if (a === '--memory') memory = args[++i]!;
     else if (a === '--threads') threads = Number(args[++i]);
+    else if (a === '--repeat') repeat = Math.max(1, Number(args[++i]));
     else file = a;
   }
   if (probeOnly !== undefined) {
@@ -75,8 +79,15 @@ export async function main(args: string[]): Promise<void> {
     const tab = (out: string, ...extra: string[]): Promise<Run> => measure(process.execPath, [CLI, 'book', 'make', pgn, '-o', out, '--quiet', '--memory', memory, ...extra], dir);
     if (existsSync(POLYGLOT)) rows.push(['polyglot make-book .bin', await measure(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', join(dir, 'pg.bin')], dir), size('pg.bin')]);
     rows.push(['tabiya .bin', await tab('x.bin'), size('x.bin')]);
-    rows.push(['tabiya .tbk', await tab('x.tbk'), size('x.tbk')]);
-    rows.push([`tabiya .tbk --threads ${threads}`, await tab('t.tbk', '--threads', String(threads)), size('t.tbk')]);
+    const ones: Run[] = [];
+    const manys: Run[] = [];
+    for (let k = 0; k < repeat; k++) {
+      ones.push(await tab('x.tbk'));
+      manys.push(await tab('t.tbk', '--threads', String(threads)));
+    }
+    const median = (runs: Run[]): Run => [...runs].sort((a, b) => a.wall - b.wall)[runs.length >> 1]!;
+    rows.push(['tabiya .tbk', median(ones), size('x.tbk')]);
+    rows.push([`tabiya .tbk --threads ${threads}`, median(manys), size('t.tbk')]);
     rows.push(['tabiya .tbk --split rating,speed,month', await tab('s.tbk', '--split', 'rating,speed,month'), size('s.tbk')]);
     const anchor = rows[0]!;
     console.log(`${'build'.padEnd(40)} ${'wall s'.padStart(8)} ${'games/s'.padStart(9)} ${'peak MiB'.padStart(9)} ${'MiB'.padStart(8)} ${'B/game'.padStart(7)} ${'/gzip'.padStart(6)} ${'time ratio'.padStart(11)}`);
@@ -91,7 +102,8 @@ export async function main(args: string[]): Promise<void> {
     const binBuild = rows.find((r) => r[0] === 'tabiya .bin')!;
     const same = readFileSync(join(dir, 'x.tbk')).subarray(4096).equals(readFileSync(join(dir, 't.tbk')).subarray(4096));
     console.log(
-      `threads: .tbk on ${threads} threads ${fmt(one[1].wall / many[1].wall)}× faster than on 1 (${fmt(many[1].wall)} s against ${fmt(one[1].wall)} s), ` +
+      `threads: .tbk on ${threads} threads ${fmt(one[1].wall / many[1].wall)}× faster than on 1 (medians of ${repeat} runs each, taken in turns: ${fmt(many[1].wall)} s against ${fmt(one[1].wall)} s; ` +
+        `run by run ${ones.map((r, k) => fmt(r.wall / manys[k]!.wall)).join(', ')}×), ` +
         `peak ${fmt(many[1].peak, 0)} MiB against ${fmt(one[1].peak, 0)} MiB (the whole process: worker threads share it) with --memory ${memory}; ` +
         `rich build against tabiya .bin: ${fmt(one[1].wall / binBuild[1].wall)}× the time (goal: at most 1); books ${same ? 'identical' : 'DIFFERENT'} past the superblock`,
     );

@@ -1,8 +1,11 @@
 /**
  * `--threads N` builds the same book as one thread and reports broken games at the same
  * file:line and game number, whatever the chunking: checked on 2,000 real games with broken
- * games planted across chunk boundaries, two input files, gzip and plain.
+ * games planted across chunk boundaries, two input files, gzip and plain, some games with
+ * old Mac line ends (a lone carriage return) and some with comments never closed, whose
+ * message names the line the comment opened on. Both the `.bin` and the `.tbk` builds.
  */
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,10 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { makeBook, type MakeBookOptions } from '../src/book/node/makeBook.js';
-import { lastGameStart } from '../src/book/node/parallel.js';
+import { buildTbk } from '../src/book/node/tbkBuild.js';
+import { lastGameStart, lineBreaks } from '../src/book/node/parallel.js';
 import type { PgnGameError } from '../src/pgn/visitor.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-threads-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
@@ -27,8 +32,11 @@ async function run(inputs: string[], o: Partial<MakeBookOptions>): Promise<{ byt
 
 test('threads: same book, same error locations, same counts', async () => {
   const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('latin1').split(/\n\n(?=\[Event )/);
-  // Break every 97th game in a different way: an illegal move, a missing result, a bad tag.
+  // Break every 97th game in a different way: an illegal move, a missing result, a bad tag;
+  // leave every 89th comment open; end every 61st game's lines with a lone carriage return.
   const broken = games.map((g, i) => {
+    if (i % 61 === 3) return g.replace(/\n/g, '\r');
+    if (i % 89 === 7) return g.replace(/\n1\. /, '\n{ never closed\n1. ');
     if (i % 97 !== 5) return g;
     if (i % 3 === 0) return g.replace(/\n1\. (\S+)/, '\n1. Ke5');
     if (i % 3 === 1) return g.replace(/ (1-0|0-1|1\/2-1\/2)\s*$/, '');
@@ -41,6 +49,9 @@ test('threads: same book, same error locations, same counts', async () => {
   const one = await run([a, b], { threads: 1 });
   assert.ok(one.errors.length >= 10, `${one.errors.length} broken games`);
   assert.ok(one.errors.some((e) => e.file === b && e.game > 100));
+  // The comments' messages name their lines in the file, far past the first chunk.
+  const opened = one.errors.filter((e) => /comment opened at line \d+/.test(e.message));
+  assert.ok(opened.length >= 10 && opened.some((e) => e.line > 10000), opened.map((e) => `${e.line}: ${e.message}`).join('\n'));
   for (const [threads, chunkBytes] of [
     [2, 32 << 10],
     [3, 50 << 10],
@@ -51,6 +62,21 @@ test('threads: same book, same error locations, same counts', async () => {
     assert.deepEqual(many.errors, one.errors);
     assert.deepEqual({ ...many.summary, seconds: 0, threads: 0 }, { ...one.summary, seconds: 0, threads: 0 });
   }
+  // The rich build reads in chunks of 1 MiB: the plain file twice is three.
+  const twice = join(tmp, 'twice.pgn');
+  writeFileSync(twice, Buffer.concat([readFileSync(a), readFileSync(a)]));
+  process.env.SOURCE_DATE_EPOCH = '1700000000';
+  const rich = async (threads: number): Promise<{ bytes: Buffer; errors: PgnGameError[] }> => {
+    const errors: PgnGameError[] = [];
+    const output = join(tmp, `rich${threads}.tbk`);
+    await buildTbk(output, { inputs: [twice, b], threads, maxPly: 40, onError: (e) => errors.push(e) });
+    return { bytes: readFileSync(output), errors };
+  };
+  const r1 = await rich(1);
+  const r2 = await rich(2);
+  assert.ok(r1.errors.some((e) => e.file === twice && e.line > 40000 && /comment opened at line/.test(e.message)));
+  assert.deepEqual(r2.errors, r1.errors);
+  assert.ok(r2.bytes.equals(r1.bytes));
   // Filters are decided per game, so they split across threads too.
   const filter = { minElo: 2500, results: ['1-0', '1/2-1/2'] };
   const f1 = await run([a, b], { filter });
@@ -66,4 +92,34 @@ test('chunks are cut where the reader starts a game', () => {
   assert.equal(lastGameStart(enc('{ comment\n[Event "x"] } 1-0\n')), 10);
   assert.equal(lastGameStart(enc('[Result "1-0"]\n1. e4 1-0\n\n[Result "0-1"]\n1. d4 0-1\n')), 26);
   assert.equal(lastGameStart(enc('1. e4 e5 2. Nf3 Nc6')), -1);
+});
+
+test('line breaks are counted as the scanner counts them, at any alignment and length', () => {
+  const reference = (b: Uint8Array): number => {
+    let n = 0;
+    for (let i = 0; i < b.length; i++) if (b[i] === 10 || (b[i] === 13 && b[i + 1] !== 10)) n++;
+    return n;
+  };
+  // Bytes near a line feed's bit pattern too (0x0b, 0x8a, 0x00, 0x09), where a word-wise test could slip.
+  const alphabet = [10, 13, 0x0b, 0x8a, 0, 9, 0x2a, 65];
+  let seed = 7;
+  const rnd = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+  for (let t = 0; t < 3000; t++) {
+    const big = new Uint8Array(rnd(t % 10 === 0 ? 3000 : 80) + 8).map(() => alphabet[rnd(alphabet.length)]!);
+    const b = big.subarray(rnd(5), big.length - rnd(4));
+    assert.equal(lineBreaks(b), reference(b), `${b.length} bytes at offset ${b.byteOffset}`);
+  }
+  assert.equal(lineBreaks(new TextEncoder().encode('a\r\nb\rc\n\r')), 4);
+  // Nothing but line feeds: every byte of every word counts (no count may overflow its byte).
+  assert.equal(lineBreaks(new Uint8Array(3001).fill(10)), 3001);
+});
+
+test('no thread of a build detaches a buffer (it would slow every typed-array loop after it)', () => {
+  // V8 drops its unchecked typed-array accesses in an isolate once one of its buffers is
+  // detached (book/sharedBuffers.ts); it says so under --trace-protector-invalidation.
+  for (const out of ['t.tbk', 't.bin']) {
+    const r = spawnSync(process.execPath, ['--trace-protector-invalidation', MAIN, 'book', 'make', SAMPLE_GZ, '-o', join(tmp, out), '--threads', '2', '--quiet'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /ArrayBufferDetaching/, out);
+  }
 });

@@ -285,15 +285,18 @@ test('a failed write is an error naming the output, never the temporary file (di
   // A device is written to, not replaced: a full disk is an error (the link and /dev/full stay).
   symlinkSync('/dev/full', at('full.pgn'));
   symlinkSync('/dev/full', at('full.bin'));
+  symlinkSync('/dev/full', at('full.tbk'));
   for (const args of [
     ['pgn', 'clean', 'in.pgn', '-o', 'full.pgn', '--quiet'],
     ['book', 'make', 'in.pgn', '-o', 'full.bin', '--quiet'],
+    // Two threads write a book while they replay the halving, in place; a device takes it in order.
+    ['book', 'make', 'in.pgn', '-o', 'full.tbk', '--quiet', '--threads', '2'],
     ['book', 'export', 'a.tbk', '-o', 'full.bin'],
   ]) {
     const r = tabiya(args);
     const what = args.join(' ');
     assert.equal(r.code, 1, `${what}: ${r.stderr}`);
-    assert.match(r.stderr, /^tabiya: full\.(pgn|bin): cannot write: no space left on device$/m, what);
+    assert.match(r.stderr, /^tabiya: full\.(pgn|bin|tbk): cannot write: no space left on device$/m, what);
   }
   assert.deepEqual(temps(), []);
 });

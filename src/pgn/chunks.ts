@@ -61,6 +61,11 @@ export abstract class ChunkedInput {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
+  /** The line the scan is on (1 at the start of a file): line breaks read so far, plus one. */
+  get currentLine(): number {
+    return this.line;
+  }
+
   /** Scans buf[i..end); returns where it stopped (end, or the start of an unfinished token). */
   protected abstract scan(buf: Uint8Array, i: number, end: number, final: boolean): number;
   /** Whether a game is open (its text must be kept across chunks). */

@@ -19,6 +19,24 @@ test('endTags returning false skips the movetext; endGame still follows', () => 
   assert.equal(p.games, 3); // unread moves cannot be wrong
 });
 
+test('a visitor with tagNames hears those tags only, and the parser still sets up [FEN] games', () => {
+  const text = '[Event "x"]\n[White "A"]\n[WhiteElo "2400"]\n[WhiteEl "1"]\n[Whiteelo "2"]\n[SetUp "1"]\n[FEN "8/8/8/4k3/8/8/8/4K2R w K - 0 1"]\n\n1. O-O Kd4 *\n';
+  const all: string[] = [];
+  parsePgn(text, { tag: (n) => void all.push(n) });
+  assert.deepEqual(all, ['Event', 'White', 'WhiteElo', 'WhiteEl', 'Whiteelo', 'SetUp', 'FEN']);
+  const heard: [string, string][] = [];
+  let castled = false;
+  const p = parsePgn(text, {
+    tagNames: ['WhiteElo', 'Result'],
+    tag: (n, v) => void heard.push([n, v]),
+    move: (pos, _m, ply) => void (ply === 0 && (castled = pos.board[4] === 6)),
+  });
+  // A name that only begins like a wanted one, or differs in case, is not it.
+  assert.deepEqual(heard, [['WhiteElo', '2400']]);
+  assert.ok(castled, 'the game was played from its FEN');
+  assert.equal(p.games, 1);
+});
+
 test('move returning false stops the replay of that game only', () => {
   const plies: number[] = [];
   const p = parsePgn(PGN, { move: (_pos, _m, ply) => (plies.push(ply), ply < 1) });

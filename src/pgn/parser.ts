@@ -46,6 +46,9 @@ export class PgnParser extends PgnScanner {
   private readonly replay: boolean;
   private readonly variations: boolean;
   private readonly hasTag: boolean;
+  /** FNV-1a hashes of the visitor's `tagNames` and the names (a tag not among them is not decoded), or undefined for all. */
+  private readonly wantHashes: Int32Array | undefined;
+  private readonly wantNames: readonly string[] = [];
   private readonly hasMove: boolean;
   private readonly hasVarMove: boolean;
   private readonly hasSan: boolean;
@@ -79,6 +82,14 @@ export class PgnParser extends PgnScanner {
     this.replay = options.replay ?? true;
     this.variations = options.variations ?? (visitor.variationMove !== undefined || visitor.beginVariation !== undefined);
     this.hasTag = visitor.tag !== undefined;
+    if (visitor.tagNames !== undefined) {
+      this.wantNames = visitor.tagNames;
+      this.wantHashes = Int32Array.from(visitor.tagNames, (name) => {
+        let h = 0x811c9dc5;
+        for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+        return h;
+      });
+    }
     this.hasMove = visitor.move !== undefined;
     this.hasVarMove = visitor.variationMove !== undefined;
     this.hasSan = visitor.san !== undefined;
@@ -159,7 +170,15 @@ export class PgnParser extends PgnScanner {
     const len = n1 - n0;
     if (len === 3 && bytesEqual(buf, n0, n1, 'FEN')) this.fen = decodeTagValue(buf, v0, v1);
     else if (len === 7 && bytesEqual(buf, n0, n1, 'Variant')) this.variant = decodeTagValue(buf, v0, v1);
-    if (this.hasTag) this.v.tag!(latin1(buf, n0, n1), decodeTagValue(buf, v0, v1));
+    if (this.hasTag && this.wanted(h, buf, n0, n1)) this.v.tag!(latin1(buf, n0, n1), decodeTagValue(buf, v0, v1));
+  }
+
+  /** Whether the visitor reads the tag named buf[n0, n1), whose hash is h. */
+  private wanted(h: number, buf: Uint8Array, n0: number, n1: number): boolean {
+    const hashes = this.wantHashes;
+    if (hashes === undefined) return true;
+    for (let i = 0; i < hashes.length; i++) if (hashes[i] === h && bytesEqual(buf, n0, n1, this.wantNames[i]!) && n1 - n0 === this.wantNames[i]!.length) return true;
+    return false;
   }
 
   private hasTagHash(h: number): boolean {

@@ -40,8 +40,10 @@ export interface PgnGameError extends PgnLocation {
 export interface PgnVisitor {
   /** A game starts (before its first tag). */
   beginGame?(loc: PgnLocation): void;
-  /** One tag pair, in file order. */
+  /** One tag pair, in file order (of the tags named in `tagNames` only, when it is given). */
   tag?(name: string, value: string): void;
+  /** The tags `tag` reads: the parser decodes no other (a book build reads six of a game's dozen). */
+  readonly tagNames?: readonly string[];
   /** Tags are read and `pos` is set up (start position or the [FEN] tag). `false` skips the movetext. */
   endTags?(pos: Position): boolean | void;
   /**

@@ -135,6 +135,22 @@ export class AtomicFileSync {
     }
   }
 
+  /** Whether bytes can be written at any offset (`writeAt`): a temporary file, not standard output or a device. */
+  get seekable(): boolean {
+    return this.tmp !== undefined;
+  }
+
+  /** Writes `bytes` at `position` of a seekable output. */
+  writeAt(bytes: Uint8Array, position: number): void {
+    try {
+      if (!this.seekable) throw new Error('not seekable');
+      for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off, bytes.length - off, position + off);
+    } catch (e) {
+      this.abort();
+      throw new WriteError(`${outputName(this.path)}: cannot write: ${ioReason(e)}`);
+    }
+  }
+
   /** Flushes, closes and renames the file into place (fsync of the file and of its directory). */
   commit(): void {
     if (this.done) return;

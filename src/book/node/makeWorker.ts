@@ -1,13 +1,14 @@
 /**
  * Worker thread of `book make --threads N`: a `Partition` (book/polyglot/partition.ts) behind
- * a message port. Buffers travel by transfer, never by copy.
+ * a message port. Chunks and parts are shared buffers, passed by reference; the finished
+ * partition is copied: nothing is transferred (book/sharedBuffers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MakeOptions } from '../polyglot/make.js';
 import { Partition, type FinishedPartition, type ParsedChunk, type PartitionSetup } from '../polyglot/partition.js';
 
 export type ToWorker =
-  | { type: 'parse'; id: number; file: string; bytes: Uint8Array }
+  | { type: 'parse'; id: number; file: string; bytes: Uint8Array; line: number }
   | { type: 'part'; id: number; data: Int32Array; length: number }
   | { type: 'finish'; options: MakeOptions };
 
@@ -21,15 +22,15 @@ if (parentPort !== null) {
   const partition = new Partition(workerData as PartitionSetup);
   port.on('message', (m: ToWorker) => {
     if (m.type === 'parse') {
-      const r = partition.parse(m.id, m.file, m.bytes);
+      const r = partition.parse(m.id, m.file, m.bytes, m.line);
       const msg: FromWorker = { type: 'parsed', ...r };
-      port.postMessage(msg, [...r.parts.map((p) => p.buffer as ArrayBuffer), r.input.buffer as ArrayBuffer]);
+      port.postMessage(msg);
     } else if (m.type === 'part') {
       const ids = partition.part(m.id, m.data, m.length);
       if (ids.length > 0) port.postMessage({ type: 'ack', ids } satisfies FromWorker);
     } else {
       const r = partition.finish(m.options);
-      port.postMessage({ type: 'finished', ...r } satisfies FromWorker, [r.bytes.buffer as ArrayBuffer]);
+      port.postMessage({ type: 'finished', ...r } satisfies FromWorker);
     }
   });
 }

@@ -26,11 +26,11 @@ import { RetrievalBuilder } from '../rich/retrievalBuilder.js';
 import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
 import { NO_SPLITS, type SplitKinds } from '../rich/splits.js';
 import { bookTime } from '../rich/clock.js';
-import { encodeHalved } from '../rich/tbkBook.js';
+import { encodeHalved, halvedLength } from '../rich/tbkBook.js';
 import { checkEachInput, countPerInput, expectedEntries, inputOf, openInput, type Input } from './inputs.js';
 import { rangeSource, shardInputs, type Shard } from './shards.js';
 import { fastCrc32 } from './richFile.js';
-import { fileSection, memorySection, writeTbkFile, type SectionSource } from './tbkFile.js';
+import { TwoStepTbkFile, fileSection, memorySection, writeTbkFile, type SectionSource } from './tbkFile.js';
 import { binFromRows, writeBinAtomic } from './binFromRows.js';
 import type { MakeOptions } from '../polyglot/make.js';
 import { ScratchError, ScratchFile, WorkDir, type ScratchFiles } from './workDir.js';
@@ -127,9 +127,9 @@ export async function readInputs(inputs: Input[], visitor: PgnVisitor, filterOpt
   return { games: parser.games, errors: parser.errors, used: used(), positions: 0, rejected: filter === undefined ? {} : { ...filter.rejected } };
 }
 
-/** The visitor's methods bound to it (so a wrapper can replace one of them). */
+/** The visitor's methods bound to it (so a wrapper can replace one of them), and the tags it reads. */
 function forward(v: PgnVisitor): PgnVisitor {
-  const out: PgnVisitor = {};
+  const out: { -readonly [K in keyof PgnVisitor]: PgnVisitor[K] } = { tagNames: v.tagNames };
   for (const k of ['beginGame', 'tag', 'endTags', 'move', 'endGame', 'nullMove', 'comment', 'nag', 'beginVariation', 'endVariation', 'variationMove'] as const) {
     const f = (v as Record<string, unknown>)[k];
     if (typeof f === 'function') (out as Record<string, unknown>)[k] = f.bind(v);
@@ -405,16 +405,41 @@ export function writeBook(output: string, o: WriteBookOptions): { summary: Finis
     const split = o.split.rating || o.split.speed || o.split.month;
     const written = o.finished ?? finishedBook(finishBook(o.rows!, { split, minGames: o.minGames, games: o.store.count, expectedSingles: expectedSingles(o.store), work: o.work }));
     fin = written.summary;
-    const halved = encodeHalved(o.halved ?? replayHalving(fin.hot, o.store.reader(), o.halvingSlice));
-    const counts = { storedPositions: fin.stored, storedMoves: fin.storedMoves, singlePositions: fin.singles, hotPositions: fin.hot.length };
-    const meta = memorySection(SECTION.META, json({ ...o.meta, counts }));
-    sections = [meta, memorySection(SECTION.FENS, json(fens)), memorySection(SECTION.HALVED, halved), memorySection(SECTION.BLOCKS, written.blocks)];
-    if (o.notes !== undefined && o.notes.length > 0) sections.push(memorySection(SECTION.NOTES, o.notes));
-    if (o.minGames <= 1) sections.push(fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes));
-    sections.push(written.positions);
-    if (written.singles !== undefined) sections.push(written.singles);
+    const halved = memorySection(SECTION.HALVED, encodeHalved(o.halved ?? replayHalving(fin.hot, o.store.reader(), o.halvingSlice)));
+    sections = finishedSections(o, written, halved);
   }
   return { summary: fin, bytes: writeTbkFile(output, o.fields, sections) };
+}
+
+/** A finished book's sections in file order, `halved` its halving counters (or their length only, to come). */
+function finishedSections(o: WriteBookOptions, written: FinishedBook, halved: SectionSource): SectionSource[] {
+  const fin = written.summary;
+  const counts = { storedPositions: fin.stored, storedMoves: fin.storedMoves, singlePositions: fin.singles, hotPositions: fin.hot.length };
+  const meta = memorySection(SECTION.META, json({ ...o.meta, counts }));
+  const sections = [meta, memorySection(SECTION.FENS, json(o.store.fens)), halved, memorySection(SECTION.BLOCKS, written.blocks)];
+  if (o.notes !== undefined && o.notes.length > 0) sections.push(memorySection(SECTION.NOTES, o.notes));
+  if (o.minGames <= 1) sections.push(fileSection(SECTION.GAMES, o.store.records), fileSection(SECTION.MOVES, o.store.codes));
+  sections.push(written.positions);
+  if (written.singles !== undefined) sections.push(written.singles);
+  return sections;
+}
+
+/**
+ * Writes a book finished by the build's threads while they replay the games for the halving
+ * counters (`halving`, under way): the file's other sections go to disk meanwhile
+ * (TwoStepTbkFile), the counters last.
+ */
+async function writeBookWhileHalving(output: string, o: WriteBookOptions & { finished: FinishedBook }, halving: Promise<HalvedCounters[]>): Promise<{ summary: FinishSummary; bytes: number }> {
+  const late = { id: SECTION.HALVED, length: halvedLength(o.finished.summary.hot), crc: 0, chunks: () => [] };
+  const file = new TwoStepTbkFile(output, o.fields, finishedSections(o, o.finished, late), new Set([SECTION.HALVED]));
+  try {
+    await file.early();
+    const halved = memorySection(SECTION.HALVED, encodeHalved(await halving));
+    return { summary: o.finished.summary, bytes: file.finish([halved]) };
+  } catch (e) {
+    file.abort();
+    throw e;
+  }
 }
 
 /** Builds a new book from PGN. */
@@ -436,7 +461,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     let runs: number;
     let rows: RowCursor | undefined;
     let finished: FinishedBook | undefined;
-    let halved: HalvedCounters[] | undefined;
+    let halving: Promise<HalvedCounters[]> | undefined;
     let memoryToFit: number | undefined;
     if ((opts.threads ?? 1) > 1 && !partial) {
       // Every thread owns a key range and finishes it (tbkRanges.ts).
@@ -450,7 +475,9 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       finished = done.book;
       runs = done.runs;
       if (runs > 0) memoryToFit = memoryForThreads(done.needed, opts.threads!);
-      halved = await ranges.halving(finished.summary.hot, store, opts.halvingSlice);
+      // The threads replay the games for the halving while the book's other sections are written.
+      halving = ranges.halving(finished.summary.hot, store, opts.halvingSlice);
+      halving.catch(() => {});
     } else {
       const acc = new Accumulation(work, store, { maxPly, split, memory, expected: expectedEntries(inputs, maxPly) });
       counted = await countInputs(inputs, acc, store, { ...opts, maxPly, split });
@@ -476,7 +503,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     };
     const meta: Record<string, unknown> = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games }] };
     if (opts.shard !== undefined) meta.shard = `${opts.shard.index}/${opts.shard.count}`;
-    const { summary: fin, bytes } = writeBook(output, { rows, finished, halved, store, fields, meta, split, minGames, partial, work, halvingSlice: opts.halvingSlice });
+    const write: WriteBookOptions = { rows, finished, store, fields, meta, split, minGames, partial, work, halvingSlice: opts.halvingSlice };
+    const { summary: fin, bytes } = halving === undefined ? writeBook(output, write) : await writeBookWhileHalving(output, { ...write, finished: finished! }, halving);
     return {
       output,
       inputs: opts.inputs,
@@ -568,7 +596,7 @@ export function finishBook(cursor: RowCursor, o: FinishOptions): FinishedRows {
   const keepSingles = o.minGames <= 1;
   const singles = keepSingles ? o.work.create('singles') : undefined;
   const append = (chunk: Uint8Array): void => singles!.append(chunk);
-  const index = { bits: gameBits(o.games), partitionBits: partitionBitsFor(o.expectedSingles) };
+  const index = { bits: gameBits(o.games), partitionBits: partitionBitsFor(o.expectedSingles, gameBits(o.games)) };
   const range = keepSingles && o.range !== undefined ? new RetrievalRange({ ...index, ...o.range }, append) : undefined;
   const rb = keepSingles && range === undefined ? new RetrievalBuilder(index, append) : undefined;
   const singleSink = range ?? rb;

@@ -13,30 +13,28 @@ import { fastCrc32, withBookLock, type LockOptions } from './richFile.js';
 import { bookTime } from '../rich/clock.js';
 import type { ScratchFile } from './workDir.js';
 
-/** A section to write: its id, size, CRC-32, and how to copy its bytes out. */
+/** A section to write: its id, size, CRC-32, and its bytes in pieces (of 4 MiB at most from a file). */
 export interface SectionSource {
   id: number;
   length: number;
   crc: number;
-  copyTo(write: (bytes: Uint8Array) => void): void;
+  chunks(): Iterable<Uint8Array>;
 }
 
 /** A section held in memory. */
 export function memorySection(id: number, bytes: Uint8Array): SectionSource {
-  return { id, length: bytes.length, crc: fastCrc32(bytes, 0) >>> 0, copyTo: (write) => write(bytes) };
+  return { id, length: bytes.length, crc: fastCrc32(bytes, 0) >>> 0, chunks: () => [bytes] };
+}
+
+/** Pieces of bytes [0, size) of a file read by `read`, 4 MiB at a time. */
+export function* fileChunks(read: (offset: number, n: number) => Uint8Array, size: number): Generator<Uint8Array> {
+  const chunk = 1 << 22;
+  for (let o = 0; o < size; o += chunk) yield read(o, Math.min(chunk, size - o));
 }
 
 /** A section held in a scratch file (its CRC kept while it was appended). */
 export function fileSection(id: number, file: ScratchFile): SectionSource {
-  return {
-    id,
-    length: file.size,
-    crc: file.crc >>> 0,
-    copyTo(write) {
-      const chunk = 1 << 22;
-      for (let o = 0; o < file.size; o += chunk) write(file.read(o, Math.min(chunk, file.size - o)));
-    },
-  };
+  return { id, length: file.size, crc: file.crc >>> 0, chunks: () => fileChunks((o, n) => file.read(o, n), file.size) };
 }
 
 /** Where each section goes: after the superblock, each 64-byte aligned, in the order given. */
@@ -53,24 +51,96 @@ export function layoutSections(sections: readonly SectionSource[]): { refs: Sect
 
 /** Writes a book: superblock (slot A in force, sequence 1), then the sections. Returns its size. */
 export function writeTbkFile(path: string, fields: BookFields, sections: readonly SectionSource[]): number {
-  const { refs, fileLength } = layoutSections(sections);
   const out = new AtomicFileSync(path);
   try {
-    out.write(encodeSuperblock({ seq: 1, fileLength, fields, sections: refs }, fastCrc32));
-    let at = SUPERBLOCK;
-    const zeros = new Uint8Array(64);
-    for (let i = 0; i < sections.length; i++) {
-      const pad = refs[i]!.offset - at;
-      if (pad > 0) out.write(zeros.subarray(0, pad));
-      sections[i]!.copyTo((b) => out.write(b));
-      at = refs[i]!.offset + refs[i]!.length;
-    }
+    const length = writeInOrder(out, fields, sections);
     out.commit();
+    return length;
   } catch (e) {
     out.abort();
     throw e;
   }
+}
+
+function writeInOrder(out: AtomicFileSync, fields: BookFields, sections: readonly SectionSource[]): number {
+  const { refs, fileLength } = layoutSections(sections);
+  out.write(encodeSuperblock({ seq: 1, fileLength, fields, sections: refs }, fastCrc32));
+  let at = SUPERBLOCK;
+  const zeros = new Uint8Array(64);
+  for (let i = 0; i < sections.length; i++) {
+    const pad = refs[i]!.offset - at;
+    if (pad > 0) out.write(zeros.subarray(0, pad));
+    for (const b of sections[i]!.chunks()) out.write(b);
+    at = refs[i]!.offset + refs[i]!.length;
+  }
   return fileLength;
+}
+
+/**
+ * A book written in two steps, for a build whose last sections come late (make-book's halving
+ * counters, replayed on the build's threads once the rest is finished): `early` writes every
+ * other section at its place, a piece at a time, letting the event loop run between pieces so
+ * that the threads are answered; `finish` writes the late sections, of the lengths announced,
+ * and the superblock. The bytes are writeTbkFile's (the gaps between sections, never written,
+ * read as the zeros it writes). Standard output, which takes bytes in order only, gets the
+ * whole book at `finish`.
+ */
+export class TwoStepTbkFile {
+  private readonly out: AtomicFileSync;
+  private readonly refs: SectionRef[];
+  private readonly fileLength: number;
+
+  /** `sections` in file order; those whose ids are in `late` give their length only. */
+  constructor(
+    path: string,
+    private readonly fields: BookFields,
+    private readonly sections: readonly SectionSource[],
+    private readonly late: ReadonlySet<number>,
+  ) {
+    ({ refs: this.refs, fileLength: this.fileLength } = layoutSections(sections));
+    this.out = new AtomicFileSync(path);
+  }
+
+  async early(): Promise<void> {
+    if (!this.out.seekable) return;
+    for (let i = 0; i < this.sections.length; i++) {
+      if (this.late.has(this.sections[i]!.id)) continue;
+      let at = this.refs[i]!.offset;
+      for (const b of this.sections[i]!.chunks()) {
+        this.out.writeAt(b, at);
+        at += b.length;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  /** Writes the late sections and the superblock, and puts the file in place; returns its size. */
+  finish(late: readonly SectionSource[]): number {
+    const all = this.sections.map((s) => late.find((l) => l.id === s.id) ?? s);
+    all.forEach((s, i) => {
+      if (this.late.has(s.id) && (!late.includes(s) || s.length !== this.sections[i]!.length)) throw new Error(`book section ${s.id} came late with ${s.length} bytes, not ${this.sections[i]!.length}`);
+    });
+    if (!this.out.seekable) writeInOrder(this.out, this.fields, all);
+    else {
+      for (let i = 0; i < all.length; i++) {
+        if (!this.late.has(all[i]!.id)) continue;
+        let at = this.refs[i]!.offset;
+        for (const b of all[i]!.chunks()) {
+          this.out.writeAt(b, at);
+          at += b.length;
+        }
+      }
+      const refs = this.refs.map((r, i) => ({ ...r, crc: all[i]!.crc }));
+      this.out.writeAt(encodeSuperblock({ seq: 1, fileLength: this.fileLength, fields: this.fields, sections: refs }, fastCrc32), 0);
+    }
+    this.out.commit();
+    return this.fileLength;
+  }
+
+  /** Drops the file (the target is left as it was). */
+  abort(): void {
+    this.out.abort();
+  }
 }
 
 /** The read cache's default size: 64 MiB of 4 KiB pages. */
@@ -273,11 +343,10 @@ function rangeSection(path: string, s: SectionRef): SectionSource {
     id: s.id,
     length: s.length,
     crc: s.crc,
-    copyTo(write) {
+    *chunks() {
       const f = new FileReader(path);
       try {
-        const chunk = 1 << 22;
-        for (let o = 0; o < s.length; o += chunk) write(f.read(s.offset + o, Math.min(chunk, s.length - o)));
+        yield* fileChunks((o, n) => f.read(s.offset + o, n), s.length);
       } finally {
         f.close();
       }

@@ -3,7 +3,8 @@
  * into what a version 2 book takes from it — the game records and move codes (games.ts) and the
  * log of counted plies (plyLog.ts) — numbered from 0 within the chunk; the main thread
  * renumbers them in chunk order, so the book is the single-threaded one byte for byte.
- * Buffers travel by transfer, never by copy.
+ * The plies are logged in shared memory and the input is a shared buffer: they cross threads
+ * by reference, never transferred (book/sharedBuffers.ts).
  */
 import { PgnFilter, filterVisitor, type PgnFilterOptions } from '../../pgn/filter.js';
 import { PgnParser } from '../../pgn/parser.js';
@@ -24,6 +25,8 @@ export interface ParseRequest {
   id: number;
   file: string;
   bytes: Uint8Array;
+  /** The chunk's first line in its file (gameChunks). */
+  line: number;
 }
 
 export interface ParsedGames {
@@ -41,7 +44,6 @@ export interface ParsedGames {
   errors: PgnGameError[];
   /** The parser's number of the last game begun (error game numbers continue across chunks). */
   lastGame: number;
-  lines: number;
   rejected: Record<string, number>;
   input: Uint8Array;
 }
@@ -57,7 +59,7 @@ export function chunkLogSize(bytes: number): number {
  * `plies` is empty.
  */
 export function parseChunk(setup: ParseSetup, req: ParseRequest, into?: PlyLog): ParsedGames {
-  const log = into ?? new PlyLog(chunkLogSize(req.bytes.length));
+  const log = into ?? new PlyLog(chunkLogSize(req.bytes.length), true);
   const records = new Bytes(1 << 16);
   const codes = new Bytes(1 << 18);
   const errors: PgnGameError[] = [];
@@ -83,12 +85,10 @@ export function parseChunk(setup: ParseSetup, req: ParseRequest, into?: PlyLog):
   const filter = setup.filter === undefined ? undefined : new PgnFilter(setup.filter);
   const tracked = new LastGame(filter === undefined ? builder : filterVisitor(filter, builder));
   const parser = new PgnParser(tracked);
-  parser.begin(req.file);
+  parser.begin(req.file, { line: req.line });
   parser.push(req.bytes);
   parser.end();
   builder.flushGames();
-  let lines = 0;
-  for (let i = req.bytes.indexOf(10); i >= 0; i = req.bytes.indexOf(10, i + 1)) lines++;
   return {
     id: req.id,
     plies: into === undefined ? log.records() : new Int32Array(0),
@@ -100,7 +100,6 @@ export function parseChunk(setup: ParseSetup, req: ParseRequest, into?: PlyLog):
     positions: builder.positions,
     errors,
     lastGame: tracked.lastGame,
-    lines,
     rejected: filter === undefined ? {} : { ...filter.rejected },
     input: req.bytes,
   };

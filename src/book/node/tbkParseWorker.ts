@@ -1,7 +1,8 @@
 /**
  * Worker thread of a `.bin` build and of a sharded rich build with `--threads N`
  * (tbkParallel.ts): parses chunks of PGN (tbkParseChunk.ts) for the main thread, which takes
- * them in input order. Buffers travel by transfer, never by copy.
+ * them in input order. The plies and the input are shared buffers, the games' records are
+ * copied: nothing is transferred (book/sharedBuffers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseChunk, type ParseRequest, type ParseSetup } from './tbkParseChunk.js';
@@ -13,6 +14,6 @@ if (parentPort !== null) {
   const setup = workerData as ParseSetup;
   port.on('message', (req: ParseRequest) => {
     const r = parseChunk(setup, req);
-    port.postMessage(r, [r.plies.buffer as ArrayBuffer, r.records.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer, r.input.buffer as ArrayBuffer]);
+    port.postMessage(r);
   });
 }

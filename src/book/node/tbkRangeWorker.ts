@@ -235,7 +235,8 @@ if (parentPort !== null) {
   port.on('message', (m: ParseRequest | BaseRequest | SortRequest | FinishRequest | HalvingRequest) => {
     if (!('kind' in m)) {
       const r = log.parse(m);
-      port.postMessage({ ...r, kind: 'parsed', worker: setup.worker }, [r.records.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer, r.input.buffer as ArrayBuffer]);
+      // Nothing is transferred (book/sharedBuffers.ts): the input is shared, the games' records copied.
+      port.postMessage({ ...r, kind: 'parsed', worker: setup.worker });
     } else if (m.kind === 'base') {
       log.numbered(m.id, m.gameBase);
     } else if (m.kind === 'sort') {
@@ -265,7 +266,7 @@ if (parentPort !== null) {
       if (m.setup !== undefined) halving = openHalving(m.setup);
       const events = halving!.replay.events(m.from, m.to);
       if (m.last) halving!.close();
-      port.postMessage({ kind: 'halving', slice: m.slice, events } satisfies HalvingReply, events.map((e) => e.buffer as ArrayBuffer));
+      port.postMessage({ kind: 'halving', slice: m.slice, events } satisfies HalvingReply);
     }
   });
 }

@@ -16,7 +16,8 @@
  * Blocks never cross a range boundary (positions.ts) and index partitions shared by two ranges
  * are solved here from both halves, so the book is the single-threaded one, byte for byte.
  * Last, the workers replay slices of the games, dealt in turn, for make-book's halving
- * (halving.ts); the slices are counted here in order as they come back.
+ * (halving.ts); the slices are counted here in order as they come back, while this thread
+ * writes the rest of the book (tbkBuild.ts, writeBookWhileHalving).
  *
  * Memory: each worker's log gets an equal share of `--memory` after a reserve per extra thread
  * (THREAD_RESERVE: its V8 heap, its chunks in flight, its share of the finishing), as one
@@ -35,7 +36,7 @@ import type { Input } from './inputs.js';
 import { readInputsThreaded, type ThreadedReadOptions } from './tbkParallel.js';
 import type { ParsedGames } from './tbkParseChunk.js';
 import type { BaseRequest, FinishRequest, HalvingReply, HalvingRequest, HalvingSetup, RangeFinished, RangeSetup, Sorted, SortRequest } from './tbkRangeWorker.js';
-import { fileSection, type SectionSource } from './tbkFile.js';
+import { fileChunks, fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
 
@@ -173,9 +174,9 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
   };
   const halving = async (hot: readonly HotPosition[], store: GameStore, most = HALVING_SLICE): Promise<HalvedCounters[]> => {
     if (hot.length === 0) return [];
-    // Slices of at most HALVING_SLICE games, as many for each worker, dealt in turn, one at a
-    // time to each, counted in order as they come back: memory holds a few slices' events,
-    // however many the games.
+    // Slices of at most HALVING_SLICE games, as many for each worker, dealt in turn, two at a
+    // time to each (the next one waits while the main thread writes the book, writeBookWhileHalving),
+    // counted in order as they come back: memory holds a few slices' events, however many the games.
     const games = store.count;
     const slices = Math.ceil(Math.ceil(games / most) / n) * n;
     const size = Math.ceil(games / slices);
@@ -196,9 +197,9 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
         waiting.delete(next++);
       }
       if (next === slices) settle();
-      else if (m.slice + n < slices) request(w, m.slice + n);
+      else if (m.slice + 2 * n < slices) request(w, m.slice + 2 * n);
     });
-    for (let w = 0; w < Math.min(n, slices); w++) request(w, w);
+    for (let slice = 0; slice < Math.min(2 * n, slices); slice++) request(slice % n, slice);
     await done;
     return count.result();
   };
@@ -240,8 +241,8 @@ function joinRanges(parts: readonly RangeFinished[], options: FinishRequest['opt
     id: SECTION.POSITIONS,
     length,
     crc,
-    copyTo(write) {
-      for (const f of parts) copyFile(f.positions.path, f.positions.size, write);
+    *chunks() {
+      for (const f of parts) yield* fileChunksAt(f.positions.path, f.positions.size);
     },
   };
   return { summary, positions, blocks, singles: options.minGames <= 1 ? joinSingles(parts, options, work) : undefined };
@@ -250,7 +251,7 @@ function joinRanges(parts: readonly RangeFinished[], options: FinishRequest['opt
 /** The single-position index: the ranges' solved partitions and, solved here, the ones they share. */
 function joinSingles(parts: readonly RangeFinished[], options: FinishRequest['options'], work: WorkDir): SectionSource {
   const out = work.create('singles');
-  const rb = new RetrievalBuilder({ bits: gameBits(options.games), partitionBits: partitionBitsFor(options.expectedSingles) }, (chunk) => out.append(chunk));
+  const rb = new RetrievalBuilder({ bits: gameBits(options.games), partitionBits: partitionBitsFor(options.expectedSingles, gameBits(options.games)) }, (chunk) => out.append(chunk));
   for (const f of parts) {
     const file = ScratchFile.reopen(f.singles!.path, f.singles!.size, 0);
     try {
@@ -269,11 +270,11 @@ function joinSingles(parts: readonly RangeFinished[], options: FinishRequest['op
   return fileSection(SECTION.SINGLES, out);
 }
 
-function copyFile(path: string, size: number, write: (bytes: Uint8Array) => void): void {
+/** The bytes of a scratch file written by a thread, in pieces. */
+function* fileChunksAt(path: string, size: number): Generator<Uint8Array> {
   const file = ScratchFile.reopen(path, size, 0);
   try {
-    const chunk = 1 << 22;
-    for (let o = 0; o < size; o += chunk) write(file.read(o, Math.min(chunk, size - o)));
+    yield* fileChunks((o, n) => file.read(o, n), size);
   } finally {
     file.close();
   }

@@ -41,6 +41,8 @@ export class BookGameVisitor implements PgnVisitor {
     this.result = 0;
   }
 
+  readonly tagNames = ['Result'];
+
   tag(name: string, value: string): void {
     if (name === 'Result') this.result = value === '1-0' ? 1 : value === '0-1' ? -1 : 0;
   }

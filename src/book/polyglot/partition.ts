@@ -18,6 +18,7 @@ import { PgnParser } from '../../pgn/parser.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookGameVisitor, type GameSink } from './collect.js';
 import { BookAccumulator, type MakeOptions } from './make.js';
+import { sharedInts } from '../sharedBuffers.js';
 
 export interface PartitionSetup {
   /** This participant's partition, and the number of partitions. */
@@ -40,8 +41,6 @@ export interface ParsedChunk {
   errors: PgnGameError[];
   /** Highest game number met in the chunk (games are numbered from 1 in each chunk). */
   lastGame: number;
-  /** Line breaks in the chunk (error lines are numbered from 1 in each chunk). */
-  lines: number;
   rejected: Record<string, number>;
   /** The chunk's input, handed back for reuse. */
   input: Uint8Array;
@@ -71,15 +70,15 @@ export class Partition {
     this.acc = new BookAccumulator(setup.expected);
   }
 
-  /** Parses one chunk into per-partition parts. */
-  parse(id: number, file: string, bytes: Uint8Array): ParsedChunk {
+  /** Parses one chunk, whose first line is `line` of its file, into per-partition parts. */
+  parse(id: number, file: string, bytes: Uint8Array, line: number): ParsedChunk {
     const sink = new PartitionSink(this.setup.partitions, this);
     const errors: PgnGameError[] = [];
     const book = new BookGameVisitor(sink, this.setup.maxPly, (e) => errors.push(e));
     const filter = this.setup.filter === undefined ? undefined : new PgnFilter(this.setup.filter);
     const tracked = new LastGame(filter === undefined ? book : filterVisitor(filter, book));
     const parser = new PgnParser(tracked);
-    parser.begin(file);
+    parser.begin(file, { line });
     parser.push(bytes);
     parser.end();
     return {
@@ -90,7 +89,6 @@ export class Partition {
       games: book.games,
       errors,
       lastGame: tracked.lastGame,
-      lines: countLines(bytes),
       rejected: filter === undefined ? {} : { ...filter.rejected },
       input: bytes,
     };
@@ -120,7 +118,7 @@ export class Partition {
     for (let i = pool.length - 1; i >= 0; i--) if (pool[i]!.length >= min) return pool.splice(i, 1)[0]!;
     let n = 1 << 18;
     while (n < min) n *= 2;
-    return new Int32Array(n);
+    return sharedInts(n);
   }
 
   give(b: Int32Array): void {
@@ -186,12 +184,6 @@ class PartitionSink implements GameSink {
   }
 }
 
-function countLines(buf: Uint8Array): number {
-  let n = 0;
-  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
-  return n;
-}
-
 /**
  * A visitor passed through, noting the number of the last game begun (or broken): a chunk's
  * game numbers continue from the chunks before it.
@@ -199,7 +191,11 @@ function countLines(buf: Uint8Array): number {
 export class LastGame implements PgnVisitor {
   lastGame = 0;
 
-  constructor(private readonly inner: PgnVisitor) {}
+  readonly tagNames: readonly string[] | undefined;
+
+  constructor(private readonly inner: PgnVisitor) {
+    this.tagNames = inner.tagNames;
+  }
 
   beginGame(loc: Parameters<NonNullable<PgnVisitor['beginGame']>>[0]): void {
     this.lastGame = loc.game;

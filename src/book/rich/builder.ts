@@ -11,7 +11,7 @@
  * result counts as unfinished: a draw in make-book's counters, outside the W/D/L statistics.
  */
 import type { Position } from '../../core/position.js';
-import { STARTING_FEN, makeFen } from '../../notation/fen.js';
+import { STARTING_FEN, makeFen, positionFromFen } from '../../notation/fen.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { rating } from './build.js';
 import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from './plyLog.js';
@@ -79,6 +79,8 @@ export class BookBuilder implements PgnVisitor {
     this.startFen = undefined;
   }
 
+  readonly tagNames = ['Result', 'WhiteElo', 'BlackElo', 'Date', 'UTCDate', 'TimeControl'];
+
   tag(name: string, value: string): void {
     switch (name) {
       case 'Result':
@@ -104,6 +106,10 @@ export class BookBuilder implements PgnVisitor {
 
   endTags(pos: Position): void {
     this.firstBlack = pos.turn;
+    if (isStandardStart(pos)) {
+      this.startFen = undefined;
+      return;
+    }
     const fen = makeFen(pos);
     this.startFen = fen === STARTING_FEN ? undefined : fen;
   }
@@ -179,4 +185,19 @@ export class BookBuilder implements PgnVisitor {
     this.keysHi = hi;
     this.moves = mv;
   }
+}
+
+const START = positionFromFen(STARTING_FEN);
+
+/**
+ * Whether makeFen(pos) would be STARTING_FEN, told from what it reads without writing the FEN:
+ * nearly every game starts there, and a FEN a game was the largest allocation of parsing.
+ */
+function isStandardStart(pos: Position): boolean {
+  if (!START.ok) return false;
+  const s = START.value;
+  if (pos.turn !== s.turn || pos.castling !== s.castling || pos.epSquare !== s.epSquare || pos.halfmoves !== s.halfmoves || pos.fullmoves !== s.fullmoves) return false;
+  for (let i = 0; i < 4; i++) if (pos.castleRook[i] !== s.castleRook[i]) return false;
+  for (let sq = 0; sq < 64; sq++) if (pos.board[sq] !== s.board[sq]) return false;
+  return true;
 }

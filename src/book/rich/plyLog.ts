@@ -21,6 +21,7 @@
  * cell, game, ply | rating << 16 (the mover's rating, 0 = none; ratings are at most 4000).
  */
 import type { RunRow } from './runs.js';
+import { sharedInts } from '../sharedBuffers.js';
 
 /** Results from the mover's side, as `count` takes them. */
 export const MOVER_WIN = 1;
@@ -62,7 +63,7 @@ export class PlyLog {
     shared = false,
   ) {
     // The OS hands out the buffer's pages as records reach them.
-    this.words = shared ? new Int32Array(new SharedArrayBuffer(capacity * RECORD_BYTES)) : new Int32Array(capacity * W);
+    this.words = shared ? sharedInts(capacity * W) : new Int32Array(capacity * W);
   }
 
   /** The buffer of every record (shared when the log was made so). */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readPgn } from '../../pgn/reader.js';
 import type { ByteSource } from './reader.js';
 import { HEADER_BYTES, Retrieval, RetrievalError } from './retrieval.js';
-import { PARTITION_KEYS, RetrievalBuilder, buildRetrieval, partitionBitsFor, type RetrievalOptions } from './retrievalBuilder.js';
+import { PAPER_PARTITION_KEYS, PARTITION_KEYS, RetrievalBuilder, buildRetrieval, partitionBitsFor, type RetrievalOptions } from './retrievalBuilder.js';
 import { randomKeys, xorshift32 as rng, type KeySet } from '../../../test/support/randomKeys.js';
 
 const SAMPLE = fileURLToPath(new URL('../../../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -226,10 +226,12 @@ test('builder input errors: partition order, value range, options, add after fin
   for (const o of [{ bits: 0 }, { bits: 33 }, { bits: 8, partitionBits: 21 }, { bits: 8, partitionBits: -1 }, { bits: 8, seed: 0.5 }]) {
     expectError('ERR_RETRIEVAL_OPTIONS', () => new RetrievalBuilder(o, () => {}));
   }
-  assert.equal(partitionBitsFor(0), 0);
-  assert.equal(partitionBitsFor(PARTITION_KEYS), 0);
-  assert.equal(partitionBitsFor(PARTITION_KEYS + 1), 1);
-  assert.equal(partitionBitsFor(400 * PARTITION_KEYS), 9);
+  assert.equal(partitionBitsFor(0, 19), 0);
+  assert.equal(partitionBitsFor(PARTITION_KEYS, 19), 0);
+  assert.equal(partitionBitsFor(PARTITION_KEYS + 1, 31), 1);
+  assert.equal(partitionBitsFor(400 * PARTITION_KEYS, 19), 9);
+  assert.equal(partitionBitsFor(PAPER_PARTITION_KEYS, 32), 0);
+  assert.equal(partitionBitsFor(400 * PAPER_PARTITION_KEYS, 32), 9);
 });
 
 test('positional reads: the same answers, one read per query when the four slots lie within 4 KiB (short segments, values up to 31 bits), else four', () => {

@@ -420,9 +420,15 @@ export class TbkBook {
 }
 
 /** The HALVED section: u32 count, then per position u32 key high, u32 key low, u16 moves, and per move u16 move, u16 n, u16 sum. */
-export function encodeHalved(list: readonly { keyHi: number; keyLo: number; moves: Uint16Array; n: Uint16Array; sum: Uint16Array }[]): Uint8Array {
+/** The bytes encodeHalved gives for positions with these numbers of moves. */
+export function halvedLength(list: readonly { moves: { length: number } }[]): number {
   let size = 4;
   for (const h of list) size += 10 + 6 * h.moves.length;
+  return size;
+}
+
+export function encodeHalved(list: readonly { keyHi: number; keyLo: number; moves: Uint16Array; n: Uint16Array; sum: Uint16Array }[]): Uint8Array {
+  const size = halvedLength(list);
   const b = new Uint8Array(size);
   const v = new DataView(b.buffer);
   v.setUint32(0, list.length, true);
