@@ -2,8 +2,8 @@
  * `--threads N` builds the same book as one thread and reports broken games at the same
  * file:line and game number, whatever the chunking: checked on 2,000 real games with broken
  * games planted across chunk boundaries, two input files, gzip and plain, some games with
- * old Mac line ends (a lone carriage return) and some with comments never closed, whose
- * message names the line the comment opened on. Both the `.bin` and the `.tbk` builds.
+ * old Mac line ends (a lone carriage return) and some with comments or variations never
+ * closed, whose message names the line they opened on. Both the `.bin` and the `.tbk` builds.
  */
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { makeBook, type MakeBookOptions } from '../src/book/node/makeBook.js';
 import { buildTbk } from '../src/book/node/tbkBuild.js';
-import { lastGameStart, lineBreaks } from '../src/book/node/parallel.js';
+import { lastGameStart } from '../src/book/node/parallel.js';
 import type { PgnGameError } from '../src/pgn/visitor.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -37,6 +37,7 @@ test('threads: same book, same error locations, same counts', async () => {
   const broken = games.map((g, i) => {
     if (i % 61 === 3) return g.replace(/\n/g, '\r');
     if (i % 89 === 7) return g.replace(/\n1\. /, '\n{ never closed\n1. ');
+    if (i % 83 === 11) return g.replace(/\n1\. (\S+) /, '\n1. $1 (1. d4\n');
     if (i % 97 !== 5) return g;
     if (i % 3 === 0) return g.replace(/\n1\. (\S+)/, '\n1. Ke5');
     if (i % 3 === 1) return g.replace(/ (1-0|0-1|1\/2-1\/2)\s*$/, '');
@@ -52,6 +53,8 @@ test('threads: same book, same error locations, same counts', async () => {
   // The comments' messages name their lines in the file, far past the first chunk.
   const opened = one.errors.filter((e) => /comment opened at line \d+/.test(e.message));
   assert.ok(opened.length >= 10 && opened.some((e) => e.line > 10000), opened.map((e) => `${e.line}: ${e.message}`).join('\n'));
+  const variations = one.errors.filter((e) => /variation opened at line \d+/.test(e.message));
+  assert.ok(variations.length >= 10 && variations.some((e) => e.opened! > 10000 && e.message.includes(`line ${e.opened}`)), variations.map((e) => `${e.line}: ${e.message}`).join('\n'));
   for (const [threads, chunkBytes] of [
     [2, 32 << 10],
     [3, 50 << 10],
@@ -92,26 +95,6 @@ test('chunks are cut where the reader starts a game', () => {
   assert.equal(lastGameStart(enc('{ comment\n[Event "x"] } 1-0\n')), 10);
   assert.equal(lastGameStart(enc('[Result "1-0"]\n1. e4 1-0\n\n[Result "0-1"]\n1. d4 0-1\n')), 26);
   assert.equal(lastGameStart(enc('1. e4 e5 2. Nf3 Nc6')), -1);
-});
-
-test('line breaks are counted as the scanner counts them, at any alignment and length', () => {
-  const reference = (b: Uint8Array): number => {
-    let n = 0;
-    for (let i = 0; i < b.length; i++) if (b[i] === 10 || (b[i] === 13 && b[i + 1] !== 10)) n++;
-    return n;
-  };
-  // Bytes near a line feed's bit pattern too (0x0b, 0x8a, 0x00, 0x09), where a word-wise test could slip.
-  const alphabet = [10, 13, 0x0b, 0x8a, 0, 9, 0x2a, 65];
-  let seed = 7;
-  const rnd = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
-  for (let t = 0; t < 3000; t++) {
-    const big = new Uint8Array(rnd(t % 10 === 0 ? 3000 : 80) + 8).map(() => alphabet[rnd(alphabet.length)]!);
-    const b = big.subarray(rnd(5), big.length - rnd(4));
-    assert.equal(lineBreaks(b), reference(b), `${b.length} bytes at offset ${b.byteOffset}`);
-  }
-  assert.equal(lineBreaks(new TextEncoder().encode('a\r\nb\rc\n\r')), 4);
-  // Nothing but line feeds: every byte of every word counts (no count may overflow its byte).
-  assert.equal(lineBreaks(new Uint8Array(3001).fill(10)), 3001);
 });
 
 test('no thread of a build detaches a buffer (it would slow every typed-array loop after it)', () => {

@@ -70,7 +70,7 @@ export abstract class ChunkedInput {
   protected abstract scan(buf: Uint8Array, i: number, end: number, final: boolean): number;
   /** Whether a game is open (its text must be kept across chunks). */
   protected abstract inGame(): boolean;
-  protected abstract fail(kind: PgnErrorKind, message: string, tok: number, resync?: boolean, where?: { line: number; column: number }): void;
+  protected abstract fail(kind: PgnErrorKind, message: string, tok: number, resync?: boolean, where?: { line: number; column: number }, opened?: number): void;
 
   protected resetInput(name: string): void {
     this.file = name;

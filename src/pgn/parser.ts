@@ -204,7 +204,8 @@ export class PgnParser extends PgnScanner {
 
   protected onResult(result: string, buf: Uint8Array, tok: number, end: number): void {
     if (this.depth > 0) {
-      this.fail('unmatched-parenthesis', `result ${result} inside the variation opened at line ${this.varLine[this.depth]}`, tok);
+      const opened = this.varLine[this.depth]!;
+      this.fail('unmatched-parenthesis', `result ${result} inside the variation opened at line ${opened}`, tok, true, undefined, opened);
       return;
     }
     if (this.captureText) this.v.gameText!(this.gameText(buf, end));
@@ -215,7 +216,8 @@ export class PgnParser extends PgnScanner {
 
   protected onNextGame(tok: number): void {
     if (this.depth > 0) {
-      this.fail('unmatched-parenthesis', `the variation opened at line ${this.varLine[this.depth]} is not closed before the next game`, tok, false);
+      const opened = this.varLine[this.depth]!;
+      this.fail('unmatched-parenthesis', `the variation opened at line ${opened} is not closed before the next game`, tok, false, undefined, opened);
     } else {
       this.fail('missing-result', 'the game has no result token before the next game', tok, false);
     }
@@ -224,16 +226,17 @@ export class PgnParser extends PgnScanner {
   protected onEndOfFile(inComment: boolean): void {
     if (this.g === TAGS) this.fail('missing-result', 'the file ends after the tags, before any movetext or result', 0);
     else if (this.g === MOVETEXT) {
-      if (inComment) this.fail('truncated', `the file ends inside the comment opened at line ${this.commentLine}`, 0);
-      else if (this.depth > 0) this.fail('truncated', `the file ends inside the variation opened at line ${this.varLine[this.depth]}`, 0);
+      if (inComment) this.fail('truncated', `the file ends inside the comment opened at line ${this.commentLine}`, 0, true, undefined, this.commentLine);
+      else if (this.depth > 0) this.fail('truncated', `the file ends inside the variation opened at line ${this.varLine[this.depth]}`, 0, true, undefined, this.varLine[this.depth]);
       else this.fail('missing-result', 'the file ends before the game has a result', 0);
     }
     this.stopGame();
   }
 
-  protected fail(kind: PgnErrorKind, message: string, tok: number, resync = true, where?: { line: number; column: number }): void {
+  protected fail(kind: PgnErrorKind, message: string, tok: number, resync = true, where?: { line: number; column: number }, opened?: number): void {
     if (this.g === OUTSIDE && resync) this.startGame(tok);
     const e: PgnGameError = { ...this.loc(tok), ...where, kind, message };
+    if (opened !== undefined) e.opened = opened;
     this.errors++;
     this.errorsByKind[kind] = (this.errorsByKind[kind] ?? 0) + 1;
     this.v.error?.(e);

@@ -356,7 +356,7 @@ export abstract class PgnScanner extends ChunkedInput {
         if (bytesEqual(buf, i, end, '[Event ')) {
           this.lex = NORMAL;
           if (this.g === OUTSIDE) return i;
-          this.fail('truncated', `comment opened at line ${this.commentLine} is not closed before the next game`, i, false);
+          this.fail('truncated', `comment opened at line ${this.commentLine} is not closed before the next game`, i, false, undefined, this.commentLine);
           return i;
         }
       }

@@ -35,6 +35,8 @@ export type PgnErrorKind =
 export interface PgnGameError extends PgnLocation {
   kind: PgnErrorKind;
   message: string;
+  /** For a comment or variation never closed: the line it opened on, which `message` names too. */
+  opened?: number;
 }
 
 export interface PgnVisitor {

@@ -8,7 +8,7 @@ import type { MakeOptions } from '../polyglot/make.js';
 import { Partition, type FinishedPartition, type ParsedChunk, type PartitionSetup } from '../polyglot/partition.js';
 
 export type ToWorker =
-  | { type: 'parse'; id: number; file: string; bytes: Uint8Array; line: number }
+  | { type: 'parse'; id: number; file: string; bytes: Uint8Array }
   | { type: 'part'; id: number; data: Int32Array; length: number }
   | { type: 'finish'; options: MakeOptions };
 
@@ -22,7 +22,7 @@ if (parentPort !== null) {
   const partition = new Partition(workerData as PartitionSetup);
   port.on('message', (m: ToWorker) => {
     if (m.type === 'parse') {
-      const r = partition.parse(m.id, m.file, m.bytes, m.line);
+      const r = partition.parse(m.id, m.file, m.bytes);
       const msg: FromWorker = { type: 'parsed', ...r };
       port.postMessage(msg);
     } else if (m.type === 'part') {

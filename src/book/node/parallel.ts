@@ -90,7 +90,7 @@ export async function runThreaded(
     post(m) {
       setImmediate(() => {
         try {
-          if (m.type === 'parse') onMessage({ type: 'parsed', ...local.parse(m.id, m.file, m.bytes, m.line) });
+          if (m.type === 'parse') onMessage({ type: 'parsed', ...local.parse(m.id, m.file, m.bytes) });
           else if (m.type === 'part') {
             const ids = local.part(m.id, m.data, m.length);
             if (ids.length > 0) onMessage({ type: 'ack', ids });
@@ -123,7 +123,7 @@ export async function runThreaded(
     if (failed !== undefined) throw failed;
   };
 
-  const send = async (file: string, bytes: Uint8Array, line: number, newFile: boolean): Promise<void> => {
+  const send = async (file: string, bytes: Uint8Array, newFile: boolean): Promise<void> => {
     await until(() => inFlight < threads * 2);
     const id = jobs.length;
     let by = threads - 1;
@@ -131,11 +131,11 @@ export async function runThreaded(
     parsing[by]!++;
     jobs.push({ file, newFile, acks: 0, by });
     inFlight++;
-    participants[by]!.post({ type: 'parse', id, file, bytes, line });
+    participants[by]!.post({ type: 'parse', id, file, bytes });
   };
 
   try {
-    for await (const c of gameChunks(inputs, chunkBytes, inputPool, (r) => (raw = r))) await send(c.file, c.bytes, c.line, c.newFile);
+    for await (const c of gameChunks(inputs, chunkBytes, inputPool, (r) => (raw = r))) await send(c.file, c.bytes, c.newFile);
     await until(() => inFlight === 0);
     for (const p of participants) p.post({ type: 'finish', options: finishOptions(opts) });
     await until(() => finished.length === threads);
@@ -189,11 +189,12 @@ export function mergePartitions(parts: readonly Uint8Array[]): Uint8Array {
 
 /**
  * The counts of chunks parsed elsewhere, taken in input order: games per file and in all, and
- * the errors, their game numbers going on across a file's chunks (their lines are the file's:
- * each chunk is parsed from its first line, gameChunks).
+ * the errors, placed in their files: a chunk is parsed from its line 1 and game 1, and its lines
+ * (as the scanner counts them) and games are added to those of the chunks before it.
  */
 export class ChunkTally {
   private games = 0;
+  private lines = 0;
 
   constructor(
     readonly counts: Counts,
@@ -201,9 +202,13 @@ export class ChunkTally {
     private readonly onError: (e: PgnGameError) => void,
   ) {}
 
-  take(file: string, newFile: boolean, r: { errors: readonly PgnGameError[]; lastGame: number; parsed: number; games: number; rejected: Record<string, number> }): void {
-    if (newFile) this.games = 0;
-    for (const e of r.errors) this.onError({ ...e, game: e.game + this.games });
+  take(file: string, newFile: boolean, r: { errors: readonly PgnGameError[]; lines: number; lastGame: number; parsed: number; games: number; rejected: Record<string, number> }): void {
+    if (newFile) {
+      this.games = 0;
+      this.lines = 0;
+    }
+    for (const e of r.errors) this.onError(this.placed(e));
+    this.lines += r.lines;
     this.games += r.lastGame;
     this.perFile.get(file)!.games += r.parsed;
     const c = this.counts;
@@ -212,18 +217,26 @@ export class ChunkTally {
     c.used += r.games;
     for (const [k, v] of Object.entries(r.rejected)) c.rejected[k] = (c.rejected[k] ?? 0) + v;
   }
+
+  /** An error of the current chunk with its file's line and game numbers, in its message too (the line a comment or variation opened on). */
+  private placed(e: PgnGameError): PgnGameError {
+    const out: PgnGameError = { ...e, line: e.line + this.lines, game: e.game + this.games };
+    if (e.opened !== undefined) {
+      out.opened = e.opened + this.lines;
+      out.message = e.message.replace(`line ${e.opened}`, `line ${out.opened}`);
+    }
+    return out;
+  }
 }
 
 /**
  * The inputs cut into chunks of about `chunkBytes` that end before a game start (the last
- * chunk of a file at its end), in order, each with the number of its first line in its file;
- * `onRaw` hears the input bytes read so far.
+ * chunk of a file at its end), in order; `onRaw` hears the input bytes read so far.
  */
-export async function* gameChunks(inputs: Input[], chunkBytes: number, pool: Uint8Array[], onRaw: (raw: number) => void): AsyncGenerator<{ file: string; bytes: Uint8Array; line: number; newFile: boolean }> {
+export async function* gameChunks(inputs: Input[], chunkBytes: number, pool: Uint8Array[], onRaw: (raw: number) => void): AsyncGenerator<{ file: string; bytes: Uint8Array; newFile: boolean }> {
   let before = 0;
   for (const input of inputs) {
     const source = input.source;
-    let line = 1;
     // Chunks are gathered until there are enough bytes, then cut before the last game start.
     let parts: Uint8Array[] = [];
     let size = 0;
@@ -242,51 +255,12 @@ export async function* gameChunks(inputs: Input[], chunkBytes: number, pool: Uin
       const rest = all.slice(cut);
       parts = [rest];
       size = rest.length;
-      const bytes = all.subarray(0, cut);
-      yield { file: source.name, bytes, line, newFile };
-      line += lineBreaks(bytes);
+      yield { file: source.name, bytes: all.subarray(0, cut), newFile };
       newFile = false;
     }
-    if (size > 0 || newFile) yield { file: source.name, bytes: concat(parts, size, pool), line, newFile };
+    if (size > 0 || newFile) yield { file: source.name, bytes: concat(parts, size, pool), newFile };
     before += source.size ?? 0;
   }
-}
-
-/**
- * The line breaks in `buf` as the PGN scanner counts them (pgn/scanner.ts): a line feed, a
- * carriage return and line feed, or a lone carriage return. A chunk never ends between the two
- * bytes of a pair: it ends before a game start. The main thread counts every chunk while the
- * workers parse, so line feeds are counted four bytes at a time (the zero-byte test of Hacker's
- * Delight, 6-1, exact form: no borrow crosses bytes): half the time of a byte loop.
- */
-export function lineBreaks(buf: Uint8Array): number {
-  let n = 0;
-  const end = buf.length;
-  let i = 0;
-  while (i < end && ((buf.byteOffset + i) & 3) !== 0) if (buf[i++] === 10) n++;
-  const words = i < end ? (end - i) >>> 2 : 0;
-  const w = words > 0 ? new Int32Array(buf.buffer, buf.byteOffset + i, words) : new Int32Array(0);
-  // Each byte of `lanes` counts the line feeds in that byte of the words, up to 64 of them.
-  let lanes = 0;
-  for (let k = 0; k < words; k++) {
-    const x = w[k]! ^ 0x0a0a0a0a;
-    lanes += (~((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080) & 0x80808080) >>> 7;
-    if ((k & 63) === 63) {
-      n += sumLanes(lanes);
-      lanes = 0;
-    }
-  }
-  n += sumLanes(lanes);
-  for (i += words * 4; i < end; i++) if (buf[i] === 10) n++;
-  // Lone carriage returns, in the rare file that has carriage returns at all.
-  for (let r = buf.indexOf(13); r >= 0; r = buf.indexOf(13, r + 1)) if (buf[r + 1] !== 10) n++;
-  return n;
-}
-
-/** The four bytes of `x` added. */
-function sumLanes(x: number): number {
-  const pairs = (x & 0x00ff00ff) + ((x >>> 8) & 0x00ff00ff);
-  return (pairs & 0xffff) + (pairs >>> 16);
 }
 
 /**

@@ -107,14 +107,14 @@ export async function readInputsThreaded(inputs: Input[], o: ThreadedReadOptions
     while (!ready() && failed === undefined) await new Promise<void>((r) => (wake = r));
     if (failed !== undefined) throw failed;
   };
-  const send = async (file: string, bytes: Uint8Array, line: number, newFile: boolean): Promise<void> => {
+  const send = async (file: string, bytes: Uint8Array, newFile: boolean): Promise<void> => {
     // Parsed chunks waiting for an earlier one count too: a slow worker holds the rest back.
     await until(() => inFlight + done.size + held() < window);
     let by = jobs.length % o.threads;
     if (own?.inTurn !== true) for (let i = 0; i < o.threads; i++) if (busy[i]! < busy[by]!) by = i;
     busy[by]!++;
     inFlight++;
-    const plain: ParseRequest = { id: jobs.length, file, bytes, line };
+    const plain: ParseRequest = { id: jobs.length, file, bytes };
     const req = own?.request?.(plain) ?? plain;
     jobs.push({ file, newFile });
     // The chunk is a shared buffer (gameChunks): passed by reference, nothing detached.
@@ -122,7 +122,7 @@ export async function readInputsThreaded(inputs: Input[], o: ThreadedReadOptions
   };
 
   try {
-    for await (const c of gameChunks(inputs, CHUNK_BYTES, pool, (r) => (raw = r))) await send(c.file, c.bytes, c.line, c.newFile);
+    for await (const c of gameChunks(inputs, CHUNK_BYTES, pool, (r) => (raw = r))) await send(c.file, c.bytes, c.newFile);
     await until(() => inFlight === 0);
   } finally {
     if (own === undefined) await Promise.all(workers.map((w) => w.terminate()));

@@ -25,8 +25,6 @@ export interface ParseRequest {
   id: number;
   file: string;
   bytes: Uint8Array;
-  /** The chunk's first line in its file (gameChunks). */
-  line: number;
 }
 
 export interface ParsedGames {
@@ -44,6 +42,8 @@ export interface ParsedGames {
   errors: PgnGameError[];
   /** The parser's number of the last game begun (error game numbers continue across chunks). */
   lastGame: number;
+  /** Line breaks in the chunk, as the scanner counts them (error lines are numbered from 1 in each chunk). */
+  lines: number;
   rejected: Record<string, number>;
   input: Uint8Array;
 }
@@ -85,7 +85,7 @@ export function parseChunk(setup: ParseSetup, req: ParseRequest, into?: PlyLog):
   const filter = setup.filter === undefined ? undefined : new PgnFilter(setup.filter);
   const tracked = new LastGame(filter === undefined ? builder : filterVisitor(filter, builder));
   const parser = new PgnParser(tracked);
-  parser.begin(req.file, { line: req.line });
+  parser.begin(req.file);
   parser.push(req.bytes);
   parser.end();
   builder.flushGames();
@@ -100,6 +100,7 @@ export function parseChunk(setup: ParseSetup, req: ParseRequest, into?: PlyLog):
     positions: builder.positions,
     errors,
     lastGame: tracked.lastGame,
+    lines: parser.currentLine - 1,
     rejected: filter === undefined ? {} : { ...filter.rejected },
     input: req.bytes,
   };

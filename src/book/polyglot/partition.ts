@@ -41,6 +41,8 @@ export interface ParsedChunk {
   errors: PgnGameError[];
   /** Highest game number met in the chunk (games are numbered from 1 in each chunk). */
   lastGame: number;
+  /** Line breaks in the chunk, as the scanner counts them (error lines are numbered from 1 in each chunk). */
+  lines: number;
   rejected: Record<string, number>;
   /** The chunk's input, handed back for reuse. */
   input: Uint8Array;
@@ -70,15 +72,15 @@ export class Partition {
     this.acc = new BookAccumulator(setup.expected);
   }
 
-  /** Parses one chunk, whose first line is `line` of its file, into per-partition parts. */
-  parse(id: number, file: string, bytes: Uint8Array, line: number): ParsedChunk {
+  /** Parses one chunk into per-partition parts. */
+  parse(id: number, file: string, bytes: Uint8Array): ParsedChunk {
     const sink = new PartitionSink(this.setup.partitions, this);
     const errors: PgnGameError[] = [];
     const book = new BookGameVisitor(sink, this.setup.maxPly, (e) => errors.push(e));
     const filter = this.setup.filter === undefined ? undefined : new PgnFilter(this.setup.filter);
     const tracked = new LastGame(filter === undefined ? book : filterVisitor(filter, book));
     const parser = new PgnParser(tracked);
-    parser.begin(file, { line });
+    parser.begin(file);
     parser.push(bytes);
     parser.end();
     return {
@@ -89,6 +91,7 @@ export class Partition {
       games: book.games,
       errors,
       lastGame: tracked.lastGame,
+      lines: parser.currentLine - 1,
       rejected: filter === undefined ? {} : { ...filter.rejected },
       input: bytes,
     };
