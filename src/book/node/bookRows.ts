@@ -60,7 +60,7 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSou
   const last = work.create('singles');
   spillTable(table, last);
   runs.push(last);
-  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 })));
+  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 })));
 }
 
 /**

@@ -48,8 +48,6 @@ export class CellRunReader implements RowSource {
   private readonly file: ScratchFile;
   private reader: RunReader | undefined;
   private cell: number;
-  /** Where the reader's bytes are read into before it copies them: one buffer, not one a read. */
-  private spare = new Uint8Array(0);
 
   constructor(
     private readonly run: CellRun,
@@ -68,7 +66,10 @@ export class CellRunReader implements RowSource {
       while (this.cell < this.to && o[this.cell] === o[this.cell + 1]) this.cell++;
       if (this.cell >= this.to) return false;
       // One reader for every segment: a run of its own each, read through the same buffer.
-      if (this.reader === undefined) this.reader = new RunReader((at, n) => this.readAt(at, n), o[this.cell]!, o[this.cell + 1]!, this.run.path);
+      if (this.reader === undefined) {
+        const file = this.file;
+        this.reader = new RunReader((at, n) => file.read(at, n), o[this.cell]!, o[this.cell + 1]!, this.run.path, (into, at) => file.readInto(into, at));
+      }
       else this.reader.seek(o[this.cell]!, o[this.cell + 1]!);
       this.cell++;
     }
@@ -78,10 +79,6 @@ export class CellRunReader implements RowSource {
     this.file.close();
   }
 
-  private readAt(at: number, n: number): Uint8Array {
-    if (this.spare.length < n) this.spare = new Uint8Array(n);
-    return this.file.readInto(this.spare.subarray(0, n), at);
-  }
 }
 
 /** Whether cells [from, to) of the run hold any row. */

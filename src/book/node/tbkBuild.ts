@@ -342,7 +342,7 @@ export class Accumulation {
 export function runMerger(runs: readonly ScratchFile[], log?: PlyLog): RowCursor {
   const table = log === undefined ? undefined : new TableCursor(log);
   if (runs.length === 0 && table !== undefined) return table;
-  const inputs: MergeInput[] = runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path), gameOffset: 0 }));
+  const inputs: MergeInput[] = runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 }));
   if (table !== undefined) inputs.push({ reader: table, gameOffset: 0 });
   return new RunMerger(inputs);
 }

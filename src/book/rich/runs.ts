@@ -180,6 +180,8 @@ export function putVarint(d: Uint8Array, o: number, v: number): number {
 
 /** Where a reader gets its bytes: `length` bytes at `offset` (fewer only at the end). */
 export type ReadAt = (offset: number, length: number) => Uint8Array;
+/** Or, read into `out` in place: the bytes at `offset`, returning the part of `out` filled (less only at the end). */
+export type ReadInto = (out: Uint8Array, offset: number) => Uint8Array;
 
 const WINDOW = 1 << 20;
 /** Longer than any row, so a row never straddles the end of the window. */
@@ -203,6 +205,12 @@ export class RunReader {
     private end: number,
     /** Name used in errors (the file). */
     private readonly name: string,
+    /**
+     * Reads straight into the reader's buffer, where `readAt`'s bytes are copied: a merge of
+     * many runs then holds one buffer a run, not two (36 runs of ten million games on two
+     * threads: 72 MB less at the build's peak).
+     */
+    private readonly readInto?: ReadInto,
   ) {
     this.base = start;
   }
@@ -326,10 +334,15 @@ export class RunReader {
       grown.set(this.window.subarray(this.at));
       this.buffer = grown;
     } else this.buffer.copyWithin(0, this.at, this.window.length);
-    const chunk = this.readAt(from, want);
-    this.buffer.set(chunk, keep);
+    let got: number;
+    if (this.readInto !== undefined) got = this.readInto(this.buffer.subarray(keep, keep + want), from).length;
+    else {
+      const chunk = this.readAt(from, want);
+      this.buffer.set(chunk, keep);
+      got = chunk.length;
+    }
     this.base = from - keep;
-    this.window = this.buffer.subarray(0, keep + chunk.length);
+    this.window = this.buffer.subarray(0, keep + got);
     this.at = 0;
   }
 
