@@ -1,7 +1,7 @@
 /**
- * `npm run bench -- wasm-ab BASE.wasm NEW.wasm [--runs R] [--depth D]`: is one build of the
- * WebAssembly core faster than another? Both search `tabiya bench`'s positions (fresh 16 MB
- * hash each, as the bench does), in alternation in this one process, R times (default 10);
+ * `npm run bench -- wasm-ab BASE.wasm NEW.wasm [--runs R] [--depth D] [--hash MB]`: is one build of
+ * the WebAssembly core faster than another? Both search `tabiya bench`'s positions (fresh 16 MB
+ * hash each, as the bench does, or MB), in alternation in this one process, R times (default 10);
  * the processor time of each search is summed (process.cpuUsage around `go`, so that time the
  * machine gives other jobs is not counted, and table clearing between positions is left out).
  * Prints the best and median of each build, their node counts (a speed change must leave them
@@ -102,16 +102,17 @@ function option(args: string[], name: string, fallback: number): number {
 export function main(args: string[]): void {
   const files = args.filter((a, i) => a.endsWith('.wasm') && !args[i - 1]?.startsWith('--'));
   if (files.length !== 2) {
-    process.stderr.write('usage: npm run bench -- wasm-ab BASE.wasm NEW.wasm [--runs R] [--depth D]\n');
+    process.stderr.write('usage: npm run bench -- wasm-ab BASE.wasm NEW.wasm [--runs R] [--depth D] [--hash MB]\n');
     process.exitCode = 2;
     return;
   }
   const runs = option(args, '--runs', 10);
   const depth = option(args, '--depth', BENCH_DEPTH);
+  const hashMB = option(args, '--hash', BENCH_HASH_MB);
   // As `tabiya bench` runs (src/node/v8flags.ts).
   v8.setFlagsFromString('--no-use-osr');
   const modules = files.map((f) => new WebAssembly.Module(readFileSync(f)));
-  const engines = modules.map((wasm) => new Engine({ hashMB: BENCH_HASH_MB, wasm }));
+  const engines = modules.map((wasm) => new Engine({ hashMB, wasm }));
   // A first, shallower pass compiles the hot functions of both builds before timing.
   for (const e of engines) benchOnce(e, Math.min(depth, 9));
   const times: number[][] = files.map(() => []);
@@ -134,7 +135,7 @@ export function main(args: string[]): void {
     );
   });
   process.stdout.write(`ratio base/new (best): ${(best[0]! / best[1]!).toFixed(3)}${nodes[0] === nodes[1] ? '' : '; NODE COUNTS DIFFER: the search changed'}\n`);
-  process.stdout.write(`load average ${load0.toFixed(2)} before, ${load1.toFixed(2)} after, ${runs} runs each, depth ${depth}\n`);
+  process.stdout.write(`load average ${load0.toFixed(2)} before, ${load1.toFixed(2)} after, ${runs} runs each, depth ${depth}, hash ${hashMB} MB\n`);
 
   const cores = modules.map((m) => new WasmCore(m));
   if (cores.some((c) => c.evaluateRepeat(0) === undefined)) {
