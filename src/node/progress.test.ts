@@ -35,3 +35,26 @@ test('a log of progress ends with where the job ended (100% when it read everyth
     process.stderr.isTTY = isTTY;
   }
 });
+
+test('a resumed job (start) counts only what this run did in its rate and ETA', async () => {
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  const isTTY = process.stderr.isTTY;
+  process.stderr.isTTY = false;
+  process.stderr.write = ((s: string) => (lines.push(s), true)) as typeof process.stderr.write;
+  try {
+    // 900 of 1000 games came from the journal; this run played one in at least 20 ms, so the
+    // 99 left take at least 99 × 20 ms (counting the 900 would say "ETA 0 s").
+    const p = startProgress({ label: 'match', total: 1000, unit: 'games', interval: 0, start: 900 });
+    await new Promise((r) => setTimeout(r, 25));
+    p.update(901);
+    p.stop();
+    const m = /^match: 90\.1% 901 games, ([\d.]+) games\/s, ETA (\d+) s/.exec(lines[0]!);
+    assert.ok(m, lines[0]);
+    assert.ok(Number(m[1]) <= 50, `rate ${m[1]}`);
+    assert.ok(Number(m[2]) >= 2, `ETA ${m[2]}`);
+  } finally {
+    process.stderr.write = write;
+    process.stderr.isTTY = isTTY;
+  }
+});

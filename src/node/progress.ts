@@ -19,11 +19,14 @@ export interface ProgressOptions {
   quiet?: boolean;
   /** Seconds between lines when stderr is not a TTY. */
   interval?: number;
+  /** Amount already done when this run starts (a resumed match): rate and ETA count only what this run does. */
+  start?: number;
 }
 
 export function startProgress(opts: ProgressOptions): Progress {
   if (opts.quiet) return { update() {}, stop() {} };
   const started = Date.now();
+  const start = opts.start ?? 0;
   if (process.stderr.isTTY && opts.total > 0) {
     const bar = new cliProgress.SingleBar(
       {
@@ -35,11 +38,11 @@ export function startProgress(opts: ProgressOptions): Progress {
       },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(opts.total, 0, { rate: '', extra: '' });
+    bar.start(opts.total, start, { rate: '', extra: '' });
     return {
       update(done, extra = '') {
         const secs = (Date.now() - started) / 1000;
-        bar.update(done, { rate: `${formatRate(done / Math.max(secs, 1e-3))} ${opts.unit}/s`, extra });
+        bar.update(done, { rate: `${formatRate((done - start) / Math.max(secs, 1e-3))} ${opts.unit}/s`, extra });
       },
       stop() {
         bar.stop();
@@ -52,7 +55,7 @@ export function startProgress(opts: ProgressOptions): Progress {
   let last: { done: number; extra: string } | undefined;
   const line = (done: number, extra: string, now: number, final: boolean): void => {
     const secs = (now - started) / 1000;
-    const rate = done / Math.max(secs, 1e-3);
+    const rate = (done - start) / Math.max(secs, 1e-3);
     const pct = opts.total > 0 ? ` ${((100 * done) / opts.total).toFixed(1)}%` : '';
     const eta = final ? `, in ${secs.toFixed(1)} s` : opts.total > 0 && rate > 0 ? `, ETA ${Math.round((opts.total - done) / rate)} s` : '';
     process.stderr.write(`${opts.label}:${pct} ${done} ${opts.unit}, ${formatRate(rate)} ${opts.unit}/s${eta} ${extra}\n`);

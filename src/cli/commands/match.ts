@@ -299,7 +299,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const total = schedule.length;
   const text = !a.json;
   const out = (line: string): void => void process.stdout.write(line + '\n');
-  const progress = startProgress({ label: 'match', total, unit: 'games', quiet: a.quiet || (text && process.stdout.isTTY === true) });
+  const progress = startProgress({ label: 'match', total, unit: 'games', start: done.size, quiet: a.quiet || (text && process.stdout.isTTY === true) });
   const names = engines.map((e) => e.name);
   const plan: MatchPlan = {
     engines,
