@@ -2,8 +2,8 @@
  * Default evaluation weights by parameter group ([mg, eg] pairs), read by params.ts.
  * Every group but material fitted by `tabiya tune fit` (Adam, L2 1e-8 toward the previous weights)
  * on the master positions, the 173,556 self-play positions of data/tuning/selfplay-uho-30k.epd.gz
- * and 369,359 positions of 10,027 later self-play games (data/tuning/selfplay2-uho-30k.epd.gz);
- * docs/strength.md §6.
+ * and 369,359 positions of 10,027 later self-play games (data/tuning/selfplay-uho-10k.epd.gz);
+ * the fit is data/params/mix2-selfplay-10k.json, the command in docs/strength.md §6.
  */
 export const DEFAULTS: Readonly<Record<string, readonly (readonly [number, number])[]>> = {
   'material': [
