@@ -114,13 +114,15 @@ test('epd: graded suites (STS c0 "move=points") score the move played, in all an
 test('epd: a solution is found at the iteration from which the best move stays right', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
   try {
-    // WAC.001: the first iterations prefer Ne8; Qg6 (mate in two) takes over at depth 8.
+    // WAC.001: the first iterations prefer Ne8, then Nh5; Qg6 (mate in two, a queen offered to
+    // the f-pawn) takes over at depth 11 (at depth 8 with the evaluation before the refit of
+    // docs/strength.md §6: when a pruned search finds it depends on the evaluation).
     const file = join(dir, 'wac1.epd');
     writeFileSync(file, '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";\n');
-    const r = run('epd', file, '--depth', '9', '--json') as { solutions: { id: string; depth: number }[] };
+    const r = run('epd', file, '--depth', '14', '--json') as { solutions: { id: string; depth: number }[] };
     assert.equal(r.solutions.length, 1);
-    assert.ok(r.solutions[0]!.depth > 1 && r.solutions[0]!.depth <= 9, `found at depth ${r.solutions[0]!.depth}`);
-    const text = execFileSync(process.execPath, [MAIN, 'epd', file, '--depth', '9', '--quiet'], { encoding: 'utf8' });
+    assert.ok(r.solutions[0]!.depth > 1 && r.solutions[0]!.depth <= 14, `found at depth ${r.solutions[0]!.depth}`);
+    const text = execFileSync(process.execPath, [MAIN, 'epd', file, '--depth', '14', '--quiet'], { encoding: 'utf8' });
     assert.match(text, /solved 1\/1, \d+ nodes\/s\nsolutions found after [\d,]+ nodes and [\d.]+ s in all; median [\d,]+ nodes, \d+ ms, depth \d+\n/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
