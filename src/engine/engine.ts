@@ -76,7 +76,7 @@ export class Engine {
   readonly signals: Int32Array;
   readonly settings: EngineSettings = {
     multiPV: 1,
-    moveOverhead: 50,
+    moveOverhead: 10,
     chess960: false,
     ownBook: false,
     bookDepth: 0,

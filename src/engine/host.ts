@@ -48,7 +48,7 @@ export const DEFAULT_CONFIG: EngineConfig = {
   hashMB: 16,
   threads: 1,
   multiPV: 1,
-  moveOverhead: 50,
+  moveOverhead: 10,
   chess960: false,
   ownBook: false,
   bookFile: '',

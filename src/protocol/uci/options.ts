@@ -54,7 +54,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   spin('Threads', 1, 1, 56, 'threads'),
   spin('MultiPV', 1, 1, 256, 'multiPV'),
   check('Ponder', false, undefined),
-  spin('Move Overhead', 50, 0, 5000, 'moveOverhead'),
+  spin('Move Overhead', 10, 0, 5000, 'moveOverhead'),
   check('OwnBook', false, 'ownBook'),
   { name: 'BookFile', type: 'string', default: '<empty>', apply: (v) => ({ bookFile: v === '<empty>' ? '' : v }) },
   ...POLICY_OPTIONS.map(policyOption),

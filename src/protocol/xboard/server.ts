@@ -140,7 +140,7 @@ export class XboardServer {
           `feature myname="${ENGINE_NAME}" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 reuse=1 analyze=1 ` +
             'colors=0 san=0 time=1 draw=0 memory=1 smp=0 name=0 variants="normal,fischerandom" ' +
             'option="OwnBook -check 0" option="BookFile -file " option="Skill Level -spin 20 0 20" ' +
-            'option="Move Overhead -spin 50 0 5000" option="BookAwareSearch -check 0" ' +
+            'option="Move Overhead -spin 10 0 5000" option="BookAwareSearch -check 0" ' +
             'option="BookReturn -check 0" option="BookReturnMargin -spin 30 0 1000" option="BookReturnPlies -spin 4 1 8" ' +
             'option="BookDepth -spin 0 0 1000" option="BookLearning -check 0" ' +
             POLICY_OPTIONS.map(xboardOption).join(' ') +
