@@ -88,6 +88,26 @@ test('core search: no legal move, repetitions, the fifty-move rule and insuffici
   }
   core.setPosition(pos);
   assert.equal(core.isDraw(), true, 'the start position again');
+  // With the search's root given, a repetition of a position before it needs a third occurrence.
+  assert.equal(core.isDraw(-1, 4), false, 'the second occurrence, the first before the root');
+  assert.equal(core.isDraw(-1, 0), false, 'the second occurrence, the first at the root');
+  for (const san of ['Nf3', 'Nf6', 'Ng1', 'Ng8']) pos.play(unwrap(parseSan(pos, san)));
+  core.setPosition(pos);
+  assert.equal(core.isDraw(-1, 4), true, 'the third occurrence');
+  assert.equal(core.isDraw(-1, 3), true, 'the second occurrence after the root');
+});
+
+test('core search: a move back to a position of the game before the root is a draw only as its third occurrence', () => {
+  // King and rook against king: Black can go back to e8 once (its second time there) or, with
+  // one more round in the game, for the third time (a draw by repetition).
+  const e = engine();
+  const round = ['a1a2', 'e8d8', 'a2a1'];
+  e.setPosition('4k3/8/8/8/8/8/8/R3K3 w - - 0 1', round);
+  const twice = e.go({ depth: 12 });
+  assert.ok(twice.score < -300, `a lost position, not a draw by going back to e8 once: ${twice.score}`);
+  e.setPosition('4k3/8/8/8/8/8/8/R3K3 w - - 0 1', [...round, 'd8e8', ...round]);
+  const thrice = e.go({ depth: 12 });
+  assert.deepEqual([thrice.score, thrice.bestMove], [0, (59 << 6) | 60], 'e8 for the third time draws');
 });
 
 test('core search: MultiPV lines are distinct, best first; searchmoves restricts the root; node and depth limits', () => {

@@ -7,15 +7,26 @@
 import { Position } from './position';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } from './types';
 
-/** Repetition or fifty-move draw. Repetitions are looked for back to the last irreversible move or null move. */
-export function isDraw(pos: Position, nullAt: i32): bool {
+/**
+ * Repetition or fifty-move draw. Repetitions are looked for back to the last irreversible move
+ * or null move. A position that repeats one from after the search's root (`rootPly`) is a draw
+ * at once: the side that can repeat it once can repeat it again. One that repeats a position of
+ * the game before the root is a draw only as its third occurrence, since the opponent need not
+ * repeat it (Stockfish's is_draw, Ethereal's boardDrawnByRepetition): scored at once, the
+ * losing side took any move back to an earlier position for a draw and stopped looking for its
+ * best defence. `rootPly` -1 counts every earlier occurrence as the search's own.
+ */
+export function isDraw(pos: Position, nullAt: i32, rootPly: i32 = -1): bool {
   if (pos.halfmoves >= 100) return true;
   const bb = pos.bb;
   let end = pos.ply - pos.halfmoves;
   if (end < nullAt + 1) end = nullAt + 1;
   const k = pos.key;
   const st = pos.stack;
-  for (let i = (pos.ply - 4) << 1, e = end << 1; i >= e; i -= 4) if (unchecked(st[i + 1]) == k) return true;
+  let before = 0;
+  for (let j = pos.ply - 4; j >= end; j -= 2) {
+    if (unchecked(st[(j << 1) + 1]) == k && (j > rootPly || ++before == 2)) return true;
+  }
   // Insufficient material is only possible without pawns, rooks and queens.
   if ((unchecked(bb[PAWN]) | unchecked(bb[8 | PAWN]) | unchecked(bb[ROOK]) | unchecked(bb[8 | ROOK]) |
     unchecked(bb[QUEEN]) | unchecked(bb[8 | QUEEN])) == 0) return pos.isInsufficientMaterial();

@@ -522,9 +522,12 @@ export function hasInsufficientMaterial(color: i32): bool {
 export function repetitions(limit: i32): i32 {
   return pos.repetitions(limit);
 }
-/** The search's draw test (draw.ts); `nullAt` is the ply of the last null move on the line, or -1. */
-export function isDraw(nullAt: i32): bool {
-  return isDraw_(pos, nullAt);
+/**
+ * The search's draw test (draw.ts); `nullAt` is the ply of the last null move on the line, or
+ * -1; `rootPly` the search's root (-1: every earlier position counts as the search's own).
+ */
+export function isDraw(nullAt: i32, rootPly: i32): bool {
+  return isDraw_(pos, nullAt, rootPly);
 }
 export function hasNonPawnMaterial(): bool {
   return hasNonPawnMaterial_(pos);

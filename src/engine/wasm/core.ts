@@ -28,7 +28,7 @@ interface CoreExports {
   isInsufficientMaterial(): number;
   hasInsufficientMaterial(color: number): number;
   repetitions(limit: number): number;
-  isDraw(nullAt: number): number;
+  isDraw(nullAt: number, rootPly: number): number;
   hasNonPawnMaterial(): number;
   moveAt(i: number): number;
   legalMoves(): number;
@@ -271,9 +271,12 @@ export class WasmCore {
     return this.x.repetitions(limit);
   }
 
-  /** The search's draw test (src/wasm/draw.ts isDraw), `nullAt` the ply of the line's last null move or -1. */
-  isDraw(nullAt = -1): boolean {
-    return this.x.isDraw(nullAt) !== 0;
+  /**
+   * The search's draw test (src/wasm/draw.ts isDraw), `nullAt` the ply of the line's last null
+   * move or -1, `rootPly` the search's root (-1: every earlier position is the search's own).
+   */
+  isDraw(nullAt = -1, rootPly = -1): boolean {
+    return this.x.isDraw(nullAt, rootPly) !== 0;
   }
 
   hasNonPawnMaterial(): boolean {

@@ -196,6 +196,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
   t.stopped = false;
   t.seldepth = 0;
   t.nullAt = -1;
+  t.rootPly = pos.ply;
   t.nmpMinPly = 0;
   t.bestMoveChanges = 0;
   t.tt.newSearch();

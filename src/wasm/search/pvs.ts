@@ -61,7 +61,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   if ((++t.nodes & CHECK_MASK) == 0) checkLimits(t);
   if (t.stopped) return 0;
   if (ply > t.seldepth) t.seldepth = ply;
-  if (isDraw(pos, t.nullAt)) return 0;
+  if (isDraw(pos, t.nullAt, t.rootPly)) return 0;
   if (ply >= MAX_PLY - 1) return inCheck ? 0 : evaluateWith(pos, unchecked(t.psqt[ply]));
   if (alpha < -MATE + ply) alpha = -MATE + ply;
   if (beta > MATE - ply - 1) beta = MATE - ply - 1;

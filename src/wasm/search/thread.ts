@@ -59,6 +59,8 @@ export class SearchThread {
   /** Ply from which null moves are not allowed (null-move verification). */
   nmpMinPly: i32 = 0;
   /** Position ply of the last null move on the current line (-1: none); repetitions stop there. */
+  /** Position ply of the search's root: repetitions of positions before it need a third occurrence (draw.ts). */
+  rootPly: i32 = 0;
   nullAt: i32 = -1;
   /** Depth of the current iteration. */
   rootDepth: i32 = 1;
