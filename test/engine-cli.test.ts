@@ -129,6 +129,31 @@ test('epd: a solution is found at the iteration from which the best move stays r
   }
 });
 
+test('epd --threads 2 searches on worker threads and solves what one thread solves', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    const file = join(dir, 'two.epd');
+    // WAC.003 and WAC.004: a rook sacrifice and a mate threat, found within a few plies.
+    writeFileSync(
+      file,
+      [
+        '5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - bm Rg3; id "WAC.003";',
+        'r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm Qxh7+; id "WAC.004";',
+      ].join('\n'),
+    );
+    const one = run('epd', file, '--depth', '8', '--json') as { solved: number; total: number };
+    const two = run('epd', file, '--depth', '8', '--threads', '2', '--json') as { solved: number; total: number; solutions: { nodes: number }[] };
+    assert.deepEqual([one.solved, one.total], [2, 2]);
+    assert.deepEqual([two.solved, two.total], [2, 2]);
+    assert.ok(two.solutions.every((s) => s.nodes > 0));
+    const bad = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '2', '--threads', '0'], { encoding: 'utf8' });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--threads: 0 is out of range/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('analyse --moves takes what book probe takes: one argument of UCI or SAN; the old one-word-per-move form still works', () => {
   const searched = (...moves: string[]): string[] => {
     const r = run('analyse', '--moves', ...moves, '--depth', '2', '--json') as { moves: string[]; bestmove: string };

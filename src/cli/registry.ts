@@ -416,6 +416,7 @@ export function registerCommands(program: Command): void {
     .option('--depth <n>', 'depth per position')
     .option('--nodes <n>', 'nodes per position')
     .option('--hash <mb>', 'hash table size in MB', '64')
+    .option('--threads <n>', 'search threads (Lazy SMP)', '1')
     .option('--limit <n>', 'only the first n positions')
     .option('--quiet', 'no progress on stderr')
     .option('--json', 'print one JSON object')

@@ -7,13 +7,22 @@
  * iteration from which the best move stayed a solution until the end (depth, nodes, time).
  * Totals of these separate two searches that solve the same count, one of them faster.
  *
+ * `--threads N` searches each position with N threads (Lazy SMP on worker threads, as
+ * `tabiya uci` with Threads N); one thread searches in this process.
+ *
  * Suites that grade moves (the Strategic Test Suite: `c0 "f5=10, Be5+=2, Bf2=3"`) are scored
  * too: the points of the move played (0 for a move not listed) against the most any listed
  * move earns, in all and by theme (the id without its number, "STS(v1.0) Undermine").
  */
 import { wasmCoreModule } from '../../node/wasmCore.js';
 import { Engine } from '../../engine/engine.js';
+import { LocalHost, type EngineHost, type WireBest, type WireInfo, type WireLimits } from '../../engine/host.js';
+import { WorkerHost } from '../../node/workerHost.js';
+import { MAX_THREADS } from '../../engine/signals.js';
+import { legalMoves } from '../../core/movegen.js';
 import { parseEpd } from '../../notation/epd.js';
+import { positionFromFen } from '../../notation/fen.js';
+import { makeUci, parseUci } from '../../notation/uci.js';
 import { makeSan, parseSan } from '../../notation/san.js';
 import { startProgress } from '../../node/progress.js';
 import { CliError, intOption } from '../errors.js';
@@ -26,6 +35,7 @@ export interface EpdOptions {
   depth?: string;
   nodes?: string;
   hash?: string;
+  threads?: string;
   limit?: string;
   json?: boolean;
   quiet?: boolean;
@@ -54,19 +64,36 @@ interface Failure {
   played: string;
 }
 
-export function epdCommand(file: string, opts: EpdOptions): void {
+/** One search on the host, as a promise (a LocalHost answers before `go` returns). */
+function searchOn(host: EngineHost, fen: string, limits: WireLimits, onInfo: (i: WireInfo) => void): Promise<WireBest> {
+  return new Promise((resolve) => host.go({ fen, moves: [], limits }, onInfo, resolve));
+}
+
+export async function epdCommand(file: string, opts: EpdOptions): Promise<void> {
   configureV8ForSearch();
   const movetime = intOption('--movetime', opts.movetime, 1);
   const depth = intOption('--depth', opts.depth, 1, 120);
   const nodes = intOption('--nodes', opts.nodes, 1);
   const hash = intOption('--hash', opts.hash ?? '64', 1, 8192)!;
+  const threads = intOption('--threads', opts.threads ?? '1', 1, MAX_THREADS)!;
   const limit = intOption('--limit', opts.limit, 1);
   if (movetime === undefined && depth === undefined && nodes === undefined) throw new CliError('epd: give --movetime, --depth or --nodes', 2);
   const records = readEpdRecords(file);
   const todo = limit !== undefined ? records.slice(0, limit) : records;
-  const engine = new Engine({ hashMB: hash, wasm: wasmCoreModule() });
-  // The search runs in this process: no GUI or pipe to keep time back for.
-  engine.settings.moveOverhead = 0;
+  const host = threads > 1 ? new WorkerHost() : new LocalHost(new Engine({ wasm: wasmCoreModule() }));
+  host.onError = (message) => process.stderr.write(`tabiya: ${message}\n`);
+  // No GUI or pipe to keep time back for.
+  host.configure({ hashMB: hash, threads, moveOverhead: 0 });
+  try {
+    // The threads start and allocate their tables before the first clock runs.
+    if (host instanceof WorkerHost) await new Promise<void>((resolve) => host.whenReady(resolve));
+    await runSuite(file, todo, host, { movetime, depth, nodes }, opts);
+  } finally {
+    host.close();
+  }
+}
+
+async function runSuite(file: string, todo: { line: number; text: string }[], host: EngineHost, limits: WireLimits, opts: EpdOptions): Promise<void> {
   const progress = startProgress({ label: 'epd', total: todo.length, unit: 'positions', quiet: opts.quiet || opts.json });
   const failures: Failure[] = [];
   const solutions: Solution[] = [];
@@ -85,18 +112,18 @@ export function epdCommand(file: string, opts: EpdOptions): void {
       continue;
     }
     const { fen, ops } = parsed.value;
-    try {
-      engine.setPosition(fen);
-    } catch (e) {
-      errors.push({ line: rec.line, message: `${file}:${rec.line}: ${(e as Error).message}` });
+    const at = positionFromFen(fen);
+    if (!at.ok) {
+      errors.push({ line: rec.line, message: `${file}:${rec.line}: ${at.error.message}` });
       continue;
     }
+    const pos = at.value;
     const bm: number[] = [];
     const am: number[] = [];
     let bad = '';
     for (const [op, out] of [['bm', bm], ['am', am]] as const) {
       for (const san of ops.get(op) ?? []) {
-        const m = parseSan(engine.pos, san);
+        const m = parseSan(pos, san);
         if (m.ok) out.push(m.value);
         else bad = `${op} ${san}: ${m.error.message}`;
       }
@@ -109,7 +136,7 @@ export function epdCommand(file: string, opts: EpdOptions): void {
       for (const item of c0.split(',')) {
         const g = /^\s*(\S+)=(\d+)\s*$/.exec(item);
         if (g === null) continue;
-        const m = parseSan(engine.pos, g[1]!);
+        const m = parseSan(pos, g[1]!);
         if (m.ok) grades.set(m.value, Number(g[2]));
         else bad ||= `c0: ${g[1]}: ${m.error.message}`;
       }
@@ -119,13 +146,21 @@ export function epdCommand(file: string, opts: EpdOptions): void {
       continue;
     }
     const isSolution = (m: number): boolean => (bm.length === 0 || bm.includes(m)) && !am.includes(m);
+    const solutionUci = new Set(legalMoves(pos).filter(isSolution).map((m) => makeUci(m, pos.chess960)));
     let found: { depth: number; nodes: number; time: number } | undefined;
-    engine.newGame();
-    const r = engine.go({ movetime, depth, nodes }, (info) => {
+    host.newGame();
+    const started = performance.now();
+    const best = await searchOn(host, fen, limits, (info) => {
       if (info.multipv !== 1 || info.bound !== undefined || info.pv.length === 0) return;
-      if (!isSolution(info.pv[0]!)) found = undefined;
+      if (!solutionUci.has(info.pv[0]!)) found = undefined;
       else found ??= { depth: info.depth, nodes: info.nodes, time: info.time };
     });
+    if (best.error !== undefined) {
+      errors.push({ line: rec.line, message: `${file}:${rec.line}: ${best.error}` });
+      continue;
+    }
+    const played = best.best !== null ? parseUci(pos, best.best) : undefined;
+    const r = { bestMove: played?.ok ? played.value : 0, nodes: best.nodes, depth: best.depth, time: Math.round(performance.now() - started) };
     total++;
     searched += r.nodes;
     time += r.time;
@@ -150,7 +185,7 @@ export function epdCommand(file: string, opts: EpdOptions): void {
         line: rec.line,
         expected: ops.get('bm') ?? [],
         avoid: ops.get('am') ?? [],
-        played: r.bestMove !== 0 ? makeSan(engine.pos, r.bestMove) : '(none)',
+        played: r.bestMove !== 0 ? makeSan(pos, r.bestMove) : '(none)',
       });
     }
   }
