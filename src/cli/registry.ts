@@ -455,7 +455,8 @@ export function registerCommands(program: Command): void {
       .option('--rate <x>', 'step: learning rate (cp), first step (local), largest move (anneal), mutation sigma (genetic)')
       .option('--k <K>', 'use this sigmoid scale instead of fitting it')
       .option('--patience <n>', 'stop after n epochs without a better validation loss (0: never)', '0')
-      .option('--l2 <lambda>', 'L2 regularisation toward the start weights, per cp squared (e.g. 1e-9)', '0')
+      .option('--l2 <weight>', 'L2 regularisation toward the start weights, per cp squared (e.g. 1e-9)', '0')
+      .option('--lambda <x>', 'weight (0..1) of the positions\' ce evaluations (another engine\'s) in the target, the rest the result', '0')
   ).action(async (file, opts) => (await import('./commands/tuneFit.js')).tuneFitCommand(file, opts));
   withPositionOptions(
     tune
@@ -464,6 +465,7 @@ export function registerCommands(program: Command): void {
       .argument('<positions>', 'labelled positions (.epd or .epd.gz)')
       .option('--params <file>', 'parameters (default: the engine\'s)')
       .option('--part <p>', 'all, or the train or validation part of `tune fit`\'s split', 'all')
+      .option('--lambda <x>', 'as tune fit --lambda: the ce evaluations\' weight in the target', '0')
       .option('--validation <fraction>', 'with --part: the held-out share used by the fit', '0.1')
       .option('--seed <s>', 'with --part or --limit: the fit\'s seed', '1')
       .option('--limit <n>', 'use n positions drawn at random')

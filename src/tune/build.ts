@@ -76,7 +76,7 @@ export function buildTraces(
       counts.inCheck++;
       continue;
     }
-    if (builder.add(pos, lab.value.result) === TRACED) counts.traced++;
+    if (builder.add(pos, lab.value.result, lab.value.ce) === TRACED) counts.traced++;
     else counts.special++;
   }
   opts.onProgress?.(lines.length);

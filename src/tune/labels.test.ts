@@ -18,6 +18,26 @@ test('labelled lines: EPD with c9 and FEN with [result], as the public Texel set
   assert.equal(formatLabeled('8/8/4k3/8/8/4K3/4P3/8 w - -', 1), '8/8/4k3/8/8/4K3/4P3/8 w - - c9 "1/2-1/2";');
 });
 
+test('another engine\'s evaluation as EPD ce (side to move\'s centipawns) is read in White\'s point of view', () => {
+  const cases: [string, number | undefined][] = [
+    ['r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 c9 "1-0"; ce -35;', 35],
+    ['8/8/4k3/8/8/4K3/4P3/8 w - - ce 212; c9 "1/2-1/2";', 212],
+    ['8/8/4k3/8/8/4K3/4P3/8 b - - c9 "0-1"; ce +40;', -40],
+    // An id that merely contains the letters is no evaluation.
+    ['8/8/4k3/8/8/4K3/4P3/8 w - - id "source ce 9"; c9 "0-1";', undefined],
+  ];
+  for (const [line, ce] of cases) {
+    const r = parseLabeled(line);
+    assert.ok(r.ok, line);
+    assert.equal(r.value.ce, ce, line);
+  }
+  for (const line of ['8/8/4k3/8/8/4K3/4P3/8 w - - c9 "1-0"; ce 1.5;', '8/8/4k3/8/8/4K3/4P3/8 w - - c9 "1-0"; ce 40000;', '8/8/4k3/8/8/4K3/4P3/8 w - - c9 "1-0"; ce ;']) {
+    const r = parseLabeled(line);
+    assert.ok(!r.ok, line);
+    assert.match(r.error.message, /ce ".*" is not a whole number of centipawns/, line);
+  }
+});
+
 test('unreadable labelled lines say why', () => {
   const bad: [string, RegExp][] = [
     ['8/8/4k3/8/8/4K3/4P3/8 w - -', /no result label/],

@@ -6,8 +6,14 @@
  *     r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 0 1 [1.0]   (FEN, lichess-big3)
  *
  * and the first is written. Results are coded 0 (Black won), 1 (draw), 2 (White won), so the
- * target of the loss is code / 2. Lines that cannot be read come back as an error saying why;
- * the caller adds the file and line.
+ * target of the loss is code / 2. An EPD line may also carry another engine's evaluation of the
+ * position as the standard `ce` operation (centipawns from the side to move's point of view;
+ * Edwards, "Portable Game Notation Specification", 16.2.5):
+ *
+ *     r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 c9 "1-0"; ce -35;
+ *
+ * which `tune fit --lambda` blends into the target (evalLabels.ts). Lines that cannot be read
+ * come back as an error saying why; the caller adds the file and line.
  */
 import { err, ok, ParseError, type Result } from '../core/result.js';
 
@@ -16,12 +22,15 @@ export interface Labeled {
   fen: string;
   /** 0 = 0-1, 1 = 1/2-1/2, 2 = 1-0. */
   result: number;
+  /** The line's `ce`, turned to White's point of view; absent without one. */
+  ce?: number;
 }
 
 const RESULT_CODES: Readonly<Record<string, number>> = { '1-0': 2, '0-1': 0, '1/2-1/2': 1, '1.0': 2, '0.0': 0, '0.5': 1, '1': 2, '0': 0 };
 export const RESULT_TEXT = ['0-1', '1/2-1/2', '1-0'] as const;
 
 const C9 = /\bc9\s+"([^"]*)"/;
+const CE = /(?:^|[;\s])ce\s+([^;"]*);/;
 const BRACKET = /\[\s*([0-9.]+)\s*\]\s*$/;
 
 /** Reads one labelled line (blank lines and `#` comments are the caller's business). */
@@ -46,7 +55,13 @@ export function parseLabeled(line: string): Result<Labeled, ParseError> {
   if (fields.length < 4) return err(new ParseError('ERR_LABEL_FEN', `the position has ${fields.length} field(s), 4 are needed (board, side, castling, en passant)`));
   // EPD operations other than c9 may follow the four fields; FEN counters may too.
   const counters = fields.length >= 6 && /^\d+$/.test(fields[4]!) && /^\d+$/.test(fields[5]!) ? `${fields[4]} ${fields[5]}` : '0 1';
-  return ok({ fen: `${fields.slice(0, 4).join(' ')} ${counters}`, result });
+  const fen = `${fields.slice(0, 4).join(' ')} ${counters}`;
+  const ce = CE.exec(line);
+  if (!ce) return ok({ fen, result });
+  const text = ce[1]!.trim();
+  if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 32000) return err(new ParseError('ERR_LABEL_CE', `ce "${text}" is not a whole number of centipawns within ±32000`));
+  const v = Number(text);
+  return ok({ fen, result, ce: fields[1] === 'b' ? 0 - v : v });
 }
 
 /** The line `tune data` writes: the four EPD fields and the result as c9. */

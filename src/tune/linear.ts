@@ -97,7 +97,7 @@ export function lossRange(s: TraceStore, w: Float64Array, K: number, from: numbe
     else if (eg < 0) eg -= cx > eg ? cx : eg;
     const ph = s.phase[i]!;
     const e = mg * ph * MG_DIV + eg * (PHASE_MAX - ph) * (eg >= 0 ? s.scaleW[i]! : s.scaleB[i]!) * EG_DIV;
-    const d = s.result[i]! * 0.5 - 1 / (1 + Math.exp(-k * e));
+    const d = s.target[i]! - 1 / (1 + Math.exp(-k * e));
     sum += d * d;
   }
   return sum;
@@ -170,7 +170,7 @@ export function lossGradRange(s: TraceStore, w: Float64Array, K: number, from: n
     const scale = egF >= 0 ? s.scaleW[i]! : s.scaleB[i]!;
     const e = mg * ph * MG_DIV + egF * (PHASE_MAX - ph) * scale * EG_DIV;
     const sig = 1 / (1 + Math.exp(-k * e));
-    const d = s.result[i]! * 0.5 - sig;
+    const d = s.target[i]! - sig;
     sum += d * d;
     // d/de (r − σ)² = −2 (r − σ) σ (1 − σ) k
     const g = -2 * d * sig * (1 - sig) * k;

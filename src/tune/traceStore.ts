@@ -3,8 +3,9 @@
  * flat typed arrays (compressed sparse rows). Position i owns entries start[i] .. start[i + 1]
  * of `index` (sum · NPAIRS + weight pair, in increasing order, so the linear sum's entries come
  * first) and `coef` (its coefficient: for the linear sum White's count minus Black's), plus its
- * game phase, the endgame scale for either side being ahead, its result and the engine's own
- * evaluation (to check the model against). A position holds about 70 nonzero coefficients
+ * game phase, the endgame scale for either side being ahead, its result, the engine's own
+ * evaluation (to check the model against), and the target of the loss (the result, or the
+ * result blended with another engine's evaluation of the position: evalLabels.ts). A position holds about 70 nonzero coefficients
  * out of ~700 pairs, so the loss over half a million positions is a few tens of millions of
  * multiply-adds.
  *
@@ -27,7 +28,12 @@ export interface TraceBuffers {
   scaleB: ArrayBufferLike;
   result: ArrayBufferLike;
   white: ArrayBufferLike;
+  labelEval: ArrayBufferLike;
+  target: ArrayBufferLike;
 }
+
+/** `labelEval` of a position whose line gave no `ce`. */
+export const NO_LABEL_EVAL = -32768;
 
 export class TraceStore {
   constructor(
@@ -43,6 +49,10 @@ export class TraceStore {
     readonly result: Uint8Array,
     /** The engine's evaluation from White's point of view when traced. */
     readonly white: Int32Array,
+    /** The line's `ce` (another engine's evaluation), White's point of view, or NO_LABEL_EVAL. */
+    readonly labelEval: Int16Array,
+    /** What the loss fits: the expected score for White, result / 2 unless blended (evalLabels.ts). */
+    readonly target: Float32Array,
   ) {}
 
   static fromBuffers(b: TraceBuffers): TraceStore {
@@ -56,6 +66,8 @@ export class TraceStore {
       new Uint8Array(b.scaleB),
       new Uint8Array(b.result),
       new Int32Array(b.white),
+      new Int16Array(b.labelEval),
+      new Float32Array(b.target),
     );
   }
 
@@ -70,6 +82,8 @@ export class TraceStore {
       scaleB: this.scaleB.buffer,
       result: this.result.buffer,
       white: this.white.buffer,
+      labelEval: this.labelEval.buffer,
+      target: this.target.buffer,
     };
   }
 
@@ -85,7 +99,7 @@ export class TraceStore {
     for (let k = 0; k < n; k++) nnz += this.start[order[k]! + 1]! - this.start[order[k]!]!;
     const mk = <T>(Ctor: { new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, len: number): T =>
       new Ctor(shared ? new SharedArrayBuffer(Math.max(1, len) * Ctor.BYTES_PER_ELEMENT) : new ArrayBuffer(Math.max(1, len) * Ctor.BYTES_PER_ELEMENT));
-    const out = new TraceStore(n, mk(Int32Array, n + 1), mk(Uint16Array, nnz), mk(Int16Array, nnz), mk(Uint8Array, n), mk(Uint8Array, n), mk(Uint8Array, n), mk(Uint8Array, n), mk(Int32Array, n));
+    const out = new TraceStore(n, mk(Int32Array, n + 1), mk(Uint16Array, nnz), mk(Int16Array, nnz), mk(Uint8Array, n), mk(Uint8Array, n), mk(Uint8Array, n), mk(Uint8Array, n), mk(Int32Array, n), mk(Int16Array, n), mk(Float32Array, n));
     let at = 0;
     for (let k = 0; k < n; k++) {
       const i = order[k]!;
@@ -100,6 +114,8 @@ export class TraceStore {
       out.scaleB[k] = this.scaleB[i]!;
       out.result[k] = this.result[i]!;
       out.white[k] = this.white[i]!;
+      out.labelEval[k] = this.labelEval[i]!;
+      out.target[k] = this.target[i]!;
     }
     out.start[n] = at;
     return out;
@@ -107,11 +123,11 @@ export class TraceStore {
 
   /** Stores one after the other (e.g. the parts built by worker threads). */
   static concat(parts: readonly TraceStore[]): TraceStore {
-    const all = new TraceStore(0, new Int32Array(1), new Uint16Array(0), new Int16Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Int32Array(0));
+    const all = new TraceStore(0, new Int32Array(1), new Uint16Array(0), new Int16Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Int32Array(0), new Int16Array(0), new Float32Array(0));
     if (parts.length === 0) return all;
     const n = parts.reduce((s, p) => s + p.n, 0);
     const nnz = parts.reduce((s, p) => s + p.entries, 0);
-    const out = new TraceStore(n, new Int32Array(n + 1), new Uint16Array(nnz), new Int16Array(nnz), new Uint8Array(n), new Uint8Array(n), new Uint8Array(n), new Uint8Array(n), new Int32Array(n));
+    const out = new TraceStore(n, new Int32Array(n + 1), new Uint16Array(nnz), new Int16Array(nnz), new Uint8Array(n), new Uint8Array(n), new Uint8Array(n), new Uint8Array(n), new Int32Array(n), new Int16Array(n), new Float32Array(n));
     let pos = 0;
     let at = 0;
     for (const p of parts) {
@@ -123,6 +139,8 @@ export class TraceStore {
       out.scaleB.set(p.scaleB, pos);
       out.result.set(p.result, pos);
       out.white.set(p.white, pos);
+      out.labelEval.set(p.labelEval, pos);
+      out.target.set(p.target, pos);
       pos += p.n;
       at += p.entries;
     }
@@ -147,16 +165,19 @@ export class TraceBuilder {
   private scaleB = new Uint8Array(1024);
   private result = new Uint8Array(1024);
   private white = new Int32Array(1024);
+  private labelEval = new Int16Array(1024);
+  private target = new Float32Array(1024);
 
   get size(): number {
     return this.n;
   }
 
   /**
-   * Traces `pos` (quiet, side to move not in check) with result code `result`. Positions a
+   * Traces `pos` (quiet, side to move not in check) with result code `result` and, when the
+   * line had one, another engine's evaluation `labelEval` (White's point of view). Positions a
    * special endgame evaluator decides are not linear in the weights and are refused.
    */
-  add(pos: Position, result: number): number {
+  add(pos: Position, result: number, labelEval: number = NO_LABEL_EVAL): number {
     // The trace of the evaluation that plays: the WebAssembly core's.
     const core = tunerCore();
     core.setPosition(pos, false);
@@ -182,6 +203,8 @@ export class TraceBuilder {
     this.phase[this.n] = t.phase;
     this.result[this.n] = result;
     this.white[this.n] = t.white;
+    this.labelEval[this.n] = labelEval === NO_LABEL_EVAL ? NO_LABEL_EVAL : Math.max(-32000, Math.min(32000, Math.round(labelEval)));
+    this.target[this.n] = result / 2;
     this.n++;
     this.start[this.n] = at;
     return TRACED;
@@ -199,12 +222,14 @@ export class TraceBuilder {
       this.scaleB.slice(0, n),
       this.result.slice(0, n),
       this.white.slice(0, n),
+      this.labelEval.slice(0, n),
+      this.target.slice(0, n),
     );
   }
 
   private growRows(): void {
     const m = this.start.length * 2;
-    const grow = <T extends Int32Array | Uint8Array>(a: T, Ctor: new (n: number) => T): T => {
+    const grow = <T extends Int32Array | Uint8Array | Int16Array | Float32Array>(a: T, Ctor: new (n: number) => T): T => {
       const b = new Ctor(m);
       b.set(a);
       return b;
@@ -215,6 +240,8 @@ export class TraceBuilder {
     this.scaleB = grow(this.scaleB, Uint8Array);
     this.result = grow(this.result, Uint8Array);
     this.white = grow(this.white, Int32Array);
+    this.labelEval = grow(this.labelEval, Int16Array);
+    this.target = grow(this.target, Float32Array);
   }
 
   private growEntries(): void {

@@ -19,7 +19,7 @@ function sample(truth: WdlModel, n: number, seed: number): TraceStore {
     const u = rng();
     result[i] = u < w ? 2 : u < w + d ? 1 : 0;
   }
-  return new TraceStore(n, new Int32Array(n + 1), new Uint16Array(0), new Int16Array(0), phase, new Uint8Array(n), new Uint8Array(n), result, white);
+  return new TraceStore(n, new Int32Array(n + 1), new Uint16Array(0), new Int16Array(0), phase, new Uint8Array(n), new Uint8Array(n), result, white, new Int16Array(n), Float32Array.from(result, (r) => r / 2));
 }
 
 test('the fit recovers a known model from results drawn from it, and beats the blind baseline', () => {

@@ -35,7 +35,7 @@ if (port) {
       case 'build': {
         const r = buildTraces(msg.lines, msg.lineNos, { resolve: msg.resolve, onProgress: (done) => reply({ type: 'progress', done }) });
         const b = r.store.buffers();
-        const transfer = [b.start, b.index, b.coef, b.phase, b.scaleW, b.scaleB, b.result, b.white] as ArrayBuffer[];
+        const transfer = [b.start, b.index, b.coef, b.phase, b.scaleW, b.scaleB, b.result, b.white, b.labelEval, b.target] as ArrayBuffer[];
         reply({ type: 'built', store: b, counts: r.counts, errors: r.errors }, transfer);
         return;
       }

@@ -16,7 +16,7 @@ import { lossCurveSvg } from '../../tune/plot.js';
 import { ParamSpace, weightsTable } from '../../tune/space.js';
 import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
-import { describeCounts, loadData, startWeights, threadsOption } from './tuneCommon.js';
+import { applyLambda, describeCounts, lambdaOption, loadData, startWeights, threadsOption } from './tuneCommon.js';
 
 export interface TuneFitOptions {
   output?: string;
@@ -34,6 +34,7 @@ export interface TuneFitOptions {
   k?: string;
   patience?: string;
   l2?: string;
+  lambda?: string;
   resolve?: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -76,7 +77,9 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
     throw new CliError(`tune fit: ${(e as Error).message}`, 2);
   }
   const start = startWeights(opts.params);
+  const lambda = lambdaOption(opts.lambda);
   const data = await loadData(file, { threads, resolve: opts.resolve !== false, limit, seed, quiet: opts.quiet });
+  const blend = applyLambda(file, data, lambda, opts.quiet);
   const { train, validation } = fraction > 0 ? splitStore(data.store, fraction, seed, threads > 1) : { train: data.store, validation: null };
   const trainObj = await makeObjective(train, threads, start.length);
   const valObj = validation && validation.n > 0 ? await makeObjective(validation, Math.min(threads, 2), start.length) : null;
@@ -121,6 +124,7 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
     threads,
     seed,
     l2,
+    labels: blend,
     start: result.start,
     end: result.end,
     curve: result.curve,
@@ -135,6 +139,7 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
       '',
       `K                ${result.K.toFixed(4)}`,
       `positions        ${train.n} training, ${validation?.n ?? 0} validation (${data.counts.lines} lines read)`,
+      ...(blend.lambda > 0 ? [`targets          ${blend.lambda} x evaluation (${blend.labelled} positions, scale K ${blend.labelK!.toFixed(4)}) + ${(1 - blend.lambda).toFixed(2)} x result`] : []),
       `method           ${method}, ${result.epochs} epochs in ${result.seconds.toFixed(1)} s on ${threads} thread(s), best epoch ${result.bestEpoch}`,
       `training loss    ${f6(result.start.train)} -> ${f6(result.end.train)}${gain(result.start.train, result.end.train)}`,
       `validation loss  ${f6(result.start.validation)} -> ${f6(result.end.validation)}${gain(result.start.validation, result.end.validation)}`,
@@ -155,6 +160,7 @@ export interface TuneLossOptions {
   limit?: string;
   seed?: string;
   k?: string;
+  lambda?: string;
   resolve?: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -170,14 +176,16 @@ export async function tuneLossCommand(file: string, opts: TuneLossOptions): Prom
   if (part !== 'all' && part !== 'train' && part !== 'validation') throw new CliError(`tune loss: --part ${part} is not all, train or validation`, 2);
   const fraction = numberOption('--validation', opts.validation, 0, 0.9) ?? 0.1;
   if (part === 'validation' && fraction === 0) throw new CliError('tune loss: --part validation needs a --validation share above 0', 2);
+  const lambda = lambdaOption(opts.lambda);
   const data = await loadData(file, { threads, resolve: opts.resolve !== false, limit, seed, quiet: opts.quiet });
+  const blend = applyLambda(file, data, lambda, opts.quiet);
   // The same split as `tune fit` with the same --seed, --limit and --validation.
   const store = part === 'all' ? data.store : splitStore(data.store, fraction, seed)[part];
   if (store.n === 0) throw new CliError(`tune loss: the ${part} part of ${file} holds no position (${data.store.n} in all)`, 1);
   const obj = await makeObjective(store, threads, w.length);
   try {
     const fit = fixedK === undefined ? await fitK(obj, w) : { K: fixedK, loss: await obj.loss(w, fixedK) };
-    report(opts.json, { k: fit.K, loss: fit.loss, positions: store.n, part, params: opts.params ?? null, counts: data.counts }, () =>
+    report(opts.json, { k: fit.K, loss: fit.loss, positions: store.n, part, params: opts.params ?? null, counts: data.counts, labels: blend }, () =>
       [
         `K         ${fit.K.toFixed(4)}${fixedK === undefined ? ' (fitted)' : ''}`,
         `loss      ${fit.loss.toFixed(6)}`,

@@ -113,7 +113,7 @@ export class ColumnLoss {
   /** Position i's squared error with its sums in `S` (filled by the caller). */
   private termOfSums(i: number, S: Float64Array): number {
     const e = evalOfSums(S, this.s.phase[i]!, this.s.scaleW[i]!, this.s.scaleB[i]!);
-    const d = this.s.result[i]! * 0.5 - 1 / (1 + Math.exp(-this.k * e));
+    const d = this.s.target[i]! - 1 / (1 + Math.exp(-this.k * e));
     return d * d;
   }
 
