@@ -4,12 +4,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { EngineProcess, MAIN } from './engineProcess.js';
+import { FIXTURES } from './matchHelpers/cli.js';
 
 const SHARED = new URL('../../../shared/data/', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'tabiya-tune-'));
@@ -194,4 +195,146 @@ test('tune fit and tune loss refuse settings under which they would do nothing, 
   assert.equal(r.code, 1);
   assert.match(r.err, /book\.bin:1: binary data \(a NUL byte at byte 11\), not labelled positions/);
   assert.ok(!existsSync(out));
+});
+
+const STOCKFISH = '/usr/games/stockfish';
+const NO_STOCKFISH = !existsSync(STOCKFISH) && `${STOCKFISH} is not installed`;
+const SF = ['--engine', `cmd=${STOCKFISH}`, 'option.Hash=16', 'option.Threads=1'];
+
+/**
+ * Stockfish itself, one process, the commands `tune label` sends it: a search of fixed nodes
+ * with one thread is reproducible, so its scores are the labels, exactly. Each search's score
+ * is its last exact one (the last bound when none), as ce: cp as it is, mate N as ±(32000 − |N|).
+ */
+function stockfishCe(fens: string[], nodes: number): number[] {
+  const input = ['uci', 'setoption name Threads value 1', 'setoption name Hash value 16', 'isready', 'ucinewgame', 'isready', ...fens.flatMap((f) => [`position fen ${f}`, `go nodes ${nodes}`]), ''].join('\n');
+  const r = spawnSync(STOCKFISH, { input, encoding: 'utf8' });
+  const searches = r.stdout.split(/^bestmove.*$/m).slice(0, fens.length);
+  assert.equal(searches.length, fens.length, r.stdout.slice(-500));
+  return searches.map((s) => {
+    const scores = [...s.matchAll(/^info .*\bscore (cp|mate) (-?\d+)( lowerbound| upperbound)?/gm)];
+    const exact = scores.filter((m) => m[3] === undefined);
+    const m = (exact.length > 0 ? exact : scores).at(-1)!;
+    const v = Number(m[2]);
+    return m[1] === 'cp' ? v : v > 0 ? 32000 - v : -32000 - v;
+  });
+}
+
+test('tune label: Stockfish\'s scores as ce, in the input order, equal to its own searches; a bad line named and skipped', { skip: NO_STOCKFISH, timeout: 60_000 }, () => {
+  const good = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 30);
+  good.push(
+    '6k1/5ppp/8/8/8/8/8/R5K1 w - - c9 "1-0";', // White mates in 1: 31999
+    '7k/8/5QK1/8/8/8/8/8 b - - c9 "1-0"; ce 12;', // Black is mated in 1: -31999, the old ce replaced
+    'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3 [0.0]', // White is mated: -32000, before the FEN's result
+  );
+  const lines = [...good];
+  lines.splice(10, 0, '8/8/8/8 w - - c9 "1-0";'); // line 12, after the comment
+  const input = join(dir, 'unlabelled.epd');
+  writeFileSync(input, ['# positions to label', ...lines, ''].join('\n'));
+  const out = join(dir, 'labelled.epd');
+  const r = run('tune', 'label', input, '-o', out, ...SF, '--nodes', '2000', '--json');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /unlabelled\.epd:12: board field "8\/8\/8\/8" has 4 ranks; 8 are required \(skipped\)/);
+  const j = JSON.parse(r.out) as { lines: number; labelled: number; unreadable: number; noScore: number; faults: number; mates: number; engine: string; limit: string };
+  assert.deepEqual({ ...j, engine: undefined }, { ...j, engine: undefined, lines: 34, labelled: 33, unreadable: 1, noScore: 0, faults: 0, mates: 3, limit: '2000 nodes' });
+  assert.match(j.engine, /^Stockfish/);
+
+  const written = readFileSync(out, 'utf8').split('\n');
+  assert.equal(written.pop(), '');
+  assert.equal(written.length, good.length);
+  const ces = written.map((w, i) => {
+    const m = /^(.*) ce (-?\d+);( \[[0-9.]+\])?$/.exec(w);
+    assert.ok(m, w);
+    assert.equal(`${m[1]}${m[3] ?? ''}`, good[i]!.replace(/ ce 12;$/, ''), `line ${i}: the input line, in order, with its ce`);
+    return Number(m[2]);
+  });
+  assert.deepEqual(ces.slice(-3), [31999, -31999, -32000]);
+  const fens = good.map((l) => {
+    const f = l.split(' ');
+    return /^\d+$/.test(f[4]!) ? f.slice(0, 6).join(' ') : `${f.slice(0, 4).join(' ')} 0 1`;
+  });
+  assert.deepEqual(ces, stockfishCe(fens, 2000));
+  for (const side of ['w', 'b']) {
+    const mine = ces.slice(0, 30).filter((_, i) => fens[i]!.split(' ')[1] === side);
+    assert.ok(mine.some((v) => v > 0) && mine.some((v) => v < 0), `${side} to move: scores of both signs (${mine.join(' ')})`);
+  }
+
+  // Labelled again, the ce is replaced, not added: the same file.
+  const again = join(dir, 'relabelled.epd');
+  assert.equal(run('tune', 'label', out, '-o', again, ...SF, '--nodes', '2000', '--quiet').code, 0);
+  assert.equal(readFileSync(again, 'utf8'), readFileSync(out, 'utf8'));
+
+  // What tune fit --lambda reads: every position it keeps carries its evaluation.
+  const loss = run('tune', 'loss', out, '--lambda', '1', '--threads', '1', '--json');
+  assert.equal(loss.code, 0, loss.err);
+  const l = JSON.parse(loss.out) as { loss: number; counts: { traced: number }; labels: { labelled: number; labelK: number } };
+  assert.ok(l.counts.traced >= 28, `${l.counts.traced} positions traced`);
+  assert.equal(l.labels.labelled, l.counts.traced);
+  assert.ok(l.labels.labelK > 0 && Number.isFinite(l.loss));
+});
+
+test('tune label: an engine that crashes costs the position it crashed on, is restarted, and the job goes on', () => {
+  const input = join(dir, 'crash.epd');
+  const lines = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 6);
+  writeFileSync(input, lines.join('\n') + '\n');
+  const out = join(dir, 'crash-out.epd');
+  // The scripted engine exits during its third search, every time it is started.
+  const r = run('tune', 'label', input, '-o', out, '--engine', 'name=Crasher', 'cmd=node', `arg=${join(FIXTURES, 'crash.mjs')}`, 'arg=3', '--nodes', '100', '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { labelled: number; faults: number; restarts: number; engine: string };
+  assert.deepEqual([j.labelled, j.faults, j.restarts, j.engine], [4, 2, 2, 'Crasher']);
+  for (const n of [3, 6]) assert.match(r.err, new RegExp(`crash\\.epd:${n}: Crasher \\(pid \\d+\\) exited with code 3 \\(last output: .*\\); engine restarted \\(skipped\\)`));
+  assert.equal(readFileSync(out, 'utf8'), [0, 1, 3, 4].map((i) => `${lines[i]} ce -30;\n`).join(''));
+});
+
+test('tune label refuses what it cannot do, before writing anything', () => {
+  const input = join(dir, 'refused.epd');
+  writeFileSync(input, gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 5).join('\n') + '\n');
+  const out = join(dir, 'refused-out.epd');
+  const cases: [string[], number, RegExp][] = [
+    [['tune', 'label', input, '-o', out], 2, /required option '--engine <key=value\.\.\.>' not specified/],
+    [['tune', 'label', input, '-o', out, '--engine', 'cmd=fairymax', 'proto=xboard'], 2, /tune label: --engine proto=xboard: labelling reads the scores of UCI's info lines; give a UCI engine/],
+    [['tune', 'label', input, '-o', out, '--engine', `cmd=${STOCKFISH}`, 'nodes=100'], 2, /--engine nodes=: the search is set by --nodes, --depth or --movetime/],
+    [['tune', 'label', input, '-o', out, '--engine', 'Hash=16'], 2, /--engine: unknown key "Hash"/],
+    [['tune', 'label', input, '-o', out, '--engine', `cmd=${STOCKFISH}`, '--nodes', '100', '--depth', '3'], 2, /--nodes and --depth exclude each other/],
+    [['tune', 'label', input, '-o', out, '--engine', `cmd=${STOCKFISH}`, '--concurrency', '0'], 2, /--concurrency: 0 is out of range/],
+    [['tune', 'label', input, '-o', input, '--engine', `cmd=${STOCKFISH}`], 1, /refused\.epd is also an input: write to another file/],
+    [['tune', 'label', join(dir, 'missing.epd'), '-o', out, '--engine', `cmd=${STOCKFISH}`], 1, /missing\.epd: cannot read/],
+    [['tune', 'label', input, '-o', out, '--engine', `cmd=${join(dir, 'no-such-engine')}`], 1, /tune label: cannot start \S*no-such-engine: spawn \S*no-such-engine ENOENT/],
+  ];
+  for (const [args, code, message] of cases) {
+    const r = run(...args, '--quiet');
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message, args.join(' '));
+  }
+  assert.ok(!existsSync(out));
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+});
+
+test('tune label: Ctrl-C ends the engine and removes the temporary output', { skip: NO_STOCKFISH, timeout: 60_000 }, async () => {
+  const input = join(dir, 'interrupted.epd');
+  writeFileSync(input, gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 50).join('\n') + '\n');
+  const out = join(dir, 'interrupted-out.epd');
+  const child = spawn(process.execPath, [MAIN, 'tune', 'label', input, '-o', out, ...SF, '--nodes', '5000000', '--quiet'], { stdio: 'ignore' });
+  const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
+  const temp = new RegExp(`^\\.interrupted-out\\.epd\\.tabiya-${child.pid}-[0-9a-f]{8}\\.tmp$`);
+  const engines = (): number[] => spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '').map(Number);
+  for (let i = 0; i < 500 && !(readdirSync(dir).some((f) => temp.test(f)) && engines().length > 0); i++) await new Promise((w) => setTimeout(w, 20));
+  const searching = engines();
+  assert.equal(searching.length, 1, 'one engine searching');
+  assert.ok(readdirSync(dir).some((f) => temp.test(f)), 'the output is written to a temporary file');
+  child.kill('SIGINT');
+  assert.equal(await exited, 'SIGINT');
+  assert.deepEqual(readdirSync(dir).filter((f) => temp.test(f)), []);
+  assert.ok(!existsSync(out));
+  // Gone, or a zombie nobody has reaped yet (its parent, the command, is dead).
+  const alive = (pid: number): boolean => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 100 && alive(searching[0]!); i++) await new Promise((w) => setTimeout(w, 20));
+  assert.ok(!alive(searching[0]!), 'the engine is gone');
 });

@@ -436,6 +436,21 @@ export function registerCommands(program: Command): void {
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')
     .action(async (pgn, opts) => (await import('./commands/tuneData.js')).tuneDataCommand(pgn, opts));
+  tune
+    .command('label')
+    .description('label positions with a UCI engine\'s evaluation (EPD ce), for tune fit --lambda')
+    .argument('<positions>', 'positions, one a line (.epd or .epd.gz; labelled or not)')
+    .requiredOption('-o, --output <file.epd>', 'the lines with their ce, in the input order')
+    .requiredOption('--engine <key=value...>', 'the UCI engine: cmd= arg= args= dir= option.NAME= name= initstr= stderr= (as in match)')
+    .option('--nodes <n>', 'search each position for n nodes (the default, 5000)')
+    .option('--depth <n>', 'search each position to depth n instead')
+    .option('--movetime <ms>', 'search each position for ms milliseconds instead')
+    .option('--concurrency <n>', 'engines searching at once', '1')
+    .option('--limit <n>', 'only the first n lines')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--quiet', 'no progress or warnings')
+    .option('--json', 'print one JSON object')
+    .action(async (file, opts) => (await import('./commands/tuneLabel.js')).tuneLabelCommand(file, opts));
   withPositionOptions(
     tune
       .command('fit')

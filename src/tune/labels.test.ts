@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLabeled, parseLabeled } from './labels.js';
+import { formatLabeled, parseLabeled, withCe } from './labels.js';
 
 test('labelled lines: EPD with c9 and FEN with [result], as the public Texel sets write them', () => {
   const cases: [string, string, number][] = [
@@ -48,5 +48,34 @@ test('unreadable labelled lines say why', () => {
     const r = parseLabeled(line);
     assert.ok(!r.ok, line);
     assert.match(r.error.message, why);
+  }
+});
+
+test('withCe: the line with one ce, replaced rather than added, and read back by parseLabeled as written', () => {
+  const X = '8/8/4k3/8/8/4K3/4P3/8 w - -';
+  const B = 'r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3';
+  const cases: [string, string][] = [
+    [`${X} c9 "1-0";`, `${X} c9 "1-0"; ce 7;`],
+    [`${B} c9 "1-0"; ce -35;`, `${B} c9 "1-0"; ce 7;`],
+    [`${X} ce 212; c9 "1/2-1/2";`, `${X} c9 "1/2-1/2"; ce 7;`],
+    [`${X} c9 "1-0"; ce 1; ce 2;`, `${X} c9 "1-0"; ce 7;`],
+    [`${X} c9 "1-0";ce 5;`, `${X} c9 "1-0"; ce 7;`],
+    [`${X} c9 "0-1" ce 5;`, `${X} c9 "0-1" ce 7;`],
+    [`${X} id "source ce 9"; c9 "0-1";`, `${X} id "source ce 9"; c9 "0-1"; ce 7;`],
+    // The FEN spelling's result must stay last to be read: the ce goes before it.
+    [`${B} 0 1 [1.0]`, `${B} 0 1 ce 7; [1.0]`],
+    [`${B} 3 7 ce -4; [0.5]`, `${B} 3 7 ce 7; [0.5]`],
+    // Unlabelled positions get their ce too.
+    [X, `${X} ce 7;`],
+  ];
+  for (const [line, expected] of cases) {
+    assert.equal(withCe(line, 7), expected, line);
+    assert.equal(withCe(withCe(line, -300), 7), expected, `${line}: labelling again replaces the value`);
+  }
+  for (const [line] of cases.filter(([l]) => /c9|\]$/.test(l))) {
+    const before = parseLabeled(line);
+    const after = parseLabeled(withCe(line, -31999));
+    assert.ok(before.ok && after.ok, line);
+    assert.deepEqual(after.value, { fen: before.value.fen, result: before.value.result, ce: before.value.fen.split(' ')[1] === 'b' ? 31999 : -31999 }, line);
   }
 });

@@ -12,7 +12,8 @@
  *
  *     r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 c9 "1-0"; ce -35;
  *
- * which `tune fit --lambda` blends into the target (evalLabels.ts). Lines that cannot be read
+ * which `tune fit --lambda` blends into the target (evalLabels.ts) and `tune label` writes
+ * (`withCe`, with the score of an engine's search: engineLabel.ts). Lines that cannot be read
  * come back as an error saying why; the caller adds the file and line.
  */
 import { err, ok, ParseError, type Result } from '../core/result.js';
@@ -51,20 +52,44 @@ export function parseLabeled(line: string): Result<Labeled, ParseError> {
   if (label === undefined) return err(new ParseError('ERR_LABEL_MISSING', 'no result label (expected c9 "1-0"; or [1.0] at the end)'));
   const result = RESULT_CODES[label.trim()];
   if (result === undefined) return err(new ParseError('ERR_LABEL_RESULT', `result "${label}" is not 1-0, 0-1 or 1/2-1/2`));
-  const fields = body.trim().split(/\s+/);
-  if (fields.length < 4) return err(new ParseError('ERR_LABEL_FEN', `the position has ${fields.length} field(s), 4 are needed (board, side, castling, en passant)`));
-  // EPD operations other than c9 may follow the four fields; FEN counters may too.
-  const counters = fields.length >= 6 && /^\d+$/.test(fields[4]!) && /^\d+$/.test(fields[5]!) ? `${fields[4]} ${fields[5]}` : '0 1';
-  const fen = `${fields.slice(0, 4).join(' ')} ${counters}`;
+  const position = fenOfFields(body);
+  if (!position.ok) return position;
+  const fen = position.value;
   const ce = CE.exec(line);
   if (!ce) return ok({ fen, result });
   const text = ce[1]!.trim();
   if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 32000) return err(new ParseError('ERR_LABEL_CE', `ce "${text}" is not a whole number of centipawns within ±32000`));
   const v = Number(text);
-  return ok({ fen, result, ce: fields[1] === 'b' ? 0 - v : v });
+  return ok({ fen, result, ce: fen.split(' ')[1] === 'b' ? 0 - v : v });
+}
+
+/**
+ * The FEN of a line's position (not checked for legality): its four EPD fields, then the two
+ * move counters when the line is a FEN that has them, else `0 1`. EPD operations may follow.
+ */
+export function fenOfFields(text: string): Result<string, ParseError> {
+  const fields = text.trim().split(/\s+/);
+  if (fields.length < 4) return err(new ParseError('ERR_LABEL_FEN', `the position has ${fields.length} field(s), 4 are needed (board, side, castling, en passant)`));
+  const counters = fields.length >= 6 && /^\d+$/.test(fields[4]!) && /^\d+$/.test(fields[5]!) ? `${fields[4]} ${fields[5]}` : '0 1';
+  return ok(`${fields.slice(0, 4).join(' ')} ${counters}`);
 }
 
 /** The line `tune data` writes: the four EPD fields and the result as c9. */
 export function formatLabeled(epd4: string, result: number): string {
   return `${epd4} c9 "${RESULT_TEXT[result]}";`;
+}
+
+const CE_ALL = new RegExp(CE.source, 'g');
+
+/**
+ * The line with `ce` as its only evaluation (what `tune label` writes): every `ce` operation
+ * `parseLabeled` would read is removed, so labelling again replaces the value rather than adding
+ * a second one, and ` ce N;` goes at the end, or before a FEN line's trailing `[1.0]` label,
+ * which must stay last to be read.
+ */
+export function withCe(line: string, ce: number): string {
+  const rest = line.replace(CE_ALL, (op) => (op.startsWith(';') ? ';' : '')).trim();
+  const bracket = C9.test(rest) ? null : BRACKET.exec(rest);
+  if (bracket === null) return `${rest} ce ${ce};`;
+  return `${rest.slice(0, bracket.index).trimEnd()} ce ${ce}; ${rest.slice(bracket.index).trimStart()}`;
 }
