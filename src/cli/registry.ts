@@ -422,7 +422,7 @@ export function registerCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/epd.js')).epdCommand(file, opts));
 
-  const tune = program.command('tune').description('fit the evaluation to labelled positions (Texel tuning) and verify by matches (see docs/tuning.md)');
+  const tune = program.command('tune').description('label positions (game results, another engine\'s evaluations), fit the evaluation to them (Texel tuning) and verify by matches (see docs/tuning.md)');
   tune
     .command('data')
     .description('sample quiet positions from games and label them with the result (c9 "1-0";)')
