@@ -264,6 +264,20 @@ test('tune label: Stockfish\'s scores as ce, in the input order, equal to its ow
   assert.equal(run('tune', 'label', out, '-o', again, ...SF, '--nodes', '2000', '--quiet').code, 0);
   assert.equal(readFileSync(again, 'utf8'), readFileSync(out, 'utf8'));
 
+  // Two engines at once: the same lines in the same order. Each engine's hash holds only the
+  // positions it searched, so a value may differ a little from the one-engine run; mate
+  // scores and the sign of clear evaluations do not.
+  const two = join(dir, 'two.epd');
+  const r2 = run('tune', 'label', input, '-o', two, ...SF, '--nodes', '2000', '--concurrency', '2', '--json');
+  assert.equal(r2.code, 0, r2.err);
+  assert.equal((JSON.parse(r2.out) as { labelled: number }).labelled, 33);
+  const twoLines = readFileSync(two, 'utf8').split('\n');
+  twoLines.pop();
+  assert.deepEqual(twoLines.map((w) => w.replace(/ ce -?\d+;/, '')), written.map((w) => w.replace(/ ce -?\d+;/, '')));
+  const twoCes = twoLines.map((w) => Number(/ ce (-?\d+);/.exec(w)![1]));
+  assert.deepEqual(twoCes.slice(-3), [31999, -31999, -32000]);
+  for (let i = 0; i < 30; i++) if (Math.abs(ces[i]!) >= 100) assert.equal(Math.sign(twoCes[i]!), Math.sign(ces[i]!), `line ${i}: ${twoCes[i]} against ${ces[i]}`);
+
   // What tune fit --lambda reads: every position it keeps carries its evaluation.
   const loss = run('tune', 'loss', out, '--lambda', '1', '--threads', '1', '--json');
   assert.equal(loss.code, 0, loss.err);
