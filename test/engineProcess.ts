@@ -13,8 +13,8 @@ export class EngineProcess {
   private buffer = '';
   private waiters: { re: RegExp; from: number; resolve: (l: string) => void }[] = [];
 
-  constructor(command: 'uci' | 'xboard') {
-    this.child = spawn(process.execPath, [MAIN, command], { stdio: 'pipe' });
+  constructor(command: 'uci' | 'xboard', args: readonly string[] = []) {
+    this.child = spawn(process.execPath, [MAIN, command, ...args], { stdio: 'pipe' });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.buffer += chunk;

@@ -382,7 +382,8 @@ export function registerCommands(program: Command): void {
   program
     .command('uci')
     .description('run the engine over the UCI protocol on stdin/stdout (for GUIs and match runners)')
-    .action(async () => (await import('./commands/uci.js')).uciCommand());
+    .option('--tunable', 'also offer the search parameters as spin options (for tuners: tabiya tune spsa)')
+    .action(async (opts) => (await import('./commands/uci.js')).uciCommand(opts));
   program
     .command('xboard')
     .description('run the engine over the xboard protocol (CECP v2) on stdin/stdout')

@@ -15,6 +15,7 @@ import { BookProbe, type BookSource, type LearnGame } from './bookProbe.js';
 import { BookReturn, type BookIndexer } from './bookReturn.js';
 import { Engine, type SearchInfo } from './engine.js';
 import { resetWeights, weightsFromJson } from './evalParams.js';
+import { SEARCH_PARAMS, searchParamProblem, setSearchParam } from './searchParams.js';
 import { MATE, mateInMoves } from './score.js';
 import type { GoLimits } from './limits.js';
 
@@ -42,6 +43,11 @@ export interface EngineConfig {
   skillLevel: number;
   /** Path of an evaluation params file (tune fit output; '' for the built-in weights). */
   evalParams: string;
+  /**
+   * Search parameters by name (searchParams.ts; `tabiya uci --tunable`): a change names only
+   * those it sets and is merged into the ones set before; the others keep their defaults.
+   */
+  searchParams: Record<string, number>;
 }
 
 export const DEFAULT_CONFIG: EngineConfig = {
@@ -63,6 +69,7 @@ export const DEFAULT_CONFIG: EngineConfig = {
   elo: 2800,
   skillLevel: 20,
   evalParams: '',
+  searchParams: {},
 };
 
 /** `go` limits with moves as UCI strings (what crosses a thread boundary). */
@@ -135,6 +142,7 @@ export class EngineConfigurator {
   /** Applies changes; returns error messages (a bad book file) without throwing. */
   apply(change: Partial<EngineConfig>): string[] {
     const errors: string[] = [];
+    const searchParams = change.searchParams !== undefined ? { ...this.config.searchParams, ...change.searchParams } : undefined;
     const c = Object.assign(this.config, change);
     const e = this.engine;
     if (change.hashMB !== undefined) e.resizeHash(c.hashMB);
@@ -186,6 +194,19 @@ export class EngineConfigurator {
       }
       // Pawn-structure and hash-table entries hold evaluations made with the old weights.
       e.newGame();
+    }
+    if (searchParams) {
+      // Every parameter is set, to its given value or its default, so the values in use depend
+      // on this configuration only. The hash table stays: its entries are still right.
+      for (const [name, value] of Object.entries(searchParams)) {
+        const problem = searchParamProblem(name, value);
+        if (problem !== undefined) {
+          errors.push(`${problem}; not changed`);
+          delete searchParams[name];
+        }
+      }
+      c.searchParams = searchParams;
+      for (const s of SEARCH_PARAMS) setSearchParam(s.name, searchParams[s.name] ?? s.default);
     }
     return errors;
   }

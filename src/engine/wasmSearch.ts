@@ -1,15 +1,17 @@
 /**
  * The engine's search, which runs in the WebAssembly core (src/wasm/search): what Engine.go
- * runs. This side keeps the core's copy of the evaluation weights current (the table of
- * evalParams.ts; the search constants belong to the core, src/wasm/search/params.ts), passes
- * the controller's signals (stop, ponderhit, a newer search) through env.poll, and builds the
- * info lines and the result, reading the PVs from the core.
+ * runs. This side keeps the core's copies of the evaluation weights (the table of
+ * evalParams.ts) and of the search parameters (searchParams.ts; the core's own list is
+ * src/wasm/search/params.ts) current, passes the controller's signals (stop, ponderhit, a
+ * newer search) through env.poll, and builds the info lines and the result, reading the PVs
+ * from the core.
  *
  * Browser-safe: the caller compiles the module (src/node/wasmCore.ts in Node).
  */
 import { isLegal } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
 import { WEIGHTS, weightsVersion } from './evalParams.js';
+import { SEARCH_PARAM_VALUES, searchParamsVersion } from './searchParams.js';
 import { now, type GoLimits } from './limits.js';
 import { MATE_IN_MAX, mateInMoves } from './score.js';
 import type { SearchInfo, SearchResult } from './searchResult.js';
@@ -40,6 +42,8 @@ export class WasmSearcher {
   readonly core: WasmCore;
   /** weightsVersion of the weights in the core (-1: never pushed). */
   private weightsAt = -1;
+  /** searchParamsVersion of the search parameters in the core (a new core has the defaults: version 0). */
+  private searchParamsAt = 0;
 
   /** A core of the shared build starts with the shared table as it is (not emptied: others may be using it). */
   constructor(core: WasmCore, hashMB: number) {
@@ -61,11 +65,15 @@ export class WasmSearcher {
     }
   }
 
-  /** Pushes the evaluation weights into the core if they changed since the last push. */
+  /** Pushes the evaluation weights and the search parameters into the core if they changed since the last push. */
   sync(): void {
     if (this.weightsAt !== weightsVersion) {
       this.core.setWeights(WEIGHTS);
       this.weightsAt = weightsVersion;
+    }
+    if (this.searchParamsAt !== searchParamsVersion) {
+      this.core.setSearchParams(SEARCH_PARAM_VALUES);
+      this.searchParamsAt = searchParamsVersion;
     }
   }
 

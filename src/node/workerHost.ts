@@ -183,7 +183,10 @@ export class WorkerHost implements EngineHost {
         this.onError?.(`Hash ${config.hashMB} MB: cannot allocate (${(e as Error).message}); the table keeps its size`);
       }
     }
+    // Search parameters come a few at a time: helpers started later get them all.
+    const searchParams = config.searchParams !== undefined ? { ...this.config.searchParams, ...config.searchParams } : undefined;
     Object.assign(this.config, config);
+    if (searchParams) this.config.searchParams = searchParams;
     this.broadcast({ type: 'configure', config });
   }
 

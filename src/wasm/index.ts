@@ -15,6 +15,7 @@ import { KING, MAX_MOVES } from './types';
 import * as E from './eval/evaluate';
 import * as P from './eval/params';
 import * as Q from './eval/psqt';
+import * as S from './search/params';
 import { clearPawnHash as clearPawns } from './eval/terms/pawns';
 import {
   addRootFilter,
@@ -296,6 +297,22 @@ export function applyWeights(): void {
   clearPawns();
 }
 
+// ----- the search parameters (search/params.ts), by index; JavaScript sets them (searchParams.ts) -----
+
+export function searchParamCount(): i32 {
+  return S.searchParamCount();
+}
+/** The name of parameter i (as in params.ts). */
+export function searchParamName(i: i32): string {
+  return S.searchParamName(i);
+}
+export function searchParam(i: i32): i32 {
+  return S.searchParam(i);
+}
+/** Sets parameter i for the searches that follow (this instance only: each thread sets its own). */
+export function setSearchParam(i: i32, v: i32): void {
+  S.setSearchParam(i, v);
+}
 
 // ----- the search (src/wasm/search) -----
 

@@ -58,6 +58,11 @@ interface CoreExports {
   weightsPtr(): number;
   weightPairs(): number;
   applyWeights(): void;
+  /** The search parameters (src/wasm/search/params.ts); absent in builds older than them (bench wasm-ab). */
+  searchParamCount?(): number;
+  searchParamName?(i: number): number;
+  searchParam?(i: number): number;
+  setSearchParam?(i: number, value: number): void;
   setHashSize(megabytes: number): void;
   newGame(): void;
   search(depth: number, nodes: number, softMs: number, hardMs: number, timed: number, multiPV: number): number;
@@ -390,6 +395,30 @@ export class WasmCore {
     if (weights.length !== n) throw new RangeError(`expected ${n} weights, got ${weights.length}`);
     new Int32Array(this.x.memory.buffer, this.x.weightsPtr(), n).set(weights);
     this.x.applyWeights();
+  }
+
+  /**
+   * The search parameters the core knows, by index (src/wasm/search/params.ts), with their
+   * current values: an empty list from a build older than them.
+   */
+  searchParams(): { name: string; value: number }[] {
+    const x = this.x;
+    if (!x.searchParamCount || !x.searchParamName || !x.searchParam) return [];
+    const out: { name: string; value: number }[] = [];
+    for (let i = 0, n = x.searchParamCount(); i < n; i++) out.push({ name: readString(x.memory, x.searchParamName(i)), value: x.searchParam(i) });
+    return out;
+  }
+
+  /**
+   * Sets the search parameters: `values` by index, as the table of src/engine/searchParams.ts
+   * (already checked against its ranges there). Only values that differ are set, so the
+   * reduction table is rebuilt only when lmrBase or lmrDiv changes.
+   */
+  setSearchParams(values: Int32Array): void {
+    const x = this.x;
+    if (!x.setSearchParam || !x.searchParam || !x.searchParamCount) throw new Error('this build of the core has no settable search parameters');
+    if (values.length !== x.searchParamCount()) throw new RangeError(`expected ${x.searchParamCount()} search parameters, got ${values.length}`);
+    for (let i = 0; i < values.length; i++) if (x.searchParam(i) !== values[i]) x.setSearchParam(i, values[i]!);
   }
 
   /**

@@ -8,6 +8,7 @@
 import type { EngineConfig } from '../../engine/host.js';
 import { POLICY_OPTIONS, findPolicyOption, policyOptionDefault, type PolicyOption } from '../../book/select/index.js';
 import { describeRule, readNumber } from '../numberArg.js';
+import { SEARCH_PARAMS } from '../../engine/searchParams.js';
 
 export interface OptionSpec {
   name: string;
@@ -74,6 +75,20 @@ export const OPTIONS: readonly OptionSpec[] = [
 ];
 
 /**
+ * The search parameters as spin options (src/engine/searchParams.ts), for a tuner that plays the
+ * engine against itself with different values: advertised and read only by `tabiya uci
+ * --tunable`. A value takes effect at the next `go`, without a new game.
+ */
+export const TUNABLE_OPTIONS: readonly OptionSpec[] = SEARCH_PARAMS.map((p) => ({
+  name: p.name,
+  type: 'spin',
+  default: String(p.default),
+  min: p.min,
+  max: p.max,
+  apply: (v) => ({ searchParams: { [p.name]: Number(v) } }),
+}));
+
+/**
  * Old option names still read (never advertised): a GUI may have stored them. UCI has no
  * aliases, so the rename of a misspelt name can only be softened here.
  */
@@ -82,10 +97,10 @@ const RENAMED: ReadonlyMap<string, string> = new Map([['booktreshold', 'BookThre
 /** The current name of an option given by an old name, else the name as given. */
 const renamed = (name: string): string => RENAMED.get(name.toLowerCase().replace(/[^a-z0-9]/g, '')) ?? name;
 
-/** The option a name denotes (any case, spaces around it ignored; old names of renamed options too). */
-export function findOption(name: string): OptionSpec | undefined {
+/** The option a name denotes among `options` (any case, spaces around it ignored; old names of renamed options too). */
+export function findOption(name: string, options: readonly OptionSpec[] = OPTIONS): OptionSpec | undefined {
   const wanted = renamed(name.trim()).toLowerCase();
-  return OPTIONS.find((o) => o.name.toLowerCase() === wanted);
+  return options.find((o) => o.name.toLowerCase() === wanted);
 }
 
 /** The policy option an xboard `option` name denotes, old names of renamed options included. */

@@ -34,7 +34,7 @@ import { gameResult } from '../../engine/gameEnd.js';
 import { DEFAULT_WDL, gamePhase, wdlPermille } from '../../engine/wdl.js';
 import { defaultPolicy, setPolicyOption } from '../../book/select/index.js';
 import { isUnbounded, parseGo } from './go.js';
-import { OPTIONS, findOption, optionLine, optionValueProblem } from './options.js';
+import { OPTIONS, TUNABLE_OPTIONS, findOption, optionLine, optionValueProblem, type OptionSpec } from './options.js';
 
 export const ENGINE_NAME = 'tabiya 0.1.0';
 export const ENGINE_AUTHOR = 'the tabiya authors';
@@ -84,10 +84,17 @@ export class UciServer {
   /** The book policy as set by the policy options (sent whole on every change). */
   private readonly policy = defaultPolicy();
 
+  /** The options `uci` advertises and `setoption` reads. */
+  private readonly options: readonly OptionSpec[];
+
+  /** `tunable`: the search parameters are options too (`tabiya uci --tunable`, for tuners). */
   constructor(
     private readonly send: (line: string) => void,
     private readonly host: EngineHost,
-  ) {}
+    opts: { tunable?: boolean } = {},
+  ) {
+    this.options = opts.tunable ? [...OPTIONS, ...TUNABLE_OPTIONS] : OPTIONS;
+  }
 
   /** True while a search runs (between go and bestmove). */
   get busy(): boolean {
@@ -132,7 +139,7 @@ export class UciServer {
       case 'uci':
         this.send(`id name ${ENGINE_NAME}`);
         this.send(`id author ${ENGINE_AUTHOR}`);
-        for (const o of OPTIONS) this.send(optionLine(o));
+        for (const o of this.options) this.send(optionLine(o));
         this.send('uciok');
         return;
       case 'debug':
@@ -245,7 +252,7 @@ export class UciServer {
       return;
     }
     const value = (m[2] ?? '').trim();
-    const opt = findOption(m[1]!);
+    const opt = findOption(m[1]!, this.options);
     if (!opt) {
       this.send(`info string unknown option: ${m[1]!.trim()}`);
       return;

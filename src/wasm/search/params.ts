@@ -2,38 +2,44 @@
  * The search constants, named, and the late-move reduction table derived from them. The values
  * were set by hand from the usual published values (Stockfish, Ethereal) and checked with WAC
  * solve counts and short matches (docs/engine.md); a change shows in the bench signature.
+ *
+ * They are mutable globals, not constants, so that a tuner can set them at run time (`tabiya uci
+ * --tunable`; src/engine/searchParams.ts holds the same list with ranges): each read is one
+ * `global.get`, and the bench measured no slower than with constants (docs/engine.md). Each
+ * instance (each thread) has its own. By index, in the order declared here: NAMES, searchParam,
+ * setSearchParam; test/search-params.test.ts checks them against the TypeScript table.
  */
-export const aspirationDelta = 14;
-export const aspirationDepth = 4;
-export const rfpDepth = 8;
-export const rfpMargin = 75;
-export const razorDepth = 3;
-export const razorBase = 450;
-export const razorMargin = 280;
-export const nmpMinDepth = 2;
-export const nmpBase = 3;
-export const nmpDepthDiv = 3;
-export const nmpEvalDiv = 200;
-export const nmpVerifyDepth = 12;
-export const lmpBase = 3;
-export const futilityDepth = 8;
-export const futilityBase = 90;
-export const futilityMul = 110;
-export const seePruneDepth = 8;
-export const seeQuietMul = 28;
-export const seeCaptureMul = 95;
-export const historyPruneDepth = 4;
-export const historyPruneMul = 3500;
-export const lmrBase = 80;
-export const lmrDiv = 260;
-export const lmrHistoryDiv = 9000;
-export const iirDepth = 4;
-export const singularDepth = 7;
-export const singularMargin = 2;
-export const probcutMargin = 190;
-export const probcutDepth = 5;
-export const qsFutility = 140;
-export const lazyMargin = 450;
+export let aspirationDelta = 14;
+export let aspirationDepth = 4;
+export let rfpDepth = 8;
+export let rfpMargin = 75;
+export let razorDepth = 3;
+export let razorBase = 450;
+export let razorMargin = 280;
+export let nmpMinDepth = 2;
+export let nmpBase = 3;
+export let nmpDepthDiv = 3;
+export let nmpEvalDiv = 200;
+export let nmpVerifyDepth = 12;
+export let lmpBase = 3;
+export let futilityDepth = 8;
+export let futilityBase = 90;
+export let futilityMul = 110;
+export let seePruneDepth = 8;
+export let seeQuietMul = 28;
+export let seeCaptureMul = 95;
+export let historyPruneDepth = 4;
+export let historyPruneMul = 3500;
+export let lmrBase = 80;
+export let lmrDiv = 260;
+export let lmrHistoryDiv = 9000;
+export let iirDepth = 4;
+export let singularDepth = 7;
+export let singularMargin = 2;
+export let probcutMargin = 190;
+export let probcutDepth = 5;
+export let qsFutility = 140;
+export let lazyMargin = 450;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -47,3 +53,127 @@ export function rebuildSearchTables(): void {
   }
 }
 rebuildSearchTables();
+
+/** The names of the settable values, by index. */
+const NAMES: StaticArray<string> = [
+  'aspirationDelta',
+  'aspirationDepth',
+  'rfpDepth',
+  'rfpMargin',
+  'razorDepth',
+  'razorBase',
+  'razorMargin',
+  'nmpMinDepth',
+  'nmpBase',
+  'nmpDepthDiv',
+  'nmpEvalDiv',
+  'nmpVerifyDepth',
+  'lmpBase',
+  'futilityDepth',
+  'futilityBase',
+  'futilityMul',
+  'seePruneDepth',
+  'seeQuietMul',
+  'seeCaptureMul',
+  'historyPruneDepth',
+  'historyPruneMul',
+  'lmrBase',
+  'lmrDiv',
+  'lmrHistoryDiv',
+  'iirDepth',
+  'singularDepth',
+  'singularMargin',
+  'probcutMargin',
+  'probcutDepth',
+  'qsFutility',
+  'lazyMargin',
+];
+
+/** How many values searchParam and setSearchParam know. */
+export function searchParamCount(): i32 {
+  return NAMES.length;
+}
+
+/** The name of value `i` (for the test that keeps the TypeScript table in step). */
+export function searchParamName(i: i32): string {
+  return NAMES[i];
+}
+
+/** The value at index `i` (0 for an index out of range). */
+export function searchParam(i: i32): i32 {
+  switch (i) {
+    case 0: return aspirationDelta;
+    case 1: return aspirationDepth;
+    case 2: return rfpDepth;
+    case 3: return rfpMargin;
+    case 4: return razorDepth;
+    case 5: return razorBase;
+    case 6: return razorMargin;
+    case 7: return nmpMinDepth;
+    case 8: return nmpBase;
+    case 9: return nmpDepthDiv;
+    case 10: return nmpEvalDiv;
+    case 11: return nmpVerifyDepth;
+    case 12: return lmpBase;
+    case 13: return futilityDepth;
+    case 14: return futilityBase;
+    case 15: return futilityMul;
+    case 16: return seePruneDepth;
+    case 17: return seeQuietMul;
+    case 18: return seeCaptureMul;
+    case 19: return historyPruneDepth;
+    case 20: return historyPruneMul;
+    case 21: return lmrBase;
+    case 22: return lmrDiv;
+    case 23: return lmrHistoryDiv;
+    case 24: return iirDepth;
+    case 25: return singularDepth;
+    case 26: return singularMargin;
+    case 27: return probcutMargin;
+    case 28: return probcutDepth;
+    case 29: return qsFutility;
+    case 30: return lazyMargin;
+  }
+  return 0;
+}
+
+/**
+ * Sets the value at index `i` (an index out of range is ignored). The caller keeps values in
+ * range (divisors at least 1): src/engine/searchParams.ts checks them. A change of lmrBase or
+ * lmrDiv rebuilds the reduction table.
+ */
+export function setSearchParam(i: i32, v: i32): void {
+  switch (i) {
+    case 0: aspirationDelta = v; break;
+    case 1: aspirationDepth = v; break;
+    case 2: rfpDepth = v; break;
+    case 3: rfpMargin = v; break;
+    case 4: razorDepth = v; break;
+    case 5: razorBase = v; break;
+    case 6: razorMargin = v; break;
+    case 7: nmpMinDepth = v; break;
+    case 8: nmpBase = v; break;
+    case 9: nmpDepthDiv = v; break;
+    case 10: nmpEvalDiv = v; break;
+    case 11: nmpVerifyDepth = v; break;
+    case 12: lmpBase = v; break;
+    case 13: futilityDepth = v; break;
+    case 14: futilityBase = v; break;
+    case 15: futilityMul = v; break;
+    case 16: seePruneDepth = v; break;
+    case 17: seeQuietMul = v; break;
+    case 18: seeCaptureMul = v; break;
+    case 19: historyPruneDepth = v; break;
+    case 20: historyPruneMul = v; break;
+    case 21: lmrBase = v; rebuildSearchTables(); break;
+    case 22: lmrDiv = v; rebuildSearchTables(); break;
+    case 23: lmrHistoryDiv = v; break;
+    case 24: iirDepth = v; break;
+    case 25: singularDepth = v; break;
+    case 26: singularMargin = v; break;
+    case 27: probcutMargin = v; break;
+    case 28: probcutDepth = v; break;
+    case 29: qsFutility = v; break;
+    case 30: lazyMargin = v; break;
+  }
+}

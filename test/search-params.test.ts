@@ -1,0 +1,173 @@
+/**
+ * The search parameters a tuner sets (src/engine/searchParams.ts) and the core's copy of them
+ * (src/wasm/search/params.ts): the two lists agree, a value set reaches the search in every
+ * thread, and `tabiya uci --tunable` offers them as spin options (only with the flag).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BENCH_POSITIONS } from '../src/engine/bench.js';
+import { Engine } from '../src/engine/engine.js';
+import { EngineConfigurator, LocalHost } from '../src/engine/host.js';
+import {
+  SEARCH_PARAMS, SEARCH_PARAM_VALUES, resetSearchParams, searchParamProblem, searchParamsToJson, searchParamsVersion, setSearchParam,
+} from '../src/engine/searchParams.js';
+import { SIG_SIZE } from '../src/engine/signals.js';
+import { sharedCoreMemory } from '../src/engine/wasm/smp.js';
+import { UciServer } from '../src/protocol/uci/server.js';
+import { loadWasmCore, sharedCoreModule, wasmCoreModule } from '../src/node/wasmCore.js';
+import { EngineProcess } from './engineProcess.js';
+
+const PARAMS_TS = fileURLToPath(new URL('../../src/wasm/search/params.ts', import.meta.url));
+
+test('the TypeScript table and the core list the same parameters, in the same order, with the same defaults', () => {
+  const core = loadWasmCore();
+  const known = core.searchParams();
+  assert.deepEqual(known.map((k) => k.name), SEARCH_PARAMS.map((p) => p.name), 'names by index');
+  assert.deepEqual(known.map((k) => k.value), SEARCH_PARAMS.map((p) => p.default), 'defaults by index');
+  // The core's source declares each with its default; its getter and setter name the same one at each index.
+  const src = readFileSync(PARAMS_TS, 'utf8');
+  const declared = [...src.matchAll(/^export let (\w+) = (-?\d+);$/gm)].map((m) => ({ name: m[1]!, value: Number(m[2]) }));
+  assert.deepEqual(declared, known.map(({ name, value }) => ({ name, value })), 'export let declarations of params.ts');
+  const getter = [...src.matchAll(/^ {4}case (\d+): return (\w+);$/gm)].map((m) => [Number(m[1]), m[2]]);
+  const setter = [...src.matchAll(/^ {4}case (\d+): (\w+) = v;/gm)].map((m) => [Number(m[1]), m[2]]);
+  const expected = known.map((k, i) => [i, k.name]);
+  assert.deepEqual(getter, expected, 'searchParam cases');
+  assert.deepEqual(setter, expected, 'setSearchParam cases');
+  for (const p of SEARCH_PARAMS) {
+    assert.ok(p.min <= p.default && p.default <= p.max, `${p.name}: default within its range`);
+    assert.ok(p.min >= (/Div$/.test(p.name) ? 1 : 0), `${p.name}: no divisor of 0, no negative value`);
+  }
+});
+
+test('each index sets only its own parameter in the core', () => {
+  const core = loadWasmCore();
+  const values = Int32Array.from(SEARCH_PARAMS, (p) => p.default);
+  for (let i = 0; i < values.length; i++) {
+    values[i] = SEARCH_PARAMS[i]!.max;
+    core.setSearchParams(values);
+    assert.deepEqual(core.searchParams().map((k) => k.value), [...values], SEARCH_PARAMS[i]!.name);
+    values[i] = SEARCH_PARAMS[i]!.default;
+  }
+});
+
+test('setSearchParam checks names and ranges; reset restores the defaults', (t) => {
+  t.after(resetSearchParams);
+  const v0 = searchParamsVersion;
+  setSearchParam('rfpMargin', 120);
+  assert.equal(searchParamsToJson()['rfpMargin'], 120);
+  assert.ok(searchParamsVersion > v0);
+  const v1 = searchParamsVersion;
+  setSearchParam('rfpMargin', 120);
+  assert.equal(searchParamsVersion, v1, 'the same value again is no change');
+  assert.throws(() => setSearchParam('rfpmargin', 120), /unknown search parameter "rfpmargin"/);
+  assert.throws(() => setSearchParam('rfpMargin', 1000), /rfpMargin: 1000 is not a whole number from 30 to 150/);
+  assert.throws(() => setSearchParam('rfpMargin', 80.5), RangeError);
+  assert.equal(searchParamProblem('lmrDiv', 0), 'lmrDiv: 0 is not a whole number from 120 to 520');
+  resetSearchParams();
+  assert.deepEqual([...SEARCH_PARAM_VALUES], SEARCH_PARAMS.map((p) => p.default));
+});
+
+/** Nodes of fixed-depth searches of a few bench positions, each from an empty table (as `tabiya bench`). */
+function nodes(engine: Engine): number {
+  let n = 0;
+  for (const fen of BENCH_POSITIONS.slice(0, 6)) {
+    engine.newGame();
+    engine.setPosition(fen);
+    n += engine.go({ depth: 8 }).nodes;
+  }
+  return n;
+}
+
+test('a parameter set reaches the search at the next go, and the same values give the same nodes', (t) => {
+  t.after(resetSearchParams);
+  const engine = new Engine({ wasm: wasmCoreModule() });
+  const base = nodes(engine);
+  setSearchParam('lmrBase', 120);
+  const changed = nodes(engine);
+  assert.notEqual(changed, base, 'lmrBase 120 reduces more');
+  assert.equal(nodes(new Engine({ wasm: wasmCoreModule() })), changed, 'a fresh engine with the same values searches the same');
+  setSearchParam('lmrDiv', 200);
+  assert.notEqual(nodes(engine), changed, 'lmrDiv rebuilds the reduction table too');
+  resetSearchParams();
+  assert.equal(nodes(engine), base, 'back to the defaults');
+  assert.deepEqual(engine.wasm!.core.searchParams().map((k) => k.value), SEARCH_PARAMS.map((p) => p.default));
+});
+
+test('EngineConfigurator: searchParams are merged, checked, and reach a helper thread\'s core', (t) => {
+  t.after(resetSearchParams);
+  const memory = sharedCoreMemory(16);
+  if (typeof memory === 'string') return t.skip(memory);
+  // A Lazy SMP helper, as src/node/engineWorker.ts makes it (in a worker it has its own module state).
+  const engine = new Engine({ signals: new Int32Array(new SharedArrayBuffer(4 * SIG_SIZE)), hashMB: 16, threadIndex: 1, smp: { module: sharedCoreModule, memory } });
+  const searcher = engine.parallelCore()!;
+  const configurator = new EngineConfigurator(engine);
+  assert.deepEqual(configurator.apply({ searchParams: { rfpMargin: 120 } }), []);
+  assert.deepEqual(configurator.apply({ searchParams: { nmpBase: 4, rfpDepth: 99 } }), ['rfpDepth: 99 is not a whole number from 1 to 16; not changed']);
+  assert.deepEqual(configurator.config.searchParams, { rfpMargin: 120, nmpBase: 4 });
+  searcher.sync();
+  const inCore = Object.fromEntries(searcher.core.searchParams().map((k) => [k.name, k.value]));
+  assert.equal(inCore['rfpMargin'], 120);
+  assert.equal(inCore['nmpBase'], 4);
+  assert.equal(inCore['rfpDepth'], 8);
+  // Another configuration without searchParams leaves them alone; a default value takes one back.
+  configurator.apply({ multiPV: 2 });
+  configurator.apply({ searchParams: { rfpMargin: 75 } });
+  searcher.sync();
+  assert.deepEqual(searcher.core.searchParams().map((k) => k.value), SEARCH_PARAMS.map((p) => (p.name === 'nmpBase' ? 4 : p.default)));
+});
+
+/** A UCI server on a same-thread engine; `send` returns the lines written for the lines given. */
+function session(tunable: boolean): (...lines: string[]) => string[] {
+  const out: string[] = [];
+  const server = new UciServer((l) => out.push(l), new LocalHost(new Engine({ wasm: wasmCoreModule() })), { tunable });
+  return (...lines) => {
+    const from = out.length;
+    for (const l of lines) server.receive(l);
+    return out.slice(from);
+  };
+}
+
+test('uci --tunable: the parameters are spin options; a value in range is set, one out of range refused', (t) => {
+  t.after(resetSearchParams);
+  const send = session(true);
+  const advertised = send('uci').filter((l) => l.startsWith('option name '));
+  for (const p of SEARCH_PARAMS) assert.ok(advertised.includes(`option name ${p.name} type spin default ${p.default} min ${p.min} max ${p.max}`), p.name);
+  assert.deepEqual(send('setoption name rfpMargin value 120'), []);
+  assert.equal(SEARCH_PARAM_VALUES[SEARCH_PARAMS.findIndex((p) => p.name === 'rfpMargin')], 120);
+  assert.deepEqual(send('setoption name rfpMargin value 1000'), ['info string option rfpMargin: "1000" is not a whole number from 30 to 150; not changed']);
+  assert.equal(searchParamsToJson()['rfpMargin'], 120);
+  const out = send('position startpos', 'go depth 6');
+  assert.match(out.at(-1)!, /^bestmove [a-h][1-8][a-h][1-8]/);
+});
+
+test('uci without --tunable: the parameters are not options', () => {
+  const send = session(false);
+  assert.ok(!send('uci').some((l) => / rfpMargin /.test(l)));
+  assert.deepEqual(send('setoption name rfpMargin value 120'), ['info string unknown option: rfpMargin']);
+  assert.deepEqual(send('setoption name NoSuchOption value 1'), ['info string unknown option: NoSuchOption']);
+  assert.deepEqual([...SEARCH_PARAM_VALUES], SEARCH_PARAMS.map((p) => p.default));
+});
+
+test('uci process --tunable with Threads 2: set before and after the helper starts, go completes', { timeout: 60000 }, async (t) => {
+  const e = new EngineProcess('uci', ['--tunable']);
+  t.after(() => e.kill());
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  assert.ok(e.lines.some((l) => l.text === 'option name lazyMargin type spin default 450 min 200 max 900'));
+  // rfpMargin before the helper exists (it gets the configuration so far), lmrBase after.
+  e.send('setoption name rfpMargin value 120');
+  e.send('setoption name Threads value 2');
+  e.send('setoption name lmrBase value 100');
+  e.send('setoption name lmrBase value 9999');
+  await e.expect(/^info string option lmrBase: "9999" is not a whole number from 30 to 160; not changed$/);
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  e.send('position startpos moves e2e4');
+  e.send('go depth 9');
+  await e.expect(/^bestmove [a-h][1-8][a-h][1-8]/, 30000);
+  const errors = e.lines.filter((l) => /^info string (?!option lmrBase)/.test(l.text));
+  assert.deepEqual(errors, [], 'no other complaint');
+  assert.equal(await e.quit(), 0);
+});
