@@ -8,13 +8,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { PolyglotReader } from '../../book/polyglot/reader.js';
 import { parseMatchArgs, type MatchArgs } from '../../match/args.js';
 import type { AdjudicationRules } from '../../match/adjudicate.js';
 import { makeEngineSpec, parseEngineKeys, splitArgs, uniqueNames, type EngineSpec } from '../../match/engineSpec.js';
 import type { GameRecord } from '../../match/game.js';
 import { identityDiff, journalLine, parseJournal, type JournalGame } from '../../match/journal.js';
-import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type OpeningSource } from '../../match/openings.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { DEFAULT_TIMEOUTS, type EnginePlayer, type Timeouts } from '../../match/player.js';
 import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
@@ -25,13 +23,11 @@ import type { Scoreboard } from '../../match/scoreboard.js';
 import { formatTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
-import { AppendFile, readMaybeCompressed } from '../../node/matchFiles.js';
+import { AppendFile } from '../../node/matchFiles.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
-import { notText } from '../../node/textFile.js';
-import { unwrap } from '../../core/result.js';
-import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { CliError } from '../errors.js';
+import { loadOpenings } from './matchOpenings.js';
 import { report } from '../output.js';
 
 /** The words after `match` on the command line (commander keeps the raw argv on the root command). */
@@ -128,47 +124,6 @@ function sprtConfig(a: MatchArgs, players: number): SprtConfig | undefined {
   return cfg;
 }
 
-function loadOpenings(a: MatchArgs, seed: number, warn: (m: string) => void): OpeningSource | undefined {
-  const o = a.openings;
-  if (!o) return undefined;
-  const file = o.get('file');
-  if (!file) fail('--openings: file= is required');
-  if (!existsSync(file)) badData(`--openings: ${file}: no such file`);
-  const format = o.get('format') ?? (/\.bin$/i.test(file) ? 'polyglot' : /\.epd(\.gz)?$/i.test(file) ? 'epd' : 'pgn');
-  const order = o.get('order') ?? 'sequential';
-  if (order !== 'sequential' && order !== 'random') fail(`--openings: order=${order} is not sequential or random`);
-  const start = num(o, 'start', '--openings', 1, { int: true, min: 1 });
-  const pliesText = o.get('plies');
-  const plies = pliesText === undefined ? undefined : num(o, 'plies', '--openings', undefined, { int: true, min: format === 'polyglot' ? 1 : 0 });
-  const policy = o.get('policy') ?? 'default';
-  if (policy !== 'default' && policy !== 'encounter' && policy !== 'round') fail(`--openings: policy=${policy} is not default, encounter or round`);
-  if (format !== 'epd' && format !== 'pgn' && format !== 'polyglot') fail(`--openings: format=${format} is not epd, pgn or polyglot`);
-  if (statSync(file).isDirectory()) badData(`--openings: ${file} is a directory`);
-  if (format === 'polyglot') {
-    const book = PolyglotReader.from(readFileSync(file), file);
-    if (!book.ok) badData(`--openings: ${book.error.message}`);
-    for (const w of book.value.warnings) warn(w);
-    // Lines are walked from the start position: a book without it would give every game no opening at all.
-    if (book.value.moves(unwrap(positionFromFen(STARTING_FEN))).length === 0) badData(`--openings: ${file} has no move for the start position, so it gives no opening line`);
-    return new BookOpenings(book.value, plies ?? 16, seed);
-  }
-  const what = format === 'epd' ? 'EPD text' : 'PGN text';
-  let bytes: Buffer;
-  try {
-    bytes = readMaybeCompressed(file);
-  } catch (e) {
-    const zlib = /^Z_/.test(String((e as NodeJS.ErrnoException).code));
-    badData(`--openings: ${file}: ${zlib ? 'damaged gzip data' : 'cannot read'} (${(e as Error).message})`);
-  }
-  const bad = notText(bytes, what);
-  if (bad) badData(`--openings: ${file}:${bad.line}: ${bad.message}`);
-  const { openings, errors } = format === 'epd' ? parseEpdOpenings(bytes.toString('utf8'), file) : parsePgnOpenings(bytes, file, plies);
-  for (const e of errors.slice(0, 5)) warn(`${e.file}:${e.line}: ${e.message} (skipped)`);
-  if (errors.length > 5) warn(`${file}: ${errors.length} unusable records skipped in all`);
-  if (openings.length === 0) badData(`--openings: ${file} holds no usable opening${errors.length > 0 ? ` (${errors.length} unusable records)` : ' (it is empty)'}`);
-  return new OpeningList(openings, { order, start, seed });
-}
-
 /** What identifies a match for --resume: everything that decides which games are played and how. */
 function identity(a: MatchArgs, engines: EngineSpec[]): Record<string, unknown> {
   return {
@@ -256,7 +211,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   // The schedule is built in memory, one object a game: a typo of a few digits must not exhaust it.
   const planned = encounters({ players: engines.length, tournament: a.tournament as TournamentKind, seeds: a.seeds }).length * a.games * a.rounds;
   if (planned > MAX_GAMES) fail(`${planned.toLocaleString('en-US')} games planned; a match plays at most ${MAX_GAMES.toLocaleString('en-US')} (lower --games or --rounds)`);
-  const openings = loadOpenings(a, seed, warn);
+  const openings = a.openings ? loadOpenings(a.openings, seed, warn, 'match') : undefined;
   const schedule = buildSchedule({
     players: engines.length,
     tournament: a.tournament as TournamentKind,

@@ -1,0 +1,167 @@
+/**
+ * `tabiya tune spsa` as a user runs it, with real engines: Stockfish's Skill Level, whose best
+ * value is known (the highest), climbs; a run stopped by Ctrl-C resumes from its state; an
+ * engine that crashes costs its pair; mistakes are refused before anything is written.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MAIN } from './engineProcess.js';
+import { FIXTURES } from './matchHelpers/cli.js';
+
+const UHO = fileURLToPath(new URL('../../../shared/data/books/UHO_4060_v4.epd.gz', import.meta.url));
+const STOCKFISH = ['--engine', 'cmd=/usr/games/stockfish', 'option.Threads=1', 'option.Hash=8'];
+const dir = mkdtempSync(join(tmpdir(), 'tabiya-spsa-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [MAIN, 'tune', 'spsa', ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+interface StateFile {
+  format: string;
+  theta: Record<string, number>;
+  values: Record<string, number>;
+  nextStep: number;
+  finished: number;
+  dropped: number;
+  penta: number[];
+  history: number[][];
+}
+const readState = (path: string): StateFile => JSON.parse(readFileSync(path, 'utf8')) as StateFile;
+const leftovers = (): string[] => readdirSync(dir).filter((f) => /\.tmp|~/.test(f));
+
+test('tune spsa: Stockfish at Skill Level 2 against itself a little stronger and weaker: the level climbs', () => {
+  const out = join(dir, 'skill.json');
+  const r = run(...STOCKFISH, '--param', 'Skill Level=2,0,20,3,0.01', '--pairs', '24', '--nodes', '1000', '--openings', UHO, '--concurrency', '2', '-o', out, '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { engine: string; finished: number; theta: Record<string, number>; values: Record<string, number>; penta: number[] };
+  assert.match(j.engine, /^Stockfish/);
+  assert.equal(j.finished, 24);
+  assert.equal(j.penta.reduce((a, b) => a + b, 0), 24);
+  // The stronger side wins nearly every pair, so each step moves θ toward it: up.
+  assert.ok(j.theta['Skill Level']! > 3.2, `Skill Level 2 -> ${j.theta['Skill Level']}`);
+  assert.equal(j.values['Skill Level'], Math.round(j.theta['Skill Level']!));
+  const s = readState(out);
+  assert.equal(s.format, 'tabiya-spsa');
+  assert.equal(s.nextStep, 25);
+  assert.deepEqual(s.theta, j.theta);
+  // History: [step, θ] rising from the start.
+  assert.ok(s.history.length >= 20);
+  assert.equal(s.history.at(-1)![0], 24);
+  assert.ok(s.history.at(-1)![1]! > s.history[0]![1]!);
+  assert.deepEqual(leftovers(), []);
+});
+
+test('tune spsa: a run stopped by Ctrl-C keeps its state, --resume finishes it, and a changed command is refused', async () => {
+  const out = join(dir, 'resume.json');
+  const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '12', '--nodes', '3000', '--openings', UHO, '-o', out];
+  const child = spawn(process.execPath, [MAIN, 'tune', 'spsa', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+  // Interrupt once three pairs are in the state file.
+  await new Promise<void>((resolve, reject) => {
+    const poll = setInterval(() => {
+      try {
+        if (existsSync(out) && readState(out).finished >= 3) {
+          clearInterval(poll);
+          child.kill('SIGINT');
+          resolve();
+        }
+      } catch {
+        // The state is replaced by a rename: a read never sees half a file, but may race the first write.
+      }
+    }, 50);
+    child.on('exit', () => {
+      clearInterval(poll);
+      reject(new Error(`finished before the interrupt: ${err}`));
+    });
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  assert.equal(code, 130, err);
+  const cut = readState(out);
+  assert.ok(cut.finished >= 3 && cut.nextStep <= 12, `stopped at ${cut.nextStep}`);
+  assert.deepEqual(leftovers(), []);
+
+  const again = run(...args);
+  assert.equal(again.code, 1);
+  assert.match(again.err, /resume\.json exists: give --resume to continue its run, or --force/);
+  const changed = run(...args.map((a) => (a === '12' ? '20' : a)), '--resume');
+  assert.equal(changed.code, 1);
+  assert.match(changed.err, /is a run with --pairs 12.*give the same command to resume it/);
+  assert.equal(readState(out).nextStep, cut.nextStep, 'a refused resume leaves the state alone');
+
+  const resumed = run(...args, '--resume', '--json');
+  assert.equal(resumed.code, 0, resumed.err);
+  const end = readState(out);
+  assert.equal(end.nextStep, 13);
+  assert.ok(end.finished >= cut.finished + 12 - cut.nextStep + 1);
+  assert.equal(end.penta.reduce((a, b) => a + b, 0), end.finished - end.dropped);
+  const done = run(...args, '--resume');
+  assert.equal(done.code, 2);
+  assert.match(done.err, /run is complete \(12 pairs\)/);
+});
+
+test('tune spsa: an engine that crashes costs the pair it crashed in, is restarted, and the run goes on; a run of nothing but crashes fails', () => {
+  const out = join(dir, 'crash.json');
+  // Each process dies at its 50th search; games end as draws after 20 moves each.
+  const crasher = (n: number): string[] => ['--engine', 'name=Crasher', 'cmd=node', `arg=${join(FIXTURES, 'crash.mjs')}`, `arg=${n}`, '--param', 'Skill Level', '--pairs', '6', '--nodes', '100', '--maxmoves', '20', '--openings', UHO];
+  const r = run(...crasher(50), '-o', out, '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { finished: number; dropped: number; restarts: number; penta: number[] };
+  assert.equal(j.finished, 6);
+  assert.ok(j.dropped >= 1 && j.dropped < 6, r.err);
+  assert.ok(j.restarts >= 1);
+  assert.equal(j.penta.reduce((a, b) => a + b, 0), 6 - j.dropped);
+  // Two drawn games a pair (--maxmoves): one point each side.
+  assert.equal(j.penta[2], 6 - j.dropped);
+  assert.match(r.err, /pair \d+ dropped: game \d+: (White|Black) disconnects \(Crasher[+-] \(pid \d+\) exited with code 3/);
+  const all = run(...crasher(5), '-o', join(dir, 'crash-all.json'));
+  assert.equal(all.code, 1);
+  assert.match(all.err, /every pair this run played was dropped on an engine fault/);
+});
+
+test('tune spsa: an option the engine lacks, one that is not a number, a bad range or a missing suite is refused before anything is written', () => {
+  const out = join(dir, 'refused.json');
+  const base = [...STOCKFISH, '--pairs', '4', '--nodes', '100', '--openings', UHO, '-o', out];
+  const unknown = run(...base, '--param', 'rfpMargin');
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /--param rfpMargin: the engine has no such option \(its spin options: .*Skill Level/);
+  const check = run(...base, '--param', 'Ponder');
+  assert.equal(check.code, 2);
+  assert.match(check.err, /option Ponder is a check, not a spin/);
+  const range = run(...base, '--param', 'Skill Level=5,0,40');
+  assert.equal(range.code, 2);
+  assert.match(range.err, /0\.\.40 leaves the engine's range 0\.\.20/);
+  const twice = run(...base, '--param', 'Skill Level', 'skill level');
+  assert.equal(twice.code, 2);
+  assert.match(twice.err, /given twice/);
+  const suite = run(...base.map((a) => (a === UHO ? join(dir, 'none.epd') : a)), '--param', 'Skill Level');
+  assert.equal(suite.code, 1);
+  assert.match(suite.err, /none\.epd: no such file/);
+  assert.equal(existsSync(out), false);
+  writeFileSync(join(dir, 'x.json'), 'not a state');
+  const bad = run(...base.map((a) => (a === out ? join(dir, 'x.json') : a)), '--param', 'Skill Level', '--resume');
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /x\.json: not a tune spsa state/);
+  assert.deepEqual(leftovers(), []);
+});
+
+test('tune spsa: without --engine it tunes tabiya itself, whose search parameters `uci --tunable` lists', () => {
+  const out = join(dir, 'tabiya.json');
+  const r = run('--param', 'rfpMargin', '--param', 'lmrBase=80,40,160,10,0.01', '--pairs', '4', '--nodes', '500', '--concurrency', '2', '--openings', UHO, '-o', out, '--json');
+  assert.equal(r.code, 0, r.err);
+  assert.doesNotMatch(r.err, /warning/);
+  const j = JSON.parse(r.out) as { engine: string; finished: number; values: Record<string, number> };
+  assert.match(j.engine, /^tabiya/);
+  assert.equal(j.finished, 4);
+  assert.deepEqual(Object.keys(j.values), ['rfpMargin', 'lmrBase']);
+  const s = JSON.parse(readFileSync(out, 'utf8')) as { identity: { params: { name: string; start: number; min: number; max: number; cEnd: number }[] } };
+  // rfpMargin's start and range are the engine's option: 75, 30..150, C a twentieth of the range.
+  assert.deepEqual(s.identity.params.map((p) => [p.name, p.start, p.min, p.max, p.cEnd]), [['rfpMargin', 75, 30, 150, 6], ['lmrBase', 80, 40, 160, 10]]);
+});
