@@ -49,7 +49,7 @@ export interface TuneSpsaOptions {
 
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 /** Keys of `--engine` that set the clock, which is the command's own (--tc, --nodes). */
-const LIMIT_KEYS = ['tc', 'st', 'nodes', 'depth'];
+const LIMIT_KEYS = ['tc', 'st', 'nodes', 'depth', 'timemargin'];
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const STATE_FORMAT = 'tabiya-spsa';
 /** Points of θ's history a state keeps (one every pairs/HISTORY_POINTS steps). */
@@ -291,7 +291,8 @@ function clockKeys(opts: TuneSpsaOptions): { keys: Map<string, string>; text: st
   const t = parseTc(tc);
   if (!t.ok) fail(`--tc: ${t.error.message}`);
   if (t.value.infinite) fail('--tc inf never ends a search; give a clock or --nodes');
-  return { keys: new Map([['tc', tc]]), text: tc };
+  // As tune verify: 100 ms of grace before a loss on time, so that a busy machine's hiccup is not a result.
+  return { keys: new Map([['tc', tc], ['timemargin', '100']]), text: tc };
 }
 
 /** The engine of `--engine` words (as in match), by default tabiya with its search parameters listed. */
