@@ -52,6 +52,13 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('probcutDepth', 5, 1, 16),
   p('qsFutility', 140, 60, 280),
   p('lazyMargin', 450, 200, 900),
+  p('nmpEvalDepthMul', 20, 5, 60),
+  p('nmpEvalBase', 150, 0, 400),
+  p('doubleExtMargin', 20, 0, 80),
+  p('historyBonusMul', 170, 60, 400),
+  p('historyBonusBase', 120, 0, 400),
+  p('historyBonusMax', 2400, 800, 8000),
+  p('cutoffBonusMargin', 80, 20, 240),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

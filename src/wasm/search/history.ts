@@ -2,6 +2,7 @@
  * Killers, counter-moves, butterfly, continuation and
  * capture histories, all updated by the same gravity formula (h += bonus − h·|bonus| / MAX).
  */
+import { historyBonusBase, historyBonusMax, historyBonusMul } from './params';
 import { MAX_PLY } from './score';
 
 export const HISTORY_MAX = 16384;
@@ -47,6 +48,6 @@ export class History {
 /** History bonus for a cutoff at `depth`. */
 // @ts-ignore: decorator
 @inline export function historyBonus(depth: i32): i32 {
-  const b = 170 * depth - 120;
-  return b > 2400 ? 2400 : b;
+  const b = historyBonusMul * depth - historyBonusBase;
+  return b > historyBonusMax ? historyBonusMax : b;
 }

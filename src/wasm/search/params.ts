@@ -40,6 +40,13 @@ export let probcutMargin = 190;
 export let probcutDepth = 5;
 export let qsFutility = 140;
 export let lazyMargin = 450;
+export let nmpEvalDepthMul = 20;
+export let nmpEvalBase = 150;
+export let doubleExtMargin = 20;
+export let historyBonusMul = 170;
+export let historyBonusBase = 120;
+export let historyBonusMax = 2400;
+export let cutoffBonusMargin = 80;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -87,6 +94,13 @@ const NAMES: StaticArray<string> = [
   'probcutDepth',
   'qsFutility',
   'lazyMargin',
+  'nmpEvalDepthMul',
+  'nmpEvalBase',
+  'doubleExtMargin',
+  'historyBonusMul',
+  'historyBonusBase',
+  'historyBonusMax',
+  'cutoffBonusMargin',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -133,6 +147,13 @@ export function searchParam(i: i32): i32 {
     case 28: return probcutDepth;
     case 29: return qsFutility;
     case 30: return lazyMargin;
+    case 31: return nmpEvalDepthMul;
+    case 32: return nmpEvalBase;
+    case 33: return doubleExtMargin;
+    case 34: return historyBonusMul;
+    case 35: return historyBonusBase;
+    case 36: return historyBonusMax;
+    case 37: return cutoffBonusMargin;
   }
   return 0;
 }
@@ -175,5 +196,12 @@ export function setSearchParam(i: i32, v: i32): void {
     case 28: probcutDepth = v; break;
     case 29: qsFutility = v; break;
     case 30: lazyMargin = v; break;
+    case 31: nmpEvalDepthMul = v; break;
+    case 32: nmpEvalBase = v; break;
+    case 33: doubleExtMargin = v; break;
+    case 34: historyBonusMul = v; break;
+    case 35: historyBonusBase = v; break;
+    case 36: historyBonusMax = v; break;
+    case 37: cutoffBonusMargin = v; break;
   }
 }

@@ -23,8 +23,8 @@ import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
 import {
-  LMR, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase, lmrHistoryDiv,
-  nmpBase, nmpDepthDiv, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, probcutDepth, probcutMargin, razorBase, razorDepth,
+  LMR, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase, lmrHistoryDiv,
+  nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, probcutDepth, probcutMargin, razorBase, razorDepth,
   razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin,
 } from './params';
 import { qsearch } from './qsearch';
@@ -128,7 +128,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       return (evalScore + beta) >> 1;
     }
     // Null move: if passing still fails high, a real move will too (not in pawn endings: zugzwang).
-    if (depth >= nmpMinDepth && evalScore >= beta && rawEval >= beta - 20 * depth + 150 && unchecked(t.pieceTo[S - 1]) != 0 &&
+    if (depth >= nmpMinDepth && evalScore >= beta && rawEval >= beta - nmpEvalDepthMul * depth + nmpEvalBase && unchecked(t.pieceTo[S - 1]) != 0 &&
       ply >= t.nmpMinPly && beta > -MATE_IN_MAX && hasNonPawnMaterial(pos)) {
       let r = nmpBase + depth / nmpDepthDiv;
       const e = (evalScore - beta) / nmpEvalDiv;
@@ -239,7 +239,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       unchecked(t.excluded[ply] = 0);
       if (t.stopped) return 0;
       if (v < sBeta) {
-        extension = !pvNode && v < sBeta - 20 ? 2 : 1;
+        extension = !pvNode && v < sBeta - doubleExtMargin ? 2 : 1;
       } else if (sBeta >= beta) {
         // Multi-cut: more than one move beats beta.
         return sBeta;
@@ -304,7 +304,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     if (isQuiet(board, bestMove)) {
       if (nQuiets == 64) nQuiets--;
       unchecked(t.quietsTried[ply * 64 + nQuiets++] = <u16>bestMove);
-      updateQuietStats(t, ply, bestMove, depth + (bestScore > beta + 80 ? 1 : 0), nQuiets);
+      updateQuietStats(t, ply, bestMove, depth + (bestScore > beta + cutoffBonusMargin ? 1 : 0), nQuiets);
     } else if ((bestMove & KIND_MASK) != PROMOTION) {
       if (nCaptures == 32) nCaptures--;
       unchecked(t.capturesTried[ply * 32 + nCaptures++] = <u16>bestMove);
