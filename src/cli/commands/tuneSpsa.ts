@@ -77,7 +77,7 @@ interface State {
   dropped: number;
   /** The θ+ side's pairs, pentanomial: lost both, lost and drew, one point (two draws, or a win and a loss), won and drew, won both. */
   penta: number[];
-  /** [step, θ...] every few steps, for a plot of the run. */
+  /** [pairs finished, θ...] every few pairs and at the end of each run, for a plot. */
   history: number[][];
   seconds: number;
 }
@@ -170,6 +170,8 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const secondsBefore = state.seconds;
   const t0 = performance.now();
   const elapsed = (): number => secondsBefore + (performance.now() - t0) / 1000;
+  // Pairs finish out of step order when several play at once: the history counts finished pairs.
+  const historyPoint = (): number[] => [state.finished, ...spsa.theta.map((t) => Math.round(t * 100) / 100)];
   const onPair = (p: SpsaPair): void => {
     state.finished++;
     state.nextStep = Math.max(state.nextStep, p.step.k + 1);
@@ -178,7 +180,7 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
       dropped.push(`pair ${p.step.k} dropped: ${p.dropped}`);
       warn(`pair ${p.step.k} dropped: ${p.dropped}`);
     } else state.penta[p.result + 2]!++;
-    if (p.step.k % every === 0 || p.step.k === pairs) state.history.push([p.step.k, ...spsa.theta.map((t) => Math.round(t * 100) / 100)]);
+    if (state.finished % every === 0) state.history.push(historyPoint());
     save(elapsed());
     bar.update(state.nextStep - 1, spsa.params.map((q, i) => `${q.name} ${spsa.theta[i]!.toFixed(1)}`).join(' '));
   };
@@ -215,6 +217,7 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     bar.stop();
     for (const s of SIGNALS) process.off(s, onSignal);
   }
+  if (state.history.at(-1)?.[0] !== state.finished) state.history.push(historyPoint());
   save(elapsed());
 
   const values = spsa.rounded();
