@@ -57,9 +57,32 @@ test('tune spsa: Stockfish at Skill Level 2 against itself a little stronger and
   assert.deepEqual(leftovers(), []);
 });
 
-test('tune spsa: a run stopped by Ctrl-C keeps its state, --resume finishes it, and a changed command is refused', async () => {
+/** The θ+ side's pentanomial counts from the games of a --pgnout file (pgn-extract reads it first: an independent parser). */
+function pentaOfPgn(path: string): { penta: number[]; rounds: Map<string, number> } {
+  const r = spawnSync('/usr/games/pgn-extract', ['--quiet', '-s', path], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '', 'pgn-extract finds nothing wrong');
+  const games = r.stdout.split(/(?=\[Event )/).filter((g) => g.startsWith('[Event'));
+  const tag = (g: string, t: string): string => new RegExp(`\\[${t} "([^"]*)"\\]`).exec(g)?.[1] ?? '';
+  const plus = new Map<string, number>();
+  const rounds = new Map<string, number>();
+  for (const g of games) {
+    const round = tag(g, 'Round');
+    const result = tag(g, 'Result');
+    const plusWhite = tag(g, 'White').endsWith('+');
+    const pts = result === '1/2-1/2' ? 0.5 : (result === '1-0') === plusWhite ? 1 : 0;
+    plus.set(round, (plus.get(round) ?? 0) + pts);
+    rounds.set(round, (rounds.get(round) ?? 0) + 1);
+  }
+  const penta = [0, 0, 0, 0, 0];
+  for (const p of plus.values()) penta[p * 2]!++;
+  return { penta, rounds };
+}
+
+test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume finishes it, and a changed command is refused', async () => {
   const out = join(dir, 'resume.json');
-  const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '12', '--nodes', '3000', '--openings', UHO, '-o', out];
+  const pgn = join(dir, 'resume.pgn');
+  const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '12', '--nodes', '3000', '--openings', UHO, '-o', out, '--pgnout', pgn];
   const child = spawn(process.execPath, [MAIN, 'tune', 'spsa', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
@@ -86,6 +109,8 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state, --resume finishes it, 
   const cut = readState(out);
   assert.ok(cut.finished >= 3 && cut.nextStep <= 12, `stopped at ${cut.nextStep}`);
   assert.deepEqual(leftovers(), []);
+  // The PGN holds the two games of every pair the state counts, and their results are its pentanomial.
+  assert.deepEqual(pentaOfPgn(pgn).penta, cut.penta);
 
   const again = run(...args);
   assert.equal(again.code, 1);
@@ -95,12 +120,26 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state, --resume finishes it, 
   assert.match(changed.err, /is a run with --pairs 12.*give the same command to resume it/);
   assert.equal(readState(out).nextStep, cut.nextStep, 'a refused resume leaves the state alone');
 
+  // A PGN that lost games the state counts is refused; a torn tail (a pair written, its state
+  // not yet saved, when the run was killed) is cut off.
+  const games = readFileSync(pgn, 'utf8');
+  writeFileSync(pgn, games.slice(0, games.length - 40));
+  const short = run(...args, '--resume');
+  assert.equal(short.code, 1);
+  assert.match(short.err, /resume\.pgn holds \d+ bytes, but the state counts pairs whose games end at byte \d+/);
+  writeFileSync(pgn, games + '[Event "torn"]\n[Site "?"]\n\n1. e4 e5 2. Nf3');
+
   const resumed = run(...args, '--resume', '--json');
   assert.equal(resumed.code, 0, resumed.err);
   const end = readState(out);
   assert.equal(end.nextStep, 13);
   assert.ok(end.finished >= cut.finished + 12 - cut.nextStep + 1);
   assert.equal(end.penta.reduce((a, b) => a + b, 0), end.finished - end.dropped);
+  const kept = pentaOfPgn(pgn);
+  assert.deepEqual(kept.penta, end.penta);
+  assert.equal(kept.rounds.size, end.finished);
+  assert.ok([...kept.rounds.values()].every((n) => n === 2), 'two games a pair, no torn game');
+  assert.ok(readFileSync(pgn, 'utf8').startsWith(games), 'the games before the stop are kept as they were');
   const done = run(...args, '--resume');
   assert.equal(done.code, 2);
   assert.match(done.err, /run is complete \(12 pairs\)/);

@@ -8,14 +8,22 @@
  * The state (θ, the steps done, a history of θ) is written after every pair into `-o`, through a
  * temporary file: Ctrl-C loses at most the pairs in flight, and `--resume` continues the run
  * where it stopped, refusing if anything that decides the run has changed.
+ *
+ * `--pgnout` keeps the games (as `tabiya match --pgnout`): each pair's two games are appended when
+ * the pair ends, before the state that counts them is saved, and the state records the PGN's size;
+ * a resumed run cuts the PGN back to that size, so that it holds exactly the pairs the state counts.
+ * The games are labelled positions for `tune fit` as much as a record.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomicSync } from '../../book/node/atomicWrite.js';
+import { formatGamePgn } from '../../match/pgnOut.js';
 import { makeEngineSpec, parseEngineKeys, type EngineSpec } from '../../match/engineSpec.js';
 import { DEFAULT_TIMEOUTS, EngineFault } from '../../match/player.js';
 import { parseTc } from '../../match/tc.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
+import { AppendFile } from '../../node/matchFiles.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import type { EngineOption } from '../../protocol/engineClient.js';
@@ -41,6 +49,7 @@ export interface TuneSpsaOptions {
   gamma?: string;
   aRatio?: string;
   maxmoves?: string;
+  pgnout?: string;
   resume?: boolean;
   force?: boolean;
   quiet?: boolean;
@@ -80,6 +89,8 @@ interface State {
   /** [pairs finished, θ...] every few pairs and at the end of each run, for a plot. */
   history: number[][];
   seconds: number;
+  /** The --pgnout file and its size after the last pair this state counts. */
+  pgn?: { path: string; bytes: number };
 }
 
 function fail(message: string): never {
@@ -93,7 +104,11 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const clock = clockKeys(opts);
   const spec = engineSpec(opts.engine, clock.keys);
   if (opts.param.length === 0) fail('give at least one --param NAME (a spin option of the engine)');
-  checkOutputs([{ path: opts.output, kind: 'text' }], [opts.openings], { force: opts.force || opts.resume });
+  checkOutputs(
+    [{ path: opts.output, kind: 'text' }, ...(opts.pgnout !== undefined ? [{ path: opts.pgnout, kind: 'pgn' as const, mode: 'append' as const }] : [])],
+    [opts.openings],
+    { force: opts.force || opts.resume },
+  );
   let resumed: State | undefined;
   if (opts.resume) {
     if (!existsSync(opts.output)) fail(`--resume: ${opts.output} does not exist (start the run without --resume)`);
@@ -161,7 +176,9 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     writeFileAtomicSync(opts.output, JSON.stringify(state, null, 1) + '\n');
   };
   if (state.nextStep > pairs) fail(`--resume: ${opts.output}'s run is complete (${pairs} pairs)`);
-  if (!resumed) save(0);
+  const pgn = opts.pgnout !== undefined ? openPgn(opts.pgnout, state) : undefined;
+  if (pgn !== undefined) state.pgn = { path: opts.pgnout!, bytes: pgn.size };
+  if (!resumed || pgn !== undefined) save(state.seconds);
 
   // The games.
   const every = Math.max(1, Math.floor(pairs / HISTORY_POINTS));
@@ -180,6 +197,10 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
       dropped.push(`pair ${p.step.k} dropped: ${p.dropped}`);
       warn(`pair ${p.step.k} dropped: ${p.dropped}`);
     } else state.penta[p.result + 2]!++;
+    if (pgn !== undefined) {
+      for (const g of p.games) pgn.append(formatGamePgn(g, { event: 'tabiya tune spsa', site: '?', round: String(p.step.k), comments: true }));
+      state.pgn = { path: opts.pgnout!, bytes: pgn.size };
+    }
     if (state.finished % every === 0) state.history.push(historyPoint());
     save(elapsed());
     bar.update(state.nextStep - 1, spsa.params.map((q, i) => `${q.name} ${spsa.theta[i]!.toFixed(1)}`).join(' '));
@@ -215,6 +236,7 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     throw e instanceof EngineFault ? new CliError(`tune spsa: ${e.message}`, 1) : e;
   } finally {
     bar.stop();
+    pgn?.close();
     for (const s of SIGNALS) process.off(s, onSignal);
   }
   if (state.history.at(-1)?.[0] !== state.finished) state.history.push(historyPoint());
@@ -224,7 +246,7 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const start = params.map((p) => p.start);
   report(
     opts.json,
-    { output: opts.output, engine: probe.name, stopped: outcome.stopped, pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, restarts: outcome.restarts, penta: state.penta, seconds: state.seconds, theta: state.theta, values: state.values },
+    { output: opts.output, ...(opts.pgnout !== undefined ? { pgn: opts.pgnout } : {}), engine: probe.name, stopped: outcome.stopped, pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, restarts: outcome.restarts, penta: state.penta, seconds: state.seconds, theta: state.theta, values: state.values },
     () =>
       [
         `engine   ${probe.name}, ${clock.text} a move, ${concurrency} pair${concurrency > 1 ? 's' : ''} at a time`,
@@ -233,6 +255,7 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
         ...params.map((p, i) => `${p.name.padEnd(Math.max(...params.map((q) => q.name.length)))}  ${String(start[i]).padStart(6)} -> ${spsa.theta[i]!.toFixed(2).padStart(8)}  (${values[i]})`),
         `options  ${params.map((p, i) => `option.${p.name}=${values[i]}`).join(' ')}`,
         `state    ${opts.output}`,
+        ...(opts.pgnout !== undefined ? [`games    ${opts.pgnout}`] : []),
         `time     ${state.seconds.toFixed(0)} s`,
       ].join('\n'),
   );
@@ -242,6 +265,21 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     process.stderr.write(`error: tune spsa: every pair this run played was dropped on an engine fault: θ has not moved\n`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * The PGN of --pgnout, opened for appending. Resuming into the PGN the state names, it is cut back
+ * to the size the state recorded (the games of pairs in flight when the run stopped are dropped, as
+ * their results were); a PGN shorter than that has lost games the state counts, and is refused.
+ */
+function openPgn(path: string, state: State): AppendFile {
+  const same = state.pgn !== undefined && resolve(state.pgn.path) === resolve(path);
+  if (!same) return new AppendFile(path);
+  const have = existsSync(path) ? statSync(path).size : 0;
+  if (have < state.pgn!.bytes) {
+    throw new CliError(`tune spsa: --resume: ${path} holds ${have} bytes, but the state counts pairs whose games end at byte ${state.pgn!.bytes}: the PGN was cut or changed since`, 1);
+  }
+  return new AppendFile(path, { truncateTo: state.pgn!.bytes });
 }
 
 /** `--param NAME` or `NAME=START,MIN,MAX[,C[,R]]`, checked against the engine's option. */
