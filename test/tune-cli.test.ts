@@ -122,6 +122,28 @@ test('tune verify: the tuned engine against the default at fixed nodes, with Elo
   assert.match(missing.err, /nope\.json/);
 });
 
+test('tune verify: without --openings the games open with the first 16 plies of the bundled master games, from any directory', () => {
+  const params = join(dir, 'verify-default.json');
+  writeFileSync(params, JSON.stringify({ material: [[90, 140], [320, 300], [350, 320], [480, 540], [990, 980]] }));
+  const pgn = join(dir, 'verify-default.pgn');
+  const r = spawnSync(process.execPath, [MAIN, 'tune', 'verify', params, '--games', '2', '--nodes', '1000', '--pgnout', pgn, '--quiet', '--json'], { encoding: 'utf8', cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout) as { games: number; command: string };
+  assert.equal(j.games, 2);
+  assert.match(j.command, /--openings file=\S*data\/masters-2550\.pgn\.gz format=pgn plies=16 order=random/);
+  // Both games of the pair: the start position, the same 16 book plies, then the engines' own moves.
+  const games = readFileSync(pgn, 'utf8').split(/(?=\[Event )/).filter((g) => g.startsWith('[Event'));
+  assert.equal(games.length, 2);
+  const books = games.map((g) => {
+    assert.doesNotMatch(g, /\[FEN /);
+    const plies = [...g.split(/\n\n/)[1]!.matchAll(/([A-Za-z][\w+#=-]*) \{([^}]*)\}/g)];
+    assert.ok(plies.length > 16, 'the engines played on');
+    assert.ok(plies.slice(0, 16).every((m) => m[2] === 'book') && plies[16]![2] !== 'book');
+    return plies.slice(0, 16).map((m) => m[1]).join(' ');
+  });
+  assert.equal(books[0], books[1]);
+});
+
 test('tune verify: a bad --tc or --sprt is a usage error before any match starts', () => {
   const params = join(dir, 'verify-usage.json');
   writeFileSync(params, JSON.stringify({ tempo: [[20, 10]] }));

@@ -528,7 +528,7 @@ export function registerCommands(program: Command): void {
     .option('--tc <tc>', 'time control (default 10+0.1)')
     .option('--nodes <n>', 'instead of a clock: n nodes a move (fair for weight changes, independent of machine load)')
     .option('--concurrency <n>', 'games at the same time', '2')
-    .option('--openings <file>', 'opening suite (EPD or PGN)', '../shared/data/books/UHO_4060_v4.epd.gz')
+    .option('--openings <file>', 'opening suite (EPD or PGN; default: the first 16 plies of the bundled master games)')
     .option('--sprt <key=value...>', 'elo0= elo1= alpha= beta= (default elo0=0 elo1=10)')
     .option('--pgnout <file>', 'keep the games')
     .option('--base <params.json>', 'the opponent\'s parameters (default: the engine\'s own)')

@@ -8,11 +8,16 @@
  * With --nodes the engines search a fixed number of nodes a move instead of playing on a clock:
  * two weight sets run at the same speed, so this compares them fairly, and the games no longer
  * depend on how fast or how busy the machine is.
+ *
+ * Without --openings the suite is the bundled master games (data/masters-2550.pgn.gz, the source
+ * of the default book), each cut to its first 16 plies: the length of Stockfish's 8-move testing
+ * book, long enough to leave the opening to the engines' play.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_GAMES } from '../../book/node/defaultBook.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { readParamsFile } from '../../tune/paramsFile.js';
 import { parseTc } from '../../match/tc.js';
@@ -65,6 +70,9 @@ function checkSprt(words: readonly string[]): void {
   if (bad) throw new CliError(`tune verify: --sprt: ${bad}`, 2);
 }
 
+/** Plies of each game of the default suite (full games) played as the opening. */
+const DEFAULT_PLIES = 16;
+
 const quote = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
 export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): Promise<void> {
@@ -82,7 +90,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     if (t.value.infinite) throw new CliError('tune verify: --tc inf never ends a search; give a clock or --nodes', 2);
   }
   checkSprt(opts.sprt ?? []);
-  const openings = opts.openings ?? '../shared/data/books/UHO_4060_v4.epd.gz';
+  const openings = opts.openings ?? DEFAULT_GAMES;
   // Fail here, with the file's name, rather than in every engine.
   const tuned = resolve(file);
   const base = opts.base === undefined ? undefined : resolve(opts.base);
@@ -119,6 +127,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     '--openings',
     `file=${openings}`,
     `format=${format}`,
+    ...(opts.openings === undefined ? [`plies=${DEFAULT_PLIES}`] : []),
     'order=random',
     '--srand',
     String(seed),
