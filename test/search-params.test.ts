@@ -142,6 +142,25 @@ test('uci --tunable: the parameters are spin options; a value in range is set, o
   assert.match(out.at(-1)!, /^bestmove [a-h][1-8][a-h][1-8]/);
 });
 
+test('timeNodeBase and timeNodeMul scale the time target of a clock search: at their floor (0.5) it searches less than at their ceiling (2.5)', (t) => {
+  t.after(resetSearchParams);
+  const send = session(true);
+  send('uci');
+  // Nodes of the last info line of each search, four bench positions on a 4-second clock.
+  const searched = (): number =>
+    BENCH_POSITIONS.slice(0, 4).reduce((sum, fen) => {
+      const out = send('ucinewgame', `position fen ${fen}`, 'go wtime 4000 btime 4000');
+      assert.match(out.at(-1)!, /^bestmove /);
+      return sum + Number(/ nodes (\d+)/.exec(out.filter((l) => / nodes /.test(l)).at(-1)!)![1]);
+    }, 0);
+  send('setoption name timeNodeBase value 0', 'setoption name timeNodeMul value 0');
+  const floor = searched();
+  send('setoption name timeNodeBase value 200', 'setoption name timeNodeMul value 4000');
+  const ceiling = searched();
+  // Five times the target: at least one more iteration, which costs about as much as those before it.
+  assert.ok(ceiling > 1.5 * floor, `nodes at 0.5: ${floor}, at 2.5: ${ceiling}`);
+});
+
 test('uci without --tunable: the parameters are not options', () => {
   const send = session(false);
   assert.ok(!send('uci').some((l) => / rfpMargin /.test(l)));

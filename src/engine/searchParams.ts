@@ -59,6 +59,8 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('historyBonusBase', 120, 0, 400),
   p('historyBonusMax', 2400, 800, 8000),
   p('cutoffBonusMargin', 80, 20, 240),
+  p('timeNodeBase', 100, 0, 200),
+  p('timeNodeMul', 0, 0, 4000),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

@@ -8,11 +8,11 @@
  * env.iterationDone after each iteration; `searchmoves` is a list the host fills (rootFilter);
  * the result is left in globals (see index.ts). Time: the hard limit aborts the search
  * (limits.ts); no iteration starts past ITERATION_START_SHARE of the soft limit scaled by
- * stability.
+ * the best move's stability, a falling score and the nodes spent off the best move.
  */
 import { psqtDelta, psqtFromScratch } from '../eval/psqt';
 import { generateLegal } from '../movegen';
-import { LMR, aspirationDelta, aspirationDepth } from './params';
+import { LMR, aspirationDelta, aspirationDepth, timeNodeBase, timeNodeMul } from './params';
 import { now } from './limits';
 
 // @ts-ignore: decorator
@@ -122,6 +122,7 @@ function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i
     const gc = pos.inCheck();
     const newDepth = depth - 1 + (gc ? 1 : 0);
     t.pvLen[1] = 1;
+    const nodesBefore = t.nodes;
     // The window of this move, lowered by its bonus (rootBonusMove); an infinite bound stays.
     const bonus = bonusOf(m);
     const lo = alpha == -INFINITE ? alpha : alpha - bonus;
@@ -141,6 +142,7 @@ function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i
       if (score > lo && score < hi) score = -search(t, newDepth, -hi, -lo, 1, false, gc);
     }
     pos.undo();
+    rm.nodes[i] += t.nodes - nodesBefore;
     if (t.stopped) break;
     if (bonus != 0 && !isMateScore(score)) score += bonus;
     if (i == pvIdx || score > alpha) {
@@ -221,6 +223,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
     rm.prevScore[rm.n] = -INFINITE;
     rm.pv[rm.n * PL] = m;
     rm.pvLen[rm.n] = 1;
+    rm.nodes[rm.n] = 0;
     rm.n++;
   }
   resultMove = 0;
@@ -304,7 +307,10 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
       falling = falling < 0.8 ? 0.8 : falling > 1.6 ? 1.6 : falling;
       const unstable = 1 + instability * 0.6;
       const stable = stableFor >= 5 ? 0.7 : 1;
-      if (elapsed > t.softMs * falling * unstable * stable * ITERATION_START_SHARE) break;
+      const spread = t.nodes > 0 ? 1 - <f64>rm.nodes[0] / <f64>t.nodes : 0;
+      let effort = (<f64>timeNodeBase + <f64>timeNodeMul * spread) / 100;
+      effort = effort < 0.5 ? 0.5 : effort > 2.5 ? 2.5 : effort;
+      if (elapsed > t.softMs * falling * unstable * stable * effort * ITERATION_START_SHARE) break;
       if (rm.n == 1 && depth >= 6) break;
     }
     lastScore = score;

@@ -1,7 +1,7 @@
 /**
  * Every legal root move with its score in the current
- * iteration, its score in the last complete one, and its principal variation, kept sorted best
- * first by a stable insertion sort.
+ * iteration, its score in the last complete one, its principal variation and the nodes searched
+ * under it so far (for time management), kept sorted best first by a stable insertion sort.
  */
 import { MAX_MOVES } from '../types';
 import { PLIES } from './thread';
@@ -16,6 +16,7 @@ export class RootMoves {
   pv: StaticArray<u16> = new StaticArray<u16>(MAX_MOVES * PL);
   pvLen: StaticArray<u8> = new StaticArray<u8>(MAX_MOVES);
   seldepth: StaticArray<u8> = new StaticArray<u8>(MAX_MOVES);
+  nodes: StaticArray<i64> = new StaticArray<i64>(MAX_MOVES);
   tmpPv: StaticArray<u16> = new StaticArray<u16>(PL);
   /** Scratch for generating the root moves. */
   generated: StaticArray<u16> = new StaticArray<u16>(MAX_MOVES);
@@ -38,6 +39,7 @@ export class RootMoves {
     const ps = this.prevScore[i];
     const len = <i32>this.pvLen[i];
     const sd = this.seldepth[i];
+    const nd = this.nodes[i];
     const pv = this.pv;
     const tmp = this.tmpPv;
     for (let k = 0; k < len; k++) tmp[k] = pv[i * PL + k];
@@ -47,6 +49,7 @@ export class RootMoves {
       this.prevScore[k] = this.prevScore[k - 1];
       this.pvLen[k] = this.pvLen[k - 1];
       this.seldepth[k] = this.seldepth[k - 1];
+      this.nodes[k] = this.nodes[k - 1];
       const l = <i32>this.pvLen[k];
       for (let x = 0; x < l; x++) pv[k * PL + x] = pv[(k - 1) * PL + x];
     }
@@ -55,6 +58,7 @@ export class RootMoves {
     this.prevScore[j] = ps;
     this.pvLen[j] = <u8>len;
     this.seldepth[j] = sd;
+    this.nodes[j] = nd;
     for (let k = 0; k < len; k++) pv[j * PL + k] = tmp[k];
   }
 }
