@@ -53,7 +53,9 @@ export let cutoffBonusMargin = 80;
  * factor": a best move that took nearly all the effort is clear, one that did not needs more).
  * The defaults, 100 and 0, leave the target alone. Ethereal 12 uses 40 and 200, but tabiya's
  * root spends more on its best move: 2 to 5% of the nodes go elsewhere (median 2.7%, at most 12%,
- * 60 positions of its games at 8 s + 0.1 s), so 40 and 2000 give 1.0 at the median.
+ * 60 positions of its games at 8 s + 0.1 s), so 40 and 2000 give 1.0 at the median. At those
+ * values it lost at 5 s + 0.05 s (docs/strength.md §6): it thought 11% longer a move and ended its
+ * games on the increment, so the defaults stay.
  */
 export let timeNodeBase = 100;
 export let timeNodeMul = 0;
