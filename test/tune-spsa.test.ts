@@ -143,6 +143,21 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const done = run(...args, '--resume');
   assert.equal(done.code, 2);
   assert.match(done.err, /run is complete \(12 pairs\)/);
+
+  // --status shows a state without playing: the same numbers, and how far θ moved in units of C.
+  const status = run('-o', out, '--status', '--json');
+  assert.equal(status.code, 0, status.err);
+  const shown = JSON.parse(status.out) as { finished: number; penta: number[]; theta: Record<string, number>; values: Record<string, number>; pgn: string };
+  assert.deepEqual([shown.finished, shown.penta, shown.theta, shown.values, shown.pgn], [end.finished, end.penta, end.theta, end.values, pgn]);
+  const text = run('-o', out, '--status');
+  const moved = ((end.theta['Skill Level']! - 10) / 2).toFixed(2);
+  assert.match(text.out, new RegExp(`^Skill Level +10 -> +${end.theta['Skill Level']!.toFixed(2)} +\\(${end.values['Skill Level']}\\) +[+-]${moved.replace('-', '')} C$`, 'm'));
+  assert.match(text.out, /^pairs +12 of 12 played \(complete\)/m);
+  const notState = join(dir, 'not-state.json');
+  writeFileSync(notState, '{"format": "something else"}');
+  const refused = run('-o', notState, '--status');
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /--status: .*not-state\.json: not a tune spsa state/);
 });
 
 test('tune spsa: an engine that crashes costs the pair it crashed in, is restarted, and the run goes on; a run of nothing but crashes fails', () => {

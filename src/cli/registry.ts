@@ -499,8 +499,8 @@ export function registerCommands(program: Command): void {
   tune
     .command('spsa')
     .description("tune an engine's numeric options (tabiya's search parameters) by SPSA from game pairs; resumable")
-    .requiredOption('--param <name...>', 'a spin option to tune: NAME (start and range from the engine) or NAME=START,MIN,MAX[,C[,R]]')
-    .requiredOption('--openings <file>', 'opening suite (EPD, PGN or a Polyglot book), drawn at random; each pair plays one opening both ways')
+    .option('--param <name...>', 'a spin option to tune: NAME (start and range from the engine) or NAME=START,MIN,MAX[,C[,R]]')
+    .option('--openings <file>', 'opening suite (EPD, PGN or a Polyglot book), drawn at random; each pair plays one opening both ways')
     .requiredOption('-o, --output <state.json>', 'the run\'s state, rewritten after every pair (θ, history, results)')
     .option('--engine <key=value...>', 'the UCI engine: cmd= arg= dir= option.NAME= name= (as in match); default: tabiya uci --tunable, Hash 16')
     .option('--pairs <n>', 'game pairs (steps) of the run; the gains reach C and R at the last', '1000')
@@ -516,6 +516,7 @@ export function registerCommands(program: Command): void {
     .option('--maxmoves <n>', 'a game is drawn after n moves of each side (as match -maxmoves)')
     .option('--pgnout <file>', 'append every game to this PGN file (with --resume: cut back to the last pair the state counts)')
     .option('--resume', 'continue the run saved in --output')
+    .option('--status', 'show the run saved in --output (values, how far each moved, results) and exit')
     .option('--force', 'start a new run over an existing --output')
     .option('--quiet', 'no progress or warnings')
     .option('--json', 'print one JSON object')

@@ -35,12 +35,12 @@ import { loadOpenings } from './matchOpenings.js';
 
 export interface TuneSpsaOptions {
   output: string;
-  param: string[];
+  param?: string[];
   engine?: string[];
   pairs?: string;
   tc?: string;
   nodes?: string;
-  openings: string;
+  openings?: string;
   concurrency?: string;
   seed?: string;
   rEnd?: string;
@@ -51,6 +51,7 @@ export interface TuneSpsaOptions {
   maxmoves?: string;
   pgnout?: string;
   resume?: boolean;
+  status?: boolean;
   force?: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -98,12 +99,14 @@ function fail(message: string): never {
 }
 
 export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
+  if (opts.status) return showStatus(opts);
+  if (opts.param === undefined || opts.param.length === 0) fail('give at least one --param NAME (a spin option of the engine)');
+  if (opts.openings === undefined) fail('give --openings SUITE (EPD, PGN or a Polyglot book)');
   const concurrency = intOption('--concurrency', opts.concurrency, 1, 64) ?? 1;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
   const maxMoves = intOption('--maxmoves', opts.maxmoves, 1, 100_000);
   const clock = clockKeys(opts);
   const spec = engineSpec(opts.engine, clock.keys);
-  if (opts.param.length === 0) fail('give at least one --param NAME (a spin option of the engine)');
   checkOutputs(
     [{ path: opts.output, kind: 'text' }, ...(opts.pgnout !== undefined ? [{ path: opts.pgnout, kind: 'pgn' as const, mode: 'append' as const }] : [])],
     [opts.openings],
@@ -242,21 +245,14 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   if (state.history.at(-1)?.[0] !== state.finished) state.history.push(historyPoint());
   save(elapsed());
 
-  const values = spsa.rounded();
-  const start = params.map((p) => p.start);
   report(
     opts.json,
     { output: opts.output, ...(opts.pgnout !== undefined ? { pgn: opts.pgnout } : {}), engine: probe.name, stopped: outcome.stopped, pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, restarts: outcome.restarts, penta: state.penta, seconds: state.seconds, theta: state.theta, values: state.values },
     () =>
       [
         `engine   ${probe.name}, ${clock.text} a move, ${concurrency} pair${concurrency > 1 ? 's' : ''} at a time`,
-        `pairs    ${state.nextStep - 1} of ${pairs} played${outcome.stopped === 'interrupted' ? ' (interrupted: --resume continues)' : ''}; ${state.dropped} dropped on an engine fault`,
-        `penta    pairs of the θ+ side, LL LD DD+WL WD WW: ${state.penta.join(' ')}`,
-        ...params.map((p, i) => `${p.name.padEnd(Math.max(...params.map((q) => q.name.length)))}  ${String(start[i]).padStart(6)} -> ${spsa.theta[i]!.toFixed(2).padStart(8)}  (${values[i]})`),
-        `options  ${params.map((p, i) => `option.${p.name}=${values[i]}`).join(' ')}`,
-        `state    ${opts.output}`,
+        ...summaryLines(state, opts.output, outcome.stopped === 'interrupted' ? ' (interrupted: --resume continues)' : ''),
         ...(opts.pgnout !== undefined ? [`games    ${opts.pgnout}`] : []),
-        `time     ${state.seconds.toFixed(0)} s`,
       ].join('\n'),
   );
   // As `tabiya match`: an interrupted run is not a finished one (128 + SIGINT).
@@ -265,6 +261,41 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     process.stderr.write(`error: tune spsa: every pair this run played was dropped on an engine fault: θ has not moved\n`);
     process.exitCode = 1;
   }
+}
+
+/** What a state says, for people: progress, results, each parameter's start, θ and how far it moved. */
+function summaryLines(state: State, output: string, note: string): string[] {
+  const params = state.identity.params;
+  const width = Math.max(...params.map((q) => q.name.length));
+  return [
+    `pairs    ${state.nextStep - 1} of ${state.identity.schedule.pairs} played${note}; ${state.dropped} dropped on an engine fault`,
+    `penta    pairs of the θ+ side, LL LD DD+WL WD WW: ${state.penta.join(' ')}`,
+    ...params.map((p) => {
+      const theta = state.theta[p.name]!;
+      const moved = (theta - p.start) / p.cEnd;
+      return `${p.name.padEnd(width)}  ${String(p.start).padStart(6)} -> ${theta.toFixed(2).padStart(8)}  ${`(${state.values[p.name]})`.padEnd(8)}  ${moved >= 0 ? '+' : '-'}${Math.abs(moved).toFixed(2)} C`;
+    }),
+    `options  ${params.map((p) => `option.${p.name}=${state.values[p.name]}`).join(' ')}`,
+    `state    ${output}`,
+    `time     ${state.seconds.toFixed(0)} s`,
+  ];
+}
+
+/** `--status`: what the state in -o holds, without starting an engine or playing. */
+function showStatus(opts: TuneSpsaOptions): void {
+  if (!existsSync(opts.output)) throw new CliError(`tune spsa: --status: ${opts.output} does not exist`, 1);
+  const state = readState(opts.output, '--status');
+  const id = state.identity;
+  report(
+    opts.json,
+    { output: opts.output, pairs: id.schedule.pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, penta: state.penta, seconds: state.seconds, theta: state.theta, values: state.values, ...(state.pgn ? { pgn: state.pgn.path } : {}) },
+    () =>
+      [
+        `engine   ${[id.engine.cmd, ...id.engine.args].join(' ')}, ${id.engine.tc} a move`,
+        ...summaryLines(state, opts.output, state.nextStep > id.schedule.pairs ? ' (complete)' : ' (--resume continues)'),
+        ...(state.pgn ? [`games    ${state.pgn.path}`] : []),
+      ].join('\n'),
+  );
 }
 
 /**
@@ -350,18 +381,18 @@ function engineSpec(words: readonly string[] | undefined, clock: Map<string, str
   return spec;
 }
 
-function readState(path: string): State {
+function readState(path: string, flag = '--resume'): State {
   let s: State;
   try {
     s = JSON.parse(readFileSync(path, 'utf8')) as State;
   } catch (e) {
-    throw new CliError(`tune spsa: --resume: ${path}: not a tune spsa state (${(e as Error).message})`, 1);
+    throw new CliError(`tune spsa: ${flag}: ${path}: not a tune spsa state (${(e as Error).message})`, 1);
   }
-  if (s?.format !== STATE_FORMAT || s.version !== 1 || typeof s.nextStep !== 'number' || typeof s.theta !== 'object' || s.identity === undefined || !Array.isArray(s.penta) || s.penta.length !== 5 || !Array.isArray(s.history)) {
-    throw new CliError(`tune spsa: --resume: ${path}: not a tune spsa state of version 1`, 1);
+  if (s?.format !== STATE_FORMAT || s.version !== 1 || typeof s.nextStep !== 'number' || typeof s.theta !== 'object' || s.identity === undefined || !Array.isArray(s.identity.params) || !Array.isArray(s.penta) || s.penta.length !== 5 || !Array.isArray(s.history)) {
+    throw new CliError(`tune spsa: ${flag}: ${path}: not a tune spsa state of version 1`, 1);
   }
-  for (const p of s.identity.params ?? []) {
-    if (typeof s.theta[p.name] !== 'number') throw new CliError(`tune spsa: --resume: ${path}: no value for ${p.name}`, 1);
+  for (const p of s.identity.params) {
+    if (typeof s.theta[p.name] !== 'number' || typeof s.values?.[p.name] !== 'number') throw new CliError(`tune spsa: ${flag}: ${path}: no value for ${p.name}`, 1);
   }
   return s;
 }
