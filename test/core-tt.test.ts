@@ -24,9 +24,19 @@ function core(): ReturnType<typeof loadWasmCore> {
 
 test('what is stored comes back; another key in the same bucket misses', () => {
   const c = core();
-  const entry = { move: 0x1234, score: -87, eval: 41, depth: 9, bound: EXACT };
+  const entry = { move: 0x1234, score: -87, eval: 41, depth: 9, bound: EXACT, pv: false };
   c.tableStore(0x00010001, 0x7eadbeef, 3, entry);
   assert.deepEqual(c.tableProbe(0x00010001, 0x7eadbeef, 3), entry);
+  // The PV flag (the top bit of the word that also holds the generation) comes back, and the
+  // rest of the entry with it.
+  c.tableStore(0x00010001, 0x7eadbeef, 3, { ...entry, pv: true });
+  assert.deepEqual(c.tableProbe(0x00010001, 0x7eadbeef, 3), { ...entry, pv: true });
+  // Still so in the last generation before the counter wraps (its five bits all set, beside the flag).
+  for (let i = 0; i < 31; i++) c.tableNewSearch();
+  c.tableStore(0x00010001, 0x7eadbeef, 3, { ...entry, depth: 10, pv: true });
+  assert.deepEqual(c.tableProbe(0x00010001, 0x7eadbeef, 3), { ...entry, depth: 10, pv: true });
+  c.tableStore(0x00010001, 0x7eadbeef, 3, { ...entry, depth: 11, pv: false });
+  assert.deepEqual(c.tableProbe(0x00010001, 0x7eadbeef, 3), { ...entry, depth: 11, pv: false });
   // The same low word (same bucket, same check word) with another high word, and the reverse.
   assert.equal(c.tableProbe(0x00010001, 0x7eadbeee, 3), null);
   assert.equal(c.tableProbe(0x00020001, 0x7eadbeef, 3), null);
@@ -34,7 +44,7 @@ test('what is stored comes back; another key in the same bucket misses', () => {
   for (const [depth, bound, score] of [[0, UPPER, -31000], [-1, LOWER, 29999], [200, EXACT, 0]] as const) {
     c.tableStore(0x00030003, 0x11111111, 0, { move: 0, score, eval: -300, depth, bound });
     const got = c.tableProbe(0x00030003, 0x11111111, 0);
-    assert.deepEqual(got, { move: 0, score, eval: -300, depth, bound });
+    assert.deepEqual(got, { move: 0, score, eval: -300, depth, bound, pv: false });
   }
 });
 
@@ -63,7 +73,7 @@ test('replacement: a third position in a full bucket evicts the shallower or old
   c.tableStore(lo, 0x01, 0, { move: 9, score: 9, eval: 9, depth: 2, bound: LOWER });
   assert.equal(c.tableProbe(lo, 0x01, 0)!.depth, 12);
   c.tableStore(lo, 0x01, 0, { move: 0, score: 5, eval: 5, depth: 4, bound: EXACT });
-  assert.deepEqual(c.tableProbe(lo, 0x01, 0), { move: 1, score: 5, eval: 5, depth: 4, bound: EXACT }, 'an entry without a move keeps the old move');
+  assert.deepEqual(c.tableProbe(lo, 0x01, 0), { move: 1, score: 5, eval: 5, depth: 4, bound: EXACT, pv: false }, 'an entry without a move keeps the old move');
   // Entries of old searches lose their claim: after many searches even a deep one is evicted.
   c.tableStore(lo, 0x01, 0, { move: 1, score: 1, eval: 1, depth: 14, bound: EXACT });
   for (let i = 0; i < 4; i++) c.tableNewSearch();
@@ -106,8 +116,8 @@ test('every table size starts its buckets on a 64-byte cache line (a bucket is o
       // A bucket at the far end is inside the table and zeroed (the checked build bound-checks it).
       const last = c.tableBucket(-1);
       assert.ok(last.every((w) => w === 0), `${mb} MB: the last bucket is empty`);
-      c.tableStore(-1, 0x1234567, 0, { move: 1, score: 5, eval: 6, depth: 7, bound: EXACT });
-      assert.deepEqual(c.tableProbe(-1, 0x1234567, 0), { move: 1, score: 5, eval: 6, depth: 7, bound: EXACT });
+      c.tableStore(-1, 0x1234567, 0, { move: 1, score: 5, eval: 6, depth: 7, bound: EXACT, pv: false });
+      assert.deepEqual(c.tableProbe(-1, 0x1234567, 0), { move: 1, score: 5, eval: 6, depth: 7, bound: EXACT, pv: false });
     }
   }
 });

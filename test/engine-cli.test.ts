@@ -129,6 +129,35 @@ test('epd: a solution is found at the iteration from which the best move stays r
   }
 });
 
+test('epd --set NAME=V changes a search constant for the run; a name or value the engine does not take is refused before any search', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    const file = join(dir, 'wac3.epd');
+    writeFileSync(file, '5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - bm Rg3; id "WAC.003";\n');
+    type R = { solved: number; solutions: { nodes: number; depth: number }[] };
+    const nodesAt = (...set: string[]): number => {
+      const r = run('epd', file, '--depth', '10', ...set.flatMap((x) => ['--set', x]), '--json') as R;
+      assert.equal(r.solved, 1);
+      return r.solutions[0]!.nodes;
+    };
+    const base = nodesAt();
+    assert.equal(nodesAt('lmrBase=80'), base, 'the default value: the same search, node for node');
+    assert.notEqual(nodesAt('lmrBase=160', 'rfpMargin=30'), base, 'other values: another search');
+    for (const [arg, message] of [
+      ['noSuchConstant=3', /--set noSuchConstant=3: unknown search parameter "noSuchConstant"/],
+      ['rfpMargin=1000', /--set rfpMargin=1000: rfpMargin: 1000 is not a whole number from 30 to 150/],
+      ['rfpMargin', /--set rfpMargin: expected NAME=VALUE/],
+    ] as const) {
+      const bad = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '2', '--set', arg], { encoding: 'utf8' });
+      assert.equal(bad.status, 2, arg);
+      assert.match(bad.stderr, message);
+      assert.equal(bad.stdout, '');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('epd --threads 2 searches on worker threads and solves what one thread solves', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
   try {

@@ -142,23 +142,50 @@ test('uci --tunable: the parameters are spin options; a value in range is set, o
   assert.match(out.at(-1)!, /^bestmove [a-h][1-8][a-h][1-8]/);
 });
 
+/** Nodes of the last info line of a search of each of the first four bench positions, each from an empty table. */
+function nodesOfSearches(send: (...lines: string[]) => string[], go: string): number[] {
+  return BENCH_POSITIONS.slice(0, 4).map((fen) => {
+    const out = send('ucinewgame', `position fen ${fen}`, go);
+    assert.match(out.at(-1)!, /^bestmove /);
+    return Number(/ nodes (\d+)/.exec(out.filter((l) => / nodes /.test(l)).at(-1)!)![1]);
+  });
+}
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+
 test('timeNodeBase and timeNodeMul scale the time target of a clock search: at their floor (0.5) it searches less than at their ceiling (2.5)', (t) => {
   t.after(resetSearchParams);
   const send = session(true);
   send('uci');
-  // Nodes of the last info line of each search, four bench positions on a 4-second clock.
-  const searched = (): number =>
-    BENCH_POSITIONS.slice(0, 4).reduce((sum, fen) => {
-      const out = send('ucinewgame', `position fen ${fen}`, 'go wtime 4000 btime 4000');
-      assert.match(out.at(-1)!, /^bestmove /);
-      return sum + Number(/ nodes (\d+)/.exec(out.filter((l) => / nodes /.test(l)).at(-1)!)![1]);
-    }, 0);
   send('setoption name timeNodeBase value 0', 'setoption name timeNodeMul value 0');
-  const floor = searched();
+  const floor = sum(nodesOfSearches(send, 'go wtime 4000 btime 4000'));
   send('setoption name timeNodeBase value 200', 'setoption name timeNodeMul value 4000');
-  const ceiling = searched();
+  const ceiling = sum(nodesOfSearches(send, 'go wtime 4000 btime 4000'));
   // Five times the target: at least one more iteration, which costs about as much as those before it.
   assert.ok(ceiling > 1.5 * floor, `nodes at 0.5: ${floor}, at 2.5: ${ceiling}`);
+});
+
+test('ttPvReduction: above 0 nodes that are or were on the PV are reduced less, so a fixed depth costs more nodes; back at 0 the search is the default one again', (t) => {
+  t.after(resetSearchParams);
+  const send = session(true);
+  send('uci');
+  const base = nodesOfSearches(send, 'go depth 9');
+  send('setoption name ttPvReduction value 2');
+  const less = nodesOfSearches(send, 'go depth 9');
+  assert.ok(sum(less) > sum(base), `nodes at 0: ${base}, at 2: ${less}`);
+  send('setoption name ttPvReduction value 0');
+  assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
+});
+
+test('contHistPly4: at 1 quiet moves are ordered and reduced by a third continuation history, so a fixed-depth search differs; back at 0 it is the default one again', (t) => {
+  t.after(resetSearchParams);
+  const send = session(true);
+  send('uci');
+  const base = nodesOfSearches(send, 'go depth 9');
+  send('setoption name contHistPly4 value 1');
+  const on = nodesOfSearches(send, 'go depth 9');
+  assert.ok(on.some((n, i) => n !== base[i]), `nodes at 0: ${base}, at 1: ${on}`);
+  send('setoption name contHistPly4 value 0');
+  assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
 });
 
 test('uci without --tunable: the parameters are not options', () => {

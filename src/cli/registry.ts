@@ -419,6 +419,7 @@ export function registerCommands(program: Command): void {
     .option('--hash <mb>', 'hash table size in MB', '64')
     .option('--threads <n>', 'search threads (Lazy SMP)', '1')
     .option('--limit <n>', 'only the first n positions')
+    .option('--set <name=value>', 'a search constant of `tabiya uci --tunable` (repeatable), e.g. rfpMargin=90', collect)
     .option('--quiet', 'no progress on stderr')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/epd.js')).epdCommand(file, opts));

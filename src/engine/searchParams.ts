@@ -61,6 +61,8 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('cutoffBonusMargin', 80, 20, 240),
   p('timeNodeBase', 100, 0, 200),
   p('timeNodeMul', 0, 0, 4000),
+  p('ttPvReduction', 0, 0, 3),
+  p('contHistPly4', 0, 0, 1),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

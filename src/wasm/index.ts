@@ -448,9 +448,9 @@ export function ttStore(keyLo: i32, keyHi: i32, ply: i32, move: i32, score: i32,
 export function ttProbe(keyLo: i32, keyHi: i32, ply: i32): bool {
   return tt.probe(keyOf(keyLo, keyHi), ply);
 }
-/** Field of the last hit: 0 move, 1 score, 2 static evaluation, 3 depth, 4 bound. */
+/** Field of the last hit: 0 move, 1 score, 2 static evaluation, 3 depth, 4 bound, 5 stored by a PV node. */
 export function ttField(i: i32): i32 {
-  return i == 0 ? tt.move : i == 1 ? tt.score : i == 2 ? tt.eval : i == 3 ? tt.depth : tt.bound;
+  return i == 0 ? tt.move : i == 1 ? tt.score : i == 2 ? tt.eval : i == 3 ? tt.depth : i == 4 ? tt.bound : tt.pv ? 1 : 0;
 }
 /** A new search: entries of earlier ones age. */
 export function ttNewSearch(): void {

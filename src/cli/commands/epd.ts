@@ -8,7 +8,9 @@
  * Totals of these separate two searches that solve the same count, one of them faster.
  *
  * `--threads N` searches each position with N threads (Lazy SMP on worker threads, as
- * `tabiya uci` with Threads N); one thread searches in this process.
+ * `tabiya uci` with Threads N); one thread searches in this process. `--set NAME=V` changes a
+ * search constant (those `tabiya uci --tunable` offers), so that a change can be tried on a
+ * suite without a rebuild.
  *
  * Suites that grade moves (the Strategic Test Suite: `c0 "f5=10, Be5+=2, Bf2=3"`) are scored
  * too: the points of the move played (0 for a move not listed) against the most any listed
@@ -26,6 +28,7 @@ import { makeUci, parseUci } from '../../notation/uci.js';
 import { makeSan, parseSan } from '../../notation/san.js';
 import { startProgress } from '../../node/progress.js';
 import { CliError, intOption } from '../errors.js';
+import { searchParamProblem } from '../../engine/searchParams.js';
 import { report } from '../output.js';
 import { readEpdRecords } from './epdFile.js';
 import { configureV8ForSearch } from '../../node/v8flags.js';
@@ -37,6 +40,7 @@ export interface EpdOptions {
   hash?: string;
   threads?: string;
   limit?: string;
+  set?: string[];
   json?: boolean;
   quiet?: boolean;
 }
@@ -78,12 +82,19 @@ export async function epdCommand(file: string, opts: EpdOptions): Promise<void> 
   const threads = intOption('--threads', opts.threads ?? '1', 1, MAX_THREADS)!;
   const limit = intOption('--limit', opts.limit, 1);
   if (movetime === undefined && depth === undefined && nodes === undefined) throw new CliError('epd: give --movetime, --depth or --nodes', 2);
+  const searchParams: Record<string, number> = {};
+  for (const item of opts.set ?? []) {
+    const m = /^([A-Za-z]\w*)=(-?\d+)$/.exec(item.trim());
+    const problem = m === null ? 'expected NAME=VALUE with a whole number' : searchParamProblem(m[1]!, Number(m[2]));
+    if (problem !== undefined) throw new CliError(`epd: --set ${item}: ${problem}`, 2);
+    searchParams[m![1]!] = Number(m![2]);
+  }
   const records = readEpdRecords(file);
   const todo = limit !== undefined ? records.slice(0, limit) : records;
   const host = threads > 1 ? new WorkerHost() : new LocalHost(new Engine({ wasm: wasmCoreModule() }));
   host.onError = (message) => process.stderr.write(`tabiya: ${message}\n`);
   // No GUI or pipe to keep time back for.
-  host.configure({ hashMB: hash, threads, moveOverhead: 0 });
+  host.configure({ hashMB: hash, threads, moveOverhead: 0, searchParams });
   try {
     // The threads start and allocate their tables before the first clock runs.
     if (host instanceof WorkerHost) await new Promise<void>((resolve) => host.whenReady(resolve));

@@ -575,10 +575,10 @@ export class WasmCore {
   tableStore(keyLo: number, keyHi: number, ply: number, e: { move: number; score: number; eval: number; depth: number; bound: number; pv?: boolean }): void {
     this.x.ttStore(keyLo, keyHi, ply, e.move, e.score, e.eval, e.depth, e.bound, e.pv ? 1 : 0);
   }
-  tableProbe(keyLo: number, keyHi: number, ply: number): { move: number; score: number; eval: number; depth: number; bound: number } | null {
+  tableProbe(keyLo: number, keyHi: number, ply: number): { move: number; score: number; eval: number; depth: number; bound: number; pv: boolean } | null {
     const x = this.x;
     if (x.ttProbe(keyLo, keyHi, ply) === 0) return null;
-    return { move: x.ttField(0), score: x.ttField(1), eval: x.ttField(2), depth: x.ttField(3), bound: x.ttField(4) };
+    return { move: x.ttField(0), score: x.ttField(1), eval: x.ttField(2), depth: x.ttField(3), bound: x.ttField(4), pv: x.ttField(5) !== 0 };
   }
   tableNewSearch(): void {
     this.x.ttNewSearch();

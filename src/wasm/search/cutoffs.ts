@@ -4,6 +4,7 @@
  * quiets tried before it lose some; captures likewise in the capture history.
  */
 import { historyBonus, updateEntry } from './history';
+import { contHistPly4 } from './params';
 import { STACK_OFFSET, SearchThread } from './thread';
 
 /** Rewards the quiet move that caused a cutoff and punishes the quiets tried before it. */
@@ -14,6 +15,7 @@ export function updateQuietStats(t: SearchThread, ply: i32, best: i32, depth: i3
   const side = pos.turn << 12;
   const c1 = unchecked(t.pieceTo[ply + STACK_OFFSET - 1]);
   const c2 = unchecked(t.pieceTo[ply + STACK_OFFSET - 2]);
+  const c4 = contHistPly4 != 0 ? unchecked(t.pieceTo[ply + STACK_OFFSET - 4]) : 0;
   const killers = h.killers;
   if (<i32>unchecked(killers[ply * 2]) != best) {
     unchecked(killers[ply * 2 + 1] = unchecked(killers[ply * 2]));
@@ -31,6 +33,7 @@ export function updateQuietStats(t: SearchThread, ply: i32, best: i32, depth: i3
     updateEntry(bf, side | (m & 4095), b);
     if (c1 != 0) updateEntry(cont, (c1 << 10) | pt, b);
     if (c2 != 0) updateEntry(cont, (c2 << 10) | pt, b);
+    if (c4 != 0) updateEntry(cont, (c4 << 10) | pt, b);
   }
 }
 

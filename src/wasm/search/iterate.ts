@@ -209,6 +209,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
     t.movePlayed[i] = 0;
   }
   memory.fill(changetype<usize>(t.excluded), 0, <usize>t.excluded.length << 1);
+  t.ttPv[0] = 1;
   memory.fill(changetype<usize>(t.evalCache), 0, <usize>t.evalCache.length << 2);
   t.psqt[0] = psqtFromScratch(pos);
 

@@ -15,6 +15,7 @@ import { isLegalNotInCheck } from '../legality';
 import { computePins, generateLegal, generateNoisy, generateQuiets } from '../movegen';
 import { EN_PASSANT, KIND_MASK, MAX_MOVES, PAWN, PROMOTION } from '../types';
 import { seeGe } from '../see';
+import { contHistPly4 } from './params';
 import { STACK_OFFSET, SearchThread } from './thread';
 
 const MP_TT: u8 = 0;
@@ -113,6 +114,15 @@ function scoreQuiets(t: SearchThread, ply: i32, from: i32, to: i32): void {
   const side = t.pos.turn << 12;
   const c1 = unchecked(t.pieceTo[ply + STACK_OFFSET - 1]) << 10;
   const c2 = unchecked(t.pieceTo[ply + STACK_OFFSET - 2]) << 10;
+  const c4 = contHistPly4 != 0 ? unchecked(t.pieceTo[ply + STACK_OFFSET - 4]) << 10 : 0;
+  if (c4 != 0) {
+    for (let i = from; i < to; i++) {
+      const m = <i32>unchecked(moves[i]);
+      const pt = (<i32>unchecked(board[(m >>> 6) & 63]) << 6) | (m & 63);
+      unchecked(scores[i] = <i32>unchecked(bf[side | (m & 4095)]) + <i32>unchecked(cont[c1 | pt]) + <i32>unchecked(cont[c2 | pt]) + <i32>unchecked(cont[c4 | pt]));
+    }
+    return;
+  }
   for (let i = from; i < to; i++) {
     const m = <i32>unchecked(moves[i]);
     const pt = (<i32>unchecked(board[(m >>> 6) & 63]) << 6) | (m & 63);

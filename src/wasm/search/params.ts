@@ -60,6 +60,23 @@ export let cutoffBonusMargin = 80;
 export let timeNodeBase = 100;
 export let timeNodeMul = 0;
 
+/**
+ * Late-move reductions a ply smaller per ttPvReduction in nodes that are or have been on the
+ * principal variation: a PV node, a node whose hash entry a PV node stored, or a node that
+ * failed low under such a parent above depth 3 (Stockfish's ttPv, search.cpp since Stockfish
+ * 11: those nodes are the likeliest to become the PV again). The hash table keeps the flag
+ * either way; at 0 it is not read and the search is unchanged.
+ */
+export let ttPvReduction = 0;
+
+/**
+ * At 1, quiet moves are also ordered, reduced and rewarded by their continuation history after
+ * the side's own move two moves back (four plies), beside the one and two plies back (Stockfish
+ * since version 10 reads contHist[3]; Ethereal 12 keeps one and two). At 0 it is not read or
+ * written and the search is unchanged.
+ */
+export let contHistPly4 = 0;
+
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
 
@@ -115,6 +132,8 @@ const NAMES: StaticArray<string> = [
   'cutoffBonusMargin',
   'timeNodeBase',
   'timeNodeMul',
+  'ttPvReduction',
+  'contHistPly4',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -170,6 +189,8 @@ export function searchParam(i: i32): i32 {
     case 37: return cutoffBonusMargin;
     case 38: return timeNodeBase;
     case 39: return timeNodeMul;
+    case 40: return ttPvReduction;
+    case 41: return contHistPly4;
   }
   return 0;
 }
@@ -221,5 +242,7 @@ export function setSearchParam(i: i32, v: i32): void {
     case 37: cutoffBonusMargin = v; break;
     case 38: timeNodeBase = v; break;
     case 39: timeNodeMul = v; break;
+    case 40: ttPvReduction = v; break;
+    case 41: contHistPly4 = v; break;
   }
 }

@@ -23,9 +23,9 @@ import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
 import {
-  LMR, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase, lmrHistoryDiv,
+  LMR, contHistPly4, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase, lmrHistoryDiv,
   nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, probcutDepth, probcutMargin, razorBase, razorDepth,
-  razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin,
+  razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttPvReduction,
 } from './params';
 import { qsearch } from './qsearch';
 import { MATE, MATE_IN_MAX, MAX_PLY, NONE_SCORE } from './score';
@@ -82,6 +82,10 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   const ttBound = hit ? tt.bound : 0;
   const ttDepth = hit ? tt.depth : -99;
   const ttEval = hit ? tt.eval : NONE_SCORE;
+  // Is or has been on the PV: the exclusion search of a singular extension keeps its node's flag.
+  const ttPvOn = ttPvReduction != 0;
+  let ttPv = excluded != 0 ? unchecked(t.ttPv[ply]) != 0 : pvNode || (ttPvOn && hit && tt.pv);
+  unchecked(t.ttPv[ply] = <u8>ttPv);
   if (!pvNode && hit && ttDepth >= depth && ttScore != NONE_SCORE && (ttBound & (ttScore >= beta ? BOUND_LOWER : BOUND_UPPER)) != 0) {
     if (ttScore >= beta && ttMove != 0 && isQuiet(pos.board, ttMove) && !inCheck) {
       // Keep the hash move's history up to date even on a cutoff.
@@ -171,7 +175,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
         pos.undo();
         if (t.stopped) return 0;
         if (v >= pcBeta) {
-          tt.store(key, ply, m, v, rawEval, depth - 3, BOUND_LOWER, false);
+          tt.store(key, ply, m, v, rawEval, depth - 3, BOUND_LOWER, ttPvOn && ttPv);
           return v;
         }
       }
@@ -193,6 +197,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   const board = pos.board;
   const c1 = unchecked(t.pieceTo[S - 1]) << 10;
   const c2 = unchecked(t.pieceTo[S - 2]) << 10;
+  const c4 = contHistPly4 != 0 ? unchecked(t.pieceTo[S - 4]) << 10 : 0;
   const cont = t.hist.continuation;
   const bf = t.hist.butterfly;
   const ttCapture = ttMove != 0 && !isQuiet(board, ttMove);
@@ -210,7 +215,8 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     const quiet = isQuiet(board, m);
     const pt = (piece << 6) | to;
     const histScore = quiet
-      ? <i32>unchecked(bf[(pos.turn << 12) | (m & 4095)]) + <i32>unchecked(cont[c1 | pt]) + <i32>unchecked(cont[c2 | pt])
+      ? <i32>unchecked(bf[(pos.turn << 12) | (m & 4095)]) + <i32>unchecked(cont[c1 | pt]) + <i32>unchecked(cont[c2 | pt]) +
+        (c4 != 0 ? <i32>unchecked(cont[c4 | pt]) : 0)
       : 0;
     let r = depth < 64 ? <i32>unchecked(LMR[depth * 64 + (moveCount < 64 ? moveCount : 63)]) : <i32>unchecked(LMR[63 * 64 + 63]);
     let givesCheck = inCheck ? false : givesCheckFast(pos, m, t.checkInfo, ci);
@@ -261,6 +267,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     let score: i32;
     if (depth >= 2 && moveCount > 1 + (pvNode ? 1 : 0) && (quiet || !pvNode)) {
       if (pvNode) r--;
+      if (ttPv) r -= ttPvReduction;
       if (cutNode) r += 2;
       if (!improving) r++;
       if (givesCheck) r--;
@@ -312,8 +319,10 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     if (nCaptures > 0) updateCaptureStats(t, ply, bestMove, depth, nCaptures);
   }
   if (excluded == 0) {
+    // A node that failed low under a parent on the PV may well be on the next one.
+    if (ttPvOn && bestScore <= oldAlpha && !ttPv) ttPv = unchecked(t.ttPv[ply - 1]) != 0 && depth > 3;
     const bound = bestScore >= beta ? BOUND_LOWER : pvNode && bestScore > oldAlpha ? BOUND_EXACT : BOUND_UPPER;
-    tt.store(key, ply, bestMove, bestScore, rawEval, depth, bound, pvNode);
+    tt.store(key, ply, bestMove, bestScore, rawEval, depth, bound, ttPv);
   }
   return bestScore;
 }

@@ -16,7 +16,7 @@ import { EN_PASSANT, KIND_MASK, PAWN, PROMOTION } from '../types';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initQsPicker, isQuiet, nextMove } from './movepick';
-import { lazyMargin, qsFutility } from './params';
+import { lazyMargin, qsFutility, ttPvReduction } from './params';
 import { MATE, MATE_IN_MAX, MAX_PLY, NONE_SCORE } from './score';
 import { SEE_VALUE, seeGe } from '../see';
 import { PLIES, STACK_OFFSET, SearchThread } from './thread';
@@ -42,6 +42,7 @@ export function qsearch(t: SearchThread, alpha: i32, beta: i32, ply: i32, inChec
   const ttMove = hit ? tt.move : 0;
   const ttScore = hit ? tt.score : NONE_SCORE;
   const ttBound = hit ? tt.bound : 0;
+  const ttPv = pvNode || (ttPvReduction != 0 && hit && tt.pv);
   if (hit && !pvNode && ttScore != NONE_SCORE && (ttBound & (ttScore >= beta ? BOUND_LOWER : BOUND_UPPER)) != 0) return ttScore;
 
   // Step 3.
@@ -139,6 +140,6 @@ export function qsearch(t: SearchThread, alpha: i32, beta: i32, ply: i32, inChec
   // Step 5.
   if (inCheck && bestScore == -MATE + ply) return bestScore;
   const bound = bestScore >= beta ? BOUND_LOWER : pvNode && bestScore > oldAlpha ? BOUND_EXACT : BOUND_UPPER;
-  tt.store(key, ply, bestMove, bestScore, rawEval, 0, bound, pvNode);
+  tt.store(key, ply, bestMove, bestScore, rawEval, 0, bound, ttPv);
   return bestScore;
 }

@@ -54,6 +54,8 @@ export class SearchThread {
   /** piece * 64 + to of the move played at ply + STACK_OFFSET (0 for none or a null move). */
   pieceTo: StaticArray<i32> = new StaticArray<i32>(PLIES + STACK_OFFSET);
   movePlayed: StaticArray<u16> = new StaticArray<u16>(PLIES + STACK_OFFSET);
+  /** The node at a ply is or has been on the PV (pvs.ts, params.ts ttPvReduction); ply 0 is the root. */
+  ttPv: StaticArray<u8> = new StaticArray<u8>(PLIES);
   /** Move excluded at a ply (singular extension search). */
   excluded: StaticArray<u16> = new StaticArray<u16>(PLIES);
   /** Ply from which null moves are not allowed (null-move verification). */

@@ -5,7 +5,7 @@
  *   word 0  keyHi ^ word1 ^ word2
  *   word 1  bits  0-15 move           bits 16-31 score (int16, mate scores relative to node)
  *   word 2  bits  0-15 static eval    bits 16-23 depth + DEPTH_OFFSET
- *           bits 24-25 bound          bits 26-31 generation
+ *           bits 24-25 bound          bits 26-30 generation   bit 31 PV
  *   word 3  keyLo
  *
  * The key arrives as one u64 and is split here; the table is a
@@ -19,6 +19,8 @@ export const BOUND_LOWER = 2;
 export const BOUND_EXACT = 3;
 
 const DEPTH_OFFSET = 8;
+/** Generations wrap at 32: an entry 32 searches old is long out of any search's way. */
+const GEN_MASK = 31;
 const ENTRY_WORDS = 4;
 const BUCKET_WORDS = 8;
 const BUCKET_BYTES = BUCKET_WORDS * 4;
@@ -65,6 +67,8 @@ export class TranspositionTable {
   eval: i32 = 0;
   depth: i32 = 0;
   bound: i32 = 0;
+  /** The entry was stored by a PV node (Stockfish's ttPv: "is or has been on the PV"). */
+  pv: bool = false;
 
   /** Byte size of a table of `megabytes` MB: the largest power-of-two bucket count that fits. */
   static bytesFor(megabytes: i32): i32 {
@@ -113,7 +117,7 @@ export class TranspositionTable {
   }
 
   newSearch(): void {
-    this.generation = (this.generation + 1) & 63;
+    this.generation = (this.generation + 1) & GEN_MASK;
   }
 
   /** Looks the key up; on a hit fills move/score/eval/depth/bound and returns true. */
@@ -131,6 +135,7 @@ export class TranspositionTable {
         this.eval = (w2 << 16) >> 16;
         this.depth = ((w2 >>> 16) & 0xff) - DEPTH_OFFSET;
         this.bound = (w2 >>> 24) & 3;
+        this.pv = w2 < 0;
         return true;
       }
     }
@@ -153,11 +158,11 @@ export class TranspositionTable {
         // Same position: keep a deeper result of an older search only if this one is a bound.
         const oldDepth = ((w2 >>> 16) & 0xff) - DEPTH_OFFSET;
         if (move == 0) move = unchecked(d[i + 1]) & 0xffff;
-        if (bound != BOUND_EXACT && depth + (pv ? 2 : 0) < oldDepth - 3 && ((w2 >>> 26) & 63) == gen) return;
+        if (bound != BOUND_EXACT && depth + (pv ? 2 : 0) < oldDepth - 3 && ((w2 >>> 26) & GEN_MASK) == gen) return;
         slot = i;
         break;
       }
-      const age = (gen - ((w2 >>> 26) & 63)) & 63;
+      const age = (gen - ((w2 >>> 26) & GEN_MASK)) & GEN_MASK;
       const value = w2 == 0 ? -1000 : ((w2 >>> 16) & 0xff) - 8 * age;
       if (value < worst) {
         worst = value;
@@ -168,7 +173,7 @@ export class TranspositionTable {
     let dep = depth + DEPTH_OFFSET;
     if (dep < 1) dep = 1;
     else if (dep > 255) dep = 255;
-    const w2 = (evalScore & 0xffff) | (dep << 16) | (bound << 24) | (gen << 26);
+    const w2 = (evalScore & 0xffff) | (dep << 16) | (bound << 24) | (gen << 26) | (pv ? 1 << 31 : 0);
     unchecked(d[slot + 1] = w1);
     unchecked(d[slot + 2] = w2);
     unchecked(d[slot + 3] = keyLo);
@@ -182,7 +187,7 @@ export class TranspositionTable {
     let used = 0;
     for (let e = 0; e < n; e++) {
       const w2 = d[e * ENTRY_WORDS + 2];
-      if (w2 != 0 && ((w2 >>> 26) & 63) == this.generation) used++;
+      if (w2 != 0 && ((w2 >>> 26) & GEN_MASK) == this.generation) used++;
     }
     return <i32>Math.round(<f64>(used * 1000) / <f64>n);
   }
