@@ -188,6 +188,25 @@ test('contHistPly4: at 1 quiet moves are ordered and reduced by a third continua
   assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
 });
 
+/** Each tunable switch below is off at 0 (the default search, the bench signature) and changes a fixed-depth search when on. */
+for (const [name, value, what] of [
+  ['lmrDeeperMargin', 60, 'a late move whose reduced search overshot is re-searched a ply deeper, one that barely beat alpha a ply shallower'],
+  ['priorQuietBonus', 100, 'a fail low rewards the quiet move that led to it in the history tables'],
+  ['ttCutHistory', 1, 'a hash cutoff rewards its quiet hash move in the history tables'],
+] as const) {
+  test(`${name}: at ${value} ${what}, so a fixed-depth search differs; back at 0 it is the default one again`, (t) => {
+    t.after(resetSearchParams);
+    const send = session(true);
+    send('uci');
+    const base = nodesOfSearches(send, 'go depth 9');
+    send(`setoption name ${name} value ${value}`);
+    const on = nodesOfSearches(send, 'go depth 9');
+    assert.ok(on.some((n, i) => n !== base[i]), `nodes at 0: ${base}, at ${value}: ${on}`);
+    send(`setoption name ${name} value 0`);
+    assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
+  });
+}
+
 test('uci without --tunable: the parameters are not options', () => {
   const send = session(false);
   assert.ok(!send('uci').some((l) => / rfpMargin /.test(l)));

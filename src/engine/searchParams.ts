@@ -63,6 +63,9 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('timeNodeMul', 0, 0, 4000),
   p('ttPvReduction', 0, 0, 3),
   p('contHistPly4', 0, 0, 1),
+  p('lmrDeeperMargin', 0, 0, 200),
+  p('priorQuietBonus', 0, 0, 300),
+  p('ttCutHistory', 0, 0, 1),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

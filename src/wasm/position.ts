@@ -348,6 +348,14 @@ export class Position {
     if (captured != EMPTY) this.putPiece(captured, kind == EN_PASSANT ? to ^ 8 : to);
   }
 
+  /** The last move played neither captured nor promoted (false at the first ply and after a pass). */
+  lastMoveQuiet(): bool {
+    const sp = this.ply - 1;
+    if (sp < 0) return false;
+    const w = <i32>unchecked(this.stack[sp << 1]);
+    return (w & 0xffff) != MOVE_NULL && ((w >>> 16) & 15) == EMPTY && (w & KIND_MASK) != PROMOTION;
+  }
+
   /** Passes the move (null-move search). Not legal when in check. */
   playNull(): void {
     const sp = this.ply;

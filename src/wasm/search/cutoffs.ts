@@ -4,7 +4,7 @@
  * quiets tried before it lose some; captures likewise in the capture history.
  */
 import { historyBonus, updateEntry } from './history';
-import { contHistPly4 } from './params';
+import { contHistPly4, priorQuietBonus } from './params';
 import { STACK_OFFSET, SearchThread } from './thread';
 
 /** Rewards the quiet move that caused a cutoff and punishes the quiets tried before it. */
@@ -35,6 +35,47 @@ export function updateQuietStats(t: SearchThread, ply: i32, best: i32, depth: i3
     if (c2 != 0) updateEntry(cont, (c2 << 10) | pt, b);
     if (c4 != 0) updateEntry(cont, (c4 << 10) | pt, b);
   }
+}
+
+/**
+ * Rewards one quiet move at `ply` (a hash move that cut off, unsearched) in the butterfly and
+ * continuation histories, as updateQuietStats rewards a searched cutoff (no maluses: no other
+ * move was tried).
+ */
+export function rewardQuiet(t: SearchThread, ply: i32, m: i32, depth: i32): void {
+  const h = t.hist;
+  const pos = t.pos;
+  const bonus = historyBonus(depth);
+  const pt = (<i32>unchecked(pos.board[(m >>> 6) & 63]) << 6) | (m & 63);
+  const c1 = unchecked(t.pieceTo[ply + STACK_OFFSET - 1]);
+  const c2 = unchecked(t.pieceTo[ply + STACK_OFFSET - 2]);
+  const c4 = contHistPly4 != 0 ? unchecked(t.pieceTo[ply + STACK_OFFSET - 4]) : 0;
+  updateEntry(h.butterfly, (pos.turn << 12) | (m & 4095), bonus);
+  if (c1 != 0) updateEntry(h.continuation, (c1 << 10) | pt, bonus);
+  if (c2 != 0) updateEntry(h.continuation, (c2 << 10) | pt, bonus);
+  if (c4 != 0) updateEntry(h.continuation, (c4 << 10) | pt, bonus);
+}
+
+/**
+ * A node at `ply` failed low: the opponent's quiet move into it (from the ply before) refuted
+ * every reply, so it gains priorQuietBonus percent of the cutoff bonus, as its own node's cutoff
+ * move would (params.ts). Its piece and square come from the move stack, so nothing is read
+ * from the board (the move's piece already stands on its target square).
+ */
+export function rewardPriorQuiet(t: SearchThread, ply: i32, depth: i32): void {
+  const S = ply + STACK_OFFSET;
+  const pt = unchecked(t.pieceTo[S - 1]);
+  if (pt == 0 || !t.pos.lastMoveQuiet()) return;
+  const h = t.hist;
+  const bonus = (historyBonus(depth) * priorQuietBonus) / 100;
+  const m = <i32>unchecked(t.movePlayed[S - 1]);
+  updateEntry(h.butterfly, ((t.pos.turn ^ 1) << 12) | (m & 4095), bonus);
+  const c1 = unchecked(t.pieceTo[S - 2]);
+  const c2 = unchecked(t.pieceTo[S - 3]);
+  const c4 = contHistPly4 != 0 ? unchecked(t.pieceTo[S - 5]) : 0;
+  if (c1 != 0) updateEntry(h.continuation, (c1 << 10) | pt, bonus);
+  if (c2 != 0) updateEntry(h.continuation, (c2 << 10) | pt, bonus);
+  if (c4 != 0) updateEntry(h.continuation, (c4 << 10) | pt, bonus);
 }
 
 export function updateCaptureStats(t: SearchThread, ply: i32, best: i32, depth: i32, nCaptures: i32): void {

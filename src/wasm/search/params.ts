@@ -79,6 +79,29 @@ export let ttPvReduction = 0;
  * undecided (docs/strength.md §6).
  */
 export let contHistPly4 = 0;
+/**
+ * Above 0, a late move whose reduced search beat alpha is re-searched a ply deeper when it beat
+ * the best score so far by more than lmrDeeperMargin + 10 per ply of reduction, and a ply
+ * shallower when it fell short of the best score plus the new depth (Stockfish 15's
+ * doDeeperSearch and doShallowerSearch, search.cpp: how far the reduced search overshot says
+ * how much the full one needs). At 0 the re-search keeps its depth, as before.
+ */
+export let lmrDeeperMargin = 0;
+/**
+ * Above 0, a node that fails low gives the opponent's quiet move that led to it a history
+ * bonus of priorQuietBonus percent of the cutoff bonus at this depth, in the butterfly table and
+ * the continuation histories after the two moves before it: the move refuted every reply, as a
+ * cutoff move would have (Stockfish's "bonus for prior countermove that caused the fail low",
+ * search.cpp since version 12). At 0 nothing is updated on a fail low, as before.
+ */
+export let priorQuietBonus = 0;
+/**
+ * At 1, a hash cutoff by a quiet hash move also rewards that move in the butterfly and
+ * continuation histories with the cutoff bonus of the stored depth, as a searched cutoff does
+ * (Stockfish's update_quiet_stats on a TT cutoff; Ethereal 12 updates only the killers, as
+ * tabiya does at 0).
+ */
+export let ttCutHistory = 0;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -137,6 +160,9 @@ const NAMES: StaticArray<string> = [
   'timeNodeMul',
   'ttPvReduction',
   'contHistPly4',
+  'lmrDeeperMargin',
+  'priorQuietBonus',
+  'ttCutHistory',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -194,6 +220,9 @@ export function searchParam(i: i32): i32 {
     case 39: return timeNodeMul;
     case 40: return ttPvReduction;
     case 41: return contHistPly4;
+    case 42: return lmrDeeperMargin;
+    case 43: return priorQuietBonus;
+    case 44: return ttCutHistory;
   }
   return 0;
 }
@@ -247,5 +276,8 @@ export function setSearchParam(i: i32, v: i32): void {
     case 39: timeNodeMul = v; break;
     case 40: ttPvReduction = v; break;
     case 41: contHistPly4 = v; break;
+    case 42: lmrDeeperMargin = v; break;
+    case 43: priorQuietBonus = v; break;
+    case 44: ttCutHistory = v; break;
   }
 }

@@ -17,15 +17,16 @@ import { CHECK_INFO_SIZE, givesCheck as givesCheckFast, prepareCheckInfo } from 
 import { evaluateWith } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
 import { KIND_MASK, KING, PROMOTION } from '../types';
-import { updateCaptureStats, updateQuietStats } from './cutoffs';
+import { rewardPriorQuiet, rewardQuiet, updateCaptureStats, updateQuietStats } from './cutoffs';
 import { hasNonPawnMaterial, isDraw } from '../draw';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
 import {
-  LMR, contHistPly4, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase, lmrHistoryDiv,
-  nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, probcutDepth, probcutMargin, razorBase, razorDepth,
-  razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttPvReduction,
+  LMR, contHistPly4, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
+  lmrDeeperMargin, lmrHistoryDiv, nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, priorQuietBonus, probcutDepth,
+  probcutMargin, razorBase, razorDepth, razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttCutHistory,
+  ttPvReduction,
 } from './params';
 import { qsearch } from './qsearch';
 import { MATE, MATE_IN_MAX, MAX_PLY, NONE_SCORE } from './score';
@@ -93,6 +94,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
         unchecked(killers[ply * 2 + 1] = unchecked(killers[ply * 2]));
         unchecked(killers[ply * 2] = <u16>ttMove);
       }
+      if (ttCutHistory != 0) rewardQuiet(t, ply, ttMove, depth);
     }
     if (pos.halfmoves < 90) return ttScore;
   }
@@ -263,7 +265,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     pos.play(m);
     if (inCheck) givesCheck = pos.inCheck();
     if (givesCheck && extension == 0 && ply < 2 * t.rootDepth) extension = 1;
-    const newDepth = depth - 1 + extension;
+    let newDepth = depth - 1 + extension;
     let score: i32;
     if (depth >= 2 && moveCount > 1 + (pvNode ? 1 : 0) && (quiet || !pvNode)) {
       if (pvNode) r--;
@@ -279,7 +281,14 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       if (d > newDepth) d = newDepth;
       if (d < 1) d = 1;
       score = -search(t, d, -alpha - 1, -alpha, ply + 1, true, givesCheck);
-      if (score > alpha && d < newDepth) score = -child(t, newDepth, -alpha - 1, -alpha, ply + 1, !cutNode, givesCheck);
+      if (score > alpha && d < newDepth) {
+        // How far the reduced search overshot sets the full search's depth (params.ts).
+        if (lmrDeeperMargin != 0) {
+          if (score > bestScore + lmrDeeperMargin + 10 * (newDepth - d)) newDepth++;
+          else if (score < bestScore + newDepth) newDepth--;
+        }
+        if (newDepth > d) score = -child(t, newDepth, -alpha - 1, -alpha, ply + 1, !cutNode, givesCheck);
+      }
     } else if (!pvNode || moveCount > 1) {
       score = -child(t, newDepth, -alpha - 1, -alpha, ply + 1, !cutNode, givesCheck);
     } else {
@@ -317,7 +326,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       unchecked(t.capturesTried[ply * 32 + nCaptures++] = <u16>bestMove);
     }
     if (nCaptures > 0) updateCaptureStats(t, ply, bestMove, depth, nCaptures);
-  }
+  } else if (priorQuietBonus != 0 && excluded == 0 && bestScore <= oldAlpha) rewardPriorQuiet(t, ply, depth);
   if (excluded == 0) {
     // A node that failed low under a parent on the PV may well be on the next one.
     if (ttPvOn && bestScore <= oldAlpha && !ttPv) ttPv = unchecked(t.ttPv[ply - 1]) != 0 && depth > 3;
