@@ -63,6 +63,9 @@ test('epd: solved/total, failures by id, unreadable records skipped with their l
       solved: number;
       total: number;
       skipped: number;
+      nodes: number;
+      ms: number;
+      nps: number;
       failed: { id: string; played: string }[];
       solutions: { id: string; depth: number; nodes: number }[];
       found: { nodes: { total: number; median: number }; depth: { median: number } };
@@ -72,6 +75,9 @@ test('epd: solved/total, failures by id, unreadable records skipped with their l
     assert.deepEqual(r.solutions.map((s) => [s.id, s.depth]), [['mate1', 1]]);
     assert.ok(r.solutions[0]!.nodes > 0);
     assert.deepEqual([r.found.nodes.total, r.found.nodes.median, r.found.depth.median], [r.solutions[0]!.nodes, r.solutions[0]!.nodes, 1]);
+    // Every search's nodes, the failed one's too: more than the solution's, and nps their ratio to the time.
+    assert.ok(r.nodes > r.solutions[0]!.nodes, `${r.nodes} nodes in all`);
+    assert.equal(r.nps, Math.round((r.nodes * 1000) / Math.max(1, r.ms)));
     assert.deepEqual(r.failed.map((f) => [f.id, f.played]), [['avoid', 'Rd8#']]);
     assert.match(p.stderr, /suite\.epd:3: /);
     assert.match(p.stderr, /suite\.epd:4: bm Nf3/);
@@ -123,7 +129,7 @@ test('epd: a solution is found at the iteration from which the best move stays r
     assert.equal(r.solutions.length, 1);
     assert.ok(r.solutions[0]!.depth > 1 && r.solutions[0]!.depth <= 14, `found at depth ${r.solutions[0]!.depth}`);
     const text = execFileSync(process.execPath, [MAIN, 'epd', file, '--depth', '14', '--quiet'], { encoding: 'utf8' });
-    assert.match(text, /solved 1\/1, \d+ nodes\/s\nsolutions found after [\d,]+ nodes and [\d.]+ s in all; median [\d,]+ nodes, \d+ ms, depth \d+\n/);
+    assert.match(text, /solved 1\/1, [\d,]+ nodes in [\d.]+ s, \d+ nodes\/s\nsolutions found after [\d,]+ nodes and [\d.]+ s in all; median [\d,]+ nodes, \d+ ms, depth \d+\n/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -207,9 +207,10 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
   const found = summarizeSolutions(solutions);
   const byTheme = [...themes].map(([theme, p]) => ({ theme, ...p }));
   const points = graded.positions > 0 ? { ...graded, byTheme } : undefined;
-  report(opts.json, { file, solved, total, skipped: errors.length, nps, found, points, failed: failures, solutions }, () => {
+  // nodes and ms: every search's, solved or not (the nps above is their ratio).
+  report(opts.json, { file, solved, total, skipped: errors.length, nodes: searched, ms: time, nps, found, points, failed: failures, solutions }, () => {
     const out = failures.map((f) => `${f.id}: played ${f.played}, ${f.expected.length ? `best ${f.expected.join(' ')}` : `avoid ${f.avoid.join(' ')}`}`);
-    out.push(`solved ${solved}/${total}${errors.length ? ` (${errors.length} skipped)` : ''}, ${nps} nodes/s`);
+    out.push(`solved ${solved}/${total}${errors.length ? ` (${errors.length} skipped)` : ''}, ${searched.toLocaleString('en-US')} nodes in ${(time / 1000).toFixed(1)} s, ${nps} nodes/s`);
     if (found) {
       out.push(`solutions found after ${found.nodes.total.toLocaleString('en-US')} nodes and ${(found.time.total / 1000).toFixed(1)} s in all; ` +
         `median ${found.nodes.median.toLocaleString('en-US')} nodes, ${found.time.median} ms, depth ${found.depth.median}`);
