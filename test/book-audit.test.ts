@@ -53,13 +53,13 @@ const made = tabiya(['book', 'make', 'traps.pgn', '-o', 'traps.tbk', '--quiet'])
 assert.equal(made.code, 0, made.stderr);
 copyFileSync(BOOK, PLAIN);
 
-// At depth 10 (the default), suspects confirmed at depth 12, and a margin of 80 centipawns,
-// tabiya flags the two blunders (4.Nxe5: 0.87 pawns at depth 12, Stockfish 1.89 at depth 18;
-// 5...Bxd1: a mate) and nothing else: 4...g6, the Légal line's first mistake (a pawn, Stockfish
-// 1.31), 0.57 at depth 12; 3...Nd4 itself 0.31. Tabiya judges these openings more mildly than
-// Stockfish does (at the default margin of 100 the refitted evaluation no longer flags 4.Nxe5,
-// docs/books.md), so the traps pass the margin by little: a change of the evaluation may move them.
-const AUDIT = ['book', 'audit', 'traps.tbk', '--depth', '10', '--margin', '80'];
+// At depth 12, suspects confirmed at depth 14, and the default margin of 100 centipawns, tabiya
+// flags the two blunders (4.Nxe5: 1.54 pawns at depth 14, Stockfish 1.89 at depth 18; 5...Bxd1:
+// a mate) and nothing else: 4...g6, the Légal line's first mistake (a pawn, Stockfish 1.31),
+// 0.83 at depth 14; 3...Nd4 itself 0.45. At depth 10 tabiya sees 4.Nxe5 lose only about half a
+// pawn (Qg5's double attack lies just past its horizon there), so the audit searches deeper.
+// The margins are a few tenths of a pawn: a change of the search or the evaluation may move them.
+const AUDIT = ['book', 'audit', 'traps.tbk', '--depth', '12'];
 
 interface Flagged {
   fen: string;
@@ -173,13 +173,13 @@ test('--mark forbids the flagged moves: probe shows the verdicts and the engine 
   assert.equal(row!.uci, 'f3e5');
   assert.equal(row!.forbidden, true);
   assert.equal(row!.probability, 0);
-  assert.deepEqual(row!.audit, { loss: nxe5.loss, best: nxe5.best, bestSan: 'Nxd4', depth: 12, refutation: nxe5.refutation });
+  assert.deepEqual(row!.audit, { loss: nxe5.loss, best: nxe5.best, bestSan: 'Nxd4', depth: 14, refutation: nxe5.refutation });
   // Sound moves carry a verdict too, and stay in play.
   const sound = json(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6']).moves as { san: string; forbidden: boolean; audit: { loss: number } | null }[];
   assert.ok(sound.every((m) => !m.forbidden && m.audit !== null && m.audit.loss <= 100));
   const text = tabiya(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']);
   assert.match(text.stdout, /^Nxe5 +f3e5 .* -\d\.\d\d x$/m);
-  assert.match(text.stdout, /Nxe5: loses \d\.\d\d pawns at depth 12; best Nxd4; refutation Qg5 /);
+  assert.match(text.stdout, /Nxe5: loses \d\.\d\d pawns at depth 14; best Nxd4; refutation Qg5 /);
   // The Polyglot export with the book's own values leaves the forbidden move out; make-book's keeps it.
   const exported = (flags: string[]): string[] => {
     const out = tabiya(['book', 'export', 'traps.tbk', '-o', 'traps-export.bin', '--min-games', '1', '--force', ...flags]);
@@ -223,7 +223,7 @@ test('a Polyglot .bin of the same games: the same verdicts, weights instead of g
   const made = tabiya(['book', 'make', 'traps.pgn', '-o', 'traps.bin', '--quiet']);
   assert.equal(made.code, 0, made.stderr);
   // The positions are the .tbk's, so the .tbk's journal answers for them.
-  const r = json(['book', 'audit', 'traps.bin', '--depth', '10', '--margin', '80', '--journal', 'full.audit', '--quiet']);
+  const r = json(['book', 'audit', 'traps.bin', '--depth', '12', '--journal', 'full.audit', '--quiet']);
   assert.equal(r.format, '.bin');
   assert.equal(r.searched, 0);
   const flagged = r.flagged as (Flagged & { weight: number })[];
@@ -298,5 +298,5 @@ test('bad input is refused before anything is searched or written', () => {
   // A journal of another search limit is not mixed with this one.
   const other = tabiya([...AUDIT.slice(0, 3), '--depth', '4', '--journal', 'full.audit']);
   assert.equal(other.code, 1);
-  assert.match(other.stderr, /full\.audit: the journal holds verdicts searched with --depth 10, not --depth 4/);
+  assert.match(other.stderr, /full\.audit: the journal holds verdicts searched with --depth 12, not --depth 4/);
 });

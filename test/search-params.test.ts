@@ -176,15 +176,15 @@ test('ttPvReduction: above 0 nodes that are or were on the PV are reduced less, 
   assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
 });
 
-test('contHistPly4: at 1 quiet moves are ordered and reduced by a third continuation history, so a fixed-depth search differs; back at 0 it is the default one again', (t) => {
+test('contHistPly4 (1 by default): at 0 quiet moves lose their third continuation history in ordering and reductions, so a fixed-depth search differs; back at 1 it is the default one again', (t) => {
   t.after(resetSearchParams);
   const send = session(true);
   send('uci');
   const base = nodesOfSearches(send, 'go depth 9');
-  send('setoption name contHistPly4 value 1');
-  const on = nodesOfSearches(send, 'go depth 9');
-  assert.ok(on.some((n, i) => n !== base[i]), `nodes at 0: ${base}, at 1: ${on}`);
   send('setoption name contHistPly4 value 0');
+  const off = nodesOfSearches(send, 'go depth 9');
+  assert.ok(off.some((n, i) => n !== base[i]), `nodes at 1: ${base}, at 0: ${off}`);
+  send('setoption name contHistPly4 value 1');
   assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
 });
 

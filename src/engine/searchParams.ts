@@ -62,7 +62,7 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('timeNodeBase', 100, 0, 200),
   p('timeNodeMul', 0, 0, 4000),
   p('ttPvReduction', 0, 0, 3),
-  p('contHistPly4', 0, 0, 1),
+  p('contHistPly4', 1, 0, 1),
   p('lmrDeeperMargin', 0, 0, 200),
   p('priorQuietBonus', 0, 0, 300),
   p('ttCutHistory', 0, 0, 1),

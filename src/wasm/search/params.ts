@@ -72,13 +72,13 @@ export let timeNodeMul = 0;
 export let ttPvReduction = 0;
 
 /**
- * At 1, quiet moves are also ordered, reduced and rewarded by their continuation history after
- * the side's own move two moves back (four plies), beside the one and two plies back (Stockfish
- * since version 10 reads contHist[3]; Ethereal 12 keeps one and two). At 0 it is not read or
- * written and the search is unchanged. At 1: +7.3 ± 13.0 Elo over 1,575 games at 30,000 nodes,
- * undecided (docs/strength.md §6).
+ * At 1 (the default), quiet moves are also ordered, reduced and rewarded by their continuation
+ * history after the side's own move two moves back (four plies), beside the one and two plies
+ * back (Stockfish since version 10 reads contHist[3]; Ethereal 12 keeps one and two). At 0 it
+ * is not read or written (the search before 2026-12-02). Accepted by an SPRT at 30,000 nodes a
+ * move against 0 (docs/strength.md §6).
  */
-export let contHistPly4 = 0;
+export let contHistPly4 = 1;
 /**
  * Above 0, a late move whose reduced search beat alpha is re-searched a ply deeper when it beat
  * the best score so far by more than lmrDeeperMargin + 10 per ply of reduction, and a ply
