@@ -161,7 +161,16 @@ export function jsonSummary(board: Scoreboard, opts: { sprt?: { config: SprtConf
     ...(opts.sprt
       ? {
           llr: num(opts.sprt.status.llr),
-          sprt: { ...opts.sprt.config, llr: num(opts.sprt.status.llr), lower: opts.sprt.status.lower, upper: opts.sprt.status.upper, decision: opts.sprt.status.decision ?? null },
+          // The hypotheses are about the first engine's Elo against the second's (as in cutechess-cli).
+          sprt: {
+            ...opts.sprt.config,
+            engine: board.players[0]?.name ?? null,
+            against: board.players[1]?.name ?? null,
+            llr: num(opts.sprt.status.llr),
+            lower: opts.sprt.status.lower,
+            upper: opts.sprt.status.upper,
+            decision: opts.sprt.status.decision ?? null,
+          },
         }
       : {}),
     players: board.players.map((p) => {

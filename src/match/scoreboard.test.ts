@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { buildSchedule } from './schedule.js';
 import { Scoreboard } from './scoreboard.js';
 import { jsonSummary, reportLines } from './report.js';
+import { sprt } from '../stats/sprt.js';
 
 test('W/D/L per encounter, by colour, pairs into pentanomial bins; * is not counted', () => {
   const s = buildSchedule({ players: 2, tournament: 'round-robin', games: 8, rounds: 1, repeat: 2, noswap: false, seeds: 1 });
@@ -28,6 +29,11 @@ test('W/D/L per encounter, by colour, pairs into pentanomial bins; * is not coun
   assert.equal(lines[5], 'Ptnml(0-2): [0, 1, 2, 0, 1], WL/DD Ratio: 1.00');
   const j = jsonSummary(b, { stopped: 'completed', durationMs: 5 }) as Record<string, unknown>;
   assert.deepEqual([j.wins, j.draws, j.losses, j.games], [3, 3, 2, 8]);
+  // With an SPRT the summary names the engine its hypotheses are about (the first) and its opponent.
+  const config = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: 'normalized' } as const;
+  const withSprt = jsonSummary(b, { stopped: 'completed', durationMs: 5, sprt: { config, status: sprt(e.penta, config) } }) as { sprt: Record<string, unknown> };
+  assert.deepEqual([withSprt.sprt.engine, withSprt.sprt.against, withSprt.sprt.elo1], ['A', 'B', 10]);
+  assert.ok(typeof withSprt.sprt.llr === 'number' && withSprt.sprt.llr > 0, 'A scored 56%: a positive LLR');
 });
 
 test('more than two engines: a ranking table', () => {
