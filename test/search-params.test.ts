@@ -193,6 +193,7 @@ for (const [name, value, what] of [
   ['lmrDeeperMargin', 60, 'a late move whose reduced search overshot is re-searched a ply deeper, one that barely beat alpha a ply shallower'],
   ['priorQuietBonus', 100, 'a fail low rewards the quiet move that led to it in the history tables'],
   ['ttCutHistory', 1, 'a hash cutoff rewards its quiet hash move in the history tables'],
+  ['lmrCutoffCount', 3, 'a late move is reduced more where the replies keep failing high'],
 ] as const) {
   test(`${name}: at ${value} ${what}, so a fixed-depth search differs; back at 0 it is the default one again`, (t) => {
     t.after(resetSearchParams);

@@ -111,6 +111,8 @@ const SKIP_PHASE: StaticArray<i32> = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 
 function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i32): i32 {
   const pos = t.pos;
   let bestScore = -INFINITE;
+  // The grandchildren's fail-high count starts again with every root search (pvs.ts).
+  t.cutoffCount[2] = 0;
   for (let i = pvIdx; i < rm.n; i++) {
     const m = <i32>rm.moves[i];
     const quiet = isQuiet(pos.board, m);
@@ -209,6 +211,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
     t.movePlayed[i] = 0;
   }
   memory.fill(changetype<usize>(t.excluded), 0, <usize>t.excluded.length << 1);
+  memory.fill(changetype<usize>(t.cutoffCount), 0, <usize>t.cutoffCount.length << 2);
   t.ttPv[0] = 1;
   memory.fill(changetype<usize>(t.evalCache), 0, <usize>t.evalCache.length << 2);
   t.psqt[0] = psqtFromScratch(pos);

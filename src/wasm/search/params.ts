@@ -102,6 +102,13 @@ export let priorQuietBonus = 0;
  * tabiya does at 0).
  */
 export let ttCutHistory = 0;
+/**
+ * Above 0, a late move is reduced a ply more when the children of this node and of its earlier
+ * siblings have failed high more than lmrCutoffCount times (counted 2 for a cutoff in a node
+ * without a hash move, 1 with one): replies that keep refuting say this node will fail low
+ * (Stockfish 16's cutoffCnt, search.cpp, at 3). At 0 the count is not read, as before.
+ */
+export let lmrCutoffCount = 0;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -163,6 +170,7 @@ const NAMES: StaticArray<string> = [
   'lmrDeeperMargin',
   'priorQuietBonus',
   'ttCutHistory',
+  'lmrCutoffCount',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -223,6 +231,7 @@ export function searchParam(i: i32): i32 {
     case 42: return lmrDeeperMargin;
     case 43: return priorQuietBonus;
     case 44: return ttCutHistory;
+    case 45: return lmrCutoffCount;
   }
   return 0;
 }
@@ -279,5 +288,6 @@ export function setSearchParam(i: i32, v: i32): void {
     case 42: lmrDeeperMargin = v; break;
     case 43: priorQuietBonus = v; break;
     case 44: ttCutHistory = v; break;
+    case 45: lmrCutoffCount = v; break;
   }
 }

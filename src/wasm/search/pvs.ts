@@ -24,7 +24,7 @@ import { CHECK_MASK, checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
 import {
   LMR, contHistPly4, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
-  lmrDeeperMargin, lmrHistoryDiv, nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, priorQuietBonus, probcutDepth,
+  lmrCutoffCount, lmrDeeperMargin, lmrHistoryDiv, nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, priorQuietBonus, probcutDepth,
   probcutMargin, razorBase, razorDepth, razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttCutHistory,
   ttPvReduction,
 } from './params';
@@ -73,6 +73,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   const killers = t.hist.killers;
   unchecked(killers[(ply + 2) * 2] = 0);
   unchecked(killers[(ply + 2) * 2 + 1] = 0);
+  unchecked(t.cutoffCount[ply + 2] = 0);
 
   // Step 2.
   const tt = t.tt;
@@ -275,6 +276,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       if (givesCheck) r--;
       if (ttCapture && quiet) r++;
       if (m == <i32>unchecked(t.killer1[ply]) || m == <i32>unchecked(t.killer2[ply]) || m == <i32>unchecked(t.counterMove[ply])) r--;
+      if (lmrCutoffCount != 0 && unchecked(t.cutoffCount[ply + 1]) > lmrCutoffCount) r++;
       if (quiet) r -= histScore / lmrHistoryDiv;
       else r--;
       let d = newDepth - r;
@@ -303,7 +305,10 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       if (score > alpha) {
         bestMove = m;
         if (pvNode) updatePv(t, ply, m);
-        if (score >= beta) break;
+        if (score >= beta) {
+          unchecked(t.cutoffCount[ply] += ttMove == 0 ? 2 : 1);
+          break;
+        }
         alpha = score;
       }
     }

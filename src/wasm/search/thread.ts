@@ -56,6 +56,8 @@ export class SearchThread {
   movePlayed: StaticArray<u16> = new StaticArray<u16>(PLIES + STACK_OFFSET);
   /** The node at a ply is or has been on the PV (pvs.ts, params.ts ttPvReduction); ply 0 is the root. */
   ttPv: StaticArray<u8> = new StaticArray<u8>(PLIES);
+  /** Fail highs at a ply since its parent started (pvs.ts, params.ts lmrCutoffCount). */
+  cutoffCount: StaticArray<i32> = new StaticArray<i32>(PLIES + 2);
   /** Move excluded at a ply (singular extension search). */
   excluded: StaticArray<u16> = new StaticArray<u16>(PLIES);
   /** Ply from which null moves are not allowed (null-move verification). */
