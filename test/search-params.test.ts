@@ -194,6 +194,7 @@ for (const [name, value, what] of [
   ['priorQuietBonus', 100, 'a fail low rewards the quiet move that led to it in the history tables'],
   ['ttCutHistory', 1, 'a hash cutoff rewards its quiet hash move in the history tables'],
   ['lmrCutoffCount', 3, 'a late move is reduced more where the replies keep failing high'],
+  ['corrHistory', 1, "static evaluations are corrected by their pawn structure's correction history"],
 ] as const) {
   test(`${name}: at ${value} ${what}, so a fixed-depth search differs; back at 0 it is the default one again`, (t) => {
     t.after(resetSearchParams);

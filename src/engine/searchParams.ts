@@ -67,6 +67,7 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('priorQuietBonus', 0, 0, 300),
   p('ttCutHistory', 0, 0, 1),
   p('lmrCutoffCount', 0, 0, 12),
+  p('corrHistory', 0, 0, 1),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

@@ -2,6 +2,7 @@
  * Killers, counter-moves, butterfly, continuation and
  * capture histories, all updated by the same gravity formula (h += bonus − h·|bonus| / MAX).
  */
+import { CORRECTION_ENTRIES } from './correction';
 import { historyBonusBase, historyBonusMax, historyBonusMul } from './params';
 import { MAX_PLY } from './score';
 
@@ -18,12 +19,15 @@ export class History {
   counter: StaticArray<u16> = new StaticArray<u16>(1024);
   /** Killers: ply * 2 + slot. */
   killers: StaticArray<u16> = new StaticArray<u16>((MAX_PLY + 2) * 2);
+  /** Static evaluation corrections by side and pawn structure (correction.ts). */
+  correction: StaticArray<i16> = new StaticArray<i16>(CORRECTION_ENTRIES);
 
   clear(): void {
     fill16(changetype<usize>(this.butterfly), this.butterfly.length);
     fill16(changetype<usize>(this.continuation), this.continuation.length);
     fill16(changetype<usize>(this.capture), this.capture.length);
     fill16(changetype<usize>(this.counter), this.counter.length);
+    fill16(changetype<usize>(this.correction), this.correction.length);
     this.clearKillers();
   }
 

@@ -109,6 +109,14 @@ export let ttCutHistory = 0;
  * (Stockfish 16's cutoffCnt, search.cpp, at 3). At 0 the count is not read, as before.
  */
 export let lmrCutoffCount = 0;
+/**
+ * At 1, static evaluations are corrected by the correction history of their pawn structure
+ * (correction.ts, Stockfish 16.1's rules), in the search and the quiescence search, and every
+ * node whose best score the static evaluation could have given updates it. At 0 (the default)
+ * it is neither read nor written. An earlier version (a moving average weighted by depth, at
+ * most 32 cp) lost −20 ± 20 Elo over 761 games on 2026-11-27 (docs/strength.md §6).
+ */
+export let corrHistory = 0;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -171,6 +179,7 @@ const NAMES: StaticArray<string> = [
   'priorQuietBonus',
   'ttCutHistory',
   'lmrCutoffCount',
+  'corrHistory',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -232,6 +241,7 @@ export function searchParam(i: i32): i32 {
     case 43: return priorQuietBonus;
     case 44: return ttCutHistory;
     case 45: return lmrCutoffCount;
+    case 46: return corrHistory;
   }
   return 0;
 }
@@ -289,5 +299,6 @@ export function setSearchParam(i: i32, v: i32): void {
     case 43: priorQuietBonus = v; break;
     case 44: ttCutHistory = v; break;
     case 45: lmrCutoffCount = v; break;
+    case 46: corrHistory = v; break;
   }
 }

@@ -17,13 +17,14 @@ import { CHECK_INFO_SIZE, givesCheck as givesCheckFast, prepareCheckInfo } from 
 import { evaluateWith } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
 import { KIND_MASK, KING, PROMOTION } from '../types';
+import { corrected, updateCorrection } from './correction';
 import { rewardPriorQuiet, rewardQuiet, updateCaptureStats, updateQuietStats } from './cutoffs';
 import { hasNonPawnMaterial, isDraw } from '../draw';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
 import {
-  LMR, contHistPly4, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
+  LMR, contHistPly4, corrHistory, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
   lmrCutoffCount, lmrDeeperMargin, lmrHistoryDiv, nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, priorQuietBonus, probcutDepth,
   probcutMargin, razorBase, razorDepth, razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttCutHistory,
   ttPvReduction,
@@ -102,6 +103,8 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
 
   // Step 3.
   let rawEval = NONE_SCORE;
+  /** The static evaluation, corrected by the correction history when it is on. */
+  let staticScore = NONE_SCORE;
   let evalScore = NONE_SCORE;
   let improving = false;
   if (inCheck) {
@@ -115,12 +118,13 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
         storeEval(t.evalCache, key, rawEval);
       }
     }
-    evalScore = rawEval;
-    unchecked(t.staticEval[S] = rawEval);
+    staticScore = corrHistory != 0 ? corrected(t.hist.correction, pos, rawEval) : rawEval;
+    evalScore = staticScore;
+    unchecked(t.staticEval[S] = staticScore);
     if (hit && ttScore != NONE_SCORE && (ttBound & (ttScore > evalScore ? BOUND_LOWER : BOUND_UPPER)) != 0) evalScore = ttScore;
     const prev2 = unchecked(t.staticEval[S - 2]);
     const prev4 = unchecked(t.staticEval[S - 4]);
-    improving = prev2 != NONE_SCORE ? rawEval > prev2 : prev4 != NONE_SCORE ? rawEval > prev4 : true;
+    improving = prev2 != NONE_SCORE ? staticScore > prev2 : prev4 != NONE_SCORE ? staticScore > prev4 : true;
   }
 
   // Step 4.
@@ -135,7 +139,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       return (evalScore + beta) >> 1;
     }
     // Null move: if passing still fails high, a real move will too (not in pawn endings: zugzwang).
-    if (depth >= nmpMinDepth && evalScore >= beta && rawEval >= beta - nmpEvalDepthMul * depth + nmpEvalBase && unchecked(t.pieceTo[S - 1]) != 0 &&
+    if (depth >= nmpMinDepth && evalScore >= beta && staticScore >= beta - nmpEvalDepthMul * depth + nmpEvalBase && unchecked(t.pieceTo[S - 1]) != 0 &&
       ply >= t.nmpMinPly && beta > -MATE_IN_MAX && hasNonPawnMaterial(pos)) {
       let r = nmpBase + depth / nmpDepthDiv;
       const e = (evalScore - beta) / nmpEvalDiv;
@@ -332,6 +336,12 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     }
     if (nCaptures > 0) updateCaptureStats(t, ply, bestMove, depth, nCaptures);
   } else if (priorQuietBonus != 0 && excluded == 0 && bestScore <= oldAlpha) rewardPriorQuiet(t, ply, depth);
+  // The correction history learns from scores the static evaluation could have given: not after
+  // a capture or promotion proved best, nor from a bound on the wrong side of it.
+  if (corrHistory != 0 && !inCheck && excluded == 0 && (bestMove == 0 || isQuiet(board, bestMove)) && bestScore > -MATE_IN_MAX &&
+    bestScore < MATE_IN_MAX && !(bestScore >= beta && bestScore <= staticScore) && !(bestMove == 0 && bestScore >= staticScore)) {
+    updateCorrection(t.hist.correction, pos, depth, bestScore - staticScore);
+  }
   if (excluded == 0) {
     // A node that failed low under a parent on the PV may well be on the next one.
     if (ttPvOn && bestScore <= oldAlpha && !ttPv) ttPv = unchecked(t.ttPv[ply - 1]) != 0 && depth > 3;
