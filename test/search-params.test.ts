@@ -188,12 +188,23 @@ test('contHistPly4 (1 by default): at 0 quiet moves lose their third continuatio
   assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
 });
 
+test('lmrCutoffCount (3 by default): at 0 late moves are no longer reduced more where the replies keep failing high, so a fixed-depth search differs; back at 3 it is the default one again', (t) => {
+  t.after(resetSearchParams);
+  const send = session(true);
+  send('uci');
+  const base = nodesOfSearches(send, 'go depth 9');
+  send('setoption name lmrCutoffCount value 0');
+  const off = nodesOfSearches(send, 'go depth 9');
+  assert.ok(off.some((n, i) => n !== base[i]), `nodes at 3: ${base}, at 0: ${off}`);
+  send('setoption name lmrCutoffCount value 3');
+  assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
+});
+
 /** Each tunable switch below is off at 0 (the default search, the bench signature) and changes a fixed-depth search when on. */
 for (const [name, value, what] of [
   ['lmrDeeperMargin', 60, 'a late move whose reduced search overshot is re-searched a ply deeper, one that barely beat alpha a ply shallower'],
   ['priorQuietBonus', 100, 'a fail low rewards the quiet move that led to it in the history tables'],
   ['ttCutHistory', 1, 'a hash cutoff rewards its quiet hash move in the history tables'],
-  ['lmrCutoffCount', 3, 'a late move is reduced more where the replies keep failing high'],
   ['corrHistory', 1, "static evaluations are corrected by their pawn structure's correction history"],
 ] as const) {
   test(`${name}: at ${value} ${what}, so a fixed-depth search differs; back at 0 it is the default one again`, (t) => {

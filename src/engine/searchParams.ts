@@ -66,7 +66,7 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('lmrDeeperMargin', 0, 0, 200),
   p('priorQuietBonus', 0, 0, 300),
   p('ttCutHistory', 0, 0, 1),
-  p('lmrCutoffCount', 0, 0, 12),
+  p('lmrCutoffCount', 3, 0, 12),
   p('corrHistory', 0, 0, 1),
 ];
 

@@ -106,9 +106,11 @@ export let ttCutHistory = 0;
  * Above 0, a late move is reduced a ply more when the children of this node and of its earlier
  * siblings have failed high more than lmrCutoffCount times (counted 2 for a cutoff in a node
  * without a hash move, 1 with one): replies that keep refuting say this node will fail low
- * (Stockfish 16's cutoffCnt, search.cpp, at 3). At 0 the count is not read, as before.
+ * (Stockfish 16's cutoffCnt, search.cpp, at 3). At 0 the count is not read (the search before
+ * 2026-12-02). 3 by default since an SPRT at 30,000 nodes a move accepted it against 0
+ * (docs/strength.md §6).
  */
-export let lmrCutoffCount = 0;
+export let lmrCutoffCount = 3;
 /**
  * At 1, static evaluations are corrected by the correction history of their pawn structure
  * (correction.ts, Stockfish 16.1's rules), in the search and the quiescence search, and every
