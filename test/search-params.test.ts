@@ -176,29 +176,23 @@ test('ttPvReduction: above 0 nodes that are or were on the PV are reduced less, 
   assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
 });
 
-test('contHistPly4 (1 by default): at 0 quiet moves lose their third continuation history in ordering and reductions, so a fixed-depth search differs; back at 1 it is the default one again', (t) => {
-  t.after(resetSearchParams);
-  const send = session(true);
-  send('uci');
-  const base = nodesOfSearches(send, 'go depth 9');
-  send('setoption name contHistPly4 value 0');
-  const off = nodesOfSearches(send, 'go depth 9');
-  assert.ok(off.some((n, i) => n !== base[i]), `nodes at 1: ${base}, at 0: ${off}`);
-  send('setoption name contHistPly4 value 1');
-  assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
-});
-
-test('lmrCutoffCount (3 by default): at 0 late moves are no longer reduced more where the replies keep failing high, so a fixed-depth search differs; back at 3 it is the default one again', (t) => {
-  t.after(resetSearchParams);
-  const send = session(true);
-  send('uci');
-  const base = nodesOfSearches(send, 'go depth 9');
-  send('setoption name lmrCutoffCount value 0');
-  const off = nodesOfSearches(send, 'go depth 9');
-  assert.ok(off.some((n, i) => n !== base[i]), `nodes at 3: ${base}, at 0: ${off}`);
-  send('setoption name lmrCutoffCount value 3');
-  assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
-});
+/** Each tunable switch below is on by default (accepted by a match) and changes a fixed-depth search when off. */
+for (const [name, value, what] of [
+  ['contHistPly4', 1, 'quiet moves lose their third continuation history in ordering and reductions'],
+  ['lmrCutoffCount', 3, 'late moves are no longer reduced more where the replies keep failing high'],
+] as const) {
+  test(`${name} (${value} by default): at 0 ${what}, so a fixed-depth search differs; back at ${value} it is the default one again`, (t) => {
+    t.after(resetSearchParams);
+    const send = session(true);
+    send('uci');
+    const base = nodesOfSearches(send, 'go depth 9');
+    send(`setoption name ${name} value 0`);
+    const off = nodesOfSearches(send, 'go depth 9');
+    assert.ok(off.some((n, i) => n !== base[i]), `nodes at ${value}: ${base}, at 0: ${off}`);
+    send(`setoption name ${name} value ${value}`);
+    assert.deepEqual(nodesOfSearches(send, 'go depth 9'), base);
+  });
+}
 
 /** Each tunable switch below is off at 0 (the default search, the bench signature) and changes a fixed-depth search when on. */
 for (const [name, value, what] of [
