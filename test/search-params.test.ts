@@ -200,6 +200,8 @@ for (const [name, value, what] of [
   ['priorQuietBonus', 100, 'a fail low rewards the quiet move that led to it in the history tables'],
   ['ttCutHistory', 1, 'a hash cutoff rewards its quiet hash move in the history tables'],
   ['corrHistory', 1, "static evaluations are corrected by their pawn structure's correction history"],
+  ['failHighBlend', 1, 'fail-high scores are pulled toward beta'],
+  ['aspFailHighReduce', 1, "the root's re-search after a fail high is a ply shallower"],
 ] as const) {
   test(`${name}: at ${value} ${what}, so a fixed-depth search differs; back at 0 it is the default one again`, (t) => {
     t.after(resetSearchParams);

@@ -68,6 +68,8 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('ttCutHistory', 0, 0, 1),
   p('lmrCutoffCount', 3, 0, 12),
   p('corrHistory', 0, 0, 1),
+  p('failHighBlend', 0, 0, 1),
+  p('aspFailHighReduce', 0, 0, 1),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

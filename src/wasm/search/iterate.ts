@@ -12,7 +12,7 @@
  */
 import { psqtDelta, psqtFromScratch } from '../eval/psqt';
 import { generateLegal } from '../movegen';
-import { LMR, aspirationDelta, aspirationDepth, timeNodeBase, timeNodeMul } from './params';
+import { LMR, aspFailHighReduce, aspirationDelta, aspirationDepth, timeNodeBase, timeNodeMul } from './params';
 import { now } from './limits';
 
 // @ts-ignore: decorator
@@ -263,16 +263,19 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
         alpha = max<i32>(prev - delta, -INFINITE);
         beta = min<i32>(prev + delta, INFINITE);
       }
+      let failedHigh = 0;
       for (;;) {
-        const score = searchRoot(t, depth, alpha, beta, pvIdx);
+        const score = searchRoot(t, max<i32>(1, depth - failedHigh), alpha, beta, pvIdx);
         rm.sort(pvIdx, rm.n);
         if (t.stopped) break;
         if (score <= alpha) {
+          failedHigh = 0;
           beta = (alpha + beta) >> 1;
           alpha = max<i32>(score - delta, -INFINITE);
           if (reporting && now() - start > 2000) reportLine(t, pvIdx, depth, 1);
         } else if (score >= beta) {
           beta = min<i32>(score + delta, INFINITE);
+          if (aspFailHighReduce != 0 && failedHigh < 3 && score < MATE_IN_MAX) failedHigh++;
           if (reporting && now() - start > 2000) reportLine(t, pvIdx, depth, 2);
         } else break;
         delta += delta >> 1;

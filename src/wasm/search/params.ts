@@ -119,6 +119,21 @@ export let lmrCutoffCount = 3;
  * most 32 cp) lost −20 ± 20 Elo over 761 games on 2026-11-27 (docs/strength.md §6).
  */
 export let corrHistory = 0;
+/**
+ * At 1, a score that fails high is pulled toward beta before it is stored and returned: in the
+ * main search to (score · depth + beta) / (depth + 1), so that a shallow node's lucky margin
+ * counts for less, and at the quiescence search's stand pat of a non-PV node halfway to beta
+ * (Stockfish 16, search.cpp: a fail-high score is only a bound, and an inflated one makes the
+ * parents' pruning margins too eager). Mate scores are left alone. At 0, scores are unchanged.
+ */
+export let failHighBlend = 0;
+/**
+ * At 1, each time the root's aspiration window fails high the re-search is a ply shallower (at
+ * least depth − 3 and 1), and a fail low restores the full depth (Stockfish's failedHighCnt,
+ * Ethereal 12's aspiration loop: a fail high usually confirms the best move, and the deeper
+ * re-search is better spent on the next iteration). At 0 the re-search keeps its depth.
+ */
+export let aspFailHighReduce = 0;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -182,6 +197,8 @@ const NAMES: StaticArray<string> = [
   'ttCutHistory',
   'lmrCutoffCount',
   'corrHistory',
+  'failHighBlend',
+  'aspFailHighReduce',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -244,6 +261,8 @@ export function searchParam(i: i32): i32 {
     case 44: return ttCutHistory;
     case 45: return lmrCutoffCount;
     case 46: return corrHistory;
+    case 47: return failHighBlend;
+    case 48: return aspFailHighReduce;
   }
   return 0;
 }
@@ -302,5 +321,7 @@ export function setSearchParam(i: i32, v: i32): void {
     case 44: ttCutHistory = v; break;
     case 45: lmrCutoffCount = v; break;
     case 46: corrHistory = v; break;
+    case 47: failHighBlend = v; break;
+    case 48: aspFailHighReduce = v; break;
   }
 }

@@ -26,7 +26,7 @@ import { initMainPicker, isQuiet, nextMove } from './movepick';
 import {
   LMR, contHistPly4, corrHistory, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
   lmrCutoffCount, lmrDeeperMargin, lmrHistoryDiv, nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, priorQuietBonus, probcutDepth,
-  probcutMargin, razorBase, razorDepth, razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttCutHistory,
+  probcutMargin, failHighBlend, razorBase, razorDepth, razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttCutHistory,
   ttPvReduction,
 } from './params';
 import { qsearch } from './qsearch';
@@ -341,6 +341,9 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   if (corrHistory != 0 && !inCheck && excluded == 0 && (bestMove == 0 || isQuiet(board, bestMove)) && bestScore > -MATE_IN_MAX &&
     bestScore < MATE_IN_MAX && !(bestScore >= beta && bestScore <= staticScore) && !(bestMove == 0 && bestScore >= staticScore)) {
     updateCorrection(t.hist.correction, pos, depth, bestScore - staticScore);
+  }
+  if (failHighBlend != 0 && bestScore >= beta && bestScore < MATE_IN_MAX && beta > -MATE_IN_MAX) {
+    bestScore = (bestScore * depth + beta) / (depth + 1);
   }
   if (excluded == 0) {
     // A node that failed low under a parent on the PV may well be on the next one.

@@ -16,7 +16,7 @@ import { EN_PASSANT, KIND_MASK, PAWN, PROMOTION } from '../types';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initQsPicker, isQuiet, nextMove } from './movepick';
-import { corrHistory, lazyMargin, qsFutility, ttPvReduction } from './params';
+import { corrHistory, failHighBlend, lazyMargin, qsFutility, ttPvReduction } from './params';
 import { corrected } from './correction';
 import { MATE, MATE_IN_MAX, MAX_PLY, NONE_SCORE } from './score';
 import { SEE_VALUE, seeGe } from '../see';
@@ -68,6 +68,7 @@ export function qsearch(t: SearchThread, alpha: i32, beta: i32, ply: i32, inChec
     bestScore = corrHistory != 0 ? corrected(t.hist.correction, pos, rawEval) : rawEval;
     if (hit && ttScore != NONE_SCORE && (ttBound & (ttScore > bestScore ? BOUND_LOWER : BOUND_UPPER)) != 0) bestScore = ttScore;
     if (bestScore >= beta) {
+      if (failHighBlend != 0 && !pvNode && bestScore < MATE_IN_MAX) bestScore = (bestScore + beta) >> 1;
       if (!hit) tt.store(key, ply, 0, bestScore, rawEval, 0, BOUND_LOWER, false);
       return bestScore;
     }
