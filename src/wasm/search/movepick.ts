@@ -13,9 +13,10 @@
 import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from '../givesCheck';
 import { isLegalNotInCheck } from '../legality';
 import { computePins, generateLegal, generateNoisy, generateQuiets } from '../movegen';
-import { EN_PASSANT, KIND_MASK, MAX_MOVES, PAWN, PROMOTION } from '../types';
+import { BISHOP, EN_PASSANT, KIND_MASK, KNIGHT, MAX_MOVES, PAWN, PROMOTION, QUEEN, ROOK } from '../types';
+import { KNIGHT_ATT, bishopAttacks, rookAttacks } from '../attacks';
 import { seeGe } from '../see';
-import { contHistPly4 } from './params';
+import { contHistPly4, threatOrder } from './params';
 import { STACK_OFFSET, SearchThread } from './thread';
 
 const MP_TT: u8 = 0;
@@ -105,7 +106,75 @@ function scoreCaptures(t: SearchThread, from: i32, to: i32): void {
   }
 }
 
+const NOT_FILE_A: u64 = 0xfefefefefefefefe;
+const NOT_FILE_H: u64 = 0x7f7f7f7f7f7f7f7f;
+
+/**
+ * Adds to the quiet moves' scores a bonus for a piece moved off a square attacked by a lesser
+ * enemy piece to one that is not, and a malus for a piece moved onto such a square (Stockfish
+ * 16's movepick.cpp, threatenedPieces: the history tables cannot see that a move hangs or
+ * saves a piece in this position). The bonus of a minor piece leaving a pawn's attack is
+ * threatOrder; a rook's is 5/3 of it and a queen's 10/3, in Stockfish's proportions.
+ */
+function scoreThreats(t: SearchThread, from: i32, to: i32): void {
+  const pos = t.pos;
+  const bb = pos.bb;
+  const us = pos.turn << 3;
+  const them = us ^ 8;
+  const occ = unchecked(bb[0]) | unchecked(bb[8]);
+  const p = unchecked(bb[them | PAWN]);
+  const byPawn: u64 = them == 0 ? ((p & NOT_FILE_A) << 7) | ((p & NOT_FILE_H) << 9) : ((p & NOT_FILE_A) >> 9) | ((p & NOT_FILE_H) >> 7);
+  let byMinor = byPawn;
+  let b = unchecked(bb[them | KNIGHT]);
+  while (b != 0) {
+    byMinor |= unchecked(KNIGHT_ATT[<i32>ctz(b)]);
+    b &= b - 1;
+  }
+  b = unchecked(bb[them | BISHOP]);
+  while (b != 0) {
+    byMinor |= bishopAttacks(<i32>ctz(b), occ);
+    b &= b - 1;
+  }
+  let byRook = byMinor;
+  b = unchecked(bb[them | ROOK]);
+  while (b != 0) {
+    byRook |= rookAttacks(<i32>ctz(b), occ);
+    b &= b - 1;
+  }
+  const threatened = (unchecked(bb[us | QUEEN]) & byRook) | (unchecked(bb[us | ROOK]) & byMinor) |
+    ((unchecked(bb[us | KNIGHT]) | unchecked(bb[us | BISHOP])) & byPawn);
+  const T = threatOrder;
+  const board = pos.board;
+  const moves = t.moves;
+  const scores = t.scores;
+  for (let i = from; i < to; i++) {
+    const m = <i32>unchecked(moves[i]);
+    const f = (m >>> 6) & 63;
+    const pt = <i32>unchecked(board[f]) & 7;
+    if (pt == PAWN) continue;
+    const toBit = (<u64>1) << <u64>(m & 63);
+    let s = 0;
+    if ((threatened >> <u64>f) & 1) {
+      if (pt == QUEEN) s = (toBit & byRook) == 0 ? (T * 10) / 3 : 0;
+      else if (pt == ROOK) s = (toBit & byMinor) == 0 ? (T * 5) / 3 : 0;
+      else s = (toBit & byPawn) == 0 ? T : 0;
+    } else if (pt == QUEEN) {
+      s = -((toBit & byRook) != 0 ? (T * 10) / 3 : 0) - ((toBit & byMinor) != 0 ? (T * 2) / 3 : 0) - ((toBit & byPawn) != 0 ? (T * 4) / 3 : 0);
+    } else if (pt == ROOK) {
+      s = -((toBit & byMinor) != 0 ? (T * 5) / 3 : 0) - ((toBit & byPawn) != 0 ? (T * 2) / 3 : 0);
+    } else if (pt == KNIGHT || pt == BISHOP) {
+      s = (toBit & byPawn) != 0 ? -T : 0;
+    }
+    if (s != 0) unchecked(scores[i] += s);
+  }
+}
+
 function scoreQuiets(t: SearchThread, ply: i32, from: i32, to: i32): void {
+  scoreQuietHistory(t, ply, from, to);
+  if (threatOrder != 0) scoreThreats(t, from, to);
+}
+
+function scoreQuietHistory(t: SearchThread, ply: i32, from: i32, to: i32): void {
   const board = t.pos.board;
   const moves = t.moves;
   const scores = t.scores;

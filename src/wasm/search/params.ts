@@ -134,6 +134,13 @@ export let failHighBlend = 0;
  * re-search is better spent on the next iteration). At 0 the re-search keeps its depth.
  */
 export let aspFailHighReduce = 0;
+/**
+ * Above 0, quiet moves are also ordered by the threats of lesser enemy pieces: a piece moved out
+ * of one gains, a piece moved into one loses (movepick.ts, scoreThreats; Stockfish 16's
+ * threatenedPieces, whose bonus for a minor piece escaping a pawn is 15,000 on its history scale,
+ * about four times tabiya's). At 0 quiet moves are ordered by history alone.
+ */
+export let threatOrder = 0;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -199,6 +206,7 @@ const NAMES: StaticArray<string> = [
   'corrHistory',
   'failHighBlend',
   'aspFailHighReduce',
+  'threatOrder',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -263,6 +271,7 @@ export function searchParam(i: i32): i32 {
     case 46: return corrHistory;
     case 47: return failHighBlend;
     case 48: return aspFailHighReduce;
+    case 49: return threatOrder;
   }
   return 0;
 }
@@ -323,5 +332,6 @@ export function setSearchParam(i: i32, v: i32): void {
     case 46: corrHistory = v; break;
     case 47: failHighBlend = v; break;
     case 48: aspFailHighReduce = v; break;
+    case 49: threatOrder = v; break;
   }
 }
