@@ -54,9 +54,9 @@ assert.equal(made.code, 0, made.stderr);
 copyFileSync(BOOK, PLAIN);
 
 // At depth 12, suspects confirmed at depth 14, and the default margin of 100 centipawns, tabiya
-// flags the two blunders (4.Nxe5: 1.16 pawns at depth 14, Stockfish 1.89 at depth 18; 5...Bxd1:
+// flags the two blunders (4.Nxe5: 1.26 pawns at depth 14, Stockfish 1.89 at depth 18; 5...Bxd1:
 // a mate) and nothing else: 4...g6, the Légal line's first mistake (a pawn, Stockfish 1.31),
-// 0.90 at depth 14; 3...Nd4 itself 0.40. At depth 10 the searches before 2026-12-02 saw 4.Nxe5
+// 0.74 at depth 14; 3...Nd4 itself 0.66. At depth 10 the searches before 2026-12-02 saw 4.Nxe5
 // lose only about half a pawn (Qg5's double attack lay just past their horizon), so the audit
 // searches deeper than the default.
 // The margins are a few tenths of a pawn: a change of the search or the evaluation may move them.

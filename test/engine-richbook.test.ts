@@ -90,7 +90,8 @@ test('the engine plays the policy move, stops at BookDepth, and keeps the avoid 
 });
 
 test('book-aware search on a .tbk: the PV reaching positions the book knows well (by W/D/L) stops the search', () => {
-  const root = 'e2e4 b8c6 e1e2 d7d5 e4d5';
+  // 3...Kxf7 is the best move at every depth, so that the PV reaches the book from depth 4 on.
+  const root = 'e2e4 e7e5 d1h5 b8c6 h5f7';
   const engine = new Engine({ hashMB: 8, wasm: wasmCoreModule() });
   engine.setPosition(undefined, root.split(' '));
   const plain = engine.go({ depth: 9 });

@@ -180,6 +180,7 @@ test('ttPvReduction: above 0 nodes that are or were on the PV are reduced less, 
 for (const [name, value, what] of [
   ['contHistPly4', 1, 'quiet moves lose their third continuation history in ordering and reductions'],
   ['lmrCutoffCount', 3, 'late moves are no longer reduced more where the replies keep failing high'],
+  ['threatOrder', 2000, 'quiet moves are no longer ordered by the threats of lesser enemy pieces'],
 ] as const) {
   test(`${name} (${value} by default): at 0 ${what}, so a fixed-depth search differs; back at ${value} it is the default one again`, (t) => {
     t.after(resetSearchParams);
@@ -202,7 +203,6 @@ for (const [name, value, what] of [
   ['corrHistory', 1, "static evaluations are corrected by their pawn structure's correction history"],
   ['failHighBlend', 1, 'fail-high scores are pulled toward beta'],
   ['aspFailHighReduce', 1, "the root's re-search after a fail high is a ply shallower"],
-  ['threatOrder', 2000, 'quiet moves out of (into) the attack of a lesser enemy piece are ordered earlier (later)'],
 ] as const) {
   test(`${name}: at ${value} ${what}, so a fixed-depth search differs; back at 0 it is the default one again`, (t) => {
     t.after(resetSearchParams);

@@ -83,7 +83,9 @@ function bookAfter(root: Position, first: number): Uint8Array {
 }
 
 test('book-aware search stops deepening when the PV reaches a book position (seed 000, Deliverable 3)', () => {
-  const fen = 'r1bqkbnr/ppp1pppp/2n5/3P4/8/8/PPPPKPPP/RNBQ1BNR b kq - 0 3'; // 1.e4 Nc6 2.Ke2 d5 3.exd5
+  // 1.e4 e5 2.Qh5 Nc6 3.Qxf7+: the best move, Kxf7, is the same at every depth, so that the PV
+  // reaches the book from the first depth the book-aware search looks at (4).
+  const fen = 'r1bqkbnr/pppp1Qpp/2n5/4p3/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 3';
   const engine = new Engine({ hashMB: 8, wasm: wasmCoreModule() });
   engine.setPosition(fen);
   const plain = engine.go({ depth: 9 });

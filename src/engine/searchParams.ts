@@ -70,7 +70,7 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('corrHistory', 0, 0, 1),
   p('failHighBlend', 0, 0, 1),
   p('aspFailHighReduce', 0, 0, 1),
-  p('threatOrder', 0, 0, 20000),
+  p('threatOrder', 2000, 0, 20000),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

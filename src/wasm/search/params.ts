@@ -138,9 +138,11 @@ export let aspFailHighReduce = 0;
  * Above 0, quiet moves are also ordered by the threats of lesser enemy pieces: a piece moved out
  * of one gains, a piece moved into one loses (movepick.ts, scoreThreats; Stockfish 16's
  * threatenedPieces, whose bonus for a minor piece escaping a pawn is 15,000 on its history scale,
- * about four times tabiya's). At 0 quiet moves are ordered by history alone.
+ * about four times tabiya's). At 0 quiet moves are ordered by history alone (the search before
+ * 2026-12-05). 2000 by default since an SPRT at 30,000 nodes a move accepted it against 0
+ * (docs/strength.md §6).
  */
-export let threatOrder = 0;
+export let threatOrder = 2000;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
