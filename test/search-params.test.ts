@@ -203,6 +203,7 @@ for (const [name, value, what] of [
   ['corrHistory', 1, "static evaluations are corrected by their pawn structure's correction history"],
   ['failHighBlend', 1, 'fail-high scores are pulled toward beta'],
   ['aspFailHighReduce', 1, "the root's re-search after a fail high is a ply shallower"],
+  ['pawnHistory', 1, 'quiet moves are also ordered and history-pruned by their pawn-structure history'],
 ] as const) {
   test(`${name}: at ${value} ${what}, so a fixed-depth search differs; back at 0 it is the default one again`, (t) => {
     t.after(resetSearchParams);

@@ -3,8 +3,8 @@
  * the counter-move of the previous move, and gains butterfly and continuation history while the
  * quiets tried before it lose some; captures likewise in the capture history.
  */
-import { historyBonus, updateEntry } from './history';
-import { contHistPly4, priorQuietBonus } from './params';
+import { historyBonus, pawnHistoryRow, updateEntry } from './history';
+import { contHistPly4, pawnHistory, priorQuietBonus } from './params';
 import { STACK_OFFSET, SearchThread } from './thread';
 
 /** Rewards the quiet move that caused a cutoff and punishes the quiets tried before it. */
@@ -26,6 +26,7 @@ export function updateQuietStats(t: SearchThread, ply: i32, best: i32, depth: i3
   const board = pos.board;
   const bf = h.butterfly;
   const cont = h.continuation;
+  const pawnRow = pawnHistory != 0 ? pawnHistoryRow(pos) : -1;
   for (let i = 0; i < nQuiets; i++) {
     const m = <i32>unchecked(t.quietsTried[base + i]);
     const b = m == best ? bonus : -bonus;
@@ -34,6 +35,7 @@ export function updateQuietStats(t: SearchThread, ply: i32, best: i32, depth: i3
     if (c1 != 0) updateEntry(cont, (c1 << 10) | pt, b);
     if (c2 != 0) updateEntry(cont, (c2 << 10) | pt, b);
     if (c4 != 0) updateEntry(cont, (c4 << 10) | pt, b);
+    if (pawnRow >= 0) updateEntry(h.pawn, pawnRow | pt, b);
   }
 }
 
@@ -54,6 +56,7 @@ export function rewardQuiet(t: SearchThread, ply: i32, m: i32, depth: i32): void
   if (c1 != 0) updateEntry(h.continuation, (c1 << 10) | pt, bonus);
   if (c2 != 0) updateEntry(h.continuation, (c2 << 10) | pt, bonus);
   if (c4 != 0) updateEntry(h.continuation, (c4 << 10) | pt, bonus);
+  if (pawnHistory != 0) updateEntry(h.pawn, pawnHistoryRow(pos) | pt, bonus);
 }
 
 /**

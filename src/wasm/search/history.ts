@@ -1,18 +1,35 @@
 /**
- * Killers, counter-moves, butterfly, continuation and
+ * Killers, counter-moves, butterfly, continuation, pawn-structure and
  * capture histories, all updated by the same gravity formula (h += bonus − h·|bonus| / MAX).
  */
 import { CORRECTION_ENTRIES } from './correction';
 import { historyBonusBase, historyBonusMax, historyBonusMul } from './params';
 import { MAX_PLY } from './score';
+import { PAWN } from '../types';
+import { Position } from '../position';
 
 export const HISTORY_MAX = 16384;
+
+/** Pawn structures are told apart by 9 bits of a hash of both sides' pawns (Stockfish: 512). */
+const PAWN_HIST_BITS = 9;
+
+/**
+ * The pawn history's row for this position's pawns, shifted to take a piece * 64 + to index:
+ * a multiplicative hash of the two pawn bitboards, as correction.ts (no incremental pawn key).
+ */
+// @ts-ignore: decorator
+@inline export function pawnHistoryRow(pos: Position): i32 {
+  const h = (unchecked(pos.bb[PAWN]) * 0x9e3779b97f4a7c15) ^ (unchecked(pos.bb[8 | PAWN]) * 0xc2b2ae3d27d4eb4f);
+  return <i32>(h >>> (64 - PAWN_HIST_BITS)) << 10;
+}
 
 export class History {
   /** Butterfly history: side * 4096 + from * 64 + to. */
   butterfly: StaticArray<i16> = new StaticArray<i16>(2 * 4096);
   /** Continuation history: (prevPiece * 64 + prevTo) * 1024 + piece * 64 + to. */
   continuation: StaticArray<i16> = new StaticArray<i16>(1024 * 1024);
+  /** Pawn-structure history: pawnHistoryRow + piece * 64 + to (params.ts, pawnHistory). */
+  pawn: StaticArray<i16> = new StaticArray<i16>(1024 << PAWN_HIST_BITS);
   /** Capture history: (piece * 64 + to) * 8 + victim type. */
   capture: StaticArray<i16> = new StaticArray<i16>(1024 * 8);
   /** Counter-move: the reply to the move (piece * 64 + to). */
@@ -25,6 +42,7 @@ export class History {
   clear(): void {
     fill16(changetype<usize>(this.butterfly), this.butterfly.length);
     fill16(changetype<usize>(this.continuation), this.continuation.length);
+    fill16(changetype<usize>(this.pawn), this.pawn.length);
     fill16(changetype<usize>(this.capture), this.capture.length);
     fill16(changetype<usize>(this.counter), this.counter.length);
     fill16(changetype<usize>(this.correction), this.correction.length);

@@ -16,7 +16,8 @@ import { computePins, generateLegal, generateNoisy, generateQuiets } from '../mo
 import { BISHOP, EN_PASSANT, KIND_MASK, KNIGHT, MAX_MOVES, PAWN, PROMOTION, QUEEN, ROOK } from '../types';
 import { KNIGHT_ATT, bishopAttacks, rookAttacks } from '../attacks';
 import { seeGe } from '../see';
-import { contHistPly4, threatOrder } from './params';
+import { contHistPly4, pawnHistory, threatOrder } from './params';
+import { pawnHistoryRow } from './history';
 import { STACK_OFFSET, SearchThread } from './thread';
 
 const MP_TT: u8 = 0;
@@ -171,7 +172,23 @@ function scoreThreats(t: SearchThread, from: i32, to: i32): void {
 
 function scoreQuiets(t: SearchThread, ply: i32, from: i32, to: i32): void {
   scoreQuietHistory(t, ply, from, to);
+  if (pawnHistory != 0) scorePawnHistory(t, from, to);
   if (threatOrder != 0) scoreThreats(t, from, to);
+}
+
+/** Adds pawnHistory times the pawn-structure history of each quiet move (params.ts). */
+function scorePawnHistory(t: SearchThread, from: i32, to: i32): void {
+  const board = t.pos.board;
+  const moves = t.moves;
+  const scores = t.scores;
+  const ph = t.hist.pawn;
+  const row = pawnHistoryRow(t.pos);
+  const w = pawnHistory;
+  for (let i = from; i < to; i++) {
+    const m = <i32>unchecked(moves[i]);
+    const pt = (<i32>unchecked(board[(m >>> 6) & 63]) << 6) | (m & 63);
+    unchecked(scores[i] += w * <i32>unchecked(ph[row | pt]));
+  }
 }
 
 function scoreQuietHistory(t: SearchThread, ply: i32, from: i32, to: i32): void {

@@ -143,6 +143,14 @@ export let aspFailHighReduce = 0;
  * (docs/strength.md §6).
  */
 export let threatOrder = 2000;
+/**
+ * Above 0, quiet moves are also ordered and history-pruned by a pawn-structure history: the
+ * same cutoff bonuses and maluses as the butterfly history, kept per moved piece and target
+ * square under a hash of both sides' pawns (history.ts; Stockfish 16.1's pawnHistory: a plan
+ * such as a knight's route to an outpost is good in a structure, not after any previous move).
+ * The value weighs the entry in the quiet move's ordering score. At 0 there is no such table.
+ */
+export let pawnHistory = 0;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -209,6 +217,7 @@ const NAMES: StaticArray<string> = [
   'failHighBlend',
   'aspFailHighReduce',
   'threatOrder',
+  'pawnHistory',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -274,6 +283,7 @@ export function searchParam(i: i32): i32 {
     case 47: return failHighBlend;
     case 48: return aspFailHighReduce;
     case 49: return threatOrder;
+    case 50: return pawnHistory;
   }
   return 0;
 }
@@ -335,5 +345,6 @@ export function setSearchParam(i: i32, v: i32): void {
     case 47: failHighBlend = v; break;
     case 48: aspFailHighReduce = v; break;
     case 49: threatOrder = v; break;
+    case 50: pawnHistory = v; break;
   }
 }

@@ -27,8 +27,9 @@ import {
   LMR, contHistPly4, corrHistory, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
   lmrCutoffCount, lmrDeeperMargin, lmrHistoryDiv, nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, priorQuietBonus, probcutDepth,
   probcutMargin, failHighBlend, razorBase, razorDepth, razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttCutHistory,
-  ttPvReduction,
+  ttPvReduction, pawnHistory,
 } from './params';
+import { pawnHistoryRow } from './history';
 import { qsearch } from './qsearch';
 import { MATE, MATE_IN_MAX, MAX_PLY, NONE_SCORE } from './score';
 import { seeGe } from '../see';
@@ -207,6 +208,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   const c4 = contHistPly4 != 0 ? unchecked(t.pieceTo[S - 4]) << 10 : 0;
   const cont = t.hist.continuation;
   const bf = t.hist.butterfly;
+  const pawnRow = pawnHistory != 0 ? pawnHistoryRow(pos) : -1;
   const ttCapture = ttMove != 0 && !isQuiet(board, ttMove);
   const nonPawn = hasNonPawnMaterial(pos);
   const ci = ply * CHECK_INFO_SIZE;
@@ -235,7 +237,8 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       if (moveCount >= (lmpBase + depth * depth) / (improving ? 1 : 2)) skipQuiets = true;
       if (quiet && !givesCheck) {
         if (skipQuiets) continue;
-        if (lmrDepth < historyPruneDepth && <i32>unchecked(cont[c1 | pt]) + <i32>unchecked(cont[c2 | pt]) < -historyPruneMul * depth) continue;
+        if (lmrDepth < historyPruneDepth && <i32>unchecked(cont[c1 | pt]) + <i32>unchecked(cont[c2 | pt]) +
+          (pawnRow >= 0 ? <i32>unchecked(t.hist.pawn[pawnRow | pt]) : 0) < -historyPruneMul * depth) continue;
         if (!inCheck && lmrDepth < futilityDepth && evalScore + futilityBase + futilityMul * lmrDepth <= alpha) continue;
         if (lmrDepth < seePruneDepth && !seeGe(pos, m, -seeQuietMul * lmrDepth * lmrDepth)) continue;
       } else if (!givesCheck && depth < seePruneDepth && !seeGe(pos, m, -seeCaptureMul * depth)) continue;
