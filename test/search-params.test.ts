@@ -218,6 +218,26 @@ for (const [name, value, what] of [
   });
 }
 
+/** A rook ending from a game against Ethereal 12 in which 50.Rxd3? let Black trade the rooks into a won pawn ending. */
+const ROOK_TRADE = '8/6pk/6p1/p7/4K1PP/r2R1P2/8/8 b - - 0 50';
+
+test('pawnEndingExt: at 3 the capture that leaves a pawn ending is searched deeper (a longer line, another tree); back at 0 the default search', (t) => {
+  t.after(resetSearchParams);
+  const send = session(true);
+  send('uci');
+  const last = (): { nodes: number; seldepth: number } => {
+    const out = send('ucinewgame', `position fen ${ROOK_TRADE}`, 'go depth 10');
+    const info = out.filter((l) => /^info depth 10 /.test(l)).at(-1)!;
+    return { nodes: Number(/ nodes (\d+)/.exec(info)![1]), seldepth: Number(/ seldepth (\d+)/.exec(info)![1]) };
+  };
+  const base = last();
+  send('setoption name pawnEndingExt value 3');
+  const on = last();
+  assert.ok(on.nodes !== base.nodes && on.seldepth > base.seldepth, `at 0: ${JSON.stringify(base)}, at 3: ${JSON.stringify(on)}`);
+  send('setoption name pawnEndingExt value 0');
+  assert.deepEqual(last(), base);
+});
+
 test('uci without --tunable: the parameters are not options', () => {
   const send = session(false);
   assert.ok(!send('uci').some((l) => / rfpMargin /.test(l)));

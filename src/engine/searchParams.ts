@@ -72,6 +72,7 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
   p('aspFailHighReduce', 0, 0, 1),
   p('threatOrder', 2000, 0, 20000),
   p('pawnHistory', 0, 0, 4),
+  p('pawnEndingExt', 0, 0, 4),
 ];
 
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));

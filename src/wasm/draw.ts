@@ -1,7 +1,7 @@
 /**
  * Draws the search recognises without searching
  * (repetition back to the last irreversible or null move, the fifty-move rule, insufficient
- * material), and the material test null-move pruning needs.
+ * material), and the material tests of null-move pruning and the pawn-ending extension.
  * `nullAt` is the position ply of the last null move on the current line (-1 for none).
  */
 import { Position } from './position';
@@ -38,4 +38,11 @@ export function hasNonPawnMaterial(pos: Position): bool {
   const o = pos.turn << 3;
   const bb = pos.bb;
   return (unchecked(bb[o | KNIGHT]) | unchecked(bb[o | BISHOP]) | unchecked(bb[o | ROOK]) | unchecked(bb[o | QUEEN])) != 0;
+}
+
+/** Neither side has a piece other than pawns and king: a pawn ending (or kings alone). */
+export function isPawnEnding(pos: Position): bool {
+  const bb = pos.bb;
+  return (unchecked(bb[KNIGHT]) | unchecked(bb[BISHOP]) | unchecked(bb[ROOK]) | unchecked(bb[QUEEN]) | unchecked(bb[8 | KNIGHT]) |
+    unchecked(bb[8 | BISHOP]) | unchecked(bb[8 | ROOK]) | unchecked(bb[8 | QUEEN])) == 0;
 }

@@ -151,6 +151,14 @@ export let threatOrder = 2000;
  * The value weighs the entry in the quiet move's ordering score. At 0 there is no such table.
  */
 export let pawnHistory = 0;
+/**
+ * Above 0, a capture that leaves a pure pawn ending (the captured piece was the last piece but
+ * kings and pawns on the board) is searched pawnEndingExt plies deeper: whether a pawn ending is
+ * won is a matter of counted tempi far beyond the horizon that decided to trade into it, and its
+ * tree is narrow (Glaurung's and Stockfish 1.x to 2.x's PawnEndgameExtension, 3 plies; search.cpp,
+ * extension()). At 0 such a capture is searched like any other.
+ */
+export let pawnEndingExt = 0;
 
 /** Late-move reductions by depth (0..63) and move number (0..63), at depth * 64 + moveNumber. */
 export const LMR = new StaticArray<u8>(64 * 64);
@@ -218,6 +226,7 @@ const NAMES: StaticArray<string> = [
   'aspFailHighReduce',
   'threatOrder',
   'pawnHistory',
+  'pawnEndingExt',
 ];
 
 /** How many values searchParam and setSearchParam know. */
@@ -284,6 +293,7 @@ export function searchParam(i: i32): i32 {
     case 48: return aspFailHighReduce;
     case 49: return threatOrder;
     case 50: return pawnHistory;
+    case 51: return pawnEndingExt;
   }
   return 0;
 }
@@ -346,5 +356,6 @@ export function setSearchParam(i: i32, v: i32): void {
     case 48: aspFailHighReduce = v; break;
     case 49: threatOrder = v; break;
     case 50: pawnHistory = v; break;
+    case 51: pawnEndingExt = v; break;
   }
 }

@@ -16,10 +16,10 @@
 import { CHECK_INFO_SIZE, givesCheck as givesCheckFast, prepareCheckInfo } from '../givesCheck';
 import { evaluateWith } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
-import { KIND_MASK, KING, PROMOTION } from '../types';
+import { EN_PASSANT, KIND_MASK, KING, PAWN, PROMOTION } from '../types';
 import { corrected, updateCorrection } from './correction';
 import { rewardPriorQuiet, rewardQuiet, updateCaptureStats, updateQuietStats } from './cutoffs';
-import { hasNonPawnMaterial, isDraw } from '../draw';
+import { hasNonPawnMaterial, isDraw, isPawnEnding } from '../draw';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { CHECK_MASK, checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
@@ -27,7 +27,7 @@ import {
   LMR, contHistPly4, corrHistory, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
   lmrCutoffCount, lmrDeeperMargin, lmrHistoryDiv, nmpBase, nmpDepthDiv, nmpEvalBase, nmpEvalDepthMul, nmpEvalDiv, nmpMinDepth, nmpVerifyDepth, priorQuietBonus, probcutDepth,
   probcutMargin, failHighBlend, razorBase, razorDepth, razorMargin, rfpDepth, rfpMargin, seeCaptureMul, seePruneDepth, seeQuietMul, singularDepth, singularMargin, ttCutHistory,
-  ttPvReduction, pawnHistory,
+  ttPvReduction, pawnHistory, pawnEndingExt,
 } from './params';
 import { pawnHistoryRow } from './history';
 import { qsearch } from './qsearch';
@@ -267,15 +267,19 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
       nextMove(t, ply, false);
     }
 
+    // A capture of a piece (not a pawn, not en passant) may leave a pawn ending (params.ts).
+    const victimType = pawnEndingExt != 0 && !quiet && (m & KIND_MASK) != EN_PASSANT ? <i32>unchecked(board[to]) & 7 : 0;
     unchecked(t.pieceTo[S] = pt);
     unchecked(t.movePlayed[S] = <u16>m);
     unchecked(t.psqt[ply + 1] = unchecked(t.psqt[ply]) + psqtDelta(pos, m));
     pos.play(m);
     if (inCheck) givesCheck = pos.inCheck();
     if (givesCheck && extension == 0 && ply < 2 * t.rootDepth) extension = 1;
+    const intoPawnEnding = victimType > PAWN && victimType < KING && isPawnEnding(pos);
+    if (intoPawnEnding && extension < pawnEndingExt && ply < 2 * t.rootDepth) extension = pawnEndingExt;
     let newDepth = depth - 1 + extension;
     let score: i32;
-    if (depth >= 2 && moveCount > 1 + (pvNode ? 1 : 0) && (quiet || !pvNode)) {
+    if (depth >= 2 && moveCount > 1 + (pvNode ? 1 : 0) && (quiet || !pvNode) && !intoPawnEnding) {
       if (pvNode) r--;
       if (ttPv) r -= ttPvReduction;
       if (cutNode) r += 2;
