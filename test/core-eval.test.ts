@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { legalMoves } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
-import { NPAIRS, P_BISHOP_PAIR, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
+import { NPAIRS, P_BISHOP_PAIR, P_KING_SHELTER_FILE, P_KING_STORM_FILE, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
 import { exactOfSums } from '../src/tune/model.js';
 import { WasmCore } from '../src/engine/wasm/core.js';
 import { gamePhase } from '../src/engine/wdl.js';
@@ -159,6 +159,46 @@ test('the bishop pair: a side with two bishops against one gets the pair weight'
   });
   assert.equal(traceOf('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1').coef[P_BISHOP_PAIR], 0, 'both sides have the pair');
   assert.equal(traceOf('4k3/8/3b4/8/8/3B4/8/4K3 w - - 0 1').coef[P_BISHOP_PAIR], 0, 'neither side has the pair');
+});
+
+test('king shelter and storm by file: each side counts its king file and the two beside it, by ranks from the king', () => {
+  const trace = new WasmCore(traceCoreModule());
+  trace.setWeights(WEIGHTS);
+  const coefs = (fen: string): Map<string, number> => {
+    trace.setPosition(unwrap(positionFromFen(fen)), false);
+    const t = trace.evaluateTrace();
+    const out = new Map<string, number>();
+    for (let k = 0; k < 128; k++) if (t.coef[P_KING_SHELTER_FILE + k] !== 0) out.set(`shelter ${k >> 6} ${(k >> 3) & 7} ${k & 7}`, t.coef[P_KING_SHELTER_FILE + k]!);
+    for (let k = 0; k < 64; k++) if (t.coef[P_KING_STORM_FILE + k] !== 0) out.set(`storm ${k >> 5} ${(k >> 3) & 3} ${k & 7}`, t.coef[P_KING_STORM_FILE + k]!);
+    return out;
+  };
+  // White: Kg1, pawns f2 g3 h2, Black's g4 rammed against g3 (blocked). Black: Kb8, pawns a7 b7 c6.
+  // Keys: shelter [on the king's file] [file] [ranks from the king]; storm [blocked] [file from the edge] [ranks].
+  const fen = '1k6/pp6/2p5/8/6p1/6P1/5P1P/6K1 w - - 0 1';
+  const expected = new Map<string, number>([
+    ['shelter 0 5 1', 1], ['shelter 1 6 2', 1], ['shelter 0 7 1', 1], // f2, g3 (the king's file), h2
+    ['shelter 0 0 1', -1], ['shelter 1 1 1', -1], ['shelter 0 2 2', -1], // a7, b7 (the king's file), c6
+    ['storm 1 1 3', 1], // g4, three ranks up, blocked by g3
+    ['storm 0 0 7', 1 - 1], ['storm 0 2 7', 1 - 1], // no enemy pawn on the h and f files, nor on a and c
+    ['storm 0 1 7', -1], // none on b
+  ].filter(([, v]) => v !== 0) as [string, number][]);
+  assert.deepEqual(coefs(fen), expected);
+  // Colours swapped: every count changes sign.
+  assert.deepEqual(coefs(mirror(fen)), new Map([...expected].map(([k, v]) => [k, -v])));
+  // A weight moves the evaluation by its value, tapered by the phase (a pawn ending: the endgame half).
+  const before = evaluate(fen);
+  try {
+    WEIGHTS[2 * (P_KING_STORM_FILE + 32 + 8 + 3) + 1] -= 40;
+    applyWeights();
+    core.setWeights(WEIGHTS);
+    core.clearPawnHash();
+    assert.equal(evaluate(fen) - before, -40);
+  } finally {
+    resetWeights();
+    core.setWeights(WEIGHTS);
+    core.clearPawnHash();
+  }
+  assert.equal(evaluate(fen), before);
 });
 
 test('other weights pushed in from the table change most evaluations, and the defaults bring them back', () => {

@@ -93,6 +93,8 @@ export const P_OUTPOST = group('outpost', 2, -50, 100, 'square no enemy pawn can
 export const P_BEHIND_PAWN = group('minorBehindPawn', 1, -50, 100, 'knight or bishop right behind a pawn');
 export const P_KING_SHELTER = group('king.shelter', 8, -100, 100, 'own pawn on king file or next: by its relative rank (0 = none)');
 export const P_KING_STORM = group('king.storm', 8, -100, 100, 'enemy pawn on king file or next: by its relative rank (0 = none)');
+export const P_KING_SHELTER_FILE = group('king.shelterByFile', 2 * 8 * 8, -100, 100, 'own pawn nearest the king on its file or next, beside king.shelter: [on the king\'s file][file][ranks from the king, 7 = none] (Ethereal\'s KingShelter)');
+export const P_KING_STORM_FILE = group('king.stormByFile', 2 * 4 * 8, -100, 100, 'enemy pawn nearest the king on its file or next, beside king.storm: [blocked by an own pawn][file from the edge][ranks from the king, 7 = none] (Ethereal\'s KingStorm)');
 export const P_KING_OPEN = group('king.openFile', 1, -100, 50, 'no own pawn on the king file');
 export const P_SAFETY_ATTACKERS = group('safety.attackers', 4, -100, 200, 'king danger: attackers of the king zone times the attackers of this type [knight, bishop, rook, queen]', 'safety');
 export const P_SAFETY_HITS = group('safety.hits', 1, -100, 200, 'king danger: attacks on king-zone squares (pawns and pieces, counted per piece)', 'safety');

@@ -22,38 +22,40 @@ export const P_OUTPOST: i32 = 512;
 export const P_BEHIND_PAWN: i32 = 514;
 export const P_KING_SHELTER: i32 = 515;
 export const P_KING_STORM: i32 = 523;
-export const P_KING_OPEN: i32 = 531;
-export const P_SAFETY_ATTACKERS: i32 = 532;
-export const P_SAFETY_HITS: i32 = 536;
-export const P_SAFETY_WEAK: i32 = 537;
-export const P_SAFETY_CHECKS: i32 = 538;
-export const P_SAFETY_PAWNS: i32 = 542;
-export const P_SAFETY_NO_QUEEN: i32 = 543;
-export const P_SAFETY_BASE: i32 = 544;
-export const P_THREAT_PAWN: i32 = 545;
-export const P_THREAT_MINOR: i32 = 551;
-export const P_THREAT_ROOK: i32 = 557;
-export const P_THREAT_KING: i32 = 563;
-export const P_HANGING: i32 = 564;
-export const P_PAWN_PUSH_THREAT: i32 = 565;
-export const P_KING_DEFENDERS: i32 = 566;
-export const P_KING_PAWN_DISTANCE: i32 = 576;
-export const P_KNIGHT_FAR: i32 = 584;
-export const P_BISHOP_RAMMED: i32 = 588;
-export const P_BISHOP_DIAGONAL: i32 = 589;
-export const P_QUEEN_PIN: i32 = 590;
-export const P_CANDIDATE: i32 = 591;
-export const P_OVERLOADED: i32 = 607;
-export const P_KNIGHT_CLOSED: i32 = 608;
-export const P_ROOK_CLOSED: i32 = 617;
-export const P_TEMPO: i32 = 626;
-export const P_COMPLEXITY_PAWNS: i32 = 627;
-export const P_COMPLEXITY_PASSED: i32 = 628;
-export const P_COMPLEXITY_FLANKS: i32 = 629;
-export const P_COMPLEXITY_PAWN_ENDING: i32 = 630;
-export const P_COMPLEXITY_OUTFLANKING: i32 = 631;
-export const P_COMPLEXITY_BASE: i32 = 632;
-export const NPAIRS: i32 = 633;
+export const P_KING_SHELTER_FILE: i32 = 531;
+export const P_KING_STORM_FILE: i32 = 659;
+export const P_KING_OPEN: i32 = 723;
+export const P_SAFETY_ATTACKERS: i32 = 724;
+export const P_SAFETY_HITS: i32 = 728;
+export const P_SAFETY_WEAK: i32 = 729;
+export const P_SAFETY_CHECKS: i32 = 730;
+export const P_SAFETY_PAWNS: i32 = 734;
+export const P_SAFETY_NO_QUEEN: i32 = 735;
+export const P_SAFETY_BASE: i32 = 736;
+export const P_THREAT_PAWN: i32 = 737;
+export const P_THREAT_MINOR: i32 = 743;
+export const P_THREAT_ROOK: i32 = 749;
+export const P_THREAT_KING: i32 = 755;
+export const P_HANGING: i32 = 756;
+export const P_PAWN_PUSH_THREAT: i32 = 757;
+export const P_KING_DEFENDERS: i32 = 758;
+export const P_KING_PAWN_DISTANCE: i32 = 768;
+export const P_KNIGHT_FAR: i32 = 776;
+export const P_BISHOP_RAMMED: i32 = 780;
+export const P_BISHOP_DIAGONAL: i32 = 781;
+export const P_QUEEN_PIN: i32 = 782;
+export const P_CANDIDATE: i32 = 783;
+export const P_OVERLOADED: i32 = 799;
+export const P_KNIGHT_CLOSED: i32 = 800;
+export const P_ROOK_CLOSED: i32 = 809;
+export const P_TEMPO: i32 = 818;
+export const P_COMPLEXITY_PAWNS: i32 = 819;
+export const P_COMPLEXITY_PASSED: i32 = 820;
+export const P_COMPLEXITY_FLANKS: i32 = 821;
+export const P_COMPLEXITY_PAWN_ENDING: i32 = 822;
+export const P_COMPLEXITY_OUTFLANKING: i32 = 823;
+export const P_COMPLEXITY_BASE: i32 = 824;
+export const NPAIRS: i32 = 825;
 /** src/engine/score.ts EVAL_LIMIT and evalParams.ts PHASE_MAX. */
 export const EVAL_LIMIT: i32 = 30872;
 export const PHASE_MAX: i32 = 24;
@@ -590,6 +592,198 @@ export const DEFAULT_WEIGHTS: StaticArray<i32> = [
   5, -11, // king.storm[5]
   1, -6, // king.storm[6]
   0, 0, // king.storm[7]
+  0, 0, // king.shelterByFile[0]
+  0, 0, // king.shelterByFile[1]
+  0, 0, // king.shelterByFile[2]
+  0, 0, // king.shelterByFile[3]
+  0, 0, // king.shelterByFile[4]
+  0, 0, // king.shelterByFile[5]
+  0, 0, // king.shelterByFile[6]
+  0, 0, // king.shelterByFile[7]
+  0, 0, // king.shelterByFile[8]
+  0, 0, // king.shelterByFile[9]
+  0, 0, // king.shelterByFile[10]
+  0, 0, // king.shelterByFile[11]
+  0, 0, // king.shelterByFile[12]
+  0, 0, // king.shelterByFile[13]
+  0, 0, // king.shelterByFile[14]
+  0, 0, // king.shelterByFile[15]
+  0, 0, // king.shelterByFile[16]
+  0, 0, // king.shelterByFile[17]
+  0, 0, // king.shelterByFile[18]
+  0, 0, // king.shelterByFile[19]
+  0, 0, // king.shelterByFile[20]
+  0, 0, // king.shelterByFile[21]
+  0, 0, // king.shelterByFile[22]
+  0, 0, // king.shelterByFile[23]
+  0, 0, // king.shelterByFile[24]
+  0, 0, // king.shelterByFile[25]
+  0, 0, // king.shelterByFile[26]
+  0, 0, // king.shelterByFile[27]
+  0, 0, // king.shelterByFile[28]
+  0, 0, // king.shelterByFile[29]
+  0, 0, // king.shelterByFile[30]
+  0, 0, // king.shelterByFile[31]
+  0, 0, // king.shelterByFile[32]
+  0, 0, // king.shelterByFile[33]
+  0, 0, // king.shelterByFile[34]
+  0, 0, // king.shelterByFile[35]
+  0, 0, // king.shelterByFile[36]
+  0, 0, // king.shelterByFile[37]
+  0, 0, // king.shelterByFile[38]
+  0, 0, // king.shelterByFile[39]
+  0, 0, // king.shelterByFile[40]
+  0, 0, // king.shelterByFile[41]
+  0, 0, // king.shelterByFile[42]
+  0, 0, // king.shelterByFile[43]
+  0, 0, // king.shelterByFile[44]
+  0, 0, // king.shelterByFile[45]
+  0, 0, // king.shelterByFile[46]
+  0, 0, // king.shelterByFile[47]
+  0, 0, // king.shelterByFile[48]
+  0, 0, // king.shelterByFile[49]
+  0, 0, // king.shelterByFile[50]
+  0, 0, // king.shelterByFile[51]
+  0, 0, // king.shelterByFile[52]
+  0, 0, // king.shelterByFile[53]
+  0, 0, // king.shelterByFile[54]
+  0, 0, // king.shelterByFile[55]
+  0, 0, // king.shelterByFile[56]
+  0, 0, // king.shelterByFile[57]
+  0, 0, // king.shelterByFile[58]
+  0, 0, // king.shelterByFile[59]
+  0, 0, // king.shelterByFile[60]
+  0, 0, // king.shelterByFile[61]
+  0, 0, // king.shelterByFile[62]
+  0, 0, // king.shelterByFile[63]
+  0, 0, // king.shelterByFile[64]
+  0, 0, // king.shelterByFile[65]
+  0, 0, // king.shelterByFile[66]
+  0, 0, // king.shelterByFile[67]
+  0, 0, // king.shelterByFile[68]
+  0, 0, // king.shelterByFile[69]
+  0, 0, // king.shelterByFile[70]
+  0, 0, // king.shelterByFile[71]
+  0, 0, // king.shelterByFile[72]
+  0, 0, // king.shelterByFile[73]
+  0, 0, // king.shelterByFile[74]
+  0, 0, // king.shelterByFile[75]
+  0, 0, // king.shelterByFile[76]
+  0, 0, // king.shelterByFile[77]
+  0, 0, // king.shelterByFile[78]
+  0, 0, // king.shelterByFile[79]
+  0, 0, // king.shelterByFile[80]
+  0, 0, // king.shelterByFile[81]
+  0, 0, // king.shelterByFile[82]
+  0, 0, // king.shelterByFile[83]
+  0, 0, // king.shelterByFile[84]
+  0, 0, // king.shelterByFile[85]
+  0, 0, // king.shelterByFile[86]
+  0, 0, // king.shelterByFile[87]
+  0, 0, // king.shelterByFile[88]
+  0, 0, // king.shelterByFile[89]
+  0, 0, // king.shelterByFile[90]
+  0, 0, // king.shelterByFile[91]
+  0, 0, // king.shelterByFile[92]
+  0, 0, // king.shelterByFile[93]
+  0, 0, // king.shelterByFile[94]
+  0, 0, // king.shelterByFile[95]
+  0, 0, // king.shelterByFile[96]
+  0, 0, // king.shelterByFile[97]
+  0, 0, // king.shelterByFile[98]
+  0, 0, // king.shelterByFile[99]
+  0, 0, // king.shelterByFile[100]
+  0, 0, // king.shelterByFile[101]
+  0, 0, // king.shelterByFile[102]
+  0, 0, // king.shelterByFile[103]
+  0, 0, // king.shelterByFile[104]
+  0, 0, // king.shelterByFile[105]
+  0, 0, // king.shelterByFile[106]
+  0, 0, // king.shelterByFile[107]
+  0, 0, // king.shelterByFile[108]
+  0, 0, // king.shelterByFile[109]
+  0, 0, // king.shelterByFile[110]
+  0, 0, // king.shelterByFile[111]
+  0, 0, // king.shelterByFile[112]
+  0, 0, // king.shelterByFile[113]
+  0, 0, // king.shelterByFile[114]
+  0, 0, // king.shelterByFile[115]
+  0, 0, // king.shelterByFile[116]
+  0, 0, // king.shelterByFile[117]
+  0, 0, // king.shelterByFile[118]
+  0, 0, // king.shelterByFile[119]
+  0, 0, // king.shelterByFile[120]
+  0, 0, // king.shelterByFile[121]
+  0, 0, // king.shelterByFile[122]
+  0, 0, // king.shelterByFile[123]
+  0, 0, // king.shelterByFile[124]
+  0, 0, // king.shelterByFile[125]
+  0, 0, // king.shelterByFile[126]
+  0, 0, // king.shelterByFile[127]
+  0, 0, // king.stormByFile[0]
+  0, 0, // king.stormByFile[1]
+  0, 0, // king.stormByFile[2]
+  0, 0, // king.stormByFile[3]
+  0, 0, // king.stormByFile[4]
+  0, 0, // king.stormByFile[5]
+  0, 0, // king.stormByFile[6]
+  0, 0, // king.stormByFile[7]
+  0, 0, // king.stormByFile[8]
+  0, 0, // king.stormByFile[9]
+  0, 0, // king.stormByFile[10]
+  0, 0, // king.stormByFile[11]
+  0, 0, // king.stormByFile[12]
+  0, 0, // king.stormByFile[13]
+  0, 0, // king.stormByFile[14]
+  0, 0, // king.stormByFile[15]
+  0, 0, // king.stormByFile[16]
+  0, 0, // king.stormByFile[17]
+  0, 0, // king.stormByFile[18]
+  0, 0, // king.stormByFile[19]
+  0, 0, // king.stormByFile[20]
+  0, 0, // king.stormByFile[21]
+  0, 0, // king.stormByFile[22]
+  0, 0, // king.stormByFile[23]
+  0, 0, // king.stormByFile[24]
+  0, 0, // king.stormByFile[25]
+  0, 0, // king.stormByFile[26]
+  0, 0, // king.stormByFile[27]
+  0, 0, // king.stormByFile[28]
+  0, 0, // king.stormByFile[29]
+  0, 0, // king.stormByFile[30]
+  0, 0, // king.stormByFile[31]
+  0, 0, // king.stormByFile[32]
+  0, 0, // king.stormByFile[33]
+  0, 0, // king.stormByFile[34]
+  0, 0, // king.stormByFile[35]
+  0, 0, // king.stormByFile[36]
+  0, 0, // king.stormByFile[37]
+  0, 0, // king.stormByFile[38]
+  0, 0, // king.stormByFile[39]
+  0, 0, // king.stormByFile[40]
+  0, 0, // king.stormByFile[41]
+  0, 0, // king.stormByFile[42]
+  0, 0, // king.stormByFile[43]
+  0, 0, // king.stormByFile[44]
+  0, 0, // king.stormByFile[45]
+  0, 0, // king.stormByFile[46]
+  0, 0, // king.stormByFile[47]
+  0, 0, // king.stormByFile[48]
+  0, 0, // king.stormByFile[49]
+  0, 0, // king.stormByFile[50]
+  0, 0, // king.stormByFile[51]
+  0, 0, // king.stormByFile[52]
+  0, 0, // king.stormByFile[53]
+  0, 0, // king.stormByFile[54]
+  0, 0, // king.stormByFile[55]
+  0, 0, // king.stormByFile[56]
+  0, 0, // king.stormByFile[57]
+  0, 0, // king.stormByFile[58]
+  0, 0, // king.stormByFile[59]
+  0, 0, // king.stormByFile[60]
+  0, 0, // king.stormByFile[61]
+  0, 0, // king.stormByFile[62]
+  0, 0, // king.stormByFile[63]
   -1, 4, // king.openFile[0]
   9, 152, // safety.attackers[0]
   10, 46, // safety.attackers[1]

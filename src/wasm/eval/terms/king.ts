@@ -1,6 +1,6 @@
 /**
  * Pawn shelter and storm on the king's file and its
- * neighbours (by rank), king on an open file (cached in the pawn hash entry), and the king
+ * neighbours (by rank, and by file and distance from the king), king on an open file (cached in the pawn hash entry), and the king
  * danger each side creates: attackers of the king zone by type, attacks on its squares, weak
  * squares, safe checks by piece type, the defender's pawns in the zone, the attacker's queen
  * (Ethereal's evaluateKings; the danger is made quadratic in evaluate.ts).
@@ -9,7 +9,7 @@ import { KNIGHT_ATT, bishopAttacks, rookAttacks } from '../../attacks';
 import { Position } from '../../position';
 import { ATT, ATT2, FILE_MASK, ZONE, ZONE_ATTACKERS, ZONE_ATTACKERS_BY, ZONE_HITS, popcnt64 } from '../masks';
 import {
-  P_KING_DEFENDERS, P_KING_OPEN, P_KING_PAWN_DISTANCE, P_KING_SHELTER, P_KING_STORM, P_SAFETY_ATTACKERS, P_SAFETY_BASE, P_SAFETY_CHECKS, P_SAFETY_HITS,
+  P_KING_DEFENDERS, P_KING_OPEN, P_KING_PAWN_DISTANCE, P_KING_SHELTER, P_KING_SHELTER_FILE, P_KING_STORM, P_KING_STORM_FILE, P_SAFETY_ATTACKERS, P_SAFETY_BASE, P_SAFETY_CHECKS, P_SAFETY_HITS,
   P_SAFETY_NO_QUEEN, P_SAFETY_PAWNS, P_SAFETY_WEAK, PACKED,
 } from '../params';
 import { NO_SHELTER, cachedShelter, storeShelter } from './pawns';
@@ -48,7 +48,9 @@ function computeShelter(pos: Position, c: i32, ksq: i32): i32 {
   const ownAll = unchecked(bb[(c << 3) | 1]);
   const own = ownAll & ahead;
   const en = unchecked(bb[((c ^ 1) << 3) | 1]) & ahead;
-  let center = ksq & 7;
+  const kf = ksq & 7;
+  const krRel = c == 0 ? kr : 7 - kr;
+  let center = kf;
   if (center < 1) center = 1;
   else if (center > 6) center = 6;
   for (let f = center - 1; f <= center + 1; f++) {
@@ -57,6 +59,15 @@ function computeShelter(pos: Position, c: i32, ksq: i32): i32 {
     const sh = nearest(c, own & fm);
     const st = nearest(c, en & fm);
     score += term(P_KING_SHELTER + sh, sign) + term(P_KING_STORM + st, sign);
+    // The same by file and by ranks from the king (7: none), and a storming pawn blocked by
+    // the shelter pawn right in front of it (Ethereal's KingShelter and KingStorm).
+    const ourDist = sh == 0 ? 7 : sh - krRel;
+    const theirDist = st == 0 ? 7 : st - krRel;
+    const onFile = f == kf ? 1 : 0;
+    const blocked = ourDist != 7 && ourDist == theirDist - 1 ? 1 : 0;
+    const edge = f < 4 ? f : 7 - f;
+    score += term(P_KING_SHELTER_FILE + ((onFile << 3) + f) * 8 + ourDist, sign)
+      + term(P_KING_STORM_FILE + ((blocked << 2) + edge) * 8 + theirDist, sign);
   }
   if ((ownAll & unchecked(FILE_MASK[ksq & 7])) == 0) score += term(P_KING_OPEN, sign);
   return score;
