@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { legalMoves } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
-import { NPAIRS, P_BISHOP_PAIR, P_KING_SHELTER_FILE, P_KING_STORM_FILE, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
+import { NPAIRS, P_BACKWARD_RANK, P_BISHOP_PAIR, P_CONNECTED_SQUARE, P_ISOLATED_FILE, P_KING_SHELTER_FILE, P_KING_STORM_FILE, P_STACKED_FILE, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
 import { exactOfSums } from '../src/tune/model.js';
 import { WasmCore } from '../src/engine/wasm/core.js';
 import { gamePhase } from '../src/engine/wdl.js';
@@ -193,6 +193,53 @@ test('king shelter and storm by file: each side counts its king file and the two
     core.setWeights(WEIGHTS);
     core.clearPawnHash();
     assert.equal(evaluate(fen) - before, -40);
+  } finally {
+    resetWeights();
+    core.setWeights(WEIGHTS);
+    core.clearPawnHash();
+  }
+  assert.equal(evaluate(fen), before);
+});
+
+test('pawn shapes: isolated and stacked pawns by file, backward ones by rank, connected ones by square', () => {
+  const trace = new WasmCore(traceCoreModule());
+  trace.setWeights(WEIGHTS);
+  const groups: [string, number, number][] = [
+    ['isolated', P_ISOLATED_FILE, 8],
+    ['stacked', P_STACKED_FILE, 16],
+    ['backward', P_BACKWARD_RANK, 16],
+    ['connected', P_CONNECTED_SQUARE, 32],
+  ];
+  const coefs = (fen: string): Map<string, number> => {
+    trace.setPosition(unwrap(positionFromFen(fen)), false);
+    const t = trace.evaluateTrace();
+    const out = new Map<string, number>();
+    for (const [name, at, size] of groups) for (let k = 0; k < size; k++) if (t.coef[at + k] !== 0) out.set(`${name} ${k}`, t.coef[at + k]!);
+    return out;
+  };
+  // White: a2 and h2 isolated; c2 and c3 stacked, each able to unstack (a black pawn stops them
+  // and d4 stands beside); c3 backward on an open file (b5 attacks its stop square c4, and no
+  // pawn behind it on b or d); d4 defended by c3. Black: b5 isolated; g6 defended by f7.
+  const fen = '6k1/5p2/6p1/1p6/3P4/2P5/P1P4P/6K1 w - - 0 1';
+  const expected = new Map<string, number>([
+    ['isolated 0', 1], ['isolated 7', 1], ['isolated 1', -1],
+    ['stacked 10', 2], // [may unstack] * 8 + file c
+    ['backward 10', 1], // [open] * 8 + relative rank 2
+    ['connected 15', 1], ['connected 9', -1], // rank * 4 + file from the edge: d4 (3, 3), g6 (2, 1)
+  ]);
+  assert.deepEqual(coefs(fen), expected);
+  // Colours swapped: every count changes sign.
+  assert.deepEqual(coefs(mirror(fen)), new Map([...expected].map(([k, v]) => [k, -v])));
+  // Without d4 and with Black's only stopper c6 on their own file, the stacked pair cannot unstack.
+  assert.equal(coefs('6k1/5p2/2p3p1/8/8/2P5/P1P4P/6K1 w - - 0 1').get('stacked 2'), 2);
+  // A weight moves the evaluation by its value times the count (a pawn ending: the endgame half).
+  const before = evaluate(fen);
+  try {
+    WEIGHTS[2 * (P_STACKED_FILE + 10) + 1] -= 30;
+    applyWeights();
+    core.setWeights(WEIGHTS);
+    core.clearPawnHash();
+    assert.equal(evaluate(fen) - before, -60);
   } finally {
     resetWeights();
     core.setWeights(WEIGHTS);

@@ -11,51 +11,55 @@ export const P_DOUBLED: i32 = 456;
 export const P_ISOLATED: i32 = 457;
 export const P_BACKWARD: i32 = 459;
 export const P_CONNECTED: i32 = 461;
-export const P_PASSED: i32 = 469;
-export const P_PASSED_OWN_KING: i32 = 477;
-export const P_PASSED_ENEMY_KING: i32 = 485;
-export const P_PASSED_FREE: i32 = 493;
-export const P_PASSED_SAFE: i32 = 501;
-export const P_ROOK_OPEN: i32 = 509;
-export const P_ROOK_SEVENTH: i32 = 511;
-export const P_OUTPOST: i32 = 512;
-export const P_BEHIND_PAWN: i32 = 514;
-export const P_KING_SHELTER: i32 = 515;
-export const P_KING_STORM: i32 = 523;
-export const P_KING_SHELTER_FILE: i32 = 531;
-export const P_KING_STORM_FILE: i32 = 659;
-export const P_KING_OPEN: i32 = 723;
-export const P_SAFETY_ATTACKERS: i32 = 724;
-export const P_SAFETY_HITS: i32 = 728;
-export const P_SAFETY_WEAK: i32 = 729;
-export const P_SAFETY_CHECKS: i32 = 730;
-export const P_SAFETY_PAWNS: i32 = 734;
-export const P_SAFETY_NO_QUEEN: i32 = 735;
-export const P_SAFETY_BASE: i32 = 736;
-export const P_THREAT_PAWN: i32 = 737;
-export const P_THREAT_MINOR: i32 = 743;
-export const P_THREAT_ROOK: i32 = 749;
-export const P_THREAT_KING: i32 = 755;
-export const P_HANGING: i32 = 756;
-export const P_PAWN_PUSH_THREAT: i32 = 757;
-export const P_KING_DEFENDERS: i32 = 758;
-export const P_KING_PAWN_DISTANCE: i32 = 768;
-export const P_KNIGHT_FAR: i32 = 776;
-export const P_BISHOP_RAMMED: i32 = 780;
-export const P_BISHOP_DIAGONAL: i32 = 781;
-export const P_QUEEN_PIN: i32 = 782;
-export const P_CANDIDATE: i32 = 783;
-export const P_OVERLOADED: i32 = 799;
-export const P_KNIGHT_CLOSED: i32 = 800;
-export const P_ROOK_CLOSED: i32 = 809;
-export const P_TEMPO: i32 = 818;
-export const P_COMPLEXITY_PAWNS: i32 = 819;
-export const P_COMPLEXITY_PASSED: i32 = 820;
-export const P_COMPLEXITY_FLANKS: i32 = 821;
-export const P_COMPLEXITY_PAWN_ENDING: i32 = 822;
-export const P_COMPLEXITY_OUTFLANKING: i32 = 823;
-export const P_COMPLEXITY_BASE: i32 = 824;
-export const NPAIRS: i32 = 825;
+export const P_ISOLATED_FILE: i32 = 469;
+export const P_STACKED_FILE: i32 = 477;
+export const P_BACKWARD_RANK: i32 = 493;
+export const P_CONNECTED_SQUARE: i32 = 509;
+export const P_PASSED: i32 = 541;
+export const P_PASSED_OWN_KING: i32 = 549;
+export const P_PASSED_ENEMY_KING: i32 = 557;
+export const P_PASSED_FREE: i32 = 565;
+export const P_PASSED_SAFE: i32 = 573;
+export const P_ROOK_OPEN: i32 = 581;
+export const P_ROOK_SEVENTH: i32 = 583;
+export const P_OUTPOST: i32 = 584;
+export const P_BEHIND_PAWN: i32 = 586;
+export const P_KING_SHELTER: i32 = 587;
+export const P_KING_STORM: i32 = 595;
+export const P_KING_SHELTER_FILE: i32 = 603;
+export const P_KING_STORM_FILE: i32 = 731;
+export const P_KING_OPEN: i32 = 795;
+export const P_SAFETY_ATTACKERS: i32 = 796;
+export const P_SAFETY_HITS: i32 = 800;
+export const P_SAFETY_WEAK: i32 = 801;
+export const P_SAFETY_CHECKS: i32 = 802;
+export const P_SAFETY_PAWNS: i32 = 806;
+export const P_SAFETY_NO_QUEEN: i32 = 807;
+export const P_SAFETY_BASE: i32 = 808;
+export const P_THREAT_PAWN: i32 = 809;
+export const P_THREAT_MINOR: i32 = 815;
+export const P_THREAT_ROOK: i32 = 821;
+export const P_THREAT_KING: i32 = 827;
+export const P_HANGING: i32 = 828;
+export const P_PAWN_PUSH_THREAT: i32 = 829;
+export const P_KING_DEFENDERS: i32 = 830;
+export const P_KING_PAWN_DISTANCE: i32 = 840;
+export const P_KNIGHT_FAR: i32 = 848;
+export const P_BISHOP_RAMMED: i32 = 852;
+export const P_BISHOP_DIAGONAL: i32 = 853;
+export const P_QUEEN_PIN: i32 = 854;
+export const P_CANDIDATE: i32 = 855;
+export const P_OVERLOADED: i32 = 871;
+export const P_KNIGHT_CLOSED: i32 = 872;
+export const P_ROOK_CLOSED: i32 = 881;
+export const P_TEMPO: i32 = 890;
+export const P_COMPLEXITY_PAWNS: i32 = 891;
+export const P_COMPLEXITY_PASSED: i32 = 892;
+export const P_COMPLEXITY_FLANKS: i32 = 893;
+export const P_COMPLEXITY_PAWN_ENDING: i32 = 894;
+export const P_COMPLEXITY_OUTFLANKING: i32 = 895;
+export const P_COMPLEXITY_BASE: i32 = 896;
+export const NPAIRS: i32 = 897;
 /** src/engine/score.ts EVAL_LIMIT and evalParams.ts PHASE_MAX. */
 export const EVAL_LIMIT: i32 = 30872;
 export const PHASE_MAX: i32 = 24;
@@ -530,6 +534,78 @@ export const DEFAULT_WEIGHTS: StaticArray<i32> = [
   37, 39, // pawn.connected[5]
   53, 53, // pawn.connected[6]
   0, 0, // pawn.connected[7]
+  0, 0, // pawn.isolatedByFile[0]
+  0, 0, // pawn.isolatedByFile[1]
+  0, 0, // pawn.isolatedByFile[2]
+  0, 0, // pawn.isolatedByFile[3]
+  0, 0, // pawn.isolatedByFile[4]
+  0, 0, // pawn.isolatedByFile[5]
+  0, 0, // pawn.isolatedByFile[6]
+  0, 0, // pawn.isolatedByFile[7]
+  0, 0, // pawn.stackedByFile[0]
+  0, 0, // pawn.stackedByFile[1]
+  0, 0, // pawn.stackedByFile[2]
+  0, 0, // pawn.stackedByFile[3]
+  0, 0, // pawn.stackedByFile[4]
+  0, 0, // pawn.stackedByFile[5]
+  0, 0, // pawn.stackedByFile[6]
+  0, 0, // pawn.stackedByFile[7]
+  0, 0, // pawn.stackedByFile[8]
+  0, 0, // pawn.stackedByFile[9]
+  0, 0, // pawn.stackedByFile[10]
+  0, 0, // pawn.stackedByFile[11]
+  0, 0, // pawn.stackedByFile[12]
+  0, 0, // pawn.stackedByFile[13]
+  0, 0, // pawn.stackedByFile[14]
+  0, 0, // pawn.stackedByFile[15]
+  0, 0, // pawn.backwardByRank[0]
+  0, 0, // pawn.backwardByRank[1]
+  0, 0, // pawn.backwardByRank[2]
+  0, 0, // pawn.backwardByRank[3]
+  0, 0, // pawn.backwardByRank[4]
+  0, 0, // pawn.backwardByRank[5]
+  0, 0, // pawn.backwardByRank[6]
+  0, 0, // pawn.backwardByRank[7]
+  0, 0, // pawn.backwardByRank[8]
+  0, 0, // pawn.backwardByRank[9]
+  0, 0, // pawn.backwardByRank[10]
+  0, 0, // pawn.backwardByRank[11]
+  0, 0, // pawn.backwardByRank[12]
+  0, 0, // pawn.backwardByRank[13]
+  0, 0, // pawn.backwardByRank[14]
+  0, 0, // pawn.backwardByRank[15]
+  0, 0, // pawn.connectedBySquare[0]
+  0, 0, // pawn.connectedBySquare[1]
+  0, 0, // pawn.connectedBySquare[2]
+  0, 0, // pawn.connectedBySquare[3]
+  0, 0, // pawn.connectedBySquare[4]
+  0, 0, // pawn.connectedBySquare[5]
+  0, 0, // pawn.connectedBySquare[6]
+  0, 0, // pawn.connectedBySquare[7]
+  0, 0, // pawn.connectedBySquare[8]
+  0, 0, // pawn.connectedBySquare[9]
+  0, 0, // pawn.connectedBySquare[10]
+  0, 0, // pawn.connectedBySquare[11]
+  0, 0, // pawn.connectedBySquare[12]
+  0, 0, // pawn.connectedBySquare[13]
+  0, 0, // pawn.connectedBySquare[14]
+  0, 0, // pawn.connectedBySquare[15]
+  0, 0, // pawn.connectedBySquare[16]
+  0, 0, // pawn.connectedBySquare[17]
+  0, 0, // pawn.connectedBySquare[18]
+  0, 0, // pawn.connectedBySquare[19]
+  0, 0, // pawn.connectedBySquare[20]
+  0, 0, // pawn.connectedBySquare[21]
+  0, 0, // pawn.connectedBySquare[22]
+  0, 0, // pawn.connectedBySquare[23]
+  0, 0, // pawn.connectedBySquare[24]
+  0, 0, // pawn.connectedBySquare[25]
+  0, 0, // pawn.connectedBySquare[26]
+  0, 0, // pawn.connectedBySquare[27]
+  0, 0, // pawn.connectedBySquare[28]
+  0, 0, // pawn.connectedBySquare[29]
+  0, 0, // pawn.connectedBySquare[30]
+  0, 0, // pawn.connectedBySquare[31]
   0, 0, // passed.rank[0]
   5, 5, // passed.rank[1]
   -6, 10, // passed.rank[2]

@@ -1,6 +1,7 @@
 /**
- * Pawn structure (doubled, isolated, backward,
- * connected, passed by rank), cached in a pawn hash keyed by the pawn bitboards themselves
+ * Pawn structure (doubled, isolated, backward, connected, passed by rank; beside those, the
+ * shapes Ethereal gives them: isolated and stacked pawns by file, backward ones by rank,
+ * connected ones by square), cached in a pawn hash keyed by the pawn bitboards themselves
  * (compared in full: no false hits), with the king shelter last computed for each side.
  *
  * 2^14 entries of 8 u64 (one 64-byte line):
@@ -12,8 +13,8 @@
  */
 import { PAWN_ATT } from '../../attacks';
 import { Position } from '../../position';
-import { ADJ_FILES, BEHIND_ADJ, FILE_A, FILE_H, FRONT, PASSED, SPAN, popcnt64 } from '../masks';
-import { P_BACKWARD, P_CANDIDATE, P_CONNECTED, P_DOUBLED, P_ISOLATED, P_PASSED, PACKED } from '../params';
+import { ADJ_FILES, BEHIND_ADJ, FILE_A, FILE_H, FILE_MASK, FRONT, PASSED, SPAN, popcnt64 } from '../masks';
+import { P_BACKWARD, P_BACKWARD_RANK, P_CANDIDATE, P_CONNECTED, P_CONNECTED_SQUARE, P_DOUBLED, P_ISOLATED, P_ISOLATED_FILE, P_PASSED, P_STACKED_FILE, PACKED } from '../params';
 import { term, tracing } from '../trace';
 
 const ENTRY = 8;
@@ -126,18 +127,26 @@ function evalPawnSide(pos: Position, c: i32): i32 {
     const doubled = (front & own) != 0;
     const open = (front & en) == 0 ? 1 : 0;
     if (doubled) score += term(P_DOUBLED, sign);
-    if ((unchecked(ADJ_FILES[f]) & own) == 0) {
-      score += term(P_ISOLATED + open, sign);
+    const neighbours = unchecked(ADJ_FILES[f]) & own;
+    const stoppers = unchecked(PASSED[i]) & en;
+    if (neighbours == 0) {
+      score += term(P_ISOLATED + open, sign) + term(P_ISOLATED_FILE + f, sign);
     } else if ((unchecked(BEHIND_ADJ[i]) & own) == 0) {
       const stop = sq + up;
-      if (((ea >> <u64>stop) & 1) != 0) score += term(P_BACKWARD + open, sign);
+      if (((ea >> <u64>stop) & 1) != 0) score += term(P_BACKWARD + open, sign) + term(P_BACKWARD_RANK + (open << 3) + rr, sign);
+    }
+    // Stacked: every pawn of a file with two or more, by whether it may unstack (it can be
+    // traded or capture, or a stopper on a file beside lets it advance to be traded).
+    if (popcnt64(unchecked(FILE_MASK[f]) & own) > 1) {
+      const threats = en & unchecked(PAWN_ATT[(c << 6) | sq]);
+      const unstack = (stoppers != 0 && (threats | neighbours) != 0) || (stoppers & ~front) != 0 ? 8 : 0;
+      score += term(P_STACKED_FILE + unstack + f, sign);
     }
     // Connected: defended by a pawn, or a pawn beside it.
     const pd = ((c ^ 1) << 6) | sq;
     const supported = (unchecked(PAWN_ATT[pd]) & own) != 0;
     const phalanx = (f > 0 && <i32>unchecked(board[sq - 1]) == ownPawn) || (f < 7 && <i32>unchecked(board[sq + 1]) == ownPawn);
-    if (supported || phalanx) score += term(P_CONNECTED + rr, sign);
-    const stoppers = unchecked(PASSED[i]) & en;
+    if (supported || phalanx) score += term(P_CONNECTED + rr, sign) + term(P_CONNECTED_SQUARE + (rr << 2) + min(f, 7 - f), sign);
     if (!doubled && stoppers == 0) {
       score += term(P_PASSED + rr, sign);
       passed |= (<u64>1) << <u64>sq;
