@@ -2,16 +2,20 @@
  * The evaluation (the WebAssembly core's, src/wasm/eval) on its own properties: colour symmetry,
  * the trace that rebuilds it from weights and coefficients, the material + piece-square sum
  * kept incrementally, known endgames (KPK, KBNK, drawish material), the bishop pair, weights
- * pushed in from the one table (src/engine/evalParams.ts) and back; the checked build (every
- * array access bounds-checked) gives the release build's values on real games.
+ * pushed in from the one table (src/engine/evalParams.ts) and back, the king shelter and storm
+ * by file, the pawn shapes and space (counted against chessops' attack tables); the checked
+ * build (every array access bounds-checked) gives the release build's values on real games.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { attacks as opsAttacks, kingAttacks as opsKingAttacks, pawnAttacks as opsPawnAttacks } from 'chessops/attacks';
+import { parseFen as opsParseFen } from 'chessops/fen';
+import { SquareSet } from 'chessops/squareSet';
 import { legalMoves } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
-import { NPAIRS, P_BACKWARD_RANK, P_BISHOP_PAIR, P_CONNECTED_SQUARE, P_ISOLATED_FILE, P_KING_SHELTER_FILE, P_KING_STORM_FILE, P_STACKED_FILE, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
+import { NPAIRS, P_BACKWARD_RANK, P_BISHOP_PAIR, P_CONNECTED_SQUARE, P_ISOLATED_FILE, P_KING_SHELTER_FILE, P_KING_STORM_FILE, P_SPACE_CENTER, P_SPACE_RESTRICT_EMPTY, P_SPACE_RESTRICT_PIECE, P_STACKED_FILE, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
 import { exactOfSums } from '../src/tune/model.js';
 import { WasmCore } from '../src/engine/wasm/core.js';
 import { gamePhase } from '../src/engine/wdl.js';
@@ -244,6 +248,87 @@ test('pawn shapes: isolated and stacked pawns by file, backward ones by rank, co
     resetWeights();
     core.setWeights(WEIGHTS);
     core.clearPawnHash();
+  }
+  assert.equal(evaluate(fen), before);
+});
+
+/**
+ * Space counts computed with chessops' attack tables (an independent implementation): each
+ * side's attacked squares and those it attacks twice (its pawns one source, its king one, each
+ * piece one), the squares where the enemy has the upper hand and the centre it holds.
+ */
+function spaceByChessops(fen: string): [number, number, number] {
+  const board = opsParseFen(fen).unwrap().board;
+  const CENTER_BIG = new SquareSet(0x3c3c0000, 0x00003c3c);
+  const side = (color: 'white' | 'black'): { all: SquareSet; two: SquareSet; pawns: SquareSet; own: SquareSet } => {
+    let pawns = SquareSet.empty();
+    for (const sq of board.pieces(color, 'pawn')) pawns = pawns.union(opsPawnAttacks(color, sq));
+    const sources = [pawns, opsKingAttacks(board.kingOf(color)!)];
+    for (const role of ['knight', 'bishop', 'rook', 'queen'] as const) {
+      for (const sq of board.pieces(color, role)) sources.push(opsAttacks({ color, role }, sq, board.occupied));
+    }
+    let all = SquareSet.empty();
+    let two = SquareSet.empty();
+    for (const a of sources) {
+      two = two.union(all.intersect(a));
+      all = all.union(a);
+    }
+    return { all, two, pawns, own: board[color] };
+  };
+  const w = side('white');
+  const b = side('black');
+  const pieces = board.knight.union(board.bishop).size() + 2 * board.rook.union(board.queen).size();
+  const counts = (us: typeof w, them: typeof w): [number, number, number] => {
+    const uncontrolled = them.two.intersect(us.all).diff(us.two).diff(us.pawns);
+    const centre = pieces > 12 ? us.all.union(us.own).diff(them.all).intersect(CENTER_BIG).size() : 0;
+    return [uncontrolled.intersect(board.occupied).size(), uncontrolled.diff(board.occupied).size(), centre];
+  };
+  const [wp, we, wc] = counts(w, b);
+  const [bp, be, bc] = counts(b, w);
+  return [wp - bp, we - be, wc - bc];
+}
+
+test('space: the counts of every WAC position and its mirror image are those of chessops\' attack maps, and the weights act through them', () => {
+  const trace = new WasmCore(traceCoreModule());
+  trace.setWeights(WEIGHTS);
+  const traced = (fen: string): number[] => {
+    trace.setPosition(unwrap(positionFromFen(fen)), false);
+    const t = trace.evaluateTrace();
+    return [t.coef[P_SPACE_RESTRICT_PIECE]!, t.coef[P_SPACE_RESTRICT_EMPTY]!, t.coef[P_SPACE_CENTER]!];
+  };
+  const seen = [0, 0, 0];
+  for (const fen of fens.flatMap((f) => [f, mirror(f)])) {
+    const expected = spaceByChessops(fen);
+    assert.deepEqual(traced(fen), expected, fen);
+    expected.forEach((v, i) => (seen[i] += v !== 0 ? 1 : 0));
+  }
+  assert.ok(seen.every((n) => n > 100), `non-zero counts: ${seen.join(', ')}`);
+  // With weights, the evaluation moves by them: rebuilt from the trace exactly as the engine sums it.
+  const fen = fens[0]!;
+  const before = evaluate(fen);
+  try {
+    for (const [k, mg, eg] of [[P_SPACE_RESTRICT_PIECE, -9, -4], [P_SPACE_RESTRICT_EMPTY, -5, -2], [P_SPACE_CENTER, 6, 1]] as const) {
+      WEIGHTS[2 * k] = mg;
+      WEIGHTS[2 * k + 1] = eg;
+    }
+    applyWeights();
+    core.setWeights(WEIGHTS);
+    trace.setWeights(WEIGHTS);
+    trace.setPosition(unwrap(positionFromFen(fen)), false);
+    const t = trace.evaluateTrace();
+    const S = new Float64Array(8);
+    for (let sum = 0; sum < 4; sum++) {
+      for (let i = 0; i < NPAIRS; i++) {
+        S[2 * sum] += WEIGHTS[2 * i]! * t.coef[sum * NPAIRS + i]!;
+        S[2 * sum + 1] += WEIGHTS[2 * i + 1]! * t.coef[sum * NPAIRS + i]!;
+      }
+    }
+    assert.equal(exactOfSums(S, t.phase, t.scale, t.scale), t.white);
+    assert.equal(fen.split(' ')[1] === 'w' ? t.white : -t.white, evaluate(fen));
+    assert.notEqual(evaluate(fen), before, 'the space weights change this evaluation');
+  } finally {
+    resetWeights();
+    core.setWeights(WEIGHTS);
   }
   assert.equal(evaluate(fen), before);
 });

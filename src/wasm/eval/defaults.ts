@@ -50,16 +50,19 @@ export const P_BISHOP_DIAGONAL: i32 = 853;
 export const P_QUEEN_PIN: i32 = 854;
 export const P_CANDIDATE: i32 = 855;
 export const P_OVERLOADED: i32 = 871;
-export const P_KNIGHT_CLOSED: i32 = 872;
-export const P_ROOK_CLOSED: i32 = 881;
-export const P_TEMPO: i32 = 890;
-export const P_COMPLEXITY_PAWNS: i32 = 891;
-export const P_COMPLEXITY_PASSED: i32 = 892;
-export const P_COMPLEXITY_FLANKS: i32 = 893;
-export const P_COMPLEXITY_PAWN_ENDING: i32 = 894;
-export const P_COMPLEXITY_OUTFLANKING: i32 = 895;
-export const P_COMPLEXITY_BASE: i32 = 896;
-export const NPAIRS: i32 = 897;
+export const P_SPACE_RESTRICT_PIECE: i32 = 872;
+export const P_SPACE_RESTRICT_EMPTY: i32 = 873;
+export const P_SPACE_CENTER: i32 = 874;
+export const P_KNIGHT_CLOSED: i32 = 875;
+export const P_ROOK_CLOSED: i32 = 884;
+export const P_TEMPO: i32 = 893;
+export const P_COMPLEXITY_PAWNS: i32 = 894;
+export const P_COMPLEXITY_PASSED: i32 = 895;
+export const P_COMPLEXITY_FLANKS: i32 = 896;
+export const P_COMPLEXITY_PAWN_ENDING: i32 = 897;
+export const P_COMPLEXITY_OUTFLANKING: i32 = 898;
+export const P_COMPLEXITY_BASE: i32 = 899;
+export const NPAIRS: i32 = 900;
 /** src/engine/score.ts EVAL_LIMIT and evalParams.ts PHASE_MAX. */
 export const EVAL_LIMIT: i32 = 30872;
 export const PHASE_MAX: i32 = 24;
@@ -937,6 +940,9 @@ export const DEFAULT_WEIGHTS: StaticArray<i32> = [
   0, 0, // pawn.candidatePasser[14]
   0, 0, // pawn.candidatePasser[15]
   2, 2, // threat.overloaded[0]
+  0, 0, // space.restrictPiece[0]
+  0, 0, // space.restrictEmpty[0]
+  0, 0, // space.centerControl[0]
   -1, 1, // knight.closedness[0]
   -7, 21, // knight.closedness[1]
   3, 18, // knight.closedness[2]

@@ -17,6 +17,7 @@ import { complexity } from './terms/complexity';
 import { evaluatePassed } from './terms/passed';
 import { PI_SCORE, probePawns } from './terms/pawns';
 import { evaluatePieces } from './terms/pieces';
+import { evaluateSpace } from './terms/space';
 import { evaluateThreats } from './terms/threats';
 import { setTracing, trace } from './trace';
 
@@ -124,7 +125,7 @@ function closedness(pos: Position): i32 {
 /**
  * Packed (mg, eg) sum of all linear terms except material/PST, from White's point of view.
  *
- * The side terms called here (king shelter, defence and danger, threats, passed pawns) are
+ * The side terms called here (king shelter, defence and danger, threats, space, passed pawns) are
  * @inline, so each call is compiled for its constant side and the `c == 0 ? .. : ..` choices
  * fold away: the evaluation alone went from 150 to 131 ns a position and `tabiya bench` took
  * 1 to 5% less processor time (npm run bench -- wasm-ab, best of 8 to 12, machine loaded).
@@ -142,6 +143,7 @@ function linearTerms(pos: Position): i32 {
   DANGER_W = kingDanger(pos, 0);
   DANGER_B = kingDanger(pos, 1);
   score += evaluateThreats(pos, 0) - evaluateThreats(pos, 1);
+  score += evaluateSpace(pos, 0) - evaluateSpace(pos, 1);
   score += evaluatePassed(pos, 0) - evaluatePassed(pos, 1);
   const pair = (unchecked(COUNT[BISHOP]) >= 2 ? 1 : 0) - (unchecked(COUNT[8 | BISHOP]) >= 2 ? 1 : 0);
   if (pair != 0) {
