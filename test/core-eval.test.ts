@@ -15,7 +15,7 @@ import { SquareSet } from 'chessops/squareSet';
 import { legalMoves } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
-import { NPAIRS, P_BACKWARD_RANK, P_BISHOP_PAIR, P_CONNECTED_SQUARE, P_ISOLATED_FILE, P_KING_SHELTER_FILE, P_KING_STORM_FILE, P_SPACE_CENTER, P_SPACE_RESTRICT_EMPTY, P_SPACE_RESTRICT_PIECE, P_STACKED_FILE, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
+import { NPAIRS, P_BACKWARD_RANK, P_BISHOP_PAIR, P_CONNECTED_SQUARE, P_ISOLATED_FILE, P_KING_SHELTER_FILE, P_KING_STORM_FILE, P_OUTPOST_SHAPE, P_SPACE_CENTER, P_SPACE_RESTRICT_EMPTY, P_SPACE_RESTRICT_PIECE, P_STACKED_FILE, WEIGHTS, applyWeights, resetWeights, weightsFromJson, weightsToJson } from '../src/engine/evalParams.js';
 import { exactOfSums } from '../src/tune/model.js';
 import { WasmCore } from '../src/engine/wasm/core.js';
 import { gamePhase } from '../src/engine/wdl.js';
@@ -250,6 +250,26 @@ test('pawn shapes: isolated and stacked pawns by file, backward ones by rank, co
     core.clearPawnHash();
   }
   assert.equal(evaluate(fen), before);
+});
+
+test('outposts by piece, edge file and defence: knights and bishops on ranks 4 to 6 out of the enemy pawns\' reach', () => {
+  const trace = new WasmCore(traceCoreModule());
+  trace.setWeights(WEIGHTS);
+  const coefs = (fen: string): Map<number, number> => {
+    trace.setPosition(unwrap(positionFromFen(fen)), false);
+    const t = trace.evaluateTrace();
+    const out = new Map<number, number>();
+    for (let k = 0; k < 8; k++) if (t.coef[P_OUTPOST_SHAPE + k] !== 0) out.set(k, t.coef[P_OUTPOST_SHAPE + k]!);
+    return out;
+  };
+  // Keys: [bishop] * 4 + [a or h file] * 2 + [defended]. White's Nd5 is defended by e4, Ba5 on
+  // the edge is not; Black's Nc4 is not defended. A white pawn on b2 could still reach b3 and
+  // attack c4: that knight is then no outpost.
+  const fen = '6k1/6pp/8/B2N4/2n1P3/8/8/6K1 w - - 0 1';
+  const expected = new Map([[1, 1], [6, 1], [0, -1]]);
+  assert.deepEqual(coefs(fen), expected);
+  assert.deepEqual(coefs(mirror(fen)), new Map([...expected].map(([k, v]) => [k, -v])));
+  assert.deepEqual(coefs('6k1/6pp/8/B2N4/2n1P3/8/1P6/6K1 w - - 0 1'), new Map([[1, 1], [6, 1]]));
 });
 
 /**

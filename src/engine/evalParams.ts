@@ -94,6 +94,7 @@ export const P_PASSED_SAFE = group('passed.safe', 8, -50, 200, 'by rank; no enem
 export const P_ROOK_OPEN = group('rook.openFile', 2, -50, 100, '[semi-open file, open file]');
 export const P_ROOK_SEVENTH = group('rook.seventh', 1, -50, 100, 'on the 7th rank with the enemy king on the 8th or pawns on the 7th');
 export const P_OUTPOST = group('outpost', 2, -50, 100, 'square no enemy pawn can attack, defended by a pawn: [knight, bishop]');
+export const P_OUTPOST_SHAPE = group('outpost.byEdge', 2 * 2 * 2, -100, 100, 'a knight or bishop on ranks 4 to 6 no enemy pawn can attack, beside outpost: [bishop][on the a or h file][defended by a pawn] (Ethereal\'s KnightOutpost and BishopOutpost)');
 export const P_BEHIND_PAWN = group('minorBehindPawn', 1, -50, 100, 'knight or bishop right behind a pawn');
 export const P_KING_SHELTER = group('king.shelter', 8, -100, 100, 'own pawn on king file or next: by its relative rank (0 = none)');
 export const P_KING_STORM = group('king.storm', 8, -100, 100, 'enemy pawn on king file or next: by its relative rank (0 = none)');

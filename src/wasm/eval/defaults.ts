@@ -23,46 +23,47 @@ export const P_PASSED_SAFE: i32 = 573;
 export const P_ROOK_OPEN: i32 = 581;
 export const P_ROOK_SEVENTH: i32 = 583;
 export const P_OUTPOST: i32 = 584;
-export const P_BEHIND_PAWN: i32 = 586;
-export const P_KING_SHELTER: i32 = 587;
-export const P_KING_STORM: i32 = 595;
-export const P_KING_SHELTER_FILE: i32 = 603;
-export const P_KING_STORM_FILE: i32 = 731;
-export const P_KING_OPEN: i32 = 795;
-export const P_SAFETY_ATTACKERS: i32 = 796;
-export const P_SAFETY_HITS: i32 = 800;
-export const P_SAFETY_WEAK: i32 = 801;
-export const P_SAFETY_CHECKS: i32 = 802;
-export const P_SAFETY_PAWNS: i32 = 806;
-export const P_SAFETY_NO_QUEEN: i32 = 807;
-export const P_SAFETY_BASE: i32 = 808;
-export const P_THREAT_PAWN: i32 = 809;
-export const P_THREAT_MINOR: i32 = 815;
-export const P_THREAT_ROOK: i32 = 821;
-export const P_THREAT_KING: i32 = 827;
-export const P_HANGING: i32 = 828;
-export const P_PAWN_PUSH_THREAT: i32 = 829;
-export const P_KING_DEFENDERS: i32 = 830;
-export const P_KING_PAWN_DISTANCE: i32 = 840;
-export const P_KNIGHT_FAR: i32 = 848;
-export const P_BISHOP_RAMMED: i32 = 852;
-export const P_BISHOP_DIAGONAL: i32 = 853;
-export const P_QUEEN_PIN: i32 = 854;
-export const P_CANDIDATE: i32 = 855;
-export const P_OVERLOADED: i32 = 871;
-export const P_SPACE_RESTRICT_PIECE: i32 = 872;
-export const P_SPACE_RESTRICT_EMPTY: i32 = 873;
-export const P_SPACE_CENTER: i32 = 874;
-export const P_KNIGHT_CLOSED: i32 = 875;
-export const P_ROOK_CLOSED: i32 = 884;
-export const P_TEMPO: i32 = 893;
-export const P_COMPLEXITY_PAWNS: i32 = 894;
-export const P_COMPLEXITY_PASSED: i32 = 895;
-export const P_COMPLEXITY_FLANKS: i32 = 896;
-export const P_COMPLEXITY_PAWN_ENDING: i32 = 897;
-export const P_COMPLEXITY_OUTFLANKING: i32 = 898;
-export const P_COMPLEXITY_BASE: i32 = 899;
-export const NPAIRS: i32 = 900;
+export const P_OUTPOST_SHAPE: i32 = 586;
+export const P_BEHIND_PAWN: i32 = 594;
+export const P_KING_SHELTER: i32 = 595;
+export const P_KING_STORM: i32 = 603;
+export const P_KING_SHELTER_FILE: i32 = 611;
+export const P_KING_STORM_FILE: i32 = 739;
+export const P_KING_OPEN: i32 = 803;
+export const P_SAFETY_ATTACKERS: i32 = 804;
+export const P_SAFETY_HITS: i32 = 808;
+export const P_SAFETY_WEAK: i32 = 809;
+export const P_SAFETY_CHECKS: i32 = 810;
+export const P_SAFETY_PAWNS: i32 = 814;
+export const P_SAFETY_NO_QUEEN: i32 = 815;
+export const P_SAFETY_BASE: i32 = 816;
+export const P_THREAT_PAWN: i32 = 817;
+export const P_THREAT_MINOR: i32 = 823;
+export const P_THREAT_ROOK: i32 = 829;
+export const P_THREAT_KING: i32 = 835;
+export const P_HANGING: i32 = 836;
+export const P_PAWN_PUSH_THREAT: i32 = 837;
+export const P_KING_DEFENDERS: i32 = 838;
+export const P_KING_PAWN_DISTANCE: i32 = 848;
+export const P_KNIGHT_FAR: i32 = 856;
+export const P_BISHOP_RAMMED: i32 = 860;
+export const P_BISHOP_DIAGONAL: i32 = 861;
+export const P_QUEEN_PIN: i32 = 862;
+export const P_CANDIDATE: i32 = 863;
+export const P_OVERLOADED: i32 = 879;
+export const P_SPACE_RESTRICT_PIECE: i32 = 880;
+export const P_SPACE_RESTRICT_EMPTY: i32 = 881;
+export const P_SPACE_CENTER: i32 = 882;
+export const P_KNIGHT_CLOSED: i32 = 883;
+export const P_ROOK_CLOSED: i32 = 892;
+export const P_TEMPO: i32 = 901;
+export const P_COMPLEXITY_PAWNS: i32 = 902;
+export const P_COMPLEXITY_PASSED: i32 = 903;
+export const P_COMPLEXITY_FLANKS: i32 = 904;
+export const P_COMPLEXITY_PAWN_ENDING: i32 = 905;
+export const P_COMPLEXITY_OUTFLANKING: i32 = 906;
+export const P_COMPLEXITY_BASE: i32 = 907;
+export const NPAIRS: i32 = 908;
 /** src/engine/score.ts EVAL_LIMIT and evalParams.ts PHASE_MAX. */
 export const EVAL_LIMIT: i32 = 30872;
 export const PHASE_MAX: i32 = 24;
@@ -654,6 +655,14 @@ export const DEFAULT_WEIGHTS: StaticArray<i32> = [
   2, 13, // rook.seventh[0]
   18, 1, // outpost[0]
   25, 10, // outpost[1]
+  0, 0, // outpost.byEdge[0]
+  0, 0, // outpost.byEdge[1]
+  0, 0, // outpost.byEdge[2]
+  0, 0, // outpost.byEdge[3]
+  0, 0, // outpost.byEdge[4]
+  0, 0, // outpost.byEdge[5]
+  0, 0, // outpost.byEdge[6]
+  0, 0, // outpost.byEdge[7]
   5, 14, // minorBehindPawn[0]
   -15, 4, // king.shelter[0]
   10, -9, // king.shelter[1]

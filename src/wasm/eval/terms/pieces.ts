@@ -1,6 +1,6 @@
 /**
  * Knights, bishops, rooks and queens (mobility,
- * outposts, minor behind a pawn, rooks on open files and on the 7th). Also fills the attack
+ * outposts (also by edge file and defence), minor behind a pawn, rooks on open files and on the 7th). Also fills the attack
  * maps and the king-zone hit counts that king safety and threats read afterwards.
  */
 import { BISHOP_EMPTY, KNIGHT_ATT, PAWN_ATT, ROOK_EMPTY, bishopAttacks, rookAttacks } from '../../attacks';
@@ -12,7 +12,7 @@ import {
 } from '../masks';
 import {
   P_BEHIND_PAWN, P_BISHOP_DIAGONAL, P_BISHOP_RAMMED, P_KNIGHT_CLOSED, P_KNIGHT_FAR, P_MOB_BISHOP, P_MOB_KNIGHT, P_MOB_QUEEN,
-  P_MOB_ROOK, P_OUTPOST, P_QUEEN_PIN, P_ROOK_CLOSED, P_ROOK_OPEN, P_ROOK_SEVENTH, PACKED,
+  P_MOB_ROOK, P_OUTPOST, P_OUTPOST_SHAPE, P_QUEEN_PIN, P_ROOK_CLOSED, P_ROOK_OPEN, P_ROOK_SEVENTH, PACKED,
 } from '../params';
 import { PI_SPAN } from './pawns';
 import { term, trace } from '../trace';
@@ -106,10 +106,13 @@ export function evaluatePieces(pos: Position, c: i32): i32 {
         score += term(P_QUEEN_PIN, sign);
       }
       if (type <= BISHOP) {
-        // Outpost: in the enemy half, out of reach of enemy pawns, defended by an own pawn.
-        if (rr >= 3 && rr <= 5) {
-          const inSpan = ((enSpan >> <u64>sq) & 1) != 0;
-          if (!inSpan && (unchecked(PAWN_ATT[(them << 6) | sq]) & ownPawns) != 0) score += term(P_OUTPOST + type - KNIGHT, sign);
+        // Outpost: in the enemy half, out of reach of enemy pawns, defended by an own pawn; and
+        // beside that by piece, edge file and defence (Ethereal's KnightOutpost, BishopOutpost).
+        if (rr >= 3 && rr <= 5 && ((enSpan >> <u64>sq) & 1) == 0) {
+          const defended = (unchecked(PAWN_ATT[(them << 6) | sq]) & ownPawns) != 0 ? 1 : 0;
+          if (defended != 0) score += term(P_OUTPOST + type - KNIGHT, sign);
+          const edge = (sq & 7) == 0 || (sq & 7) == 7 ? 2 : 0;
+          score += term(P_OUTPOST_SHAPE + ((type - KNIGHT) << 2) + edge + defended, sign);
         }
         const front = c == 0 ? sq + 8 : sq - 8;
         if (front >= 0 && front < 64 && (<i32>unchecked(board[front]) & 7) == 1) score += term(P_BEHIND_PAWN, sign);
