@@ -45,6 +45,21 @@ const evaluate = (fen: string, c: WasmCore = core): number => {
   return c.evaluate();
 };
 
+/** A group of weights to read from a trace: its name, offset and size, and how to name an entry. */
+type Group = readonly [name: string, at: number, size: number, key?: (k: number) => string];
+const tracer = new WasmCore(traceCoreModule());
+/** The trace's non-zero counts of these groups in a position (White minus Black), by `name key`. */
+function groupCounts(fen: string, groups: readonly Group[]): Map<string, number> {
+  tracer.setWeights(WEIGHTS);
+  tracer.setPosition(unwrap(positionFromFen(fen)), false);
+  const t = tracer.evaluateTrace();
+  const out = new Map<string, number>();
+  for (const [name, at, size, key = String] of groups) {
+    for (let k = 0; k < size; k++) if (t.coef[at + k] !== 0) out.set(`${name} ${key(k)}`, t.coef[at + k]!);
+  }
+  return out;
+}
+
 test('the evaluation is colour-symmetric (300 WAC positions and their mirror images)', () => {
   for (const fen of fens) assert.equal(evaluate(fen), evaluate(mirror(fen)), fen);
 });
@@ -166,16 +181,10 @@ test('the bishop pair: a side with two bishops against one gets the pair weight'
 });
 
 test('king shelter and storm by file: each side counts its king file and the two beside it, by ranks from the king', () => {
-  const trace = new WasmCore(traceCoreModule());
-  trace.setWeights(WEIGHTS);
-  const coefs = (fen: string): Map<string, number> => {
-    trace.setPosition(unwrap(positionFromFen(fen)), false);
-    const t = trace.evaluateTrace();
-    const out = new Map<string, number>();
-    for (let k = 0; k < 128; k++) if (t.coef[P_KING_SHELTER_FILE + k] !== 0) out.set(`shelter ${k >> 6} ${(k >> 3) & 7} ${k & 7}`, t.coef[P_KING_SHELTER_FILE + k]!);
-    for (let k = 0; k < 64; k++) if (t.coef[P_KING_STORM_FILE + k] !== 0) out.set(`storm ${k >> 5} ${(k >> 3) & 3} ${k & 7}`, t.coef[P_KING_STORM_FILE + k]!);
-    return out;
-  };
+  const coefs = (fen: string): Map<string, number> => groupCounts(fen, [
+    ['shelter', P_KING_SHELTER_FILE, 128, (k) => `${k >> 6} ${(k >> 3) & 7} ${k & 7}`],
+    ['storm', P_KING_STORM_FILE, 64, (k) => `${k >> 5} ${(k >> 3) & 3} ${k & 7}`],
+  ]);
   // White: Kg1, pawns f2 g3 h2, Black's g4 rammed against g3 (blocked). Black: Kb8, pawns a7 b7 c6.
   // Keys: shelter [on the king's file] [file] [ranks from the king]; storm [blocked] [file from the edge] [ranks].
   const fen = '1k6/pp6/2p5/8/6p1/6P1/5P1P/6K1 w - - 0 1';
@@ -206,21 +215,12 @@ test('king shelter and storm by file: each side counts its king file and the two
 });
 
 test('pawn shapes: isolated and stacked pawns by file, backward ones by rank, connected ones by square', () => {
-  const trace = new WasmCore(traceCoreModule());
-  trace.setWeights(WEIGHTS);
-  const groups: [string, number, number][] = [
+  const coefs = (fen: string): Map<string, number> => groupCounts(fen, [
     ['isolated', P_ISOLATED_FILE, 8],
     ['stacked', P_STACKED_FILE, 16],
     ['backward', P_BACKWARD_RANK, 16],
     ['connected', P_CONNECTED_SQUARE, 32],
-  ];
-  const coefs = (fen: string): Map<string, number> => {
-    trace.setPosition(unwrap(positionFromFen(fen)), false);
-    const t = trace.evaluateTrace();
-    const out = new Map<string, number>();
-    for (const [name, at, size] of groups) for (let k = 0; k < size; k++) if (t.coef[at + k] !== 0) out.set(`${name} ${k}`, t.coef[at + k]!);
-    return out;
-  };
+  ]);
   // White: a2 and h2 isolated; c2 and c3 stacked, each able to unstack (a black pawn stops them
   // and d4 stands beside); c3 backward on an open file (b5 attacks its stop square c4, and no
   // pawn behind it on b or d); d4 defended by c3. Black: b5 isolated; g6 defended by f7.
@@ -253,23 +253,15 @@ test('pawn shapes: isolated and stacked pawns by file, backward ones by rank, co
 });
 
 test('outposts by piece, edge file and defence: knights and bishops on ranks 4 to 6 out of the enemy pawns\' reach', () => {
-  const trace = new WasmCore(traceCoreModule());
-  trace.setWeights(WEIGHTS);
-  const coefs = (fen: string): Map<number, number> => {
-    trace.setPosition(unwrap(positionFromFen(fen)), false);
-    const t = trace.evaluateTrace();
-    const out = new Map<number, number>();
-    for (let k = 0; k < 8; k++) if (t.coef[P_OUTPOST_SHAPE + k] !== 0) out.set(k, t.coef[P_OUTPOST_SHAPE + k]!);
-    return out;
-  };
+  const coefs = (fen: string): Map<string, number> => groupCounts(fen, [['outpost', P_OUTPOST_SHAPE, 8]]);
   // Keys: [bishop] * 4 + [a or h file] * 2 + [defended]. White's Nd5 is defended by e4, Ba5 on
   // the edge is not; Black's Nc4 is not defended. A white pawn on b2 could still reach b3 and
   // attack c4: that knight is then no outpost.
   const fen = '6k1/6pp/8/B2N4/2n1P3/8/8/6K1 w - - 0 1';
-  const expected = new Map([[1, 1], [6, 1], [0, -1]]);
+  const expected = new Map([['outpost 1', 1], ['outpost 6', 1], ['outpost 0', -1]]);
   assert.deepEqual(coefs(fen), expected);
   assert.deepEqual(coefs(mirror(fen)), new Map([...expected].map(([k, v]) => [k, -v])));
-  assert.deepEqual(coefs('6k1/6pp/8/B2N4/2n1P3/8/1P6/6K1 w - - 0 1'), new Map([[1, 1], [6, 1]]));
+  assert.deepEqual(coefs('6k1/6pp/8/B2N4/2n1P3/8/1P6/6K1 w - - 0 1'), new Map([['outpost 1', 1], ['outpost 6', 1]]));
 });
 
 /**
