@@ -143,7 +143,7 @@ function linearTerms(pos: Position): i32 {
   DANGER_W = kingDanger(pos, 0);
   DANGER_B = kingDanger(pos, 1);
   score += evaluateThreats(pos, 0) - evaluateThreats(pos, 1);
-  score += evaluateSpace(pos, 0) - evaluateSpace(pos, 1);
+  score += evaluateSpace(pos);
   score += evaluatePassed(pos, 0) - evaluatePassed(pos, 1);
   const pair = (unchecked(COUNT[BISHOP]) >= 2 ? 1 : 0) - (unchecked(COUNT[8 | BISHOP]) >= 2 ? 1 : 0);
   if (pair != 0) {
