@@ -53,14 +53,14 @@ const made = tabiya(['book', 'make', 'traps.pgn', '-o', 'traps.tbk', '--quiet'])
 assert.equal(made.code, 0, made.stderr);
 copyFileSync(BOOK, PLAIN);
 
-// At depth 12, suspects confirmed at depth 14, and the default margin of 100 centipawns, tabiya
-// flags the two blunders (4.Nxe5: 1.26 pawns at depth 14, Stockfish 1.89 at depth 18; 5...Bxd1:
-// a mate) and nothing else: 4...g6, the Légal line's first mistake (a pawn, Stockfish 1.31),
-// 0.74 at depth 14; 3...Nd4 itself 0.66. At depth 10 the searches before 2026-12-02 saw 4.Nxe5
-// lose only about half a pawn (Qg5's double attack lay just past their horizon), so the audit
-// searches deeper than the default.
-// The margins are a few tenths of a pawn: a change of the search or the evaluation may move them.
-const AUDIT = ['book', 'audit', 'traps.tbk', '--depth', '12'];
+// At depth 13, suspects confirmed at depth 15, and the default margin of 100 centipawns, tabiya
+// flags the two blunders (4.Nxe5: 1.30 pawns at depth 15, Stockfish 1.89 at depth 18; 5...Bxd1:
+// a mate) and nothing else: 3...Nd4 itself loses 0.70 at depth 15, and 4...g6, the Légal line's
+// first mistake (a pawn, Stockfish 1.31), 0.59. Qg5's double attack lies near the horizon of
+// shallower searches: with the weights of 2026-12-05's first refit the depth-12 first pass saw
+// 4.Nxe5 lose just under a pawn, so it was never confirmed; the audit searches deeper than the
+// default. The margins are a few tenths of a pawn: a change of the search or the evaluation may move them.
+const AUDIT = ['book', 'audit', 'traps.tbk', '--depth', '13'];
 
 interface Flagged {
   fen: string;
@@ -174,13 +174,13 @@ test('--mark forbids the flagged moves: probe shows the verdicts and the engine 
   assert.equal(row!.uci, 'f3e5');
   assert.equal(row!.forbidden, true);
   assert.equal(row!.probability, 0);
-  assert.deepEqual(row!.audit, { loss: nxe5.loss, best: nxe5.best, bestSan: 'Nxd4', depth: 14, refutation: nxe5.refutation });
+  assert.deepEqual(row!.audit, { loss: nxe5.loss, best: nxe5.best, bestSan: 'Nxd4', depth: 15, refutation: nxe5.refutation });
   // Sound moves carry a verdict too, and stay in play.
   const sound = json(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6']).moves as { san: string; forbidden: boolean; audit: { loss: number } | null }[];
   assert.ok(sound.every((m) => !m.forbidden && m.audit !== null && m.audit.loss <= 100));
   const text = tabiya(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']);
   assert.match(text.stdout, /^Nxe5 +f3e5 .* -\d\.\d\d x$/m);
-  assert.match(text.stdout, /Nxe5: loses \d\.\d\d pawns at depth 14; best Nxd4; refutation Qg5 /);
+  assert.match(text.stdout, /Nxe5: loses \d\.\d\d pawns at depth 15; best Nxd4; refutation Qg5 /);
   // The Polyglot export with the book's own values leaves the forbidden move out; make-book's keeps it.
   const exported = (flags: string[]): string[] => {
     const out = tabiya(['book', 'export', 'traps.tbk', '-o', 'traps-export.bin', '--min-games', '1', '--force', ...flags]);
@@ -224,7 +224,7 @@ test('a Polyglot .bin of the same games: the same verdicts, weights instead of g
   const made = tabiya(['book', 'make', 'traps.pgn', '-o', 'traps.bin', '--quiet']);
   assert.equal(made.code, 0, made.stderr);
   // The positions are the .tbk's, so the .tbk's journal answers for them.
-  const r = json(['book', 'audit', 'traps.bin', '--depth', '12', '--journal', 'full.audit', '--quiet']);
+  const r = json(['book', 'audit', 'traps.bin', '--depth', '13', '--journal', 'full.audit', '--quiet']);
   assert.equal(r.format, '.bin');
   assert.equal(r.searched, 0);
   const flagged = r.flagged as (Flagged & { weight: number })[];
@@ -299,5 +299,5 @@ test('bad input is refused before anything is searched or written', () => {
   // A journal of another search limit is not mixed with this one.
   const other = tabiya([...AUDIT.slice(0, 3), '--depth', '4', '--journal', 'full.audit']);
   assert.equal(other.code, 1);
-  assert.match(other.stderr, /full\.audit: the journal holds verdicts searched with --depth 12, not --depth 4/);
+  assert.match(other.stderr, /full\.audit: the journal holds verdicts searched with --depth 13, not --depth 4/);
 });
