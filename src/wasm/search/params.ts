@@ -116,7 +116,8 @@ export let lmrCutoffCount = 3;
  * (correction.ts, Stockfish 16.1's rules), in the search and the quiescence search, and every
  * node whose best score the static evaluation could have given updates it. At 0 (the default)
  * it is neither read nor written. An earlier version (a moving average weighted by depth, at
- * most 32 cp) lost −20 ± 20 Elo over 761 games on 2026-11-27 (docs/strength.md §6).
+ * most 32 cp) lost −20 ± 20 Elo over 761 games on 2026-11-27 (docs/strength.md §6); this one
+ * was even at 30,000 nodes (−1.7 ± 21.3 over 618 games) and at 5 s + 0.05 s (+2.2 ± 14.6 over 780).
  */
 export let corrHistory = 0;
 /**
