@@ -4,11 +4,16 @@
  * measured in the same run (`/usr/games/stockfish bench 16 1 13`: its bench positions, 16 MB,
  * one thread, depth 13, NNUE evaluation), as a ratio of nodes per second.
  *
+ * When Debian's `ethereal-chess` is installed, Ethereal 12 is a second anchor: `ethereal-chess
+ * bench 13 T 16` (its bench positions, depth 13, T threads, 16 MB). It is the engine of the
+ * next rung in docs/strength.md, written in C with a hand-crafted evaluation like ours, so its
+ * node is the nearest to ours of any engine at hand.
+ *
  * Then threads: `tabiya uci` with Threads 1 and 2 searching the first BENCH_THREAD_POSITIONS
  * bench positions for MS ms each (a parallel search has no fixed node count at a fixed depth,
- * so its speed is nodes over time at a fixed time), against `stockfish bench 16 T 13` with
- * T = 1 and 2; each program's 2-thread speed over its own 1-thread speed, and ours over
- * Stockfish's. The machine's load average is printed: other jobs take cores from the threads.
+ * so its speed is nodes over time at a fixed time), against the anchors' benches with T = 1
+ * and 2; each program's 2-thread speed over its own 1-thread speed, and ours over each
+ * anchor's. The machine's load average is printed: other jobs take cores from the threads.
  *
  * Node definitions differ between engines (what counts as a node, how quiescence nodes are
  * counted, how much work a node does: Stockfish evaluates with a neural network), so the ratio
@@ -17,12 +22,14 @@
  * each is kept, which filters out the moments a shared machine was busy.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { BENCH_POSITIONS } from '../src/engine/bench.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
+const ETHEREAL = '/usr/games/ethereal-chess';
 
 export interface Figure {
   nodes: number;
@@ -105,13 +112,40 @@ export async function uciNodeRate(cmd: string, args: string[], options: Record<s
   return { nodes, nps: Math.round((nodes * 1000) / Math.max(1, time)) };
 }
 
-async function stockfish(threads = 1): Promise<Figure> {
-  const { out, err } = await run(STOCKFISH, ['bench', '16', String(threads), '13']);
-  const text = out + err;
-  const nodes = /Nodes searched\s*:\s*(\d+)/.exec(text);
-  const nps = /Nodes\/second\s*:\s*(\d+)/.exec(text);
-  if (!nodes || !nps) throw new Error('stockfish bench: no "Nodes searched" / "Nodes/second" in its output');
-  return { nodes: Number(nodes[1]), nps: Number(nps[1]) };
+interface Anchor {
+  name: string;
+  /** Its own benchmark's command line with `threads` threads. */
+  command: string;
+  args(threads: number): string[];
+  /** Reads nodes and nodes/s from the benchmark's output. */
+  parse(text: string): Figure | undefined;
+}
+
+const ANCHORS: Anchor[] = [
+  {
+    name: 'stockfish',
+    command: STOCKFISH,
+    args: (t) => ['bench', '16', String(t), '13'],
+    parse: (text) => figure(/Nodes searched\s*:\s*(\d+)/.exec(text), /Nodes\/second\s*:\s*(\d+)/.exec(text)),
+  },
+  {
+    name: 'ethereal',
+    command: ETHEREAL,
+    // Ethereal's order is depth, threads, hash (its uci.c, runBenchmark).
+    args: (t) => ['bench', '13', String(t), '16'],
+    parse: (text) => figure(/^Nodes\s*:\s*(\d+)/m.exec(text), /^NPS\s*:\s*(\d+)/m.exec(text)),
+  },
+];
+
+function figure(nodes: RegExpExecArray | null, nps: RegExpExecArray | null): Figure | undefined {
+  return nodes && nps ? { nodes: Number(nodes[1]), nps: Number(nps[1]) } : undefined;
+}
+
+async function anchorBench(a: Anchor, threads = 1): Promise<Figure> {
+  const { out, err } = await run(a.command, a.args(threads));
+  const f = a.parse(out + err);
+  if (!f) throw new Error(`${a.command} ${a.args(threads).join(' ')}: no node count and nodes/s in its output`);
+  return f;
 }
 
 export async function main(args: string[]): Promise<void> {
@@ -121,42 +155,56 @@ export async function main(args: string[]): Promise<void> {
   };
   const runs = Math.max(1, Number(opt('--runs', '3')));
   const depth = Math.max(1, Number(opt('--depth', '12')));
-  const anchor = 'stockfish';
-  let best: Figure = { nodes: 0, nps: 0 };
-  let bestAnchor: Figure = { nodes: 0, nps: 0 };
+  // Stockfish is required (the anchor of every figure in docs/engine.md); Ethereal when installed.
+  const anchors = ANCHORS.filter((a) => a.command === STOCKFISH || existsSync(a.command));
+  if (anchors.length < ANCHORS.length) process.stderr.write(`${ETHEREAL} is not installed (apt-get install ethereal-chess): Stockfish only\n`);
+  const better = (a: Figure | undefined, b: Figure): Figure => (a && a.nps >= b.nps ? a : b);
+  let best: Figure | undefined;
+  const bestAnchor: (Figure | undefined)[] = [];
   for (let i = 0; i < runs; i++) {
     const a = await ours(depth);
-    const b = await stockfish();
-    process.stderr.write(`run ${i + 1}: tabiya ${a.nps} nodes/s, ${anchor} ${b.nps} nodes/s\n`);
-    if (a.nps > best.nps) best = a;
-    if (b.nps > bestAnchor.nps) bestAnchor = b;
+    best = better(best, a);
+    const line = [`run ${i + 1}: tabiya ${a.nps} nodes/s`];
+    for (const [k, anchor] of anchors.entries()) {
+      const b = await anchorBench(anchor);
+      bestAnchor[k] = better(bestAnchor[k], b);
+      line.push(`${anchor.name} ${b.nps} nodes/s`);
+    }
+    process.stderr.write(`${line.join(', ')}\n`);
   }
-  console.log(`tabiya bench (depth ${depth}): ${best.nodes} nodes, ${best.nps} nodes/s (best of ${runs})`);
-  console.log(`${anchor} bench: ${bestAnchor.nodes} nodes, ${bestAnchor.nps} nodes/s (best of ${runs})`);
-  console.log(`ratio tabiya / ${anchor}: ${(best.nps / Math.max(1, bestAnchor.nps)).toFixed(3)} (node definitions differ; see the header)`);
+  console.log(`tabiya bench (depth ${depth}): ${best!.nodes} nodes, ${best!.nps} nodes/s (best of ${runs})`);
+  for (const [k, anchor] of anchors.entries()) {
+    const b = bestAnchor[k]!;
+    console.log(`${anchor.name} bench (${anchor.args(1).join(' ')}): ${b.nodes} nodes, ${b.nps} nodes/s (best of ${runs})`);
+  }
+  for (const [k, anchor] of anchors.entries()) {
+    console.log(`ratio tabiya / ${anchor.name}: ${(best!.nps / Math.max(1, bestAnchor[k]!.nps)).toFixed(3)} (node definitions differ; see the header)`);
+  }
 
   const movetime = Math.max(100, Number(opt('--movetime', '3000')));
   const bestT: Figure[] = [];
-  const bestS: Figure[] = [];
+  const bestS: Figure[][] = anchors.map(() => []);
   for (let i = 0; i < runs; i++) {
     for (const t of [1, 2]) {
       const load = loadavg()[0]!.toFixed(2);
       const a = await oursThreads(t, movetime);
-      const b = await stockfish(t);
-      process.stderr.write(`run ${i + 1}, ${t} thread${t > 1 ? 's' : ''} (load average ${load}): tabiya ${a.nps} nodes/s, ${anchor} ${b.nps} nodes/s\n`);
-      if (a.nps > (bestT[t]?.nps ?? 0)) bestT[t] = a;
-      if (b.nps > (bestS[t]?.nps ?? 0)) bestS[t] = b;
+      bestT[t] = better(bestT[t], a);
+      const line = [`run ${i + 1}, ${t} thread${t > 1 ? 's' : ''} (load average ${load}): tabiya ${a.nps} nodes/s`];
+      for (const [k, anchor] of anchors.entries()) {
+        const b = await anchorBench(anchor, t);
+        bestS[k]![t] = better(bestS[k]![t], b);
+        line.push(`${anchor.name} ${b.nps} nodes/s`);
+      }
+      process.stderr.write(`${line.join(', ')}\n`);
     }
   }
   for (const t of [1, 2]) {
-    console.log(
-      `${t} thread${t > 1 ? 's' : ' '}: tabiya ${bestT[t]!.nps} nodes/s (uci, ${BENCH_THREAD_POSITIONS} positions at movetime ${movetime}), ` +
-        `${anchor} ${bestS[t]!.nps} nodes/s (bench 16 ${t} 13), ratio ${(bestT[t]!.nps / Math.max(1, bestS[t]!.nps)).toFixed(3)}`,
-    );
+    const ratios = anchors.map((anchor, k) => `${anchor.name} ${bestS[k]![t]!.nps} nodes/s (bench, ${t} thread${t > 1 ? 's' : ''}), ratio ${(bestT[t]!.nps / Math.max(1, bestS[k]![t]!.nps)).toFixed(3)}`);
+    console.log(`${t} thread${t > 1 ? 's' : ' '}: tabiya ${bestT[t]!.nps} nodes/s (uci, ${BENCH_THREAD_POSITIONS} positions at movetime ${movetime}); ${ratios.join('; ')}`);
   }
+  const scaling = anchors.map((anchor, k) => `${anchor.name} ${(bestS[k]![2]!.nps / Math.max(1, bestS[k]![1]!.nps)).toFixed(2)}x`);
   console.log(
-    `2 threads / 1 thread: tabiya ${(bestT[2]!.nps / Math.max(1, bestT[1]!.nps)).toFixed(2)}x, ${anchor} ${(bestS[2]!.nps / Math.max(1, bestS[1]!.nps)).toFixed(2)}x ` +
+    `2 threads / 1 thread: tabiya ${(bestT[2]!.nps / Math.max(1, bestT[1]!.nps)).toFixed(2)}x, ${scaling.join(', ')} ` +
       `(load average now ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores)`,
   );
 }
-
