@@ -39,6 +39,8 @@ export let singularMargin = 2;
 export let probcutMargin = 190;
 export let probcutDepth = 5;
 export let qsFutility = 140;
+// 250 searched the bench in 9% fewer nodes at 3 to 8% more nodes a second, and played even
+// at 5 s + 0.05 s (−3.9 ± 13.6 Elo over 979 games, docs/strength.md §6): no gain, so 450.
 export let lazyMargin = 450;
 export let nmpEvalDepthMul = 20;
 export let nmpEvalBase = 150;
