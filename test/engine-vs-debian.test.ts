@@ -28,7 +28,9 @@ async function play(dir: string, name: string, engines: string[][], extra: strin
   const run = await runCli([
     'match',
     ...engines.flatMap((e) => ['--engine', ...e]),
-    '--each', 'tc=2+0.05', 'timemargin=100',
+    // A time loss of ours is a fault the test looks for; the margin forgives a stall of the
+    // loaded test machine (two games at once beside other test files), not a clock mismanaged.
+    '--each', 'tc=2+0.05', 'timemargin=300',
     '--openings', `file=${OPENINGS}`, 'format=epd', 'order=random', '--srand', '11',
     '--maxmoves', '70',
     ...extra,

@@ -33,7 +33,9 @@ test('a gauntlet against misbehaving engines completes, with every fault in the 
       ...engine('Slowpoke', 'slow.mjs', '2'),
       '--tournament', 'gauntlet', '--games', '2', '--repeat', '--concurrency', '2',
       '--each', 'tc=2+0.05',
-      '--startup-ms', '4000', '--stall-ms', '300', '--maxmoves', '30',
+      // No engine here fails its handshake: a generous limit, so that a loaded machine starting
+      // several node processes at once does not turn one into a fault.
+      '--startup-ms', '20000', '--stall-ms', '300', '--maxmoves', '30',
       '--pgnout', pgn, '--json',
     ], { timeoutMs: 85_000 });
     assert.equal(run.code, 0, run.stderr);

@@ -475,6 +475,63 @@ test('the command: prints the URL, refuses a busy port, stops cleanly on SIGTERM
   assert.match(missing.stderr, /missing\.tbk/);
 });
 
+test('with no book named, serve builds the bundled book once, says so, and serves it', { timeout: 120_000 }, async () => {
+  // A copy of the package in which data/tabiya.bin is missing, as after `npm ci` on a fresh clone
+  // (the README's first command): the compiled code and the bundled data but for the book.
+  const { cpSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync } = await import('node:fs');
+  const { spawn } = await import('node:child_process');
+  const repo = fileURLToPath(new URL('../../', import.meta.url));
+  const root = join(tmp, 'fresh');
+  mkdirSync(join(root, 'data'), { recursive: true });
+  cpSync(join(repo, 'dist'), join(root, 'dist'), { recursive: true });
+  copyFileSync(join(repo, 'package.json'), join(root, 'package.json'));
+  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
+  for (const f of readdirSync(join(repo, 'data'))) if (f !== 'tabiya.bin') symlinkSync(join(repo, 'data', f), join(root, 'data', f));
+  const book = join(root, 'data', 'tabiya.bin');
+  const start = async (): Promise<{ url: string; err: string; stop(): Promise<number | null> }> => {
+    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    const deadline = Date.now() + 90_000;
+    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+    if (url === undefined) child.kill('SIGKILL');
+    assert.ok(url !== undefined, out + err);
+    assert.match(out, /\(tabiya\.bin\)/);
+    return { url, err, stop: () => (child.kill('SIGTERM'), exited) };
+  };
+  const first = await start();
+  try {
+    assert.match(first.err, /no book named; building the bundled book .*data\/tabiya\.bin from .*data\/masters-2550\.pgn\.gz \(once\)/);
+    const built = /built .*tabiya\.bin: (\d+) games, (\d+) entries, (\d+) bytes in [\d.]+ s/.exec(first.err);
+    assert.ok(built, first.err);
+    // data/README.md: 83,561 games; 16 bytes an entry.
+    assert.equal(Number(built[1]), 83561);
+    assert.equal(Number(built[3]), 16 * Number(built[2]));
+    assert.equal(statSync(book).size, Number(built[3]));
+    const r = await explore('', first.url);
+    assert.equal(r.status, 200);
+    const sans = (r.json.moves as { san: string }[]).map((m) => m.san);
+    for (const san of ['e4', 'd4', 'Nf3', 'c4']) assert.ok(sans.includes(san), sans.join(' '));
+  } finally {
+    assert.equal(await first.stop(), 0);
+  }
+  // The book is what `tabiya book make` writes with the options docs/books.md gives for it.
+  const same = tabiya(['book', 'make', join(repo, 'data/masters-2550.pgn.gz'), '-o', join(tmp, 'default.bin'), '--max-ply', '30', '--min-games', '5', '--quiet']);
+  assert.equal(same.code, 0, same.stderr);
+  assert.deepEqual(readFileSync(book), readFileSync(join(tmp, 'default.bin')));
+  // The second start serves the book it finds.
+  const mtime = statSync(book).mtimeMs;
+  const second = await start();
+  assert.equal(await second.stop(), 0);
+  assert.doesNotMatch(second.err, /building|built/);
+  assert.equal(statSync(book).mtimeMs, mtime);
+  assert.deepEqual(readdirSync(join(root, 'data')).filter((f) => !existsSync(join(repo, 'data', f)) && f !== 'tabiya.bin'), [], 'no temporary file left');
+});
+
 test('export: the whole book as book export writes it, a subtree as .bin and as PGN that pgn-extract reads', async () => {
   const whole = await httpBytes(server.url, '/api/export?book=masters.tbk&format=bin&whole=true');
   assert.equal(whole.status, 200);

@@ -26,7 +26,11 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
   let books = files;
   if (books.length === 0) {
     if (!existsSync(DEFAULT_BOOK)) {
-      await runBookMake([DEFAULT_GAMES], { output: DEFAULT_BOOK, maxPly: String(DEFAULT_BOOK_OPTIONS.maxPly), minGames: String(DEFAULT_BOOK_OPTIONS.minGame), threads: '1', quiet: opts.quiet, errors: '5' }, 'building the default book');
+      // Once, on the first start: say why the page is not up yet, and what was built.
+      const say = (line: string): void => void (opts.quiet || process.stderr.write(`tabiya serve: ${line}\n`));
+      say(`no book named; building the bundled book ${DEFAULT_BOOK} from ${DEFAULT_GAMES} (once)`);
+      const { summary: s } = await runBookMake([DEFAULT_GAMES], { output: DEFAULT_BOOK, maxPly: String(DEFAULT_BOOK_OPTIONS.maxPly), minGames: String(DEFAULT_BOOK_OPTIONS.minGame), threads: '1', quiet: opts.quiet, errors: '5' }, 'building the default book');
+      say(`built ${s.output}: ${s.gamesUsed} games, ${s.entriesKept} entries, ${s.bytesWritten} bytes in ${s.seconds.toFixed(1)} s`);
     }
     books = [DEFAULT_BOOK];
   }
