@@ -548,7 +548,7 @@ export function registerCommands(program: Command): void {
     .option('--host <address>', 'address to listen on (anything but loopback is reachable from other machines)', '127.0.0.1')
     .option('--engine-threads <n>', 'search threads of the page\'s engine ("auto": half the browser\'s cores, at most 8)', 'auto')
     .option('--read-only', 'refuse every change to the books')
-    .option('--quiet', 'no progress while building the default book')
+    .option('--quiet', 'nothing said while building the default book')
     .action(async (books, opts) => (await import('./commands/serve.js')).serveCommand(books, opts));
 
   program
