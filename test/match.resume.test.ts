@@ -17,7 +17,7 @@ test('interrupt, then --resume, gives every game once', { timeout: 60_000 }, asy
     '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
     '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
     '--each', 'tc=5+0.1', '--games', '10', '--repeat', '--concurrency', '2', '--maxmoves', '20',
-    '--openings', `file=${join(DATA, 'books/2moves_v1.epd.gz')}`, 'format=epd', 'order=random',
+    '--openings', `file=${join(DATA, 'books/2moves_v1.epd.gz')}`, 'format=epd', 'order=random', '--srand', '5',
     '--pgnout', pgn,
   ];
   try {
