@@ -179,6 +179,14 @@ const cases: Case[] = [
   { name: 'ambiguous move', input: AMBIGUOUS, games: [D4], errors: [['ambiguous-move', ...at(AMBIGUOUS, 'Nd2'), 1]] },
   { name: 'garbage byte', input: '1. e4 e5 2. @@@ *' + GOOD, games: [D4], errors: [['bad-token', 1, 13, 1]] },
   { name: 'garbage word', input: '1. e4 hello *' + GOOD, games: [D4], errors: [['unreadable-move', 1, 7, 1]] },
+  // A NUL read as a space would leave the novelty mark N and the legal move f3.
+  { name: 'NUL inside a move', input: '1. e4 e5 2. N\x00f3 *' + GOOD, games: [D4], errors: [['bad-token', 1, 14, 1]] },
+  { name: 'escape byte between moves', input: '1. e4 \x1b e5 *' + GOOD, games: [D4], errors: [['bad-token', 1, 7, 1]] },
+  {
+    name: 'tab, vertical tab, form feed and a final Ctrl-Z are white space',
+    input: '[Event "a"]\n\n1.\te4\x0be5\x0c2. Nf3 *\n' + GOOD + '\x1a',
+    games: [['e2e4', 'e7e5', 'g1f3'], D4],
+  },
   { name: 'stray closing brace', input: '1. e4 } e5 *' + GOOD, games: [D4], errors: [['bad-token', 1, 7, 1]] },
   { name: 'unmatched ")"', input: '1. e4 ) e5 *' + GOOD, games: [D4], errors: [['unmatched-parenthesis', 1, 7, 1]] },
   { name: 'variation not closed before the result', input: '1. e4 (1. d4 e5 *' + GOOD, games: [D4], errors: [['unmatched-parenthesis', 1, 17, 1]] },

@@ -114,7 +114,7 @@ export abstract class PgnScanner extends ChunkedInput {
         continue;
       }
       const c = buf[i]!;
-      if (c <= 32) {
+      if (c <= 32 && SPACE[c] === 1) {
         if (c === 10) {
           this.line++;
           this.lineStart = this.base + i + 1;
@@ -457,6 +457,16 @@ export abstract class PgnScanner extends ChunkedInput {
     return i;
   }
 }
+
+/**
+ * White space between tokens: space, tab, line feed, vertical tab, form feed, carriage return,
+ * and SUB (Ctrl-Z), which MS-DOS editors left at the end of text files. Any other control byte
+ * has no place in PGN (the standard's section 4.1 allows printing characters and white space)
+ * and is a bad token: read as a space, a NUL inside "N\0c6" would leave the novelty mark N and
+ * the legal move c6, and the damage would pass unseen.
+ */
+const SPACE = new Uint8Array(33);
+for (const c of [9, 10, 11, 12, 13, 26, 32]) SPACE[c] = 1;
 
 /** Bytes that end a run of non-ASCII bytes (a glyph such as ± or ½-½). */
 const NON_ASCII_STOP = new Uint8Array(256);
