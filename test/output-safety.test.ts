@@ -358,6 +358,10 @@ test('a standard output closed by its reader (| head) ends the run with exit 1 a
     ['pgn', 'stats', 'in.pgn', '--quiet'],
     ['pgn', 'clean', 'in.pgn', '-o', '-', '--quiet'],
     ['book', 'make', 'in.pgn', '-o', '-', '--quiet'],
+    // Output larger than one buffer: the write fails while the input is being read, and is not
+    // the input's fault.
+    ['pgn', 'filter', SAMPLE_GZ, '-o', '-', '--quiet'],
+    ['pgn', 'clean', SAMPLE_GZ, '-o', '-'],
   ]) {
     const child = spawn(process.execPath, [MAIN, ...args], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
     // The reader goes away before the first byte.
@@ -367,7 +371,6 @@ test('a standard output closed by its reader (| head) ends the run with exit 1 a
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     const what = args.join(' ');
     assert.equal(code, 1, `${what}: ${stderr}`);
-    assert.match(stderr, /^tabiya: standard output: cannot write: broken pipe/m, what);
-    assert.doesNotMatch(stderr, /\n\s+at |Unhandled|internal error/, what);
+    assert.equal(stderr, 'tabiya: standard output: cannot write: broken pipe (the reader closed it)\n', what);
   }
 });

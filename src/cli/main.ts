@@ -27,6 +27,15 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   process.exitCode = 1;
 });
 
+/** Prints an error; a failed standard output is reported once, whichever side saw it first. */
+function sayError(message: string): void {
+  if (message.startsWith('standard output: cannot write')) {
+    if (stdoutFailed) return;
+    stdoutFailed = true;
+  }
+  process.stderr.write(`tabiya: ${message}\n`);
+}
+
 async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv);
@@ -34,12 +43,12 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     if (e instanceof CliError) {
-      process.stderr.write(`tabiya: ${e.message}\n`);
+      sayError(e.message);
       return e.exitCode;
     }
     if (e instanceof Error && 'code' in e && typeof (e as { code: unknown }).code === 'string' && /^(ERR_|E[A-Z]+$)/.test((e as { code: string }).code)) {
       // Parse errors and file-system errors carry a code and a message that names the input.
-      process.stderr.write(`tabiya: ${e.message}\n`);
+      sayError(e.message);
       return 1;
     }
     process.stderr.write(`tabiya: internal error, please report it with the command line:\n${e instanceof Error ? e.stack : String(e)}\n`);

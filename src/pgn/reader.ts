@@ -74,24 +74,37 @@ export async function readPgn(sources: string | readonly (string | PgnSource)[],
   for (const source of opened) {
     const gamesBefore = parser.games + parser.errors;
     parser.begin(source.name);
-    try {
-      for await (const chunk of source.chunks) {
-        bytes += chunk.length;
-        parser.push(chunk);
-        options.onProgress?.({
-          bytes: doneBefore + (source.bytesRead?.() ?? 0),
-          totalBytes,
-          games: parser.games,
-          errors: parser.errors,
-        });
+    const it = Symbol.asyncIterator in source.chunks ? source.chunks[Symbol.asyncIterator]() : source.chunks[Symbol.iterator]();
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = await it.next();
+      } catch (e) {
+        // A missing decompressor program would fail every compressed input alike: stop the run.
+        if (e instanceof DecompressorMissingError) throw e;
+        // A damaged compressed file or a read error ends this file, not the run; the caller decides whether the run failed.
+        const message = `cannot read the rest of ${source.name}: ${e instanceof Error ? e.message : String(e)}`;
+        unreadable.push({ name: source.name, message });
+        parser.abortFile(message);
+        break;
       }
-    } catch (e) {
-      // A missing decompressor program would fail every compressed input alike: stop the run.
-      if (e instanceof DecompressorMissingError) throw e;
-      // A damaged compressed file or a read error ends this file, not the run; the caller decides whether the run failed.
-      const message = `cannot read the rest of ${source.name}: ${e instanceof Error ? e.message : String(e)}`;
-      unreadable.push({ name: source.name, message });
-      parser.abortFile(message);
+      if (next.done === true) break;
+      const chunk = next.value;
+      bytes += chunk.length;
+      try {
+        parser.push(chunk);
+      } catch (e) {
+        // The visitor's own failure (an output that cannot be written) is not the input's: it
+        // ends the run as it is, once the input is closed.
+        await it.return?.();
+        throw e;
+      }
+      options.onProgress?.({
+        bytes: doneBefore + (source.bytesRead?.() ?? 0),
+        totalBytes,
+        games: parser.games,
+        errors: parser.errors,
+      });
     }
     parser.end();
     if (parser.games + parser.errors === gamesBefore) withoutGames.push(source.name);
