@@ -85,6 +85,17 @@ test('pgn filter --dedupe keeps one of each identical game, also across files; o
   assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), []);
 });
 
+test('pgn filter copies a CRLF file as it stands: no condition gives the input back, blank lines included', () => {
+  const input = join(dir, 'crlf.pgn');
+  const crlf = raw.slice(0, 20).map((g) => g.replace(/\n/g, '\r\n') + '\r\n\r\n').join('');
+  writeFileSync(input, crlf);
+  const out = join(dir, 'crlf.out.pgn');
+  const r = tabiya('pgn', 'filter', input, '-o', out, '--json', '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.json.written, 20);
+  assert.equal(readFileSync(out, 'utf8'), crlf);
+});
+
 test('pgn clean: standard re-export of valid games, broken ones listed', () => {
   const input = join(dir, 'dirty.pgn');
   writeFileSync(input, `[Event "x"]\n\n1.e4 {c} e5 $1 2.Ng1f3 (2. d4) Nc6 3. Bc4 Nf6 4. 0-0?? *\n\n${raw[2]}\n\n1. e4 e5 2. Ke3 *\n`);

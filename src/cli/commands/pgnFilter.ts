@@ -85,7 +85,7 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
       filterVisitor(filter, {
         gameText(bytes) {
           out.write(bytes.slice());
-          out.write('\n\n');
+          out.write(lineEnding(bytes) === 'crlf' ? '\r\n\r\n' : '\n\n');
           written++;
         },
         error(e) {
@@ -115,4 +115,10 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
     out.abort();
     throw e;
   }
+}
+
+/** The line ending of a game's text, so that the blank line after it matches the game's own. */
+function lineEnding(bytes: Uint8Array): 'crlf' | 'lf' {
+  const nl = bytes.indexOf(10);
+  return nl > 0 && bytes[nl - 1] === 13 ? 'crlf' : 'lf';
 }
