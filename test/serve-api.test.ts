@@ -307,8 +307,10 @@ test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for 
   assert.equal(big.json.error, 'request body too large');
   const bad = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', userValue: 101 });
   assert.equal(bad.status, 400);
-  const unknown = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', path: '/etc/passwd' });
+  // A misspelt field beside a valid change: refused, not dropped while the rest is saved.
+  const unknown = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', comment: 'kept?', usrValue: 50 });
   assert.equal(unknown.status, 400);
+  assert.match(unknown.json.error ?? '', /usrValue/);
   const notJson = await http(server.url, '/api/move', { method: 'POST', body: '{"move":', headers: { 'x-tabiya-token': TOKEN } });
   assert.equal(notJson.status, 400);
   assert.ok(typeof notJson.json.error === 'string');
@@ -392,9 +394,11 @@ test('edits: user value, NAG, comment, forbidden; add and remove a move; they su
   r = await write('/api/move/remove', { ...start, move: 'e2e4' });
   assert.equal(r.status, 409);
   assert.match(r.json.error ?? '', /played in \d+ games of the book: mark it forbidden instead/);
-  // Bad edits change nothing: an illegal move, a .bin, an empty change.
+  // Bad edits change nothing: an illegal move, a .bin, an empty change, a new move with an
+  // empty note (it would not be kept: not "added").
   for (const [body, status] of [
     [{ ...start, move: 'e2e5', userValue: 1 }, 400],
+    [{ ...start, move: 'h2h4', userValue: null, nag: null, comment: null, forbidden: false }, 400],
     [{ book: 'masters.bin', move: 'e2e4', userValue: 1 }, 409],
     [{ ...start, move: 'e2e4' }, 400],
     [{ ...start, move: 'e2e4', nag: -1 }, 400],
@@ -403,6 +407,11 @@ test('edits: user value, NAG, comment, forbidden; add and remove a move; they su
     assert.equal(r.status, status, JSON.stringify(body));
     assert.ok(typeof r.json.error === 'string');
   }
+  // The error speaks the notation the move was written in.
+  r = await write('/api/move', { ...start, move: 'Ke2', userValue: 1 });
+  assert.match(r.json.error ?? '', /^move: illegal move "Ke2"/);
+  r = await write('/api/move', { ...start, move: 'h2h4', comment: null });
+  assert.match(r.json.error ?? '', /^h4 is added with a note: give it a user value/);
   assert.deepEqual(readFileSync(TBK), bytes, 'refused edits leave the book byte for byte');
 });
 
@@ -616,4 +625,13 @@ test('import: PGN games counted into the open .tbk with progress, broken ones sk
   assert.equal(bin.status, 409);
   const noToken = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: games, headers: { 'content-type': 'text/plain' } });
   assert.equal(noToken.status, 403);
+  // A file with no game: the error names the file as the user knows it, not the server's copy.
+  const junk = await http(server.url, '/api/import?book=masters.tbk&name=notes.txt', { method: 'POST', body: 'just some notes\n', headers: { 'content-type': 'text/plain', 'x-tabiya-token': TOKEN } });
+  assert.equal(junk.status, 202, junk.body);
+  job = { finished: false };
+  for (let i = 0; i < 200 && !job.finished; i++) {
+    await new Promise((res) => setTimeout(res, 50));
+    job = (await http(server.url, '/api/import')).json as typeof job;
+  }
+  assert.match(job.error ?? '', /^notes\.txt: no readable game/);
 });

@@ -142,7 +142,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     }
     return p;
   };
-  const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true });
+  // Fastify's validator drops unknown fields by default (Ajv's removeAdditional): a misspelt
+  // field ("usrValue") would then be ignored while the rest is saved. Refuse it instead.
+  const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true, ajv: { customOptions: { removeAdditional: false } } });
 
   /** Refuses what no route may see (a Host or a write it must not take); undefined: go on. */
   const refusal = (req: FastifyRequest): HttpError | undefined => {
@@ -190,7 +192,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.setErrorHandler((e: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
     if (e instanceof HttpError || e instanceof EditError) return reply.code(e.status).send({ error: e.message });
     if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'request body too large' });
-    if (e.validation !== undefined) return reply.code(400).send({ error: e.message });
+    if (e.validation !== undefined) {
+      // Ajv says "must NOT have additional properties" without naming the field.
+      const extra = (e.validation as { keyword?: string; params?: { additionalProperty?: string } }[]).find((v) => v.keyword === 'additionalProperties')?.params?.additionalProperty;
+      return reply.code(400).send({ error: extra === undefined ? e.message : `${e.message}: unknown field "${extra}"` });
+    }
     if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) return reply.code(e.statusCode).send({ error: e.message });
     // Book errors (a lock held by another process, a damaged file) say what and where.
     if (e.code === 'ERR_BOOK_LOCK') return reply.code(503).send({ error: e.message });
@@ -322,15 +328,16 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'string', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
   app.post(
     '/api/import',
-    { bodyLimit: IMPORT_LIMIT, schema: { querystring: { type: 'object', properties: { book: BOOK } } } },
+    { bodyLimit: IMPORT_LIMIT, schema: { querystring: { type: 'object', properties: { book: BOOK, name: { type: 'string', maxLength: 200 } } } } },
     async (req, reply) => {
-      const book = bookOf((req.query as { book?: string }).book);
+      const query = req.query as { book?: string; name?: string };
+      const book = bookOf(query.book);
       if (typeof req.body !== 'string' || req.body.trim() === '') throw new HttpError(400, 'send the PGN text as the body (Content-Type: text/plain or application/x-chess-pgn)');
       if (!book.editable) throw new EditError(409, `book ${book.id} cannot take games: only a version 2 .tbk can`);
       if (job !== undefined && !job.finished) throw new HttpError(409, `an import into ${job.book} is running: wait for it`);
       const j = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(req.body), games: 0, finished: false });
       book
-        .importPgn(req.body, (done, total, games) => Object.assign(j, { done, total, games }))
+        .importPgn(req.body, query.name ?? 'the PGN sent', (done, total, games) => Object.assign(j, { done, total, games }))
         .then(
           (r) => Object.assign(j, { finished: true, result: r, done: j.total }),
           (e: Error) => Object.assign(j, { finished: true, error: e.message }),
@@ -431,5 +438,7 @@ function moveOf(pos: Position, text: string): number {
   if (u.ok) return u.value;
   const s = parseSan(pos, text);
   if (s.ok) return s.value;
-  throw new HttpError(400, `move: ${u.error.message}`);
+  // Say what is wrong in the notation the move was written in.
+  const uciLike = /^[a-h][1-8][a-h][1-8][a-z]?$/i.test(text);
+  throw new HttpError(400, `move: ${(uciLike ? u.error : s.error).message}`);
 }

@@ -18,9 +18,11 @@ import { changeNotes } from '../book/node/tbkFile.js';
 import { splitLearn } from '../book/polyglot/format.js';
 import type { BookMove } from '../book/polyglot/select.js';
 import { BookMoves } from '../book/rich/bookMoves.js';
+import { noteHasData } from '../book/rich/notes.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
 import { parsePolicy, policyProbabilities, type BookPolicyConfig } from '../book/select/index.js';
 import type { Position } from '../core/position.js';
+import { makeSan } from '../notation/san.js';
 import { makeUci } from '../notation/uci.js';
 import type { MoveFacts } from './explorer.js';
 import { KeyTable } from './keyTable.js';
@@ -231,6 +233,17 @@ export class ServedBook {
         if (patch.forbidden !== undefined) note.forbidden = patch.forbidden;
         // A hand-set note makes the move a book move, even where only the PostBook had it.
         note.postBook = false;
+        // A move that no game played is in the book only through its note, and a note that holds
+        // nothing is not kept: refuse rather than answer "added" for a move that is not there.
+        const games = known === undefined ? 0 : played(known) + known.unfinished;
+        if (games === 0 && !noteHasData(note)) {
+          throw new EditError(
+            400,
+            known === undefined
+              ? `${makeSan(pos, move)} is added with a note: give it a user value, a NAG, a comment or the forbidden mark`
+              : `${makeSan(pos, move)} is in the book only through its note: Remove takes it away; a note with nothing in it would too`,
+          );
+        }
         return { result: { added: known === undefined } };
       },
       EDIT_LOCK,
@@ -258,12 +271,16 @@ export class ServedBook {
    * book: crash-safe, under its lock, notes kept), then opens it again. Broken games are
    * skipped and counted.
    */
-  async importPgn(text: string, onProgress: (done: number, total: number, games: number) => void): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
+  async importPgn(
+    text: string,
+    name: string,
+    onProgress: (done: number, total: number, games: number) => void,
+  ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
     this.mustEdit();
     const dir = await mkdtemp(join(tmpdir(), 'tabiya-serve-import-'));
     const errors: string[] = [];
+    const pgn = join(dir, 'import.pgn');
     try {
-      const pgn = join(dir, 'import.pgn');
       await writeFile(pgn, text);
       const r = await addToTbk(this.path, {
         inputs: [pgn],
@@ -273,6 +290,10 @@ export class ServedBook {
         },
       });
       return { gamesUsed: r.gamesUsed, gamesSkipped: r.gamesSkipped, errors };
+    } catch (e) {
+      // The user knows the file by its own name, not by the server's temporary copy.
+      if (e instanceof Error) e.message = e.message.split(pgn).join(name);
+      throw e;
     } finally {
       await rm(dir, { recursive: true, force: true });
       this.reopen();
