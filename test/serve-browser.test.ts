@@ -203,6 +203,68 @@ test('click-click moves and flip', { skip, timeout: 180_000 }, async () => {
   await closePage(page);
 });
 
+test('a broken link says so; at= must be a whole number; Ctrl and Alt keys stay the browser\'s; Copy PGN copies the line on the board', { skip, timeout: 180_000 }, async () => {
+  const statusOf = (page: Page): Promise<string> => page.$eval('#status', (e) => e.textContent!.trim());
+  // A move that is not legal in the link: the message stays after the table has loaded.
+  const broken = await open('/?play=e2e4,e2e5');
+  assert.match(await statusOf(broken.page), /^The link's position is not valid \(move 2: illegal move "e2e5".*\): the start position is shown instead\.$/);
+  assert.equal(await broken.page.$eval('#fen', (e) => (e as unknown as { value: string }).value), STARTING_FEN);
+  await closePage(broken.page);
+  // at= that is not a whole number is left out: the line shows to its end, and the keys work.
+  for (const at of ['1.5', 'x']) {
+    const { page, errors } = await open(`/?play=e2e4,e7e5&at=${at}`);
+    assert.equal(await page.$eval('#moves .mv.cur', (b) => b.textContent), 'e5', at);
+    assert.equal(new URL(page.url()).searchParams.get('at'), null, at);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('at') === '1', { timeout: WAIT_MS });
+    assert.deepEqual(errors, [], at);
+    await closePage(page);
+  }
+  const { page, errors } = await open('/?play=e2e4,e7e5,g1f3');
+  // Ctrl+F (find) and Alt+← (back) are not taken: no flip, no step.
+  const a1 = async (): Promise<number> => (await (await page.$('#board [data-square="a1"]'))!.boundingBox())!.y;
+  const y = await a1();
+  for (const [mod, key] of [['Control', 'f'], ['Alt', 'ArrowLeft']] as const) {
+    await page.keyboard.down(mod);
+    await page.keyboard.press(key);
+    await page.keyboard.up(mod);
+  }
+  assert.equal(await a1(), y, 'Ctrl+F did not flip the board');
+  assert.equal(new URL(page.url()).searchParams.get('at'), null, 'Alt+← did not step back');
+  // Copy PGN: the line on the board, also after the box showed an older line.
+  const copied = async (): Promise<string> => {
+    await page.click('#pgn-copy');
+    return page.$eval('#pgn', (e) => (e as unknown as { value: string }).value);
+  };
+  assert.match(await copied(), /\n\n1\. e4 e5 2\. Nf3 \*/);
+  await page.click('#rows tr[data-uci]');
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').length === 4, { timeout: WAIT_MS });
+  const san = await page.$eval('#moves .mv.cur', (b) => b.textContent!);
+  assert.match(await copied(), new RegExp(`\\n\\n1\\. e4 e5 2\\. Nf3 ${san} \\*`));
+  // Text typed into the box is the user's: Copy PGN copies the board's line and leaves it.
+  await page.$eval('#pgn', (e) => ((e as unknown as { value: string }).value = ''));
+  await page.type('#pgn', '1. d4 *');
+  assert.equal(await copied(), '1. d4 *');
+  assert.deepEqual(errors, []);
+  await closePage(page);
+});
+
+test('a server that stops while the page is open: the page says so and shows no stale table', { skip, timeout: 180_000 }, async () => {
+  const own = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1, readOnly: true });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1300, height: 900 });
+  await page.goto(`${own.url}?play=e2e4`, { waitUntil: 'load' });
+  await page.waitForSelector('#rows tr[data-uci="c7c5"]', { timeout: WAIT_MS });
+  await closeServer(own);
+  await page.click('#rows tr[data-uci="c7c5"]');
+  await page.waitForFunction(() => /^Book: the server does not answer/.test(document.querySelector('#status').textContent), { timeout: WAIT_MS });
+  assert.equal(await page.$$eval('#rows tr[data-uci]', (r) => r.length), 0, 'the table of 1.e4 is gone');
+  await page.click('#analyse');
+  await page.waitForFunction(() => /^engine worker: could not be loaded|^cannot load the engine/.test(document.querySelector('#engineinfo').textContent), { timeout: WAIT_MS });
+  assert.equal(await page.$eval('#analyse', (b) => b.textContent), 'Analyse', 'the analysis ended');
+  await closePage(page);
+});
+
 test('a promotion asks for the piece', { skip, timeout: 180_000 }, async () => {
   const page = await browser.newPage();
   const errors: string[] = [];

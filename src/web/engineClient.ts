@@ -93,7 +93,8 @@ export class EngineClient {
               req.onBest?.(msg.move ?? null, msg.score ?? 0);
             }
           };
-          w.onerror = (e) => this.onError(`engine worker: ${e.message}`);
+          // A worker whose script cannot be fetched gets an ErrorEvent without a message.
+          w.onerror = (e) => this.onError(`engine worker: ${e.message || 'could not be loaded (is the server still running?)'}`);
         }),
       );
     }

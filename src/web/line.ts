@@ -62,7 +62,7 @@ export class Line {
     this.startFen = makeFen(unwrap(positionFromFen(fen)));
     this.moves = ucis;
     this.sans = sans;
-    this.at = Math.max(0, Math.min(at, ucis.length));
+    this.at = Number.isInteger(at) ? Math.max(0, Math.min(at, ucis.length)) : ucis.length;
   }
 
   /** Reads a game: its FEN tag (if any) and main line. */

@@ -150,6 +150,9 @@ function saveUrl(): void {
   history.replaceState(null, '', q === '' ? location.pathname : `?${q}`);
 }
 
+/** What was wrong with the link the page was opened with: shown once the table has loaded. */
+let linkError = '';
+
 function loadUrl(): void {
   const p = new URLSearchParams(location.search);
   const b = p.get('book');
@@ -157,11 +160,12 @@ function loadUrl(): void {
   const pol = p.get('policy');
   if (pol !== null && config.policies.includes(pol)) policy = pol;
   const play = p.get('play');
-  const at = p.get('at');
+  // at= is a ply: anything but a whole number (a hand-edited link) is left out.
+  const at = Number(p.get('at') ?? 'x');
   try {
-    line.set(p.get('fen') ?? STARTING_FEN, play === null || play === '' ? [] : play.split(','), at === null ? undefined : Number(at));
+    line.set(p.get('fen') ?? STARTING_FEN, play === null || play === '' ? [] : play.split(','), Number.isInteger(at) ? at : undefined);
   } catch (e) {
-    status(`The link's position is not valid: ${(e as Error).message}`, true);
+    linkError = `The link's position is not valid (${(e as Error).message}): the start position is shown instead.`;
   }
 }
 
@@ -178,11 +182,23 @@ async function loadExplorer(): Promise<void> {
     explorer = body;
     explorerFor = key;
     renderExplorer();
-    status('');
+    status(linkError, linkError !== '');
+    linkError = '';
     if (game !== undefined) gameTurn();
   } catch (e) {
-    if (seq === fetchSeq) status(`Book: ${(e as Error).message}`, true);
+    if (seq !== fetchSeq) return;
+    status(`Book: ${unreachable(e)}`, true);
+    // The table showed another position: empty it rather than leave its moves under this one.
+    $('rows').innerHTML = '';
+    $('sum').innerHTML = '';
+    explorerFor = '';
   }
+}
+
+/** An error's message; a request that got no answer at all says what that means. */
+function unreachable(e: unknown): string {
+  // fetch rejects with a TypeError ("Failed to fetch") only when no answer came.
+  return e instanceof TypeError ? 'the server does not answer (is tabiya serve still running?)' : (e as Error).message;
 }
 
 function pct(n: number, total: number): number {
@@ -294,7 +310,7 @@ async function post(path: string, body: Record<string, unknown>): Promise<boolea
     if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
     return true;
   } catch (e) {
-    status((e as Error).message, true);
+    status(`Not saved: ${unreachable(e)}`, true);
     return false;
   }
 }
@@ -330,7 +346,7 @@ async function removeMove(): Promise<void> {
 async function importPgn(file: File): Promise<void> {
   const bar = $<HTMLProgressElement>('import-progress');
   try {
-    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: await file.text() });
+    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}&name=${encodeURIComponent(file.name.slice(0, 200))}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: await file.text() });
     const out = (await r.json()) as { error?: string };
     if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
     bar.hidden = false;
@@ -376,6 +392,7 @@ function showEngine(): void {
 }
 
 engine.onError = (m) => {
+  if (analysing) toggleAnalysis();
   $('engineinfo').textContent = m;
 };
 
@@ -561,7 +578,8 @@ function endGame(result: string, why = ''): void {
   engine.stop();
   renderClocks();
   const names = { White: g.human === 'w' ? 'You' : 'tabiya', Black: g.human === 'b' ? 'You' : 'tabiya' };
-  $<HTMLTextAreaElement>('pgn').value = line.pgn({ ...names, Event: 'tabiya explorer game', TimeControl: $<HTMLSelectElement>('play-tc').value.replace('+', '+') }, result);
+  $<HTMLTextAreaElement>('pgn').value = line.pgn({ ...names, Event: 'tabiya explorer game', TimeControl: $<HTMLSelectElement>('play-tc').value }, result);
+  pgnBoxFor = lineKey();
   game = undefined;
   lastPly = -1;
   $('play').textContent = 'Play from here';
@@ -588,9 +606,14 @@ function loadFen(): void {
   }
 }
 
+/** The line (start and moves) the PGN box was filled with by the page; undefined once typed into. */
+let pgnBoxFor: string | undefined;
+const lineKey = (): string => `${line.startFen}|${line.moves.join(',')}`;
+
 function loadPgn(): void {
   try {
     line.loadPgn($<HTMLTextAreaElement>('pgn').value);
+    pgnBoxFor = lineKey();
     changed(false);
   } catch (e) {
     status(`PGN: ${(e as Error).message}`, true);
@@ -655,15 +678,25 @@ function init(): void {
   $('fen-copy').onclick = () => void copy(line.fen(), 'FEN');
   $('fen-load').onclick = loadFen;
   $('pgn-copy').onclick = () => {
-    const text = $<HTMLTextAreaElement>('pgn').value.trim() === '' ? line.pgn() : $<HTMLTextAreaElement>('pgn').value;
-    $<HTMLTextAreaElement>('pgn').value = text;
+    const box = $<HTMLTextAreaElement>('pgn');
+    // The box's text when it is the line on the board (a finished game keeps its tags and
+    // result); otherwise the line itself. Text typed into the box is not overwritten.
+    const current = box.value.trim() !== '' && pgnBoxFor === lineKey();
+    const text = current ? box.value : line.pgn();
+    if (box.value.trim() === '' || pgnBoxFor !== undefined) {
+      box.value = text;
+      pgnBoxFor = lineKey();
+    }
     void copy(text, 'PGN');
   };
+  $('pgn').addEventListener('input', () => (pgnBoxFor = undefined));
   $('pgn-load').onclick = loadPgn;
   $('link-copy').onclick = () => void copy(location.href, 'Link');
   document.addEventListener('keydown', (e) => {
     const tag = (e.target as HTMLElement).tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+    // Ctrl+F, Alt+← and the like stay the browser's.
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
     if (e.key === 'ArrowLeft') goTo(line.at - 1);
     else if (e.key === 'ArrowRight') goTo(line.at + 1);
     else if (e.key === 'Home') goTo(0);
