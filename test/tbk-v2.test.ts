@@ -115,6 +115,13 @@ test('partial books of shards merge into the single build, byte for byte; add co
   await buildTbk(p0, { inputs: [a], partial: true, memory: 200_000, tmpDir: tmp });
   await buildTbk(p1, { inputs: [b], partial: true, tmpDir: tmp });
   assert.ok(open(p0).partial);
+  // A shard's book is refused by every command that probes, not read as an empty book.
+  for (const args of [['book', 'probe', p0], ['book', 'reach', p0, '--no-cache'], ['book', 'audit', p0, '--depth', '2', '--max-ply', '2']]) {
+    const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+    assert.equal(r.status, 1, args.join(' '));
+    assert.equal(r.stderr, `tabiya: ${p0}: a partial book (one shard of a sharded build): merge the shards with book merge first\n`, args.join(' '));
+  }
+  assert.ok(!existsSync(`${p0}.audit`), 'no audit journal');
   const merged = join(tmp, 'merged.tbk');
   const shares: number[] = [];
   let rows = 0;
@@ -228,4 +235,28 @@ test('probes answer what the version 1 book of the same games answers, and v1 up
   close();
   assert.ok(probes > 50_000);
   assert.equal(bu.notes.size, 4, 'the learned game: 2 book moves and PostBook moves');
+  // The command: refusals say why, before anything is written; --force replaces another kind of file.
+  const v1copy = join(tmp, 'probe-v1-copy.tbk');
+  const pgnHere = join(tmp, 'here.pgn');
+  writeFileSync(pgnHere, '[Event "x"]\n\n1. e4 *\n');
+  const upgrade = (...args: string[]): { status: number | null; stderr: string } => spawnSync(process.execPath, [MAIN, 'book', 'upgrade', ...args], { encoding: 'utf8' });
+  for (const [args, status, message] of [
+    [[v1copy, '-o', join(tmp, 'up.bin')], 2, /up\.bin does not end in \.tbk/],
+    [[join(tmp, 'none.tbk')], 1, /none\.tbk: no such file$/m],
+    [[tmp], 1, /: is a directory, not a \.tbk book$/m],
+    [[v1copy, '-o', join(tmp, 'fresh.tbk')], 0, /^$/],
+  ] as const) {
+    const r = upgrade(...args);
+    assert.equal(r.status, status, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(' '));
+  }
+  assert.ok(!existsSync(join(tmp, 'up.bin')));
+  const pgnAsTbk = join(tmp, 'pgn-as.tbk');
+  copyFileSync(pgnHere, pgnAsTbk);
+  const refused = upgrade(v1copy, '-o', pgnAsTbk);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /give --force to replace it/);
+  assert.equal(readFileSync(pgnAsTbk, 'utf8'), readFileSync(pgnHere, 'utf8'));
+  assert.equal(upgrade(v1copy, '-o', pgnAsTbk, '--force').status, 0, 'the --force the refusal names exists');
+  assert.equal(open(pgnAsTbk).fields.maxPly, bu.fields.maxPly);
 });

@@ -260,7 +260,7 @@ export function registerCommands(program: Command): void {
     .option('--plies <n>', 'plies to look ahead, both sides (1..12)', '4')
     .option('--limit <k>', 'reachable positions to list', '10')
     .option('--nearest', 'also list the nearest stored positions with their moves as hints (always when nothing is reachable)')
-    .option('--min-games <n>', 'follow book moves of at least n games when indexing the book (default: 2 for a .tbk, which keeps single games; a .bin has weights only)')
+    .option('--min-games <n>', '.tbk: follow book moves of at least n games when indexing the book (default 2: a .tbk keeps single games)')
     .option('--max-nodes <n>', 'stop the search after n nodes (the list may then be incomplete, and says so)', '5000000')
     .option('--no-cache', 'walk the book again instead of using the index saved by an earlier run (in ~/.cache/tabiya/reach, or $XDG_CACHE_HOME, or $TABIYA_CACHE_DIR), and save none')
     .option('--json', 'print one JSON object')
@@ -344,6 +344,7 @@ export function registerCommands(program: Command): void {
     .description('.tbk: convert a version 1 book to version 2 (compact, games kept where known, notes); nothing is lost')
     .argument('<book.tbk>', 'version 1 rich book')
     .option('-o, --output <book.tbk>', 'write the version 2 book here (default: replace the book itself)')
+    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/richUpgrade.js')).richUpgradeCommand(file, opts));
   book

@@ -53,7 +53,7 @@ export function tbkFileVersion(path: string): number | undefined {
  */
 export const PROBE_CACHE_BYTES = 256 * 2 ** 20;
 
-/** Opens a `.tbk` of either version; errors are BookErrors naming the file. */
+/** Opens a `.tbk` of either version to probe it; errors are BookErrors naming the file. */
 export function openAnyRichBook(path: string, opts: { cacheBytes?: number } = {}): AnyRichBook {
   if (tbkFileVersion(path) === 2) {
     const file = new FileReader(path, opts.cacheBytes ?? PROBE_CACHE_BYTES);
@@ -63,6 +63,12 @@ export function openAnyRichBook(path: string, opts: { cacheBytes?: number } = {}
       throw r.error;
     }
     const book = r.value;
+    // A shard's book holds its rows as one run to be merged, not positions to probe: probing it
+    // would find nothing and say "no book moves" of a book that has games.
+    if (book.partial) {
+      file.close();
+      throw new BookError('ERR_BOOK_PARTIAL', `${path}: a partial book (one shard of a sharded build): merge the shards with book merge first`);
+    }
     return {
       name: path,
       version: 2,

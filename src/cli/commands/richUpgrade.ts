@@ -3,6 +3,7 @@
  * in place (crash-safely, under the book's lock) or into a new file. Nothing is lost: every
  * entry's statistics, make-book's counters, user values and learning carry over.
  */
+import { statSync } from 'node:fs';
 import { withBookLock } from '../../book/node/richFile.js';
 import { tbkFileVersion } from '../../book/node/openTbk.js';
 import { upgradeV1 } from '../../book/node/tbkUpgrade.js';
@@ -13,15 +14,26 @@ import { bookErrors } from './richCommon.js';
 
 export interface RichUpgradeCliOptions {
   output?: string;
+  force?: boolean;
   json?: boolean;
 }
 
 export async function richUpgradeCommand(file: string, opts: RichUpgradeCliOptions): Promise<void> {
+  if (opts.output !== undefined && !/\.tbk$/i.test(opts.output)) throw new CliError(`book upgrade writes a .tbk book; ${opts.output} does not end in .tbk`, 2);
   const version = tbkFileVersion(file);
   if (version === 2) throw new CliError(`${file} is already a version 2 book`, 1);
-  if (version !== 1) throw new CliError(`${file}: not a .tbk book`, 1);
+  if (version !== 1) {
+    // Say why: a missing file or a directory is not "not a .tbk".
+    let st;
+    try {
+      st = statSync(file);
+    } catch (e) {
+      throw new CliError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read: ${(e as Error).message}`, 1);
+    }
+    throw new CliError(st.isDirectory() ? `${file}: is a directory, not a .tbk book` : `${file}: not a .tbk book`, 1);
+  }
   const output = opts.output ?? file;
-  if (output !== file) checkOutputs([{ path: output, kind: 'tbk' }], [file]);
+  if (output !== file) checkOutputs([{ path: output, kind: 'tbk' }], [file], { force: opts.force });
   const s = await bookErrors(() => (output === file ? withBookLock(file, () => upgradeV1(file, file)) : upgradeV1(file, output)));
   report(opts.json, s, () => `upgraded ${file} to version 2: ${s.entries} entries, ${s.positions} positions, ${s.notes} notes; wrote ${s.output}: ${s.bytesWritten} bytes`);
 }
