@@ -261,7 +261,7 @@ function popcount(x: number): number {
 
 test('book reach on the CLI: .bin and .tbk, JSON and text, the nearest positions when nothing is reachable', () => {
   for (const f of ['small.bin', 'small.tbk']) {
-    const r = tabiya(['book', 'reach', f, '--moves', sanMoves(games(0, 1)[0]!).slice(0, 6).join(' '), '--plies', '3', '--min-games', '1', '--json']);
+    const r = tabiya(['book', 'reach', f, '--moves', sanMoves(games(0, 1)[0]!).slice(0, 6).join(' '), '--plies', '3', ...(f.endsWith('.tbk') ? ['--min-games', '1'] : []), '--json']);
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assert.ok(j.found > 0 && j.reachable.length > 0, f);
@@ -290,6 +290,10 @@ test('book reach refuses bad input with a clear message and a non-zero exit', ()
     assert.equal(r.code, 2, plies);
     assert.match(r.stderr, /--plies/);
   }
+  // An option of the other format is refused, not ignored.
+  r = tabiya(['book', 'reach', 'small.bin', '--min-games', '5']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--min-games applies to \.tbk books only/);
   writeFileSync(join(tmp, 'bad.bin'), Buffer.alloc(17, 1));
   r = tabiya(['book', 'reach', 'bad.bin']);
   assert.equal(r.code, 1);

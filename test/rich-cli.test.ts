@@ -115,9 +115,11 @@ test('set, annotate and learn change the book; probe shows them', () => {
   after = rows(['s.tbk', '--moves', 'e4']);
   assert.equal(after.find((m) => m.san === 'e5')!.userValue, 15);
   assert.equal(rows(['s.tbk']).find((m) => m.san === 'd4')!.userValue, 0);
-  writeFileSync(join(tmp, 'played.pgn'), '[White "Engine"] [Black "Alpha"] [Result "1-0"]\n1. e4 {book} e5 2. Nf3 {+0.30/10} Nc6 3. Bc4 {+0.45/12} Bc5 4. c3 {[%eval 0.5]} 1-0\n\n[White "Nobody"] [Black "Else"] [Result "0-1"]\n1. d4 0-1\n');
+  writeFileSync(join(tmp, 'played.pgn'), '[White "Engine"] [Black "Alpha"] [Result "1-0"]\n1. e4 {book} e5 2. Nf3 {+0.30/10} Nc6 3. Bc4 {+0.45/12} Bc5 4. c3 {[%eval 0.5]} 1-0\n\n[White "Nobody"] [Black "Else"] [Result "0-1"]\n1. d4 0-1\n\n[White "Cut"] [Black "Off"] [Result "1-0"]\n1. c4 (1. d4');
   const learned = json(['book', 'learn', 's.tbk', 'played.pgn', '--player', 'engine', '--post-book', '2']);
   assert.deepEqual([learned.gamesLearned, learned.notPlayer, learned.bookMoves, learned.userValued, learned.postBookMoves, learned.postBookNew], [1, 1, 1, 1, 2, 2]);
+  // The game cut off is counted as broken, not also as another player's.
+  assert.deepEqual([learned.gamesRead, learned.gamesSkipped], [2, 1]);
   assert.equal(rows(['s.tbk']).find((m) => m.san === 'e4')!.dynWins, 1);
   assert.equal(rows(['s.tbk', '--moves', 'e4 e5']).find((m) => m.san === 'Nf3')!.dynWins, 0, 'Nf3 has a user value (!!): no learning');
   const bc4 = rows(['s.tbk', '--moves', 'e4 e5 Nf3 Nc6']).find((m) => m.san === 'Bc4')!;
@@ -197,6 +199,14 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   r = tabiya(['book', 'learn', 'g.tbk', 'nope.pgn', '--player', 'x']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /nope\.pgn: no such file/);
+  // A Polyglot book given where a rich one is changed: refused before the games are read, with the way to make one.
+  copyFileSync(join(V, 'out/main_min1.bin'), join(tmp, 'poly.bin'));
+  for (const args of [['set', 'poly.bin', '--move', 'e4', '--value', '50'], ['learn', 'poly.bin', 'g.pgn', '--player', 'x'], ['annotate', 'poly.bin', 'g.pgn']]) {
+    r = tabiya(['book', ...args]);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.equal(r.stderr, 'tabiya: poly.bin: a Polyglot .bin book, not a .tbk: this needs a rich book (tabiya book import poly.bin -o poly.tbk makes one)\n', args.join(' '));
+  }
+  assert.ok(readFileSync(join(tmp, 'poly.bin')).equals(readFileSync(join(V, 'out/main_min1.bin'))));
   r = tabiya(['book', 'export', 'g.tbk', '-o', 'g2.tbk']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /g2\.tbk ends in \.tbk/);

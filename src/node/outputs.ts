@@ -25,6 +25,7 @@
 import { tbkFileVersion } from '../book/node/openTbk.js';
 import { TbkBook } from '../book/rich/tbkBook.js';
 import { FileReader } from '../book/node/tbkFile.js';
+import { openRichBook } from '../book/node/richFile.js';
 import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { E_DYN_DRAWS, E_DYN_LOSSES, E_DYN_WINS, E_FLAGS, E_USER, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, USER_NONE, readHeader, TBK_MAGIC } from '../book/rich/format.js';
@@ -92,7 +93,11 @@ export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly st
 /** Rules 2 and 3: what an existing output holds. */
 function checkContent(out: OutputSpec, st: Stats | undefined, force: boolean): void {
   const mode = out.mode ?? 'replace';
-  if (mode === 'update') return;
+  if (mode === 'update') {
+    // A book to change must be one before its inputs are read (a .bin given to book learn).
+    if (out.kind === 'tbk' && st !== undefined && tbkFileVersion(out.path) === undefined) throw new OutputRefused(notTbkReason(out.path));
+    return;
+  }
   if (mode === 'append' && out.kind !== 'pgn') {
     const kind = st === undefined || st.size === 0 ? 'text' : sniff(out.path, st.size);
     if (kind !== 'text' && kind !== 'PGN text') throw new OutputRefused(`${out.path} exists and holds ${kind}: text is only appended to a text file; give another file name`);
@@ -147,6 +152,17 @@ function sniff(path: string, size: number): string {
   const text = Buffer.from(head).toString('utf8').replace(/^\uFEFF/, '');
   const first = /^\s*(\S.*)?/.exec(text)?.[1] ?? '';
   return /^(\[\w+\s+"|\d+\s*\.|[{;%])/.test(first) ? 'PGN text' : 'text';
+}
+
+/** Why a file is not a `.tbk` book, in the reader's words (what it looks like instead). */
+function notTbkReason(path: string): string {
+  try {
+    // Read from disk (no memory limit to fill): the header decides.
+    openRichBook(path, { memoryLimit: 0 }).close();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return `${path}: not a .tbk book`;
 }
 
 /** The user values and learned results of a `.tbk`, as phrases (empty: none), or why it cannot be read. */

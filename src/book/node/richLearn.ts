@@ -167,6 +167,8 @@ class LearnVisitor implements PgnVisitor {
   private moves: number[] = [];
   private evals: (number | null)[] = [];
   private hasEval = false;
+  /** This game's tags named neither player as the learner (counted in notPlayer). */
+  private notPlayer = false;
 
   constructor(
     private readonly player: string,
@@ -176,6 +178,7 @@ class LearnVisitor implements PgnVisitor {
   ) {}
 
   beginGame(): void {
+    this.notPlayer = false;
     this.white = this.black = this.result = '';
     this.moves = [];
     this.evals = [];
@@ -190,7 +193,8 @@ class LearnVisitor implements PgnVisitor {
   }
 
   endTags(pos: Position): boolean {
-    if (this.white !== this.player && this.black !== this.player) {
+    this.notPlayer = this.white !== this.player && this.black !== this.player;
+    if (this.notPlayer) {
       this.sum.notPlayer++;
       return false;
     }
@@ -229,6 +233,9 @@ class LearnVisitor implements PgnVisitor {
   }
 
   error(e: PgnGameError): void {
+    // A broken game is counted as broken only, even when its tags already said whose it is not.
+    if (this.notPlayer) this.sum.notPlayer--;
+    this.notPlayer = false;
     this.start = undefined;
     this.onError?.(e);
   }

@@ -363,7 +363,12 @@ function headerError(name: string, problem: string, head: Uint8Array, size: numb
   let signature = true;
   for (let i = 0; i < TBK_MAGIC.length; i++) if (head[i] !== TBK_MAGIC.charCodeAt(i)) signature = false;
   if (!signature) {
-    const kind = sniffNonBook(head) ?? (looksLikeBin(head, size) ? 'a Polyglot .bin book: the book commands pick the format by the file name, so name it .bin' : undefined);
+    const bin = looksLikeBin(head, size);
+    // Named .bin already: the command was given a Polyglot book where it needs a rich one.
+    if (bin && /\.bin$/i.test(name)) {
+      return new BookError('ERR_TBK_HEADER', `${name}: a Polyglot .bin book, not a .tbk: this needs a rich book (tabiya book import ${name} -o ${name.replace(/\.bin$/i, '.tbk')} makes one)`, name, 0);
+    }
+    const kind = sniffNonBook(head) ?? (bin ? 'a Polyglot .bin book: the book commands pick the format by the file name, so name it .bin' : undefined);
     if (kind !== undefined) return new BookError('ERR_TBK_HEADER', `${name}: not a .tbk book (it looks like ${kind})`, name, 0);
   }
   return new BookError('ERR_TBK_HEADER', `${name}: ${problem}`, name, 0);

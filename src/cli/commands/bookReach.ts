@@ -85,6 +85,7 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
   const plies = intOption('--plies', opts.plies ?? '4', 1, MAX_REACH_PLIES)!;
   const limit = intOption('--limit', opts.limit ?? '10', 1, 1_000_000)!;
   const minGames = intOption('--min-games', opts.minGames, 1, 1_000_000_000);
+  if (minGames !== undefined && !/\.tbk$/i.test(file)) throw new CliError('--min-games applies to .tbk books only (a .bin keeps weights, not games)', 2);
   const maxNodes = intOption('--max-nodes', opts.maxNodes ?? '5000000', 1, 1e12)!;
   let book: ReturnType<typeof openBookForReading>;
   try {
