@@ -32,7 +32,7 @@ import {
   setHelperIndex,
   setRootBonus as setBonus,
 } from './search/iterate';
-import { STOP } from './search/limits';
+import { STOP, scheduleCheck } from './search/limits';
 import { PLIES, STACK_OFFSET, SearchThread } from './search/thread';
 import { qsearch } from './search/qsearch';
 import { INFINITE } from './search/score';
@@ -264,6 +264,7 @@ export function resolveQuiet(): i32 {
   t.nodeLimit = Infinity;
   t.hardMs = Infinity;
   t.pondering = false;
+  scheduleCheck(t);
   unchecked(t.pvLen[0] = 0);
   unchecked(t.psqt[0] = Q.psqtFromScratch(pos));
   for (let i = 0; i < STACK_OFFSET; i++) {

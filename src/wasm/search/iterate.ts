@@ -13,7 +13,7 @@
 import { psqtDelta, psqtFromScratch } from '../eval/psqt';
 import { generateLegal } from '../movegen';
 import { LMR, aspFailHighReduce, aspirationDelta, aspirationDepth, timeNodeBase, timeNodeMul } from './params';
-import { now } from './limits';
+import { now, scheduleCheck } from './limits';
 
 // @ts-ignore: decorator
 @external('env', 'report')
@@ -197,6 +197,7 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
   const start = startMs > 0 ? startMs : now();
   t.clockStart = start;
   t.nodes = 0;
+  scheduleCheck(t);
   t.stopped = false;
   t.seldepth = 0;
   t.nullAt = -1;

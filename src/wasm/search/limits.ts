@@ -1,6 +1,9 @@
 /**
- * The cheap checks a search makes every CHECK_MASK + 1
- * nodes: the stop signals, ponderhit, the node limit and the hard time limit.
+ * The cheap checks a search makes every CHECK_INTERVAL
+ * nodes, and at the node limit itself: the stop signals, ponderhit, the node limit and the hard
+ * time limit. A search node tests its count against t.nextCheck (as cheap as a mask), so that
+ * `go nodes N` stops at N, not at the next multiple of 512 (Stockfish likewise checks more often
+ * under a node limit).
  * The clock is a function the host imports (env.now, milliseconds), and
  * so is the controller's signal array: env.poll() returns POLL_STOP when the search must stop
  * (stop, or a newer search started) and POLL_PONDER while the controller still ponders: one
@@ -10,8 +13,15 @@
  */
 import { SearchThread } from './thread';
 
-/** How often (in nodes, a power of two minus one as mask) limits are checked. */
-export const CHECK_MASK = 511;
+/** How often (in nodes) limits are checked. */
+export const CHECK_INTERVAL = 512;
+
+/** The node count of the next check: CHECK_INTERVAL on, or the node limit if that comes first. */
+// @ts-ignore: decorator
+@inline export function scheduleCheck(t: SearchThread): void {
+  const next = t.nodes + CHECK_INTERVAL;
+  t.nextCheck = <f64>next > t.nodeLimit && !t.pondering ? max<i64>(t.nodes + 1, <i64>t.nodeLimit) : next;
+}
 
 /** env.poll() bits. */
 export const POLL_STOP = 1;
@@ -29,6 +39,7 @@ export declare function poll(): i32;
 export const STOP = new StaticArray<i32>(1);
 
 export function checkLimits(t: SearchThread): void {
+  scheduleCheck(t);
   const p = poll();
   if (unchecked(STOP[0]) != 0 || (p & POLL_STOP) != 0) {
     t.stopped = true;
@@ -39,6 +50,7 @@ export function checkLimits(t: SearchThread): void {
       // Ponderhit: the clock starts now.
       t.pondering = false;
       t.clockStart = now();
+      scheduleCheck(t);
     }
     return;
   }

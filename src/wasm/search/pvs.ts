@@ -21,7 +21,7 @@ import { corrected, updateCorrection } from './correction';
 import { rewardPriorQuiet, rewardQuiet, updateCaptureStats, updateQuietStats } from './cutoffs';
 import { hasNonPawnMaterial, isDraw, isPawnEnding } from '../draw';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
-import { CHECK_MASK, checkLimits } from './limits';
+import { checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
 import {
   LMR, contHistPly4, corrHistory, cutoffBonusMargin, doubleExtMargin, futilityBase, futilityDepth, futilityMul, historyPruneDepth, historyPruneMul, iirDepth, lmpBase,
@@ -61,7 +61,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   const pvNode = beta - alpha > 1;
   const S = ply + STACK_OFFSET;
   if (pvNode) unchecked(t.pvLen[ply] = <u8>ply);
-  if ((++t.nodes & CHECK_MASK) == 0) checkLimits(t);
+  if (++t.nodes >= t.nextCheck) checkLimits(t);
   if (t.stopped) return 0;
   if (ply > t.seldepth) t.seldepth = ply;
   if (isDraw(pos, t.nullAt, t.rootPly)) return 0;

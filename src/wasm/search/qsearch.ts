@@ -14,7 +14,7 @@ import { evaluateWith, lazyEval } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
 import { EN_PASSANT, KIND_MASK, PAWN, PROMOTION } from '../types';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
-import { CHECK_MASK, checkLimits } from './limits';
+import { checkLimits } from './limits';
 import { initQsPicker, isQuiet, nextMove } from './movepick';
 import { corrHistory, failHighBlend, lazyMargin, qsFutility, ttPvReduction } from './params';
 import { corrected } from './correction';
@@ -29,7 +29,7 @@ export function qsearch(t: SearchThread, alpha: i32, beta: i32, ply: i32, inChec
   const pvNode = beta - alpha > 1;
   const PL = PLIES;
   if (pvNode) unchecked(t.pvLen[ply] = <u8>ply);
-  if ((++t.nodes & CHECK_MASK) == 0) checkLimits(t);
+  if (++t.nodes >= t.nextCheck) checkLimits(t);
   if (t.stopped) return 0;
   if (ply > t.seldepth) t.seldepth = ply;
   if (pos.halfmoves >= 100) return 0;

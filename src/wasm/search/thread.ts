@@ -76,6 +76,8 @@ export class SearchThread {
   pvLen: StaticArray<u8> = new StaticArray<u8>(PLIES);
 
   nodes: i64 = 0;
+  /** The node count at which the search next checks its limits (limits.ts). */
+  nextCheck: i64 = 0;
   seldepth: i32 = 0;
   stopped: bool = false;
   /** When the clock started (ms, from the imported clock). */
