@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
-import { EngineProcess, pipeInto } from './engineProcess.js';
+import { EngineProcess, MAIN, pipeInto } from './engineProcess.js';
 
 const STOCKFISH = '/usr/games/stockfish';
 
@@ -196,6 +196,10 @@ test('uci piped in: quit in the middle stops the search at once and nothing afte
   // An isready before quit is answered, as Stockfish answers it, even while the engine starts.
   const ready = await pipeInto('uci', ['uci', 'setoption name Hash value 32', 'isready', 'quit']);
   assert.deepEqual(answers(ready.out).slice(-2), ['uciok', 'readyok']);
+  // Also one queued behind a go that waits for the running search: the go is dropped, the isready answered.
+  const queued = await pipeInto('uci', ['uci', 'position startpos', 'go depth 60', 'go depth 1', 'isready', 'quit']);
+  assert.equal(queued.code, 0);
+  assert.deepEqual(answers(queued.out).slice(2).map((l) => l.split(' ')[0]).sort(), ['bestmove', 'readyok', 'uciok'], queued.out.join(' | '));
 });
 
 test('uci: go with a bad number starts no search and says why; isready and a good go still work', { timeout: 60000 }, async (t) => {
@@ -246,4 +250,16 @@ test('uci: a GUI that closes the engine\'s output ends it with exit code 1 and o
   e.send('go depth 30');
   assert.equal(await exited, 1);
   assert.equal(stderr, 'tabiya: cannot write to the GUI (write EPIPE); the engine stops\n');
+});
+
+test('go nodes N stops at N nodes, not at the next check of the limits', () => {
+  for (const n of [1000, 5000, 20000, 100000]) {
+    const r = spawnSync(process.execPath, [MAIN, 'uci'], { input: `position startpos\ngo nodes ${n}\n`, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const last = r.stdout.split('\n').filter((l) => l.startsWith('info depth ')).at(-1) ?? '';
+    const nodes = Number(/ nodes (\d+)/.exec(last)?.[1]);
+    // The nodes a stopped search still enters on its way out: a few, not the 511 of a check interval.
+    assert.ok(nodes >= n && nodes <= n + 8, `go nodes ${n}: ${last}`);
+    assert.match(r.stdout, /^bestmove \S+/m);
+  }
 });

@@ -35,6 +35,7 @@ import { DEFAULT_WDL, gamePhase, wdlPermille } from '../../engine/wdl.js';
 import { defaultPolicy, setPolicyOption } from '../../book/select/index.js';
 import { isUnbounded, parseGo } from './go.js';
 import { OPTIONS, TUNABLE_OPTIONS, findOption, optionLine, optionValueProblem, type OptionSpec } from './options.js';
+import { OrderedOutput } from '../orderedOutput.js';
 
 export const ENGINE_NAME = 'tabiya 0.1.0';
 export const ENGINE_AUTHOR = 'the tabiya authors';
@@ -89,11 +90,18 @@ export class UciServer {
 
   /** `tunable`: the search parameters are options too (`tabiya uci --tunable`, for tuners). */
   constructor(
-    private readonly send: (line: string) => void,
+    sendLine: (line: string) => void,
     private readonly host: EngineHost,
     opts: { tunable?: boolean } = {},
   ) {
     this.options = opts.tunable ? [...OPTIONS, ...TUNABLE_OPTIONS] : OPTIONS;
+    this.output = new OrderedOutput(sendLine);
+  }
+
+  /** Replies in the order of the commands: nothing overtakes a readyok still to come. */
+  private readonly output: OrderedOutput;
+  private send(line: string): void {
+    this.output.send(line);
   }
 
   /** True while a search runs (between go and bestmove). */
@@ -189,10 +197,11 @@ export class UciServer {
       return;
     }
     this.pendingReady++;
+    const readyok = this.output.hold();
     this.host.whenReady(() => {
       this.pendingReady--;
       if (this.closed) return;
-      this.send('readyok');
+      readyok('readyok');
       this.settle();
     });
   }
@@ -200,7 +209,10 @@ export class UciServer {
   /** quit: what follows is not read; a running search is stopped and answers first. */
   private quit(): void {
     this.quitting = true;
+    // What waited for the search is dropped, but an isready among it is still answered.
+    const readies = this.backlog.filter((b) => firstWord(b.line) === 'isready').length;
     this.backlog.length = 0;
+    for (let i = 0; i < readies; i++) this.isready();
     this.stopSearch();
     this.settle();
   }
