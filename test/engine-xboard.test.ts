@@ -84,6 +84,16 @@ test('xboard piped in: a search started before the end of the input plays its mo
   assert.equal(p.code, 0);
 });
 
+test('pong comes before the replies to what followed its ping (CECP: pong N marks that all before ping N is done)', { timeout: 60000 }, async () => {
+  const r = await pipeInto('xboard', ['xboard', 'protover 2', 'ping 1', 'usermove e2e5', 'ping 2']);
+  assert.deepEqual(answers(r.out), ['pong 1', 'Illegal move: e2e5', 'pong 2']);
+  const claim = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'force', 'setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'ping 1', 'go', 'ping 2']);
+  assert.deepEqual(answers(claim.out), ['pong 1', '1/2-1/2 {Stalemate}', 'pong 2']);
+  // The same for UCI's isready.
+  const uci = await pipeInto('uci', ['uci', 'isready', 'foo']);
+  assert.deepEqual(uci.out.filter((l) => !/^(id|option) /.test(l)), ['uciok', 'readyok', 'info string unknown command: foo']);
+});
+
 test('xboard piped in: quit in the middle ends at once and nothing after it is read', { timeout: 60000 }, async () => {
   const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'sd 60', 'go', 'quit', 'ping 1']);
   assert.deepEqual([answers(r.out), r.code], [[], 0]);

@@ -32,6 +32,7 @@ import { findXboardPolicyOption } from '../uci/options.js';
 import { POLICY_OPTIONS, defaultPolicy, policyOptionDefault, setPolicyOption, type PolicyOption } from '../../book/select/index.js';
 import { numberProblem, readNumber, type NumberRule } from '../numberArg.js';
 import { parseLevel } from './level.js';
+import { OrderedOutput } from '../orderedOutput.js';
 
 type SearchKind = 'think' | 'ponder' | 'analyze';
 
@@ -91,11 +92,18 @@ export class XboardServer {
   private closed = false;
 
   constructor(
-    private readonly send: (line: string) => void,
+    sendLine: (line: string) => void,
     private readonly host: EngineHost,
     private readonly opts: XboardServerOptions = {},
   ) {
     this.pos = unwrap(positionFromFen(STARTING_FEN));
+    this.output = new OrderedOutput(sendLine);
+  }
+
+  /** Replies in the order of the commands: nothing overtakes a pong still to come. */
+  private readonly output: OrderedOutput;
+  private send(line: string): void {
+    this.output.send(line);
   }
 
   /** True once the engine has quit: nothing more is read or written. */
@@ -214,10 +222,11 @@ export class XboardServer {
         if (this.search?.kind === 'think') this.pongsAfterMove.push(arg);
         else if (this.host.whenReady) {
           this.pendingPongs++;
+          const pong = this.output.hold();
           this.host.whenReady(() => {
             this.pendingPongs--;
             if (this.closed) return;
-            this.send(`pong ${arg}`);
+            pong(`pong ${arg}`);
             this.settle();
           });
         } else this.send(`pong ${arg}`);
