@@ -191,6 +191,7 @@ async function loadExplorer(): Promise<void> {
     // The table showed another position: empty it rather than leave its moves under this one.
     $('rows').innerHTML = '';
     $('sum').innerHTML = '';
+    $('opening').innerHTML = '&nbsp;';
     explorerFor = '';
   }
 }
@@ -392,7 +393,10 @@ function showEngine(): void {
 }
 
 engine.onError = (m) => {
-  if (analysing) toggleAnalysis();
+  if (analysing) {
+    toggleAnalysis();
+    renderPvs(line.position());
+  }
   $('engineinfo').textContent = m;
 };
 
