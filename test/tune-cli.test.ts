@@ -25,19 +25,36 @@ test('tune data: labelled quiet positions from real games, broken games skipped 
   const text = gunzipSync(readFileSync(new URL('games/pgnmentor_players_sample2000.pgn.gz', SHARED))).toString('utf8');
   const games = text.split(/\n(?=\[Event )/).slice(0, 40);
   games.splice(3, 0, '[Event "broken"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxf7+ Kxf7 4. Kxe8 1-0\n');
+  // The tag says Black won, the movetext that White did: no label to trust.
+  const conflict = '[Event "conflict"]\n[Result "0-1"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. d3 Bc5 5. O-O d6 6. c3 O-O 7. Re1 a6 8. Bb3 Ba7 9. h3 h6 10. Nbd2 Re8 11. Nf1 Be6 1-0\n';
+  games.splice(5, 0, conflict);
   const pgn = join(dir, 'games.pgn');
   writeFileSync(pgn, games.join('\n'));
   const out = join(dir, 'data.epd');
   const r = run('tune', 'data', pgn, '-o', out, '--per-game', '5', '--json');
   assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out) as { games: number; bad: number; written: number };
+  const j = JSON.parse(r.out) as { games: number; bad: number; written: number; resultConflict: number };
   assert.equal(j.bad, 1);
-  assert.equal(j.games, 40);
+  assert.equal(j.games, 41);
+  assert.equal(j.resultConflict, 1);
   assert.match(r.err, /games\.pgn:\d+: game 4: .*\(game skipped\)/);
   const lines = readFileSync(out, 'utf8').trim().split('\n');
   assert.equal(lines.length, j.written);
   assert.ok(j.written > 100);
   for (const l of lines) assert.match(l, /^\S+ [wb] \S+ \S+ c9 "(1-0|0-1|1\/2-1\/2)";$/);
+  // Nothing to learn from: an error, and no file.
+  const none = join(dir, 'none.epd');
+  const empty = join(dir, 'empty.pgn');
+  writeFileSync(empty, '% nothing but a comment\n');
+  const e = run('tune', 'data', empty, '-o', none);
+  assert.equal(e.code, 1);
+  assert.match(e.err, /tune data: no readable game in \S*empty\.pgn \(empty, or only comments\); \S*none\.epd was not written/);
+  const short = join(dir, 'short.pgn');
+  writeFileSync(short, '[Result "1-0"]\n\n1. e4 e5 1-0\n');
+  const s2 = run('tune', 'data', short, '-o', none);
+  assert.equal(s2.code, 1);
+  assert.match(s2.err, /1 games but no position to write/);
+  assert.ok(!existsSync(none));
 });
 
 test('tune fit and tune loss: bad lines named and skipped, params file, plot, lower loss on the held-out part', () => {
@@ -114,12 +131,40 @@ test('tune verify: the tuned engine against the default at fixed nodes, with Elo
   assert.equal(j.stopped, 'completed');
   assert.ok(j.sprt && Number.isFinite(j.sprt.llr));
   assert.match(j.command, /option\.EvalParams=\S*verify-params\.json .*--each tc=inf nodes=1500 --games 4 --repeat/);
+  const odd = run('tune', 'verify', params, '--nodes', '100', '--games', '3');
+  assert.equal(odd.code, 2);
+  assert.match(odd.err, /--games 3: games are played in colour-swapped pairs/);
   const both = run('tune', 'verify', params, '--nodes', '100', '--tc', '1+0.01');
   assert.equal(both.code, 2);
   assert.match(both.err, /--tc and --nodes exclude each other/);
   const missing = run('tune', 'verify', join(dir, 'nope.json'), '--nodes', '100');
   assert.equal(missing.code, 1);
   assert.match(missing.err, /nope\.json/);
+});
+
+test('tune verify stopped by a signal to it alone: the match stops, its engines end, and the games played are reported', { timeout: 120_000 }, async () => {
+  const params = join(dir, 'verify-signal.json');
+  writeFileSync(params, '{}');
+  const pgn = join(dir, 'verify-signal.pgn');
+  const child = spawn(process.execPath, [MAIN, 'tune', 'verify', params, '--games', '200', '--nodes', '1000', '--pgnout', pgn, '--quiet', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const closed = new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+  // Two games written: the match is under way.
+  for (let i = 0; i < 600 && !(existsSync(pgn) && (readFileSync(pgn, 'utf8').match(/\[Event /g) ?? []).length >= 2); i++) await new Promise((r) => setTimeout(r, 100));
+  child.kill('SIGTERM');
+  assert.equal(await closed, 130, err);
+  const j = JSON.parse(out) as { games: number; stopped: string };
+  assert.equal(j.stopped, 'interrupted');
+  assert.ok(j.games >= 2 && j.games < 200, `${j.games} games`);
+  assert.match(err, /the match was interrupted after \d+ games/);
+  // Nothing of the match is left running: the PGN stops growing.
+  const size = readFileSync(pgn).length;
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal(readFileSync(pgn).length, size, 'no game was added after verify ended');
+  assert.equal(spawnSync('pgrep', ['-f', pgn]).status, 1, 'no process names the PGN');
 });
 
 test('tune verify: without --openings the games open with the first 16 plies of the bundled master games, from any directory', () => {

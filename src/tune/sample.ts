@@ -28,6 +28,8 @@ export interface SampleCounts {
   games: number;
   /** Games skipped: unfinished (`*`) or too short to have a candidate. */
   unfinished: number;
+  /** Games whose [Result] tag and movetext disagree on the result: no label to trust. */
+  resultConflict: number;
   noCandidate: number;
   /** Broken games the reader reported. */
   bad: number;
@@ -47,6 +49,7 @@ export class PositionSampler implements PgnVisitor {
   readonly counts: SampleCounts = {
     games: 0,
     unfinished: 0,
+    resultConflict: 0,
     noCandidate: 0,
     bad: 0,
     candidates: 0,
@@ -62,6 +65,7 @@ export class PositionSampler implements PgnVisitor {
   readonly errors: string[] = [];
   private fens: string[] = [];
   private lastCapture = false;
+  private resultTag = '';
   private readonly seen = new Set<string>();
   private readonly resolver = new QuietResolver();
 
@@ -74,6 +78,11 @@ export class PositionSampler implements PgnVisitor {
   beginGame(): void {
     this.fens = [];
     this.lastCapture = false;
+    this.resultTag = '';
+  }
+
+  tag(name: string, value: string): void {
+    if (name === 'Result') this.resultTag = value.trim();
   }
 
   move(pos: Position, move: number, ply: number): void {
@@ -88,6 +97,11 @@ export class PositionSampler implements PgnVisitor {
     this.counts.games++;
     if (code === undefined) {
       this.counts.unfinished++;
+      return;
+    }
+    const tagged = RESULT_CODE[this.resultTag];
+    if (tagged !== undefined && tagged !== code) {
+      this.counts.resultConflict++;
       return;
     }
     if (this.fens.length === 0) {

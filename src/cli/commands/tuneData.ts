@@ -46,6 +46,13 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
   try {
     const summary = await readPgn(pgn, sampler, { onProgress: (p) => bar.update(p.games, `${sampler.counts.written} positions`) });
     checkRead(summary, opts.output);
+    // A training file of nothing hides the mistake (a wrong file, an EPD given for a PGN).
+    const c = sampler.counts;
+    if (c.games === 0) {
+      const first = sampler.errors[0];
+      throw new CliError(`tune data: no readable game in ${pgn.join(', ')}${first === undefined ? ' (empty, or only comments)' : ` (${c.bad} broken; the first: ${first})`}; ${opts.output} was not written`, 1);
+    }
+    if (c.written === 0) throw new CliError(`tune data: ${c.games} games but no position to write (after ply ${skipPlies}, with ${minPieces} pieces or more); ${opts.output} was not written`, 1);
     flush();
     out.commit();
   } catch (e) {
@@ -63,7 +70,7 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
   const seconds = (performance.now() - t0) / 1000;
   report(opts.json, { output: opts.output, ...c, seconds: Math.round(seconds * 10) / 10 }, () =>
     [
-      `games      ${c.games} read, ${c.bad} broken (skipped), ${c.unfinished} unfinished, ${c.noCandidate} without a candidate position`,
+      `games      ${c.games} read, ${c.bad} broken (skipped), ${c.unfinished} unfinished, ${c.resultConflict} whose [Result] tag and movetext disagree (skipped), ${c.noCandidate} without a candidate position`,
       `candidates ${c.candidates} (after ply ${skipPlies}, not in check, not right after a capture); up to ${perGame} a game drawn`,
       `written    ${c.written} positions to ${opts.output}: 1-0 ${c.byResult['1-0']}, 1/2-1/2 ${c.byResult['1/2-1/2']}, 0-1 ${c.byResult['0-1']}`,
       `           ${c.resolved} changed by the quiescence search; left out: ${c.inCheck} in check, ${c.mate} mate in sight, ${c.fewPieces} under ${minPieces} pieces, ${c.duplicates} duplicates`,

@@ -25,6 +25,8 @@ import { sprtConfigError, type SprtModel } from '../../stats/sprt.js';
 import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export interface TuneVerifyOptions {
   games?: string;
   tc?: string;
@@ -77,6 +79,7 @@ const quote = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.rep
 
 export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): Promise<void> {
   const games = intOption('--games', opts.games, 2, 1_000_000) ?? 200;
+  if (games % 2 !== 0) throw new CliError(`--games ${games}: games are played in colour-swapped pairs, so give an even number`, 2);
   const concurrency = intOption('--concurrency', opts.concurrency, 1, 64) ?? 2;
   const hash = intOption('--hash', opts.hash, 1, 4096) ?? 16;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
@@ -142,12 +145,28 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
   const command = ['tabiya', ...args].map(quote).join(' ');
   if (!opts.quiet) process.stderr.write(`${command}\n`);
   const { code, stdout } = await new Promise<{ code: number; stdout: string }>((done, fail) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The match runs in its own process group, so that a Ctrl-C reaches it once, from here: a
+    // signal to this process (Ctrl-C, or a kill of this process alone) is passed on, the match
+    // stops its games, ends its engines and reports, and what it played is reported below.
+    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const forward = (signal: NodeJS.Signals): void => {
+      child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+    };
+    // If this process ends anyway, the match does not play on without it.
+    const orphaned = (): void => {
+      child.kill('SIGTERM');
+    };
+    for (const sig of SIGNALS) process.on(sig, forward);
+    process.on('exit', orphaned);
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (s: string) => (out += s));
     child.on('error', fail);
-    child.on('close', (c) => done({ code: c ?? 1, stdout: out }));
+    child.on('close', (c, signal) => {
+      for (const sig of SIGNALS) process.off(sig, forward);
+      process.off('exit', orphaned);
+      done({ code: c ?? (signal === 'SIGINT' ? 130 : 1), stdout: out });
+    });
   });
   let r: MatchJson;
   try {
