@@ -84,6 +84,9 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
     { args: ['book', 'merge', 'b.tbk', 'a.tbk', '-o', 'same.tbk'], keep: 'a.tbk', message: /same\.tbk is the same file as the input a\.tbk/ },
     { args: ['demo', '-o', 'masters.link', '--quiet'], keep: DEFAULT_GAMES, message: /masters\.link is the same file as the input .*masters-2550\.pgn\.gz/ },
     { args: ['book', 'add', 'a.tbk', '-'], keep: 'a.tbk', stdin: 'a.tbk', message: /a\.tbk is the file on standard input/ },
+    // Text outputs are not compressed: a compressed file's name is refused rather than given to plain text.
+    { args: ['tune', 'data', 'in.pgn', '-o', 'pos.epd.gz'], keep: 'in.pgn', message: /^tabiya: pos\.epd\.gz: the output is plain text, not \.gz: give a name without \.gz/m },
+    { args: ['pgn', 'filter', 'in.pgn', '-o', 'games.pgn.zst'], keep: 'in.pgn', message: /^tabiya: games\.pgn\.zst: the output is plain text, not \.zst/m },
     { args: ['book', 'learn', 'a.tbk', 'in.pgn', '-', '--player', 'Duda,J'], keep: 'a.tbk', stdin: 'same.tbk', message: /a\.tbk is the file on standard input/ },
     { args: ['book', 'annotate', 'same.tbk', '-'], keep: 'a.tbk', stdin: 'a.tbk', message: /same\.tbk is the file on standard input/ },
     {
@@ -110,6 +113,7 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
     assert.deepEqual(temps(), [], what);
   }
   assert.ok(!existsSync(at('fit.json')));
+  assert.ok(!existsSync(at('pos.epd.gz')) && !existsSync(at('games.pgn.zst')));
   assert.ok(!existsSync(at('openings.pgn.journal')), 'the match never started');
 });
 

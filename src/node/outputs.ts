@@ -71,6 +71,9 @@ export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly st
       if (clash !== undefined) throw new OutputRefused(`standard output is redirected into the input ${clash.path}: write to another file`);
       continue;
     }
+    // Text is written as it is: a compressed file's name would promise what the file is not.
+    const packed = (out.kind === 'text' || out.kind === 'pgn') && out.mode !== 'append' ? /\.(gz|zst|bz2|xz)$/i.exec(out.path)?.[1] : undefined;
+    if (packed !== undefined) throw new OutputRefused(`${out.path}: the output is plain text, not .${packed.toLowerCase()}: give a name without .${packed} (and compress the file afterwards if you want)`);
     const st = statOrUndefined(out.path);
     if (st !== undefined && st.isDirectory()) throw new OutputRefused(`${out.path}: is a directory, not a file to write`);
     if (st === undefined && statOrUndefined(dirname(out.path))?.isDirectory() !== true) throw new OutputRefused(`${out.path}: cannot write: no such directory ${dirname(out.path)}`);
