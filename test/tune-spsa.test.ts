@@ -6,10 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { MAIN } from './engineProcess.js';
 import { FIXTURES } from './matchHelpers/cli.js';
 
@@ -82,7 +83,10 @@ function pentaOfPgn(path: string): { penta: number[]; rounds: Map<string, number
 test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume finishes it, and a changed command is refused', async () => {
   const out = join(dir, 'resume.json');
   const pgn = join(dir, 'resume.pgn');
-  const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '12', '--nodes', '3000', '--openings', UHO, '-o', out, '--pgnout', pgn];
+  // A copy of the suite, changed at the end: a resume checks its content, not only its name.
+  const suite = join(dir, 'suite.epd.gz');
+  copyFileSync(UHO, suite);
+  const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '12', '--nodes', '3000', '--openings', suite, '-o', out, '--pgnout', pgn];
   const child = spawn(process.execPath, [MAIN, 'tune', 'spsa', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
@@ -92,6 +96,10 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
       try {
         if (existsSync(out) && readState(out).finished >= 3) {
           clearInterval(poll);
+          // A second run of the same state meanwhile is refused: both would count into it.
+          const twice = run(...args, '--resume');
+          assert.equal(twice.code, 1);
+          assert.match(twice.err, /resume\.json: locked by process \d+ .*another run of this state is going on/);
           child.kill('SIGINT');
           resolve();
         }
@@ -143,6 +151,10 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const done = run(...args, '--resume');
   assert.equal(done.code, 2);
   assert.match(done.err, /run is complete \(12 pairs\)/);
+  writeFileSync(suite, gzipSync(gunzipSync(readFileSync(UHO)).toString('utf8').split('\n').slice(1).join('\n')));
+  const otherSuite = run(...args, '--resume');
+  assert.equal(otherSuite.code, 1);
+  assert.match(otherSuite.err, /is a run with openings \S*suite\.\S+ as they were then \(the file has changed since\)/);
 
   // --status shows a state without playing: the same numbers, and how far θ moved in units of C.
   const status = run('-o', out, '--status', '--json');

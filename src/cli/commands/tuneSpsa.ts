@@ -17,7 +17,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { writeFileAtomicSync } from '../../book/node/atomicWrite.js';
+import { withBookLock } from '../../book/node/richFile.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { makeEngineSpec, parseEngineKeys, type EngineSpec } from '../../match/engineSpec.js';
 import { DEFAULT_TIMEOUTS, EngineFault } from '../../match/player.js';
@@ -69,6 +71,8 @@ const HISTORY_POINTS = 200;
 interface Identity {
   engine: { cmd: string; args: string[]; options: [string, string][]; tc: string };
   openings: string;
+  /** SHA-256 of the openings file: the suite's content, not only its name (states of older versions have none). */
+  openingsDigest?: string;
   seed: number;
   schedule: SpsaSchedule;
   params: SpsaParam[];
@@ -100,6 +104,17 @@ function fail(message: string): never {
 
 export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   if (opts.status) return showStatus(opts);
+  // One run per state file, under the lock books use: two runs would both count pairs into it
+  // and interleave their games in the PGN.
+  try {
+    await withBookLock(opts.output, () => runSpsaCommand(opts), { timeoutMs: 0 });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BOOK_LOCK') throw new CliError(`tune spsa: ${(e as Error).message.replace('try again when it has finished', 'another run of this state is going on: wait for it, or stop it')}`, 1);
+    throw e;
+  }
+}
+
+async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   if (opts.param === undefined || opts.param.length === 0) fail('give at least one --param NAME (a spin option of the engine)');
   if (opts.openings === undefined) fail('give --openings SUITE (EPD, PGN or a Polyglot book)');
   const concurrency = intOption('--concurrency', opts.concurrency, 1, 64) ?? 1;
@@ -147,6 +162,7 @@ export async function tuneSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const identity: Identity = {
     engine: { cmd: spec.cmd, args: spec.args, options: spec.options.map(([k, v]) => [k, v]), tc: clock.text },
     openings: opts.openings,
+    openingsDigest: createHash('sha256').update(readFileSync(opts.openings)).digest('hex'),
     seed,
     schedule,
     params,
@@ -402,6 +418,7 @@ function identityDiff(was: Identity, now: Identity): string | undefined {
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
   if (!same(was.engine, now.engine)) return `another engine or clock (${was.engine.cmd} ${was.engine.args.join(' ')}, ${was.engine.tc})`;
   if (was.openings !== now.openings) return `openings ${was.openings}`;
+  if (was.openingsDigest !== undefined && was.openingsDigest !== now.openingsDigest) return `openings ${was.openings} as they were then (the file has changed since)`;
   if (was.seed !== now.seed) return `--seed ${was.seed}`;
   if (!same(was.schedule, now.schedule)) return `--pairs ${was.schedule.pairs}, alpha ${was.schedule.alpha}, gamma ${was.schedule.gamma}, a-ratio ${was.schedule.aRatio}`;
   if (was.maxMoves !== now.maxMoves) return `--maxmoves ${was.maxMoves ?? 'none'}`;
