@@ -34,3 +34,11 @@ test('the fit recovers a known model from results drawn from it, and beats the b
     for (let k = 0; k < 3; k++) assert.ok(Math.abs(r.observed[k]! - r.predicted[k]!) < 0.02, JSON.stringify(r));
   }
 });
+
+test('a result that never happens costs the baseline nothing (0·log 0 = 0), not NaN', () => {
+  const store = sample({ a0: 150, a1: -20, b0: 70, b1: 110 }, 2000, 3);
+  // Black never wins: every loss becomes a draw.
+  for (let i = 0; i < store.n; i++) if (store.result[i] === 0) store.result[i] = 1;
+  const fit = fitWdl(wdlCells(store));
+  assert.ok(Number.isFinite(fit.baseline) && fit.baseline > 0, `baseline ${fit.baseline}`);
+});

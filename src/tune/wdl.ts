@@ -141,7 +141,9 @@ export function fitWdl(cells: WdlCells, maxIterations = 5000): WdlFit {
     wins += cells.counts[i * 3 + 2]!;
   }
   const total = wins + draws + losses;
-  const baseline = -(wins * Math.log(wins / total) + draws * Math.log(draws / total) + losses * Math.log(losses / total)) / total;
+  // n·log(n/total), with 0·log 0 = 0: a result that never happens costs nothing.
+  const term = (n: number): number => (n === 0 ? 0 : n * Math.log(n / total));
+  const baseline = -(term(wins) + term(draws) + term(losses)) / total;
   return { model: model(), nll: wdlNll(model(), cells), baseline, iterations: it };
 }
 

@@ -20,6 +20,9 @@ export interface TuneWdlOptions {
 
 const EDGES = [-2000, -600, -400, -300, -200, -150, -100, -50, -25, 25, 50, 100, 150, 200, 300, 400, 600, 2001];
 
+/** Fewer positions than this give a model that is mostly noise. */
+const MIN_POSITIONS = 1000;
+
 const pct = (x: number): string => (100 * x).toFixed(1).padStart(5);
 const model = (m: WdlModel): string => `a = ${m.a0.toFixed(1)} + ${m.a1.toFixed(1)}·phase/24, b = ${m.b0.toFixed(1)} + ${m.b1.toFixed(1)}·phase/24`;
 
@@ -32,6 +35,10 @@ export async function tuneWdlCommand(file: string, opts: TuneWdlOptions): Promis
   const data = await loadData(file, { threads, resolve: opts.resolve !== false, limit, seed, quiet: opts.quiet });
   const cells = wdlCells(data.store, weights);
   const fit = fitWdl(cells);
+  // Four parameters from a handful of games fit noise (a draw width b that goes negative): say so.
+  if (!opts.quiet && !opts.json && cells.positions < MIN_POSITIONS) {
+    process.stderr.write(`warning: ${cells.positions} positions is too few to fit the model (${MIN_POSITIONS} or more, from many games): read what follows with care\n`);
+  }
   const rows = calibration(fit.model, cells, EDGES);
   const current = wdlNll(DEFAULT_WDL, cells);
   const round = (x: number): number => Math.round(x * 10) / 10;
