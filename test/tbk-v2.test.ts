@@ -260,3 +260,21 @@ test('probes answer what the version 1 book of the same games answers, and v1 up
   assert.equal(upgrade(v1copy, '-o', pgnAsTbk, '--force').status, 0, 'the --force the refusal names exists');
   assert.equal(open(pgnAsTbk).fields.maxPly, bu.fields.maxPly);
 });
+
+test('hundreds of spilled runs under a low limit of open files, and more threads than the memory feeds: the same book', () => {
+  const ref = join(tmp, 'limits-ref.tbk');
+  assert.equal(spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, SAMPLE_GZ, '-o', ref, '--quiet'], { encoding: 'utf8' }).status, 0);
+  // The sample twice, 64K of log: a run every few dozen games, more runs than the 64 files this process may open.
+  const runs = join(tmp, 'limits-runs.tbk');
+  const r = spawnSync('sh', ['-c', `ulimit -n 64 && exec "$0" "$@"`, process.execPath, MAIN, 'book', 'make', SAMPLE_GZ, SAMPLE_GZ, '-o', runs, '--memory', '64K', '--quiet', '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok((JSON.parse(r.stdout) as { runs: number }).runs > 64);
+  assert.ok(readFileSync(runs).equals(readFileSync(ref)), 'the runs merged into the same book');
+  // Eight threads with 1G: four own key ranges (each beyond the first sets 192M aside), and it is said first.
+  const eight = join(tmp, 'limits-threads.tbk');
+  const t = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, SAMPLE_GZ, '-o', eight, '--threads', '8'], { encoding: 'utf8' });
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(t.stderr, /^note: --threads 8 with --memory 1\.0G: 4 threads own key ranges \(each thread beyond the first sets aside 192M, and a thread's log needs 64M\); --memory 1\.9G gives all 8 their own$/m);
+  assert.equal(t.stderr.match(/^note: --threads 8/gm)?.length, 1, 'said once');
+  assert.ok(readFileSync(eight).equals(readFileSync(ref)));
+});

@@ -54,7 +54,8 @@ export class CellRunReader implements RowSource {
     from: number,
     private readonly to: number,
   ) {
-    this.file = ScratchFile.reopen(run.path, run.size, 0);
+    // Every thread reads a segment of every run: held open, they would be threads × runs files.
+    this.file = ScratchFile.closed(run.path, run.size, 0);
     this.cell = from;
   }
 

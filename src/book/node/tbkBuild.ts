@@ -62,6 +62,12 @@ export interface TbkBuildOptions {
   shard?: Shard;
   /** Worker threads that parse the PGN (default 1: the main thread parses; tbkParallel.ts). */
   threads?: number;
+  /**
+   * Of those, how many own key ranges (default: all; 1: the main thread counts, as for a
+   * shard). `book make` gives fewer when the memory would leave each a log too small to be
+   * useful (tbkRanges.ts threadsFor).
+   */
+  rangeThreads?: number;
   onProgress?(done: number, total: number, games: number): void;
   /** Progress of the finishing (runs merged, positions written): plies done of all counted. */
   onFinishProgress?(done: number, total: number): void;
@@ -306,6 +312,8 @@ export class Accumulation {
         full(t) {
           const run = work.create('run');
           spillTable(t, run);
+          // Read back a window at a time when the runs are merged, not held open till then.
+          run.close();
           runs.push(run);
           t.clear();
           return t;
@@ -463,9 +471,11 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     let finished: FinishedBook | undefined;
     let halving: Promise<HalvedCounters[]> | undefined;
     let memoryToFit: number | undefined;
-    if ((opts.threads ?? 1) > 1 && !partial) {
+    // Threads that own key ranges (fewer than parse when the memory is short: tbkRanges.ts threadsFor).
+    const rangeThreads = partial ? 1 : Math.min(opts.rangeThreads ?? opts.threads ?? 1, opts.threads ?? 1);
+    if (rangeThreads > 1) {
       // Every thread owns a key range and finishes it (tbkRanges.ts).
-      ranges = await readRanges(inputs, { ...opts, threads: opts.threads!, maxPly, split, memory }, store, work);
+      ranges = await readRanges(inputs, { ...opts, threads: rangeThreads, maxPly, split, memory }, store, work);
       counted = ranges.counted;
       games = counted.used;
       positions = counted.positions;
@@ -474,7 +484,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       const done = await ranges.finish({ split: anySplit, minGames, games: store.count, expectedSingles: expectedSingles(store) }, report && ((d) => report(d, positions)));
       finished = done.book;
       runs = done.runs;
-      if (runs > 0) memoryToFit = memoryForThreads(done.needed, opts.threads!);
+      if (runs > 0) memoryToFit = memoryForThreads(done.needed, rangeThreads);
       // The threads replay the games for the halving while the book's other sections are written.
       halving = ranges.halving(finished.summary.hot, store, opts.halvingSlice);
       halving.catch(() => {});

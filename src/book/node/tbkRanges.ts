@@ -84,6 +84,24 @@ export function threadCapacity(memory: number, threads: number): number {
   return PlyLog.capacityFor(Math.max(memory - (threads - 1) * THREAD_RESERVE, 0) / threads);
 }
 
+/**
+ * The least log a thread of a threaded build is given. Below it a thread spills a run every few
+ * thousand games (thousands of small runs: slow, and reading them back costs more than the
+ * thread gains), so the build uses fewer threads instead (threadsFor).
+ */
+export const MIN_THREAD_LOG = 64 * 2 ** 20;
+
+/** The most threads, up to `wanted`, for which `memory` gives each thread's log MIN_THREAD_LOG or more. */
+export function threadsFor(memory: number, wanted: number): number {
+  for (let t = wanted; t > 1; t--) if ((memory - (t - 1) * THREAD_RESERVE) / t >= MIN_THREAD_LOG) return t;
+  return 1;
+}
+
+/** The least `--memory` with which `threads` threads each get MIN_THREAD_LOG. */
+export function memoryForThreadCount(threads: number): number {
+  return threads * MIN_THREAD_LOG + (threads - 1) * THREAD_RESERVE;
+}
+
 /** The least `--memory` whose workers' logs hold `needed` records each (threadCapacity's inverse). */
 export function memoryForThreads(needed: number, threads: number): number {
   return threads * needed * RECORD_BYTES + (threads - 1) * THREAD_RESERVE;

@@ -6,7 +6,8 @@
  * .tbk (Terra's createbook "minimum number of games"); without it every move is kept.
  */
 import { addToTbk } from '../../book/node/tbkCombine.js';
-import { buildTbk, type TbkBuildSummary } from '../../book/node/tbkBuild.js';
+import { DEFAULT_MEMORY, buildTbk, type TbkBuildSummary } from '../../book/node/tbkBuild.js';
+import { MIN_THREAD_LOG, THREAD_RESERVE, memoryForThreadCount, threadsFor } from '../../book/node/tbkRanges.js';
 import { parseShard } from '../../book/node/shards.js';
 import { parseSplits, type SplitKinds } from '../../book/rich/splits.js';
 import { checkOutputs } from '../../node/outputs.js';
@@ -69,6 +70,14 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
   }
   if (typeof shard === 'string') throw new CliError(`--shard: ${shard}`, 2);
   const filter = filtersOf(opts);
+  const memory = sizeOption('--memory', opts.memory);
+  // Said before the long read, not after it: the memory gives fewer threads a useful log.
+  const ranged = shard === undefined ? threadsFor(memory ?? DEFAULT_MEMORY, threads) : threads;
+  if (ranged < threads) {
+    const note = `--threads ${threads} with --memory ${formatBudget(memory ?? DEFAULT_MEMORY)}: ${ranged} thread${ranged > 1 ? 's own' : ' owns'} key ranges (each thread beyond the first sets aside ${formatBudget(THREAD_RESERVE)}, and a thread's log needs ${formatBudget(MIN_THREAD_LOG)}); --memory ${formatBudget(memoryForThreadCount(threads))} gives all ${threads} their own`;
+    notes.push(note);
+    if (!opts.json && !opts.quiet) process.stderr.write(`note: ${note}\n`);
+  }
   const job = new PgnJob('book make', opts);
   const s = await bookErrors(() =>
     buildTbk(opts.output!, {
@@ -77,9 +86,10 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
       minGames: given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : 0,
       split,
       shard,
-      memory: sizeOption('--memory', opts.memory),
+      memory,
       tmpDir: opts.tmpDir,
       threads,
+      rangeThreads: ranged,
       filter,
       onProgress: job.onProgress,
       onFinishProgress: job.onFinishProgress,
@@ -87,7 +97,7 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
     }),
   ).finally(() => job.stop());
   if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames}`));
-  printSummary(s, notes, job, opts.json, shard === undefined ? undefined : `shard ${shard.index}/${shard.count}`);
+  printSummary(s, notes, job, opts.json, shard === undefined ? undefined : `shard ${shard.index}/${shard.count}`, opts.quiet ? 0 : ranged < threads ? 1 : 0);
 }
 
 export async function richAddCommand(book: string, files: string[], opts: RichMakeCliOptions): Promise<void> {
@@ -124,8 +134,8 @@ export function formatBudget(bytes: number): string {
   return g >= 1 ? `${(Math.ceil(g * 10) / 10).toFixed(1)}G` : `${Math.ceil(bytes / 2 ** 20)}M`;
 }
 
-function printSummary(s: TbkBuildSummary, notes: string[], job: PgnJob, json: boolean | undefined, shard?: string): void {
-  if (!json) for (const n of notes) process.stderr.write(`note: ${n}\n`);
+function printSummary(s: TbkBuildSummary, notes: string[], job: PgnJob, json: boolean | undefined, shard?: string, said = 0): void {
+  if (!json) for (const n of notes.slice(said)) process.stderr.write(`note: ${n}\n`);
   report(json, { ...s, notes, skippedGames: job.skipped }, () => {
     const filtered = Object.entries(s.gamesFiltered).filter(([, n]) => n > 0);
     const gps = (s.gamesRead + s.gamesSkipped) / Math.max(s.seconds, 1e-6);
