@@ -34,6 +34,8 @@ const W = 6;
 export const RECORD_WORDS = W;
 /** Bytes a record costs, for sizing to a memory budget (it is sorted in place). */
 export const RECORD_BYTES = W * 4;
+/** The most records one log holds: 2^32 words, V8's longest typed array (16 GiB of records). */
+const MAX_CAPACITY = Math.floor(2 ** 32 / W);
 /** Two records' room for moving records around while sorting. */
 const TMP = new Int32Array(2 * W);
 
@@ -73,7 +75,8 @@ export class PlyLog {
 
   /** Records that fit a memory budget in bytes (at least 1024). */
   static capacityFor(budget: number): number {
-    return Math.max(1024, Math.floor(budget / RECORD_BYTES));
+    // A typed array holds at most 2^32 elements in V8: a larger budget leaves the rest unused.
+    return Math.max(1024, Math.min(Math.floor(budget / RECORD_BYTES), MAX_CAPACITY));
   }
 
   /**

@@ -94,6 +94,8 @@ export function parseSplits(s: string): SplitKinds {
     if (part !== 'rating' && part !== 'speed' && part !== 'month') throw new RangeError(`--split: "${part}" is not rating, speed or month`);
     out[part] = true;
   }
+  // An empty list is a slip (a variable that expanded to nothing), not a request for no split.
+  if (!out.rating && !out.speed && !out.month) throw new RangeError(`--split: "${s}" names no split (give rating, speed or month, separated by commas)`);
   return out;
 }
 
@@ -127,6 +129,7 @@ export function parseBands(s: string): Set<number> {
     if (!/^\d+$/.test(part) || i < 0) throw new RangeError(`--ratings: "${part}" is not a band (${RATING_BANDS.join(', ')})`);
     out.add(i);
   }
+  if (out.size === 0) throw new RangeError(`--ratings: "${s}" names no band (${RATING_BANDS.join(', ')})`);
   return out;
 }
 
@@ -138,6 +141,7 @@ export function parseSpeeds(s: string): Set<number> {
     if (i < 0) throw new RangeError(`--speeds: "${part}" is not one of ${SPEEDS.join(', ')}`);
     out.add(i);
   }
+  if (out.size === 0) throw new RangeError(`--speeds: "${s}" names no speed (${SPEEDS.join(', ')})`);
   return out;
 }
 
