@@ -94,6 +94,11 @@ export class ScriptedHost implements EngineHost {
     else this.readyWaiters.push(cb);
   }
 
+  /** Answers the waiting isready/ping and nothing else (no search moves on). */
+  answerReady(): void {
+    for (const cb of this.readyWaiters.splice(0)) cb();
+  }
+
   /** Lets time pass: waiting isready/ping are answered, a search that may end does. */
   tick(): void {
     for (const cb of this.readyWaiters.splice(0)) cb();

@@ -109,6 +109,11 @@ export class UciServer {
     return this.search !== undefined;
   }
 
+  /** True once quit was read: nothing more is read, though a readyok may still be owed. */
+  get quitRead(): boolean {
+    return this.quitting;
+  }
+
   /** True once the engine has quit: nothing more is read or written. */
   get ended(): boolean {
     return this.closed;
