@@ -54,6 +54,12 @@ test('tune data: labelled quiet positions from real games, broken games skipped 
   const s2 = run('tune', 'data', short, '-o', none);
   assert.equal(s2.code, 1);
   assert.match(s2.err, /1 games but no position to write/);
+  // Gzip cut off: what was read before the damage is said, and nothing is written.
+  const cut = join(dir, 'cut.pgn.gz');
+  writeFileSync(cut, readFileSync(new URL('games/pgnmentor_players_sample2000.pgn.gz', SHARED)).subarray(0, 200_000));
+  const c = run('tune', 'data', cut, '-o', none);
+  assert.equal(c.code, 1);
+  assert.match(c.err, /cannot read the rest of \S*cut\.pgn\.gz: .*; \d+ games read before that \(\d+ positions\); \S*none\.epd was not written/);
   assert.ok(!existsSync(none));
 });
 

@@ -45,6 +45,11 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
   const t0 = performance.now();
   try {
     const summary = await readPgn(pgn, sampler, { onProgress: (p) => bar.update(p.games, `${sampler.counts.written} positions`) });
+    if (summary.unreadable.length > 0) {
+      // What was read before the damage is said, as pgn stats says it (docs/cli.md).
+      const why = summary.unreadable.map((u) => u.message).join('; ');
+      throw new CliError(`${why}; ${sampler.counts.games} games read before that (${sampler.counts.written} positions); ${opts.output} was not written`, 1);
+    }
     checkRead(summary, opts.output);
     // A training file of nothing hides the mistake (a wrong file, an EPD given for a PGN).
     const c = sampler.counts;
