@@ -89,6 +89,8 @@ export class TwoStepTbkFile {
   private readonly out: AtomicFileSync;
   private readonly refs: SectionRef[];
   private readonly fileLength: number;
+  /** Where the bytes written so far end (the superblock's first). */
+  private end = 0;
 
   /** `sections` in file order; those whose ids are in `late` give their length only. */
   constructor(
@@ -109,6 +111,8 @@ export class TwoStepTbkFile {
       for (const b of this.sections[i]!.chunks()) {
         this.out.writeAt(b, at);
         at += b.length;
+        // An empty chunk writes nothing: it does not make the file longer.
+        if (b.length > 0) this.end = Math.max(this.end, at);
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
@@ -128,8 +132,12 @@ export class TwoStepTbkFile {
         for (const b of all[i]!.chunks()) {
           this.out.writeAt(b, at);
           at += b.length;
+          if (b.length > 0) this.end = Math.max(this.end, at);
         }
       }
+      // The file is as long as the superblock says even when it ends in alignment padding before
+      // an empty section (a book with no moves): positioned writes leave that gap unwritten.
+      if (this.end < this.fileLength) this.out.writeAt(new Uint8Array(this.fileLength - this.end), this.end);
       const refs = this.refs.map((r, i) => ({ ...r, crc: all[i]!.crc }));
       this.out.writeAt(encodeSuperblock({ seq: 1, fileLength: this.fileLength, fields: this.fields, sections: refs }, fastCrc32), 0);
     }
