@@ -67,6 +67,13 @@ test('a build spilled in a hundred runs is the in-memory build, byte for byte', 
   assert.equal(a.runs, 0);
   assert.ok(b.runs > 50, `${b.runs} runs`);
   assert.ok(readFileSync(mem).equals(readFileSync(spilled)));
+  // Counted and finished on the main thread (as a shard is), in memory and spilled: the same book.
+  for (const memory of [undefined, 50_000]) {
+    const main = join(tmp, 'main-thread.tbk');
+    const c = await buildTbk(main, { inputs: [SAMPLE_GZ], memory, tmpDir: tmp, rangeThreads: 0 });
+    if (memory !== undefined) assert.ok(c.runs > 50, `${c.runs} runs on the main thread`);
+    assert.ok(readFileSync(mem).equals(readFileSync(main)), `main thread, memory ${memory}`);
+  }
   assert.equal(a.gamesUsed, 2000);
   // Every single position of the sample is found again through its game.
   assert.ok(a.singlePositions > 100_000, `${a.singlePositions} singles`);
@@ -157,11 +164,17 @@ test('Polyglot export equals make-book on the sample for every option set, singl
 
 test('a build that spilled says the least --memory that keeps it in memory, on one thread and on two', async () => {
   const out = join(tmp, 'fit.tbk');
-  const one = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 1_000_000 });
+  // Counted on the main thread (as a shard is), the value is exact: one ply less spills.
+  const main = { inputs: [SAMPLE_GZ], tmpDir: tmp, rangeThreads: 0 };
+  const one = await buildTbk(out, { ...main, memory: 1_000_000 });
   assert.ok(one.runs > 0 && one.memoryToFit !== undefined && one.memoryToFit > 1_000_000, `${one.runs} runs, ${one.memoryToFit}`);
-  assert.equal((await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit })).runs, 0);
-  const short = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: one.memoryToFit - 24 });
+  assert.equal((await buildTbk(out, { ...main, memory: one.memoryToFit })).runs, 0);
+  const short = await buildTbk(out, { ...main, memory: one.memoryToFit - 24 });
   assert.ok(short.runs > 0 && short.memoryToFit === one.memoryToFit, 'one ply less than enough spills');
+  // On one worker thread (book make's default), with the room for a chunk in flight.
+  const worker = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: 1_000_000 });
+  assert.ok(worker.runs > 0 && worker.memoryToFit !== undefined && worker.memoryToFit >= one.memoryToFit, `${worker.runs} runs, ${worker.memoryToFit}`);
+  assert.equal((await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: worker.memoryToFit })).runs, 0);
   // Two threads: each thread's log holds its share of what the reserve leaves (threadCapacity).
   const two = await buildTbk(out, { inputs: [SAMPLE_GZ], tmpDir: tmp, memory: THREAD_RESERVE + 1_000_000, threads: 2 });
   assert.ok(two.runs > 0 && two.memoryToFit !== undefined, `${two.runs} runs`);

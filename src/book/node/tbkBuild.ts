@@ -63,8 +63,8 @@ export interface TbkBuildOptions {
   /** Worker threads that parse the PGN (default 1: the main thread parses; tbkParallel.ts). */
   threads?: number;
   /**
-   * Of those, how many own key ranges (default: all; 1: the main thread counts, as for a
-   * shard). `book make` gives fewer when the memory would leave each a log too small to be
+   * Of those, how many own key ranges (default: all; 0: the main thread counts and finishes, as
+   * for a shard). `book make` gives fewer when the memory would leave each a log too small to be
    * useful (tbkRanges.ts threadsFor).
    */
   rangeThreads?: number;
@@ -471,9 +471,12 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     let finished: FinishedBook | undefined;
     let halving: Promise<HalvedCounters[]> | undefined;
     let memoryToFit: number | undefined;
-    // Threads that own key ranges (fewer than parse when the memory is short: tbkRanges.ts threadsFor).
-    const rangeThreads = partial ? 1 : Math.min(opts.rangeThreads ?? opts.threads ?? 1, opts.threads ?? 1);
-    if (rangeThreads > 1) {
+    // Threads that own key ranges (fewer than parse when the memory is short: tbkRanges.ts
+    // threadsFor). One is a worker too: the main thread then only reads the input and stays
+    // free for a Ctrl-C, which a finish on the main thread (seconds to minutes of synchronous
+    // work) would hold until the book was written. 0: count and finish on the main thread.
+    const rangeThreads = partial ? 0 : Math.min(opts.rangeThreads ?? opts.threads ?? 1, opts.threads ?? 1);
+    if (rangeThreads >= 1) {
       // Every thread owns a key range and finishes it (tbkRanges.ts).
       ranges = await readRanges(inputs, { ...opts, threads: rangeThreads, maxPly, split, memory }, store, work);
       counted = ranges.counted;
