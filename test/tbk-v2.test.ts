@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -290,4 +290,24 @@ test('hundreds of spilled runs under a low limit of open files, and more threads
   assert.match(t.stderr, /^note: --threads 8 with --memory 1\.0G: 4 threads own key ranges \(each thread beyond the first sets aside 192M, and a thread's log needs 64M\); --memory 1\.9G gives all 8 their own$/m);
   assert.equal(t.stderr.match(/^note: --threads 8/gm)?.length, 1, 'said once');
   assert.ok(readFileSync(eight).equals(readFileSync(ref)));
+});
+
+test('Ctrl-C while the book is being written stops the build and leaves no book (the main thread is not busy writing it)', () => {
+  const out = join(tmp, 'interrupted.tbk');
+  const build = fileURLToPath(new URL('../src/book/node/tbkBuild.js', import.meta.url));
+  // The signal comes from the first report of the writing phase, on the main thread.
+  const script = `
+    import { buildTbk } from ${JSON.stringify(build)};
+    let sent = false;
+    await buildTbk(${JSON.stringify(out)}, { inputs: [${JSON.stringify(MASTERS_GZ)}], tmpDir: ${JSON.stringify(tmp)}, onFinishProgress() {
+      if (!sent) { sent = true; process.kill(process.pid, 'SIGINT'); }
+    } });
+    console.log('finished');`;
+  const file = join(tmp, 'interrupt.mjs');
+  writeFileSync(file, script);
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+  assert.equal(r.signal ?? r.status, 'SIGINT', `${r.status} ${r.stdout} ${r.stderr}`);
+  assert.doesNotMatch(r.stdout, /finished/);
+  assert.ok(!existsSync(out), 'no book');
+  assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('interrupted.tbk.tabiya-') || f.startsWith('tabiya-build-')), [], 'no temporary file or scratch directory');
 });
