@@ -193,6 +193,9 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   r = tabiya(['book', 'set', 'g.tbk', '--move', 'e4', '--value', 'great']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /"great" is not a user value/);
+  r = tabiya(['book', 'make', 'g.pgn', '-o', 'scratch.tbk', '--tmp-dir', 'no-such-dir', '--memory', '64K']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, 'tabiya: cannot write the scratch files in no-such-dir: no such directory (--tmp-dir chooses where they go)\n');
   r = tabiya(['book', 'add', 'missing.tbk', 'g.pgn']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /missing\.tbk: no such book/);
