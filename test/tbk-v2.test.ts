@@ -21,6 +21,7 @@ import { learnGameSync } from '../src/book/node/richLearn.js';
 import { buildBinBounded, buildTbk } from '../src/book/node/tbkBuild.js';
 import { THREAD_RESERVE } from '../src/book/node/tbkRanges.js';
 import { mergeTbk, addToTbk } from '../src/book/node/tbkCombine.js';
+import type { BookJob, BookJobCallbacks } from '../src/book/node/bookJob.js';
 import { exportTbkToBin } from '../src/book/node/tbkExport.js';
 import { FileReader } from '../src/book/node/tbkFile.js';
 import { upgradeV1 } from '../src/book/node/tbkUpgrade.js';
@@ -310,4 +311,37 @@ test('Ctrl-C while the book is being written stops the build and leaves no book 
   assert.doesNotMatch(r.stdout, /finished/);
   assert.ok(!existsSync(out), 'no book');
   assert.deepEqual(readdirSync(tmp).filter((f) => f.includes('interrupted.tbk.tabiya-') || f.startsWith('tabiya-build-')), [], 'no temporary file or scratch directory');
+});
+
+test('Ctrl-C while book merge, book add or a shard build writes stops at once: the book as it was, no output, temporary file, scratch directory or lock', () => {
+  const dir = mkdtempSync(join(tmp, 'sigint-'));
+  const book = join(dir, 'masters.tbk');
+  assert.equal(spawnSync(process.execPath, [MAIN, 'book', 'make', MASTERS_GZ, '-o', book, '--quiet'], { encoding: 'utf8' }).status, 0);
+  const before = readFileSync(book);
+  const jobModule = fileURLToPath(new URL('../src/book/node/bookJob.js', import.meta.url));
+  const out = join(dir, 'out.tbk');
+  // Each job runs in a worker (bookJob.ts); the signal comes from the first report of its writing phase.
+  const cases: { job: BookJob; on: keyof BookJobCallbacks }[] = [
+    { job: { kind: 'merge', paths: [book, book], output: out, opts: { tmpDir: dir } }, on: 'onProgress' },
+    { job: { kind: 'mergeToBin', paths: [book, book], output: join(dir, 'out.bin'), opts: { tmpDir: dir } }, on: 'onProgress' },
+    { job: { kind: 'add', path: book, opts: { inputs: [SAMPLE_GZ], tmpDir: dir } }, on: 'onFinishProgress' },
+    { job: { kind: 'build', output: out, opts: { inputs: [MASTERS_GZ, SAMPLE_GZ], shard: { index: 0, count: 2 }, tmpDir: dir } }, on: 'onFinishProgress' },
+  ];
+  for (const { job, on } of cases) {
+    const script = `
+      import { runBookJob } from ${JSON.stringify(jobModule)};
+      let sent = false;
+      await runBookJob(${JSON.stringify(job)}, { ${on}() {
+        if (!sent) { sent = true; process.kill(process.pid, 'SIGINT'); }
+      } });
+      console.log('finished');`;
+    const file = join(tmp, 'interrupt-job.mjs');
+    writeFileSync(file, script);
+    const r = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+    assert.equal(r.signal ?? r.status, 'SIGINT', `${job.kind}: ${r.status} ${r.stdout} ${r.stderr}`);
+    assert.doesNotMatch(r.stdout, /finished/);
+    assert.deepEqual(readdirSync(dir), ['masters.tbk'], `${job.kind}: nothing left but the book`);
+    assert.ok(readFileSync(book).equals(before), `${job.kind}: the book unchanged`);
+  }
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -24,6 +24,28 @@ const liveDirs = new Set<string>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let installed = false;
 
+/** What a worker thread's temporaries are reported as to the main thread, which alone sees signals. */
+export type TempEvent = { op: 'file' | 'dir' | 'release'; path: string };
+/** In a worker thread: where its temporaries are reported (setTempRelay). */
+let relay: ((e: TempEvent) => void) | undefined;
+
+/**
+ * A worker thread's temporaries are also the main thread's to remove: signals reach only the
+ * main thread, and a process ending on one does not run a worker's exit handlers. A job worker
+ * (bookJob.ts) passes each registration on with `relay`; the main thread records it with
+ * `recordTempEvent`.
+ */
+export function setTempRelay(r: ((e: TempEvent) => void) | undefined): void {
+  relay = r;
+}
+
+/** Records, on the main thread, a temporary a worker thread registered or released. */
+export function recordTempEvent(e: TempEvent): void {
+  if (e.op === 'file') registerTemp(e.path);
+  else if (e.op === 'dir') registerTempDir(e.path);
+  else releaseTemp(e.path);
+}
+
 /** A fresh temporary name for `target`, in its directory. */
 export function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.tabiya-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
@@ -32,6 +54,7 @@ export function tempPathFor(target: string): string {
 /** Records a file this process must remove if it ends early: a temporary file, or a book's lock it holds. */
 export function registerTemp(path: string): void {
   live.add(path);
+  relay?.({ op: 'file', path });
   if (!installed) install();
 }
 
@@ -39,11 +62,13 @@ export function registerTemp(path: string): void {
 export function releaseTemp(path: string): void {
   live.delete(path);
   liveDirs.delete(path);
+  relay?.({ op: 'release', path });
 }
 
 /** Records a temporary directory this process created, to be removed with everything in it if the process ends early. */
 export function registerTempDir(path: string): void {
   liveDirs.add(path);
+  relay?.({ op: 'dir', path });
   if (!installed) install();
 }
 

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { addToTbk } from '../book/node/tbkCombine.js';
+import { runBookJob } from '../book/node/bookJob.js';
 import { exportTbkToBin } from '../book/node/tbkExport.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
@@ -282,13 +282,17 @@ export class ServedBook {
     const pgn = join(dir, 'import.pgn');
     try {
       await writeFile(pgn, text);
-      const r = await addToTbk(this.path, {
-        inputs: [pgn],
-        onProgress,
-        onError: (e) => {
-          if (errors.length < 20) errors.push(`line ${e.line}: ${e.message}`);
+      // In a worker thread (bookJob.ts): writing a large book takes seconds to minutes of
+      // synchronous work, which on the server's thread would stall every other request.
+      const r = await runBookJob(
+        { kind: 'add', path: this.path, opts: { inputs: [pgn] } },
+        {
+          onProgress: (done, total, games) => onProgress(done, total, games),
+          onError: (e) => {
+            if (errors.length < 20) errors.push(`line ${e.line}: ${e.message}`);
+          },
         },
-      });
+      );
       return { gamesUsed: r.gamesUsed, gamesSkipped: r.gamesSkipped, errors };
     } catch (e) {
       // The user knows the file by its own name, not by the server's temporary copy.

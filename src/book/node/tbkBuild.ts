@@ -69,8 +69,11 @@ export interface TbkBuildOptions {
    */
   rangeThreads?: number;
   onProgress?(done: number, total: number, games: number): void;
-  /** Progress of the finishing (runs merged, positions written): plies done of all counted. */
-  onFinishProgress?(done: number, total: number): void;
+  /**
+   * Progress of the finishing (runs merged, positions written): plies done of all counted (`book
+   * add`: percent of the key space, with `unit` '%').
+   */
+  onFinishProgress?(done: number, total: number, unit?: string): void;
   onError?(e: PgnGameError): void;
   /** Games the halving replay takes at a time (default HALVING_SLICE of halving.ts; tests make it small). */
   halvingSlice?: number;

@@ -81,7 +81,9 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games - firstNew);
       for (const f of builder.fens) store.fens.push(f);
       const fresh = acc.rows();
-      const rows = new RunMerger([rowsOf(book, 0, memory, work), { reader: fresh.source, gameOffset: 0 }]);
+      const merged = new RunMerger([rowsOf(book, 0, memory, work), { reader: fresh.source, gameOffset: 0 }]);
+      const finish = opts.onFinishProgress;
+      const rows = withKeyProgress(merged, finish && ((share) => finish(Math.round(share * 1000) / 10, 100, '%')));
       fields.games = book.fields.games + (builder.games - firstNew);
       const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
       const meta = { ...book.meta, runs: [...runs, { at: fields.modified, inputs: [...opts.inputs], games: builder.games - firstNew, maxPly }] };

@@ -44,11 +44,11 @@ export class PgnJob {
   };
 
   /** The finishing phase of a build (runs merged, book written): a bar of its own. */
-  readonly onFinishProgress = (done: number, total: number): void => {
+  readonly onFinishProgress = (done: number, total: number, unit = 'plies'): void => {
     if (this.finishing === undefined) {
       this.bar?.stop();
       this.bar = undefined;
-      this.finishing = startProgress({ label: `${this.label}: writing`, total, unit: 'plies', quiet: this.opts.quiet || this.opts.json });
+      this.finishing = startProgress({ label: `${this.label}: writing`, total, unit, quiet: this.opts.quiet || this.opts.json });
     }
     this.finishing.update(done);
   };

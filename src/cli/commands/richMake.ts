@@ -5,8 +5,8 @@
  * `book export` and are refused here; --min-games, when given, leaves rarer moves out of the
  * .tbk (Terra's createbook "minimum number of games"); without it every move is kept.
  */
-import { addToTbk } from '../../book/node/tbkCombine.js';
-import { DEFAULT_MEMORY, buildTbk, type TbkBuildSummary } from '../../book/node/tbkBuild.js';
+import { runBookJob } from '../../book/node/bookJob.js';
+import { DEFAULT_MEMORY, buildTbk, type TbkBuildOptions, type TbkBuildSummary } from '../../book/node/tbkBuild.js';
 import { MIN_THREAD_LOG, THREAD_RESERVE, memoryForThreadCount, threadsFor } from '../../book/node/tbkRanges.js';
 import { parseShard } from '../../book/node/shards.js';
 import { parseSplits, type SplitKinds } from '../../book/rich/splits.js';
@@ -79,23 +79,24 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
     if (!opts.json && !opts.quiet) process.stderr.write(`note: ${note}\n`);
   }
   const job = new PgnJob('book make', opts);
-  const s = await bookErrors(() =>
-    buildTbk(opts.output!, {
-      inputs: files,
-      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
-      minGames: given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : 0,
-      split,
-      shard,
-      memory,
-      tmpDir: opts.tmpDir,
-      threads,
-      rangeThreads: ranged,
-      filter,
-      onProgress: job.onProgress,
-      onFinishProgress: job.onFinishProgress,
-      onError: job.onError,
-    }),
-  ).finally(() => job.stop());
+  const build: TbkBuildOptions = {
+    inputs: files,
+    maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
+    minGames: given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : 0,
+    split,
+    shard,
+    memory,
+    tmpDir: opts.tmpDir,
+    threads,
+    rangeThreads: ranged,
+    filter,
+  };
+  const callbacks = { onProgress: job.onProgress, onFinishProgress: job.onFinishProgress, onError: job.onError };
+  // A shard finishes on the thread that counted it: in a worker, so that Ctrl-C is not held
+  // until its book is written (bookJob.ts). A full build's finish is in its range workers.
+  const s = await bookErrors(() => (shard === undefined ? buildTbk(opts.output!, { ...build, ...callbacks }) : runBookJob({ kind: 'build', output: opts.output!, opts: build }, callbacks))).finally(() =>
+    job.stop(),
+  );
   if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames}`));
   printSummary(s, notes, job, opts.json, shard === undefined ? undefined : `shard ${shard.index}/${shard.count}`, opts.quiet ? 0 : ranged < threads ? 1 : 0);
 }
@@ -115,15 +116,14 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
     return;
   }
   const s = await bookErrors(() =>
-    addToTbk(book, {
-      inputs: files,
-      maxPly: intOption('--max-ply', opts.maxPly, 0),
-      memory: sizeOption('--memory', opts.memory),
-      tmpDir: opts.tmpDir,
-      filter,
-      onProgress: job.onProgress,
-      onError: job.onError,
-    }),
+    runBookJob(
+      {
+        kind: 'add',
+        path: book,
+        opts: { inputs: files, maxPly: intOption('--max-ply', opts.maxPly, 0), memory: sizeOption('--memory', opts.memory), tmpDir: opts.tmpDir, filter },
+      },
+      { onProgress: job.onProgress, onFinishProgress: job.onFinishProgress, onError: job.onError },
+    ),
   ).finally(() => job.stop());
   printSummary(s, s.notes, job, opts.json);
 }

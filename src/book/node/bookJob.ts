@@ -1,0 +1,93 @@
+/**
+ * A long book job (`book merge`, `book add`, a `--shard` build) run in a worker thread, so that
+ * the main thread stays free for a signal. Writing a book is seconds to minutes of synchronous
+ * work; on the main thread a Ctrl-C waited for the book to be written and renamed into place, and
+ * the run then exited 130 with the book there anyway. Here the main thread only relays progress
+ * and the worker's temporaries (tempFiles.ts setTempRelay): a signal removes those and ends the
+ * process at once, as it does for a full `book make` (whose finish already runs in workers,
+ * tbkRanges.ts), and the output is left as it was.
+ */
+import { Worker } from 'node:worker_threads';
+import type { PgnGameError } from '../../pgn/visitor.js';
+import { recordTempEvent, type TempEvent } from '../../node/tempFiles.js';
+import type { MakeOptions } from '../polyglot/make.js';
+import type { TbkMergeOptions, TbkMergeSummary } from './tbkCombine.js';
+import type { TbkBuildOptions, TbkBuildSummary } from './tbkBuild.js';
+import { reviveWorkerError } from './workDir.js';
+
+type Callbacks = 'onProgress' | 'onFinishProgress' | 'onError';
+type BuildOptions = Omit<TbkBuildOptions, Callbacks>;
+type MergeOptions = Omit<TbkMergeOptions, 'onProgress'>;
+
+/** The jobs, as plain data (they cross to the worker by structured clone). */
+export type BookJob =
+  | { kind: 'merge'; paths: string[]; output: string; opts: MergeOptions }
+  | { kind: 'mergeToBin'; paths: string[]; output: string; opts: MergeOptions & MakeOptions }
+  | { kind: 'add'; path: string; opts: BuildOptions }
+  | { kind: 'build'; output: string; opts: BuildOptions };
+
+export interface BookJobResults {
+  merge: TbkMergeSummary;
+  mergeToBin: { games: number; kept: number; bytes: number };
+  add: TbkBuildSummary & { notes: string[] };
+  build: TbkBuildSummary;
+}
+
+/** The callbacks of the job's options, called on the main thread. */
+export interface BookJobCallbacks {
+  onProgress?(...args: number[]): void;
+  onFinishProgress?(done: number, total: number, unit?: string): void;
+  onError?(e: PgnGameError): void;
+}
+
+/** What the worker says. */
+export type JobMessage =
+  | { kind: 'temp'; event: TempEvent }
+  | { kind: 'call'; name: Callbacks; args: unknown[] }
+  | { kind: 'done'; result: unknown }
+  | { kind: 'failed'; error: unknown };
+
+/** Runs `job` in a worker thread and resolves with its result; its errors are thrown here as the job's own. */
+export function runBookJob<J extends BookJob>(job: J, callbacks: BookJobCallbacks = {}): Promise<BookJobResults[J['kind']]> {
+  const inputs = job.kind === 'merge' || job.kind === 'mergeToBin' ? [] : job.opts.inputs;
+  const stdin = inputs.includes('-');
+  const worker = new Worker(new URL('./bookJobWorker.js', import.meta.url), { workerData: job, stdin });
+  if (stdin) process.stdin.pipe(worker.stdin!);
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (f: () => void): void => {
+      if (settled) return;
+      settled = true;
+      if (stdin) process.stdin.unpipe(worker.stdin!);
+      f();
+    };
+    worker.on('message', (m: JobMessage) => {
+      switch (m.kind) {
+        case 'temp':
+          recordTempEvent(m.event);
+          break;
+        case 'call':
+          (callbacks[m.name] as ((...a: unknown[]) => void) | undefined)?.(...m.args);
+          break;
+        case 'done':
+          settle(() => resolve(m.result as BookJobResults[J['kind']]));
+          break;
+        case 'failed':
+          settle(() => reject(reviveWorkerError(errorOf(m.error))));
+          break;
+      }
+    });
+    worker.on('error', (e) => settle(() => reject(reviveWorkerError(e))));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the book job's worker thread ended (exit code ${code}) without a result`))));
+  });
+}
+
+/** The worker's error (bookJobWorker.ts plainError) as an Error with its fields again. */
+function errorOf(x: unknown): unknown {
+  const p = x as { name?: unknown; message?: unknown; stack?: unknown; fields?: Record<string, unknown> } | null;
+  if (p === null || typeof p !== 'object' || typeof p.message !== 'string') return x;
+  const e = Object.assign(new Error(p.message), p.fields);
+  if (typeof p.name === 'string') e.name = p.name;
+  if (typeof p.stack === 'string') e.stack = p.stack;
+  return e;
+}

@@ -1,0 +1,49 @@
+/**
+ * Worker thread of a long book job (bookJob.ts): runs the job, passes its progress, broken games
+ * and temporaries to the main thread, and answers with its result or its error.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { setTempRelay } from '../../node/tempFiles.js';
+import type { BookJob, JobMessage } from './bookJob.js';
+import { buildTbk } from './tbkBuild.js';
+import { addToTbk, mergeTbk, mergeTbkToBin } from './tbkCombine.js';
+
+const port = parentPort!;
+const post = (m: JobMessage): void => port.postMessage(m);
+setTempRelay((event) => post({ kind: 'temp', event }));
+
+const job = workerData as BookJob;
+const callbacks = {
+  onProgress: (...args: unknown[]) => post({ kind: 'call', name: 'onProgress', args }),
+  onFinishProgress: (...args: unknown[]) => post({ kind: 'call', name: 'onFinishProgress', args }),
+  onError: (...args: unknown[]) => post({ kind: 'call', name: 'onError', args }),
+};
+
+async function run(): Promise<unknown> {
+  switch (job.kind) {
+    case 'merge':
+      return mergeTbk(job.paths, job.output, { ...job.opts, onProgress: callbacks.onProgress });
+    case 'mergeToBin':
+      return mergeTbkToBin(job.paths, job.output, { ...job.opts, onProgress: callbacks.onProgress });
+    case 'add':
+      return addToTbk(job.path, { ...job.opts, ...callbacks });
+    case 'build':
+      return buildTbk(job.output, { ...job.opts, ...callbacks });
+  }
+}
+
+/**
+ * An error as plain data: postMessage's structured clone keeps an Error's message and stack
+ * but not its own fields (a BookError's `code`, which the CLI turns into its message).
+ */
+function plainError(e: unknown): unknown {
+  if (!(e instanceof Error)) return e;
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) fields[k] = v;
+  return { name: e.name, message: e.message, stack: e.stack, fields };
+}
+
+run().then(
+  (result) => post({ kind: 'done', result }),
+  (error: unknown) => post({ kind: 'failed', error: plainError(error) }),
+);
