@@ -56,3 +56,25 @@ test('the journal keeps finished positions, drops a line cut short, refuses dama
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a file that is not a journal is refused, never overwritten; a directory is named', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-journal-'));
+  try {
+    // One line without a newline: not a header cut short, so another file given by mistake.
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'my repertoire notes: play the Najdorf');
+    assert.throws(() => AuditJournal.open(notes, { depth: 10 }), (e: Error) => e instanceof JournalError && /notes\.txt:1: not a tabiya audit journal/.test(e.message));
+    assert.equal(readFileSync(notes, 'utf8'), 'my repertoire notes: play the Najdorf');
+    writeFileSync(notes, '{"a":1}');
+    assert.throws(() => AuditJournal.open(notes, { depth: 10 }), /notes\.txt:1: not a tabiya audit journal/);
+    // A header cut short by a kill starts over, as before.
+    const torn = join(dir, 'torn.audit');
+    writeFileSync(torn, '{"format":"tabiya-audit-jour');
+    assert.equal(held(torn), 0);
+    assert.match(readFileSync(torn, 'utf8'), /^\{"format":"tabiya-audit-journal","version":1,"limits":\{"depth":10\}\}\n$/);
+    // A directory given as the journal: an error naming it.
+    assert.throws(() => AuditJournal.open(dir, { depth: 10 }), (e: Error) => e instanceof JournalError && e.message.startsWith(`${dir}: cannot read the journal: `));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

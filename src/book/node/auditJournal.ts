@@ -11,6 +11,7 @@
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ioReason } from './atomicWrite.js';
 import type { AuditLimits, PositionVerdict } from '../audit/verdict.js';
 
 const FORMAT = 'tabiya-audit-journal';
@@ -67,7 +68,7 @@ export class AuditJournal {
       }
     } catch (e) {
       if (e instanceof JournalError) throw e;
-      throw new JournalError(`${path}: cannot write the journal: ${(e as Error).message}`);
+      throw new JournalError(`${path}: cannot write the journal: ${ioReason(e)}`);
     }
     return journal;
   }
@@ -79,7 +80,7 @@ export class AuditJournal {
     try {
       this.write(JSON.stringify(record));
     } catch (e) {
-      throw new JournalError(`${this.path}: cannot write the journal: ${(e as Error).message}`);
+      throw new JournalError(`${this.path}: cannot write the journal: ${ioReason(e)}`);
     }
   }
 
@@ -103,7 +104,13 @@ export class AuditJournal {
  */
 export function readJournal(path: string): { limits: AuditLimits | undefined; done: Map<string, JournalRecord>; complete: number } {
   const done = new Map<string, JournalRecord>();
-  const lines = readFileSync(path, 'utf8').split('\n');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new JournalError(`${path}: cannot read the journal: ${ioReason(e)}`);
+  }
+  const lines = text.split('\n');
   let limits: AuditLimits | undefined;
   let complete = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -114,12 +121,16 @@ export function readJournal(path: string): { limits: AuditLimits | undefined; do
     try {
       value = JSON.parse(line);
     } catch {
-      // Only the last line can be cut short by a kill: it has no newline after it.
-      if (last) break;
+      // Only the last line can be cut short by a kill: it has no newline after it. A first line
+      // that is not the start of a journal header is another file, which a new journal would
+      // overwrite: refused.
+      if (last && (i > 0 || tornHeader(line))) break;
+      if (last) throw new JournalError(`${path}:1: not a tabiya audit journal`);
       throw new JournalError(`${path}:${i + 1}: damaged journal line (not JSON); delete the journal or give --fresh to start over`);
     }
     // Every write ends its line: a last line without one was cut short, even if it reads.
-    if (last) break;
+    if (last && (i > 0 || tornHeader(line))) break;
+    if (last) throw new JournalError(`${path}:1: not a tabiya audit journal`);
     if (i === 0) {
       const h = value as Partial<JournalHeader>;
       if (h.format !== FORMAT || h.version !== 1 || typeof h.limits !== 'object') throw new JournalError(`${path}:1: not a tabiya audit journal`);
@@ -146,4 +157,12 @@ function syncDirectory(path: string): void {
   } catch {
     // Some systems cannot open or sync a directory; the file's own data is synced anyway.
   }
+}
+
+/** The start of every journal's header line, as AuditJournal.open writes it. */
+const HEADER_START = `{"format":"${FORMAT}","version":1,"limits":{`;
+
+/** A first line without its newline that a kill may have cut from a journal header. */
+function tornHeader(line: string): boolean {
+  return HEADER_START.startsWith(line) || line.startsWith(HEADER_START);
 }
