@@ -161,6 +161,11 @@ test('an audit killed with SIGKILL resumes: finished positions are not searched 
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /searched 0 positions .*; \d+ were already in the journal/);
   assert.match(again.stdout, /^1\.e4 e5 2\.Nf3 Nc6 3\.Bc4 Nd4 4\.Nxe5 +4 +\d\.\d\d +Nxd4 +Qg5 Bxf7\+/m);
+  // --json changes stdout only: the notes still go to stderr (docs/cli.md), as without it.
+  const quietJson = tabiya([...AUDIT, '--journal', journal, '--json']);
+  assert.equal(quietJson.code, 0, quietJson.stderr);
+  assert.equal((JSON.parse(quietJson.stdout) as { searched: number }).searched, 0);
+  assert.match(quietJson.stderr, /positions already audited, not searched again/);
 });
 
 test('--mark forbids the flagged moves: probe shows the verdicts and the engine no longer plays them', async () => {

@@ -61,7 +61,8 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
   const minGames = intOption('--min-games', opts.minGames ?? '3', 1)!;
   const minWeight = intOption('--min-weight', opts.minWeight ?? '1', 0, 65535)!;
   const journal = opts.journal ?? `${file}.audit`;
-  const quiet = opts.quiet || opts.json;
+  // Progress and notes go to stderr with --json too (docs/cli.md): only --quiet silences them.
+  const quiet = opts.quiet === true;
   let bar: ReturnType<typeof startProgress> | undefined;
   let done = 0;
   let todo = 0;
