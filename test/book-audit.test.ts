@@ -16,6 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tbkBytes } from './support/tbk.js';
+import { positionFromFen } from '../src/notation/fen.js';
+import { parseSan } from '../src/notation/san.js';
+import { parseUci } from '../src/notation/uci.js';
+import { ServedBook } from '../src/serve/library.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
@@ -197,7 +201,28 @@ test('--mark forbids the flagged moves: probe shows the verdicts and the engine 
   // The engine: from the book as built it plays 4.Nxe5; from the marked book it does not.
   assert.equal(await engineMove(PLAIN), 'f3e5');
   assert.notEqual(await engineMove(BOOK), 'f3e5');
+  // A sound move forbidden by hand (as tabiya serve does) stays forbidden through the next
+  // --mark, and the one after: only the audit's own marks are lifted by an audit.
+  const served = await ServedBook.open('traps', BOOK);
+  const pos = unwrap(positionFromFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'));
+  for (const u of ['e2e4', 'e7e5', 'g1f3', 'b8c6']) pos.play(unwrap(parseUci(pos, u)));
+  const soundMove = sound[0]!;
+  served.editMove(pos, unwrap(parseSan(pos, soundMove.san)), { forbidden: true });
+  await served.close();
+  for (let i = 0; i < 2; i++) {
+    const again = json([...AUDIT, '--journal', 'full.audit', '--mark', '--quiet']);
+    assert.deepEqual(again.marked, { marked: r.movesChecked, forbidden: 3 });
+    const rows = json(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6']).moves as { san: string; forbidden: boolean; audit: { loss: number } | null }[];
+    const row = rows.find((m) => m.san === soundMove.san)!;
+    assert.equal(row.forbidden, true, `${soundMove.san} stays forbidden (mark ${i + 1})`);
+    assert.ok(row.audit !== null && row.audit.loss <= 100);
+  }
 });
+
+function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: Error }): T {
+  if (!r.ok) throw r.error;
+  return r.value;
+}
 
 /** The move `tabiya uci` plays after 1.e4 e5 2.Nf3 Nc6 3.Bc4 Nd4 with `book` as its book. */
 async function engineMove(book: string): Promise<string> {

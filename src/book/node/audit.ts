@@ -254,9 +254,12 @@ export async function runAudit(path: string, format: '.bin' | '.tbk', opts: Audi
  * Writes the verdicts into a version 2 `.tbk` (one crash-safe change of its notes): every
  * checked move gets its audit verdict and, where the engine's own games have not stored one,
  * its evaluation; flagged moves are forbidden, and a move the audit once forbade and now
- * clears is allowed again (a mark set by other means stays). Returns the moves forbidden.
+ * clears is allowed again. A mark set by hand (tabiya serve) stays. The notes do not say who
+ * set a mark, so the recorded verdict tells: the audit forbids only moves whose loss is above
+ * the margin, so a forbidden move recorded within `margin` was forbidden by hand. Returns the
+ * moves forbidden.
  */
-export function markBook(path: string, moves: readonly AuditedMove[]): { marked: number; forbidden: number } {
+export function markBook(path: string, moves: readonly AuditedMove[], margin: number): { marked: number; forbidden: number } {
   return changeNotes(
     path,
     (book) => {
@@ -268,7 +271,7 @@ export function markBook(path: string, moves: readonly AuditedMove[]): { marked:
         const best = parseUci(pos, a.verdict.best);
         if (!m.ok || !best.ok) continue;
         const note = book.notes.edit(pos.keyHi, pos.keyLo, m.value, pos.turn === 1);
-        const auditForbade = note.audit !== undefined && note.forbidden;
+        const auditForbade = note.forbidden && note.audit !== undefined && note.audit.loss > margin;
         note.audit = { loss: a.loss, best: best.value, depth: a.depth, refutation: a.refutation.join(' ') };
         // The engine's own games keep their mean evaluation (PostBook learning): left alone.
         if (note.dynWins + note.dynDraws + note.dynLosses === 0) {

@@ -101,7 +101,7 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
       process.off('SIGTERM', onSignal);
     }),
   );
-  const marked = opts.mark ? await bookErrors(() => markBook(file, result.moves)) : undefined;
+  const marked = opts.mark ? await bookErrors(() => markBook(file, result.moves, margin)) : undefined;
   const flagged = result.moves.filter((m) => m.flagged).map((m) => flaggedRow(m));
   const value = {
     book: file,
