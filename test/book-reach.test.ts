@@ -8,6 +8,7 @@
  * file is walked again).
  */
 import { test } from 'node:test';
+import { Chess } from 'chess.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -270,6 +271,15 @@ test('book reach on the CLI: .bin and .tbk, JSON and text, the nearest positions
     assert.ok(first.value > 0 && first.cooperation > 0 && first.cooperation <= 1);
     if (f.endsWith('.tbk')) assert.ok(first.games >= 1, 'a .tbk reports games at arrival');
     for (let i = 1; i < j.reachable.length; i++) assert.ok(j.reachable[i - 1].value >= j.reachable[i].value, 'best first');
+    // Each arrival is the position after the line, the game's move counters included (chess.js
+    // plays the line); the index's own board carries those of the book line that first met it.
+    for (const h of j.reachable as { san: string[]; fen: string }[]) {
+      const chess = new Chess(j.fen);
+      for (const san of h.san) chess.move(san);
+      const [board, turn, castling, , half, full] = chess.fen().split(' ');
+      const ours = h.fen.split(' ');
+      assert.deepEqual([ours[0], ours[1], ours[2], ours[4], ours[5]], [board, turn, castling, half, full], `${h.san.join(' ')}: ${h.fen}`);
+    }
   }
   const r = tabiya(['book', 'reach', 'small.bin', '--moves', 'a3 h6 Nf3']);
   assert.equal(r.code, 0, r.stderr);

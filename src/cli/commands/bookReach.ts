@@ -130,7 +130,7 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
         line: numbered(pos, san),
         san,
         uci: h.moves.map((m) => makeUci(m, c960)),
-        fen: makeFen(target),
+        fen: arrivalFen(pos, h.moves),
         key: keyToHex(target.keyHi, target.keyLo),
         ...(index.hasCounts ? { games: s.games, wins: s.wins, draws: s.draws, losses: s.losses } : {}),
         weight: s.weight,
@@ -218,3 +218,13 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
 }
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/**
+ * The position a line reaches, as FEN, with the game's own move counters: the index keeps the
+ * board of the first book line that met the position, whose counters are that line's.
+ */
+function arrivalFen(from: Position, moves: readonly number[]): string {
+  const p = from.clone();
+  for (const m of moves) p.play(m);
+  return makeFen(p);
+}
