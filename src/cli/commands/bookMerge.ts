@@ -42,5 +42,5 @@ export function bookMergeCommand(files: string[], opts: BookMergeCliOptions): vo
       `wrote ${opts.output}: ${stats.written} entries in ${seconds.toFixed(2)} s`,
     ];
     return lines.join('\n');
-  });
+  }, opts.output);
 }

@@ -77,6 +77,7 @@ export async function pgnCleanCommand(files: string[], opts: PgnCleanOptions): P
       opts.json,
       { games: summary.games, errors: summary.errors, written: cleaner.written, output: opts.output, seconds: summary.seconds, brokenGames: cleaner.broken },
       () => `${cleaner.written} games written to ${opts.output}; ${summary.errors} broken games dropped`,
+      opts.output,
     );
   } catch (e) {
     progress.stop();

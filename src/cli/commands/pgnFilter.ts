@@ -109,6 +109,7 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
           (summary.errors > 0 ? `; ${summary.errors} broken games skipped` : '')
         );
       },
+      opts.output,
     );
   } catch (e) {
     progress.stop();

@@ -81,5 +81,6 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
       `           ${c.resolved} changed by the quiescence search; left out: ${c.inCheck} in check, ${c.mate} mate in sight, ${c.fewPieces} under ${minPieces} pieces, ${c.duplicates} duplicates`,
       `time       ${seconds.toFixed(1)} s`,
     ].join('\n'),
+    opts.output,
   );
 }

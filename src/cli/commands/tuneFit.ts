@@ -145,7 +145,7 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
       `validation loss  ${f6(result.start.validation)} -> ${f6(result.end.validation)}${gain(result.start.validation, result.end.validation)}`,
       `written          ${opts.output}${opts.plot ? `, ${opts.plot}` : ''}`,
     ].join('\n');
-  });
+  }, opts.output);
 }
 
 function curveLine(p: CurvePoint): string {

@@ -144,6 +144,7 @@ export async function tuneLabelCommand(file: string, opts: TuneLabelOptions): Pr
         `written  ${opts.output}`,
         `time     ${seconds.toFixed(1)} s, ${rate.toFixed(1)} positions/s`,
       ].join('\n'),
+    opts.output,
   );
 }
 
