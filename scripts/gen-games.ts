@@ -16,6 +16,7 @@
  *   --players P        size of the player pool (default N / 25, at least 1000)
  *   --level L          zstd or gzip level (default 3 for zstd, 6 for gzip)
  */
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -93,11 +94,25 @@ const options: GeneratorOptions = {
 const playerCount = Math.floor(number('players', values.players ?? String(Math.max(1000, Math.ceil(games / 25))), 2, 1e7));
 const level = values.level === undefined ? undefined : Math.floor(number('level', values.level, 1, 19));
 
+// The inputs are checked before the output is opened, so that a missing one is said as such
+// (not a stack trace) and leaves no temporary file behind.
+for (const [name, path, kind] of [['source', values.source, 'file'], ['openings', values.openings, 'directory']] as const) {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st === undefined) fail(`--${name}: ${path}: no such ${kind}${path.startsWith(SHARED) ? ' (the default needs ../shared/data beside the repository; give --' + name + ')' : ''}`);
+  if (kind === 'file' ? !st.isFile() : !st.isDirectory()) fail(`--${name}: ${path} is not a ${kind}`);
+}
+
 const log = (s: string): void => void process.stderr.write(`gen-games: ${s}\n`);
-const sink = openSink(out, level);
 const t0 = performance.now();
 const openings = loadOpenings(values.openings);
-const corpus = await buildCorpus(values.source, openings);
+const sink = openSink(out, level);
+let corpus: Corpus;
+try {
+  corpus = await buildCorpus(values.source, openings);
+} catch (e) {
+  sink.abort();
+  throw e;
+}
 const t1 = performance.now();
 log(`${corpus.games} source games, ${corpus.moveStart.length - corpus.games} plies, ${corpus.groupStart.length - 1} indexed positions, read in ${((t1 - t0) / 1000).toFixed(1)} s`);
 

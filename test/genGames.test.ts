@@ -223,3 +223,18 @@ test('bad arguments: a message and the usage, exit 2; --help prints the usage', 
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^usage: npm run gen:games -- --games N --out FILE/);
 });
+
+test('a missing --source or --openings is said as such, exit 2, and leaves no temporary file', () => {
+  const out = join(dir, 'missing-input.pgn');
+  for (const [args, message] of [
+    [['--source', join(dir, 'nope.pgn.gz')], /--source: .*nope\.pgn\.gz: no such file/],
+    [['--openings', join(dir, 'no-openings')], /--openings: .*no-openings: no such directory/],
+    [['--openings', SOURCE], /--openings: .* is not a directory/],
+  ] as const) {
+    const r = spawnSync(process.execPath, [GEN, '--games', '10', '--out', out, '--source', SOURCE, ...args], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('missing-input')), [], 'no output, no temporary file');
+  }
+});
