@@ -113,3 +113,26 @@ test('pgn clean: standard re-export of valid games, broken ones listed', () => {
   const sans = (t: string): string[][] => readGames(t).games.map((g) => g.moves.map((n) => n.san));
   assert.deepEqual(sans(games[1]!), sans(raw[2]!));
 });
+
+test('pgn filter and clean list the first --errors N broken games (default 20), then one line for the rest', () => {
+  const input = join(dir, 'many-broken.pgn');
+  const broken = Array.from({ length: 25 }, (_, i) => `[Event "b${i + 1}"]\n\n1. e4 e5 2. Ke3 *\n`);
+  writeFileSync(input, `${raw[0]}\n\n${broken.join('\n')}`);
+  for (const [command, verb] of [['filter', 'skipped'], ['clean', 'dropped']] as const) {
+    const lines = (r: { stderr: string }): string[] => r.stderr.split('\n').filter((l) => l.startsWith(verb));
+    let r = tabiya('pgn', command, input, '-o', join(dir, `${command}-out.pgn`), '--force');
+    assert.equal(r.status, 0, r.stderr);
+    let listed = lines(r);
+    assert.equal(listed.length, 21, r.stderr);
+    assert.match(listed[0]!, new RegExp(`^${verb}: .*many-broken\\.pgn:\\d+:\\d+: game 2: illegal-move: illegal move 2\\. Ke3`));
+    assert.equal(listed[20], `${verb} 5 more broken games (--errors N lists more)`);
+    r = tabiya('pgn', command, input, '-o', join(dir, `${command}-out.pgn`), '--force', '--errors', '30');
+    listed = lines(r);
+    assert.equal(listed.length, 25);
+    assert.ok(listed.every((l) => l.startsWith(`${verb}: `)));
+    // --json keeps stderr free of the list and gives the broken games in the report.
+    r = tabiya('pgn', command, input, '-o', join(dir, `${command}-out.pgn`), '--force', '--json', '--quiet');
+    assert.equal(lines(r).length, 0);
+    assert.equal((r.json.brokenGames as unknown[]).length, 25);
+  }
+});

@@ -107,6 +107,7 @@ export function registerCommands(program: Command): void {
     .option('--date-to <date>', 'played on or before YYYY[.MM[.DD]]')
     .option('--tag <Name=value>', 'tag equals value (repeatable: all)', collect)
     .option('--dedupe', 'keep only the first of identical games (same start, main line and result)')
+    .option('--errors <n>', 'broken games to list on stderr', '20')
     .option('--quiet', 'no progress, no list of skipped games')
     .option('--json', 'print one JSON object')
     .action(async (files, opts) => (await import('./commands/pgnFilter.js')).pgnFilterCommand(files, opts));
@@ -116,6 +117,7 @@ export function registerCommands(program: Command): void {
     .argument('<files...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
     .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--errors <n>', 'broken games to list on stderr', '20')
     .option('--quiet', 'no progress, no list of dropped games')
     .option('--json', 'print one JSON object')
     .action(async (files, opts) => (await import('./commands/pgnClean.js')).pgnCleanCommand(files, opts));

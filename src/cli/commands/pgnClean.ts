@@ -10,7 +10,7 @@ import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { writeGame } from '../../pgn/writer.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { report } from '../output.js';
-import { OutputFile, checkInputs, checkRead, formatError, progressOf } from './pgnCommon.js';
+import { ErrorLister, OutputFile, checkInputs, checkRead, progressOf } from './pgnCommon.js';
 
 /** Broken games listed in --json (all are counted). */
 const MAX_LISTED = 1000;
@@ -20,6 +20,7 @@ export interface PgnCleanOptions {
   json?: boolean;
   quiet?: boolean;
   force?: boolean;
+  errors?: string;
 }
 
 /** Collects tags and the main line as standard SAN, and writes each game when it ends. */
@@ -31,7 +32,7 @@ class Cleaner implements PgnVisitor {
 
   constructor(
     private readonly out: OutputFile,
-    private readonly echo: boolean,
+    private readonly lister: ErrorLister,
   ) {}
 
   beginGame(): void {
@@ -58,7 +59,7 @@ class Cleaner implements PgnVisitor {
 
   error(e: PgnGameError): void {
     if (this.broken.length < MAX_LISTED) this.broken.push(e);
-    if (this.echo) process.stderr.write(`dropped: ${formatError(e)}\n`);
+    this.lister.add(e);
   }
 }
 
@@ -66,17 +67,19 @@ export async function pgnCleanCommand(files: string[], opts: PgnCleanOptions): P
   checkInputs(files);
   checkOutputs([{ path: opts.output, kind: 'pgn' }], files, { force: opts.force });
   const out = new OutputFile(opts.output);
-  const cleaner = new Cleaner(out, !opts.quiet && !opts.json);
+  const lister = new ErrorLister('dropped', opts.errors, !opts.quiet && !opts.json);
+  const cleaner = new Cleaner(out, lister);
   const progress = progressOf('pgn clean', opts.quiet);
   try {
     const summary = await readPgn(files, cleaner, { onProgress: progress.onProgress });
     progress.stop();
+    lister.end();
     checkRead(summary, opts.output);
     out.close();
     report(
       opts.json,
       { games: summary.games, errors: summary.errors, written: cleaner.written, output: opts.output, seconds: summary.seconds, brokenGames: cleaner.broken },
-      () => `${cleaner.written} games written to ${opts.output}; ${summary.errors} broken games dropped`,
+      () => `${cleaner.written} game${cleaner.written === 1 ? '' : 's'} written to ${opts.output}; ${summary.errors} broken game${summary.errors === 1 ? '' : 's'} dropped`,
       opts.output,
     );
   } catch (e) {

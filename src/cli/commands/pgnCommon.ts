@@ -7,7 +7,7 @@ import { startProgress } from '../../node/progress.js';
 import { textInputProblem } from '../../node/textFile.js';
 import type { PgnProgress, PgnReadSummary } from '../../pgn/reader.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
-import { CliError } from '../errors.js';
+import { CliError, intOption } from '../errors.js';
 
 /**
  * Refuses, before anything is read or written, inputs that cannot be PGN: a missing file, a
@@ -56,6 +56,33 @@ export function progressOf(label: string, quiet: boolean | undefined): { onProgr
 
 export function formatError(e: PgnGameError): string {
   return `${e.file}:${e.line}:${e.column}: game ${e.game}: ${e.kind}: ${e.message}`;
+}
+
+/**
+ * Broken games on stderr: the first `--errors N` (default 20) as `verb: file:line:column: …`,
+ * then one line for the rest, so a dump with thousands of broken games does not drown the
+ * terminal (the JSON report lists them apart).
+ */
+export class ErrorLister {
+  private count = 0;
+  private readonly listed: number;
+
+  constructor(
+    private readonly verb: string,
+    errors: string | undefined,
+    private readonly on: boolean,
+  ) {
+    this.listed = intOption('--errors', errors ?? '20', 0)!;
+  }
+
+  add(e: PgnGameError): void {
+    if (++this.count <= this.listed && this.on) process.stderr.write(`${this.verb}: ${formatError(e)}\n`);
+  }
+
+  /** The line for the broken games not listed. */
+  end(): void {
+    if (this.count > this.listed && this.on) process.stderr.write(`${this.verb} ${this.count - this.listed} more broken games (--errors N lists more)\n`);
+  }
 }
 
 /** Buffers output in large writes to an atomic file (atomicWrite.ts; '-' writes to stdout). */

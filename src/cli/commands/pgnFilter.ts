@@ -10,10 +10,11 @@ import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError, intOption } from '../errors.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { report } from '../output.js';
-import { OutputFile, checkInputs, checkRead, formatError, progressOf } from './pgnCommon.js';
+import { ErrorLister, OutputFile, checkInputs, checkRead, progressOf } from './pgnCommon.js';
 
 export interface PgnFilterCliOptions {
   output: string;
+  errors?: string;
   minElo?: string;
   player?: string[];
   result?: string[];
@@ -78,6 +79,7 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
   const out = new OutputFile(opts.output);
   const errors: PgnGameError[] = [];
   const progress = progressOf('pgn filter', opts.quiet);
+  const lister = new ErrorLister('skipped', opts.errors, !opts.quiet && !opts.json);
   let written = 0;
   try {
     const summary = await readPgn(
@@ -90,12 +92,13 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
         },
         error(e) {
           if (errors.length < MAX_LISTED) errors.push(e);
-          if (!opts.quiet && !opts.json) process.stderr.write(`skipped: ${formatError(e)}\n`);
+          lister.add(e);
         },
       }),
       { onProgress: progress.onProgress },
     );
     progress.stop();
+    lister.end();
     checkRead(summary, opts.output);
     out.close();
     report(
