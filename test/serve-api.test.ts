@@ -532,6 +532,8 @@ test('with no book named, serve builds the bundled book once, says so, and serve
   const same = tabiya(['book', 'make', join(repo, 'data/masters-2550.pgn.gz'), '-o', join(tmp, 'default.bin'), '--max-ply', '30', '--min-games', '5', '--quiet']);
   assert.equal(same.code, 0, same.stderr);
   assert.deepEqual(readFileSync(book), readFileSync(join(tmp, 'default.bin')));
+  // The copy in git (a fresh clone serves it without building) is that book too.
+  assert.deepEqual(readFileSync(join(repo, 'data/tabiya.bin')), readFileSync(book), 'data/tabiya.bin is the book its games and options make');
   // The second start serves the book it finds.
   const mtime = statSync(book).mtimeMs;
   const second = await start();

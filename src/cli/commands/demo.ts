@@ -53,7 +53,7 @@ export async function demoCommand(opts: DemoOptions): Promise<void> {
   }
   await book.close();
   report(opts.json, { book: summary, options: DEFAULT_BOOK_OPTIONS, positions: shown }, () => {
-    const lines = [`default book from ${DEFAULT_GAMES}`, `(max ply ${DEFAULT_BOOK_OPTIONS.maxPly}, min game ${DEFAULT_BOOK_OPTIONS.minGame})`, formatSummary(summary)];
+    const lines = [`default book from ${DEFAULT_GAMES}`, `(--max-ply ${DEFAULT_BOOK_OPTIONS.maxPly} --min-games ${DEFAULT_BOOK_OPTIONS.minGame})`, formatSummary(summary)];
     for (const s of shown) {
       lines.push('', `book moves, ${s.line}:`);
       for (const m of s.moves) lines.push(`  ${m.san.padEnd(6)} ${String(m.weight).padStart(6)}  ${m.share.toFixed(1).padStart(5)}%`);
