@@ -155,6 +155,9 @@ export function readHeader(head: Uint8Array, fileSize: number): RichHeader | str
   }
   const v = new DataView(head.buffer, head.byteOffset, HEADER_SIZE);
   const version = v.getUint16(8);
+  if (head[8] === 2 && head[9] === 0) {
+    return 'a version 2 .tbk book, which this reader (version 1) cannot read: open it with TbkBook.open, or openAnyRichBook for a file';
+  }
   if (version !== TBK_VERSION) return `unsupported .tbk version ${version} (this program reads version ${TBK_VERSION})`;
   if (v.getUint16(10) !== HEADER_SIZE || v.getUint16(12) !== ENTRY_SIZE) return 'unsupported header or entry size';
   const metaLength = v.getUint32(28);

@@ -11,6 +11,8 @@
 export { USER_UNSET, type RichMove } from './types.js';
 export { TBK_MAGIC, TBK_VERSION, HEADER_SIZE, ENTRY_SIZE, FLAG_EXACT, FLAG_IMPORTED, FLAG_MERGED, crc32, bookChecksum, exportKind, type Crc32, type RichHeader } from './format.js';
 export { RichBook, memorySource, decodeEntry, type ByteSource, type RichEntry } from './reader.js';
+export { TbkBook } from './tbkBook.js';
+export type { BookEntry } from './bookMoves.js';
 export { RichTable } from './table.js';
 export { encodeBook, hasData, type BookInfo } from './writer.js';
 export { loadTable } from './load.js';
