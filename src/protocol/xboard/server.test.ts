@@ -166,6 +166,20 @@ test('numeric arguments: a bad one is answered "Error (bad argument: …): COMMA
   assert.deepEqual(host.configs.slice(configs), [{ hashMB: 8192 }, { skillLevel: 5 }, { ownBook: true }]);
 });
 
+test('level MPS: moves to go count from the start position of the game, not from the FEN move number', () => {
+  const { host, send } = scripted();
+  // A position set up at move 39: the 40-move period starts here, as XBoard and cutechess count
+  // it (until 2026-12-06 the engine took the FEN's number and planned for 2 moves to go).
+  send('new', 'force', 'level 40 5 0', 'setboard r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 39', 'time 30000', 'otim 30000', 'go');
+  assert.equal(host.gos[0]!.limits.movestogo, 40);
+  // Black to move first: after its move and White's, Black has 39 to go.
+  send('new', 'force', 'setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 25', 'usermove e7e5', 'usermove g1f3', 'go');
+  assert.equal(host.gos[1]!.limits.movestogo, 39);
+  // From the start position the count is the game's move number, book moves included.
+  send('new', 'force', 'usermove e2e4', 'usermove e7e5', 'go');
+  assert.equal(host.gos[2]!.limits.movestogo, 39);
+});
+
 test('BookThreshold: offered under the new name; option BookTreshold (the old spelling) still sets it', () => {
   const { host, send } = scripted();
   const features = send('protover 2')[0]!;

@@ -481,7 +481,10 @@ export class XboardServer {
     l.winc = this.incMs;
     l.binc = this.incMs;
     if (this.mps > 0) {
-      const played = Math.floor((this.pos.fullmoves - 1) % this.mps);
+      // The period counts the moves of this game, as XBoard and cutechess count them: from the
+      // position of \`new\` or \`setboard\`, whatever move number its FEN gives. The side to move
+      // has made half the plies since then, rounded down (it moved first when they are even).
+      const played = Math.floor(this.moves.length / 2) % this.mps;
       l.movestogo = this.mps - played;
     }
     return l;
