@@ -32,6 +32,20 @@ export class Clock {
     return this.timeLeft + this.tc.marginMs;
   }
 
+  /**
+   * Books an opening move: untimed, but one of the period's moves, as cutechess counts it
+   * (ChessPlayer::makeBookMove: TimeControl::update without the increment). An xboard engine
+   * counts the game's moves for `level`, so a period that left them out would not match its own.
+   */
+  bookMove(): void {
+    if (this.tc.moves <= 0 || this.tc.movetimeMs > 0) return;
+    this.movesLeft--;
+    if (this.movesLeft <= 0) {
+      this.movesLeft = this.tc.moves;
+      this.timeLeft += this.tc.baseMs;
+    }
+  }
+
   /** Books a move that took `elapsed` ms; false when it overstepped the time (a forfeit). */
   spend(elapsed: number): boolean {
     this.lastMs = elapsed;

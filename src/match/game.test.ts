@@ -54,6 +54,21 @@ test('opening moves are played as book moves and reach the engines', async () =>
   assert.equal(rec.moves[3]!.book, false);
 });
 
+test('opening moves count towards a moves/time period, as in cutechess', async () => {
+  // 10 moves in 60 s after e4 c5 Nf3: White has played 2 of its 10, Black 1 (cutechess's
+  // makeBookMove counts them; an xboard engine counts the game's moves for `level` too).
+  const lines: string[][] = [[], []];
+  const opening: Opening = { fen: STARTING_FEN, moves: ['e2e4', 'c7c5', 'g1f3'], source: 'book' };
+  const tc = { infinite: false, moves: 10, baseMs: 60_000 };
+  await game({ goLine: (l) => lines[0]!.push(l) }, { goLine: (l) => lines[1]!.push(l) }, { opening, tc });
+  const togo = (l: string | undefined): number => Number(/movestogo (\d+)/.exec(l ?? '')?.[1]);
+  assert.equal(togo(lines[1]![0]), 9);
+  assert.equal(togo(lines[0]![0]), 8);
+  // White's period rolls over after 8 moves of its own, Black's after 9.
+  assert.equal(togo(lines[0]![8]), 10);
+  assert.equal(togo(lines[1]![9]), 10);
+});
+
 test('an opening move that would end the game is not played', async () => {
   // Fool's mate: the last opening move mates, so the game starts before it.
   const opening: Opening = { fen: STARTING_FEN, moves: ['f2f3', 'e7e5', 'g2g4', 'd8h4'], source: 'fool' };

@@ -146,6 +146,8 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
   players.forEach((p, color) => (p.client.onNotice = (notice) => notices.push({ color, notice })));
   // Opening moves reach xboard engines with the first search.
   const clocks = [new Clock(setup.white.spec.tc), new Clock(setup.black.spec.tc)] as const;
+  // Opening moves count towards a moves/time period (cutechess does; an xboard engine counts them).
+  for (const [i, m] of moves.entries()) if (m.book) clocks[(pos.turn + moves.length - i) % 2]!.bookMove();
   const adjudicator = new Adjudicator(setup.rules);
 
   for (;;) {

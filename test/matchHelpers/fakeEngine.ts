@@ -25,6 +25,8 @@ export type Act =
 export interface FakeScript {
   /** Behaviour per search; default: a legal move at once. */
   go?(n: number, pos: Position): Act;
+  /** UCI: each `go` line as the runner wrote it. */
+  goLine?(line: string): void;
   /** Never answer `uci`. */
   mute?: boolean;
   /** Speak xboard (CECP v2 with ping, setboard, usermove) instead of UCI. */
@@ -86,6 +88,7 @@ export class FakeTransport implements EngineTransport {
         return;
       }
       case 'go': {
+        this.script.goLine?.(line);
         const act = this.script.go?.(++this.searches, this.pos) ?? { do: 'move' };
         const mv = makeUci(pickMove(this.pos), false);
         switch (act.do) {
