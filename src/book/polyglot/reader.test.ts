@@ -6,7 +6,7 @@ import { unwrap } from '../../core/result.js';
 import { positionFromFen, STARTING_FEN } from '../../notation/fen.js';
 import { parseUci } from '../../notation/uci.js';
 import { encodeMove } from './format.js';
-import { PolyglotReader, sniffNonBook } from './reader.js';
+import { PolyglotReader, sizeError, sniffNonBook } from './reader.js';
 import { BookError, seededRandom, type BookMove } from './select.js';
 import { encodeBook } from './writer.js';
 
@@ -127,4 +127,13 @@ test('unsorted files and files that are not books are refused with the file name
   assert.ok(!pgn.ok && pgn.error.code === 'ERR_BOOK_NOT_A_BOOK' && /main\.pgn: .*PGN/.test(pgn.error.message));
   assert.match(sniffNonBook(Uint8Array.from([0x1f, 0x8b, 8, 0])) ?? '', /gzip/);
   assert.equal(sniffNonBook(full), undefined);
+});
+
+test('sizeError: a file shorter than one entry is said to be so, not "after entry -1"', () => {
+  const text = new TextEncoder().encode('hello\n');
+  assert.equal(
+    sizeError('t.bin', text.length, text)?.message,
+    't.bin: size 6 is not a multiple of 16: a Polyglot book is whole 16-byte entries, so the file is truncated or damaged (not even one entry)',
+  );
+  assert.match(sizeError('s.bin', 603, new Uint8Array(16))!.message, /\(11 bytes after entry 36\)$/);
 });

@@ -142,7 +142,7 @@ export function sizeError(name: string, size: number, head: Uint8Array): BookErr
     notABookError(name, head) ??
     new BookError(
       'ERR_BOOK_SIZE',
-      `${name}: size ${size} is not a multiple of 16: a Polyglot book is whole 16-byte entries, so the file is truncated or damaged (${partial} byte${partial > 1 ? 's' : ''} after entry ${(size - partial) / ENTRY_SIZE - 1})`,
+      `${name}: size ${size} is not a multiple of 16: a Polyglot book is whole 16-byte entries, so the file is truncated or damaged (${size < ENTRY_SIZE ? 'not even one entry' : `${partial} byte${partial > 1 ? 's' : ''} after entry ${(size - partial) / ENTRY_SIZE - 1}`})`,
       name,
       size - partial,
     )
