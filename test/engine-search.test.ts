@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
+import { legalMoves } from '../src/core/movegen.js';
 import { BENCH_POSITIONS } from '../src/engine/bench.js';
 import type { BookProbe } from '../src/engine/bookProbe.js';
 import { Engine, type SearchInfo } from '../src/engine/engine.js';
@@ -176,5 +177,26 @@ test('engine: stop and ponderhit from another thread', async () => {
   assert.ok(afterHit >= 189 && afterHit < 1500, `the 200 ms search ended ${afterHit} ms after the ponderhit`);
   assert.ok(infos.length >= 5, `${infos.length} info lines`);
   assert.ok(infos.every((i, k) => i.pv.length > 0 && (k === 0 || i.depth >= infos[k - 1]!.depth)));
+  await new Promise((res) => hitter.worker.once('exit', res));
+});
+
+test('engine: pondering on a book position answers the book move at the ponderhit, without a search', async () => {
+  const signals = new Int32Array(new SharedArrayBuffer(SIG_SIZE * 4));
+  const engine = new Engine({ hashMB: 8, signals, wasm: wasmCoreModule() });
+  engine.setPosition(BENCH_POSITIONS[1]);
+  engine.go({ depth: 3 }); // warm up before timing
+  const move = legalMoves(engine.pos)[0]!;
+  engine.book = { choose: () => move, avoided: () => [], knowsWell: () => false } as unknown as BookProbe;
+  engine.settings.ownBook = true;
+  Atomics.store(signals, SIG_STOP, 0);
+  Atomics.store(signals, SIG_PONDER, 1);
+  const hitter = signalLater(signals, SIG_PONDER, 0, 300);
+  await new Promise((res) => hitter.worker.once('online', res));
+  const r = engine.go({ ponder: true, wtime: 60_000, btime: 60_000 });
+  const afterHit = Date.now() - hitter.when[0]!;
+  assert.ok(hitter.when[0]! > 0, 'no answer before the ponderhit');
+  assert.deepEqual([r.bestMove, r.reason], [move, 'book']);
+  // Until 2026-12-06 the ponder search went on after the ponderhit, on the clock (3.3 s of 60 s).
+  assert.ok(afterHit < 200, `answered ${afterHit} ms after the ponderhit`);
   await new Promise((res) => hitter.worker.once('exit', res));
 });

@@ -27,7 +27,7 @@ import { type BookProbe } from './bookProbe.js';
 import { BookReturn, type ReturnPlan } from './bookReturn.js';
 import { type GoLimits } from './limits.js';
 import type { SearchInfo, SearchResult } from './searchResult.js';
-import { SIG_PONDER, SIG_SIZE, SIG_STOP } from './signals.js';
+import { SIG_GEN, SIG_PONDER, SIG_SIZE, SIG_STOP, waitForStopSignal } from './signals.js';
 import { applySkill, type SkillSettings } from './skill.js';
 import { planTime } from './timeman.js';
 import { WasmCore } from './wasm/core.js';
@@ -225,9 +225,12 @@ export class Engine {
       Atomics.store(this.signals, SIG_PONDER, limits.ponder ? 1 : 0);
     }
     const s = this.settings;
-    if (s.ownBook && this.book && !limits.infinite && !limits.ponder && (s.bookDepth === 0 || this.gamePly < s.bookDepth)) {
+    if (s.ownBook && this.book && !limits.infinite && (s.bookDepth === 0 || this.gamePly < s.bookDepth)) {
       const m = this.book.choose(this.pos, limits.searchmoves);
       if (m !== 0) {
+        // Pondering on a book position: the book move is the answer, at the ponderhit (or stop)
+        // that UCI requires before it, not a search on the clock after it.
+        if (limits.ponder) waitForStopSignal(this.signals, Atomics.load(this.signals, SIG_GEN), limits);
         this.lastCore = 'none';
         if (this.threadCount > 1) this.stop();
         return { bestMove: m, ponderMove: 0, score: 0, depth: 0, seldepth: 0, nodes: 0, time: 0, pv: [m], reason: 'book' };
