@@ -110,3 +110,22 @@ test('xboard: a damaged book is reported with telluser, bk says why, the engine 
   assert.ok(LEGAL_FROM_START.has(move), `${move} is a legal move`);
   assert.equal(await e.quit(), 0);
 });
+
+test('uci: commands piped at start-up are answered in their order: the bad book\'s message before the readyok after it', { timeout: 60000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-uci-order-'));
+  const e = new EngineProcess('uci');
+  t.after(() => {
+    e.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const text = join(dir, 'text.bin');
+  writeFileSync(text, 'not a book\n');
+  // All at once, before the search thread has started: a go follows the isready at once.
+  for (const line of ['uci', 'setoption name OwnBook value true', `setoption name BookFile value ${text}`, 'isready', 'position startpos', 'go depth 3']) e.send(line);
+  await e.expect(/^bestmove /);
+  const said = e.lines.map((l) => l.text).filter((l) => /^(info string|readyok|bestmove)/.test(l));
+  assert.match(said[0]!, /^info string .*text\.bin: .*playing without a book$/);
+  assert.equal(said[1], 'readyok');
+  assert.match(said[2]!, /^bestmove /);
+  assert.equal(await e.quit(), 0);
+});

@@ -65,9 +65,6 @@ export class WorkerHost implements EngineHost {
   onFatal?: (message: string) => void;
   /** Configuration errors (a bad book file), to report to the user. */
   onError?: (message: string) => void;
-  /** The main worker has loaded and built its tables; callbacks waiting for that. */
-  private ready = false;
-  private readyWaiters: (() => void)[] = [];
   /** Per worker, callbacks waiting for it to work through the messages posted before them. */
   private syncWaiters: (() => void)[][] = [];
   /** Games handed to book learning and not yet written; close waits for them. */
@@ -108,11 +105,7 @@ export class WorkerHost implements EngineHost {
   }
 
   private received(r: WorkerReply): void {
-    if (r.type === 'ready') {
-      this.ready = true;
-      for (const cb of this.readyWaiters.splice(0)) this.whenReady(cb);
-      return;
-    }
+    if (r.type === 'ready') return;
     if (r.type === 'error') {
       this.onError?.(r.message);
       return;
@@ -225,11 +218,13 @@ export class WorkerHost implements EngineHost {
   /**
    * isready / ping: during a search at once; otherwise once every search thread has done what
    * was posted before (started, its core made, a new hash table allocated and emptied, a book
-   * or parameters loaded), so a `go` after `readyok` does not pay for them on its clock.
+   * or parameters loaded), so a `go` after `readyok` does not pay for them on its clock. A
+   * thread not started yet gets the request too: it reads its messages, in order, only once it
+   * has made its core (engineWorker.ts), so the answer comes after a book's error message, as
+   * the commands came, even when a `go` follows at once.
    */
   whenReady(cb: () => void): void {
-    if (!this.ready) this.readyWaiters.push(cb);
-    else if (this.running !== 0) cb();
+    if (this.running !== 0) cb();
     else {
       let left = this.workers.length;
       const done = (): void => {
