@@ -49,7 +49,7 @@ test('tabiya in a browser bundle: the root through its "browser" condition, and 
   const node = await import('tabiya');
   const browser = await import('tabiya/browser');
   for (const name of Object.keys(browser)) assert.ok(name in node, `${name} is in the Node root too`);
-  for (const name of ['openBook', 'readPgn', 'makeBook', 'openAnyRichBook']) assert.ok(name in node && !(name in browser), name);
+  for (const name of ['openBook', 'readPgn', 'makeBook', 'openAnyRichBook', 'spawnEngine']) assert.ok(name in node && !(name in browser), name);
 });
 
 test('the documented browser snippets bundle, and the README example runs from its bundle', async () => {
