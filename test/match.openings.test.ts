@@ -95,3 +95,18 @@ test('unusable opening files stop the match before it starts, naming the file', 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--openings policy=: default, encounter and a two-engine round are the schedule\'s rule; round in a round-robin is refused before it starts', { timeout: 60_000 }, async () => {
+  const epd = join(DATA, 'books/2moves_v1.epd.gz');
+  for (const policy of ['default', 'encounter', 'round']) {
+    const run = await runCli(['match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--games', '2', '--repeat', '--openings', `file=${epd}`, `policy=${policy}`], { timeoutMs: 20_000 });
+    assert.equal(run.code, 0, `${policy}: ${run.stdout}${run.stderr}`);
+  }
+  const three = await runCli(['match', ...instant('A'), ...instant('B'), ...instant('C'), '--each', 'tc=5+0.05', '--games', '2', '--openings', `file=${epd}`, 'policy=round'], { timeoutMs: 20_000 });
+  assert.equal(three.code, 2, three.stdout + three.stderr);
+  assert.match(three.stderr, /policy=round .* is not supported: each encounter gets its own openings/);
+  assert.doesNotMatch(three.stdout, /Started game/);
+  const bad = await runCli(['match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--openings', `file=${epd}`, 'policy=sometimes'], { timeoutMs: 20_000 });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /policy=sometimes is not default, encounter or round/);
+});

@@ -211,6 +211,13 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   // The schedule is built in memory, one object a game: a typo of a few digits must not exhaust it.
   const planned = encounters({ players: engines.length, tournament: a.tournament as TournamentKind, seeds: a.seeds }).length * a.games * a.rounds;
   if (planned > MAX_GAMES) fail(`${planned.toLocaleString('en-US')} games planned; a match plays at most ${MAX_GAMES.toLocaleString('en-US')} (lower --games or --rounds)`);
+  // cutechess's policy=default and encounter, and a single encounter's policy=round (fastchess
+  // knows only round), are this schedule: a new opening for each repeat group of an encounter.
+  // With more encounters, round (every encounter of a round on one opening) is not: refused.
+  const policy = a.openings?.get('policy');
+  if (policy === 'round' && encounters({ players: engines.length, tournament: a.tournament as TournamentKind, seeds: a.seeds }).length > 1) {
+    fail('--openings: policy=round (one opening for every encounter of a round) is not supported: each encounter gets its own openings (policy=default); with two engines the two are the same');
+  }
   const openings = a.openings ? loadOpenings(a.openings, seed, warn, 'match') : undefined;
   const schedule = buildSchedule({
     players: engines.length,
