@@ -1,9 +1,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatRate, startProgress } from './progress.js';
+import { bytes, formatRate, startProgress } from './progress.js';
 
-test('rates keep their meaning from millions a second down to a game every few seconds', () => {
+test('rates keep their meaning from millions a second down to a game every few seconds; bytes read as kB, MB, GB', () => {
   assert.deepEqual([2.5e6, 12345, 123.4, 12.34, 2.5, 0.0791, 0].map(formatRate), ['2.50M', '12.3k', '123', '12.3', '2.50', '0.079', '0']);
+  assert.deepEqual([825, 12345, 8.42e6, 1.07e9].map(bytes), ['825 B', '12.3 kB', '8.42 MB', '1.07 GB']);
+});
+
+test('a job counted in percent says the percent once; the extra text is set apart', () => {
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  const isTTY = process.stderr.isTTY;
+  process.stderr.isTTY = false;
+  process.stderr.write = ((s: string) => (lines.push(s), true)) as typeof process.stderr.write;
+  try {
+    const p = startProgress({ label: 'merging', total: 100, unit: '%', interval: 0 });
+    p.update(26, '6488064 rows');
+    p.stop();
+    assert.match(lines[0]!, /^merging: 26\.0%, [\d.]+k? %\/s, ETA \d+ s, 6488064 rows\n$/);
+  } finally {
+    process.stderr.write = write;
+    process.stderr.isTTY = isTTY;
+  }
 });
 
 test('a log of progress ends with where the job ended (100% when it read everything); a short job stays silent', () => {
@@ -24,7 +42,7 @@ test('a log of progress ends with where the job ended (100% when it read everyth
     q.update(400);
     q.update(1000, '83 games');
     q.stop();
-    assert.match(lines.at(-1)!, /^building: 100\.0% 1000 B, .* in \d+\.\d s 83 games\n$/);
+    assert.match(lines.at(-1)!, /^building: 100\.0% 1\.0 kB, [\d.]+ (k|M)?B\/s, in \d+\.\d s, 83 games\n$/);
     lines.length = 0;
     const quiet = startProgress({ label: 'short', total: 1000, unit: 'B', interval: 60 });
     quiet.update(1000);

@@ -42,7 +42,7 @@ export function startProgress(opts: ProgressOptions): Progress {
     return {
       update(done, extra = '') {
         const secs = (Date.now() - started) / 1000;
-        bar.update(done, { rate: `${formatRate((done - start) / Math.max(secs, 1e-3))} ${opts.unit}/s`, extra });
+        bar.update(done, { rate: `${rateOf((done - start) / Math.max(secs, 1e-3), opts.unit)}/s`, extra });
       },
       stop() {
         bar.stop();
@@ -57,8 +57,10 @@ export function startProgress(opts: ProgressOptions): Progress {
     const secs = (now - started) / 1000;
     const rate = (done - start) / Math.max(secs, 1e-3);
     const pct = opts.total > 0 ? ` ${((100 * done) / opts.total).toFixed(1)}%` : '';
+    // A job counted in percent says it once, not "26.0% 26 %".
+    const amount = opts.unit === '%' && opts.total > 0 ? '' : ` ${opts.unit === 'B' ? bytes(done) : `${done} ${opts.unit}`}`;
     const eta = final ? `, in ${secs.toFixed(1)} s` : opts.total > 0 && rate > 0 ? `, ETA ${Math.round((opts.total - done) / rate)} s` : '';
-    process.stderr.write(`${opts.label}:${pct} ${done} ${opts.unit}, ${formatRate(rate)} ${opts.unit}/s${eta} ${extra}\n`);
+    process.stderr.write(`${opts.label}:${pct}${amount}, ${rateOf(rate, opts.unit)}/s${eta}${extra === '' ? '' : `, ${extra}`}\n`);
     printed = true;
   };
   return {
@@ -75,6 +77,19 @@ export function startProgress(opts: ProgressOptions): Progress {
       printed = false;
     },
   };
+}
+
+/** A count of bytes for people: 825 B, 12.3 kB, 8.42 MB, 1.07 GB. */
+export function bytes(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)} MB`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${Math.round(n)} B`;
+}
+
+/** A rate in `unit` a second, without the "/s": bytes as kB and MB, others as formatRate. */
+function rateOf(x: number, unit: string): string {
+  return unit === 'B' ? bytes(x) : `${formatRate(x)} ${unit}`;
 }
 
 /** A rate for people: 1.23M, 45.6k, 789, 12.3, 2.50, 0.079 (slow jobs such as matches are not "0/s"). */
