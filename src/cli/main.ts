@@ -12,6 +12,8 @@ export function buildProgram(): Command {
     .description('Chess engine and opening-book toolkit')
     .version('0.1.0')
     .showHelpAfterError()
+    // Wrap descriptions even beside long command names (`book`'s list), not only past 40 columns.
+    .configureHelp({ minWidthToWrap: 20 })
     .exitOverride();
   registerCommands(program);
   return program;

@@ -244,7 +244,8 @@ export function registerCommands(program: Command): void {
   // The policy settings come from the table the engine's options come from (src/book/select/options.ts).
   for (const o of POLICY_OPTIONS) {
     const value = o.type === 'check' ? 'on|off' : o.type === 'combo' ? 'name' : 'n';
-    bookProbe.option(`--${o.flag} <${value}>`, `.tbk, ${o.description} (default ${policyOptionDefault(o)})`);
+    const d = policyOptionDefault(o);
+    bookProbe.option(`--${o.flag} <${value}>`, `.tbk, ${o.description} (default ${o.type === 'check' ? (d === 'true' ? 'on' : 'off') : d})`);
   }
   hiddenAlias(bookProbe, '--book-treshold <permille>', 'bookThreshold');
   bookProbe.option('--json', 'print one JSON object').action(async (file, opts, cmd: Command) => {
