@@ -129,7 +129,7 @@ test('epd: a solution is found at the iteration from which the best move stays r
     assert.equal(r.solutions.length, 1);
     assert.ok(r.solutions[0]!.depth > 1 && r.solutions[0]!.depth <= 14, `found at depth ${r.solutions[0]!.depth}`);
     const text = execFileSync(process.execPath, [MAIN, 'epd', file, '--depth', '14', '--quiet'], { encoding: 'utf8' });
-    assert.match(text, /solved 1\/1, [\d,]+ nodes in [\d.]+ s, \d+ nodes\/s\nsolutions found after [\d,]+ nodes and [\d.]+ s in all; median [\d,]+ nodes, \d+ ms, depth \d+\n/);
+    assert.match(text, /solved 1\/1, [\d,]+ nodes in [\d.]+ s, [\d,]+ nodes\/s\nsolutions found after [\d,]+ nodes and [\d.]+ s in all; median [\d,]+ nodes, \d+ ms, depth \d+\n/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

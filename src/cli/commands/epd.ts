@@ -210,7 +210,7 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
   // nodes and ms: every search's, solved or not (the nps above is their ratio).
   report(opts.json, { file, solved, total, skipped: errors.length, nodes: searched, ms: time, nps, found, points, failed: failures, solutions }, () => {
     const out = failures.map((f) => `${f.id}: played ${f.played}, ${f.expected.length ? `best ${f.expected.join(' ')}` : `avoid ${f.avoid.join(' ')}`}`);
-    out.push(`solved ${solved}/${total}${errors.length ? ` (${errors.length} skipped)` : ''}, ${searched.toLocaleString('en-US')} nodes in ${(time / 1000).toFixed(1)} s, ${nps} nodes/s`);
+    out.push(`solved ${solved}/${total}${errors.length ? ` (${errors.length} skipped)` : ''}, ${searched.toLocaleString('en-US')} nodes in ${(time / 1000).toFixed(1)} s, ${nps.toLocaleString('en-US')} nodes/s`);
     if (found) {
       out.push(`solutions found after ${found.nodes.total.toLocaleString('en-US')} nodes and ${(found.time.total / 1000).toFixed(1)} s in all; ` +
         `median ${found.nodes.median.toLocaleString('en-US')} nodes, ${found.time.median} ms, depth ${found.depth.median}`);
