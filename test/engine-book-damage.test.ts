@@ -38,12 +38,15 @@ function books(dir: string): { intact: string; damaged: { path: string; says: Re
   const bin = new Uint8Array(BIN_ENTRY);
   writeEntry(bin, 0, start.keyHi, start.keyLo, encodeMove(unwrap(parseUci(start, 'f2f3'))), 100, 0);
   writeFileSync(join(dir, 'cut.bin'), bin.subarray(0, 12));
+  writeFileSync(join(dir, 'empty.bin'), new Uint8Array(0));
   return {
     intact,
     damaged: [
       { path: join(dir, 'flipped.tbk'), says: /flipped\.tbk: checksum mismatch .*the file is damaged; playing without a book/ },
       { path: join(dir, 'cut.tbk'), says: /cut\.tbk: truncated or damaged: the header announces 2 entries .*; playing without a book/ },
       { path: join(dir, 'cut.bin'), says: /cut\.bin: size 12 is not a multiple of 16.*; playing without a book/ },
+      // Valid but empty: never what the engine was given a book for, so said too.
+      { path: join(dir, 'empty.bin'), says: /empty\.bin: the book is empty \(0 entries\); playing without a book/ },
     ],
   };
 }

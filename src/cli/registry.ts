@@ -6,6 +6,11 @@ import { Option, type Command } from 'commander';
 import { POLICY_OPTIONS, policyOptionDefault } from '../book/select/options.js';
 import { CliError } from './errors.js';
 
+/** --force on a book output: what a book command refuses to replace without it. */
+const FORCE_BOOK = 'replace an existing output that holds something else (user values, learning, a file of another kind)';
+/** --force on a text output (PGN, EPD, JSON): only a file of another kind is refused. */
+const FORCE_TEXT = 'replace an existing output that is a file of another kind (a book, binary data)';
+
 export function registerCommands(program: Command): void {
   program
     .command('perft')
@@ -96,7 +101,7 @@ export function registerCommands(program: Command): void {
     .description('copy the games that pass every condition, unchanged; broken games are dropped and listed')
     .argument('<files...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_TEXT)
     .option('--min-elo <n>', 'both players rated at least n')
     .option('--player <name>', 'White or Black contains name, case-insensitive (repeatable: any)', collect)
     .option('--result <result>', '1-0, 0-1, 1/2-1/2 or * (repeatable: any)', collect)
@@ -116,7 +121,7 @@ export function registerCommands(program: Command): void {
     .description('re-export valid games in standard form without comments, NAGs or variations; list dropped games')
     .argument('<files...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .requiredOption('-o, --output <file>', 'output PGN (- for stdout)')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_TEXT)
     .option('--errors <n>', 'broken games to list on stderr', '20')
     .option('--quiet', 'no progress, no list of dropped games')
     .option('--json', 'print one JSON object')
@@ -130,7 +135,7 @@ export function registerCommands(program: Command): void {
     .description('build a book from PGN games: a .bin byte-identical to polyglot make-book (see --help), or a rich .tbk')
     .argument('<pgn...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
     .requiredOption('-o, --output <book.bin|book.tbk>', 'book to write (replaced only when complete)')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_BOOK)
     .option('--max-ply <n>', 'record the first n plies of each game', '1024')
     .option('--min-games <n>', 'drop moves played in fewer than n games (default: 3 for a .bin; a .tbk keeps every move)')
     .option('--min-score <percent>', '.bin: drop moves scoring below this percentage for the mover (.tbk: give it to book export)', '0')
@@ -179,7 +184,7 @@ export function registerCommands(program: Command): void {
     .description('merge books like polyglot merge-book 2.0 (weights of shared moves added, saturating at 65535)')
     .argument('<books...>', 'two or more books, merged left to right')
     .requiredOption('-o, --output <book.bin|book.tbk>', 'book to write')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_BOOK)
     .option('--priority <rule>', '.bin: sum: add weights of shared moves (PolyGlot 2.0); first: the earlier book wins a position (PolyGlot 1.4)', 'sum')
     .option('--polyglot-compat', '.bin: wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
     .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book (default: 0, keep all); partial books into a .bin: make-book\'s --min-games (default 3)')
@@ -314,7 +319,7 @@ export function registerCommands(program: Command): void {
     .description('.tbk: a Polyglot .bin as a rich book (weights and learn data kept)')
     .argument('<book.bin>', 'Polyglot book')
     .requiredOption('-o, --output <book.tbk>', 'rich book to write')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_BOOK)
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/richImport.js')).richImportCommand(file, opts));
   const bookExport = book
@@ -322,7 +327,7 @@ export function registerCommands(program: Command): void {
     .description('.tbk: the Polyglot .bin of a rich book, byte-identical to polyglot make-book on the same games')
     .argument('<book.tbk>', 'rich book')
     .requiredOption('-o, --output <book.bin>', 'Polyglot book to write (- for stdout)')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_BOOK)
     .option('--max-ply <n>', "count the first n plies of each game (default: the book's; a smaller one is replayed from the book's games)")
     .option('--min-games <n>', 'drop moves played in fewer than n games', '3')
     .option('--min-score <percent>', 'drop moves scoring below this percentage for the mover', '0')
@@ -347,7 +352,7 @@ export function registerCommands(program: Command): void {
     .description('.tbk: convert a version 1 book to version 2 (compact, games kept where known, notes); nothing is lost')
     .argument('<book.tbk>', 'version 1 rich book')
     .option('-o, --output <book.tbk>', 'write the version 2 book here (default: replace the book itself)')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_BOOK)
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/richUpgrade.js')).richUpgradeCommand(file, opts));
   book
@@ -434,7 +439,7 @@ export function registerCommands(program: Command): void {
     .description('sample quiet positions from games and label them with the result (c9 "1-0";)')
     .argument('<pgn...>', 'PGN files (.pgn, or compressed: .gz, .zst, .bz2; tabiya match output works)')
     .requiredOption('-o, --output <file.epd>', 'labelled positions to write')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_TEXT)
     .option('--skip-plies <n>', 'leave out the first n plies of each game (opening, book)', '16')
     .option('--per-game <k>', 'positions drawn from each game at most', '10')
     .option('--seed <s>', 'seed of the sampling', '1')
@@ -453,7 +458,7 @@ export function registerCommands(program: Command): void {
     .option('--movetime <ms>', 'search each position for ms milliseconds instead')
     .option('--concurrency <n>', 'engines searching at once', '1')
     .option('--limit <n>', 'only the first n lines')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_TEXT)
     .option('--quiet', 'no progress or warnings')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/tuneLabel.js')).tuneLabelCommand(file, opts));
@@ -463,7 +468,7 @@ export function registerCommands(program: Command): void {
       .description('fit K, then the evaluation weights, to labelled positions; write a params file')
       .argument('<positions>', 'labelled positions (.epd or .epd.gz, c9 "1-0"; or [1.0] labels)')
       .requiredOption('-o, --output <params.json>', 'where to write the fitted parameters')
-      .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+      .option('--force', FORCE_TEXT)
       .option('--params <file>', 'start from these parameters (default: the engine\'s)')
       .option('--group <name...>', 'tune only these parameter groups (default: all)')
       .option('--method <m>', 'adam, adagrad, local, anneal or genetic', 'adam')
@@ -559,7 +564,7 @@ export function registerCommands(program: Command): void {
     .command('demo')
     .description("build the default opening book from the bundled master games and show its summary")
     .option('-o, --output <book.bin>', 'where to write the book (default: data/tabiya.bin)')
-    .option('--force', 'replace an existing output that holds something else (user values, learning, a file of another kind)')
+    .option('--force', FORCE_BOOK)
     .option('--threads <n>', 'threads ("auto": one per core)', '1')
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')

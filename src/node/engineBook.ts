@@ -8,7 +8,7 @@
  * engine's own moves learn, the opponent's do not.
  */
 import { readFileSync } from 'node:fs';
-import { PolyglotReader } from '../book/polyglot/reader.js';
+import { PolyglotReader, emptyWarning } from '../book/polyglot/reader.js';
 import { BookError } from '../book/polyglot/select.js';
 import { isRichBookFile } from '../book/node/richFile.js';
 import { openAnyRichBook } from '../book/node/openTbk.js';
@@ -26,6 +26,8 @@ export function loadPolyglotFile(path: string): BookSource {
   }
   const r = PolyglotReader.from(bytes, path);
   if (!r.ok) throw r.error;
+  // An empty book is valid but never what an engine was given a book for: said, not silent.
+  if (r.value.size === 0) throw new BookError('ERR_BOOK_EMPTY', emptyWarning(path), path);
   return polyglotSource(r.value);
 }
 
