@@ -113,6 +113,8 @@ export function referenceSanToMove(pos: Position, text: string): number {
     const kind = m & KIND_MASK;
     const mt = pos.board[from]! & 7;
     if (type !== 0 && mt !== type) continue;
+    // A pawn captures only when its file is given ("dxe5"): "e5" and "xe5" are not dxe5.
+    if (mt === PAWN && fromFile < 0 && (from & 7) !== (m & 7)) continue;
     if (kind === CASTLING) {
       // King takes own rook, or (standard chess) the king's destination as in "e1g1" / "Kg1".
       const kTo = (from & 56) + ((m & 63) > from ? 6 : 2);

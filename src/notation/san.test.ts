@@ -101,3 +101,16 @@ test('errors name the move and the position', () => {
   const promo = unwrap(positionFromFen('8/4P1k1/8/8/8/8/8/4K3 w - - 0 1'));
   assert.ok(!parseSan(promo, 'e8').ok);
 });
+
+test('a pawn capture needs its file: "e5" and "xe5" are not dxe5 (python-chess and chessops refuse them)', () => {
+  const pos = unwrap(positionFromFen('rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2'));
+  for (const s of ['e5', 'xe5', 'Pxe5']) {
+    const r = parseSan(pos, s);
+    assert.ok(!r.ok && r.error.code === 'ERR_SAN_ILLEGAL', s);
+  }
+  for (const s of ['dxe5', 'de5', 'd4e5', 'd4xe5', 'Pdxe5']) assert.equal(makeUci(unwrap(parseSan(pos, s))), 'd4e5', s);
+  // En passant likewise: "d6" is not exd6.
+  const ep = unwrap(positionFromFen('4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2'));
+  assert.ok(!parseSan(ep, 'd6').ok);
+  for (const s of ['exd6', 'ed6', 'exd6 e.p.', 'e5d6']) assert.equal(makeUci(unwrap(parseSan(ep, s))), 'e5d6', s);
+});

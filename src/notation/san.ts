@@ -238,7 +238,9 @@ export function resolveSan(pos: Position, type: number, fromFile: number, fromRa
     case PAWN: {
       if (promo !== 0 ? to >> 3 !== (us === WHITE ? 7 : 0) : to >> 3 === (us === WHITE ? 7 : 0)) return SAN_ILLEGAL;
       const pa = ((us ^ 1) << 6) | to;
-      if (target !== EMPTY || to === pos.epSquare) {
+      // A pawn captures only when its file is given ("dxe5", "de5", "d4e5"): "e5" and "xe5"
+      // are not dxe5, as python-chess and chessops read them.
+      if ((target !== EMPTY || to === pos.epSquare) && fromFile >= 0) {
         cLo = PAWN_LO[pa]! & lo[o | PAWN]!;
         cHi = PAWN_HI[pa]! & hi[o | PAWN]!;
         ep = target === EMPTY;
