@@ -61,3 +61,13 @@ test('makeEpd quotes operands the way parseEpd reads them (found by fuzzing: JSO
   const ops: [string, string[]][] = [['c0', ['a\tb', 'back\\slash "quoted"', '', 'x;y']], ['id', ['\u00e9\u0000']]];
   assert.deepEqual([...unwrap(parseEpd(makeEpd(pos, ops))).ops], ops);
 });
+
+test('move counters followed by operations (docs/notation.md: fields, counters, then operations)', () => {
+  const rec = unwrap(parseEpd('4k3/8/8/8/8/8/8/4K3 w - - 5 20 bm Kd2; id "x";'));
+  assert.equal(rec.fen, '4k3/8/8/8/8/8/8/4K3 w - - 5 20');
+  assert.deepEqual([...rec.ops], [['bm', ['Kd2']], ['id', ['x']]]);
+  // hmvc/fmvn still win over the counters, and one number alone is still not an opcode.
+  assert.equal(unwrap(parseEpd('4k3/8/8/8/8/8/8/4K3 w - - 5 20 hmvc 7;')).fen, '4k3/8/8/8/8/8/8/4K3 w - - 7 20');
+  const one = parseEpd('4k3/8/8/8/8/8/8/4K3 w - - 5 bm Kd2;');
+  assert.ok(!one.ok && one.error.code === 'ERR_EPD_OPCODE');
+});

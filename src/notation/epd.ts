@@ -43,9 +43,10 @@ export function parseEpd(line: string): Result<EpdRecord, EpdError> {
     fields.push(text.slice(i, j));
     i = j;
   }
-  // Optional move counters right after the four fields (perft suites, FEN-style lines).
+  // Optional move counters right after the four fields (perft suites, FEN-style lines), before
+  // a `;` or the operations: an opcode starts with a letter, so two numbers there are counters.
   let counters: string[] = ['0', '1'];
-  const m = /^\s+(\d+)\s+(\d+)(?=\s*(;|$))/.exec(text.slice(i));
+  const m = /^\s+(\d+)\s+(\d+)(?=\s|;|$)/.exec(text.slice(i));
   if (m) {
     counters = [m[1]!, m[2]!];
     i += m[0].length;
