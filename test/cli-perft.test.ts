@@ -38,6 +38,19 @@ test('perft --suite reports every mismatch with file and line, and fails', () =>
   assert.deepEqual(out.errors.map((e) => e.line), [2]);
 });
 
+test('perft --suite reports a count that is not a number instead of skipping it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-perft-'));
+  const file = join(dir, 'suite.epd');
+  writeFileSync(file, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 4OO\n');
+  const r = run('perft', '--suite', file, '--max-depth', '3', '--json');
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(r.status, 1);
+  const out = JSON.parse(r.stdout) as { checks: number; errors: { line: number; message: string }[] };
+  assert.equal(out.checks, 1);
+  assert.deepEqual(out.errors.map((e) => e.line), [1]);
+  assert.match(out.errors[0]!.message, /D2 .*"4OO"/);
+});
+
 test('bad input is an explained error with a non-zero exit, not a stack trace', () => {
   for (const args of [['perft', '--fen', '8/8/8 w - -'], ['perft', '--depth', 'x'], ['perft', '--suite', '/nonexistent.epd']]) {
     const r = run(...args);

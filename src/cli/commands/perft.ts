@@ -63,6 +63,12 @@ function perftSuite(opts: PerftOptions): void {
       continue;
     }
     positions++;
+    // A count that is not a number ("D2 4OO") would otherwise be left out without a word.
+    for (const [op, operands] of rec.value.ops) {
+      if (/^D\d+$/.test(op) && !(operands.length === 1 && /^\d+$/.test(operands[0]!))) {
+        errors.push({ line, message: `${op} needs one node count, not "${operands.join(' ')}"` });
+      }
+    }
     for (const [depth, expected] of perftExpectations(rec.value)) {
       if (depth > maxDepth) continue;
       const got = perft(pos.value, depth);
