@@ -46,3 +46,21 @@ test('Board: game-end status', () => {
   assert.equal(rep.isThreefoldRepetition(), true);
   assert.equal(rep.outcome()?.termination, 'threefold-repetition');
 });
+
+test('Board: threefold repetition counts a position whose e.p. capture is illegal as the same (FIDE 9.2.3)', () => {
+  // After ...d5 exd6 is pinned along the fifth rank: the same moves are possible as after the
+  // king moves that follow, so the position after the second Ke8 is its third occurrence.
+  const b = new Board('4k3/3p4/8/r3P2K/8/8/8/8 b - - 0 1');
+  const line = ['d5', 'Kh4', 'Ke7', 'Kh5', 'Ke8', 'Kh4', 'Ke7', 'Kh5'];
+  for (const m of line) b.push(m);
+  assert.equal(b.isThreefoldRepetition(), false);
+  b.push('Ke8');
+  assert.equal(b.isThreefoldRepetition(), true);
+  assert.equal(b.outcome()?.termination, 'threefold-repetition');
+  // A legal e.p. capture makes the position after ...d5 a different one.
+  const live = new Board('4k3/3p4/8/4P2K/8/8/8/r7 b - - 0 1');
+  for (const m of ['d5', 'Kh4', 'Ke7', 'Kh5', 'Ke8', 'Kh4', 'Ke7', 'Kh5', 'Ke8']) live.push(m);
+  assert.equal(live.isThreefoldRepetition(), false);
+  live.push('Kh4');
+  assert.equal(live.isThreefoldRepetition(), true);
+});

@@ -27,6 +27,7 @@ import {
   PAWN_LO as PAWN_LO_,
   PAWN_HI as PAWN_HI_,
 } from './attacks.js';
+import { generateLegal } from './movegen.js';
 import { CASTLING as CASTLING_, EN_PASSANT as EN_PASSANT_, PROMOTION as PROMOTION_, KIND_MASK as KIND_MASK_, MOVE_NULL as MOVE_NULL_ } from './move.js';
 import {
   BISHOP as BISHOP_,
@@ -83,6 +84,8 @@ const WHITE = WHITE_;
 const ZP = Z_PIECE_;
 const ZC = Z_CASTLE_;
 const ZE = Z_EP_;
+/** Scratch for `sameButDeadEp` (cold: only positions right after a double push). */
+const REPETITION_MOVES = new Uint16Array(256);
 const TURN_LO = Z_TURN_LO_;
 const TURN_HI = Z_TURN_HI_;
 
@@ -570,11 +573,30 @@ export class Position {
     let count = 0;
     const end = Math.max(0, this.ply - this.halfmoves);
     for (let i = this.ply - 4; i >= end; i -= 2) {
-      if (this.stack[(i << 2) + 2] === this.keyLo && this.stack[(i << 2) + 3] === this.keyHi) {
-        if (++count >= limit) break;
-      }
+      const lo = this.stack[(i << 2) + 2]!;
+      const hi = this.stack[(i << 2) + 3]!;
+      if ((lo !== this.keyLo || hi !== this.keyHi) && !this.sameButDeadEp(i, lo, hi)) continue;
+      if (++count >= limit) break;
     }
     return count;
+  }
+
+  /**
+   * Is position `i` of the history (key lo/hi) the current position but for an e.p. square on
+   * which no capture is legal? FIDE (art. 9.2.3) calls positions the same when the same moves
+   * are possible, but the Polyglot key counts the e.p. file whenever a pawn stands beside, even
+   * a pinned one. Only the position right after a double push has an e.p. square, so the legal
+   * moves are generated here only when the keys differ by exactly that square's file.
+   */
+  private sameButDeadEp(i: number, lo: number, hi: number): boolean {
+    const ep = ((this.stack[i << 2]! >>> 24) & 127) - 1;
+    if (ep === NO_SQUARE_) return false;
+    if ((lo ^ Z_EP_LO[ep & 7]!) !== this.keyLo || (hi ^ Z_EP_HI[ep & 7]!) !== this.keyHi) return false;
+    const then = this.clone();
+    while (then.ply > i) then.undo();
+    const n = generateLegal(then, REPETITION_MOVES, 0);
+    for (let k = 0; k < n; k++) if ((REPETITION_MOVES[k]! & KIND_MASK_) === EN_PASSANT_) return false;
+    return true;
   }
 
   /**
