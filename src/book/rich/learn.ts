@@ -90,9 +90,23 @@ export function learnInto(t: LearnTarget, game: LearnInput, opts: LearnOptions =
     }
     if (!inBook && mine) {
       if (report.postBookMoves >= postBook) break;
-      const before = t.size;
-      const r = t.findOrCreate(pos.keyLo, pos.keyHi, m, pos.turn);
-      if (t.size > before) {
+      // A game that left the book can come back into it by transposition: a move the book
+      // holds with games (not a PostBook record) stays a book move. It learns as one (no
+      // PostBook flag, no evaluation), and not at all when it carries a user value.
+      const known = t.find(pos.keyLo, pos.keyHi, m);
+      if (known >= 0 && !t.isPostBook(known)) {
+        if (t.hasUserValue(known)) report.userValued++;
+        else {
+          t.addDynamic(known, playerResult);
+          report.bookMoves++;
+        }
+        pos.play(m);
+        continue;
+      }
+      // "New" is decided by find, not by the target's size: a target may add a row when it
+      // looks up a move it already holds (NotesTarget does).
+      const r = known >= 0 ? known : t.findOrCreate(pos.keyLo, pos.keyHi, m, pos.turn);
+      if (known < 0) {
         t.markPostBook(r);
         report.postBookNew++;
       }

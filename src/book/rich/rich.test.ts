@@ -208,6 +208,26 @@ test('learning: the player\'s book moves, no learning on user-valued moves, Post
   assert.equal(statsOf(again, 'e4', 'c5')!.dynLosses, 1);
 });
 
+test('learning: a game that leaves the book and comes back by transposition keeps user values and PostBook apart', () => {
+  const { table: t } = loadTable(build(LEARN_BOOK));
+  const start = startPos();
+  const e4 = t.find(start.keyLo, start.keyHi, unwrap(parseSan(start, 'e4')));
+  t.user[e4] = 75;
+  // 1.Nf3 leaves the book; 2.Ng1 Ng8 brings back the start position, where 3.e4 is a book move
+  // with a user value, then 4.Nf3 is a book move after 1.e4 e5.
+  const moves = uciMoves(start, 'Nf3 Nf6 Ng1 Ng8 e4 e5 Nf3');
+  const evals = [null, null, 10, null, 40, null, 30];
+  const r = learnInto(t, { start, moves, whiteResult: -1, player: 0, evals }, { postBook: 10 });
+  assert.deepEqual(r, { bookMoves: 1, userValued: 1, postBookMoves: 2, postBookNew: 2, bookEnd: 0 });
+  const book = unwrap(RichBook.open(encodeBook(t, INFO)));
+  const e4s = statsOf(book, '', 'e4')!;
+  assert.deepEqual([e4s.postBook, e4s.dynLosses, e4s.evalCount], [false, 0, 0], 'a user-valued move does not learn');
+  const nf3 = statsOf(book, 'e4 e5', 'Nf3')!;
+  assert.deepEqual([nf3.postBook, nf3.dynLosses, nf3.evalCount], [false, 1, 0], 'a book move learns as one');
+  const ng1 = statsOf(book, 'Nf3 Nf6', 'Ng1')!;
+  assert.deepEqual([ng1.postBook, ng1.dynLosses, ng1.evalCp], [true, 1, 10]);
+});
+
 test('learning from a position set up by FEN', () => {
   const { table: t } = loadTable(build(LEARN_BOOK));
   const start = unwrap(positionFromFen('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'));
