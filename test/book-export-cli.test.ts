@@ -65,3 +65,47 @@ test("book export with book make's options gives book make's .bin, byte for byte
   }
   if (!havePolyglot) t.diagnostic('polyglot is not installed (apt-get install polyglot): compared with tabiya book make only');
 });
+
+/** The (move, weight) entries of a .bin for the position after the given UCI moves. */
+async function entriesAfter(bin: Buffer, uci: string): Promise<string[]> {
+  const { positionFromFen, STARTING_FEN } = await import('../src/notation/fen.js');
+  const { parseUci } = await import('../src/notation/uci.js');
+  const pos = positionFromFen(STARTING_FEN);
+  assert.ok(pos.ok);
+  for (const u of uci.split(' ').filter((w) => w !== '')) {
+    const m = parseUci(pos.value, u);
+    assert.ok(m.ok);
+    pos.value.play(m.value);
+  }
+  const files = 'abcdefgh';
+  const out: string[] = [];
+  for (let o = 0; o < bin.length; o += 16) {
+    if (bin.readUInt32BE(o) !== pos.value.keyHi >>> 0 || bin.readUInt32BE(o + 4) !== pos.value.keyLo >>> 0) continue;
+    const m = bin.readUInt16BE(o + 8);
+    out.push(`${files[(m >> 6) & 7]}${((m >> 9) & 7) + 1}${files[m & 7]}${((m >> 3) & 7) + 1} ${bin.readUInt16BE(o + 10)}`);
+  }
+  return out;
+}
+
+test('book export --user-values: every user value counts, whatever the counts left out and however the export counts', async () => {
+  const pgn = join(tmp, 'uv.pgn');
+  const game = (moves: string, result: string): string => `[White "a"]\n[Black "b"]\n[Result "${result}"]\n\n${moves} ${result}\n\n`;
+  writeFileSync(pgn, game('1. e4 e5 2. Nf3 Nc6', '0-1').repeat(3) + game('1. e4 c5 2. Nf3', '0-1') + game('1. d4 d5', '1/2-1/2'));
+  tabiya(['book', 'make', pgn, '-o', 'uv.tbk', '--max-ply', '4', '--quiet']);
+  tabiya(['book', 'set', 'uv.tbk', '--moves', 'e2e4', '--move', 'c7c5', '--value', '50']); // one game: under --min-games 3
+  tabiya(['book', 'set', 'uv.tbk', '--moves', 'e2e4', '--move', 'a7a6', '--value', '40']); // no game: added by set
+  tabiya(['book', 'set', 'uv.tbk', '--moves', 'e2e4 c7c5', '--move', 'g1f3', '--value', '80']); // a position seen in one game
+  tabiya(['book', 'set', 'uv.tbk', '--moves', 'e2e4 e7e5 g1f3', '--move', 'b8c6', '--value', '?']); // 0: left out
+  tabiya(['book', 'export', 'uv.tbk', '-o', 'uv.bin', '--user-values']);
+  const bin = readFileSync(join(tmp, 'uv.bin'));
+  assert.deepEqual(await entriesAfter(bin, 'e2e4'), ['c7c5 50', 'a7a6 40', 'e7e5 6']);
+  assert.deepEqual(await entriesAfter(bin, 'e2e4 c7c5'), ['g1f3 80']);
+  assert.deepEqual(await entriesAfter(bin, 'e2e4 e7e5 g1f3'), []);
+  // A smaller --max-ply is counted from the games: the user values count the same.
+  tabiya(['book', 'export', 'uv.tbk', '-o', 'uv3.bin', '--user-values', '--max-ply', '3']);
+  const bin3 = readFileSync(join(tmp, 'uv3.bin'));
+  assert.deepEqual(await entriesAfter(bin3, 'e2e4'), ['c7c5 50', 'a7a6 40', 'e7e5 6']);
+  assert.deepEqual(await entriesAfter(bin3, 'e2e4 c7c5'), ['g1f3 80']);
+  // Keys stay sorted.
+  for (const b of [bin, bin3]) for (let o = 16; o < b.length; o += 16) assert.ok(b.readBigUInt64BE(o - 16) <= b.readBigUInt64BE(o));
+});

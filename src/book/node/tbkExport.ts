@@ -14,6 +14,8 @@ import { BookError } from '../polyglot/select.js';
 import { binFromRows } from './binFromRows.js';
 import type { RowSource } from '../rich/mergeRuns.js';
 import { PolyglotEmitter, type PolyglotMove } from '../rich/polyglotOut.js';
+import { ENTRY_SIZE, encodeMove, writeEntry } from '../polyglot/format.js';
+import type { Note } from '../rich/notes.js';
 import { RunRow } from '../rich/runs.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { Position } from '../../core/position.js';
@@ -30,6 +32,7 @@ export interface TbkExportOptions extends MakeOptions {
 
 /** Writes the book's Polyglot entries, in order, to `sink`; returns the number of entries. */
 export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uint8Array) => void): number {
+  if (opts.userValues) return withUserValues(book, opts, sink, (s) => exportTbkToBin(book, { ...opts, userValues: false }, s));
   const emitter = new PolyglotEmitter(opts, sink);
   // Single games pass make-book's thresholds only when --min-games is 1 or less.
   const work = (opts.minGame ?? 3) <= 1 && book.games !== undefined ? new WorkDir(opts.tmpDir) : undefined;
@@ -67,15 +70,8 @@ export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (byt
           m.n = halved!.n[j]!;
           m.sum = halved!.sum[j]!;
         }
-        if (opts.userValues) {
-          const note = book.notes.get(hi, lo, m.move);
-          const v = note?.userValue ?? -1;
-          if (v >= 0) m.weight = v;
-          // A forbidden move (book set, book audit --mark) is never played: left out, as value 0.
-          if (note?.forbidden) m.weight = 0;
-        }
       }
-      emitter.position(hi, lo, black, opts.userValues ? moves.filter((m) => m.weight !== 0) : moves);
+      emitter.position(hi, lo, black, moves);
     }
     emitter.flush();
     return emitter.kept;
@@ -122,6 +118,7 @@ class GameSubset implements GameSource {
  * counts them, and finished by binFromRows (make-book's halving replayed over the same games).
  */
 export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly: number; filter: SplitFilter }, sink: (bytes: Uint8Array) => void): number {
+  if (opts.userValues) return withUserValues(book, opts, sink, (s) => exportFromGames(book, { ...opts, userValues: false }, s));
   const games = book.gameReader(1 << 20);
   if (games === undefined) throw new BookError('ERR_BOOK_EXPORT', `${book.name} keeps no games: it cannot be exported with another --max-ply or a split filter`);
   const work = new WorkDir(opts.tmpDir);
@@ -158,4 +155,100 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
   } finally {
     work.remove();
   }
+}
+
+/**
+ * `--user-values` over an export's entries, whichever way they were counted (stored counts or
+ * the games replayed): a move with a user value weighs its value (1 with --uniform), one set to
+ * 0 or forbidden is left out, and a move with a user value that the counts left out (fewer games
+ * than --min-games, a position seen in one game, a move added by `book set` that no game
+ * played) is written all the same. The entries come in key order, a position's together; the
+ * notes are sorted the same way, so the two are merged in one pass. Returns the entries written.
+ */
+function withUserValues(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uint8Array) => void, run: (sink: (bytes: Uint8Array) => void) => number): number {
+  const drop = opts.colour === 'white' ? true : opts.colour === 'black' ? false : undefined;
+  const notes = book.notes.all().filter((n) => !n.postBook && (n.userValue >= 0 || n.forbidden) && n.black !== drop);
+  let ni = 0;
+  let written = 0;
+  let out = new Uint8Array(1 << 16);
+  let used = 0;
+  const put = (hi: number, lo: number, move: number, weight: number, learn: number): void => {
+    if (used + ENTRY_SIZE > out.length) {
+      sink(out.subarray(0, used));
+      out = new Uint8Array(out.length);
+      used = 0;
+    }
+    writeEntry(out, used / ENTRY_SIZE, hi, lo, move, weight, learn);
+    used += ENTRY_SIZE;
+    written++;
+  };
+  const valued = (n: Note): boolean => n.userValue > 0 && !n.forbidden;
+  const weightOf = (n: Note): number => (opts.uniform === true ? 1 : n.userValue);
+  /** One position: its counted entries (move, weight, learn, in the export's order) and its notes. */
+  const position = (hi: number, lo: number, entries: [number, number, number][], own: readonly Note[]): void => {
+    const byMove = new Map(own.map((n) => [encodeMove(n.move), n] as const));
+    const keep: [number, number, number][] = [];
+    for (const [move, weight, learn] of entries) {
+      const n = byMove.get(move);
+      if (n === undefined) {
+        keep.push([move, weight, learn]);
+        continue;
+      }
+      byMove.delete(move);
+      if (valued(n)) keep.push([move, weightOf(n), learn]);
+    }
+    for (const [move, n] of byMove) if (valued(n)) keep.push([move, weightOf(n), n.learn]);
+    // Stable: equal weights keep the export's order (make-book's first-seen order).
+    const order = keep.map((_, i) => i).sort((a, b) => keep[b]![1] - keep[a]![1] || a - b);
+    for (const i of order) put(hi, lo, keep[i]![0], keep[i]![1], keep[i]![2]);
+  };
+  const before = (hi: number, lo: number, n: Note): boolean => (n.keyHi >>> 0 !== hi ? n.keyHi >>> 0 < hi : n.keyLo >>> 0 < lo);
+  const notesOf = (hi: number, lo: number): Note[] => {
+    const own: Note[] = [];
+    while (ni < notes.length && notes[ni]!.keyHi >>> 0 === hi && notes[ni]!.keyLo >>> 0 === lo) own.push(notes[ni++]!);
+    return own;
+  };
+  /** The positions only notes know, up to (not including) the key hi:lo (all of them when undefined). */
+  const notesOnly = (hi?: number, lo?: number): void => {
+    while (ni < notes.length && (hi === undefined || before(hi, lo!, notes[ni]!))) {
+      const h = notes[ni]!.keyHi >>> 0;
+      const l = notes[ni]!.keyLo >>> 0;
+      position(h, l, [], notesOf(h, l));
+    }
+  };
+  let curHi = -1;
+  let curLo = -1;
+  let cur: [number, number, number][] = [];
+  const finish = (): void => {
+    if (curHi < 0) return;
+    notesOnly(curHi, curLo);
+    position(curHi, curLo, cur, notesOf(curHi, curLo));
+    cur = [];
+  };
+  let rest = new Uint8Array(0);
+  run((bytes) => {
+    let b = bytes;
+    if (rest.length > 0) {
+      b = new Uint8Array(rest.length + bytes.length);
+      b.set(rest);
+      b.set(bytes, rest.length);
+    }
+    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    let o = 0;
+    for (; o + ENTRY_SIZE <= b.length; o += ENTRY_SIZE) {
+      const hi = dv.getUint32(o);
+      const lo = dv.getUint32(o + 4);
+      if (hi !== curHi || lo !== curLo) {
+        finish();
+        curHi = hi;
+        curLo = lo;
+      }
+      cur.push([dv.getUint16(o + 8), dv.getUint16(o + 10), dv.getUint32(o + 12)]);
+    }
+    rest = b.slice(o);
+  });
+  finish();
+  notesOnly();
+  if (used > 0) sink(out.subarray(0, used));
+  return written;
 }
