@@ -109,3 +109,22 @@ test('book export --user-values: every user value counts, whatever the counts le
   // Keys stay sorted.
   for (const b of [bin, bin3]) for (let o = 16; o < b.length; o += 16) assert.ok(b.readBigUInt64BE(o - 16) <= b.readBigUInt64BE(o));
 });
+
+test('a .tbk merged from an imported .bin and a book of games weighs both in its export and its probe', async () => {
+  const game = (moves: string, result: string): string => `[White "a"]\n[Black "b"]\n[Result "${result}"]\n\n${moves} ${result}\n\n`;
+  writeFileSync(join(tmp, 'ga.pgn'), game('1. e4 e5 2. Nf3', '1-0').repeat(3) + game('1. d4 d5', '1/2-1/2'));
+  writeFileSync(join(tmp, 'gb.pgn'), game('1. e4 e5 2. Nf3', '1-0').repeat(2) + game('1. e4 c5', '0-1'));
+  tabiya(['book', 'make', 'ga.pgn', '-o', 'ga.tbk', '--quiet']);
+  tabiya(['book', 'make', 'gb.pgn', '-o', 'gb.bin', '--min-games', '1', '--quiet']);
+  tabiya(['book', 'import', 'gb.bin', '-o', 'gb.tbk']);
+  tabiya(['book', 'merge', 'ga.tbk', 'gb.tbk', '-o', 'gab.tbk']);
+  tabiya(['book', 'export', 'gab.tbk', '-o', 'gab.bin', '--min-games', '1']);
+  const bin = readFileSync(join(tmp, 'gab.bin'));
+  // e4: 3 wins (weight 6) from ga's games and 2 wins + 1 loss (weight 4) from gb's .bin.
+  assert.deepEqual(await entriesAfter(bin, ''), ['e2e4 10', 'd2d4 1']);
+  assert.deepEqual(await entriesAfter(bin, 'e2e4'), ['c7c5 2']);
+  assert.deepEqual(await entriesAfter(bin, 'e2e4 e7e5'), ['g1f3 10']);
+  const r = spawnSync(process.execPath, [MAIN, 'book', 'probe', 'gab.tbk', '--json'], { cwd: tmp, encoding: 'utf8' });
+  const moves = (JSON.parse(r.stdout) as { moves: { uci: string; weight: number }[] }).moves;
+  assert.equal(moves.find((m) => m.uci === 'e2e4')!.weight, 10, 'the policies see the weight the export writes');
+});

@@ -70,6 +70,9 @@ export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (byt
           m.n = halved!.n[j]!;
           m.sum = halved!.sum[j]!;
         }
+        // A merge of an imported .bin with a book of games: the move weighs both, the imported
+        // weight and make-book's weight of its games (the games would otherwise count for nothing).
+        if (m.weight !== undefined && m.n > 0) m.weight = Math.min(0xffff, m.weight + Math.min(m.sum, 0xffff));
       }
       emitter.position(hi, lo, black, moves);
     }

@@ -293,7 +293,9 @@ export class TbkBook {
             out.pgSum[i] = halved.sum[j]!;
           }
         }
-        if (out.weight[i]! < 0) out.weight[i] = out.pgSum[i]!;
+        // A move with an imported weight (a .bin merged in) and games of its own (another book's)
+        // weighs both, as its export does (tbkExport.ts).
+        out.weight[i] = out.weight[i]! < 0 ? out.pgSum[i]! : Math.min(0xffff, out.weight[i]! + out.pgSum[i]!);
       }
     } else this.singleInto(hi, lo, out, filter, target);
     const notes = this.notes.of(hi, lo);
