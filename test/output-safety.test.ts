@@ -87,6 +87,10 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
     // Text outputs are not compressed: a compressed file's name is refused rather than given to plain text.
     { args: ['tune', 'data', 'in.pgn', '-o', 'pos.epd.gz'], keep: 'in.pgn', message: /^tabiya: pos\.epd\.gz: the output is plain text, not \.gz: give a name without \.gz/m },
     { args: ['pgn', 'filter', 'in.pgn', '-o', 'games.pgn.zst'], keep: 'in.pgn', message: /^tabiya: games\.pgn\.zst: the output is plain text, not \.zst/m },
+    // A Polyglot book is binary: a text format's name is refused (book export once wrote x.pgn as a .bin).
+    { args: ['book', 'export', 'a.tbk', '-o', 'book.pgn'], keep: 'a.tbk', message: /^tabiya: book\.pgn: the output is a Polyglot book \(binary\), not \.pgn: give a name ending in \.bin/m },
+    { args: ['book', 'make', 'in.pgn', '-o', 'book.JSON'], keep: 'in.pgn', message: /^tabiya: book\.JSON: the output is a Polyglot book \(binary\), not \.json/m },
+    { args: ['book', 'merge', 'a.bin', 'b.bin', '-o', 'book.epd'], keep: 'a.bin', message: /^tabiya: book\.epd: the output is a Polyglot book \(binary\), not \.epd/m },
     { args: ['book', 'learn', 'a.tbk', 'in.pgn', '-', '--player', 'Duda,J'], keep: 'a.tbk', stdin: 'same.tbk', message: /a\.tbk is the file on standard input/ },
     { args: ['book', 'annotate', 'same.tbk', '-'], keep: 'a.tbk', stdin: 'a.tbk', message: /same\.tbk is the file on standard input/ },
     {
@@ -114,6 +118,7 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
   }
   assert.ok(!existsSync(at('fit.json')));
   assert.ok(!existsSync(at('pos.epd.gz')) && !existsSync(at('games.pgn.zst')));
+  assert.ok(!existsSync(at('book.pgn')) && !existsSync(at('book.JSON')) && !existsSync(at('book.epd')));
   assert.ok(!existsSync(at('openings.pgn.journal')), 'the match never started');
 });
 
@@ -155,10 +160,11 @@ test('book make over a .tbk holding user values or learning is refused unless --
 test('an output over a file of another kind is refused unless --force', () => {
   writeFileSync(at('notes.bin'), 'my notes, not a book\n');
   writeFileSync(at('notes.tbk'), 'my notes, not a book either\n');
+  writeFileSync(at('games.book'), bytes('in.pgn'));
   const cases: [string[], string, RegExp][] = [
     [['book', 'make', 'in.pgn', '-o', 'notes.bin', '--quiet'], 'notes.bin', /notes\.bin exists and is not a Polyglot book \(it looks like text\); give --force to replace it/],
     [['book', 'make', 'in.pgn', '-o', 'notes.tbk', '--quiet'], 'notes.tbk', /notes\.tbk exists and is not a \.tbk book \(it looks like text\); give --force/],
-    [['book', 'merge', 'a.bin', 'b.bin', '-o', 'in.pgn'], 'in.pgn', /in\.pgn exists and is not a Polyglot book \(it looks like PGN text\)/],
+    [['book', 'merge', 'a.bin', 'b.bin', '-o', 'games.book'], 'games.book', /games\.book exists and is not a Polyglot book \(it looks like PGN text\)/],
     [['book', 'export', 'a.tbk', '-o', 'b.tbk.bin'], 'b.tbk', /^$/],
     [['pgn', 'clean', 'more.pgn', '-o', 'a.bin'], 'a.bin', /a\.bin exists and holds binary data, not text; give --force/],
     [['pgn', 'filter', 'more.pgn', '-o', 'a.tbk', '--min-elo', '2000'], 'a.tbk', /a\.tbk exists and holds a \.tbk book, not text/],

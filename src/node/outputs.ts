@@ -17,6 +17,8 @@
  *    (an engine's stderr log) is appended only to a text file.
  * 4. A directory, or a path whose directory does not exist, is refused at once rather than
  *    after the work.
+ * 5. A name promises a format: a text output is not named like a compressed file (.gz), and a
+ *    Polyglot book is not named like text (.pgn, .epd, .json).
  *
  * Every refusal is an OutputRefused error (exit status 1) whose message names the file and
  * says what to do. Checking an output also removes the temporary files that dead tabiya
@@ -60,7 +62,7 @@ export class OutputRefused extends Error {
   }
 }
 
-/** Applies rules 1 to 4 to the outputs of one command (see the module comment). */
+/** Applies rules 1 to 5 to the outputs of one command (see the module comment). */
 export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly string[], opts: OutputCheckOptions = {}): void {
   const ins = inputs.map((path) => ({ path, id: path === '-' ? fdIdentity(0) : pathIdentity(path) }));
   const seen: { path: string; id: string }[] = [];
@@ -88,6 +90,10 @@ export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly st
     const twin = seen.find((s) => s.id === id);
     if (twin !== undefined) throw new OutputRefused(`${out.path} and ${twin.path} are the same file: give each output its own file`);
     seen.push({ path: out.path, id });
+    // A Polyglot book is binary: under a text format's name (`book export x.tbk -o x.pgn`) it
+    // would be taken for what it is not. tabiya writes no book as PGN, EPD or JSON.
+    const texty = out.kind === 'polyglot' ? /\.(pgn|epd|json|txt|csv|svg)$/i.exec(out.path)?.[1] : undefined;
+    if (texty !== undefined) throw new OutputRefused(`${out.path}: the output is a Polyglot book (binary), not .${texty.toLowerCase()}: give a name ending in .bin (book dump prints a book as text)`);
     checkContent(out, st, opts.force === true);
     sweepStaleTemps(st === undefined ? out.path : realpathSync(out.path));
   }
