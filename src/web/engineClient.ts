@@ -48,6 +48,8 @@ export class EngineClient {
   private module: Promise<WebAssembly.Module | undefined> | undefined;
   private gen = 0;
   private current: SearchRequest | undefined;
+  /** Counts go() and stop() calls: a go() that finds it moved on while it waited for the engine to load was overtaken. */
+  private requests = 0;
   private ready: Promise<void> | undefined;
   onError: (message: string) => void = () => {};
 
@@ -116,8 +118,13 @@ export class EngineClient {
   /** Starts a search (stopping any running one, whose result is then dropped). */
   async go(req: SearchRequest): Promise<void> {
     this.stop();
+    const request = ++this.requests;
     if (this.workers.length === 0) await this.start();
     await this.ready;
+    // A stop or a newer search came while the engine loaded: this search is not wanted any
+    // more (asked for anyway, it would run on unstopped: a worker without shared memory runs
+    // it to its deepest iteration before the newer one, and with it nothing would stop it).
+    if (request !== this.requests) return;
     if (this.isolated) {
       // Cleared here, before any thread is asked, so a stop that follows cannot be lost; the
       // previous search ends anyway: its generation is over.
@@ -131,6 +138,7 @@ export class EngineClient {
 
   /** Stops the running search; its bestmove is dropped. */
   stop(): void {
+    this.requests++;
     if (this.current === undefined) return;
     this.current = undefined;
     if (this.isolated) {

@@ -65,6 +65,12 @@ const board = new Chessboard($('board'), {
   ],
 });
 
+/** Turns the board, and the evaluation bar with it: White's end of the bar beside White's side of the board. */
+function orient(color: typeof COLOR.white | typeof COLOR.black): void {
+  void board.setOrientation(color);
+  $('evalbar').classList.toggle('flipped', color === COLOR.black);
+}
+
 function onMoveInput(e: MoveInputEvent): boolean {
   if (e.type === INPUT_EVENT_TYPE.moveInputStarted) {
     const pos = line.position();
@@ -94,6 +100,8 @@ board.enableMoveInput(onMoveInput);
 // --- the line and its display --------------------------------------------------------------
 function changed(animate = true): void {
   const pos = line.position();
+  // The editor belongs to the position it was opened on.
+  closeEditor();
   void board.setPosition(line.fen().split(' ')[0]!, animate);
   board.removeMarkers(MARKER_TYPE.square);
   board.removeMarkers(MARKER_TYPE.frameDanger);
@@ -289,6 +297,19 @@ function playRow(i: number): void {
 }
 
 // --- editing ---------------------------------------------------------------------------------
+/**
+ * What the editor was opened on: the book and the position (the table may show another one by
+ * the time Save is pressed, and another tab may have changed the move since), and the values it
+ * showed, so that Save sends only the fields the user changed and leaves the others as the book
+ * has them (a NAG the menu does not list, a comment set from another tab).
+ */
+let editing: { book: string; fen: string; play: string; shown: { userValue: string; nag: string; comment: string; forbidden: boolean } } | undefined;
+
+function closeEditor(): void {
+  $('editor').hidden = true;
+  editing = undefined;
+}
+
 function openEditor(i: number | undefined): void {
   const m = i === undefined ? undefined : explorer?.moves[i];
   $('editor').hidden = false;
@@ -296,17 +317,32 @@ function openEditor(i: number | undefined): void {
   const move = $<HTMLInputElement>('edit-move');
   move.value = m?.san ?? '';
   move.readOnly = m !== undefined;
+  const nagSel = $<HTMLSelectElement>('edit-nag');
+  // A NAG the menu does not list ($10, $14 ...) is shown as it is, and kept unless changed.
+  nagSel.querySelectorAll('option.extra').forEach((o) => o.remove());
+  if (m !== undefined && m.nag !== null && NAGS[m.nag] === undefined) nagSel.insertAdjacentHTML('beforeend', `<option class="extra" value="${m.nag}">$${m.nag}</option>`);
   $<HTMLInputElement>('edit-user').value = m?.userValue === null || m === undefined ? '' : String(m.userValue);
-  $<HTMLSelectElement>('edit-nag').value = m?.nag === null || m === undefined ? '' : String(m.nag);
+  nagSel.value = m?.nag === null || m === undefined ? '' : String(m.nag);
   $<HTMLInputElement>('edit-comment').value = m?.comment ?? '';
   $<HTMLInputElement>('edit-forbidden').checked = m?.forbidden ?? false;
   $('edit-remove').hidden = m === undefined;
+  editing = { book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), shown: editorValues() };
   (m === undefined ? move : $<HTMLInputElement>('edit-user')).focus();
 }
 
+function editorValues(): { userValue: string; nag: string; comment: string; forbidden: boolean } {
+  return {
+    userValue: $<HTMLInputElement>('edit-user').value.trim(),
+    nag: $<HTMLSelectElement>('edit-nag').value,
+    comment: $<HTMLInputElement>('edit-comment').value.trim(),
+    forbidden: $<HTMLInputElement>('edit-forbidden').checked,
+  };
+}
+
 async function post(path: string, body: Record<string, unknown>): Promise<boolean> {
+  if (editing === undefined) return false;
   try {
-    const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabiya-Token': token }, body: JSON.stringify({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), ...body }) });
+    const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabiya-Token': token }, body: JSON.stringify({ book: editing.book, fen: editing.fen, play: editing.play, ...body }) });
     const out = (await r.json()) as { error?: string };
     if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
     return true;
@@ -318,18 +354,18 @@ async function post(path: string, body: Record<string, unknown>): Promise<boolea
 
 async function saveEdit(ev: Event): Promise<void> {
   ev.preventDefault();
-  const user = $<HTMLInputElement>('edit-user').value.trim();
-  const nag = $<HTMLSelectElement>('edit-nag').value;
-  const comment = $<HTMLInputElement>('edit-comment').value.trim();
-  const ok = await post('/api/move', {
-    move: $<HTMLInputElement>('edit-move').value.trim(),
-    userValue: user === '' ? null : Number(user),
-    nag: nag === '' ? null : Number(nag),
-    comment: comment === '' ? null : comment,
-    forbidden: $<HTMLInputElement>('edit-forbidden').checked,
-  });
+  if (editing === undefined) return;
+  const now = editorValues();
+  const was = editing.shown;
+  // Only what the user changed: a field sent as null would clear what the book holds.
+  const patch: Record<string, unknown> = {};
+  if (now.userValue !== was.userValue) patch.userValue = now.userValue === '' ? null : Number(now.userValue);
+  if (now.nag !== was.nag) patch.nag = now.nag === '' ? null : Number(now.nag);
+  if (now.comment !== was.comment) patch.comment = now.comment === '' ? null : now.comment;
+  if (now.forbidden !== was.forbidden) patch.forbidden = now.forbidden;
+  const ok = await post('/api/move', { move: $<HTMLInputElement>('edit-move').value.trim(), ...patch });
   if (ok) {
-    $('editor').hidden = true;
+    closeEditor();
     // The table first: reading it clears the status line.
     await loadExplorer();
     status('Saved.');
@@ -338,7 +374,7 @@ async function saveEdit(ev: Event): Promise<void> {
 
 async function removeMove(): Promise<void> {
   if (await post('/api/move/remove', { move: $<HTMLInputElement>('edit-move').value.trim() })) {
-    $('editor').hidden = true;
+    closeEditor();
     await loadExplorer();
     status('Removed.');
   }
@@ -502,6 +538,8 @@ function toggleAnalysis(): void {
   } else {
     engine.stop();
     $('engineinfo').textContent = '\u00a0';
+    // A stop before the first line: the hint again, not "Searching…".
+    renderPvs(line.position());
   }
 }
 
@@ -514,7 +552,7 @@ function startGame(): void {
   line.sans.length = line.at;
   game = { human: $<HTMLSelectElement>('play-side').value as 'w' | 'b', clock: [base * 1000, base * 1000], inc: inc * 1000, tick: performance.now(), over: '', timer: 0 };
   game.timer = window.setInterval(tickClock, 100);
-  void board.setOrientation(game.human === 'w' ? COLOR.white : COLOR.black);
+  orient(game.human === 'w' ? COLOR.white : COLOR.black);
   $('play').textContent = 'Resign';
   changed(false);
 }
@@ -639,6 +677,7 @@ function init(): void {
   polSel.value = policy;
   bookSel.onchange = () => {
     bookId = bookSel.value;
+    closeEditor();
     saveUrl();
     void loadExplorer();
   };
@@ -652,7 +691,7 @@ function init(): void {
   $('back').onclick = () => goTo(line.at - 1);
   $('fwd').onclick = () => goTo(line.at + 1);
   $('last').onclick = () => goTo(line.moves.length);
-  $('flip').onclick = () => void board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white);
+  $('flip').onclick = () => orient(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white);
   $('moves').onclick = (e) => {
     const ply = (e.target as HTMLElement).dataset.ply;
     if (ply !== undefined) goTo(Number(ply));
@@ -665,11 +704,12 @@ function init(): void {
   };
   $('rows').onkeydown = (e) => {
     const tr = (e.target as HTMLElement).closest('tr');
-    if (e.key === 'Enter' && tr?.dataset.i !== undefined) playRow(Number(tr.dataset.i));
+    // Enter on the row itself: on its ✎ button it opens the editor (the button's click) and plays nothing.
+    if (e.key === 'Enter' && tr !== null && e.target === tr && tr.dataset.i !== undefined) playRow(Number(tr.dataset.i));
   };
   $('editor').onsubmit = (e) => void saveEdit(e);
   $('edit-remove').onclick = () => void removeMove();
-  $('edit-cancel').onclick = () => ($('editor').hidden = true);
+  $('edit-cancel').onclick = closeEditor;
   $('add-move').onclick = () => openEditor(undefined);
   $<HTMLInputElement>('import-file').onchange = () => {
     const f = $<HTMLInputElement>('import-file').files?.[0];

@@ -1,0 +1,144 @@
+/**
+ * The explorer page's editor and engine controls in Debian's Chromium (puppeteer-core, the
+ * system browser, no download): an edit sends only the fields the user changed (a NAG the menu
+ * does not list and a comment set from another tab are kept), the editor belongs to the
+ * position it was opened on (it closes when the board moves on), Enter on a row's ✎ opens the
+ * editor without playing the move, a Stop pressed while the engine still loads stops it, and
+ * the evaluation bar turns with the board. Skipped, saying so, where /usr/bin/chromium is
+ * missing.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
+import { startServer, type RunningServer } from '../src/serve/server.js';
+
+// The page's globals, as the functions run inside the browser see them (this file compiles for Node).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any, location: { search: string }, MutationObserver: any;
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-editor-'));
+const TBK = join(tmp, 'sample.tbk');
+/** A hang bound for a step that waits for the page, not a speed. */
+const WAIT_MS = 30_000;
+let server: RunningServer;
+let browser: Browser;
+let token = '';
+
+before(async () => {
+  if (skip) return;
+  const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
+  token = /name="tabiya-token" content="([^"]*)"/.exec(await (await fetch(server.url)).text())![1]!;
+  const puppeteer = (await import('puppeteer-core')).default;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+});
+after(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    try {
+      await server?.close();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+});
+
+async function open(path: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewport({ width: 1300, height: 900 });
+  await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
+  await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  return { page, errors };
+}
+
+/** Notes of one move as `book probe --json` reads them from the file. */
+function notes(moves: string, uci: string): { userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean } | undefined {
+  const r = spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--moves', moves, '--json'], { encoding: 'utf8' });
+  const m = (JSON.parse(r.stdout) as { moves: { uci: string; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean }[] }).moves.find((x) => x.uci === uci);
+  return m === undefined ? undefined : { userValue: m.userValue, nag: m.nag, comment: m.comment, forbidden: m.forbidden };
+}
+
+async function setNotes(body: object): Promise<void> {
+  const r = await fetch(`${server.url}api/move`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tabiya-token': token }, body: JSON.stringify(body) });
+  assert.equal(r.status, 200, await r.text());
+}
+
+test('an edit on the page sends only what the user changed: a NAG the menu lacks and a comment set meanwhile elsewhere are kept', { skip, timeout: 120_000 }, async () => {
+  await setNotes({ play: 'e2e4,c7c5', move: 'b1c3', nag: 10 });
+  const { page, errors } = await open('/?play=e2e4,c7c5');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="b1c3"] td:nth-child(10)')?.textContent === '$10', { timeout: WAIT_MS });
+  await page.click('#rows tr[data-uci="b1c3"] button.edit');
+  await page.waitForSelector('#editor:not([hidden])');
+  assert.equal(await page.$eval('#edit-nag', (e) => (e as unknown as { value: string }).value), '10', 'the editor shows the NAG it cannot list');
+  // Another tab (or a script) comments the move while this editor is open.
+  await setNotes({ play: 'e2e4,c7c5', move: 'b1c3', comment: 'from another tab' });
+  await page.type('#edit-user', '60');
+  await page.click('#edit-save');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="b1c3"] .user')?.textContent === '60', { timeout: WAIT_MS });
+  assert.deepEqual(notes('e2e4 c7c5', 'b1c3'), { userValue: 60, nag: 10, comment: 'from another tab', forbidden: false });
+  // "+ Add a move" naming a move the book has changes only what is filled in.
+  await page.click('#add-move');
+  await page.type('#edit-move', 'Nc3');
+  await page.type('#edit-comment', 'closed Sicilian');
+  await page.click('#edit-save');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="b1c3"] .comment')?.textContent === 'closed Sicilian', { timeout: WAIT_MS });
+  assert.deepEqual(notes('e2e4 c7c5', 'b1c3'), { userValue: 60, nag: 10, comment: 'closed Sicilian', forbidden: false });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the editor belongs to its position: it closes when the board moves on; Enter on ✎ opens it and plays nothing', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=d2d4,d7d5&at=0');
+  await page.focus('#rows tr[data-uci="e2e4"] button.edit');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#editor:not([hidden])');
+  assert.equal(new URLSearchParams(new URL(page.url()).search).get('at'), '0', 'Enter on ✎ played no move');
+  assert.equal(await page.$eval('#edit-title', (e) => e.textContent), 'Notes of e4');
+  await page.type('#edit-user', '90');
+  // The move list jumps to 1.d4 d5, where 2.e4 is legal too: the editor must not write there.
+  await page.click('#moves button[data-ply="2"]');
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('at'), { timeout: WAIT_MS });
+  assert.equal(await page.$eval('#editor', (e) => (e as unknown as { hidden: boolean }).hidden), true, 'the editor closed');
+  assert.equal(notes('d2d4 d7d5', 'e2e4'), undefined, 'no note was added to 2.e4');
+  // Enter on the row itself still plays its move.
+  await page.focus('#rows tr[data-uci="c2c4"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('play') === 'd2d4,d7d5,c2c4', { timeout: WAIT_MS });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a Stop pressed while the engine still loads stops it; the evaluation bar turns with the board', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=e2e4');
+  let infos = 0;
+  await page.exposeFunction('countInfo', () => infos++);
+  await page.evaluate(() => {
+    document.getElementById('analyse').click();
+    document.getElementById('analyse').click();
+    // From here on the info line must not change (the stop itself emptied it).
+    new MutationObserver(() => (globalThis as unknown as { countInfo: () => void }).countInfo()).observe(document.getElementById('engineinfo'), { childList: true, characterData: true, subtree: true });
+  });
+  // Long enough for the engine to load and report several depths, were it searching.
+  await new Promise((r) => setTimeout(r, 4000));
+  assert.equal(infos, 0, 'the engine reported nothing after the stop');
+  assert.equal(await page.$eval('#analyse', (e) => e.textContent), 'Analyse');
+  assert.match(await page.$eval('#pvs li', (e) => e.textContent!), /^Analyse/, 'no line and no "Searching…" after the stop');
+  assert.equal(await page.$eval('#evalbar', (e) => e.classList.contains('flipped')), false);
+  await page.keyboard.press('f');
+  assert.equal(await page.$eval('#evalbar', (e) => e.classList.contains('flipped')), true, "White's end of the bar is beside White's side of the turned board");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
