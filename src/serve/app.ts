@@ -151,7 +151,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     if (opts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? '')) return new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
     if (req.method === 'GET' || req.method === 'HEAD') return undefined;
     if (opts.readOnly) return new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
-    if (req.headers['x-tabiya-token'] !== token) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself)');
+    if (req.headers['x-tabiya-token'] !== token) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself; a page opened before the server was last started must be reloaded)');
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return new HttpError(403, `Origin ${origin} is not this server`);
     return undefined;
