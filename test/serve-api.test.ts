@@ -565,8 +565,11 @@ test('export: the whole book as book export writes it, a subtree as .bin and as 
     explored.filter((m) => m.weight > 0).map((m) => [m.uci, m.weight]).sort(),
   );
   assert.equal(JSON.parse(tabiya(['book', 'probe', subPath, '--json']).stdout).moves.length, 0, 'nothing above the subtree');
+  // A NAG set on a move goes out with it, before its comment (PGN standard 8.2.4).
+  assert.equal((await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'b1c3', nag: 5, comment: 'closed' })).status, 200);
   const pgn = await http(server.url, '/api/export?book=masters.tbk&format=pgn&play=e2e4,c7c5&depth=5');
   assert.equal(pgn.status, 200);
+  assert.match(pgn.body, /\(2\.Nc3 \$5 \{ closed \}/);
   assert.match(pgn.body, /\[FEN "rnbqkbnr\/pp1ppppp\/8\/2p5\/4P3\/8\/PPPP1PPP\/RNBQKBNR w KQkq - 0 2"\]/);
   assert.match(pgn.body, /^2\.Nf3$/m);
   const file = join(tmp, 'sub.pgn');

@@ -94,6 +94,8 @@ function line(pos: Position, nodes: readonly TreeNode[], number: boolean): strin
   const num = (force: boolean): string => (pos.turn === 0 ? `${pos.fullmoves}.` : force ? `${pos.fullmoves}...` : '');
   const moveWords = (n: TreeNode, force: boolean): string[] => {
     const w = [`${num(force)}${makeSan(pos, n.move)}`];
+    // The book's annotations: the NAG as $n right after the move, then the comment.
+    if (n.facts.nag !== null) w.push(`$${n.facts.nag}`);
     if (n.facts.comment !== null) w.push(`{ ${n.facts.comment.replace(/[{}]/g, '')} }`);
     return w;
   };
