@@ -304,7 +304,11 @@ test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for 
   }
   const big = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', comment: 'x'.repeat(70_000) });
   assert.equal(big.status, 413);
-  assert.equal(big.json.error, 'request body too large');
+  assert.equal(big.json.error, 'request body too large (over 64 KiB)');
+  // A PGN over the import's bound: the bound and the command that takes any size.
+  const bigPgn = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: ' '.repeat(33 * 1024 * 1024), headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': TOKEN } });
+  assert.equal(bigPgn.status, 413);
+  assert.match(bigPgn.body, /over 32 MiB.*tabiya book make -o/);
   const bad = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', userValue: 101 });
   assert.equal(bad.status, 400);
   // A misspelt field beside a valid change: refused, not dropped while the rest is saved.

@@ -189,9 +189,13 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     );
   });
 
-  app.setErrorHandler((e: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
+  app.setErrorHandler((e: Error & { statusCode?: number; validation?: unknown; code?: string }, req, reply) => {
     if (e instanceof HttpError || e instanceof EditError) return reply.code(e.status).send({ error: e.message });
-    if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'request body too large' });
+    if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Say the bound, and for a PGN what to do instead.
+      const importing = req.url.startsWith('/api/import');
+      return reply.code(413).send({ error: importing ? `the PGN is over ${IMPORT_LIMIT / 1024 / 1024} MiB, the most an import through the page takes: add it with tabiya book make -o <book.tbk> <file.pgn>` : `request body too large (over ${(opts.bodyLimit ?? 64 * 1024) / 1024} KiB)` });
+    }
     if (e.validation !== undefined) {
       // Ajv says "must NOT have additional properties" without naming the field.
       const extra = (e.validation as { keyword?: string; params?: { additionalProperty?: string } }[]).find((v) => v.keyword === 'additionalProperties')?.params?.additionalProperty;

@@ -389,13 +389,17 @@ async function importPgn(file: File): Promise<void> {
     bar.hidden = false;
     for (;;) {
       await new Promise((res) => setTimeout(res, 300));
-      const j = (await (await fetch('/api/import')).json()) as { done: number; total: number; games: number; finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number } };
+      const j = (await (await fetch('/api/import')).json()) as { done: number; total: number; games: number; finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } };
       bar.value = j.total > 0 ? j.done / j.total : 0;
-      status(`Importing ${file.name}: ${j.games.toLocaleString('en')} games`);
+      // Once the file is read, the book is written anew: on a big book that takes a while.
+      const writing = j.total > 0 && j.done >= j.total;
+      status(`Importing ${file.name}: ${plural(j.games, 'game')}${writing ? ' read; writing the book…' : ''}`);
       if (!j.finished) continue;
       if (j.error !== undefined) throw new Error(j.error);
       await loadExplorer();
-      status(`Imported ${file.name}: ${j.result!.gamesUsed} games counted${j.result!.gamesSkipped > 0 ? `, ${j.result!.gamesSkipped} broken games skipped` : ''}.`);
+      const r = j.result!;
+      // The first broken game's place and fault, as the command line says it.
+      status(`Imported ${file.name}: ${plural(r.gamesUsed, 'game')} counted${r.gamesSkipped > 0 ? `, ${plural(r.gamesSkipped, 'broken game')} skipped (${file.name} ${r.errors[0] ?? ''}${r.gamesSkipped > 1 ? ', …' : ''})` : ''}.`, r.gamesSkipped > 0);
       break;
     }
   } catch (e) {
@@ -404,6 +408,10 @@ async function importPgn(file: File): Promise<void> {
     bar.hidden = true;
     $<HTMLInputElement>('import-file').value = '';
   }
+}
+
+function plural(n: number, what: string): string {
+  return `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`;
 }
 
 function status(text: string, error = false): void {
@@ -439,6 +447,8 @@ engine.onError = (m) => {
 function analyse(): void {
   const pos = line.position();
   pvLines = [];
+  // The depth and speed shown are the last position's until this search reports.
+  $('engineinfo').textContent = '\u00a0';
   if (countLegal(pos) === 0) {
     $('engineinfo').textContent = pos.inCheck() ? 'Checkmate' : 'Stalemate';
     return;
