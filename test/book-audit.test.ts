@@ -331,3 +331,30 @@ test('bad input is refused before anything is searched or written', () => {
   assert.equal(other.code, 1);
   assert.match(other.stderr, /full\.audit: the journal holds verdicts searched with --depth 13, not --depth 4/);
 });
+
+test('--journal never replaces the book or another file, even with --fresh', () => {
+  // The book given as its own journal: refused, the book untouched (it used to be overwritten by the journal).
+  copyFileSync(BOOK, join(tmp, 'own.tbk'));
+  const before = readFileSync(join(tmp, 'own.tbk'));
+  for (const extra of [[], ['--fresh']]) {
+    const r = tabiya(['book', 'audit', 'own.tbk', '--depth', '1', '--max-ply', '1', '--journal', 'own.tbk', ...extra]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /own\.tbk is also an input/);
+    assert.deepEqual(readFileSync(join(tmp, 'own.tbk')), before, 'the book is untouched');
+  }
+  // A file that is not a journal (here the games) is not started over by --fresh either.
+  const games = readFileSync(join(tmp, 'traps.pgn'));
+  const r = tabiya(['book', 'audit', 'own.tbk', '--depth', '1', '--max-ply', '1', '--journal', 'traps.pgn', '--fresh']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /traps\.pgn: not a tabiya audit journal, so --fresh does not replace it/);
+  assert.deepEqual(readFileSync(join(tmp, 'traps.pgn')), games, 'the PGN is untouched');
+  // Without --fresh it is not read as a damaged journal whose advice would be --fresh.
+  const plain = tabiya(['book', 'audit', 'own.tbk', '--depth', '1', '--max-ply', '1', '--journal', 'traps.pgn']);
+  assert.equal(plain.code, 1);
+  assert.match(plain.stderr, /traps\.pgn:1: not a tabiya audit journal/);
+  // A journal is still started over by --fresh.
+  const first = tabiya(['book', 'audit', 'own.tbk', '--depth', '1', '--max-ply', '1', '--journal', 'own.audit']);
+  assert.equal(first.code, 0, first.stderr);
+  const again = tabiya(['book', 'audit', 'own.tbk', '--depth', '2', '--max-ply', '1', '--journal', 'own.audit', '--fresh']);
+  assert.equal(again.code, 0, again.stderr);
+});

@@ -9,7 +9,7 @@
  * line. Positions are known by their Polyglot key and FEN; a later line for the same position
  * (searched again for moves its first line lacked) replaces the earlier one.
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ioReason } from './atomicWrite.js';
 import type { AuditLimits, PositionVerdict } from '../audit/verdict.js';
@@ -47,6 +47,8 @@ export class AuditJournal {
    * line), or creates it with its header. `fresh` starts a new journal over an old one.
    */
   static open(path: string, limits: AuditLimits, fresh = false): AuditJournal {
+    // --fresh starts over a journal, never over another file (the book itself, a PGN) given as --journal.
+    if (fresh && existsSync(path) && !holdsJournal(path)) throw new JournalError(`${path}: not a tabiya audit journal, so --fresh does not replace it: give another --journal`);
     const read = !fresh && existsSync(path) ? readJournal(path) : undefined;
     if (read !== undefined && read.limits !== undefined && (read.limits.depth !== limits.depth || read.limits.nodes !== limits.nodes)) {
       throw new JournalError(`${path}: the journal holds verdicts searched with ${limitText(read.limits)}, not ${limitText(limits)}: give the same limit, another --journal, or --fresh to start over`);
@@ -125,7 +127,7 @@ export function readJournal(path: string): { limits: AuditLimits | undefined; do
       // that is not the start of a journal header is another file, which a new journal would
       // overwrite: refused.
       if (last && (i > 0 || tornHeader(line))) break;
-      if (last) throw new JournalError(`${path}:1: not a tabiya audit journal`);
+      if (last || i === 0) throw new JournalError(`${path}:1: not a tabiya audit journal`);
       throw new JournalError(`${path}:${i + 1}: damaged journal line (not JSON); delete the journal or give --fresh to start over`);
     }
     // Every write ends its line: a last line without one was cut short, even if it reads.
@@ -161,6 +163,24 @@ function syncDirectory(path: string): void {
 
 /** The start of every journal's header line, as AuditJournal.open writes it. */
 const HEADER_START = `{"format":"${FORMAT}","version":1,"limits":{`;
+
+/** Whether the file at `path` is empty or starts like a journal (its header, whole or cut short by a kill). */
+function holdsJournal(path: string): boolean {
+  let head: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const bytes = Buffer.alloc(4096);
+      head = bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw new JournalError(`${path}: cannot read the journal: ${ioReason(e)}`);
+  }
+  const first = head.split('\n', 1)[0]!;
+  return head === '' || tornHeader(first);
+}
 
 /** A first line without its newline that a kill may have cut from a journal header. */
 function tornHeader(line: string): boolean {

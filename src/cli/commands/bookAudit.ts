@@ -14,6 +14,7 @@ import { positionFromFen } from '../../notation/fen.js';
 import { uciLineToSan } from '../../notation/moveList.js';
 import { makeSan } from '../../notation/san.js';
 import { parseUci } from '../../notation/uci.js';
+import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
 import { configureV8ForSearch } from '../../node/v8flags.js';
 import { CliError, intOption } from '../errors.js';
@@ -61,6 +62,8 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
   const minGames = intOption('--min-games', opts.minGames ?? '3', 1)!;
   const minWeight = intOption('--min-weight', opts.minWeight ?? '1', 0, 65535)!;
   const journal = opts.journal ?? `${file}.audit`;
+  // The journal is written to: never the book itself, a directory or a path in no directory.
+  checkOutputs([{ path: journal, kind: 'text', mode: 'update' }], [file]);
   // Progress and notes go to stderr with --json too (docs/cli.md): only --quiet silences them.
   const quiet = opts.quiet === true;
   let bar: ReturnType<typeof startProgress> | undefined;
