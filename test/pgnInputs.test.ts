@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
@@ -136,4 +137,18 @@ test('date filters refuse dates that are not days, for pgn filter and book make 
   assert.equal(plies.status, 2);
   assert.match(plies.stderr, /--min-plies 10 is above --max-plies 5/);
   assert.ok(!existsSync(join(dir, 'f.pgn')) && !existsSync(join(dir, 'f.bin')) && !existsSync(join(dir, 'f.tbk')));
+});
+
+test('book annotate with a gzip file of lines cut short fails and leaves the book as it was', () => {
+  const made = tabiya('book', 'make', SAMPLE_GZ, '-o', 'annotated.tbk', '--quiet');
+  assert.equal(made.status, 0, made.stderr);
+  const before = readFileSync(join(dir, 'annotated.tbk'));
+  // Many annotated lines, so that half of the compressed file holds some of them whole.
+  const lines = Array.from({ length: 4000 }, (_, i) => `[Event "line ${i}"]\n\n1. e4! ${['e5', 'c5', 'e6', 'c6'][i % 4]}?! 2. Nf3 *\n`).join('\n');
+  const packed = gzipSync(lines);
+  writeFileSync(join(dir, 'lines-cut.pgn.gz'), packed.subarray(0, packed.length >> 1));
+  const r = tabiya('book', 'annotate', 'annotated.tbk', 'lines-cut.pgn.gz', '--quiet');
+  assert.equal(r.status, 1, r.stderr + r.stdout);
+  assert.match(r.stderr, /tabiya: cannot read the rest of lines-cut\.pgn\.gz: gzip: unexpected end of file .*; annotated\.tbk was not changed/);
+  assert.deepEqual(readFileSync(join(dir, 'annotated.tbk')), before, 'the book is untouched');
 });

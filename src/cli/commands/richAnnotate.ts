@@ -28,7 +28,10 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
   // The lines are read first into a scratch table (no lock held while reading), then applied.
   const scratch = new RichTable();
   const visitor = new AnnotateVisitor(scratch, job.onError);
-  await readPgn(pgns, visitor, { onProgress: (p) => job.onProgress(p.bytes, p.totalBytes, p.games) }).finally(() => job.stop());
+  const summary = await readPgn(pgns, visitor, { onProgress: (p) => job.onProgress(p.bytes, p.totalBytes, p.games) }).finally(() => job.stop());
+  // An input not read to its end (damaged gzip, zstd or bzip2) fails the run, as in book add and
+  // book learn: the lines after the damage would be missing without a word.
+  if (summary.unreadable.length > 0) throw new CliError(`${summary.unreadable.map((u) => u.message).join('; ')}; ${file} was not changed`, 1);
   // Nothing readable at all is the wrong file: say so rather than write an unchanged book.
   const first = job.skipped[0];
   if (visitor.stats.lines === 0) {
