@@ -63,6 +63,29 @@ test('EPD openings in file order from start=3', { timeout: 30_000 }, async () =>
   }
 });
 
+test('an EPD suite compressed with zstd or bzip2 is read as EPD without format=', { timeout: 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epdz-'));
+  try {
+    const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -';
+    writeFileSync(join(dir, 'o.epd'), `${fen} c0 "x";\n`);
+    for (const [tool, ext] of [['zstd', 'zst'], ['bzip2', 'bz2']] as const) {
+      const packed = spawnSync(tool, ['-c', join(dir, 'o.epd')]);
+      if (packed.status !== 0) {
+        t.diagnostic(`${tool} is not installed`);
+        continue;
+      }
+      writeFileSync(join(dir, `o.epd.${ext}`), packed.stdout);
+      const pgn = join(dir, `out-${ext}.pgn`);
+      const run = await runCli(['match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--games', '2', '--repeat', '--maxmoves', '3',
+        '--openings', `file=${join(dir, `o.epd.${ext}`)}`, '--pgnout', pgn, '--quiet']);
+      assert.equal(run.code, 0, `.epd.${ext}: ${run.stderr}`);
+      for (const g of readGames(pgn)) assert.equal(g.tags.get('FEN')!.split(' ').slice(0, 4).join(' '), fen);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('unusable opening files stop the match before it starts, naming the file', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-openings-'));
   try {

@@ -14,6 +14,14 @@ import { notText } from '../../node/textFile.js';
 import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { CliError } from '../errors.js';
 
+/**
+ * The format of an opening suite without format=, told by its name: .bin is a Polyglot book,
+ * .epd an EPD suite, compressed or not (.epd.gz, .epd.zst, .epd.bz2: docs/match.md), else PGN.
+ */
+export function openingsFormat(file: string): 'polyglot' | 'epd' | 'pgn' {
+  return /\.bin$/i.test(file) ? 'polyglot' : /\.epd(\.(gz|zst|bz2))?$/i.test(file) ? 'epd' : 'pgn';
+}
+
 /** Reads the suite `o` describes; `command` names the command in error messages. */
 export function loadOpenings(o: ReadonlyMap<string, string>, seed: number, warn: (m: string) => void, command: string): OpeningSource {
   function fail(message: string): never {
@@ -34,7 +42,7 @@ export function loadOpenings(o: ReadonlyMap<string, string>, seed: number, warn:
   const file = o.get('file');
   if (!file) fail('--openings: file= is required');
   if (!existsSync(file)) badData(`--openings: ${file}: no such file`);
-  const format = o.get('format') ?? (/\.bin$/i.test(file) ? 'polyglot' : /\.epd(\.gz)?$/i.test(file) ? 'epd' : 'pgn');
+  const format = o.get('format') ?? openingsFormat(file);
   const order = o.get('order') ?? 'sequential';
   if (order !== 'sequential' && order !== 'random') fail(`--openings: order=${order} is not sequential or random`);
   const start = num('start', 1, 1);

@@ -24,6 +24,7 @@ import { parseTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtModel } from '../../stats/sprt.js';
 import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
+import { openingsFormat } from './matchOpenings.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -115,7 +116,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     ...(params ? [`option.EvalParams=${params}`] : []),
   ];
   const sprt = opts.sprt && opts.sprt.length > 0 ? opts.sprt : ['elo0=0', 'elo1=10'];
-  const format = /\.epd(\.gz)?$/i.test(openings) ? 'epd' : 'pgn';
+  const format = openingsFormat(openings);
   const args = [
     'match',
     ...engine('tuned', tuned),
