@@ -311,6 +311,15 @@ test('a failed write is an error naming the output, never the temporary file (di
   assert.deepEqual(temps(), []);
 });
 
+test('a state or book under a path whose parent is a file: one line naming it, no stack trace, no temporary name', () => {
+  // tune spsa locks its state before anything else; the lock's temporary file could not be made
+  // there, and removing it again threw ENOTDIR in the exit handler (a stack trace).
+  const r = tabiya(['tune', 'spsa', '-o', 'in.pgn/state.json', '--param', 'rfpMargin', '--openings', 'in.pgn', '--quiet']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stderr, 'tabiya: tune spsa: in.pgn/state.json: cannot lock: not a directory\n');
+  assert.deepEqual(temps(), []);
+});
+
 test('a write that fails midway (file size limit) is an error naming the output; the old file stays and no temporary is left', () => {
   writeFileSync(at('limited.out'), 'the old file\n');
   for (const [args, name] of [

@@ -74,10 +74,22 @@ export function registerTempDir(path: string): void {
 
 /** Removes every live temporary file of this process (synchronously: it runs in exit handlers). */
 export function removeLiveTemps(): void {
-  for (const p of live) rmSync(p, { force: true });
+  for (const p of live) removeQuietly(p, false);
   live.clear();
-  for (const p of liveDirs) rmSync(p, { recursive: true, force: true });
+  for (const p of liveDirs) removeQuietly(p, true);
   liveDirs.clear();
+}
+
+/**
+ * Removes a file or directory; a path that cannot be there (its parent is a file: ENOTDIR) or
+ * cannot be removed is left alone: an exit handler that throws would end in a stack trace.
+ */
+export function removeQuietly(path: string, recursive: boolean): void {
+  try {
+    rmSync(path, { recursive, force: true });
+  } catch {
+    // Nothing of ours to remove, or nothing more to do about it while exiting.
+  }
 }
 
 function install(): void {

@@ -17,8 +17,8 @@
 import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
-import { processAlive, registerTemp, releaseTemp, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
-import { writeFileAtomicSync } from './atomicWrite.js';
+import { processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
+import { ioReason, writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
 import { crc32, type Crc32 } from '../rich/format.js';
@@ -248,9 +248,10 @@ function takeLock(path: string, lock: string): boolean {
     registerTemp(lock);
     return true;
   } catch (e) {
-    throw new BookError('ERR_BOOK_LOCK', `${path}: cannot lock: ${(e as Error).message}`);
+    // The user's path and the reason, not the temporary file's name (docs/cli.md).
+    throw new BookError('ERR_BOOK_LOCK', `${path}: cannot lock: ${ioReason(e)}`);
   } finally {
-    rmSync(temp, { force: true });
+    removeQuietly(temp, false);
     releaseTemp(temp);
   }
 }
