@@ -320,6 +320,33 @@ test('a state or book under a path whose parent is a file: one line naming it, n
   assert.deepEqual(temps(), []);
 });
 
+test('an output in a directory that cannot be written is refused before any input is read', { skip: !existsSync('/proc/self') && 'needs /proc' }, async () => {
+  // /proc cannot hold a new file, even for root (for whom a chmod'ed directory is writable).
+  // Standard input is left open: a command that reads it before trying its output never ends.
+  for (const args of [
+    ['book', 'make', '-', '-o', '/proc/tabiya-x.bin'],
+    ['book', 'make', '-', '-o', '/proc/tabiya-x.tbk'],
+    ['pgn', 'clean', '-', '-o', '/proc/tabiya-x.pgn'],
+  ]) {
+    const child = spawn(process.execPath, [MAIN, ...args, '--quiet'], { cwd: tmp, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+    clearTimeout(timer);
+    child.stdin.destroy();
+    assert.equal(code, 1, `${args.join(' ')}: still reading its input (${stderr})`);
+    assert.match(stderr, /^tabiya: \/proc\/tabiya-x\.(bin|tbk|pgn): cannot write: /, args.join(' '));
+  }
+  // tune fit used to run for its time budget before finding it could not write its output.
+  writeFileSync(at('fit.epd'), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 "1-0";\n'.repeat(50));
+  const started = Date.now();
+  const fit = tabiya(['tune', 'fit', 'fit.epd', '-o', '/proc/tabiya-x.json', '--max-seconds', '30', '--epochs', '100000000', '--threads', '1', '--quiet']);
+  assert.equal(fit.code, 1, fit.stderr);
+  assert.match(fit.stderr, /^tabiya: \/proc\/tabiya-x\.json: cannot write: /);
+  assert.ok(Date.now() - started < 15_000, 'refused before the fit');
+});
+
 test('a write that fails midway (file size limit) is an error naming the output; the old file stays and no temporary is left', () => {
   writeFileSync(at('limited.out'), 'the old file\n');
   for (const [args, name] of [

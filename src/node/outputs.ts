@@ -15,8 +15,8 @@
  * 3. PGN appended to a file (`--pgnout`) goes only into a file that is missing, empty or PGN
  *    text, and never into a file named like a book or an archive (.bin, .tbk, .gz); other text
  *    (an engine's stderr log) is appended only to a text file.
- * 4. A directory, or a path whose directory does not exist, is refused at once rather than
- *    after the work.
+ * 4. A directory, or a path whose directory does not exist or cannot be written, is refused at
+ *    once rather than after the work.
  * 5. A name promises a format: a text output is not named like a compressed file (.gz), and a
  *    Polyglot book is not named like text (.pgn, .epd, .json).
  *
@@ -31,7 +31,8 @@ import { openRichBook } from '../book/node/richFile.js';
 import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { E_DYN_DRAWS, E_DYN_LOSSES, E_DYN_WINS, E_FLAGS, E_USER, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, USER_NONE, readHeader, TBK_MAGIC } from '../book/rich/format.js';
-import { sweepStaleTemps } from './tempFiles.js';
+import { registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from './tempFiles.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 
 /** What a command writes into an output. */
 export type OutputKind = 'pgn' | 'text' | 'polyglot' | 'tbk';
@@ -95,7 +96,27 @@ export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly st
     const texty = out.kind === 'polyglot' ? /\.(pgn|epd|json|txt|csv|svg)$/i.exec(out.path)?.[1] : undefined;
     if (texty !== undefined) throw new OutputRefused(`${out.path}: the output is a Polyglot book (binary), not .${texty.toLowerCase()}: give a name ending in .bin (book dump prints a book as text)`);
     checkContent(out, st, opts.force === true);
-    sweepStaleTemps(st === undefined ? out.path : realpathSync(out.path));
+    const target = st === undefined ? out.path : realpathSync(out.path);
+    sweepStaleTemps(target);
+    if ((out.mode ?? 'replace') !== 'append') probeWritable(out.path, target);
+  }
+}
+
+/**
+ * Rule 4 for a directory that exists but cannot be written (read-only, no permission, /proc):
+ * the temporary file the output will be written to is made and removed now, so the refusal
+ * comes at once rather than when the work is done (a book built, a fit run for its time budget).
+ */
+function probeWritable(path: string, target: string): void {
+  const probe = tempPathFor(target);
+  registerTemp(probe);
+  try {
+    closeSync(openSync(probe, 'wx', 0o600));
+  } catch (e) {
+    throw new OutputRefused(`${path}: cannot write: ${ioReason(e)}`);
+  } finally {
+    removeQuietly(probe, false);
+    releaseTemp(probe);
   }
 }
 
