@@ -51,6 +51,19 @@ test('perft --suite reports a count that is not a number instead of skipping it'
   assert.match(out.errors[0]!.message, /D2 .*"4OO"/);
 });
 
+test('perft --suite says unreadable lines on stderr; stdout holds the mismatches and the totals', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-perft-'));
+  const file = join(dir, 'suite.epd');
+  writeFileSync(file, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\nnot a position\n');
+  const r = run('perft', '--suite', file, '--max-depth', '3');
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^warning: \S*suite\.epd:2: .* \(skipped\)$/m);
+  assert.doesNotMatch(r.stdout, /suite\.epd:2:/);
+  assert.match(r.stdout, /suite\.epd:1: depth 2: expected 401, got 400/);
+  assert.match(r.stdout, /1 positions, 2 counts checked to depth 3: 1 mismatches, 1 unreadable lines/);
+});
+
 test('bad input is an explained error with a non-zero exit, not a stack trace', () => {
   for (const args of [['perft', '--fen', '8/8/8 w - -'], ['perft', '--depth', 'x'], ['perft', '--suite', '/nonexistent.epd']]) {
     const r = run(...args);
