@@ -230,3 +230,18 @@ test('tune spsa: without --engine it tunes tabiya itself, whose search parameter
   // rfpMargin's start and range are the engine's option: 75, 30..150, C a twentieth of the range.
   assert.deepEqual(s.identity.params.map((p) => [p.name, p.start, p.min, p.max, p.cEnd]), [['rfpMargin', 75, 30, 150, 6], ['lmrBase', 80, 40, 160, 10]]);
 });
+
+test('--json gives each parameter\'s start and the option words of a verification match, as the text does (docs/tuning.md)', () => {
+  const out = join(dir, 'json.json');
+  const r = run('--param', 'rfpMargin', '--pairs', '1', '--nodes', '200', '--maxmoves', '4', '--openings', UHO, '-o', out, '--json', '--quiet');
+  assert.equal(r.code, 0, r.err);
+  const status = run('-o', out, '--status', '--json');
+  assert.equal(status.code, 0, status.err);
+  for (const text of [r.out, status.out]) {
+    const j = JSON.parse(text) as { start: Record<string, number>; theta: Record<string, number>; values: Record<string, number>; options: string[] };
+    assert.equal(typeof j.start.rfpMargin, 'number');
+    assert.equal(typeof j.theta.rfpMargin, 'number');
+    assert.deepEqual(j.options, [`option.rfpMargin=${j.values.rfpMargin}`]);
+  }
+  assert.match(run('-o', out, '--status').out, new RegExp(`^options  option\\.rfpMargin=${(JSON.parse(status.out) as { values: Record<string, number> }).values.rfpMargin}$`, 'm'));
+});

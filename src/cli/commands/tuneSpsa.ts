@@ -263,7 +263,7 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
 
   report(
     opts.json,
-    { output: opts.output, ...(opts.pgnout !== undefined ? { pgn: opts.pgnout } : {}), engine: probe.name, stopped: outcome.stopped, pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, restarts: outcome.restarts, penta: state.penta, seconds: state.seconds, theta: state.theta, values: state.values },
+    { output: opts.output, ...(opts.pgnout !== undefined ? { pgn: opts.pgnout } : {}), engine: probe.name, stopped: outcome.stopped, pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, restarts: outcome.restarts, penta: state.penta, seconds: state.seconds, ...startAndOptions(state) },
     () =>
       [
         `engine   ${probe.name}, ${clock.text} a move, ${concurrency} pair${concurrency > 1 ? 's' : ''} at a time`,
@@ -277,6 +277,20 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     process.stderr.write(`error: tune spsa: every pair this run played was dropped on an engine fault: θ has not moved\n`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * What the summary says of each parameter, for --json (docs/tuning.md): its start, θ, the value
+ * the engine plays, and the option.NAME=V words of a verification match.
+ */
+function startAndOptions(state: State): { start: Record<string, number>; theta: Record<string, number>; values: Record<string, number>; options: string[] } {
+  const params = state.identity.params;
+  return {
+    start: Object.fromEntries(params.map((p) => [p.name, p.start])),
+    theta: state.theta,
+    values: state.values,
+    options: params.map((p) => `option.${p.name}=${state.values[p.name]}`),
+  };
 }
 
 /** What a state says, for people: progress, results, each parameter's start, θ and how far it moved. */
@@ -304,7 +318,7 @@ function showStatus(opts: TuneSpsaOptions): void {
   const id = state.identity;
   report(
     opts.json,
-    { output: opts.output, pairs: id.schedule.pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, penta: state.penta, seconds: state.seconds, theta: state.theta, values: state.values, ...(state.pgn ? { pgn: state.pgn.path } : {}) },
+    { output: opts.output, pairs: id.schedule.pairs, finished: state.finished, nextStep: state.nextStep, dropped: state.dropped, penta: state.penta, seconds: state.seconds, ...startAndOptions(state), ...(state.pgn ? { pgn: state.pgn.path } : {}) },
     () =>
       [
         `engine   ${[id.engine.cmd, ...id.engine.args].join(' ')}, ${id.engine.tc} a move`,
