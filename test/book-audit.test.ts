@@ -326,6 +326,17 @@ test('bad input is refused before anything is searched or written', () => {
   const games = tabiya(['book', 'audit', 'traps.bin', '--min-games', '2']);
   assert.equal(games.code, 2);
   assert.match(games.stderr, /--min-games applies to \.tbk books only/);
+  // A .tbk named .bin is refused, as book info and probe refuse it (the name picks the format),
+  // by audit (which used to mark into it) and by reach; the file is left as it was.
+  copyFileSync(BOOK, join(tmp, 'rich.bin'));
+  const before = readFileSync(join(tmp, 'rich.bin'));
+  for (const args of [['book', 'audit', 'rich.bin', '--mark', '--journal', 'rich.audit'], ['book', 'reach', 'rich.bin'], ['book', 'info', 'rich.bin']]) {
+    const r = tabiya(args);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /rich\.bin: not a Polyglot book \(it looks like a tabiya rich book \(\.tbk\); .* so name it \.tbk\)/, args.join(' '));
+  }
+  assert.ok(readFileSync(join(tmp, 'rich.bin')).equals(before), 'rich.bin is unchanged');
+  assert.ok(!existsSync(join(tmp, 'rich.audit')), 'no journal written');
   // A journal of another search limit is not mixed with this one.
   const other = tabiya([...AUDIT.slice(0, 3), '--depth', '4', '--journal', 'full.audit']);
   assert.equal(other.code, 1);

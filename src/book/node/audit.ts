@@ -72,9 +72,9 @@ export interface AuditResult {
   seconds: number;
 }
 
-/** The format of a book file: .tbk by extension or signature, else Polyglot. */
-export function bookFormat(path: string, tbkVersion: number | undefined): '.bin' | '.tbk' {
-  return /\.tbk$/i.test(path) || tbkVersion !== undefined ? '.tbk' : '.bin';
+/** The format of a book file, by its name as every book command picks it: .tbk, else Polyglot. */
+export function bookFormat(path: string): '.bin' | '.tbk' {
+  return /\.tbk$/i.test(path) ? '.tbk' : '.bin';
 }
 
 interface OpenedBook {

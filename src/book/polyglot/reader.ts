@@ -160,9 +160,16 @@ export function emptyWarning(name: string): string {
   return `${name}: the book is empty (0 entries)`;
 }
 
+const TBK_KIND = 'a tabiya rich book (.tbk); the book commands pick the format by the file name, so name it .tbk';
+
+/** The error for a rich book under a name that is not .tbk (the name picks the format). */
+export function tbkNotNamedTbk(name: string): BookError {
+  return new BookError('ERR_BOOK_NOT_A_BOOK', `${name}: not a Polyglot book (it looks like ${TBK_KIND})`, name);
+}
+
 /** What a file that is not a book seems to be, from its first bytes; undefined if unknown. */
 export function sniffNonBook(head: Uint8Array): string | undefined {
-  if (isTbkMagic(head)) return 'a tabiya rich book (.tbk); the book commands pick the format by the file name, so name it .tbk';
+  if (isTbkMagic(head)) return TBK_KIND;
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip-compressed data; decompress it first';
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return 'a ZIP archive';
   let text = 0;

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { bookFormat, markBook, runAudit, type AuditedMove, type AuditResult } from '../../book/node/audit.js';
 import { tbkFileVersion } from '../../book/node/openTbk.js';
+import { tbkNotNamedTbk } from '../../book/polyglot/reader.js';
 import { lossText, type AuditLimits } from '../../book/audit/verdict.js';
 import type { Position } from '../../core/position.js';
 import { positionFromFen } from '../../notation/fen.js';
@@ -54,7 +55,10 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
   if (!existsSync(file)) throw new CliError(`${file}: cannot open: no such file`, 1);
   if (!statSync(file).isFile()) throw new CliError(`${file}: not a regular file`, 1);
   const version = tbkFileVersion(file);
-  const format = bookFormat(file, version);
+  const format = bookFormat(file);
+  // The book commands pick the format by the name (book info, probe, merge): a .tbk named .bin
+  // would otherwise be marked as a .tbk under a name that promises a Polyglot book.
+  if (format === '.bin' && version !== undefined) throw new CliError(tbkNotNamedTbk(file).message, 1);
   if (format === '.bin' && opts.minGames !== undefined) throw new CliError('--min-games applies to .tbk books only (a .bin keeps weights, not games: use --min-weight)', 2);
   if (format === '.tbk' && opts.minWeight !== undefined) throw new CliError('--min-weight applies to .bin books only (use --min-games)', 2);
   if (opts.mark && format === '.bin') throw new CliError(`${file}: --mark writes into a .tbk; a Polyglot .bin has nowhere to keep verdicts (make a .tbk with: tabiya book import ${file} -o ${file.replace(/\.bin$/i, '')}.tbk)`, 2);

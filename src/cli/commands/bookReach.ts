@@ -14,7 +14,8 @@ import { keyToHex } from '../../core/zobrist.js';
 import type { Position } from '../../core/position.js';
 import { openBookForReading } from '../../node/engineBook.js';
 import { loadBook } from '../../book/node/openBook.js';
-import type { PolyglotReader } from '../../book/polyglot/reader.js';
+import { tbkNotNamedTbk, type PolyglotReader } from '../../book/polyglot/reader.js';
+import { isRichBookFile } from '../../book/node/richFile.js';
 import { MAX_REACH_PLIES, ReachSearch } from '../../book/reach/reach.js';
 import type { ReachIndex, MovesOf } from '../../book/reach/reachIndex.js';
 import { cachedReachIndex, type CachedIndex } from '../../book/node/reachCache.js';
@@ -87,6 +88,8 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
   const minGames = intOption('--min-games', opts.minGames, 1, 1_000_000_000);
   if (minGames !== undefined && !/\.tbk$/i.test(file)) throw new CliError('--min-games applies to .tbk books only (a .bin keeps weights, not games)', 2);
   const maxNodes = intOption('--max-nodes', opts.maxNodes ?? '5000000', 1, 1e12)!;
+  // The book commands pick the format by the name (book info, probe, audit).
+  if (!/\.tbk$/i.test(file) && isRichBookFile(file)) throw new CliError(tbkNotNamedTbk(file).message, 1);
   let book: ReturnType<typeof openBookForReading>;
   try {
     book = openBookForReading(file);
