@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,15 @@ test("make -o X.tbk takes the Polyglot builder's filters; make-book's finishing 
     assert.equal(r.code, 2, option[0]);
     assert.ok(r.stderr.includes(`${named} shapes the Polyglot export of a .tbk: give it to book export`), r.stderr);
     assert.deepEqual(readFileSync(join(tmp, 'f.tbk')), before, 'nothing written');
+  }
+});
+
+test('--max-ply 0 (a book of no moves) is refused before anything is written, for .bin and .tbk, make and export', () => {
+  for (const args of [['make', 'g.pgn', '-o', 'zero.bin', '--quiet'], ['make', 'g.pgn', '-o', 'zero.tbk', '--quiet'], ['export', 'g.tbk', '-o', 'zero.bin']]) {
+    const r = tabiya(['book', ...args, '--max-ply', '0']);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stderr, 'tabiya: option --max-ply: 0 is out of range (at least 1)\n');
+    assert.ok(!existsSync(join(tmp, args[3]!)), `${args[3]} not written`);
   }
 });
 

@@ -14,8 +14,14 @@ export function intOption(name: string, value: string | undefined, min = -Infini
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim())) throw new CliError(`option ${name}: "${value}" is not an integer`, 2);
   const n = parseInt(value, 10);
-  if (n < min || n > max) throw new CliError(`option ${name}: ${n} is out of range (${min}..${max})`, 2);
+  if (n < min || n > max) throw new CliError(`option ${name}: ${n} is out of range (${rangeText(min, max)})`, 2);
   return n;
+}
+
+/** A range as the messages say it: "1..64", "at least 1", "at most 100". */
+function rangeText(min: number, max: number): string {
+  if (max === Infinity) return min === -Infinity ? 'any' : `at least ${min}`;
+  return min === -Infinity ? `at most ${max}` : `${min}..${max}`;
 }
 
 /** Parses a number option, or fails naming the option. */
@@ -23,7 +29,7 @@ export function numberOption(name: string, value: string | undefined, min = -Inf
   if (value === undefined) return undefined;
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n)) throw new CliError(`option ${name}: "${value}" is not a number`, 2);
-  if (n < min || n > max) throw new CliError(`option ${name}: ${n} is out of range (${min}..${max})`, 2);
+  if (n < min || n > max) throw new CliError(`option ${name}: ${n} is out of range (${rangeText(min, max)})`, 2);
   return n;
 }
 

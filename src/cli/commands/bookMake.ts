@@ -75,7 +75,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
   try {
     const common = {
       inputs: files,
-      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
+      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 1),
       minGame: intOption('--min-games', opts.minGames ?? '3', 0, 65535),
       minScore: numberOption('--min-score', opts.minScore ?? '0', 0, 100),
       colour: opts.colour ?? 'both',
@@ -118,7 +118,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
     const summary = await makeBook({
       inputs: files,
       output: opts.output,
-      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
+      maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 1),
       minGame: intOption('--min-games', opts.minGames ?? '3', 0, 65535),
       minScore: numberOption('--min-score', opts.minScore ?? '0', 0, 100),
       colour: opts.colour ?? 'both',

@@ -43,7 +43,7 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   if (opts.output.toLowerCase().endsWith('.tbk')) throw new CliError(`book export writes a Polyglot .bin book; ${opts.output} ends in .tbk`, 2);
   // Defaults are make-book's; only options the user gave can conflict with an imported book.
   const minGame = given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : undefined;
-  const maxPly = intOption('--max-ply', opts.maxPly, 0);
+  const maxPly = intOption('--max-ply', opts.maxPly, 1);
   const minScore = given('minScore') ? numberOption('--min-score', opts.minScore, 0, 100) : undefined;
   checkOutputs([{ path: opts.output, kind: 'polyglot' }], [file], { force: opts.force });
   const t0 = performance.now();

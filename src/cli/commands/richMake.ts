@@ -81,7 +81,7 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
   const job = new PgnJob('book make', opts);
   const build: TbkBuildOptions = {
     inputs: files,
-    maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 0),
+    maxPly: intOption('--max-ply', opts.maxPly ?? '1024', 1),
     minGames: given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : 0,
     split,
     shard,
@@ -109,7 +109,7 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
   if (tbkFileVersion(book) === 1) {
     // A version 1 book grows as a version 1 book (tabiya book upgrade converts it).
     const s1 = await bookErrors(() =>
-      addToRichBook(book, { inputs: files, maxPly: intOption('--max-ply', opts.maxPly, 0), filter, onProgress: job.onProgress, onError: job.onError }),
+      addToRichBook(book, { inputs: files, maxPly: intOption('--max-ply', opts.maxPly, 1), filter, onProgress: job.onProgress, onError: job.onError }),
     ).finally(() => job.stop());
     if (!opts.json) for (const n of s1.notes) process.stderr.write(`note: ${n}\n`);
     report(opts.json, { ...s1, skippedGames: job.skipped }, () => `games read        ${s1.gamesRead}\nentries           ${s1.entries} (${s1.entries - s1.entriesBefore} new)\nwrote ${s1.output}: ${s1.bytesWritten} bytes in ${s1.seconds.toFixed(2)} s`);
@@ -120,7 +120,7 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
       {
         kind: 'add',
         path: book,
-        opts: { inputs: files, maxPly: intOption('--max-ply', opts.maxPly, 0), memory: sizeOption('--memory', opts.memory), tmpDir: opts.tmpDir, filter },
+        opts: { inputs: files, maxPly: intOption('--max-ply', opts.maxPly, 1), memory: sizeOption('--memory', opts.memory), tmpDir: opts.tmpDir, filter },
       },
       { onProgress: job.onProgress, onFinishProgress: job.onFinishProgress, onError: job.onError },
     ),
