@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkParams } from './paramsFile.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkParams, readParamsFile } from './paramsFile.js';
 
 test('a params file is checked: groups, sizes, numbers and each group\'s range, naming the pair', () => {
   const material = [[82, 94], [337, 281], [365, 297], [477, 512], [1025, 936]];
@@ -14,4 +17,18 @@ test('a params file is checked: groups, sizes, numbers and each group\'s range, 
     [{ tempo: [[-5, 10]] }, /group "tempo", pair 0: -5 is outside the group's range 0\.\.100/],
   ];
   for (const [json, message] of cases) assert.throws(() => checkParams(json, 'p.json'), message, JSON.stringify(json));
+});
+
+test('a file that is not JSON is named; binary data is said as such, without its bytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-params-'));
+  try {
+    const bin = join(dir, 'book.bin');
+    writeFileSync(bin, Buffer.from([0x12, 0x00, 0x7f, 0x01, 0x1b, 0x5b, 0x32, 0x4a, 0, 0, 0, 0]));
+    assert.throws(() => readParamsFile(bin), (e: Error) => e.message === `${bin}: not a parameters file: binary data, not JSON text`);
+    const text = join(dir, 'notes.json');
+    writeFileSync(text, '{"params": [1, 2,');
+    assert.throws(() => readParamsFile(text), (e: Error) => e.message.startsWith(`${text}: not valid JSON: `));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

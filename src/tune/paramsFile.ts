@@ -68,6 +68,10 @@ export function readParamsFile(file: string): ParamsTable {
   try {
     json = JSON.parse(text);
   } catch (e) {
+    // JSON.parse quotes the text it stopped at: binary data (a book given by mistake) would put
+    // raw control bytes on the terminal.
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x08\x0e-\x1f]/.test(text.slice(0, 4096))) throw new Error(`${file}: not a parameters file: binary data, not JSON text`);
     throw new Error(`${file}: not valid JSON: ${(e as Error).message}`);
   }
   return checkParams(json, file);
