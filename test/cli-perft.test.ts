@@ -72,3 +72,23 @@ test('bad input is an explained error with a non-zero exit, not a stack trace', 
     assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, args.join(' '));
   }
 });
+
+test("a file that cannot be read is said in plain words, without Node's error code and system call", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-perft-'));
+  try {
+    const cases: [string[], string][] = [
+      [['perft', '--suite', join(dir, 'nope.epd')], `tabiya: ${join(dir, 'nope.epd')}: cannot read: no such file or directory\n`],
+      [['perft', '--suite', dir], `tabiya: ${dir}: cannot read: is a directory, not a file\n`],
+      [['epd', dir, '--depth', '1'], `tabiya: ${dir}: cannot read: is a directory, not a file\n`],
+      [['book', 'info', join(dir, 'nope.bin')], `tabiya: ${join(dir, 'nope.bin')}: cannot open: no such file or directory\n`],
+      [['book', 'reach', dir], `tabiya: ${dir}: cannot read: is a directory, not a file\n`],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(...args);
+      assert.equal(r.status, 1, args.join(' '));
+      assert.equal(r.stderr, message, args.join(' '));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

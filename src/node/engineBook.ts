@@ -15,6 +15,7 @@ import { openAnyRichBook } from '../book/node/openTbk.js';
 import { learnGameSync } from '../book/node/richLearn.js';
 import { polyglotSource, type BookSource } from '../engine/bookProbe.js';
 import { RichBookSource } from '../engine/richBookSource.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 
 /** Reads a Polyglot book whole; errors name the file. */
 export function loadPolyglotFile(path: string): BookSource {
@@ -22,7 +23,7 @@ export function loadPolyglotFile(path: string): BookSource {
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new BookError('ERR_BOOK_READ', `${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot read: ${ioReason(e)}`, path);
   }
   const r = PolyglotReader.from(bytes, path);
   if (!r.ok) throw r.error;

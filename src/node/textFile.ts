@@ -11,6 +11,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { constants, gunzipSync } from 'node:zlib';
 import { detectCompression } from '../pgn/compression.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 
 /** Bytes of a file looked at before reading it (compressed bytes for gzip). */
 const SNIFF_BYTES = 1 << 14;
@@ -51,7 +52,7 @@ export function textInputProblem(path: string, what: string): string | undefined
     isFile = st.isFile();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read: ${(e as Error).message}`;
+    return code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read: ${ioReason(e)}`;
   }
   if (!isFile) return undefined;
   let head: Uint8Array;
@@ -64,7 +65,7 @@ export function textInputProblem(path: string, what: string): string | undefined
       closeSync(fd);
     }
   } catch (e) {
-    return `${path}: cannot read: ${(e as Error).message}`;
+    return `${path}: cannot read: ${ioReason(e)}`;
   }
   // zstd and bzip2 are decompressed by a program as the file is read (src/pgn/compression.ts):
   // what they hold is checked there, and damage is reported naming the file.

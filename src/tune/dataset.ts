@@ -11,6 +11,7 @@ import { notText } from '../node/textFile.js';
 import { addCounts, buildTraces, emptyCounts, MAX_ERRORS, type BuildCounts } from './build.js';
 import { TuneWorker } from './objective.js';
 import { TraceStore } from './traceStore.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 
 export interface LoadedData {
   store: TraceStore;
@@ -36,7 +37,7 @@ export function readText(file: string): string {
   try {
     raw = readFileSync(file);
   } catch (e) {
-    throw new Error(`${file}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new Error(`${file}: cannot read: ${ioReason(e)}`);
   }
   if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
     try {

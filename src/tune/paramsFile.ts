@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { GROUPS } from '../engine/evalParams.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 
 export type ParamsTable = Record<string, [number, number][]>;
 
@@ -62,7 +63,7 @@ export function readParamsFile(file: string): ParamsTable {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`${file}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new Error(`${file}: cannot read: ${ioReason(e)}`);
   }
   let json: unknown;
   try {

@@ -28,6 +28,7 @@ export class WriteError extends Error {
 /** The reason of a file-system error without Node's "CODE: ..., syscall 'path'" wrapping. */
 export function ioReason(e: unknown): string {
   if ((e as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return 'broken pipe (the reader closed it)';
+  if ((e as NodeJS.ErrnoException | undefined)?.code === 'EISDIR') return 'is a directory, not a file';
   const message = e instanceof Error ? e.message : String(e);
   const m = /^[A-Z][A-Z0-9_]+: (.*?)(?:, [a-z_]+(?: '.*')?)?$/.exec(message);
   return m === null ? message : m[1]!;

@@ -6,6 +6,7 @@ import type { Compression } from '../../pgn/compression.js';
 import { fileCompression, openPgnFile, type PgnSource } from '../../pgn/nodeSource.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
+import { ioReason } from './atomicWrite.js';
 
 export interface Input {
   source: PgnSource;
@@ -21,7 +22,7 @@ export function openInput(path: string): Input {
   try {
     source = openPgnFile(path);
   } catch (e) {
-    throw new BookError('ERR_BOOK_INPUT', `${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new BookError('ERR_BOOK_INPUT', `${path}: cannot read: ${ioReason(e)}`);
   }
   return inputOf(source, expansionOf(path));
 }

@@ -9,6 +9,7 @@ import { EntrySink, MemoryCursor, mergeBooks, type EntryCursor, type MergeOption
 import { emptyWarning, notABookError, sizeError } from '../polyglot/reader.js';
 import { BookError } from '../polyglot/select.js';
 import { AtomicFileSync } from './atomicWrite.js';
+import { ioReason } from './atomicWrite.js';
 
 const BLOCK_ENTRIES = 4096;
 
@@ -35,7 +36,7 @@ export class FileCursor implements EntryCursor {
       size = info.size;
       this.fd = openSync(name, 'r');
     } catch (e) {
-      throw new BookError('ERR_BOOK_READ', `${name}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, name);
+      throw new BookError('ERR_BOOK_READ', `${name}: cannot open: ${ioReason(e)}`, name);
     }
     this.count = Math.floor(size / ENTRY_SIZE);
     const head = new Uint8Array(Math.min(size, 512));

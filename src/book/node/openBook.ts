@@ -12,6 +12,7 @@ import type { Position } from '../../core/position.js';
 import { ENTRY_SIZE, KeyInterval, readEntry, u32, type RawEntry } from '../polyglot/format.js';
 import { PolyglotReader, firstUnsorted, notABookError, notSortedError, sizeError } from '../polyglot/reader.js';
 import { BookError, bestMove, bookMoves, chooseMove, type BookMove, type ChooseOptions, type ProbeOptions } from '../polyglot/select.js';
+import { ioReason } from './atomicWrite.js';
 
 /** The lookups every opened book offers, whether in memory or on disk. */
 export interface Book {
@@ -56,7 +57,7 @@ async function statOrThrow(path: string): Promise<import('node:fs').Stats> {
   try {
     return await stat(path);
   } catch (e) {
-    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${ioReason(e)}`, path);
   }
 }
 
@@ -102,7 +103,7 @@ class FileBook implements Book {
     try {
       fh = await open(path, 'r');
     } catch (e) {
-      throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
+      throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${ioReason(e)}`, path);
     }
     const book = new FileBook(path, fh, bytes);
     const head = await book.block(0);

@@ -118,7 +118,7 @@ export function openRichBook(path: string, opts: OpenRichOptions = {}): OpenedRi
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
+    throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${ioReason(e)}`, path);
   }
   const source = new FileSource(path, fd);
   let onDisk = false;
@@ -147,7 +147,7 @@ export function openRichBook(path: string, opts: OpenRichOptions = {}): OpenedRi
 }
 
 function readError(path: string, e: unknown): BookError {
-  return new BookError('ERR_BOOK_READ', `${path}: cannot read: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`, path);
+  return new BookError('ERR_BOOK_READ', `${path}: cannot read: ${ioReason(e)}`, path);
 }
 
 function unwrapBook<T>(r: { ok: true; value: T } | { ok: false; error: BookError }): T {

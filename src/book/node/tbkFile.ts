@@ -12,6 +12,7 @@ import { AtomicFileSync } from './atomicWrite.js';
 import { fastCrc32, withBookLock, type LockOptions } from './richFile.js';
 import { bookTime } from '../rich/clock.js';
 import type { ScratchFile } from './workDir.js';
+import { ioReason } from './atomicWrite.js';
 
 /** A section to write: its id, size, CRC-32, and its bytes in pieces (of 4 MiB at most from a file). */
 export interface SectionSource {
@@ -180,7 +181,7 @@ export class FileReader implements PinnedSource {
       this.fd = openSync(path, 'r');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new BookError('ERR_BOOK_READ', `${path}: no such book`);
-      throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`);
+      throw new BookError('ERR_BOOK_READ', `${path}: cannot open: ${ioReason(e)}`);
     }
     this.size = fstatSync(this.fd).size;
     // No more pages than the file has.

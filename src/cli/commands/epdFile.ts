@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { notText } from '../../node/textFile.js';
 import { CliError } from '../errors.js';
+import { ioReason } from '../../book/node/atomicWrite.js';
 
 /** The records of an EPD file with their line numbers; refuses a file that is not EPD text or holds no record. */
 export function readEpdRecords(file: string): { line: number; text: string }[] {
@@ -9,7 +10,7 @@ export function readEpdRecords(file: string): { line: number; text: string }[] {
   try {
     bytes = readFileSync(file);
   } catch (e) {
-    throw new CliError(`${file}: cannot read: ${(e as Error).message}`);
+    throw new CliError(`${file}: cannot read: ${ioReason(e)}`);
   }
   const bad = notText(bytes, 'EPD text');
   if (bad) throw new CliError(`${file}:${bad.line}: ${bad.message}`, 1);

@@ -11,6 +11,7 @@ import { checkOutputs } from '../../node/outputs.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
 import { bookErrors } from './richCommon.js';
+import { ioReason } from '../../book/node/atomicWrite.js';
 
 export interface RichUpgradeCliOptions {
   output?: string;
@@ -28,7 +29,7 @@ export async function richUpgradeCommand(file: string, opts: RichUpgradeCliOptio
     try {
       st = statSync(file);
     } catch (e) {
-      throw new CliError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read: ${(e as Error).message}`, 1);
+      throw new CliError((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read: ${ioReason(e)}`, 1);
     }
     throw new CliError(st.isDirectory() ? `${file}: is a directory, not a .tbk book` : `${file}: not a .tbk book`, 1);
   }
