@@ -107,6 +107,18 @@ test('--max-ply 0 (a book of no moves) is refused before anything is written, fo
   }
 });
 
+test("learning keeps a PostBook move's mean evaluation moving after many games (it froze when rounded at every game)", () => {
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'ev.tbk'));
+  const games = (cp: string): string => `[White "engine"] [Black "x"] [Result "1-0"]\n1. e4 c5 2. Nf3 d6 3. a3 {${cp}/10} 1-0\n\n`.repeat(100);
+  writeFileSync(join(tmp, 'ev0.pgn'), games('+0.00'));
+  writeFileSync(join(tmp, 'ev40.pgn'), games('+0.40'));
+  for (const f of ['ev0.pgn', 'ev40.pgn']) assert.equal(tabiya(['book', 'learn', 'ev.tbk', f, '--player', 'engine']).code, 0);
+  const a3 = rows(['ev.tbk', '--moves', 'e4 c5 Nf3 d6']).find((m) => m.san === 'a3')!;
+  assert.equal(a3.postBook, true);
+  // 100 evaluations of 0 and 100 of +40: the mean is 20 (within the centipawn the layout keeps).
+  assert.ok(Math.abs(a3.evalCp! - 20) <= 1, `mean ${a3.evalCp}`);
+});
+
 test('set, annotate and learn change the book; probe shows them', () => {
   copyFileSync(join(tmp, 'g.tbk'), join(tmp, 's.tbk'));
   let r = tabiya(['book', 'set', 's.tbk', '--moves', 'e2e4', '--move', 'c7c5', '--value', '!']);

@@ -7,6 +7,7 @@
 import type { LearnTarget } from './learn.js';
 import type { Note } from './notes.js';
 import type { TbkBook } from './tbkBook.js';
+import { meanWithOne } from './runningMean.js';
 
 const EVAL_MAX = 0xffff;
 
@@ -67,7 +68,7 @@ export class NotesTarget implements LearnTarget {
 
   addEval(r: number, cp: number): void {
     const n = this.edit(r);
-    n.evalCp = Math.round((n.evalCp * n.evalCount + cp) / (n.evalCount + 1));
+    n.evalCp = meanWithOne(n.evalCp, n.evalCount, cp);
     if (n.evalCount < EVAL_MAX) n.evalCount++;
   }
 

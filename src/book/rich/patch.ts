@@ -16,6 +16,7 @@ import type { LearnTarget } from './learn.js';
 import { RichTable } from './table.js';
 import { encodeBook } from './writer.js';
 import { bookTime } from './clock.js';
+import { meanWithOne } from './runningMean.js';
 
 export class BookPatch implements LearnTarget {
   /** Entries of the book. */
@@ -109,7 +110,7 @@ export class BookPatch implements LearnTarget {
     const o = this.base + r * ENTRY_SIZE;
     const n = getU16(this.bytes, o + E_EVAL_N);
     const mean = (getU16(this.bytes, o + E_EVAL) << 16) >> 16;
-    putU16(this.bytes, o + E_EVAL, Math.round((mean * n + cp) / (n + 1)) & 0xffff);
+    putU16(this.bytes, o + E_EVAL, meanWithOne(mean, n, cp) & 0xffff);
     if (n < 0xffff) putU16(this.bytes, o + E_EVAL_N, n + 1);
   }
 

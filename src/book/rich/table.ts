@@ -11,6 +11,7 @@
  */
 import { COUNT_MAX } from '../polyglot/make.js';
 import { EF_BLACK, EF_POSTBOOK, USER_NONE } from './format.js';
+import { meanWithOne } from './runningMean.js';
 
 export class RichTable {
   size = 0;
@@ -181,7 +182,7 @@ export class RichTable {
   /** One more evaluation (centipawns, in int16 range) into the row's running mean. */
   addEval(r: number, cp: number): void {
     const n = this.evalN[r]!;
-    this.evalCp[r] = Math.round((this.evalCp[r]! * n + cp) / (n + 1));
+    this.evalCp[r] = meanWithOne(this.evalCp[r]!, n, cp);
     if (n < 0xffff) this.evalN[r] = n + 1;
   }
 
