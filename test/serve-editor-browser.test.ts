@@ -79,7 +79,9 @@ async function setNotes(body: object): Promise<void> {
 test('an edit on the page sends only what the user changed: a NAG the menu lacks and a comment set meanwhile elsewhere are kept', { skip, timeout: 120_000 }, async () => {
   await setNotes({ play: 'e2e4,c7c5', move: 'b1c3', nag: 10 });
   const { page, errors } = await open('/?play=e2e4,c7c5');
-  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="b1c3"] td:nth-child(10)')?.textContent === '$10', { timeout: WAIT_MS });
+  // $10 is shown as its printed symbol, =, with the number in its title.
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="b1c3"] td:nth-child(10)')?.textContent === '=', { timeout: WAIT_MS });
+  assert.equal(await page.$eval('#rows tr[data-uci="b1c3"] td:nth-child(10)', (e) => e.getAttribute('title')), '$10');
   await page.click('#rows tr[data-uci="b1c3"] button.edit');
   await page.waitForSelector('#editor:not([hidden])');
   assert.equal(await page.$eval('#edit-nag', (e) => (e as unknown as { value: string }).value), '10', 'the editor shows the NAG it cannot list');

@@ -32,6 +32,13 @@ const meta = (name: string): string => document.querySelector<HTMLMetaElement>(`
 const config = JSON.parse(meta('tabiya-config')) as Config;
 const token = meta('tabiya-token');
 const NAGS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
+/**
+ * How the table shows a NAG: the move NAGs of the menu and the common position NAGs as the
+ * symbols of printed annotation (the PGN standard, section 10; ChessBase and Lichess show them so),
+ * any other as `$n`. Slight advantages are written +=/=+: ⩲ and ⩱ are missing from common fonts.
+ */
+const NAG_SYMBOLS: Record<number, string> = { ...NAGS, 7: '□', 10: '=', 13: '∞', 14: '+=', 15: '=+', 16: '±', 17: '∓', 18: '+−', 19: '−+', 22: '⊙', 23: '⊙', 146: 'N' };
+const nagText = (nag: number): string => NAG_SYMBOLS[nag] ?? `$${nag}`;
 
 const line = new Line();
 let bookId = config.books[0]?.id ?? '';
@@ -259,7 +266,7 @@ function renderExplorer(): void {
       <td>${(100 * m.probability).toFixed(1)}%</td>
       <td class="tbk">${learnedText(m.learned)}</td>
       <td class="tbk user">${m.userValue ?? ''}</td>
-      <td class="tbk">${m.nag === null ? '' : esc(NAGS[m.nag] ?? `$${m.nag}`)}</td>
+      <td class="tbk" title="${m.nag === null ? '' : `$${m.nag}`}">${m.nag === null ? '' : esc(nagText(m.nag))}</td>
       <td class="tbk l comment" title="${esc(m.comment ?? '')}">${esc(m.comment ?? '')}</td>
       <td class="edit-col"><button type="button" class="edit small" data-i="${i}" title="Edit this move's notes">✎</button></td>
     </tr>`;
@@ -320,7 +327,7 @@ function openEditor(i: number | undefined): void {
   const nagSel = $<HTMLSelectElement>('edit-nag');
   // A NAG the menu does not list ($10, $14 ...) is shown as it is, and kept unless changed.
   nagSel.querySelectorAll('option.extra').forEach((o) => o.remove());
-  if (m !== undefined && m.nag !== null && NAGS[m.nag] === undefined) nagSel.insertAdjacentHTML('beforeend', `<option class="extra" value="${m.nag}">$${m.nag}</option>`);
+  if (m !== undefined && m.nag !== null && NAGS[m.nag] === undefined) nagSel.insertAdjacentHTML('beforeend', `<option class="extra" value="${m.nag}">$${m.nag}${NAG_SYMBOLS[m.nag] === undefined ? '' : ` ${NAG_SYMBOLS[m.nag]}`}</option>`);
   $<HTMLInputElement>('edit-user').value = m?.userValue === null || m === undefined ? '' : String(m.userValue);
   nagSel.value = m?.nag === null || m === undefined ? '' : String(m.nag);
   $<HTMLInputElement>('edit-comment').value = m?.comment ?? '';
