@@ -163,6 +163,31 @@ test('xboard: a false claim during the game loses', async () => {
   assert.equal(rec.moves.length, 5);
 });
 
+test('xboard: a result claim that gives the game away is a resignation, as CECP and cutechess read it', async () => {
+  // "0-1 {White resigns}" is the protocol's other way to resign; it is no rules infraction.
+  const { rec } = await game({}, { xboard: true, claimOn: 3, claimText: (turn) => (turn === 0 ? '0-1 {White resigns}' : '1-0 {Black resigns}') });
+  assert.equal(rec.result, '1-0');
+  assert.equal(rec.reason, 'Black resigns');
+  assert.equal(rec.termination, 'normal');
+  assert.equal(rec.fault, undefined);
+});
+
+test('xboard: a draw claimed before the move that draws holds; before one that does not, it loses', async () => {
+  // Fifty-move rule: White's next quiet move is the hundredth reversible ply.
+  const opening: Opening = { fen: 'r3k3/8/8/8/8/8/8/4K2R w - - 99 80', moves: [], source: 'fifty' };
+  const claim = { xboard: true, claimOn: 1, moveAfterClaim: true, claimText: () => '1/2-1/2 {50 move rule}' };
+  const held = await game(claim, { xboard: true }, { opening });
+  assert.equal(held.rec.result, '1/2-1/2', held.rec.reason);
+  assert.equal(held.rec.termination, 'normal');
+  assert.equal(held.rec.moves.length, 1);
+  // From the start position the claimed move draws nothing: the claimer loses.
+  const { rec } = await game(claim, { xboard: true });
+  assert.equal(rec.result, '0-1');
+  assert.equal(rec.termination, 'rules infraction');
+  assert.equal(rec.reason, 'White makes an invalid result claim');
+  assert.equal(rec.moves.length, 0);
+});
+
 test('a search without a clock is capped: a hung engine stalls, one that answers stop plays on', { timeout: 10_000 }, async () => {
   const untimed = { infinite: true, depth: 3 };
   const timeouts: Timeouts = { ...FAST, untimedMoveMs: 100 };

@@ -158,7 +158,7 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     if (notice) {
       const c = notice.color;
       const kind = notice.notice.kind;
-      if (kind === 'resign') return finish(resignation(c));
+      if (kind === 'resign' || (kind === 'claim' && claimsOwnLoss(c, notice.notice.result))) return finish(resignation(c));
       return finish(forfeit(pos, c, `${COLOR_WORD[c]} makes an invalid result claim`, 'rules infraction'), { detail: notice.notice.text, fault: { color: c, kind: 'claim' } });
     }
     if (setup.signal?.aborted) return finish({ result: '*', reason: 'Game interrupted', termination: 'unterminated' });
@@ -225,6 +225,8 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     // 3.5 What the engine said.
     if (reply.kind === 'resign') return finish(resignation(side));
     if (reply.kind === 'claim') {
+      // "0-1 {White resigns}" from White: the protocol's other way to resign (CECP, cutechess).
+      if (claimsOwnLoss(side, reply.result)) return finish(resignation(side));
       return finish(forfeit(pos, side, `${COLOR_WORD[side]} makes an invalid result claim`, 'rules infraction'), {
         detail: `${reply.result} {${reply.comment}}`,
         fault: { color: side, kind: 'claim' },
@@ -247,6 +249,14 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     // 3.6 Play it and adjudicate.
     const san = makeSan(pos, m);
     pos.play(m);
+    if (reply.kind === 'move' && reply.drawClaim !== undefined && boardOutcome(pos)?.result !== '1/2-1/2') {
+      // A draw claimed before a move that does not draw (cutechess: "forfeits by invalid draw claim").
+      pos.undo();
+      return finish(forfeit(pos, side, `${COLOR_WORD[side]} makes an invalid result claim`, 'rules infraction'), {
+        detail: `${reply.drawClaim}, then ${reply.move}`,
+        fault: { color: side, kind: 'claim' },
+      });
+    }
     const resetting = pos.halfmoves === 0;
     const uci = makeUci(m, chess960);
     uciMoves.push(uci);
@@ -254,6 +264,11 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
     const adj = adjudicator.afterMove(pos, side, reply.info.score, resetting);
     if (adj && !boardOutcome(pos)) return finish(adj);
   }
+}
+
+/** A result claim that gives the game to the opponent: a resignation in the protocol's other words. */
+function claimsOwnLoss(color: number, result: string | undefined): boolean {
+  return result === (color === WHITE ? '0-1' : '1-0');
 }
 
 /** A resignation loses whatever the material (unlike a forfeit). */

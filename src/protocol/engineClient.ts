@@ -78,7 +78,8 @@ export interface NewGame {
 
 /** How a search ended. */
 export type EngineReply =
-  | { kind: 'move'; move: string; ponder?: string; info: SearchInfo }
+  /** `drawClaim`: an xboard draw claim sent during the search, before this move (valid only if the move draws). */
+  | { kind: 'move'; move: string; ponder?: string; info: SearchInfo; drawClaim?: string }
   | { kind: 'resign'; info: SearchInfo }
   /** An xboard result claim made instead of a move. */
   | { kind: 'claim'; result: string; comment: string; info: SearchInfo }

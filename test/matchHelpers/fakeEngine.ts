@@ -33,8 +33,12 @@ export interface FakeScript {
   xboard?: boolean;
   /** xboard: lines said on `new`, before the pong that follows (late output of the last game). */
   onNew?: string[];
-  /** xboard: on this search (1-based), claim a win for the side not to move instead of moving. */
+  /** xboard: on this search (1-based), claim a win for the side to move (a false claim) instead of moving. */
   claimOn?: number;
+  /** xboard: the claim's text instead, given the side to move (0 White, 1 Black). */
+  claimText?: (turn: number) => string;
+  /** xboard: make the move after the claim (a draw claimed before the move that makes it). */
+  moveAfterClaim?: boolean;
 }
 
 const BUF = new Uint16Array(256);
@@ -132,7 +136,10 @@ export class FakeTransport implements EngineTransport {
   private xboard(line: string): void {
     const t = line.split(' ');
     const search = (): void => {
-      if (++this.searches === this.script.claimOn) return this.say(this.pos.turn === 0 ? '0-1 {Black mates}' : '1-0 {White mates}');
+      if (++this.searches === this.script.claimOn) {
+        this.say(this.script.claimText ? this.script.claimText(this.pos.turn) : this.pos.turn === 0 ? '1-0 {White mates}' : '0-1 {Black mates}');
+        if (!this.script.moveAfterClaim) return;
+      }
       const mv = makeUci(pickMove(this.pos), false);
       this.pos.play((parseUci(this.pos, mv) as { value: number }).value);
       this.say('1 0 1 1 ' + mv, `move ${mv}`);

@@ -57,6 +57,8 @@ export class XboardClient implements EngineClient {
   private pingCounter = 0;
   private search: { resolve(r: EngineReply): void; reject(e: Error): void } | undefined;
   private info: SearchInfo = {};
+  /** A draw claim made during the current search: it holds only if the move that follows draws (cutechess). */
+  private drawClaim: string | undefined;
   private closeReason = '';
   /** Root of the current game and how many of its moves the engine has been given or made. */
   private rootFen = STARTING_FEN;
@@ -125,13 +127,23 @@ export class XboardClient implements EngineClient {
       return;
     }
     const mv = parseMoveLine(tokens);
-    if (mv !== undefined) return this.reply({ kind: 'move', move: mv, info: this.info });
+    if (mv !== undefined) {
+      const r: EngineReply = { kind: 'move', move: mv, info: this.info };
+      if (this.drawClaim !== undefined && this.state === 'searching') r.drawClaim = this.drawClaim;
+      return this.reply(r);
+    }
     if (head === 'resign') return this.reply({ kind: 'resign', info: this.info }, { kind: 'resign', text: line });
     if (head === 'Illegal' && tokens[1]?.startsWith('move')) {
       return this.reply({ kind: 'rejected', message: line, info: this.info }, { kind: 'rejected', text: line });
     }
     const claim = parseClaim(line);
     if (claim) {
+      // A draw claim while thinking announces that the coming move draws (match-runner.md §5b):
+      // wait for the move; the game loop checks the claim against the board after it.
+      if (claim.result === '1/2-1/2' && this.state === 'searching') {
+        this.drawClaim = line;
+        return;
+      }
       return this.reply({ kind: 'claim', result: claim.result, comment: claim.comment, info: this.info }, { kind: 'claim', result: claim.result, text: line });
     }
     if (this.state === 'searching') {
@@ -279,6 +291,7 @@ export class XboardClient implements EngineClient {
     }
     this.state = 'searching';
     this.info = {};
+    this.drawClaim = undefined;
     const promise = new Promise<EngineReply>((resolve, reject) => {
       this.search = { resolve, reject };
     });
