@@ -56,6 +56,24 @@ test('without recovery the match stops after a crash', async () => {
   assert.match(out.message!, /recovery is off/);
 });
 
+test('without recovery a crash lets the games in progress finish, and starts no new one', async () => {
+  // The first search any B process gets crashes it; the other game of the two in flight plays on.
+  let crashed = false;
+  const b: FakeScript = {
+    go: () => {
+      if (crashed) return { do: 'delay', ms: 2 };
+      crashed = true;
+      return { do: 'crash' };
+    },
+  };
+  const ended: GameRecord[] = [];
+  const out = await runMatch(plan(['A', 'B'], { games: 8, concurrency: 2, recover: false }), fakeSpawner({ B: b }), { onGameEnd: (r) => void ended.push(r) });
+  assert.equal(out.stopped, 'fault');
+  assert.match(out.message!, /recovery is off/);
+  assert.equal(out.board.games, 2);
+  assert.deepEqual(ended.map((r) => r.termination === 'abandoned').sort(), [false, true]);
+});
+
 test('an engine that never finishes its handshake is a start-up error: no game is played, the other engine is shut down', async () => {
   const spawn = fakeSpawner({ B: { mute: true } });
   const ended: GameRecord[] = [];

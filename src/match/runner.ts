@@ -163,6 +163,15 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
     }
     stopGames.abort();
   };
+  /** Set when no new game may start but the games in progress are to finish (a fault without recovery). */
+  let draining = false;
+  const drain = (why: StopReason, msg: string): void => {
+    if (stopped === 'completed') {
+      stopped = why;
+      message = msg;
+    }
+    draining = true;
+  };
   if (sprt?.decision) stop('sprt');
 
   const queue = plan.schedule.filter((g) => !plan.done?.has(g.number));
@@ -262,7 +271,8 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
     await hooks.onGameEnd?.(rec, g, board, sprt);
     if (sprt?.decision) stop('sprt');
     else if (rec.fault && !plan.recover && (rec.fault.kind === 'disconnect' || rec.fault.kind === 'stall')) {
-      stop('fault', `game ${g.number}: ${rec.reason}${rec.detail ? ` (${rec.detail})` : ''}; stopping (recovery is off)`);
+      // As cutechess and docs/match.md have it: no new game starts, the games in progress finish.
+      drain('fault', `game ${g.number}: ${rec.reason}${rec.detail ? ` (${rec.detail})` : ''}; stopping (recovery is off)`);
     }
   };
 
@@ -278,10 +288,10 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   };
   const work = async (): Promise<void> => {
     let first = true;
-    while (!stopGames.signal.aborted && next < queue.length) {
+    while (!stopGames.signal.aborted && !draining && next < queue.length) {
       if (!first && plan.waitMs > 0) await new Promise((r) => setTimeout(r, plan.waitMs));
       first = false;
-      if (stopGames.signal.aborted) break;
+      if (stopGames.signal.aborted || draining) break;
       const g = queue[next++]!;
       hooks.onGameStart?.(g);
       const rec = await play(g);
