@@ -155,6 +155,17 @@ test('xboard: a result claim left over from the last game does not end the new o
   assert.equal(b.dead, false);
 });
 
+test('xboard: without ping, late output about the last game does not end the next one', async () => {
+  // cutechess waits 200 ms after the result for an engine it cannot ping.
+  const spawn = fakeSpawner({ W: {}, B: { xboard: true, noPing: true, afterResult: ['1/2-1/2 {Draw by repetition}'] } });
+  const w = await EnginePlayer.launch(fakeSpec('W'), spawn, FAST);
+  const b = await EnginePlayer.launch(fakeSpec('B', {}, 'xboard'), spawn, FAST);
+  for (const number of [1, 2]) {
+    const rec = await playGame({ number, round: 1, white: w, black: b, opening: START, rules: {}, timeouts: FAST });
+    assert.equal(rec.termination, 'normal', `game ${number}: ${rec.reason}`);
+  }
+});
+
 test('xboard: a false claim during the game loses', async () => {
   const { rec } = await game({}, { xboard: true, claimOn: 3 });
   assert.equal(rec.termination, 'rules infraction');

@@ -37,6 +37,10 @@ export interface FakeScript {
   claimOn?: number;
   /** xboard: the claim's text instead, given the side to move (0 White, 1 Black). */
   claimText?: (turn: number) => string;
+  /** xboard: no `ping` feature (the runner cannot tell when the engine's output of a game has ended). */
+  noPing?: boolean;
+  /** xboard: lines said 20 ms after `result` (late output about the game just ended). */
+  afterResult?: string[];
   /** xboard: make the move after the claim (a draw claimed before the move that makes it). */
   moveAfterClaim?: boolean;
 }
@@ -146,7 +150,12 @@ export class FakeTransport implements EngineTransport {
     };
     switch (t[0]) {
       case 'protover':
-        return this.say('feature ping=1 setboard=1 usermove=1 myname="FakeX" done=1');
+        return this.say(`feature ping=${this.script.noPing ? 0 : 1} setboard=1 usermove=1 myname="FakeX" done=1`);
+      case 'result': {
+        const late = this.script.afterResult;
+        if (late) setTimeout(() => this.alive && late.forEach((l) => this.onLine(l)), 20);
+        return;
+      }
       case 'ping':
         return this.say(`pong ${t[1]}`);
       case 'new':

@@ -40,6 +40,11 @@ type State = 'new' | 'starting' | 'idle' | 'searching' | 'closed';
 export interface XboardClientOptions {
   /** How long to wait for `feature done=…` after `protover 2` before treating the engine as protocol 1 (ms). */
   featureTimeoutMs?: number;
+  /**
+   * An engine without `ping` cannot say when it is done with the last game: a new game waits this
+   * long (ms) instead, so that late output (a result claim) is not taken for the new game's (cutechess: 200).
+   */
+  settleMs?: number;
 }
 
 export class XboardClient implements EngineClient {
@@ -66,12 +71,14 @@ export class XboardClient implements EngineClient {
   /** The engine is out of force mode, playing the side it moved for. */
   private playing = false;
   private readonly featureTimeoutMs: number;
+  private readonly settleMs: number;
 
   constructor(
     private readonly send: (line: string) => void,
     opts: XboardClientOptions = {},
   ) {
     this.featureTimeoutMs = opts.featureTimeoutMs ?? 2000;
+    this.settleMs = opts.settleMs ?? 200;
   }
 
   get status(): State {
@@ -247,6 +254,7 @@ export class XboardClient implements EngineClient {
       this.send('computer');
       this.send(`name ${game.opponent}`);
     }
+    if (this.feature('ping', '0') !== '1') return new Promise((resolve) => setTimeout(resolve, this.settleMs));
     return this.isReady();
   }
 
