@@ -120,6 +120,13 @@ const cases: Case[] = [
     check: (r) => assert.equal(r.games[0]!.tags.Event, 'bom'),
   },
   {
+    name: 'byte-order marks of joined files (cat, zstdcat of monthly dumps), also while skipping a broken game',
+    input: '\uFEFF[Event "a"]\n\n1. e4 *\n\n\uFEFF[Event "b"]\n\n1. d4 Ke7 *\n\n\uFEFF[Event "c"]\n\n1. c4 *\n\n\uFEFF[Event "d"]\n\n1. Nf3 *\n',
+    games: [['e2e4'], ['c2c4'], ['g1f3']],
+    errors: [['illegal-move', 7, 7, 2]],
+    check: (r) => assert.deepEqual(r.games.map((g) => g.tags.Event), ['a', 'c', 'd']),
+  },
+  {
     name: 'CR-only line ends',
     input: '[Event "mac"]\r\r1. e4 e5 *\r\r[Event "2"]\r\r1. d4 Ke7 *\r\r[Event "3"]\r\r1. c4 *',
     games: [['e2e4', 'e7e5'], ['c2c4']],

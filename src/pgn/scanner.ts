@@ -205,8 +205,10 @@ export abstract class PgnScanner extends ChunkedInput {
       else if (c === 43 || c === 45 || c === 61) while (j < end && SYMBOL[buf[j]!] === 1) j++;
       else if (c >= 128) while (j < end && buf[j]! > 32 && NON_ASCII_STOP[buf[j]!] !== 1) j++;
       if (j === end && !final) return i;
-      if (c >= 128 && this.base + i === 0 && buf[i + 1] === 0xbb && buf[i + 2] === 0xbf) {
-        i += 3; // byte-order mark
+      if (c === 0xef && buf[i + 1] === 0xbb && buf[i + 2] === 0xbf && (this.base + i === 0 || (this.g === OUTSIDE && this.base + i === this.lineStart))) {
+        // A byte-order mark: at the start of the input, or at the start of a line between games,
+        // where files that each begin with one were joined (`cat`, `zstdcat` of monthly dumps).
+        i += 3;
         continue;
       }
       if (j - i > this.limits.maxTokenBytes) {
@@ -442,6 +444,14 @@ export abstract class PgnScanner extends ChunkedInput {
       if (!this.skipAtStart) {
         while (i < end && buf[i] !== 10 && buf[i] !== 13) i++;
         continue;
+      }
+      if (c === 0xef) {
+        // A byte-order mark at the start of a line (files joined): read as white space.
+        if (i + 3 > end && !final) return i;
+        if (buf[i + 1] === 0xbb && buf[i + 2] === 0xbf) {
+          i += 3;
+          continue;
+        }
       }
       if (c === 91) {
         if (i + 7 > end && !final) return i;
