@@ -299,6 +299,16 @@ const cases: Case[] = [
       assert.ok(r.errors[1]!.message.length < 150, r.errors[1]!.message);
     },
   },
+  {
+    name: 'invisible characters in a bad token are shown (a byte-order mark before a move, a zero-width space)',
+    input: '1. e4 \uFEFFe5 *\n\n[Event "y"]\n\n1. d4 \u200Bd5 \u00A0 *' + GOOD,
+    games: [D4],
+    errors: [['bad-token', 1, 7, 1], ['bad-token', 5, 7, 2]],
+    check: (r) => {
+      assert.equal(r.errors[0]!.message, 'unexpected "\\ufeffe5"');
+      assert.equal(r.errors[1]!.message, 'unexpected "\\u200bd5"');
+    },
+  },
 ];
 
 function verify(c: Case, r: ReadResult): void {

@@ -25,10 +25,15 @@ export function unwrap<T, E>(r: Result<T, E>): T {
   throw r.error;
 }
 
+/** Format characters, line and paragraph separators and spaces: invisible or blank when printed. */
+const INVISIBLE = /^[\p{Cf}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
 /**
  * Input text as an error message shows it: control characters and undecodable bytes as \\xHH (so
- * the message stays one readable line on a terminal), cut after `max` characters with "…" (so a
- * megabyte of garbage gives a short message).
+ * the message stays one readable line on a terminal), characters that print as nothing or as a
+ * plain space (a byte-order mark, a zero-width or no-break space) as \\uHHHH (else the message
+ * would quote `"e5"` for a stray mark before a legal move), cut after `max` characters with "…"
+ * (so a megabyte of garbage gives a short message).
  */
 export function excerpt(text: string, max = 100): string {
   let out = '';
@@ -36,7 +41,8 @@ export function excerpt(text: string, max = 100): string {
     if (out.length >= max) return `${out}…`;
     const c = ch.charCodeAt(0);
     if (c < 0x20 || (c >= 0x7f && c < 0xa0)) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += c === 0xfffd ? '\\ufffd' : ch;
+    else if (c === 0xfffd || (c !== 0x20 && INVISIBLE.test(ch))) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
   }
   return out;
 }

@@ -245,7 +245,9 @@ export class PgnParser extends PgnScanner {
   }
 
   protected onBadToken(buf: Uint8Array, s: number, e: number): void {
-    this.fail('bad-token', `unexpected ${quote(decodeText(buf, s, Math.min(e, s + 41)), 40)}`, s);
+    // The decoder drops a leading byte-order mark, which is what is unexpected here: keep it.
+    const bom = buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf ? 3 : 0;
+    this.fail('bad-token', `unexpected ${quote((bom ? '\uFEFF' : '') + decodeText(buf, s + bom, Math.min(e, s + 41)), 40)}`, s);
   }
 
   // ----- moves ---------------------------------------------------------------------------------
