@@ -395,6 +395,15 @@ test('make, annotate and learn on input without a game fail (exit 1) and leave t
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /note: none-kept\.tbk is empty: no move of the 4 games passed --min-games 50/);
   assert.equal(json(['book', 'info', 'none-kept.tbk']).entries, 0);
+  // Games without a move (Lichess's abandoned games): the note says so, and names no threshold
+  // that was not given (it printed "--min-games undefined").
+  writeFileSync(join(tmp, 'abandoned.pgn'), '[Event "Rated Blitz game"]\n[Result "0-1"]\n[Termination "Abandoned"]\n\n0-1\n\n[Event "Rated Blitz game"]\n[Result "1-0"]\n\n1-0\n');
+  for (const out of ['abandoned.tbk', 'abandoned.bin']) {
+    const a = tabiya(['book', 'make', 'abandoned.pgn', '-o', out, '--quiet']);
+    assert.equal(a.code, 0, a.stderr);
+    assert.match(a.stderr, new RegExp(`note: ${out.replace('.', '\\.')} is empty: the 2 games used have no moves\n`));
+    assert.doesNotMatch(a.stderr, /undefined|--min-games/);
+  }
 });
 
 test('probe and dump: options that would be ignored are refused, bad policy values name the flag (exit 2)', () => {

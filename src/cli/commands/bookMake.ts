@@ -154,7 +154,7 @@ function boundedBuild(files: readonly string[], maxPly: number, memory: number |
 
 export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions): Promise<void> {
   const { summary: s, skipped } = await runBookMake(files, opts);
-  if (s.entriesKept === 0) process.stderr.write(`note: ${emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames ?? 3}, --min-score, --only-white/--only-black`)}\n`);
+  if (s.entriesKept === 0) process.stderr.write(`note: ${emptyBookNote(s.output, s.gamesUsed, s.positions, `--min-games ${opts.minGames ?? 3}, --min-score, --only-white/--only-black`)}\n`);
   const value = { ...s, skippedGames: skipped.slice(0, 100) };
   // With the book on stdout, the summary goes to stderr.
   if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : formatSummary(s)) + '\n');
@@ -165,8 +165,11 @@ export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions)
  * Why a book from games that were read holds no move: a valid empty book is the truthful
  * result, but a script should hear about it.
  */
-export function emptyBookNote(output: string, gamesUsed: number, thresholds: string): string {
-  return gamesUsed === 0 ? `${output} is empty: no game passed the game filters` : `${output} is empty: no move of the ${gamesUsed} games passed ${thresholds}`;
+export function emptyBookNote(output: string, gamesUsed: number, positions: number, thresholds: string): string {
+  if (gamesUsed === 0) return `${output} is empty: no game passed the game filters`;
+  // Games without a move (Lichess's abandoned games, a file of headers): no threshold is to blame.
+  if (positions === 0) return `${output} is empty: the ${gamesUsed} games used have no moves`;
+  return `${output} is empty: no move of the ${gamesUsed} games passed ${thresholds}`;
 }
 
 /** The summary, in the spirit of GNU Chess's book report. */

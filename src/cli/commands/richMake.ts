@@ -97,7 +97,7 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
   const s = await bookErrors(() => (shard === undefined ? buildTbk(opts.output!, { ...build, ...callbacks }) : runBookJob({ kind: 'build', output: opts.output!, opts: build }, callbacks))).finally(() =>
     job.stop(),
   );
-  if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, `--min-games ${opts.minGames}`));
+  if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, s.positions, `--min-games ${build.minGames}`));
   printSummary(s, notes, job, opts.json, shard === undefined ? undefined : `shard ${shard.index}/${shard.count}`, opts.quiet ? 0 : ranged < threads ? 1 : 0);
 }
 
