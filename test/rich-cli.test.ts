@@ -423,3 +423,20 @@ test('probe and dump: options that would be ignored are refused, bad policy valu
   }
   assert.deepEqual(json(['book', 'probe', 'g.tbk', '--choose', 'best', '--policy', 'polyglot-best', '--seed', '1']).chosen, { uci: 'e2e4', san: 'e4' }, 'two names of one policy agree');
 });
+
+test('book make: a game the filters reject is not replayed, so its illegal move is neither reported nor counted twice', () => {
+  // Game 1 fails --min-elo and has an illegal move; game 3 fails it and has a bad token (which the
+  // reader sees without replaying). Each game is counted once: read = used + filtered.
+  writeFileSync(
+    join(tmp, 'filtered-broken.pgn'),
+    '[WhiteElo "1000"] [BlackElo "1000"] [Result "1-0"]\n\n1. Ke2 e5 1-0\n\n' +
+      '[WhiteElo "2500"] [BlackElo "2500"] [Result "1-0"]\n\n1. e4 e5 1-0\n\n' +
+      '[WhiteElo "1000"] [BlackElo "1000"] [Result "1-0"]\n\n1. d4 @ d5 1-0\n',
+  );
+  for (const [out, threads] of [['fb.tbk', '1'], ['fb.tbk', '2'], ['fb.bin', '2']] as const) {
+    const s = json(['book', 'make', 'filtered-broken.pgn', '-o', out, '--min-elo', '2000', '--threads', threads, '--force']);
+    const f = s.gamesFiltered as Record<string, number>;
+    assert.deepEqual([s.gamesRead, s.gamesSkipped, f.elo, s.gamesUsed], [2, 1, 1, 1], `${out} --threads ${threads}`);
+    assert.deepEqual((s.skippedGames as { kind: string; game: number }[]).map((e) => [e.game, e.kind]), [[3, 'bad-token']], `${out} --threads ${threads}`);
+  }
+});

@@ -86,3 +86,13 @@ test('filterVisitor streams games passing tag conditions and replays buffered on
   assert.deepEqual(b.seen, ['a0123 1-0']);
   assert.deepEqual([f2.accepted, f2.rejected.elo, f2.rejected.duplicate, f2.rejected.plies], [1, 1, 1, 1]);
 });
+
+test('a game rejected by its tags that turns out broken counts as broken, not also as filtered', () => {
+  const pgn = '[WhiteElo "1000"] [BlackElo "1000"]\n\n1. e4 @ e5 1-0\n\n[WhiteElo "2500"] [BlackElo "2500"]\n\n1. d4 1-0\n';
+  const f = new PgnFilter({ minElo: 2400 });
+  const errors: string[] = [];
+  const a = collect();
+  parsePgn(pgn, filterVisitor(f, { ...a.visitor, error: (e) => errors.push(e.kind) }));
+  assert.deepEqual(errors, ['bad-token']);
+  assert.deepEqual([f.accepted, f.rejected.elo], [1, 0]);
+});

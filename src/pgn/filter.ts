@@ -143,6 +143,8 @@ const BUFFER = 3;
  */
 export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor {
   let mode = PENDING;
+  /** Why the current game's tags were rejected (undone if the game turns out broken: counted once). */
+  let rejectedFor: FilterReason | undefined;
   let loc: PgnLocation | undefined;
   let tags: [string, string][] = [];
   const map = new Map<string, string>();
@@ -174,6 +176,7 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
       const reason = filter.checkTags(map);
       if (reason !== undefined) {
         filter.reject(reason);
+        rejectedFor = reason;
         mode = REJECTED;
         return false;
       }
@@ -229,6 +232,8 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
       mode = PENDING;
     },
     error(e: PgnGameError) {
+      // A game is filtered or broken, not both: the error is reported, so it counts as broken.
+      if (mode === REJECTED && rejectedFor !== undefined) filter.rejected[rejectedFor]--;
       mode = PENDING;
       inner.error?.(e);
     },

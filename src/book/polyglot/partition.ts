@@ -209,8 +209,9 @@ export class LastGame implements PgnVisitor {
     this.inner.tag?.(n, v);
   }
 
-  endTags(pos: Parameters<NonNullable<PgnVisitor['endTags']>>[0]): void {
-    this.inner.endTags?.(pos);
+  endTags(pos: Parameters<NonNullable<PgnVisitor['endTags']>>[0]): boolean | void {
+    // false (a game the filter rejected) must reach the parser, which then skips its movetext.
+    return this.inner.endTags?.(pos);
   }
 
   move(pos: Parameters<NonNullable<PgnVisitor['move']>>[0], m: number, ply: number): boolean {
