@@ -47,6 +47,35 @@ test('Board: game-end status', () => {
   assert.equal(rep.outcome()?.termination, 'threefold-repetition');
 });
 
+test('Board: fivefold repetition and seventy-five moves end the game without a claim (FIDE 9.6)', () => {
+  const rep = new Board();
+  const cycle = ['Nf3', 'Nf6', 'Ng1', 'Ng8'];
+  for (let i = 0; i < 4; i++) for (const m of cycle) rep.push(m);
+  rep.pop();
+  // The position after ...Nf6 and Ng1 stood at plies 3, 7, 11 and 15: four times.
+  assert.equal(rep.isThreefoldRepetition(), true);
+  assert.equal(rep.isFivefoldRepetition(), false);
+  assert.equal(rep.outcome()?.termination, 'threefold-repetition');
+  assert.equal(rep.outcome({ claimDraw: false }), undefined);
+  assert.equal(rep.isGameOver({ claimDraw: false }), false);
+  rep.push('Ng8'); // the start position for the fifth time
+  assert.equal(rep.isFivefoldRepetition(), true);
+  assert.deepEqual(rep.outcome({ claimDraw: false }), { winner: undefined, termination: 'fivefold-repetition' });
+  assert.equal(rep.outcome()?.termination, 'fivefold-repetition');
+
+  const rook = '8/8/4k3/8/8/8/4KR2/8 w - -';
+  assert.equal(new Board(`${rook} 149 120`).outcome({ claimDraw: false }), undefined);
+  assert.equal(new Board(`${rook} 149 120`).outcome()?.termination, 'fifty-moves');
+  assert.equal(new Board(`${rook} 149 120`).isSeventyFiveMoves(), false);
+  const seventyFive = new Board(`${rook} 150 120`);
+  assert.equal(seventyFive.isSeventyFiveMoves(), true);
+  assert.deepEqual(seventyFive.outcome({ claimDraw: false }), { winner: undefined, termination: 'seventyfive-moves' });
+  // A mate on the seventy-fifth move stands (9.6.2).
+  const mate = new Board('7k/6Q1/6K1/8/8/8/8/8 b - - 150 200');
+  assert.equal(mate.isSeventyFiveMoves(), false);
+  assert.deepEqual(mate.outcome({ claimDraw: false }), { winner: 'white', termination: 'checkmate' });
+});
+
 test('Board: threefold repetition counts a position whose e.p. capture is illegal as the same (FIDE 9.2.3)', () => {
   // After ...d5 exd6 is pinned along the fifth rank: the same moves are possible as after the
   // king moves that follow, so the position after the second Ke8 is its third occurrence.

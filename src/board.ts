@@ -6,6 +6,7 @@
  *     board.moves().map((m) => m.san);        // legal moves with SAN and UCI
  *     board.fen(); board.polyglotKeyHex();    // '…', '463b96181691fc9c'
  *     board.outcome();                        // { winner, termination } once the game is over
+ *     board.outcome({ claimDraw: false });    // only the ends the rules impose (no fifty-move or threefold claim)
  *
  * Moves are returned as small records; the engine and book builders use `board.position`
  * and integer moves directly.
@@ -31,7 +32,23 @@ export interface MoveInfo {
   castling?: 'king' | 'queen';
 }
 
-export type Termination = 'checkmate' | 'stalemate' | 'insufficient-material' | 'fifty-moves' | 'threefold-repetition';
+export type Termination =
+  | 'checkmate'
+  | 'stalemate'
+  | 'insufficient-material'
+  | 'seventyfive-moves'
+  | 'fivefold-repetition'
+  | 'fifty-moves'
+  | 'threefold-repetition';
+
+export interface OutcomeOptions {
+  /**
+   * Count the draws a player may claim (fifty moves, threefold repetition) as ends of the game,
+   * as match adjudication does. Default true; false gives only the ends the rules impose
+   * (FIDE Laws 5.1, 5.2, 9.6), as python-chess's `outcome()` does by default.
+   */
+  claimDraw?: boolean;
+}
 
 export interface Outcome {
   /** undefined for a draw. */
@@ -170,18 +187,38 @@ export class Board {
     return this.position.repetitions(2) >= 2;
   }
 
-  /** The game is over by rule (claimable draws included, as match adjudication treats them). */
-  outcome(): Outcome | undefined {
+  /**
+   * Seventy-five moves (150 plies) without capture or pawn move, the last move not mate: the
+   * game is drawn without a claim (FIDE Laws 9.6.2).
+   */
+  isSeventyFiveMoves(): boolean {
+    return this.position.halfmoves >= 150 && !this.isCheckmate();
+  }
+
+  /** The position occurred at least four times before (fifth occurrence): drawn without a claim (FIDE Laws 9.6.1). */
+  isFivefoldRepetition(): boolean {
+    return this.position.repetitions(4) >= 4;
+  }
+
+  /**
+   * How the game ended, or undefined while it goes on. Checkmate comes first: a mate on the
+   * move that completes seventy-five moves or a repetition wins (FIDE Laws 9.6).
+   */
+  outcome(opts: OutcomeOptions = {}): Outcome | undefined {
     const noMoves = legalMoves(this.position).length === 0;
     if (noMoves && this.position.inCheck()) return { winner: this.position.turn === 0 ? 'black' : 'white', termination: 'checkmate' };
     if (noMoves) return { winner: undefined, termination: 'stalemate' };
     if (this.isInsufficientMaterial()) return { winner: undefined, termination: 'insufficient-material' };
+    if (this.position.halfmoves >= 150) return { winner: undefined, termination: 'seventyfive-moves' };
+    if (this.isFivefoldRepetition()) return { winner: undefined, termination: 'fivefold-repetition' };
+    if (opts.claimDraw === false) return undefined;
     if (this.position.halfmoves >= 100) return { winner: undefined, termination: 'fifty-moves' };
     if (this.isThreefoldRepetition()) return { winner: undefined, termination: 'threefold-repetition' };
     return undefined;
   }
 
-  isGameOver(): boolean {
-    return this.outcome() !== undefined;
+  /** Whether `outcome(opts)` has ended the game. */
+  isGameOver(opts: OutcomeOptions = {}): boolean {
+    return this.outcome(opts) !== undefined;
   }
 }

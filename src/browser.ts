@@ -5,7 +5,7 @@
  * bundler for the browser cannot resolve; test/browser-bundle.test.ts bundles this entry with
  * esbuild for the browser.
  */
-export { Board, type MoveInfo, type Outcome, type Termination } from './board.js';
+export { Board, type MoveInfo, type Outcome, type OutcomeOptions, type Termination } from './board.js';
 export * as core from './core/index.js';
 export * as notation from './notation/index.js';
 export { STARTING_FEN, parseFen, makeFen, positionFromFen } from './notation/fen.js';

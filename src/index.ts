@@ -2,7 +2,7 @@
  * tabiya: chess core, notation, books, engine, match runner and tuner.
  * The package root exports the friendly API; subpaths export the layers.
  */
-export { Board, type MoveInfo, type Outcome, type Termination } from './board.js';
+export { Board, type MoveInfo, type Outcome, type OutcomeOptions, type Termination } from './board.js';
 export * as core from './core/index.js';
 export * as notation from './notation/index.js';
 export { STARTING_FEN, parseFen, makeFen, positionFromFen } from './notation/fen.js';
