@@ -9,6 +9,7 @@
  * or when the shared memory cannot be had, the engine searches on one thread and says why.
  */
 import { MAX_THREADS, SIG_GEN, SIG_NODES, SIG_SIZE, SIG_STOP } from '../engine/signals.js';
+import { compileCoreFrom } from '../engine/wasm/load.js';
 import { sharedCoreMemory } from '../engine/wasm/smp.js';
 
 export interface EngineInfo {
@@ -75,7 +76,7 @@ export class EngineClient {
     // Isolated, one compile serves every thread (a compiled module is handed to workers as it
     // is); a page that is not isolated cannot hand it to its worker (which is, by its COEP
     // header), so the worker compiles its own.
-    this.module ??= this.isolated ? WebAssembly.compileStreaming(fetch(wasm)) : Promise.resolve(undefined);
+    this.module ??= this.isolated ? compileCoreFrom(wasm) : Promise.resolve(undefined);
     const workers: Worker[] = [];
     const started: Promise<void>[] = [];
     for (let index = 0; index < this.threads; index++) {

@@ -16,6 +16,7 @@
  */
 import { SIG_GEN, SIG_SIZE, SIG_STOP } from '../engine/signals.js';
 import { WasmCore } from '../engine/wasm/core.js';
+import { compileCoreFrom } from '../engine/wasm/load.js';
 import { WasmSearcher } from '../engine/wasmSearch.js';
 import { positionFromFen } from '../notation/fen.js';
 import { makeUci, parseUci } from '../notation/uci.js';
@@ -40,7 +41,7 @@ scope.onmessage = (e: MessageEvent): void => {
   if (msg.type === 'init') {
     if (isShared(msg.signals)) signals = new Int32Array(msg.signals);
     index = Number(msg.index ?? 0);
-    const compiled = msg.module instanceof WebAssembly.Module ? Promise.resolve(msg.module) : WebAssembly.compileStreaming(fetch(String(msg.wasm)));
+    const compiled = msg.module instanceof WebAssembly.Module ? Promise.resolve(msg.module) : compileCoreFrom(String(msg.wasm));
     compiled
       .then((module) => {
         const memory = msg.memory instanceof WebAssembly.Memory ? msg.memory : undefined;

@@ -14,3 +14,7 @@ declare namespace WebAssembly {
     grow(pages: number): number;
   }
 }
+// compileStreaming is declared here for the same reason (src/engine/wasm/load.ts).
+declare namespace WebAssembly {
+  function compileStreaming(source: Response | PromiseLike<Response>): Promise<Module>;
+}
