@@ -264,7 +264,16 @@ test('a server that stops while the page is open: the page says so and shows no 
   assert.equal(await page.$eval('#analyse', (b) => b.textContent), 'Analyse', 'the analysis ended');
   assert.ok(!(await page.evaluate(() => document.body.textContent.includes('Searching\u2026'))), 'and says no more that it searches');
   assert.equal(await page.$eval('#opening', (e) => e.textContent!.trim()), '', "1.e4's opening name is gone too");
-  await closePage(page);
+  // The server back on the same port: the engine that could not load loads now, without a reload of the page.
+  const again = await startServer({ books: [TBK], port: Number(new URL(own.url).port), host: '127.0.0.1', engineThreads: 1, readOnly: true });
+  try {
+    await page.click('#analyse');
+    await page.waitForFunction(() => /^depth \d+/.test(document.querySelector('#engineinfo').textContent), { timeout: 2 * WAIT_MS });
+    await page.click('#analyse');
+  } finally {
+    await closePage(page);
+    await closeServer(again);
+  }
 });
 
 test('a promotion asks for the piece', { skip, timeout: 180_000 }, async () => {

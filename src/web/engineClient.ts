@@ -79,15 +79,23 @@ export class EngineClient {
     this.module ??= this.isolated ? compileCoreFrom(wasm) : Promise.resolve(undefined);
     const workers: Worker[] = [];
     const started: Promise<void>[] = [];
+    // A thread that cannot start fails the whole start: said once, and the next go() starts
+    // afresh (a server that was down a moment is no reason to need a reload of the page).
+    let fail: (message: string) => void = () => {};
+    const failed = new Promise<never>((_, reject) => (fail = (message) => reject(new Error(message))));
     for (let index = 0; index < this.threads; index++) {
       const w = new Worker('/assets/worker.js', { type: 'module' });
       workers.push(w);
+      let ready = false;
       started.push(
         new Promise((resolve) => {
           w.onmessage = (e: MessageEvent) => {
             const msg = e.data as { type: string; gen?: number; move?: string | null; score?: number; message?: string } & EngineInfo;
-            if (msg.type === 'ready') return resolve();
-            if (msg.type === 'error') return this.onError(msg.message ?? 'engine error');
+            if (msg.type === 'ready') {
+              ready = true;
+              return resolve();
+            }
+            if (msg.type === 'error') return ready ? this.onError(msg.message ?? 'engine error') : fail(msg.message ?? 'engine error');
             if (index > 0 || msg.gen !== this.gen || this.current === undefined) return;
             if (msg.type === 'info') this.current.onInfo?.(msg);
             else if (msg.type === 'bestmove') {
@@ -97,18 +105,33 @@ export class EngineClient {
             }
           };
           // A worker whose script cannot be fetched gets an ErrorEvent without a message.
-          w.onerror = (e) => this.onError(`engine worker: ${e.message || 'could not be loaded (is the server still running?)'}`);
+          w.onerror = (e) => {
+            const message = `engine worker: ${e.message || 'could not be loaded (is the server still running?)'}`;
+            if (ready) this.onError(message);
+            else fail(message);
+          };
         }),
       );
     }
     this.workers = workers;
-    this.ready = this.module.then(
+    const loaded = this.module.then(
       (module) => {
         workers.forEach((w, index) => w.postMessage({ type: 'init', module, wasm, hashMB: HASH_MB, index, memory: this.memory, signals: this.isolated ? this.signals.buffer : undefined }));
         return Promise.all(started).then(() => undefined);
       },
-      (err: unknown) => this.onError(`cannot load the engine: ${(err as Error).message}`),
+      (err: unknown) => Promise.reject(new Error(`cannot load the engine: ${(err as Error).message}`)),
     );
+    this.ready = Promise.race([loaded, failed]).catch((err: unknown) => {
+      // Only if this start is still the engine's (a stop may have ended its workers already).
+      if (this.workers === workers) {
+        for (const w of workers) w.terminate();
+        this.workers = [];
+        this.module = undefined;
+        this.current = undefined;
+        this.onError((err as Error).message);
+      }
+      throw err;
+    });
     return this.ready;
   }
 
@@ -120,8 +143,12 @@ export class EngineClient {
   async go(req: SearchRequest): Promise<void> {
     this.stop();
     const request = ++this.requests;
-    if (this.workers.length === 0) await this.start();
-    await this.ready;
+    try {
+      if (this.workers.length === 0) await this.start();
+      await this.ready;
+    } catch {
+      return; // said through onError
+    }
     // A stop or a newer search came while the engine loaded: this search is not wanted any
     // more (asked for anyway, it would run on unstopped: a worker without shared memory runs
     // it to its deepest iteration before the newer one, and with it nothing would stop it).
