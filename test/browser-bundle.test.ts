@@ -42,7 +42,7 @@ async function bundle(name: string, code: string): Promise<string> {
 }
 
 test('tabiya in a browser bundle: the root through its "browser" condition, and every subpath', async () => {
-  for (const spec of ['tabiya', 'tabiya/browser', 'tabiya/core', 'tabiya/notation']) {
+  for (const spec of ['tabiya', 'tabiya/browser', 'tabiya/core', 'tabiya/notation', 'tabiya/engine']) {
     await bundle(spec.replace('/', '-'), `import * as T from '${spec}';\nglobalThis.names = Object.keys(T);\n`);
   }
   // The root for Node still has the file adapters; the browser's has the same names but those.
@@ -55,6 +55,7 @@ test('tabiya in a browser bundle: the root through its "browser" condition, and 
 test('the documented browser snippets bundle, and the README example runs from its bundle', async () => {
   await bundle('pgn-doc', snippet('docs/pgn.md', 'new pgn.PgnParser(visitor)'));
   await bundle('books-doc', snippet('docs/books.md', 'book.PolyglotReader.from(bytes').split('// Node:')[0]!);
+  await bundle('engine-readme', snippet('README.md', "import { BrowserEngine } from 'tabiya/engine';"));
   const readme = snippet('README.md', "import { Board } from 'tabiya';");
   // The README's lines are expressions whose values the comments give: print them from the bundle.
   const printed = readme.replace(/^(board\.(?:moves|fen|polyglotKeyHex|outcome)\(\)[^;]*);/gm, 'console.log(JSON.stringify($1));');

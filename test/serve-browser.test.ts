@@ -260,7 +260,7 @@ test('a server that stops while the page is open: the page says so and shows no 
   await page.waitForFunction(() => /^Book: the server does not answer/.test(document.querySelector('#status').textContent), { timeout: WAIT_MS });
   assert.equal(await page.$$eval('#rows tr[data-uci]', (r) => r.length), 0, 'the table of 1.e4 is gone');
   await page.click('#analyse');
-  await page.waitForFunction(() => /^engine worker: could not be loaded|^cannot load the engine/.test(document.querySelector('#engineinfo').textContent), { timeout: WAIT_MS });
+  await page.waitForFunction(() => /^engine worker \S+worker\.js: could not be loaded|^cannot load the engine/.test(document.querySelector('#engineinfo').textContent), { timeout: WAIT_MS });
   assert.equal(await page.$eval('#analyse', (b) => b.textContent), 'Analyse', 'the analysis ended');
   assert.ok(!(await page.evaluate(() => document.body.textContent.includes('Searching\u2026'))), 'and says no more that it searches');
   assert.equal(await page.$eval('#opening', (e) => e.textContent!.trim()), '', "1.e4's opening name is gone too");

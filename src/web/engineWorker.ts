@@ -11,10 +11,12 @@
  * threads are stopped; without cross-origin isolation it terminates the worker instead.
  *
  * Messages in: {type:'init', module or wasm (its URL), hashMB, signals?, memory?, index}, {type:'go', gen, fen, moves,
- * multiPV, threads, movetime?}. Out (worker 0 only): {type:'ready'}, {type:'info', gen, ...},
- * {type:'bestmove', gen, move}; any worker: {type:'error', message}.
+ * multiPV, threads, depth?, nodes?, movetime?}. Out: {type:'ready'}; worker 0 only: {type:'info', gen, ...},
+ * {type:'bestmove', gen, move, score, mate?, depth, nodes, pv}; any worker: {type:'error', message, gen?}.
+ * The page's side is src/engine/browserEngine.ts.
  */
 import { SIG_GEN, SIG_SIZE, SIG_STOP } from '../engine/signals.js';
+import { MATE_IN_MAX, mateInMoves } from '../engine/score.js';
 import { WasmCore } from '../engine/wasm/core.js';
 import { compileCoreFrom } from '../engine/wasm/load.js';
 import { WasmSearcher } from '../engine/wasmSearch.js';
@@ -64,30 +66,43 @@ scope.onmessage = (e: MessageEvent): void => {
       Atomics.store(signals, SIG_STOP, 0);
     }
     const r = positionFromFen(String(msg.fen));
-    if (!r.ok) return scope.postMessage({ type: 'error', message: r.error.message });
+    if (!r.ok) return scope.postMessage({ type: 'error', gen, message: `bad FEN: ${r.error.message}` });
     const pos = r.value;
     for (const u of msg.moves as string[]) {
       const m = parseUci(pos, u);
-      if (!m.ok) return scope.postMessage({ type: 'error', message: m.error.message });
+      if (!m.ok) return scope.postMessage({ type: 'error', gen, message: `move ${u}: ${m.error.message}` });
       pos.play(m.value);
     }
     if (index > 0) return searcher.goHelper(pos, signals, index);
     const threads = Number(msg.threads ?? 1);
-    const movetime = typeof msg.movetime === 'number' ? msg.movetime : undefined;
+    const limit = (x: unknown): number | undefined => (typeof x === 'number' && x > 0 ? x : undefined);
+    const movetime = limit(msg.movetime);
+    const depth = limit(msg.depth);
+    const nodes = limit(msg.nodes);
     const ms = movetime ?? Infinity;
     // Without shared memory nothing could end an infinite search's wait for a stop: the
     // search runs to its deepest iteration instead, or until the page ends the worker.
-    const limits = movetime !== undefined ? { movetime } : shared ? { infinite: true } : {};
+    const limited = movetime !== undefined || depth !== undefined || nodes !== undefined;
+    const limits = { ...(movetime !== undefined ? { movetime } : {}), ...(depth !== undefined ? { depth } : {}), ...(nodes !== undefined ? { nodes } : {}), ...(!limited && shared ? { infinite: true } : {}) };
     const result = searcher.go(pos, signals, limits, {
       multiPV: Number(msg.multiPV ?? 1),
       softMs: ms,
       hardMs: ms,
       threads,
-      onInfo: (info) => scope.postMessage({ type: 'info', gen, depth: info.depth, multipv: info.multipv, score: info.score, mate: info.mate, bound: info.bound, nodes: info.nodes, nps: info.nps, time: info.time, pv: info.pv.map((m) => makeUci(m, false)) }),
+      onInfo: (info) => scope.postMessage({ type: 'info', gen, depth: info.depth, multipv: info.multipv, score: info.score, mate: info.mate, bound: info.bound, nodes: info.nodes, nps: info.nps, time: info.time, pv: info.pv.map((m) => makeUci(m, pos.chess960)) }),
     });
     // The helpers search until the generation changes: move it on, unless the page already
     // has (a newer search must not be stopped by this one's end).
     if (threads > 1) Atomics.compareExchange(signals, SIG_GEN, gen, gen + 1);
-    scope.postMessage({ type: 'bestmove', gen, move: result.bestMove === 0 ? null : makeUci(result.bestMove, false), score: result.score });
+    scope.postMessage({
+      type: 'bestmove',
+      gen,
+      move: result.bestMove === 0 ? null : makeUci(result.bestMove, pos.chess960),
+      score: result.score,
+      mate: Math.abs(result.score) >= MATE_IN_MAX ? mateInMoves(result.score) : undefined,
+      depth: result.depth,
+      nodes: result.nodes,
+      pv: result.pv.map((m) => makeUci(m, pos.chess960)),
+    });
   }
 };

@@ -14,7 +14,7 @@ import { STARTING_FEN } from '../notation/fen.js';
 import { makeSan } from '../notation/san.js';
 import { parseUci } from '../notation/uci.js';
 import type { ExplorerAnswer } from '../serve/explorer.js';
-import { EngineClient, type EngineInfo } from './engineClient.js';
+import { BrowserEngine, type EngineInfo } from '../engine/browserEngine.js';
 import { Line } from './line.js';
 
 interface Config {
@@ -46,7 +46,7 @@ let policy = 'terra';
 let explorer: Explorer | undefined;
 let explorerFor = '';
 let fetchSeq = 0;
-const engine = new EngineClient(config.engineThreads > 0 ? config.engineThreads : autoThreads());
+const engine = new BrowserEngine({ assets: '/assets/', threads: config.engineThreads > 0 ? config.engineThreads : autoThreads() });
 let analysing = false;
 let pvLines: (EngineInfo | undefined)[] = [];
 let game: { human: 'w' | 'b'; clock: [number, number]; inc: number; tick: number; over: string; timer: number } | undefined;
@@ -443,13 +443,15 @@ function showEngine(): void {
   if (engine.limitedBy !== '') el.textContent += ` (one thread: ${engine.limitedBy})`;
 }
 
-engine.onError = (m) => {
+/** An engine that cannot load or fails: said in the engine panel, and the analysis ends. */
+function engineFailed(m: string): void {
   if (analysing) {
     toggleAnalysis();
     renderPvs(line.position());
   }
   $('engineinfo').textContent = m;
-};
+}
+engine.onError = engineFailed;
 
 function analyse(): void {
   const pos = line.position();
@@ -461,20 +463,22 @@ function analyse(): void {
     return;
   }
   const start = line.position();
-  void engine.go({
-    fen: line.startFen,
-    moves: line.moves.slice(0, line.at),
-    multiPV: Number($<HTMLSelectElement>('multipv').value),
-    onInfo: (info) => {
-      if (info.bound !== undefined) return;
-      pvLines[info.multipv - 1] = info;
-      if (info.multipv === 1) {
-        $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
-        $('engineinfo').dataset.nps = String(info.nps);
-      }
-      scheduleRender(start);
-    },
-  });
+  engine
+    .search({
+      fen: line.startFen,
+      moves: line.moves.slice(0, line.at),
+      multiPV: Number($<HTMLSelectElement>('multipv').value),
+      onInfo: (info) => {
+        if (info.bound !== undefined) return;
+        pvLines[info.multipv - 1] = info;
+        if (info.multipv === 1) {
+          $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
+          $('engineinfo').dataset.nps = String(info.nps);
+        }
+        scheduleRender(start);
+      },
+    })
+    .catch((e: unknown) => engineFailed((e as Error).message));
 }
 
 let renderPending = false;
@@ -616,16 +620,13 @@ function gameTurn(): void {
   const left = game.clock[pos.turn];
   const movetime = Math.max(50, Math.min(left / 2, left / 30 + game.inc * 0.8));
   const at = line.at;
-  void engine.go({
-    fen: line.startFen,
-    moves: line.moves.slice(0, line.at),
-    multiPV: 1,
-    movetime,
-    onBest: (move) => {
-      if (game === undefined || game.over !== '' || line.at !== at || move === null) return;
-      if (line.play(move)) changed();
-    },
-  });
+  engine
+    .search({ fen: line.startFen, moves: line.moves.slice(0, line.at), movetime })
+    .then(({ bestMove, stopped }) => {
+      if (stopped || game === undefined || game.over !== '' || line.at !== at || bestMove === null) return;
+      if (line.play(bestMove)) changed();
+    })
+    .catch((e: unknown) => engineFailed((e as Error).message));
 }
 
 function endGame(result: string, why = ''): void {

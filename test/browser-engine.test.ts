@@ -1,0 +1,167 @@
+/**
+ * tabiya's engine in a page of one's own (`tabiya/engine`), as a web developer embeds it: a page
+ * bundled by esbuild from the installed package, the worker and the cores copied from the
+ * package's exports into a directory under a sub-path, served by a plain static server with
+ * and without the cross-origin isolation headers, and driven in Chromium. The search is the
+ * command-line engine's, node for node (`tabiya analyse` at the same hash size).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
+import { build } from 'esbuild';
+import { Board } from '../src/board.js';
+import { BrowserEngine, type EngineResult } from '../src/engine/browserEngine.js';
+
+// The page's globals, as the functions run inside the browser see them (this file compiles for Node).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const window: any;
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = join(REPO, 'dist/src/cli/main.js');
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+const dir = mkdtempSync(join(tmpdir(), 'tabiya-embed-'));
+const SITE = join(dir, 'site');
+/** A hang bound for a page step, not a speed: nothing is judged by how much of it a step takes. */
+const WAIT_MS = 60_000;
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+
+let server: Server;
+let origin = '';
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  // An app with the package installed (a link to this checkout: its package.json and dist/).
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(REPO, join(dir, 'node_modules', 'tabiya'));
+  writeFileSync(join(dir, 'page.mjs'), "import { BrowserEngine } from 'tabiya/engine';\nwindow.BrowserEngine = BrowserEngine;\n");
+  const r = await build({ entryPoints: [join(dir, 'page.mjs')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', absWorkingDir: dir });
+  assert.deepEqual(r.errors, []);
+  assert.doesNotMatch(r.outputFiles[0]!.text, /from ["']node:|require\(["']node:/, 'nothing of Node in the bundle');
+  const app = join(SITE, 'app');
+  mkdirSync(join(app, 'vendor/tabiya'), { recursive: true });
+  mkdirSync(join(app, 'broken'));
+  writeFileSync(join(app, 'page.js'), r.outputFiles[0]!.text);
+  writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><title>embed</title><script type="module" src="page.js"></script>\n');
+  // What the developer copies: the package's exports, resolved as a build script would.
+  const require = createRequire(join(dir, 'package.json'));
+  for (const f of ['worker.js', 'core.wasm', 'core-shared.wasm']) copyFileSync(require.resolve(`tabiya/${f}`), join(app, 'vendor/tabiya', f));
+  copyFileSync(require.resolve('tabiya/worker.js'), join(app, 'broken/worker.js')); // and forgot the cores
+  // /iso/... is served cross-origin isolated, /plain/... is not; both from SITE.
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const isolated = path.startsWith('/iso/');
+    let file = normalize(join(SITE, path.replace(/^\/(iso|plain)\//, '/')));
+    if (file.endsWith('/')) file += 'index.html';
+    const headers: Record<string, string> = isolated ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {};
+    if (!file.startsWith(SITE) || !existsSync(file) || !/^\/(iso|plain)\//.test(path)) {
+      res.writeHead(404, headers).end('not found');
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const puppeteer = (await import('puppeteer-core')).default;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(kind: 'iso' | 'plain'): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  await page.goto(`${origin}/${kind}/app/`);
+  await page.waitForFunction(() => window.BrowserEngine !== undefined);
+  return page;
+}
+
+const FEN = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+
+test('not isolated: one thread, and a depth search node for node as tabiya analyse', { skip, timeout: 4 * WAIT_MS }, async () => {
+  const page = await open('plain');
+  const got = await page.evaluate(async (fen) => {
+    const e = new window.BrowserEngine({ assets: 'vendor/tabiya/', threads: 2, hashMB: 32 });
+    const infos: number[] = [];
+    const r = await e.search({ fen, moves: ['f1b5', 'a7a6'], depth: 12, onInfo: (i: { depth: number }) => infos.push(i.depth) });
+    return { threads: e.threads, limitedBy: e.limitedBy, isolated: e.isolated, r, infos };
+  }, FEN);
+  assert.equal(got.isolated, false);
+  assert.equal(got.threads, 1);
+  assert.match(got.limitedBy, /not cross-origin isolated/);
+  const cli = spawnSync(process.execPath, [MAIN, 'analyse', '--fen', FEN, '--moves', 'f1b5', 'a7a6', '--depth', '12', '--hash', '32', '--json'], { encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  const want = JSON.parse(cli.stdout) as { bestmove: string; nodes: number; lines: { pv: string[]; score: { cp?: number } }[] };
+  const r = got.r as EngineResult;
+  assert.equal(r.stopped, false);
+  assert.equal(r.depth, 12);
+  assert.equal(r.bestMove, want.bestmove);
+  assert.equal(r.nodes, want.nodes);
+  assert.deepEqual(r.pv, want.lines[0]!.pv);
+  assert.equal(r.score, want.lines[0]!.score.cp);
+  assert.deepEqual(got.infos.slice(0, 3), [1, 2, 3]);
+  await page.close();
+});
+
+test('isolated: two threads, stop, the next search, a mate, a bad move, missing cores', { skip, timeout: 4 * WAIT_MS }, async () => {
+  const page = await open('iso');
+  const got = await page.evaluate(async (fen) => {
+    const e = new window.BrowserEngine({ assets: '/iso/app/vendor/tabiya', threads: 2 });
+    const deep = await e.search({ fen, depth: 10 });
+    // An analysis without limits, stopped: its promise has the best line so far.
+    const infinite = e.search({ fen, moves: ['f1c4'] });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    e.stop();
+    const stopped = await infinite;
+    // A newer search overtakes a running one.
+    const first = e.search({ fen });
+    const mate = await e.search({ fen: '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1', depth: 6 });
+    const overtaken = await first;
+    let bad = '';
+    await e.search({ fen, moves: ['e2e5'], depth: 3 }).catch((err: Error) => (bad = err.message));
+    const after = await e.search({ fen, nodes: 20000 });
+    let missing = '';
+    await new window.BrowserEngine({ assets: '/iso/app/broken/' }).search({ depth: 1 }).catch((err: Error) => (missing = err.message));
+    e.terminate();
+    return { threads: e.threads, isolated: e.isolated, deep, stopped, mate, overtaken, bad, after, missing };
+  }, FEN);
+  assert.equal(got.isolated, true);
+  assert.equal(got.threads, 2);
+  const legal = (fen: string, moves: string[], r: EngineResult): void => {
+    const b = new Board(fen);
+    for (const m of moves) b.push(m);
+    assert.ok(r.bestMove !== null && b.moves().some((m) => m.uci === r.bestMove), `${r.bestMove} is legal`);
+    for (const m of r.pv) b.push(m); // every move of the line is legal in turn
+  };
+  legal(FEN, [], got.deep);
+  assert.equal(got.deep.depth, 10);
+  assert.equal(got.deep.stopped, false);
+  legal(FEN, ['f1c4'], got.stopped);
+  assert.equal(got.stopped.stopped, true);
+  assert.ok(got.stopped.depth > 1, `the stopped analysis reached depth ${got.stopped.depth}`);
+  assert.equal(got.overtaken.stopped, true);
+  assert.deepEqual([got.mate.bestMove, got.mate.mate, got.mate.stopped], ['d1d8', 1, false]);
+  assert.match(got.bad, /move e2e5/);
+  legal(FEN, [], got.after);
+  assert.ok(got.after.nodes >= 20000 && got.after.nodes < 200000, `a node limit (${got.after.nodes}: the main thread's 20,000 and the helper's)`);
+  assert.match(got.missing, /\/iso\/app\/broken\/core\.wasm: HTTP 404/);
+  await page.close();
+});
+
+test('outside a browser: a clear error, not a crash', async () => {
+  assert.throws(() => new BrowserEngine({ assets: 'vendor/' }), /assets "vendor\/" is not a URL/);
+  const e = new BrowserEngine({ assets: 'http://127.0.0.1/vendor/' });
+  await assert.rejects(e.search({ depth: 1 }), /needs Web Workers/);
+});
