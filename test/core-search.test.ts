@@ -77,6 +77,14 @@ test('core search: no legal move, repetitions, the fifty-move rule and insuffici
   assert.equal(e.go({ depth: 6 }).score, 0, 'fifty moves');
   e.setPosition('8/8/8/8/8/4k3/8/R3K3 w - - 0 80');
   assert.ok(e.go({ depth: 6 }).score > 300, 'the same position, a win with the fifty-move count at 0');
+  // A mate on the hundredth half-move wins: checkmate takes precedence over the fifty-move rule
+  // (FIDE Laws 9.3, 5.1.1), as in Stockfish; so does a mate in two that ends on it.
+  e.setPosition('7k/8/6K1/8/8/8/8/R7 w - - 99 80');
+  assert.deepEqual([e.go({ depth: 6 }).bestMove, e.go({ depth: 6 }).score], [unwrap(parseUci(unwrap(positionFromFen('7k/8/6K1/8/8/8/8/R7 w - - 99 80')), 'a1a8')), MATE - 1], 'mate on the hundredth half-move');
+  e.setPosition('7k/8/5K2/8/8/8/8/1R6 w - - 97 80');
+  assert.equal(e.go({ depth: 8 }).score, MATE - 3, 'mate in two ending on the hundredth half-move');
+  e.setPosition('7k/8/5K2/8/8/8/8/1R6 w - - 98 80');
+  assert.equal(e.go({ depth: 8 }).score, 0, 'the same mate in two one half-move too late');
   const core = loadWasmCore();
   core.setPosition(unwrap(positionFromFen('8/8/8/8/8/4k3/8/1B2K3 w - - 0 1')), false);
   assert.equal(core.isDraw(), true, 'KBK');

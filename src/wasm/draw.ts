@@ -4,6 +4,7 @@
  * material), and the material tests of null-move pruning and the pawn-ending extension.
  * `nullAt` is the position ply of the last null move on the current line (-1 for none).
  */
+import { generateLegal } from './movegen';
 import { Position } from './position';
 import { BISHOP, KNIGHT, PAWN, QUEEN, ROOK } from './types';
 
@@ -31,6 +32,16 @@ export function isDraw(pos: Position, nullAt: i32, rootPly: i32 = -1): bool {
   if ((unchecked(bb[PAWN]) | unchecked(bb[8 | PAWN]) | unchecked(bb[ROOK]) | unchecked(bb[8 | ROOK]) |
     unchecked(bb[QUEEN]) | unchecked(bb[8 | QUEEN])) == 0) return pos.isInsufficientMaterial();
   return false;
+}
+
+/**
+ * A position where the fifty-move count has run out (isDraw says so) but the side to move is
+ * checkmated: the move that made the hundredth ply mated, and checkmate takes precedence
+ * (FIDE Laws 9.3 and 5.1.1; Stockfish's is_draw tests the same). `buf[start..]` is scratch
+ * space for the legal moves.
+ */
+export function matedAfterFiftyMoves(pos: Position, inCheck: bool, buf: StaticArray<u16>, start: i32): bool {
+  return pos.halfmoves >= 100 && inCheck && generateLegal(pos, buf, start) == start;
 }
 
 /** Side to move has a piece other than pawns and king (null move is unsafe in pawn endings). */

@@ -16,10 +16,10 @@
 import { CHECK_INFO_SIZE, givesCheck as givesCheckFast, prepareCheckInfo } from '../givesCheck';
 import { evaluateWith } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
-import { EN_PASSANT, KIND_MASK, KING, PAWN, PROMOTION } from '../types';
+import { EN_PASSANT, KIND_MASK, KING, MAX_MOVES, PAWN, PROMOTION } from '../types';
 import { corrected, updateCorrection } from './correction';
 import { rewardPriorQuiet, rewardQuiet, updateCaptureStats, updateQuietStats } from './cutoffs';
-import { hasNonPawnMaterial, isDraw, isPawnEnding } from '../draw';
+import { hasNonPawnMaterial, isDraw, isPawnEnding, matedAfterFiftyMoves } from '../draw';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { checkLimits } from './limits';
 import { initMainPicker, isQuiet, nextMove } from './movepick';
@@ -64,7 +64,7 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
   if (++t.nodes >= t.nextCheck) checkLimits(t);
   if (t.stopped) return 0;
   if (ply > t.seldepth) t.seldepth = ply;
-  if (isDraw(pos, t.nullAt, t.rootPly)) return 0;
+  if (isDraw(pos, t.nullAt, t.rootPly)) return matedAfterFiftyMoves(pos, inCheck, t.moves, ply * MAX_MOVES) ? -MATE + ply : 0;
   if (ply >= MAX_PLY - 1) return inCheck ? 0 : evaluateWith(pos, unchecked(t.psqt[ply]));
   if (alpha < -MATE + ply) alpha = -MATE + ply;
   if (beta > MATE - ply - 1) beta = MATE - ply - 1;

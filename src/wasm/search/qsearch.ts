@@ -12,7 +12,8 @@
 import { CHECK_INFO_SIZE, givesCheck, prepareCheckInfo } from '../givesCheck';
 import { evaluateWith, lazyEval } from '../eval/evaluate';
 import { psqtDelta } from '../eval/psqt';
-import { EN_PASSANT, KIND_MASK, PAWN, PROMOTION } from '../types';
+import { matedAfterFiftyMoves } from '../draw';
+import { EN_PASSANT, KIND_MASK, MAX_MOVES, PAWN, PROMOTION } from '../types';
 import { EVAL_MISS, probeEval, storeEval } from './evalCache';
 import { checkLimits } from './limits';
 import { initQsPicker, isQuiet, nextMove } from './movepick';
@@ -32,7 +33,7 @@ export function qsearch(t: SearchThread, alpha: i32, beta: i32, ply: i32, inChec
   if (++t.nodes >= t.nextCheck) checkLimits(t);
   if (t.stopped) return 0;
   if (ply > t.seldepth) t.seldepth = ply;
-  if (pos.halfmoves >= 100) return 0;
+  if (pos.halfmoves >= 100) return matedAfterFiftyMoves(pos, inCheck, t.moves, ply * MAX_MOVES) ? -MATE + ply : 0;
   if (ply >= MAX_PLY - 1) return inCheck ? 0 : evaluateWith(pos, unchecked(t.psqt[ply]));
 
   // Step 2.
