@@ -357,6 +357,24 @@ test('stop during go infinite reaches it even when a go waits behind it; ucinewg
   assert.deepEqual(host.calls.slice(4), ['go', 'go', 'stop']);
 });
 
+test('a stop (or ponderhit) sent after the next go belongs to that go, not to the search already stopped', () => {
+  // A GUI stepping through moves in analysis mode: stop, position, go infinite, stop, ... each
+  // before the previous bestmove came. The second stop must end the second search.
+  const { host, out, send } = scripted();
+  send('position startpos', 'go infinite', 'stop', 'position startpos moves e2e4', 'go infinite', 'stop');
+  assert.deepEqual(host.calls, ['go', 'stop'], 'the second stop waits behind the second go');
+  host.tick();
+  assert.deepEqual(host.calls, ['go', 'stop', 'go', 'stop']);
+  host.tick();
+  assert.deepEqual(out, ['bestmove b1a3', 'bestmove b8a6']);
+  send('go ponder wtime 1000 btime 1000', 'stop', 'go ponder wtime 1000 btime 1000', 'ponderhit');
+  assert.deepEqual(host.calls.slice(4), ['go', 'stop']);
+  host.tick();
+  assert.deepEqual(host.calls.slice(4), ['go', 'stop', 'go', 'ponderhit']);
+  host.tick();
+  assert.deepEqual(out.slice(2), ['bestmove b8a6', 'bestmove b8a6']);
+});
+
 test('end of input: commands before it are all answered, a limited search finishes, an unlimited one is stopped; then quit', () => {
   const { host, out, quits, send, server } = scripted();
   send('uci', 'isready', 'position startpos', 'go depth 10');

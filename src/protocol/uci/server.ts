@@ -50,7 +50,7 @@ interface RunningSearch {
   readonly us: number;
   /** Still waiting for ponderhit. */
   pondering: boolean;
-  /** Stop was already sent (at the end of the input, or by quit). */
+  /** Stop was already sent (by `stop`, at the end of the input, or by quit). */
   stopSent: boolean;
 }
 
@@ -131,7 +131,9 @@ export class UciServer {
     if (cmd === 'quit') return this.quit();
     const s = this.search;
     const queued = this.backlog.length > 0 || (s !== undefined && WAIT_FOR_SEARCH.has(cmd));
-    const endsWaitedSearch = s !== undefined && ((cmd === 'stop' && runsUntilStopped(s)) || (cmd === 'ponderhit' && s.pondering));
+    // A search already told to stop is ended: a stop or ponderhit after it belongs to the go
+    // waiting in the backlog, and waits with it (else that search would never be stopped).
+    const endsWaitedSearch = s !== undefined && !s.stopSent && ((cmd === 'stop' && runsUntilStopped(s)) || (cmd === 'ponderhit' && s.pondering));
     if (queued && !endsWaitedSearch) {
       this.backlog.push({ line, at: Date.now() });
       return;
@@ -176,7 +178,10 @@ export class UciServer {
       case 'go':
         return this.go(words.slice(1), at);
       case 'stop':
-        if (this.search) this.host.stop();
+        if (this.search) {
+          this.search.stopSent = true;
+          this.host.stop();
+        }
         return;
       case 'ponderhit':
         if (this.search?.pondering) {
