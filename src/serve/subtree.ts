@@ -11,6 +11,8 @@ import { encodeBook, type EntryInput } from '../book/polyglot/writer.js';
 import type { BookPolicyConfig } from '../book/select/config.js';
 import { STARTING_FEN, makeFen } from '../notation/fen.js';
 import { makeSan } from '../notation/san.js';
+import type { PgnGame, PgnNode } from '../pgn/game.js';
+import { writeGame } from '../pgn/writer.js';
 import type { MoveFacts } from './explorer.js';
 
 export interface TreeNode {
@@ -62,7 +64,11 @@ export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPol
   return out;
 }
 
-/** The subtree as one PGN game: the most played line, the others as variations. */
+/**
+ * The subtree as one PGN game: the most played line, the others as variations. Written by
+ * `writeGame` (export format: tokens wrapped at 79 columns, variations included, tag values
+ * escaped), so a wide tree does not become one line of thousands of characters.
+ */
 export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
   const tags: [string, string][] = [
     ['Event', `tabiya book ${book}`],
@@ -74,44 +80,35 @@ export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
     ['Result', '*'],
   ];
   if (tree.fen !== STARTING_FEN) tags.push(['SetUp', '1'], ['FEN', tree.fen]);
-  const words = line(pos, tree.roots, true);
-  if (tree.truncated) words.unshift(`{ cut at ${tree.nodes} moves }`);
-  words.push('*');
-  const lines: string[] = [];
-  let cur = '';
-  for (const w of words) {
-    if (cur.length + w.length + 1 > 79 && cur !== '') {
-      lines.push(cur);
-      cur = w;
-    } else cur = cur === '' ? w : `${cur} ${w}`;
-  }
-  lines.push(cur);
-  return `${tags.map(([k, v]) => `[${k} "${v.replace(/["\\]/g, '')}"]`).join('\n')}\n\n${lines.join('\n')}\n`;
+  const moves = line(pos, tree.roots);
+  const game: PgnGame = { tags, moves, result: '*' };
+  if (tree.truncated) game.comments = [`cut at ${tree.nodes} moves`];
+  return writeGame(game).replace(/\n+$/, '\n');
 }
 
-function line(pos: Position, nodes: readonly TreeNode[], number: boolean): string[] {
+/** The book moves as PGN nodes: the first of each position continues the line, the others are its variations. */
+function line(pos: Position, nodes: readonly TreeNode[]): PgnNode[] {
   if (nodes.length === 0) return [];
-  const num = (force: boolean): string => (pos.turn === 0 ? `${pos.fullmoves}.` : force ? `${pos.fullmoves}...` : '');
-  const moveWords = (n: TreeNode, force: boolean): string[] => {
-    const w = [`${num(force)}${makeSan(pos, n.move)}`];
+  const node = (n: TreeNode): PgnNode => {
+    const out: PgnNode = { san: makeSan(pos, n.move) };
     // The book's annotations: the NAG as $n right after the move, then the comment.
-    if (n.facts.nag !== null) w.push(`$${n.facts.nag}`);
-    if (n.facts.comment !== null) w.push(`{ ${n.facts.comment.replace(/[{}]/g, '')} }`);
-    return w;
+    if (n.facts.nag !== null) out.nags = [n.facts.nag];
+    if (n.facts.comment !== null) out.comments = [n.facts.comment];
+    return out;
   };
-  const main = nodes[0]!;
-  const out = moveWords(main, number);
+  const main = node(nodes[0]!);
+  const variations: PgnNode[][] = [];
   for (const alt of nodes.slice(1)) {
-    const v = moveWords(alt, true);
+    const first = node(alt);
     pos.play(alt.move);
-    v.push(...line(pos, alt.children, false));
+    variations.push([first, ...line(pos, alt.children)]);
     pos.undo();
-    out.push(`(${v.join(' ')})`);
   }
-  pos.play(main.move);
-  out.push(...line(pos, main.children, nodes.length > 1));
+  if (variations.length > 0) main.variations = variations;
+  pos.play(nodes[0]!.move);
+  const rest = line(pos, nodes[0]!.children);
   pos.undo();
-  return out;
+  return [main, ...rest];
 }
 
 /** The subtree's positions as a Polyglot book. */
