@@ -101,3 +101,43 @@ test('--resume refuses a damaged journal and a PGN cut since, exit 1', { timeout
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--resume after a journal line torn by a crash: the next record starts its own line', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-resume-'));
+  const pgn = join(dir, 'r.pgn');
+  const journal = `${pgn}.journal`;
+  const args = [
+    'match',
+    '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--each', 'tc=5+0.1', '--games', '3', '--maxmoves', '10', '--srand', '3', '--pgnout', pgn, '--quiet',
+  ];
+  try {
+    const first = await runCli(args);
+    assert.equal(first.code, 0, first.stderr);
+    // A crash while game 3's record was written: no end line, half of game 3's line.
+    const lines = readFileSync(journal, 'utf8').trim().split('\n');
+    assert.equal(lines.length, 5);
+    writeFileSync(journal, `${lines.slice(0, 3).join('\n')}\n${lines[3]!.slice(0, 40)}`);
+    const resumed = await runCli([...args, '--resume']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const after = readFileSync(journal, 'utf8').trim().split('\n');
+    assert.equal(after.length, 5, after.join('\n'));
+    for (const line of after) JSON.parse(line);
+    assert.equal(readGames(pgn).length, 3);
+    // The journal stays readable: a new match into the same PGN starts.
+    const next = await runCli(args);
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(readGames(pgn).length, 6);
+    // A last record that lost only its newline is kept, and the next one goes on a new line.
+    const done = readFileSync(journal, 'utf8').trim().split('\n');
+    writeFileSync(journal, `${done.slice(0, 3).join('\n')}\n${done[3]!}`);
+    const again = await runCli([...args, '--resume']);
+    assert.equal(again.code, 0, again.stderr);
+    const last = readFileSync(journal, 'utf8').trim().split('\n');
+    assert.deepEqual(last.map((l) => (JSON.parse(l) as { type: string }).type), ['match', 'game', 'game', 'game', 'end']);
+    assert.equal(readGames(pgn).length, 6);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

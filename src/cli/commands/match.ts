@@ -172,10 +172,15 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   let seed = a.srand ?? randomSeed();
   const done = new Map<number, DoneGame>();
   let pgnSize: number | undefined;
+  // A journal whose last line was torn by a crash: where its complete lines end, so the resumed
+  // match appends after them instead of gluing its first record onto the fragment.
+  let journalFix: JournalTail = {};
   if (a.resume && journalPath && existsSync(journalPath)) {
     let j;
     try {
-      j = parseJournal(readFileSync(journalPath, 'utf8'), journalPath);
+      const bytes = readFileSync(journalPath);
+      journalFix = journalTail(bytes);
+      j = parseJournal(bytes.toString('utf8'), journalPath);
     } catch (e) {
       badData(`--resume: ${(e as Error).message}`);
     }
@@ -255,7 +260,8 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const resuming = done.size > 0 || pgnSize !== undefined;
   // The PGN is appended to (as cutechess does); a resume first cuts what the journal does not vouch for.
   const pgn = a.pgnout ? new AppendFile(a.pgnout, resuming ? { truncateTo: pgnSize ?? 0 } : {}) : undefined;
-  const journal = journalPath ? new AppendFile(journalPath, resuming ? {} : { fresh: true }) : undefined;
+  const journal = journalPath ? new AppendFile(journalPath, resuming ? journalFix : { fresh: true }) : undefined;
+  if (journal && resuming && journalFix.newline) journal.append('\n');
   if (journal && pgn && !resuming) journal.append(journalLine({ type: 'match', version: 1, identity: id, seed, pgnStart: pgn.size }));
 
   const total = schedule.length;
@@ -356,4 +362,27 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   });
   if (outcome.stopped === 'interrupted') process.exitCode = 130;
   else if (outcome.stopped === 'fault' || outcome.stopped === 'error') process.exitCode = 1;
+}
+
+interface JournalTail {
+  /** Cut the file here: its last line is a fragment. */
+  truncateTo?: number;
+  /** Its last line is a whole record without its newline. */
+  newline?: boolean;
+}
+
+/**
+ * How a journal that did not end with a newline (a crash during a write) is to be continued: a
+ * last line that does not parse, which parseJournal ignores, is cut off; one that parses gets its
+ * newline. Either way the next record starts a line of its own.
+ */
+function journalTail(bytes: Buffer): JournalTail {
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return {};
+  const cut = bytes.lastIndexOf(0x0a) + 1;
+  try {
+    JSON.parse(bytes.subarray(cut).toString('utf8'));
+    return { newline: true };
+  } catch {
+    return { truncateTo: cut };
+  }
 }
