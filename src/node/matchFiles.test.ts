@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { findProgram } from '../pgn/decompressProgram.js';
-import { readMaybeCompressed } from './matchFiles.js';
+import { AppendFile, readMaybeCompressed } from './matchFiles.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tabiya-match-files-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,4 +28,25 @@ test('opening suites are read plain, gzip, zstd or bzip2, by their first bytes',
   const cut = join(dir, 'cut.epd.zst');
   writeFileSync(cut, compress('zstd').subarray(0, 20));
   assert.throws(() => readMaybeCompressed(cut), new RegExp(`^Error: ${cut}: zstd: `));
+});
+
+test('a PGN appended to starts its first game on a line of its own, after an empty line', () => {
+  const game = '[Event "new"]\n[Result "*"]\n\n*\n\n';
+  const cases: [string, string][] = [
+    ['', ''],
+    ['1. e4 e5 1-0', '1. e4 e5 1-0\n\n'],
+    ['1. e4 e5 1-0\n', '1. e4 e5 1-0\n\n'],
+    ['1. e4 e5 1-0\n\n', '1. e4 e5 1-0\n\n'],
+    ['1. e4 e5 1-0\r\n\r\n', '1. e4 e5 1-0\r\n\r\n'],
+    ['\n', '\n'],
+  ];
+  for (const [before, kept] of cases) {
+    const file = join(dir, 'append.pgn');
+    writeFileSync(file, before);
+    const pgn = new AppendFile(file);
+    pgn.endParagraph();
+    pgn.append(game);
+    pgn.close();
+    assert.equal(readFileSync(file, 'utf8'), kept + game, JSON.stringify(before));
+  }
 });

@@ -3,7 +3,7 @@
  * that grow as games finish, the PGN and the resume journal. Appends go through one queue so
  * game texts never interleave, and sizes are tracked so a resume can cut a torn tail.
  */
-import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { WriteError, ioReason } from '../book/node/atomicWrite.js';
 import { detectCompression, MAGIC_BYTES } from '../pgn/compression.js';
@@ -59,6 +59,30 @@ export class AppendFile {
     }
     this.size += buf.length;
     return this.size;
+  }
+
+  /**
+   * Makes a non-empty file end with an empty line, so that what is appended next starts on a line
+   * of its own: a PGN whose last game lacks its final newline would otherwise get the next game's
+   * first tag glued to its result (`1-0[Event "?"]`), which is not export format.
+   */
+  endParagraph(): void {
+    if (this.size === 0) return;
+    const tail = Buffer.alloc(4);
+    let n: number;
+    try {
+      const fd = openSync(this.path, 'r');
+      try {
+        n = readSync(fd, tail, 0, tail.length, Math.max(0, this.size - tail.length));
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw new WriteError(`${this.path}: cannot read: ${ioReason(e)}`);
+    }
+    const end = tail.subarray(0, n).toString('latin1');
+    if (/\n\r?\n$/.test(end) || end === '\n' || end === '\r\n') return;
+    this.append(/\n$/.test(end) ? '\n' : '\n\n');
   }
 
   close(): void {

@@ -262,6 +262,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const pgn = a.pgnout ? new AppendFile(a.pgnout, resuming ? { truncateTo: pgnSize ?? 0 } : {}) : undefined;
   const journal = journalPath ? new AppendFile(journalPath, resuming ? journalFix : { fresh: true }) : undefined;
   if (journal && resuming && journalFix.newline) journal.append('\n');
+  if (pgn && !resuming) pgn.endParagraph();
   if (journal && pgn && !resuming) journal.append(journalLine({ type: 'match', version: 1, identity: id, seed, pgnStart: pgn.size }));
 
   const total = schedule.length;

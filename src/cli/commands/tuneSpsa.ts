@@ -335,7 +335,11 @@ function showStatus(opts: TuneSpsaOptions): void {
  */
 function openPgn(path: string, state: State): AppendFile {
   const same = state.pgn !== undefined && resolve(state.pgn.path) === resolve(path);
-  if (!same) return new AppendFile(path);
+  if (!same) {
+    const file = new AppendFile(path);
+    file.endParagraph();
+    return file;
+  }
   const have = existsSync(path) ? statSync(path).size : 0;
   if (have < state.pgn!.bytes) {
     throw new CliError(`tune spsa: --resume: ${path} holds ${have} bytes, but the state counts pairs whose games end at byte ${state.pgn!.bytes}: the PGN was cut or changed since`, 1);
