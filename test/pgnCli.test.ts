@@ -114,6 +114,16 @@ test('pgn clean: standard re-export of valid games, broken ones listed', () => {
   assert.deepEqual(sans(games[1]!), sans(raw[2]!));
 });
 
+test('pgn clean: a game set up from a FEN gets SetUp "1" before the FEN tag, as pgn-extract -C -N -V writes it', () => {
+  const input = join(dir, 'setup.pgn');
+  writeFileSync(input, '[Event "a"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]\n[Annotator "z"]\n\n1. Kd2 *\n\n[Event "b"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 b - - 0 1"]\n\n1... Kd7 *\n\n[Event "c"]\n\n1. e4 *\n');
+  const out = join(dir, 'setup-clean.pgn');
+  const r = tabiya('pgn', 'clean', input, '-o', out, '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  const tags = readGames(readFileSync(out, 'utf8')).games.map((g) => g.tags.slice(7).map(([n, v]) => `${n}=${v}`));
+  assert.deepEqual(tags, [['SetUp=1', 'FEN=4k3/8/8/8/8/8/8/4K3 w - - 0 1', 'Annotator=z'], ['SetUp=1', 'FEN=4k3/8/8/8/8/8/8/4K3 b - - 0 1'], []]);
+});
+
 test('pgn filter and clean list the first --errors N broken games (default 20), then one line for the rest', () => {
   const input = join(dir, 'many-broken.pgn');
   const broken = Array.from({ length: 25 }, (_, i) => `[Event "b${i + 1}"]\n\n1. e4 e5 2. Ke3 *\n`);

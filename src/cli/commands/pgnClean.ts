@@ -53,6 +53,10 @@ class Cleaner implements PgnVisitor {
   }
 
   endGame(result: string): void {
+    // A game set up from a FEN says so (PGN standard 9.7.1: SetUp "1" must appear with a FEN
+    // tag), as pgn-extract -C -N -V writes it: the tag goes right before the FEN.
+    const fen = this.tags.findIndex(([n]) => n === 'FEN');
+    if (fen >= 0 && !this.tags.some(([n]) => n === 'SetUp')) this.tags.splice(fen, 0, ['SetUp', '1']);
     this.out.write(writeGame({ tags: this.tags, moves: this.moves, result }));
     this.written++;
   }
