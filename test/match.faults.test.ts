@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, processesMatching, readGames, runCli } from './matchHelpers/cli.js';
@@ -69,6 +69,31 @@ test('a gauntlet against misbehaving engines completes, with every fault in the 
     assert.equal(faults.Hanger!.time, 2);
     assert.equal(faults.Cheater!.illegal, 2);
     assert.equal(faults.Good!.time + faults.Good!.disconnect + faults.Good!.stall + faults.Good!.illegal, 0);
+    assert.deepEqual(processesMatching(MARKER), [], 'no scripted engine is left running');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the output of an engine quoted in the reason of a fault is printable and short in the PGN (no ANSI colour, no 400-character line)', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-noisy-'));
+  const pgn = join(dir, 'noisy.pgn');
+  try {
+    const run = await runCli([
+      'match', ...engine('Good', 'instant.mjs', 'Instant'), ...engine('Noisy', 'noisy-crash.mjs', '2'),
+      '--each', 'tc=5+0.05', '--games', '1', '--startup-ms', '20000', '--pgnout', pgn, '--quiet',
+    ], { timeoutMs: 50_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const text = readFileSync(pgn, 'utf8');
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(text, /[\x00-\x08\x0b-\x1f\x7f]/, 'no control character but newline and tab');
+    assert.deepEqual(text.split('\n').filter((l) => l.length > 255), [], 'no line over the 255 characters PGN allows');
+    const games = readGames(pgn);
+    assert.equal(games.length, 1);
+    const last = games[0]!.comments.at(-1) ?? '';
+    assert.match(last, /Black disconnects: Noisy \(pid \d+\) exited with code 3/);
+    assert.match(last, /info string x{188}\.\.\. \(\d+ characters\)/);
+    assert.match(last, /stderr: E{200}\.\.\. \(\d+ characters\)/);
     assert.deepEqual(processesMatching(MARKER), [], 'no scripted engine is left running');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -17,7 +17,7 @@ import type { EngineNotice, EngineReply, EngineScore, GoLimits, SearchInfo } fro
 import { Adjudicator, COLOR_WORD, boardOutcome, forfeit, type AdjudicationRules, type GameEnd, type GameResult } from './adjudicate.js';
 import { Clock } from './clock.js';
 import type { Opening } from './openings.js';
-import { EngineFault, type EnginePlayer, type Timeouts } from './player.js';
+import { EngineFault, quoteEngineLine, type EnginePlayer, type Timeouts } from './player.js';
 import type { TimeControl } from './tc.js';
 import { gameTimeUse, type GameTimeUse } from './timeUse.js';
 
@@ -228,20 +228,22 @@ export async function playGame(setup: GameSetup): Promise<GameRecord> {
       // "0-1 {White resigns}" from White: the protocol's other way to resign (CECP, cutechess).
       if (claimsOwnLoss(side, reply.result)) return finish(resignation(side));
       return finish(forfeit(pos, side, `${COLOR_WORD[side]} makes an invalid result claim`, 'rules infraction'), {
-        detail: `${reply.result} {${reply.comment}}`,
+        detail: quoteEngineLine(`${reply.result} {${reply.comment}}`),
         fault: { color: side, kind: 'claim' },
       });
     }
     if (reply.kind === 'rejected') {
       return finish(forfeit(pos, side, `${COLOR_WORD[side]} claims a legal move is illegal`, 'rules infraction'), {
-        detail: reply.message,
+        detail: quoteEngineLine(reply.message),
         fault: { color: side, kind: 'claim' },
       });
     }
     const m = readMove(pos, reply.move, player.spec.proto === 'xboard');
     if (m < 0) {
-      return finish(forfeit(pos, side, `${COLOR_WORD[side]} makes an illegal move: ${reply.move || '(none)'}`, 'illegal move'), {
-        detail: `illegal move "${reply.move}" in ${positionDescription(pos)}`,
+      // The engine's own text, quoted printable and short: it goes into the PGN's last comment.
+      const said = quoteEngineLine(reply.move);
+      return finish(forfeit(pos, side, `${COLOR_WORD[side]} makes an illegal move: ${said || '(none)'}`, 'illegal move'), {
+        detail: `illegal move "${said}" in ${positionDescription(pos)}`,
         fault: { color: side, kind: 'illegal' },
       });
     }

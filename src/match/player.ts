@@ -75,6 +75,20 @@ export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 const TAIL = 20;
+/** Longest engine line quoted in a fault's reason (which goes into the PGN, the journal and messages). */
+const QUOTED_LINE = 200;
+
+/**
+ * An engine's line as it is quoted: control characters (an ANSI colour, a bell, a NUL) written as
+ * `\xHH`, as the PGN reader quotes input, and a long line cut, so the reason that closes a game's
+ * last PGN comment stays printable text (PGN allows no other control characters than newline and
+ * tab) and within the 255 characters a PGN line may have.
+ */
+export function quoteEngineLine(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  const printable = line.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return printable.length > QUOTED_LINE ? `${printable.slice(0, QUOTED_LINE)}... (${printable.length} characters)` : printable;
+}
 
 export class EnginePlayer {
   readonly client: EngineClient;
@@ -137,8 +151,8 @@ export class EnginePlayer {
   diagnostics(): string {
     const err = this.transport.stderrTail();
     const parts: string[] = [];
-    if (this.tail.length > 0) parts.push(`last output: ${this.tail.slice(-5).join(' | ')}`);
-    if (err.length > 0) parts.push(`stderr: ${err.slice(-5).join(' | ')}`);
+    if (this.tail.length > 0) parts.push(`last output: ${this.tail.slice(-5).map(quoteEngineLine).join(' | ')}`);
+    if (err.length > 0) parts.push(`stderr: ${err.slice(-5).map(quoteEngineLine).join(' | ')}`);
     return parts.length > 0 ? ` (${parts.join('; ')})` : '';
   }
 
