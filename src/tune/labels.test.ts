@@ -51,6 +51,12 @@ test('unreadable labelled lines say why', () => {
   }
 });
 
+test('parseLabeled: a ce or c9 inside a string operand is not the line\'s', () => {
+  const X = '8/8/4k3/8/8/4K3/4P3/8 w - -';
+  assert.deepEqual(parseLabeled(`${X} c9 "1-0"; id "game 7; ce 12; x";`), { ok: true, value: { fen: `${X} 0 1`, result: 2 } });
+  assert.deepEqual(parseLabeled(`${X} id "c9 0-1"; c9 "1/2-1/2"; ce -8;`), { ok: true, value: { fen: `${X} 0 1`, result: 1, ce: -8 } });
+});
+
 test('withCe: the line with one ce, replaced rather than added, and read back by parseLabeled as written', () => {
   const X = '8/8/4k3/8/8/4K3/4P3/8 w - -';
   const B = 'r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3';
@@ -62,6 +68,9 @@ test('withCe: the line with one ce, replaced rather than added, and read back by
     [`${X} c9 "1-0";ce 5;`, `${X} c9 "1-0"; ce 7;`],
     [`${X} c9 "0-1" ce 5;`, `${X} c9 "0-1" ce 7;`],
     [`${X} id "source ce 9"; c9 "0-1";`, `${X} id "source ce 9"; c9 "0-1"; ce 7;`],
+    // A string operand is left as it is, whatever it holds.
+    [`${X} c9 "1-0"; ce 12; id "a; ce 5; b";`, `${X} c9 "1-0"; id "a; ce 5; b"; ce 7;`],
+    [`${X} id "c9 0-1"; c9 "1-0"; c0 "ce 3;";`, `${X} id "c9 0-1"; c9 "1-0"; c0 "ce 3;"; ce 7;`],
     // The FEN spelling's result must stay last to be read: the ce goes before it.
     [`${B} 0 1 [1.0]`, `${B} 0 1 ce 7; [1.0]`],
     [`${B} 3 7 ce -4; [0.5]`, `${B} 3 7 ce 7; [0.5]`],

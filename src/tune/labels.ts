@@ -34,16 +34,27 @@ const C9 = /\bc9\s+"([^"]*)"/;
 const CE = /(?:^|[;\s])ce\s+([^;"]*);/;
 const BRACKET = /\[\s*([0-9.]+)\s*\]\s*$/;
 
+/**
+ * The line with the text of every quoted string blanked, the same length: operations are looked
+ * for in it, so that `id "game 7; ce 12; from x"` holds no `ce` (EPD operands may be strings,
+ * and a string may hold anything but a quote).
+ */
+function outsideStrings(line: string): string {
+  return line.replace(/"[^"]*"/g, (s) => `"${'_'.repeat(s.length - 2)}"`);
+}
+
 /** Reads one labelled line (blank lines and `#` comments are the caller's business). */
 export function parseLabeled(line: string): Result<Labeled, ParseError> {
   let label: string | undefined;
   let body = line;
-  const c9 = C9.exec(line);
+  const ops = outsideStrings(line);
+  const c9 = C9.exec(ops);
   if (c9) {
-    label = c9[1]!;
+    // The operand as written (blanked in `ops`): the same match, at the same place, in the line.
+    label = C9.exec(line.slice(c9.index))![1]!;
     body = line.slice(0, c9.index);
   } else {
-    const b = BRACKET.exec(line);
+    const b = BRACKET.exec(ops);
     if (b) {
       label = b[1]!;
       body = line.slice(0, b.index);
@@ -55,7 +66,8 @@ export function parseLabeled(line: string): Result<Labeled, ParseError> {
   const position = fenOfFields(body);
   if (!position.ok) return position;
   const fen = position.value;
-  const ce = CE.exec(line);
+  // A ce's operand holds no quote, so it reads the same in `ops` as in the line.
+  const ce = CE.exec(ops);
   if (!ce) return ok({ fen, result });
   const text = ce[1]!.trim();
   if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 32000) return err(new ParseError('ERR_LABEL_CE', `ce "${text}" is not a whole number of centipawns within ±32000`));
@@ -88,8 +100,16 @@ const CE_ALL = new RegExp(CE.source, 'g');
  * which must stay last to be read.
  */
 export function withCe(line: string, ce: number): string {
-  const rest = line.replace(CE_ALL, (op) => (op.startsWith(';') ? ';' : '')).trim();
-  const bracket = C9.test(rest) ? null : BRACKET.exec(rest);
+  // Each ce is found outside strings, and cut from the line at the same place.
+  let rest = '';
+  let from = 0;
+  for (const m of outsideStrings(line).matchAll(CE_ALL)) {
+    rest += line.slice(from, m.index) + (m[0].startsWith(';') ? ';' : '');
+    from = m.index + m[0].length;
+  }
+  rest = (rest + line.slice(from)).trim();
+  const ops = outsideStrings(rest);
+  const bracket = C9.test(ops) ? null : BRACKET.exec(ops);
   if (bracket === null) return `${rest} ce ${ce};`;
   return `${rest.slice(0, bracket.index).trimEnd()} ce ${ce}; ${rest.slice(bracket.index).trimStart()}`;
 }
