@@ -2,14 +2,16 @@
  * The line on the board: a start position, the moves played from it (UCI) and how far along
  * the user stands. Stepping back keeps the moves after the cursor; a different move there
  * replaces them. PGN out (with a FEN tag when the start is not the initial position) and in
- * (tags, comments, variations, NAGs and results are skipped).
+ * (the main line of the first game).
  */
+import { MOVE_NULL } from '../core/move.js';
 import type { Position } from '../core/position.js';
 import { unwrap } from '../core/result.js';
 import { STARTING_FEN, makeFen, positionFromFen } from '../notation/fen.js';
-import { playMoveList } from '../notation/moveList.js';
 import { makeSan } from '../notation/san.js';
 import { makeUci, parseUci } from '../notation/uci.js';
+import { readGames } from '../pgn/game.js';
+import { writeGame } from '../pgn/writer.js';
 
 export class Line {
   startFen = STARTING_FEN;
@@ -65,66 +67,40 @@ export class Line {
     this.at = Number.isInteger(at) ? Math.max(0, Math.min(at, ucis.length)) : ucis.length;
   }
 
-  /** Reads a game: its FEN tag (if any) and main line. */
+  /**
+   * Reads the first game of a PGN text (the parser of `tabiya pgn`: tags, comments,
+   * variations, NAGs and the result are read and left aside): its start position and main line.
+   */
   loadPgn(text: string): void {
-    const fenTag = /\[FEN\s+"([^"]*)"\]/i.exec(text)?.[1];
-    let body = text.replace(/^\s*\[[^\]]*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
-    // Variations, innermost first.
-    for (let prev = ''; prev !== body; ) {
-      prev = body;
-      body = body.replace(/\([^()]*\)/g, ' ');
-    }
-    body = body.replace(/\$\d+/g, ' ').replace(/(1-0|0-1|1\/2-1\/2|\*)\s*$/, ' ').replace(/[!?]+/g, '');
-    const start = fenTag ?? STARTING_FEN;
-    const r = positionFromFen(start);
-    if (!r.ok) throw new Error(`FEN tag: ${r.error.message}`);
-    const played = playMoveList(r.value, body);
-    if (!played.ok) throw new Error(played.error.message);
+    const { games, errors } = readGames(text, { file: 'the PGN' });
+    const game = games[0];
+    // A broken game before the first good one is the one meant: say what is wrong with it.
+    const broken = errors[0];
+    if (broken !== undefined && (game === undefined || (game.location !== undefined && broken.line < game.location.line))) throw new Error(`line ${broken.line}: ${broken.message}`);
+    if (game === undefined) throw new Error('no game in the text');
+    const start = game.fen ?? STARTING_FEN;
     const pos = unwrap(positionFromFen(start));
-    const ucis = played.value.map((m) => {
-      const u = makeUci(m, false);
-      pos.play(m);
+    const ucis = game.moves.map((n, i) => {
+      if (n.move === MOVE_NULL) throw new Error(`move ${i + 1} is a null move (--), which the board cannot show`);
+      const u = makeUci(n.move!, false);
+      pos.play(n.move!);
       return u;
     });
     this.set(start, ucis);
   }
 
-  /** The line as PGN (moves up to the end, not only to the cursor). */
+  /** The line as PGN (moves up to the end, not only to the cursor), in PGN's export format. */
   pgn(tags: Record<string, string> = {}, result = '*'): string {
     const all: Record<string, string> = { Event: 'tabiya explorer', Site: '?', Date: today(), Round: '-', White: '?', Black: '?', Result: result, ...tags };
     if (this.startFen !== STARTING_FEN) {
       all.SetUp = '1';
       all.FEN = this.startFen;
     }
-    const head = Object.entries(all).map(([k, v]) => `[${k} "${v.replace(/["\\]/g, '')}"]`);
-    const start = unwrap(positionFromFen(this.startFen));
-    let ply = (start.fullmoves - 1) * 2 + start.turn;
-    const words: string[] = [];
-    this.sans.forEach((san, i) => {
-      if (ply % 2 === 0) words.push(`${ply / 2 + 1}.`);
-      else if (i === 0) words.push(`${(ply - 1) / 2 + 1}...`);
-      words.push(san);
-      ply++;
-    });
-    words.push(result);
-    return `${head.join('\n')}\n\n${wrap(words)}\n`;
+    return writeGame({ tags: all, moves: this.sans, result });
   }
 }
 
 function today(): string {
   const d = new Date();
   return `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, '0')}.${String(d.getDate()).padStart(2, '0')}`;
-}
-
-function wrap(words: string[]): string {
-  const lines: string[] = [];
-  let cur = '';
-  for (const w of words) {
-    if (cur.length + w.length + 1 > 79) {
-      lines.push(cur);
-      cur = w;
-    } else cur = cur === '' ? w : `${cur} ${w}`;
-  }
-  if (cur !== '') lines.push(cur);
-  return lines.join('\n');
 }
