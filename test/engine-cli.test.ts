@@ -44,6 +44,16 @@ test('analyse --json: MultiPV lines with scores, UCI and SAN principal variation
   assert.equal(r.lines[1]!.multipv, 2);
 });
 
+test('analyse of a position without moves says whether it is mate or stalemate', () => {
+  const mated = run('analyse', '--moves', 'f3 e5 g4 Qh4#', '--json') as { bestmove: string | null; termination?: string; lines: unknown[] };
+  assert.deepEqual([mated.bestmove, mated.termination, mated.lines], [null, 'checkmate', []]);
+  const stale = run('analyse', '--fen', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', '--json') as { termination?: string };
+  assert.equal(stale.termination, 'stalemate');
+  assert.equal(execFileSync(process.execPath, [MAIN, 'analyse', '--fen', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'], { encoding: 'utf8' }).trim(), 'no move: stalemate (1/2-1/2)');
+  const going = run('analyse', '--depth', '2', '--json') as { termination?: string };
+  assert.equal(going.termination, undefined);
+});
+
 test('epd: solved/total, failures by id, unreadable records skipped with their line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
   try {

@@ -84,7 +84,11 @@ export function analyseCommand(opts: AnalyseOptions): void {
     san: sanLine(pos, i.pv),
   }));
   const best = r.bestMove !== 0 ? makeUci(r.bestMove, pos.chess960) : null;
-  report(opts.json, { fen: opts.fen ?? STARTING_FEN, moves: played.value.map((m) => makeUci(m, chess960)), bestmove: best, depth: r.depth, nodes: r.nodes, time: r.time, lines }, () =>
-    `bestmove ${best ? makeSan(pos, r.bestMove) : '(none)'} depth ${r.depth} nodes ${r.nodes} time ${r.time} ms`,
+  // No move: the game is over on the board; say how (Board's Termination words).
+  const over = best === null ? { termination: pos.inCheck() ? 'checkmate' : 'stalemate' } : {};
+  report(opts.json, { fen: opts.fen ?? STARTING_FEN, moves: played.value.map((m) => makeUci(m, chess960)), bestmove: best, ...over, depth: r.depth, nodes: r.nodes, time: r.time, lines }, () =>
+    best === null
+      ? `no move: ${over.termination} (${pos.inCheck() ? (pos.turn === 0 ? '0-1' : '1-0') : '1/2-1/2'})`
+      : `bestmove ${makeSan(pos, r.bestMove)} depth ${r.depth} nodes ${r.nodes} time ${r.time} ms`,
   );
 }

@@ -190,13 +190,16 @@ test('every go mode ends with a legal bestmove', () => {
   }
 });
 
-test('mate and stalemate on the board: bestmove (none); bad positions are reported and ignored', () => {
+test('mate and stalemate on the board: which one, then bestmove (none), as Stockfish; bad positions are reported and ignored', () => {
   const s = session();
-  assert.deepEqual(s.send('position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', 'go depth 3'), ['bestmove (none)']);
-  assert.deepEqual(s.send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'go movetime 10'), ['bestmove (none)']);
+  assert.deepEqual(s.send('position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1', 'go depth 3'), ['info depth 0 score mate 0', 'bestmove (none)']);
+  assert.deepEqual(s.send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'go movetime 10'), ['info depth 0 score cp 0', 'bestmove (none)']);
+  // Mated by the moves of the position command (the fool's mate).
+  assert.deepEqual(s.send('position startpos moves f2f3 e7e5 g2g4 d8h4', 'go depth 2'), ['info depth 0 score mate 0', 'bestmove (none)']);
+  s.send('position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1');
   assert.match(s.send('position fen 8/8/8 w - - 0 1')[0]!, /^info string position: /);
   // A bad FEN keeps the position (stalemate) as it was.
-  assert.deepEqual(s.send('go depth 1'), ['bestmove (none)']);
+  assert.deepEqual(s.send('go depth 1'), ['info depth 0 score cp 0', 'bestmove (none)']);
   assert.match(s.send('frobnicate')[0]!, /unknown command/);
 });
 

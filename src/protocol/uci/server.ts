@@ -411,29 +411,22 @@ export class UciServer {
     if (b.error) this.send(`info string ${b.error}`);
     if (b.note) this.send(`info string ${b.note}`);
     if (b.best === null) {
+      // No legal move: say which end it is, as Stockfish does (mate 0: mated; cp 0: stalemate).
+      this.send(`info depth 0 score ${playedOut(fen, moves)?.inCheck() ? 'mate 0' : 'cp 0'}`);
       this.send('bestmove (none)');
       return;
     }
     this.send(b.ponder ? `bestmove ${b.best} ponder ${b.ponder}` : `bestmove ${b.best}`);
     // Remember the game if our move ended it (UCI has no result command).
-    const r = positionFromFen(fen);
-    if (!r.ok) return;
-    const engineColor = (() => {
-      for (const mv of moves) {
-        const m = parseUci(r.value, mv);
-        if (!m.ok) return -1;
-        r.value.play(m.value);
-      }
-      return r.value.turn;
-    })();
-    if (engineColor < 0) return;
-    this.engineColor = engineColor;
+    const pos = playedOut(fen, moves);
+    if (pos === undefined) return;
+    this.engineColor = pos.turn;
     // The engine's view after its move: what the book's PostBook keeps (book moves have none).
     if (b.depth > 0) this.evals[moves.length] = b.mate !== undefined ? Math.sign(b.mate) * (20000 - Math.abs(b.mate)) : (b.cp ?? null);
-    const m = parseUci(r.value, b.best);
+    const m = parseUci(pos, b.best);
     if (!m.ok) return;
-    r.value.play(m.value);
-    const result = gameResult(r.value, legalMoves(r.value).length);
+    pos.play(m.value);
+    const result = gameResult(pos, legalMoves(pos).length);
     if (result) this.finished = this.learnGame(fen, [...moves, b.best], result);
     if (this.debug) this.send(`info string game ${result ?? 'continues'}`);
   }
@@ -449,4 +442,16 @@ export function formatInfo(i: WireInfo, wdlPhase = -1): string {
   s += ` nodes ${i.nodes} nps ${i.nps} hashfull ${i.hashfull} time ${i.time}`;
   if (i.pv.length > 0) s += ` pv ${i.pv.join(' ')}`;
   return s;
+}
+
+/** The position after `moves` from `fen`, or undefined if either cannot be read. */
+function playedOut(fen: string, moves: readonly string[]): Position | undefined {
+  const r = positionFromFen(fen);
+  if (!r.ok) return undefined;
+  for (const mv of moves) {
+    const m = parseUci(r.value, mv);
+    if (!m.ok) return undefined;
+    r.value.play(m.value);
+  }
+  return r.value;
 }
