@@ -14,7 +14,12 @@ test('xboard process: a short game, ping, move now, analyze, hard, result, quit'
   t.after(() => e.kill());
   e.send('xboard');
   e.send('protover 2');
-  assert.match(await e.expect(/^feature /), /done=1$/);
+  // done=0 first: the search thread is still starting; done=1 once it can search (CECP).
+  await e.expect(/^feature done=1$/);
+  const features = e.lines.filter((l) => l.text.startsWith('feature ')).map((l) => l.text);
+  assert.equal(features.length, 3);
+  assert.equal(features[0], 'feature done=0');
+  assert.match(features[1]!, /^feature myname=.* setboard=1 /);
   e.send('new');
   e.send('level 0 0:10 0.1');
   e.send('post');

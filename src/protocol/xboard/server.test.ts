@@ -25,14 +25,23 @@ function session(host = new LocalHost(new Engine({ wasm: wasmCoreModule() }))): 
 
 const moveLine = (lines: string[]): string | undefined => lines.find((l) => l.startsWith('move '))?.slice(5);
 
-test('protover 2: one feature line with the features xboard needs, done=1 last', () => {
-  const { send } = session();
-  const lines = send('xboard', 'protover 2');
+test('protover 2: the features xboard needs; done=0 first and done=1 once a host with search threads can search', () => {
+  // A host that searches on this thread can at once: one line, done=1 last.
+  const lines = session().send('xboard', 'protover 2');
   assert.equal(lines.length, 1);
   for (const f of ['setboard=1', 'usermove=1', 'ping=1', 'sigint=0', 'analyze=1', 'variants="normal,fischerandom"', 'done=1']) {
     assert.ok(lines[0]!.includes(f), f);
   }
-  assert.ok(lines[0]!.endsWith('done=1'));
+  assert.ok(lines[0]!.endsWith(' done=1'));
+  // A host with whenReady (search threads that take a moment to start): the GUI is told to wait.
+  const threaded = scripted();
+  const first = threaded.send('xboard', 'protover 2');
+  assert.equal(first.length, 2);
+  assert.equal(first[0], 'feature done=0');
+  assert.match(first[1]!, /^feature myname=.* setboard=1 /);
+  assert.doesNotMatch(first[1]!, /done=/);
+  threaded.host.answerReady();
+  assert.deepEqual(threaded.out.slice(2), ['feature done=1']);
 });
 
 test('new game: the engine plays Black; force mode makes it silent; go makes it play the side to move', () => {
@@ -182,7 +191,7 @@ test('level MPS: moves to go count from the start position of the game, not from
 
 test('BookThreshold: offered under the new name; option BookTreshold (the old spelling) still sets it', () => {
   const { host, send } = scripted();
-  const features = send('protover 2')[0]!;
+  const features = send('protover 2').find((l) => l.includes('myname='))!;
   assert.ok(features.includes('option="BookThreshold -spin 5 0 1000"') && !/treshold/i.test(features));
   assert.deepEqual(send('option BookTreshold=9', 'option BookThreshold=11'), []);
   assert.deepEqual(
@@ -207,7 +216,10 @@ test('end of input: a search for a move finishes and is played, analysis and pon
   think.server.endOfInput();
   assert.equal(think.quits(), 0, 'not before the move');
   think.host.tick();
-  assert.deepEqual(think.out.slice(1), ['move b1a3', 'pong 1']);
+  assert.deepEqual(
+    think.out.filter((l) => !l.startsWith('feature ')),
+    ['move b1a3', 'pong 1'],
+  );
   assert.deepEqual([think.quits(), think.host.closed, think.host.calls.includes('stop')], [1, true, false]);
 
   const analyze = scripted();

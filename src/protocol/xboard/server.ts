@@ -86,7 +86,7 @@ export class XboardServer {
   private bookFile = '';
   /** The reply the last search expected, and the game (start and moves) it belongs after. */
   private expected: { move: string; game: string } | undefined;
-  /** Pongs still to come from the host (ping outside a search waits for it). */
+  /** Replies (pongs, feature done=1) waiting for the search thread. */
   private pendingPongs = 0;
   private inputEnded = false;
   private closed = false;
@@ -144,6 +144,9 @@ export class XboardServer {
       case 'black':
         return;
       case 'protover':
+        // An engine whose search threads are still starting says done=0 first and done=1 once
+        // it can search, so that the GUI does not start the clock before (CECP: feature done).
+        if (this.host.whenReady) this.send('feature done=0');
         this.send(
           `feature myname="${ENGINE_NAME}" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 reuse=1 analyze=1 ` +
             'colors=0 san=0 time=1 draw=0 memory=1 smp=0 name=0 variants="normal,fischerandom" ' +
@@ -152,8 +155,9 @@ export class XboardServer {
             'option="BookReturn -check 0" option="BookReturnMargin -spin 30 0 1000" option="BookReturnPlies -spin 4 1 8" ' +
             'option="BookDepth -spin 0 0 1000" option="BookLearning -check 0" ' +
             POLICY_OPTIONS.map(xboardOption).join(' ') +
-            ' done=1',
+            (this.host.whenReady ? '' : ' done=1'),
         );
+        if (this.host.whenReady) this.sendWhenReady('feature done=1');
         return;
       case 'new':
         this.stopSearch();
@@ -220,16 +224,7 @@ export class XboardServer {
         return;
       case 'ping':
         if (this.search?.kind === 'think') this.pongsAfterMove.push(arg);
-        else if (this.host.whenReady) {
-          this.pendingPongs++;
-          const pong = this.output.hold();
-          this.host.whenReady(() => {
-            this.pendingPongs--;
-            if (this.closed) return;
-            pong(`pong ${arg}`);
-            this.settle();
-          });
-        } else this.send(`pong ${arg}`);
+        else this.sendWhenReady(`pong ${arg}`);
         return;
       case 'result':
         return this.result(arg);
@@ -334,6 +329,22 @@ export class XboardServer {
   endOfInput(): void {
     this.inputEnded = true;
     this.settle();
+  }
+
+  /**
+   * Sends `line` once the search thread can search (at once for a host without threads), in
+   * its place among the replies; quit waits for it.
+   */
+  private sendWhenReady(line: string): void {
+    if (!this.host.whenReady) return this.send(line);
+    this.pendingPongs++;
+    const hold = this.output.hold();
+    this.host.whenReady(() => {
+      this.pendingPongs--;
+      if (this.closed) return;
+      hold(line);
+      this.settle();
+    });
   }
 
   /**
