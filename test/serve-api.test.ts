@@ -315,6 +315,17 @@ test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for 
   const unknown = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', comment: 'kept?', usrValue: 50 });
   assert.equal(unknown.status, 400);
   assert.match(unknown.json.error ?? '', /usrValue/);
+  // A field of the wrong type is refused, not coerced (an empty string cleared the user value,
+  // false the NAG, 1 marked the move forbidden, true was saved as the comment "true").
+  const before = readFileSync(TBK);
+  for (const [field, value] of [['userValue', ''], ['userValue', '50'], ['nag', false], ['comment', true], ['forbidden', 1], ['forbidden', 'true'], ['move', 5]] as const) {
+    const wrong = await write('/api/move', { book: 'masters.tbk', move: 'e2e4', [field]: value });
+    assert.equal(wrong.status, 400, `${field}: ${JSON.stringify(value)}`);
+    assert.match(wrong.json.error ?? '', new RegExp(`^body/${field} must be `), `${field}: ${JSON.stringify(value)}`);
+  }
+  const wrongRemove = await write('/api/move/remove', { book: 'masters.tbk', move: 5 });
+  assert.equal(wrongRemove.status, 400);
+  assert.ok(readFileSync(TBK).equals(before), 'a refused edit changes nothing');
   const notJson = await http(server.url, '/api/move', { method: 'POST', body: '{"move":', headers: { 'x-tabiya-token': TOKEN } });
   assert.equal(notJson.status, 400);
   assert.ok(typeof notJson.json.error === 'string');

@@ -370,7 +370,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       forbidden: { type: 'boolean' },
     },
   } as const;
-  app.post('/api/move', { schema: { body: editBody } }, async (req) => {
+  app.post('/api/move', { schema: { body: editBody }, preValidation: exactTypes(editBody.properties) }, async (req) => {
     const body = req.body as NotePatch & { book?: string; fen?: string; play?: string; move: string };
     const book = bookOf(body.book);
     const { pos } = positionOf(opts.openings, body.fen, body.play);
@@ -385,7 +385,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     const r = book.editMove(pos, move, patch);
     return { ok: true, added: r.added };
   });
-  app.post('/api/move/remove', { schema: { body: { ...editBody, properties: { book: BOOK, fen: FEN, play: PLAY, move: MOVE } } } }, async (req) => {
+  const removeProperties = { book: BOOK, fen: FEN, play: PLAY, move: MOVE };
+  app.post('/api/move/remove', { schema: { body: { ...editBody, properties: removeProperties } }, preValidation: exactTypes(removeProperties) }, async (req) => {
     const body = req.body as { book?: string; fen?: string; play?: string; move: string };
     const book = bookOf(body.book);
     const { pos } = positionOf(opts.openings, body.fen, body.play);
@@ -395,6 +396,28 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
 
   return app;
+}
+
+/**
+ * A preValidation hook that refuses a JSON body field of another type than its schema says.
+ * Fastify's validator coerces types (Ajv's coerceTypes, which the query strings need): in a
+ * body, `"userValue": ""` became null and cleared the value, `"nag": false` cleared the NAG,
+ * `"comment": true` was saved as "true" and `"forbidden": 1` marked the move forbidden.
+ */
+function exactTypes(properties: Record<string, { type: string | readonly string[] }>) {
+  const is = (v: unknown, t: string): boolean =>
+    t === 'null' ? v === null : t === 'integer' ? Number.isInteger(v) : t === 'array' ? Array.isArray(v) : t === 'object' ? v !== null && typeof v === 'object' && !Array.isArray(v) : typeof v === t;
+  return (req: FastifyRequest, _reply: FastifyReply, done: (e?: Error) => void): void => {
+    const body = req.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return done();
+    for (const [name, value] of Object.entries(body)) {
+      const schema = properties[name];
+      if (schema === undefined) continue;
+      const types: readonly string[] = typeof schema.type === 'string' ? [schema.type] : schema.type;
+      if (!types.some((t) => is(value, t))) return done(new HttpError(400, `body/${name} must be ${types.join(',')}`));
+    }
+    done();
+  };
 }
 
 /**
