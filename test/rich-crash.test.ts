@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,4 +151,17 @@ test('the book lock: a dead owner or an old anonymous lock is taken over, a live
   utimesSync(lock, old, old);
   assert.equal(held(), true);
   assert.equal(existsSync(lock), false);
+
+  // A symlink to the book is the same book: a writer through it waits for the target's lock
+  // (each took its own lock before, and a rewrite of the target lost the other's change).
+  writeFileSync(book, 'book');
+  const link = join(tmp, 'link-to-locks.tbk');
+  symlinkSync(book, link);
+  writeFileSync(lock, `${process.pid}\n`);
+  assert.throws(() => withBookLock(link, () => true, { timeoutMs: 300 }), (e: Error & { code?: string }) => e.code === 'ERR_BOOK_LOCK' && e.message.startsWith(`${link}: locked by process ${process.pid}`));
+  rmSync(lock);
+  assert.equal(withBookLock(link, () => existsSync(lock), { timeoutMs: 300 }), true, "the target's lock is taken");
+  assert.equal(existsSync(`${link}.lock`), false, "no lock of the symlink's own name");
+  rmSync(link);
+  rmSync(book);
 });

@@ -14,7 +14,8 @@
  * writers (two engines learning into one book) cannot lose each other's update; a lock whose
  * process is gone (killed) is taken over, and temporary files it left are removed.
  */
-import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
 import { processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
@@ -187,15 +188,21 @@ export function replaceRichBook(path: string, bytes: Uint8Array, opts: LockOptio
 
 /** Runs `fn` holding the book's lock file (until its promise settles, when it returns one). */
 export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {}): T {
-  const lock = `${path}.lock`;
+  // One lock per file, whatever name reaches it: a symlink and its target (or a path through a
+  // symlinked directory) share it. Locked by the name given, two writers each took their own
+  // lock, and the one that rewrote the book lost the other's change (tabiya serve link.tbk
+  // editing while book add target.tbk ran).
+  const real = realFile(path);
+  const lock = `${real}.lock`;
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   sweepStaleTemps(lock);
   for (;;) {
     if (takeLock(path, lock)) break;
     const owner = lockOwner(lock);
     if (owner !== undefined ? !processAlive(owner) : anonymousAndOld(lock)) {
-      // The writer died holding the lock (kill -9): its temporary files are garbage.
-      sweepStaleTemps(path);
+      // The writer died holding the lock (kill -9): its temporary files are garbage (made
+      // beside the file a symlink points to: atomicWrite.ts).
+      sweepStaleTemps(real);
       rmSync(lock, { force: true });
       continue;
     }
@@ -217,6 +224,19 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   if (out instanceof Promise) return out.finally(release) as T;
   release();
   return out;
+}
+
+/** The file a path names, symlinks followed (for a file not there yet, its directory's). */
+function realFile(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
 }
 
 /**
