@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -624,6 +624,11 @@ test('import: PGN games counted into the open .tbk with progress, broken ones sk
     '[Event "b"]\n[White "A"]\n[Black "B"]\n[Result "0-1"]\n\n1. e4 e5 2. Nf3 Nf6 0-1\n',
     '[Event "broken"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n',
   ].join('\n');
+  // The PGN's copy left in the temporary directory by a server killed during an import (kill -9).
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  const stale = join(tmpdir(), `tabiya-serve-import-${dead}-x0x0x0`);
+  mkdirSync(stale);
+  writeFileSync(join(stale, 'import.pgn'), games);
   const r = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: games, headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': TOKEN } });
   assert.equal(r.status, 202, r.body);
   let job: { finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } } = { finished: false };
@@ -633,6 +638,8 @@ test('import: PGN games counted into the open .tbk with progress, broken ones sk
   }
   assert.equal(job.error, undefined);
   assert.deepEqual([job.result?.gamesUsed, job.result?.gamesSkipped], [2, 1]);
+  assert.equal(existsSync(stale), false, "a dead server's import copy is removed by the next import");
+  assert.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith(`tabiya-serve-import-${process.pid}-`)), [], 'and ours when it has finished');
   assert.match(job.result!.errors[0]!, /line \d+: .*Ke3/);
   const after = (await explore('book=masters.tbk&play=e2e4,e7e5,g1f3')).json.moves as typeof before;
   const count = (l: typeof before, uci: string): number[] => {

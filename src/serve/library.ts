@@ -11,6 +11,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runBookJob } from '../book/node/bookJob.js';
+import { sweepStaleWorkDirs } from '../book/node/workDir.js';
+import { registerTempDir, releaseTemp } from '../node/tempFiles.js';
 import { exportTbkToBin } from '../book/node/tbkExport.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
@@ -43,6 +45,9 @@ const EDIT_LOCK = { timeoutMs: 2000 };
 
 /** Positions whose movers' mean rating a served book keeps (a few MB). */
 const MOVER_ELO_ENTRIES = 100_000;
+
+/** The temporary directory of an import's PGN: `<tmp>/tabiya-serve-import-<pid>-<random>`. */
+export const IMPORT_PREFIX = 'tabiya-serve-import-';
 
 /** How often a served book's file is looked at for changes made by other processes (ms). */
 const STAT_EVERY_MS = 250;
@@ -277,7 +282,11 @@ export class ServedBook {
     onProgress: (done: number, total: number, games: number) => void,
   ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
     this.mustEdit();
-    const dir = await mkdtemp(join(tmpdir(), 'tabiya-serve-import-'));
+    // The PGN's copy: named with our pid and removed if the server stops (SIGINT, SIGTERM)
+    // before the import ends; one left by a server killed outright is removed here, next time.
+    sweepStaleWorkDirs(tmpdir(), IMPORT_PREFIX);
+    const dir = await mkdtemp(join(tmpdir(), `${IMPORT_PREFIX}${process.pid}-`));
+    registerTempDir(dir);
     const errors: string[] = [];
     const pgn = join(dir, 'import.pgn');
     try {
@@ -300,6 +309,7 @@ export class ServedBook {
       throw e;
     } finally {
       await rm(dir, { recursive: true, force: true });
+      releaseTemp(dir);
       this.reopen();
     }
   }

@@ -158,8 +158,8 @@ export class ScratchFile {
   }
 }
 
-/** Removes scratch directories of builds whose process is gone. */
-export function sweepStaleWorkDirs(parent: string): void {
+/** Removes scratch directories (`<prefix><pid>-…`) of builds whose process is gone. */
+export function sweepStaleWorkDirs(parent: string, prefix = PREFIX): void {
   let names: string[];
   try {
     names = readdirSync(parent);
@@ -167,8 +167,8 @@ export function sweepStaleWorkDirs(parent: string): void {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(PREFIX)) continue;
-    const pid = Number(/^(\d+)-/.exec(name.slice(PREFIX.length))?.[1]);
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
     if (!(pid > 0) || processAlive(pid)) continue;
     try {
       rmSync(join(parent, name), { recursive: true, force: true });
