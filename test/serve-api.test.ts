@@ -631,13 +631,15 @@ test('import: PGN games counted into the open .tbk with progress, broken ones sk
   writeFileSync(join(stale, 'import.pgn'), games);
   const r = await http(server.url, '/api/import?book=masters.tbk', { method: 'POST', body: games, headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': TOKEN } });
   assert.equal(r.status, 202, r.body);
-  let job: { finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } } = { finished: false };
+  let job: { finished: boolean; error?: string; writing?: { done: number; total: number }; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } } = { finished: false };
   for (let i = 0; i < 200 && !job.finished; i++) {
     await new Promise((res) => setTimeout(res, 50));
     job = (await http(server.url, '/api/import')).json as typeof job;
   }
   assert.equal(job.error, undefined);
   assert.deepEqual([job.result?.gamesUsed, job.result?.gamesSkipped], [2, 1]);
+  // The book's writing, most of an import into a big book, has its own progress.
+  assert.ok(job.writing !== undefined && job.writing.total > 0 && job.writing.done > 0, JSON.stringify(job));
   assert.equal(existsSync(stale), false, "a dead server's import copy is removed by the next import");
   assert.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith(`tabiya-serve-import-${process.pid}-`)), [], 'and ours when it has finished');
   assert.match(job.result!.errors[0]!, /line \d+: .*Ke3/);

@@ -502,7 +502,7 @@ test('import: a PGN file chosen on the page is counted into the .tbk with progre
     // The broken game's place and fault, as the command line gives them.
     assert.match(status, new RegExp(`^Imported import\\.pgn: ${games} games counted, 1 broken game skipped \\(import\\.pgn line \\d+: illegal move 2\\. Ke3.*\\)\\.$`));
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
-    assert.ok(seen.some((l) => /^Importing import\.pgn: \d+ games?( read; writing the book…)?\|(0|1|0\.\d+)$/.test(l)), `progress shown while importing: ${seen.join(' / ')}`);
+    assert.ok(seen.some((l) => /^Importing import\.pgn: \d+ games?( read; writing the book…( \d+%)?)?\|(0|1|0\.\d+)$/.test(l)), `progress shown while importing: ${seen.join(' / ')}`);
     assert.equal(await page.$eval('#import-progress', (e) => e.hidden), true, 'the bar goes when the import is done');
     // The table of the start position, read again: the book's new counts.
     await page.waitForFunction((n) => Number(document.querySelector('#sum td.stat')?.textContent?.replace(/,/g, '')) !== n, { timeout: WAIT_MS }, sumBefore);

@@ -327,7 +327,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   );
 
   // One import at a time; the page polls its progress.
-  let job: { id: number; book: string; done: number; total: number; games: number; finished: boolean; result?: unknown; error?: string } | undefined;
+  let job: { id: number; book: string; done: number; total: number; games: number; writing?: { done: number; total: number }; finished: boolean; result?: unknown; error?: string } | undefined;
   let jobs = 0;
   app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'string', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
   app.post(
@@ -339,9 +339,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       if (typeof req.body !== 'string' || req.body.trim() === '') throw new HttpError(400, 'send the PGN text as the body (Content-Type: text/plain or application/x-chess-pgn)');
       if (!book.editable) throw new EditError(409, `book ${book.id} cannot take games: only a version 2 .tbk can`);
       if (job !== undefined && !job.finished) throw new HttpError(409, `an import into ${job.book} is running: wait for it`);
-      const j = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(req.body), games: 0, finished: false });
+      const j: NonNullable<typeof job> = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(req.body), games: 0, finished: false });
       book
-        .importPgn(req.body, query.name ?? 'the PGN sent', (done, total, games) => Object.assign(j, { done, total, games }))
+        .importPgn(
+          req.body,
+          query.name ?? 'the PGN sent',
+          (done, total, games) => Object.assign(j, { done, total, games }),
+          (done, total) => (j.writing = { done, total }),
+        )
         .then(
           (r) => Object.assign(j, { finished: true, result: r, done: j.total }),
           (e: Error) => Object.assign(j, { finished: true, error: e.message }),

@@ -280,6 +280,7 @@ export class ServedBook {
     text: string,
     name: string,
     onProgress: (done: number, total: number, games: number) => void,
+    onWriting?: (done: number, total: number) => void,
   ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
     this.mustEdit();
     // The PGN's copy: named with our pid and removed if the server stops (SIGINT, SIGTERM)
@@ -297,6 +298,9 @@ export class ServedBook {
         { kind: 'add', path: this.path, opts: { inputs: [pgn] } },
         {
           onProgress: (done, total, games) => onProgress(done, total, games),
+          // The book written anew once the games are read: most of an import into a big book
+          // (a minute and more for 389k games' worth), shown as a phase of its own.
+          onFinishProgress: (done, total) => onWriting?.(done, total),
           onError: (e) => {
             if (errors.length < 20) errors.push(`line ${e.line}: ${e.message}`);
           },

@@ -396,11 +396,14 @@ async function importPgn(file: File): Promise<void> {
     bar.hidden = false;
     for (;;) {
       await new Promise((res) => setTimeout(res, 300));
-      const j = (await (await fetch('/api/import')).json()) as { done: number; total: number; games: number; finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } };
-      bar.value = j.total > 0 ? j.done / j.total : 0;
-      // Once the file is read, the book is written anew: on a big book that takes a while.
-      const writing = j.total > 0 && j.done >= j.total;
-      status(`Importing ${file.name}: ${plural(j.games, 'game')}${writing ? ' read; writing the book…' : ''}`);
+      const j = (await (await fetch('/api/import')).json()) as { done: number; total: number; games: number; writing?: { done: number; total: number }; finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } };
+      // Once the file is read, the book is written anew: on a big book that takes a while, so
+      // the bar then follows the writing.
+      const w = j.writing;
+      bar.value = w !== undefined && w.total > 0 ? w.done / w.total : j.total > 0 ? j.done / j.total : 0;
+      const writing = w !== undefined || (j.total > 0 && j.done >= j.total);
+      const share = w !== undefined && w.total > 0 ? ` ${Math.floor((100 * w.done) / w.total)}%` : '';
+      status(`Importing ${file.name}: ${plural(j.games, 'game')}${writing ? ` read; writing the book…${share}` : ''}`);
       if (!j.finished) continue;
       if (j.error !== undefined) throw new Error(j.error);
       await loadExplorer();
