@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performanceRating } from '../src/serve/performance.js';
-import { loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
+import { loadAssets, loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
+import { buildApp } from '../src/serve/app.js';
 import { ServedBook, policyOf } from '../src/serve/library.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
@@ -373,6 +374,28 @@ test('writes need the token and a same-origin request; Host must be loopback', a
   assert.equal(page.status, 200);
   assert.match(page.body, new RegExp(`name="tabiya-token" content="${TOKEN}"`));
   assert.equal((await http(server.url, '/api/books')).status, 200);
+});
+
+test("on another address than loopback, Host must be an IP address or the machine's name: no DNS rebinding", async () => {
+  // Not listening (inject): what a server bound to 0.0.0.0 on the machine "mybox" answers.
+  const app = buildApp({ books: server.books, openings: loadOpenings(), assets: loadAssets(), token: TOKEN, loopbackOnly: false, hostNames: ['mybox'] });
+  try {
+    const before = readFileSync(TBK);
+    for (const host of ['evil.example:8080', '127.0.0.1.evil.example', 'localhost.evil.example:80', 'mybox.evil.example']) {
+      const page = await app.inject({ url: '/', headers: { host } });
+      assert.equal(page.statusCode, 403, host);
+      assert.ok(!page.body.includes(TOKEN), 'the token is not given away');
+      assert.match(JSON.parse(page.body).error, /open the page by IP address or as "mybox"/);
+      const w = await app.inject({ method: 'POST', url: '/api/move', headers: { host, origin: `http://${host}`, 'x-tabiya-token': TOKEN, 'content-type': 'application/json' }, payload: JSON.stringify({ book: 'masters.tbk', move: 'e2e4', comment: 'rebound' }) });
+      assert.equal(w.statusCode, 403, host);
+    }
+    assert.ok(readFileSync(TBK).equals(before), 'refused writes change nothing');
+    for (const host of ['192.168.1.20:8080', '[fe80::1]:8080', '10.0.0.5', 'localhost:8080', 'mybox:8080', 'MYBOX']) {
+      assert.equal((await app.inject({ url: '/api/books', headers: { host } })).statusCode, 200, host);
+    }
+  } finally {
+    await app.close();
+  }
 });
 
 test('edits: user value, NAG, comment, forbidden; add and remove a move; they survive a restart', async () => {

@@ -11,6 +11,7 @@
  * loopback too, which stops DNS-rebinding pages from reading the API.
  */
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Position } from '../core/position.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
@@ -45,6 +46,12 @@ export interface AppOptions {
   token?: string;
   /** Check that Host names a loopback address (true when bound to loopback). */
   loopbackOnly?: boolean;
+  /**
+   * Bound elsewhere: the host names a request may carry in Host besides IP addresses and
+   * localhost (the machine's name). Any other name is refused: it is one another site can
+   * point at this server (DNS rebinding), which could then read the page and its token.
+   */
+  hostNames?: readonly string[];
 }
 
 /** Request errors: a status and a message for `{error}`. */
@@ -121,6 +128,15 @@ const EXPLORER_PREFIX = '/api/explorer';
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
+/** A Host header (name or address, port optional) that names this server: an IP address, localhost or one of `names`. */
+function hostAllowed(header: string, names: readonly string[]): boolean {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::\d+)?$/i.exec(header);
+  if (m === null) return false;
+  if (m[1] !== undefined) return isIP(m[1]) === 6;
+  const host = m[2]!.toLowerCase().replace(/\.$/, '');
+  return isIP(host) === 4 || host === 'localhost' || names.includes(host);
+}
+
 export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
   const byId = new Map(opts.books.map((b) => [b.id, b]));
@@ -149,6 +165,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   /** Refuses what no route may see (a Host or a write it must not take); undefined: go on. */
   const refusal = (req: FastifyRequest): HttpError | undefined => {
     if (opts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? '')) return new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
+    if (!opts.loopbackOnly && !hostAllowed(req.headers.host ?? '', opts.hostNames ?? [])) {
+      const names = (opts.hostNames ?? []).map((n) => `"${n}"`).join(' or ');
+      return new HttpError(403, `Host "${(req.headers.host ?? '').slice(0, 100)}" is not this server's address: open the page by IP address${names === '' ? '' : ` or as ${names}`} (another name could be a page pointing its own name here, DNS rebinding)`);
+    }
     if (req.method === 'GET' || req.method === 'HEAD') return undefined;
     if (opts.readOnly) return new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
     if (req.headers['x-tabiya-token'] !== token) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself; a page opened before the server was last started must be reloaded)');

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
+import { hostname } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -90,6 +91,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     engineThreads: opts.engineThreads,
     token: opts.token,
     loopbackOnly: isLoopback(opts.host),
+    // Elsewhere: IP addresses, and the names of this machine (a name of the user's own DNS: --host it).
+    hostNames: [...new Set([hostname().toLowerCase(), `${hostname().toLowerCase()}.local`, ...(isIP(opts.host) === 0 ? [opts.host.toLowerCase()] : [])])],
   });
   // A browser opens connections ahead of need (preconnects) and may never send a request on
   // them. Node's server.close() ends idle keep-alive connections but waits for those, so a

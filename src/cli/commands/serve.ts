@@ -44,7 +44,8 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
     if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') throw new CliError(`--host ${host}: cannot listen there (${err.message})`, 1);
     throw e instanceof Error && typeof err.code === 'string' ? new CliError(err.message, 1) : e;
   }
-  if (!isLoopback(host)) process.stderr.write(`warning: listening on ${host}: other machines can read ${opts.readOnly ? 'the books' : 'and change the books (writes still need the page\'s token)'}\n`);
+  // The token is in the page, so whoever can open the page can write: other machines can.
+  if (!isLoopback(host)) process.stderr.write(`warning: listening on ${host}: other machines can read ${opts.readOnly ? 'the books' : 'and change the books (the write token is in the page, which they can open)'}; requests must name the server by IP address or host name\n`);
   process.stdout.write(`tabiya serve: ${server.url} (${server.books.map((b) => b.id).join(', ')}${opts.readOnly ? ', read-only' : ''}); Ctrl-C stops it\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
