@@ -333,6 +333,15 @@ test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for 
   const r = await http(server.url, '/nowhere');
   assert.equal(r.status, 404);
   assert.match(r.json.error ?? '', /no such page/);
+  // A form post (with the token): 415, saying what to send.
+  const form = await http(server.url, '/api/move', { method: 'POST', body: 'book=masters.tbk&move=e2e4', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-tabiya-token': TOKEN } });
+  assert.equal(form.status, 415);
+  assert.match(form.json.error ?? '', /send JSON \(Content-Type: application\/json\)/);
+  // A query over Node's 16 KB of request line and headers: answered in the API's shape, { error } alone.
+  const long = await http(server.url, `/api/explorer?book=masters.tbk&fen=${'p'.repeat(20_000)}`);
+  assert.equal(long.status, 431);
+  assert.deepEqual(Object.keys(long.json), ['error']);
+  assert.match(long.json.error ?? '', /over 16 KB/);
 });
 
 test('path traversal, plain and encoded, reaches no file', async () => {

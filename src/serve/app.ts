@@ -11,7 +11,9 @@
  * loopback too, which stops DNS-rebinding pages from reading the API.
  */
 import { randomBytes } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Position } from '../core/position.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
@@ -137,6 +139,24 @@ function hostAllowed(header: string, names: readonly string[]): boolean {
   return isIP(host) === 4 || host === 'localhost' || names.includes(host);
 }
 
+/**
+ * A request Node's HTTP parser refuses before any route sees it (a request line and headers
+ * over its 16 KB, a malformed request): answered as every other error, `{"error": "..."}`,
+ * instead of Fastify's default body with extra fields.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request line and headers are over 16 KB (a FEN or move list that long is not a position: check the query)']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request took too long to arrive']
+        : [400, `malformed HTTP request (${err.code ?? err.message})`];
+  const body = JSON.stringify({ error: message });
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroy(err);
+}
+
 export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
   const byId = new Map(opts.books.map((b) => [b.id, b]));
@@ -160,7 +180,13 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   };
   // Fastify's validator drops unknown fields by default (Ajv's removeAdditional): a misspelt
   // field ("usrValue") would then be ignored while the rest is saved. Refuse it instead.
-  const app = fastify({ bodyLimit: opts.bodyLimit ?? 64 * 1024, logger: false, return503OnClosing: true, ajv: { customOptions: { removeAdditional: false } } });
+  const app = fastify({
+    bodyLimit: opts.bodyLimit ?? 64 * 1024,
+    logger: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false } },
+    clientErrorHandler: answerClientError,
+  });
 
   /** Refuses what no route may see (a Host or a write it must not take); undefined: go on. */
   const refusal = (req: FastifyRequest): HttpError | undefined => {
@@ -215,6 +241,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       // Say the bound, and for a PGN what to do instead.
       const importing = req.url.startsWith('/api/import');
       return reply.code(413).send({ error: importing ? `the PGN is over ${IMPORT_LIMIT / 1024 / 1024} MiB, the most an import through the page takes: add it with tabiya book make -o <book.tbk> <file.pgn>` : `request body too large (over ${(opts.bodyLimit ?? 64 * 1024) / 1024} KiB)` });
+    }
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const importing = req.url.startsWith('/api/import');
+      return reply.code(415).send({ error: `unsupported Content-Type "${String(req.headers['content-type'] ?? '').slice(0, 100)}": send ${importing ? 'the PGN as text/plain or application/x-chess-pgn' : 'JSON (Content-Type: application/json)'}` });
     }
     if (e.validation !== undefined) {
       // Ajv says "must NOT have additional properties" without naming the field.
