@@ -144,8 +144,13 @@ test('partial books of shards merge into the single build, byte for byte; add co
   // The shards in the other order are another book (the games' order decides make-book's ties).
   const added = join(tmp, 'a+b.tbk');
   await buildTbk(added, { inputs: [a], tmpDir: tmp });
-  const r = await addToTbk(added, { inputs: [b], memory: 200_000, tmpDir: tmp });
+  const percents: number[] = [];
+  const r = await addToTbk(added, { inputs: [b], memory: 200_000, tmpDir: tmp, onFinishProgress: (done, total, unit) => (assert.deepEqual([total, unit], [100, '%']), percents.push(done)) });
   assert.deepEqual(r.notes, []);
+  // One percentage: the book's games replayed (to 80, said before any row is written), then the rows merged and written.
+  assert.ok(percents.every((x, i) => i === 0 || x >= percents[i - 1]!), `percents ${percents.join(' ')}`);
+  assert.equal(percents[0], 80);
+  assert.equal(percents.at(-1), 100);
   const x = open(single);
   const y = open(added);
   assert.equal(y.fields.changes, 2);

@@ -22,8 +22,12 @@ export function* storedPositions(book: TbkBook): Generator<StoredPosition> {
   for (let b = 0; b < book.blockCount; b++) yield* book.blockPositions(b);
 }
 
-/** The single positions of a book, as rows sorted by key (candidates: see the module comment). */
-export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSource {
+/**
+ * The single positions of a book, as rows sorted by key (candidates: see the module comment).
+ * Replaying every game is most of the time of adding games to a big book: `onGames(done,
+ * total)` is told every 4,096 games and at the end.
+ */
+export function singleRows(book: TbkBook, memory: number, work: WorkDir, onGames?: (done: number, total: number) => void): RowSource {
   const games = book.gameReader(1 << 20);
   const table = new PlyLog(PlyLog.capacityFor(memory));
   if (games === undefined) return new TableCursor(table);
@@ -55,7 +59,9 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir): RowSou
     blackElo = rec.blackElo;
     cell = book.cellOfGame(rec);
     replayGame(games, g, rec, pos, visit);
+    if (onGames !== undefined && (g & 4095) === 4095) onGames(g + 1, games.count);
   }
+  onGames?.(games.count, games.count);
   if (runs.length === 0) return new TableCursor(table);
   const last = work.create('singles');
   spillTable(table, last);

@@ -46,13 +46,20 @@ function splitsOf(book: TbkBook): SplitKinds {
 }
 
 /** A book's rows as a merge input: a partial's run, or the book's positions and single games. */
-function rowsOf(book: TbkBook, gameOffset: number, memory: number, work: WorkDir): MergeInput {
+function rowsOf(book: TbkBook, gameOffset: number, memory: number, work: WorkDir, onGames?: (done: number, total: number) => void): MergeInput {
   if (book.partial) {
     const run = book.section(SECTION.RUN)!;
     return { reader: new RunReader((o, n) => book.source.read(run.offset + o, n), 0, run.length, book.name), gameOffset };
   }
-  return { reader: new BookRows(book, singleRows(book, memory, work)), gameOffset };
+  return { reader: new BookRows(book, singleRows(book, memory, work, onGames)), gameOffset };
 }
+
+/**
+ * The share of the finishing phase of `book add` spent replaying the book's games for its
+ * single positions (the rest: merging and writing). Measured on a book of 389,323 games with
+ * one game added: 34 s of replay, 8 s of writing.
+ */
+const REPLAY_SHARE = 0.8;
 
 /** Counts more games into a book (Terra: add games to a book). */
 export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<TbkBuildSummary & { notes: string[] }> {
@@ -81,9 +88,12 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       const counted = await readInputs(inputs, builder, opts.filter, opts, () => builder.games - firstNew);
       for (const f of builder.fens) store.fens.push(f);
       const fresh = acc.rows();
-      const merged = new RunMerger([rowsOf(book, 0, memory, work), { reader: fresh.source, gameOffset: 0 }]);
+      // One percentage for the phase: the book's games replayed, then the rows merged and written.
       const finish = opts.onFinishProgress;
-      const rows = withKeyProgress(merged, finish && ((share) => finish(Math.round(share * 1000) / 10, 100, '%')));
+      const percent = finish && ((share: number): void => finish(Math.round(share * 1000) / 10, 100, '%'));
+      const old = rowsOf(book, 0, memory, work, percent && ((done, total) => percent((REPLAY_SHARE * done) / Math.max(1, total))));
+      const merged = new RunMerger([old, { reader: fresh.source, gameOffset: 0 }]);
+      const rows = withKeyProgress(merged, percent && ((share) => percent(REPLAY_SHARE + (1 - REPLAY_SHARE) * share)));
       fields.games = book.fields.games + (builder.games - firstNew);
       const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
       const meta = { ...book.meta, runs: [...runs, { at: fields.modified, inputs: [...opts.inputs], games: builder.games - firstNew, maxPly }] };
