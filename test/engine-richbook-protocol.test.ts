@@ -137,7 +137,7 @@ test('xboard: book options as features, the policy choosing, learning at result'
   writeFileSync(path, tbkBytes(ROWS));
   e.send('xboard');
   e.send('protover 2');
-  const features = await e.expect(/^feature /);
+  const features = await e.expect(/^feature myname=/);
   assert.match(features, /option="BookPolicy -combo \*terra \/\/\/ polyglot-best \/\/\/ /);
   assert.match(features, /option="MinTerraGames -spin 3 1 1000000000"/);
   assert.match(features, /option="BookLearning -check 0"/);
