@@ -155,6 +155,13 @@ test('partial books of shards merge into the single build, byte for byte; add co
   const y = open(added);
   assert.equal(y.fields.changes, 2);
   for (const id of [2, 3, 5, 6, 7, 8]) assert.equal(x.section(id)?.crc, y.section(id)?.crc, `section ${id} of the added book`);
+  // Whole books merge after their games are replayed: that is the progress's first 80%.
+  const wholeShares: number[] = [];
+  mergeTbk([single, added], join(tmp, 'twice.tbk'), { tmpDir: tmp, onProgress: (share) => wholeShares.push(share) });
+  assert.ok(wholeShares.every((v, i) => i === 0 || v >= wholeShares[i - 1]!), `shares ${wholeShares.join(' ')}`);
+  assert.ok(Math.abs(wholeShares[0]! - 0.4) < 1e-9, `the first book's games (half of them) replayed: ${wholeShares[0]}`);
+  assert.ok(wholeShares.includes(0.8));
+  assert.equal(wholeShares.at(-1), 1);
 });
 
 test('Polyglot export equals make-book on the sample for every option set, singles included', async () => {

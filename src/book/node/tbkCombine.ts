@@ -55,8 +55,8 @@ function rowsOf(book: TbkBook, gameOffset: number, memory: number, work: WorkDir
 }
 
 /**
- * The share of the finishing phase of `book add` spent replaying the book's games for its
- * single positions (the rest: merging and writing). Measured on a book of 389,323 games with
+ * The share of the finishing phase of `book add` (and of `book merge` of whole books) spent
+ * replaying the books' games for their single positions (the rest: merging and writing). Measured on a book of 389,323 games with
  * one game added: 34 s of replay, 8 s of writing.
  */
 const REPLAY_SHARE = 0.8;
@@ -164,7 +164,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
       if (s.rating !== first.splits.rating || s.speed !== first.splits.speed || s.month !== first.splits.month) throw new BookError('ERR_BOOK_MERGE', `${b.name}: split by ${describe(s)}, but ${first.name} by ${describe(first.splits)}: books merge only with the same splits`);
       if (b.fields.maxPly !== first.fields.maxPly && books.every((x) => x.partial)) throw new BookError('ERR_BOOK_MERGE', `${b.name}: shards of one build must have the same max-ply (${b.fields.maxPly} against ${first.fields.maxPly})`);
     }
-    const { store, inputs, games } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work);
+    const { store, inputs, games, progress } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work, opts.onProgress);
     const allPartial = books.every((b) => b.partial);
     const minGames = opts.minGames ?? (allPartial ? first.fields.minGames : 0);
     const now = bookTime();
@@ -192,7 +192,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
       ? { ...firstMeta, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
       : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: opts.names?.[paths.indexOf(b.name)] ?? b.name, games: b.fields.games, meta: b.meta })), minGames };
     const notes = mergeNotes(books.map((b) => b.notes));
-    const rows = withKeyProgress(new RunMerger(inputs), opts.onProgress);
+    const rows = withKeyProgress(new RunMerger(inputs), progress);
     const { summary, bytes } = writeBook(output, { rows, store, fields, meta, notes: notes.encode(), split: first.splits, minGames, work });
     return {
       output,
@@ -241,16 +241,32 @@ function shardOrder(books: TbkBook[]): TbkBook[] {
 }
 
 /** The rows of books to merge (each one's games numbered after the books before it) and their games, concatenated. */
-function mergeSources(books: readonly TbkBook[], memory: number, work: WorkDir): { store: GameStore; inputs: MergeInput[]; games: number } {
+/**
+ * The merge inputs of books, their games in one store. Whole books are replayed for their single
+ * positions first, the most of a merge's time: `onProgress` is told that as the first
+ * REPLAY_SHARE of the work, and the returned `progress` maps the rows' merge onto the rest.
+ */
+function mergeSources(
+  books: readonly TbkBook[],
+  memory: number,
+  work: WorkDir,
+  onProgress?: TbkMergeOptions['onProgress'],
+): { store: GameStore; inputs: MergeInput[]; games: number; progress: TbkMergeOptions['onProgress'] } {
   const store = new GameStore(work);
   const inputs: MergeInput[] = [];
   let games = 0;
+  const replayed = books.filter((b) => !b.partial).reduce((n, b) => n + b.fields.games, 0);
+  let before = 0;
   for (const b of books) {
-    inputs.push(rowsOf(b, store.count, memory, work));
+    const base = before;
+    const replay = onProgress && replayed > 0 ? (done: number, total: number) => onProgress((REPLAY_SHARE * (base + (done * b.fields.games) / Math.max(1, total))) / replayed, 0) : undefined;
+    inputs.push(rowsOf(b, store.count, memory, work, replay));
+    if (!b.partial) before += b.fields.games;
     store.appendBook(b);
     games += b.fields.games;
   }
-  return { store, inputs, games };
+  const progress = onProgress && replayed > 0 ? (share: number, rows: number) => onProgress(REPLAY_SHARE + (1 - REPLAY_SHARE) * share, rows) : onProgress;
+  return { store, inputs, games, progress };
 }
 
 /**
@@ -262,8 +278,8 @@ export function mergeTbkToBin(paths: readonly string[], output: string, opts: Tb
   const work = new WorkDir(opts.tmpDir);
   try {
     const books = shardOrder(opened.map((o) => o.book));
-    const { store, inputs, games } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work);
-    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), opts.onProgress), store.reader(`the games of ${paths.join(', ')}`), opts, work, sink));
+    const { store, inputs, games, progress } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work, opts.onProgress);
+    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), progress), store.reader(`the games of ${paths.join(', ')}`), opts, work, sink));
     return { games, kept, bytes };
   } catch (e) {
     throw e instanceof ScratchError ? e.forOutput(output) : e;
