@@ -13,7 +13,6 @@ import { basename, join } from 'node:path';
 import { runBookJob } from '../book/node/bookJob.js';
 import { sweepStaleWorkDirs } from '../book/node/workDir.js';
 import { registerTempDir, releaseTemp } from '../node/tempFiles.js';
-import { exportTbkToBin } from '../book/node/tbkExport.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
 import { changeNotes } from '../book/node/tbkFile.js';
@@ -326,9 +325,9 @@ export class ServedBook {
     if (this.format === 'bin') return readFile(this.path);
     const v2 = this.rich!.v2;
     if (v2 === undefined) throw new EditError(409, `book ${this.id} is a version 1 .tbk: export it with tabiya book export`);
-    const parts: Uint8Array[] = [];
-    exportTbkToBin(v2, {}, (b) => parts.push(b.slice()));
-    return Buffer.concat(parts);
+    // In a worker thread (bookJob.ts), as imports are: a big book's export takes a second or
+    // two of synchronous work, which on the server's thread would stall every other request.
+    return runBookJob({ kind: 'exportBin', path: this.path });
   }
 
   private mustEdit(): void {

@@ -1,6 +1,7 @@
 /**
- * A long book job (`book merge`, `book add`, a `--shard` build) run in a worker thread, so that
- * the main thread stays free for a signal. Writing a book is seconds to minutes of synchronous
+ * A long book job (`book merge`, `book add`, a `--shard` build, `tabiya serve`'s imports and
+ * whole-book exports) run in a worker thread, so that the main thread stays free for a signal
+ * (and a server for its other requests). Writing a book is seconds to minutes of synchronous
  * work; on the main thread a Ctrl-C waited for the book to be written and renamed into place, and
  * the run then exited 130 with the book there anyway. Here the main thread only relays progress
  * and the worker's temporaries (tempFiles.ts setTempRelay): a signal removes those and ends the
@@ -24,13 +25,16 @@ export type BookJob =
   | { kind: 'merge'; paths: string[]; output: string; opts: MergeOptions }
   | { kind: 'mergeToBin'; paths: string[]; output: string; opts: MergeOptions & MakeOptions }
   | { kind: 'add'; path: string; opts: BuildOptions }
-  | { kind: 'build'; output: string; opts: BuildOptions };
+  | { kind: 'build'; output: string; opts: BuildOptions }
+  | { kind: 'exportBin'; path: string };
 
 export interface BookJobResults {
   merge: TbkMergeSummary;
   mergeToBin: { games: number; kept: number; bytes: number };
   add: TbkBuildSummary & { notes: string[] };
   build: TbkBuildSummary;
+  /** The book's Polyglot export (what `book export` writes), as bytes. */
+  exportBin: Uint8Array;
 }
 
 /** The callbacks of the job's options, called on the main thread. */
@@ -49,7 +53,7 @@ export type JobMessage =
 
 /** Runs `job` in a worker thread and resolves with its result; its errors are thrown here as the job's own. */
 export function runBookJob<J extends BookJob>(job: J, callbacks: BookJobCallbacks = {}): Promise<BookJobResults[J['kind']]> {
-  const inputs = job.kind === 'merge' || job.kind === 'mergeToBin' ? [] : job.opts.inputs;
+  const inputs = job.kind === 'add' || job.kind === 'build' ? job.opts.inputs : [];
   const stdin = inputs.includes('-');
   const worker = new Worker(new URL('./bookJobWorker.js', import.meta.url), { workerData: job, stdin });
   if (stdin) process.stdin.pipe(worker.stdin!);

@@ -6,7 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { setTempRelay } from '../../node/tempFiles.js';
 import type { BookJob, JobMessage } from './bookJob.js';
 import { buildTbk } from './tbkBuild.js';
-import { addToTbk, mergeTbk, mergeTbkToBin } from './tbkCombine.js';
+import { addToTbk, mergeTbk, mergeTbkToBin, openForRebuild } from './tbkCombine.js';
+import { exportTbkToBin } from './tbkExport.js';
 
 const port = parentPort!;
 const post = (m: JobMessage): void => port.postMessage(m);
@@ -29,6 +30,16 @@ async function run(): Promise<unknown> {
       return addToTbk(job.path, { ...job.opts, ...callbacks });
     case 'build':
       return buildTbk(job.output, { ...job.opts, ...callbacks });
+    case 'exportBin': {
+      const { book, file } = openForRebuild(job.path);
+      try {
+        const parts: Uint8Array[] = [];
+        exportTbkToBin(book, {}, (b) => parts.push(b.slice()));
+        return Buffer.concat(parts);
+      } finally {
+        file.close();
+      }
+    }
   }
 }
 
