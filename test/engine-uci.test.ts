@@ -252,6 +252,19 @@ test('uci: a GUI that closes the engine\'s output ends it with exit code 1 and o
   assert.equal(stderr, 'tabiya: cannot write to the GUI (write EPIPE); the engine stops\n');
 });
 
+test('go nodes below one iteration still completes depth 1 and answers its best move, as Stockfish does', () => {
+  const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+  const answer = (go: string): { info: string; best: string } => {
+    const r = spawnSync(process.execPath, [MAIN, 'uci'], { input: `position fen ${fen}\n${go}\n`, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const info = r.stdout.split('\n').filter((l) => l.startsWith('info depth ')).at(-1) ?? '';
+    return { info: info.replace(/ nps \d+| time \d+/g, ''), best: /^bestmove (\S+)/m.exec(r.stdout)?.[1] ?? '' };
+  };
+  const one = answer('go nodes 1');
+  assert.match(one.info, /^info depth 1 /);
+  assert.deepEqual(one, answer('go depth 1'));
+});
+
 test('go nodes N stops at N nodes, not at the next check of the limits', () => {
   for (const n of [1000, 5000, 20000, 100000]) {
     const r = spawnSync(process.execPath, [MAIN, 'uci'], { input: `position startpos\ngo nodes ${n}\n`, encoding: 'utf8' });

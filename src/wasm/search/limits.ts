@@ -54,7 +54,10 @@ export function checkLimits(t: SearchThread): void {
     }
     return;
   }
-  if (<f64>t.nodes >= t.nodeLimit) {
+  // The first iteration always completes (a few dozen nodes): a smaller node limit would
+  // otherwise answer the first move generated, unsearched (Stockfish too answers `go nodes 1`
+  // with a searched move).
+  if (<f64>t.nodes >= t.nodeLimit && t.rootDepth > 1) {
     t.stopped = true;
     return;
   }
