@@ -440,3 +440,21 @@ test('book make: a game the filters reject is not replayed, so its illegal move 
     assert.deepEqual((s.skippedGames as { kind: string; game: number }[]).map((e) => [e.game, e.kind]), [[3, 'bad-token']], `${out} --threads ${threads}`);
   }
 });
+
+test('probe, set and choose write Chess960 castling king-takes-rook, as the .bin probe and the audit do (a king step and castling no longer share b1c1)', () => {
+  const fen = 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1';
+  const one = (moves: string, result: string): string => `[Variant "Chess960"] [FEN "${fen}"] [SetUp "1"] [Result "${result}"]\n1. ${moves} ${result}\n\n`;
+  writeFileSync(join(tmp, 'c960.pgn'), one('O-O-O Kc8', '1-0') + one('Kc1 Kc8', '0-1'));
+  assert.equal(tabiya(['book', 'make', 'c960.pgn', '-o', 'c960.tbk']).code, 0);
+  const moves = rows(['c960.tbk', '--fen', fen]).map((r) => `${r.san} ${r.uci}`).sort();
+  assert.deepEqual(moves, ['Kc1 b1c1', 'O-O-O b1a1']);
+  const set = json(['book', 'set', 'c960.tbk', '--fen', fen, '--move', 'O-O-O', '--value', '100']);
+  assert.equal(set.uci, 'b1a1');
+  const chosen = json(['book', 'probe', 'c960.tbk', '--fen', fen, '--choose', 'best']).chosen as { uci: string; san: string };
+  assert.deepEqual(chosen, { uci: 'b1a1', san: 'O-O-O' });
+  // Castling where the king stays on its square: c1b1, not the non-move c1c1.
+  const kc = 'nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1';
+  writeFileSync(join(tmp, 'c960b.pgn'), `[Variant "Chess960"] [FEN "${kc}"] [Result "1-0"]\n1. O-O-O O-O-O 1-0\n`);
+  assert.equal(tabiya(['book', 'make', 'c960b.pgn', '-o', 'c960b.tbk']).code, 0);
+  assert.deepEqual(rows(['c960b.tbk', '--fen', kc]).map((r) => r.uci), ['c1b1']);
+});

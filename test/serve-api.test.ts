@@ -699,3 +699,20 @@ test('import: PGN games counted into the open .tbk with progress, broken ones sk
   }
   assert.match(job.error ?? '', /^notes\.txt: no readable game/);
 });
+
+test('a Chess960 position of a .tbk: castling is listed king-takes-rook, as for a .bin, not as the king step it is not', async () => {
+  const fen = 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1';
+  const one = (moves: string, result: string): string => `[Variant "Chess960"] [FEN "${fen}"] [Result "${result}"]\n1. ${moves} ${result}\n\n`;
+  writeFileSync(join(tmp, 'c960.pgn'), one('O-O-O Kc8', '1-0') + one('Kc1 Kc8', '0-1'));
+  const path = join(tmp, 'c960.tbk');
+  assert.equal(tabiya(['book', 'make', 'c960.pgn', '-o', path, '--quiet']).code, 0);
+  const book = await ServedBook.open('c960.tbk', path, {});
+  try {
+    const start = positionFromFen(fen);
+    assert.ok(start.ok);
+    const moves = (await book.moves(start.value, policyOf(undefined))).map((m) => m.uci).sort();
+    assert.deepEqual(moves, ['b1a1', 'b1c1']);
+  } finally {
+    await book.close();
+  }
+});

@@ -71,3 +71,20 @@ test('the PGN of the line is export format that chessops reads back, tags escape
   again.loadPgn(out);
   assert.deepEqual(again.moves, line.moves);
 });
+
+test('Chess960: castling played on the board stays castling (king takes rook), also when the king does not move', () => {
+  const line = new Line() as LineApi & { set(fen: string, moves: readonly string[]): void; play(uci: string): boolean; fen(): string };
+  line.set('rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1', []);
+  assert.ok(line.play('b1a1'));
+  assert.deepEqual(line.moves, ['b1a1']);
+  assert.deepEqual(line.sans, ['O-O-O']);
+  // The rook went to d1: the position after the line is castling's, not the king step Kc1's.
+  assert.equal(line.fen(), 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1');
+  line.set('nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1', ['a1b3', 'a8b6']);
+  assert.ok(line.play('c1b1'));
+  assert.equal(line.fen(), '1rk3rn/pppppppp/1n6/8/8/1N6/PPPPPPPP/2KR2RN b kq - 3 2');
+  // A 960 game read from PGN keeps its castling too.
+  line.loadPgn('[Variant "Chess960"]\n[FEN "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1"]\n\n1. O-O O-O-O *\n');
+  assert.deepEqual(line.moves, ['c1g1', 'c8b8']);
+  assert.equal(line.fen(), 'n1kr2rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN w - - 2 2');
+});

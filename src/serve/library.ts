@@ -166,7 +166,7 @@ export class ServedBook {
     return entries.map((e, i) => ({
       opponentElo: this.replyElo(pos, e.move),
       move: e.move,
-      uci: makeUci(e.move, false),
+      uci: makeUci(e.move, pos.chess960),
       games: played(e),
       wins: e.wins,
       draws: e.draws,
@@ -178,7 +178,7 @@ export class ServedBook {
       nag: e.nag || null,
       comment: e.comment || null,
       forbidden: e.forbidden ?? false,
-      audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, false) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
+      audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, pos.chess960) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));
   }
@@ -261,9 +261,9 @@ export class ServedBook {
     this.mustEdit();
     changeNotes(this.path, (book) => {
       const known = book.movesOf(pos.keyHi, pos.keyLo).find((e) => e.move === move);
-      if (known === undefined) throw new EditError(404, `${makeUci(move, false)} is not in the book here`);
+      if (known === undefined) throw new EditError(404, `${makeUci(move, pos.chess960)} is not in the book here`);
       const games = played(known) + known.unfinished;
-      if (games > 0) throw new EditError(409, `${makeUci(move, false)} was played in ${games} games of the book: mark it forbidden instead`);
+      if (games > 0) throw new EditError(409, `${makeUci(move, pos.chess960)} was played in ${games} games of the book: mark it forbidden instead`);
       book.notes.remove(pos.keyHi, pos.keyLo, move);
       return { result: undefined };
     }, EDIT_LOCK);

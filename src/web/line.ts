@@ -36,7 +36,7 @@ export class Line {
     const pos = this.position();
     const m = parseUci(pos, uci);
     if (!m.ok) return false;
-    const norm = makeUci(m.value, false);
+    const norm = makeUci(m.value, pos.chess960);
     if (this.moves[this.at] !== norm) {
       this.moves.length = this.at;
       this.sans.length = this.at;
@@ -58,7 +58,7 @@ export class Line {
       const m = parseUci(pos, u);
       if (!m.ok) throw new Error(`move ${ucis.length + 1}: ${m.error.message}`);
       sans.push(makeSan(pos, m.value));
-      ucis.push(makeUci(m.value, false));
+      ucis.push(makeUci(m.value, pos.chess960));
       pos.play(m.value);
     }
     this.startFen = makeFen(unwrap(positionFromFen(fen)));
@@ -82,7 +82,7 @@ export class Line {
     const pos = unwrap(positionFromFen(start));
     const ucis = game.moves.map((n, i) => {
       if (n.move === MOVE_NULL) throw new Error(`move ${i + 1} is a null move (--), which the board cannot show`);
-      const u = makeUci(n.move!, false);
+      const u = makeUci(n.move!, pos.chess960);
       pos.play(n.move!);
       return u;
     });

@@ -71,7 +71,7 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
   const key = keyToHex(pos.keyHi, pos.keyLo);
   const out = moves.map((m, i) => row(pos, m, rows[i]!));
   const value: Record<string, unknown> = { fen, key, policy: config, moves: out };
-  if (chosen !== undefined) value.chosen = chosen === 0 ? null : { uci: makeUci(chosen, false), san: makeSan(pos, chosen) };
+  if (chosen !== undefined) value.chosen = chosen === 0 ? null : { uci: makeUci(chosen, pos.chess960), san: makeSan(pos, chosen) };
   report(opts.json, value, () => {
     const lines = [`${fen}  (key ${key})`];
     if (out.length === 0) lines.push('no book moves');
@@ -118,7 +118,7 @@ function games(m: RichEntry): number {
 function row(pos: Parameters<typeof makeSan>[0], m: RichEntry, p: PolicyRow) {
   const n = games(m);
   return {
-    uci: makeUci(m.move, false),
+    uci: makeUci(m.move, pos.chess960),
     san: makeSan(pos, m.move),
     games: n,
     wins: m.wins,
@@ -150,6 +150,6 @@ function row(pos: Parameters<typeof makeSan>[0], m: RichEntry, p: PolicyRow) {
 /** A book audit's verdict as probe shows it: the best move in UCI and SAN, the refutation as a list. */
 function auditOf(pos: Parameters<typeof makeSan>[0], a: BookEntry['audit'] | undefined) {
   if (a === undefined) return null;
-  const best = a.best !== 0 ? makeUci(a.best, false) : null;
+  const best = a.best !== 0 ? makeUci(a.best, pos.chess960) : null;
   return { loss: a.loss, best, bestSan: a.best !== 0 ? makeSan(pos, a.best) : null, depth: a.depth, refutation: a.refutation === '' ? [] : a.refutation.split(' ') };
 }

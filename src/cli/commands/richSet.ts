@@ -57,6 +57,6 @@ export async function richSetCommand(file: string, opts: RichSetCliOptions): Pro
       return { added: t.size > before, games: t.games(row) };
       }),
   );
-  const value = { fen: makeFen(pos), uci: makeUci(move, false), san: makeSan(pos, move), value: v.value === 'clear' ? null : v.value, added: r.added, games: r.games };
+  const value = { fen: makeFen(pos), uci: makeUci(move, pos.chess960), san: makeSan(pos, move), value: v.value === 'clear' ? null : v.value, added: r.added, games: r.games };
   report(opts.json, value, () => `${value.san} (${value.uci}): ${v.value === 'clear' ? 'user value and learned statistics cleared' : `user value ${v.value}`}${r.added ? ' (added to the book)' : ''}`);
 }
