@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATA, pgnExtractUci, readGames, runCli } from './matchHelpers/cli.js';
@@ -87,6 +87,27 @@ test('a round-robin of Stockfish, Fairy-Max and HoiChess', { skip: missing.lengt
     }
     const openings = new Set([...rounds.values()].map((p) => p[0]!.uci.slice(0, 16).join(' ')));
     assert.equal(openings.size, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a Chess960 opening with an xboard engine that does not list fischerandom in its variants stops the match (exit 1), no game is lost for it', { skip: missing.length > 0 ? `not installed: ${missing.join(', ')}` : false, timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-match-'));
+  try {
+    const epd = join(dir, 'c960.epd');
+    writeFileSync(epd, 'nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - c0 "960";\n');
+    const run = await runCli([
+      'match',
+      '--engine', 'name=Stockfish', 'cmd=/usr/games/stockfish', 'option.Hash=16', 'option.Threads=1',
+      '--engine', 'name=Fairy-Max', 'cmd=/usr/games/fairymax', 'proto=xboard',
+      '--each', 'tc=1+0.05', '--games', '2',
+      '--openings', `file=${epd}`, 'format=epd',
+      '--pgnout', join(dir, 'games.pgn'),
+    ], { timeoutMs: 50_000 });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr + run.stdout, /Fairy-Max does not play Chess960 \(fischerandom is not in its feature variants\), and the opening at .*c960\.epd:1 is a Chess960 position/);
+    assert.match(run.stdout + run.stderr, /stopped after 0 games/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

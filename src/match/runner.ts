@@ -22,7 +22,8 @@ import type { StopReason } from './report.js';
 import type { ScheduledGame } from './schedule.js';
 import { Scoreboard, pentaOf } from './scoreboard.js';
 import type { GameTimeUse } from './timeUse.js';
-import { STARTING_FEN } from '../notation/fen.js';
+import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
+import { XboardClient } from '../protocol/xboard/client.js';
 
 /** A game a resumed match already played: what its journal line kept. */
 export interface DoneGame {
@@ -258,6 +259,19 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
         startedAt: new Date(),
         durationMs: 0,
       };
+    }
+    // A Chess960 opening for an xboard engine whose `feature variants` has no fischerandom: the
+    // match stops (cutechess refuses the variant) rather than the engine losing on a castling it cannot read.
+    const root = opening.fen === STARTING_FEN ? undefined : positionFromFen(opening.fen);
+    if (root?.ok && root.value.chess960) {
+      for (const [p, idx] of [[white, g.white], [black, g.black]] as const) {
+        if (p.client instanceof XboardClient && !p.client.supportsVariant('fischerandom')) {
+          await release(white, g.white);
+          await release(black, g.black);
+          stop('error', `${plan.engines[idx]!.name} does not play Chess960 (fischerandom is not in its feature variants), and the opening at ${opening.source} is a Chess960 position`);
+          return undefined;
+        }
+      }
     }
     const rec = await playGame({ number: g.number, round: g.round, white, black, opening, rules: plan.rules, timeouts: plan.timeouts, signal: stopGames.signal });
     await release(white, g.white);

@@ -139,3 +139,27 @@ test('stop sends "?" only while searching', async () => {
   m.client.stop();
   assert.deepEqual(m.sent, ['?']);
 });
+
+test('Chess960: variant fischerandom, castling sent as O-O / O-O-O (CECP), not king-takes-rook; the variants feature is read', async () => {
+  const m = await started('feature ping=1 setboard=1 usermove=1 time=1 variants="normal,fischerandom"');
+  assert.equal(m.client.supportsVariant('fischerandom'), true);
+  const fen = 'nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1';
+  const ready = m.client.newGame({ fen, chess960: true, limits: TC });
+  assert.deepEqual(m.sent.slice(0, 4), ['new', 'variant fischerandom', 'force', `setboard ${fen}`]);
+  m.feed('pong 1');
+  await ready;
+  m.sent.length = 0;
+  // The engine plays Black: White castles queenside with the king staying on c1 (c1b1 in UCI_Chess960).
+  const r = m.client.go({ fen, moves: ['c1b1'] }, { wtime: 9000, btime: 9000 });
+  assert.deepEqual(m.sent, ['usermove O-O-O', 'time 900', 'otim 900', 'go']);
+  m.feed('move O-O');
+  assert.deepEqual(await r, { kind: 'move', move: 'O-O', info: {} });
+  m.sent.length = 0;
+  const r2 = m.client.go({ fen, moves: ['c1b1', 'c8g8', 'g2g3'] }, { wtime: 9000, btime: 9000 });
+  assert.deepEqual(m.sent, ['time 900', 'otim 900', 'usermove g2g3']);
+  m.feed('move a8b6');
+  await r2;
+  // No variants feature: every variant is assumed (as xboard does); a list without it: not played.
+  assert.equal((await started('feature ping=1')).client.supportsVariant('fischerandom'), true);
+  assert.equal((await started('feature variants="normal,nocastle"')).client.supportsVariant('fischerandom'), false);
+});

@@ -26,6 +26,7 @@ import { Position } from '../../core/position.js';
 import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { makeSan } from '../../notation/san.js';
 import { parseUci } from '../../notation/uci.js';
+import { CASTLING, KIND_MASK } from '../../core/move.js';
 import { PIECE_CHARS, WHITE, squareName } from '../../core/types.js';
 import { levelCommand, parseClaim, parseFeatures, parseMoveLine, parseThinking, parseXboardOption, seconds } from './parse.js';
 
@@ -68,6 +69,8 @@ export class XboardClient implements EngineClient {
   /** Root of the current game and how many of its moves the engine has been given or made. */
   private rootFen = STARTING_FEN;
   private known = 0;
+  /** The current game is Chess960 (`variant fischerandom`): castling goes out as O-O / O-O-O. */
+  private chess960 = false;
   /** The engine is out of force mode, playing the side it moved for. */
   private playing = false;
   private readonly featureTimeoutMs: number;
@@ -92,6 +95,12 @@ export class XboardClient implements EngineClient {
 
   private feature(name: string, dflt: string): string {
     return this.features.get(name) ?? dflt;
+  }
+
+  /** The engine plays this variant: it is in its `feature variants` (no such feature: every variant, as xboard assumes). */
+  supportsVariant(name: string): boolean {
+    const v = this.features.get('variants');
+    return v === undefined || v.split(',').some((x) => x.trim() === name);
   }
 
   start(): Promise<void> {
@@ -236,6 +245,7 @@ export class XboardClient implements EngineClient {
     this.known = 0;
     this.playing = false;
     this.send('new');
+    this.chess960 = game.chess960;
     if (game.chess960) this.send('variant fischerandom');
     this.send('force');
     this.setRoot(this.rootFen);
@@ -329,10 +339,14 @@ export class XboardClient implements EngineClient {
   /** Sends one move (UCI in), as SAN when the engine asked for `san=1`, with `usermove` when asked. */
   private sendMove(uci: string, pos: PositionSpec | undefined, index = pos ? pos.moves.length - 1 : 0): void {
     let text = uci;
-    if (pos && this.feature('san', '0') === '1') {
+    if (pos && (this.chess960 || this.feature('san', '0') === '1')) {
       const p = replay(pos.fen, pos.moves, index);
       const m = p ? parseUci(p, uci) : undefined;
-      if (p && m?.ok) text = makeSan(p, m.value);
+      if (p && m?.ok) {
+        if (this.feature('san', '0') === '1') text = makeSan(p, m.value);
+        // CECP: in variant fischerandom castling is sent as O-O / O-O-O, not as a king move.
+        else if ((m.value & KIND_MASK) === CASTLING) text = (m.value & 63) > ((m.value >>> 6) & 63) ? 'O-O' : 'O-O-O';
+      }
     }
     this.send(this.feature('usermove', '0') === '1' ? `usermove ${text}` : text);
   }
