@@ -46,8 +46,7 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
   }
   // The token is in the page, so whoever can open the page can write: other machines can.
   if (!isLoopback(host)) process.stderr.write(`warning: listening on ${host}: other machines can read ${opts.readOnly ? 'the books' : 'and change the books (the write token is in the page, which they can open)'}; requests must name the server by IP address or host name\n`);
-  process.stdout.write(`tabiya serve: ${server.url} (${server.books.map((b) => b.id).join(', ')}${opts.readOnly ? ', read-only' : ''}); Ctrl-C stops it\n`);
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -59,5 +58,9 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  // The URL only once the signals are ours: a script that stops the server as soon as it reads
+  // the URL would otherwise kill it by the signal's default action (exit by signal, not 0).
+  process.stdout.write(`tabiya serve: ${server.url} (${server.books.map((b) => b.id).join(', ')}${opts.readOnly ? ', read-only' : ''}); Ctrl-C stops it\n`);
+  await stopped;
   if (!opts.quiet) process.stderr.write('tabiya serve: stopped\n');
 }
