@@ -18,6 +18,7 @@ import { performanceRating } from '../src/serve/performance.js';
 import { loadAssets, loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
 import { buildApp } from '../src/serve/app.js';
 import { ServedBook, policyOf } from '../src/serve/library.js';
+import { subtreePgn, walkSubtree } from '../src/serve/subtree.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
 import { settlesWithin } from './support/timeBounds.js';
@@ -712,6 +713,11 @@ test('a Chess960 position of a .tbk: castling is listed king-takes-rook, as for 
     assert.ok(start.ok);
     const moves = (await book.moves(start.value, policyOf(undefined))).map((m) => m.uci).sort();
     assert.deepEqual(moves, ['b1a1', 'b1c1']);
+    // The PGN export of the subtree says Chess960, so its castling is read as such.
+    const tree = await walkSubtree((p, c) => book.moves(p, c), start.value, policyOf(undefined), 2, 100);
+    const pgn = subtreePgn(tree, start.value, 'c960.tbk');
+    assert.match(pgn, /\[Variant "Chess960"\]\n\[SetUp "1"\]\n\[FEN "rk5r\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/RK5R w KQkq - 0 1"\]/);
+    assert.match(pgn, /O-O-O/);
   } finally {
     await book.close();
   }

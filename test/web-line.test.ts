@@ -87,4 +87,12 @@ test('Chess960: castling played on the board stays castling (king takes rook), a
   line.loadPgn('[Variant "Chess960"]\n[FEN "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1"]\n\n1. O-O O-O-O *\n');
   assert.deepEqual(line.moves, ['c1g1', 'c8b8']);
   assert.equal(line.fen(), 'n1kr2rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN w - - 2 2');
+  // Its PGN says Chess960, and chessops reads the castling back as such.
+  const out = line.pgn();
+  assert.match(out, /\[Variant "Chess960"\]\n\[SetUp "1"\]/);
+  const [game] = parsePgn(out);
+  assert.deepEqual([...game!.moves.mainline()].map((n) => n.san), ['O-O', 'O-O-O']);
+  // A standard start from a position is not Chess960.
+  line.set('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', ['e7e5']);
+  assert.doesNotMatch(line.pgn(), /Variant/);
 });

@@ -79,7 +79,8 @@ export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
     ['Black', '?'],
     ['Result', '*'],
   ];
-  if (tree.fen !== STARTING_FEN) tags.push(['SetUp', '1'], ['FEN', tree.fen]);
+  // A Chess960 start says so, or a reader takes its castling for standard chess (Lichess's import does).
+  if (tree.fen !== STARTING_FEN) tags.push(...(pos.chess960 ? [['Variant', 'Chess960'] as [string, string]] : []), ['SetUp', '1'], ['FEN', tree.fen]);
   const moves = line(pos, tree.roots);
   const game: PgnGame = { tags, moves, result: '*' };
   if (tree.truncated) game.comments = [`cut at ${tree.nodes} moves`];

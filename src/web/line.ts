@@ -93,6 +93,8 @@ export class Line {
   pgn(tags: Record<string, string> = {}, result = '*'): string {
     const all: Record<string, string> = { Event: 'tabiya explorer', Site: '?', Date: today(), Round: '-', White: '?', Black: '?', Result: result, ...tags };
     if (this.startFen !== STARTING_FEN) {
+      // A Chess960 start says so, or a reader takes its castling for standard chess.
+      if (unwrap(positionFromFen(this.startFen)).chess960) all.Variant = 'Chess960';
       all.SetUp = '1';
       all.FEN = this.startFen;
     }
