@@ -4,7 +4,7 @@
  * reads the opening suite, appends every finished game to the PGN and the resume journal, prints
  * cutechess's lines as games finish, and the final report (or one JSON object with --json).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -259,11 +259,25 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
 
   const resuming = done.size > 0 || pgnSize !== undefined;
   // The PGN is appended to (as cutechess does); a resume first cuts what the journal does not vouch for.
-  const pgn = a.pgnout ? new AppendFile(a.pgnout, resuming ? { truncateTo: pgnSize ?? 0 } : {}) : undefined;
-  const journal = journalPath ? new AppendFile(journalPath, resuming ? journalFix : { fresh: true }) : undefined;
-  if (journal && resuming && journalFix.newline) journal.append('\n');
-  if (pgn && !resuming) pgn.endParagraph();
-  if (journal && pgn && !resuming) journal.append(journalLine({ type: 'match', version: 1, identity: id, seed, pgnStart: pgn.size }));
+  // The engines are running by now: a file that cannot be written (a full disk) must stop them
+  // too, or the process, its error printed, would wait on them for ever.
+  let pgn: AppendFile | undefined;
+  let journal: AppendFile | undefined;
+  try {
+    pgn = a.pgnout ? new AppendFile(a.pgnout, resuming ? { truncateTo: pgnSize ?? 0 } : {}) : undefined;
+    journal = journalPath ? new AppendFile(journalPath, resuming ? journalFix : { fresh: true }) : undefined;
+    if (journal && resuming && journalFix.newline) journal.append('\n');
+    if (pgn && !resuming) pgn.endParagraph();
+    if (journal && pgn && !resuming) journal.append(journalLine({ type: 'match', version: 1, identity: id, seed, pgnStart: pgn.size }));
+  } catch (e) {
+    pgn?.close();
+    journal?.close();
+    killAllEngines();
+    // A new journal cut short would block the next run ("unreadable journal line"): it holds
+    // no game yet, so nothing is lost with it.
+    if (journal && !resuming) rmSync(journal.path, { force: true });
+    throw new CliError(`match: ${e instanceof Error ? e.message : String(e)}`, 1);
+  }
 
   const total = schedule.length;
   const text = !a.json;
