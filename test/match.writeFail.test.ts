@@ -25,7 +25,7 @@ test('a journal that cannot be written stops the match with exit 1 instead of ha
     ];
     // SIGXFSZ ignored: a write past `ulimit -f` fails with EFBIG instead of killing the process.
     const quoted = args.map((a) => `'${a}'`).join(' ');
-    const r = spawnSync('bash', ['-c', `trap '' XFSZ; ulimit -f 1; exec '${process.execPath}' ${quoted}`], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync('sh', ['-c', `trap '' XFSZ; ulimit -f 1; exec '${process.execPath}' ${quoted}`], { encoding: 'utf8', timeout: 30_000 });
     assert.equal(r.error, undefined, 'the match ended by itself');
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /x\.pgn\.journal: cannot write: file too large/);
