@@ -420,3 +420,26 @@ test('a standard output closed by its reader (| head) ends the run with exit 1 a
     assert.equal(stderr, 'tabiya: standard output: cannot write: broken pipe (the reader closed it)\n', what);
   }
 });
+
+test('notes that do not fit (a full disk; here a file size limit) leave the .tbk as it was, byte for byte', { skip: process.platform === 'win32' }, () => {
+  // 100 lines of 16 annotated moves: kilobytes of notes, appended to the book in one write.
+  const lines = games.slice(0, 100).map((g) => {
+    const [head, moves = ''] = g.split(/\n\n/, 2);
+    let n = 0;
+    const marked = moves.split(/\s+/).map((t) => (/^[A-Za-z]/.test(t) && n++ < 16 ? `${t} $1` : t));
+    return `${head}\n\n${marked.join(' ')}\n`;
+  });
+  writeFileSync(at('nags.pgn'), lines.join('\n'));
+  writeFileSync(at('noted.tbk'), bytes('a.tbk'));
+  // `ulimit -f` counts 1,024-byte blocks: the book fits, its notes do not. SIGXFSZ ignored, the
+  // write past the limit fails (EFBIG) as it would on a full disk (ENOSPC).
+  const blocks = Math.ceil(bytes('a.tbk').length / 1024);
+  const r = spawnSync('sh', ['-c', `trap '' XFSZ; ulimit -f ${blocks}; exec '${process.execPath}' '${MAIN}' book annotate noted.tbk nags.pgn`], { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.stderr.trim().split('\n').at(-1), 'tabiya: noted.tbk: cannot write: file too large');
+  assert.ok(bytes('noted.tbk').equals(bytes('a.tbk')), 'the book is unchanged');
+  assert.equal(existsSync(at('noted.tbk.lock')), false);
+  // With room it takes the notes.
+  assert.equal(tabiya(['book', 'annotate', 'noted.tbk', 'nags.pgn']).code, 0);
+  assert.ok(bytes('noted.tbk').length > blocks * 1024, 'the notes need more than the limit');
+});

@@ -324,14 +324,26 @@ export function changeNotes<T>(path: string, change: (book: TbkBook) => { result
       const sections = slot.sections.filter((s) => s.id !== SECTION.NOTES);
       sections.push({ id: SECTION.NOTES, crc: fastCrc32(bytes, 0) >>> 0, offset: at, length: bytes.length });
       const fd = openSync(path, 'r+');
+      let committing = false;
       try {
         writeAll(fd, bytes, at);
         ftruncateSync(fd, at + bytes.length);
         fsyncSync(fd);
+        committing = true;
         writeAll(fd, encodeSlot({ seq: slot.seq + 1, fileLength: at + bytes.length, fields, sections }, fastCrc32), nextSlotOffset(book.which));
         fsyncSync(fd);
       } catch (e) {
-        throw new BookError('ERR_BOOK_WRITE', `${path}: write failed: ${(e as Error).message}`);
+        // Notes that did not all fit (a full disk) are cut off again: the slot still names the
+        // old length, so the book is left as it was, byte for byte, and the space is given back.
+        // Once the slot is being written the new length may be the committed one: left alone.
+        if (!committing) {
+          try {
+            ftruncateSync(fd, slot.fileLength);
+          } catch {
+            // The book is still whole (its slot ignores the tail); the error below says why.
+          }
+        }
+        throw new BookError('ERR_BOOK_WRITE', `${path}: cannot write: ${ioReason(e)}`);
       } finally {
         closeSync(fd);
       }
