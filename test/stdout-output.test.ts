@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,4 +65,17 @@ test('tune data -o -: stdout holds the labelled positions only', () => {
   assert.ok(lines.length > 0);
   for (const line of lines) assert.match(line, / c9 "(1-0|0-1|1\/2-1\/2)";$/);
   assert.match(r.stderr, /written/);
+});
+
+test('standard output on a full disk (/dev/full): exit 1 and the reason in words, as for a file', { skip: !existsSync('/dev/full') && 'needs /dev/full' }, () => {
+  const full = openSync('/dev/full', 'w');
+  try {
+    for (const args of [['pgn', 'stats', 'games.pgn'], ['pgn', 'clean', 'games.pgn', '-o', '-', '--quiet']]) {
+      const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, stdio: ['ignore', full, 'pipe'] });
+      assert.equal(r.status, 1, args.join(' '));
+      assert.equal(r.stderr.toString('utf8'), 'tabiya: standard output: cannot write: no space left on device\n', args.join(' '));
+    }
+  } finally {
+    closeSync(full);
+  }
 });

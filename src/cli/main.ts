@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliError } from './errors.js';
 import { registerCommands } from './registry.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 
 export function buildProgram(): Command {
   const program = new Command('tabiya')
@@ -24,7 +25,7 @@ export function buildProgram(): Command {
 // stdout itself (the engine loop, which tells the GUI's side in its own words) says it instead.
 let stdoutFailed = false;
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (!stdoutFailed && process.stdout.listenerCount('error') === 1) process.stderr.write(`tabiya: standard output: cannot write: ${e.code === 'EPIPE' ? 'broken pipe (the reader closed it)' : e.message}\n`);
+  if (!stdoutFailed && process.stdout.listenerCount('error') === 1) process.stderr.write(`tabiya: standard output: cannot write: ${ioReason(e)}\n`);
   stdoutFailed = true;
   process.exitCode = 1;
 });
