@@ -356,6 +356,8 @@ test('a write that fails midway (file size limit) is an error naming the output;
     [['book', 'make', 'in.pgn', '-o', 'limited.tbk', '--quiet'], 'limited.tbk'],
     // The threads' scratch files fill up inside a worker: the same message, naming the output.
     [['book', 'make', 'in.pgn', '-o', 'limited.tbk', '--quiet', '--threads', '2', '--memory', '300000'], 'limited.tbk'],
+    // Replayed from the book's games to another --max-ply: its spilled runs fill up.
+    [['book', 'export', 'a.tbk', '-o', 'limited.bin', '--min-games', '1', '--max-ply', '10'], 'limited.bin'],
   ] as const) {
     // RLIMIT_FSIZE with SIGXFSZ ignored: a write past 1 block fails with EFBIG, as on a full disk.
     const quoted = [process.execPath, MAIN, ...args].map((w) => `'${w}'`).join(' ');

@@ -15,6 +15,7 @@ import { bookErrors, splitFilterOf, tbkFileVersion } from './richCommon.js';
 import { fastCrc32 } from '../../book/node/richFile.js';
 import { FileReader } from '../../book/node/tbkFile.js';
 import { exportFromGames, exportTbkToBin } from '../../book/node/tbkExport.js';
+import { ScratchError } from '../../book/node/workDir.js';
 import { TbkBook } from '../../book/rich/tbkBook.js';
 import { exportKind } from '../../book/rich/format.js';
 import { isOpenFilter, unanswerable, type SplitFilter } from '../../book/rich/splits.js';
@@ -113,7 +114,14 @@ async function exportV2(
       parts.push(b.slice());
       size += b.length;
     };
-    const entries = fromGames ? exportFromGames(book, { ...options, maxPly, filter: o.filter }, sink) : exportTbkToBin(book, options, sink);
+    let entries: number;
+    try {
+      entries = fromGames ? exportFromGames(book, { ...options, maxPly, filter: o.filter }, sink) : exportTbkToBin(book, options, sink);
+    } catch (e) {
+      // Spilled runs that do not fit (a full --tmp-dir): named as book make names them, with
+      // the output and the directory the user chose, not the removed build directory.
+      throw e instanceof ScratchError ? e.forOutput(opts.output) : e;
+    }
     await writeFileAtomic(opts.output, Buffer.concat(parts));
     return { kind, notes, entries, bytes: size, maxPly };
   } finally {
