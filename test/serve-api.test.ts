@@ -699,6 +699,25 @@ test('import: PGN games counted into the open .tbk with progress, broken ones sk
     job = (await http(server.url, '/api/import')).json as typeof job;
   }
   assert.match(job.error ?? '', /^notes\.txt: no readable game/);
+  // The server's temporary directory unusable (full, or here not a directory): said as such,
+  // naming the file and the directory, and the book is left as it was.
+  const kept = readFileSync(TBK);
+  const tmpBefore = process.env.TMPDIR;
+  process.env.TMPDIR = TBK;
+  try {
+    const nowhere = await http(server.url, '/api/import?book=masters.tbk&name=games.pgn', { method: 'POST', body: games, headers: { 'content-type': 'text/plain', 'x-tabiya-token': TOKEN } });
+    assert.equal(nowhere.status, 202, nowhere.body);
+    job = { finished: false };
+    for (let i = 0; i < 200 && !job.finished; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      job = (await http(server.url, '/api/import')).json as typeof job;
+    }
+  } finally {
+    if (tmpBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpBefore;
+  }
+  assert.equal(job.error, `games.pgn: cannot write the import's copy in ${TBK}: not a directory (the server's temporary directory: TMPDIR chooses it)`);
+  assert.ok(readFileSync(TBK).equals(kept));
 });
 
 test('a Chess960 position of a .tbk: castling is listed king-takes-rook, as for a .bin, not as the king step it is not', async () => {

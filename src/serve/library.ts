@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runBookJob } from '../book/node/bookJob.js';
 import { sweepStaleWorkDirs } from '../book/node/workDir.js';
+import { ioReason } from '../book/node/atomicWrite.js';
 import { registerTempDir, releaseTemp } from '../node/tempFiles.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
@@ -285,12 +286,19 @@ export class ServedBook {
     // The PGN's copy: named with our pid and removed if the server stops (SIGINT, SIGTERM)
     // before the import ends; one left by a server killed outright is removed here, next time.
     sweepStaleWorkDirs(tmpdir(), IMPORT_PREFIX);
-    const dir = await mkdtemp(join(tmpdir(), `${IMPORT_PREFIX}${process.pid}-`));
+    // The copy's directory full (or missing) is said as such: Node's message named neither the
+    // directory nor the file ("ENOSPC: no space left on device, write").
+    const copyFailed = (e: unknown): Error => new Error(`${name}: cannot write the import's copy in ${tmpdir()}: ${ioReason(e)} (the server's temporary directory: TMPDIR chooses it)`);
+    const dir = await mkdtemp(join(tmpdir(), `${IMPORT_PREFIX}${process.pid}-`)).catch((e: unknown) => {
+      throw copyFailed(e);
+    });
     registerTempDir(dir);
     const errors: string[] = [];
     const pgn = join(dir, 'import.pgn');
     try {
-      await writeFile(pgn, text);
+      await writeFile(pgn, text).catch((e: unknown) => {
+        throw copyFailed(e);
+      });
       // In a worker thread (bookJob.ts): writing a large book takes seconds to minutes of
       // synchronous work, which on the server's thread would stall every other request.
       const r = await runBookJob(
