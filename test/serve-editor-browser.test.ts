@@ -4,8 +4,8 @@
  * does not list and a comment set from another tab are kept), the editor belongs to the
  * position it was opened on (it closes when the board moves on), Enter on a row's ✎ opens the
  * editor without playing the move, a Stop pressed while the engine still loads stops it, and
- * the evaluation bar turns with the board. Skipped, saying so, where /usr/bin/chromium is
- * missing.
+ * the evaluation bar turns with the board; Undo and Redo take edits back and make them again.
+ * Skipped, saying so, where /usr/bin/chromium is missing.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -141,6 +141,79 @@ test('a Stop pressed while the engine still loads stops it; the evaluation bar t
   assert.equal(await page.$eval('#evalbar', (e) => e.classList.contains('flipped')), false);
   await page.keyboard.press('f');
   assert.equal(await page.$eval('#evalbar', (e) => e.classList.contains('flipped')), true, "White's end of the bar is beside White's side of the turned board");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('undo and redo: a note edit, an added move and a removal are taken back and made again; a new edit ends the redo', { skip, timeout: 120_000 }, async () => {
+  await setNotes({ play: 'e2e4,e7e5', move: 'g1f3', comment: 'main line' });
+  const { page, errors } = await open('/?play=e2e4,e7e5');
+  const statusText = (): Promise<string> => page.$eval('#status', (e) => e.textContent!);
+  const disabled = (id: string): Promise<boolean> => page.$eval(`#${id}`, (e) => (e as unknown as { disabled: boolean }).disabled);
+  const userValue = (uci: string, v: string) => page.waitForFunction((u: string, x: string) => document.querySelector(`#rows tr[data-uci="${u}"] .user`)?.textContent === x, { timeout: WAIT_MS }, uci, v);
+  const row = (uci: string, present: boolean) => page.waitForFunction((u: string, p: boolean) => (document.querySelector(`#rows tr[data-uci="${u}"]`) !== null) === p, { timeout: WAIT_MS }, uci, present);
+  assert.equal(await disabled('undo'), true, 'nothing to undo yet');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('z');
+  await page.keyboard.up('Control');
+  assert.equal(await statusText(), 'Nothing to undo.');
+
+  // A user value set on the page; Ctrl+Z takes it back and leaves the comment, Redo sets it again.
+  await page.click('#rows tr[data-uci="g1f3"] button.edit');
+  await page.waitForSelector('#editor:not([hidden])');
+  await page.type('#edit-user', '77');
+  await page.click('#edit-save');
+  await userValue('g1f3', '77');
+  assert.equal(await disabled('undo'), false);
+  assert.equal(await page.$eval('#undo', (e) => e.getAttribute('title')), 'Undo the notes of Nf3 after 1. e4 e5 (Ctrl+Z)');
+  await page.focus('#rows tr[data-uci="g1f3"]');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('z');
+  await page.keyboard.up('Control');
+  await userValue('g1f3', '');
+  assert.equal(await statusText(), 'Undone: the notes of Nf3 after 1. e4 e5.');
+  assert.deepEqual(notes('e2e4 e7e5', 'g1f3'), { userValue: null, nag: null, comment: 'main line', forbidden: false });
+  assert.equal(await disabled('redo'), false);
+  await page.click('#redo');
+  await userValue('g1f3', '77');
+  assert.deepEqual(notes('e2e4 e7e5', 'g1f3'), { userValue: 77, nag: null, comment: 'main line', forbidden: false });
+
+  // A move the book lacks, added with a comment: undo removes it, redo adds it back.
+  await page.click('#add-move');
+  await page.type('#edit-move', 'a3');
+  await page.type('#edit-comment', 'a waiting move');
+  await page.click('#edit-save');
+  await row('a2a3', true);
+  await page.click('#undo');
+  await row('a2a3', false);
+  assert.equal(notes('e2e4 e7e5', 'a2a3'), undefined, 'undo removed the added move from the book');
+  await page.click('#redo');
+  await row('a2a3', true);
+  assert.deepEqual(notes('e2e4 e7e5', 'a2a3'), { userValue: null, nag: null, comment: 'a waiting move', forbidden: false });
+
+  // Removing it, then undoing the removal, brings it back with its note.
+  await page.click('#rows tr[data-uci="a2a3"] button.edit');
+  await page.waitForSelector('#editor:not([hidden])');
+  await page.click('#edit-remove');
+  await row('a2a3', false);
+  await page.click('#undo');
+  await row('a2a3', true);
+  assert.deepEqual(notes('e2e4 e7e5', 'a2a3'), { userValue: null, nag: null, comment: 'a waiting move', forbidden: false });
+
+  // Undo twice more, back through the addition and the user value, then a new edit: no redo left.
+  await page.click('#undo');
+  await row('a2a3', false);
+  await page.click('#undo');
+  await userValue('g1f3', '');
+  assert.equal(notes('e2e4 e7e5', 'a2a3'), undefined);
+  assert.equal(await disabled('redo'), false);
+  await page.click('#rows tr[data-uci="g1f3"] button.edit');
+  await page.waitForSelector('#editor:not([hidden])');
+  await page.select('#edit-nag', '1');
+  await page.click('#edit-save');
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Saved.', { timeout: WAIT_MS });
+  assert.equal(await disabled('redo'), true, 'a new edit ends what could be redone');
+  assert.deepEqual(notes('e2e4 e7e5', 'g1f3'), { userValue: null, nag: 1, comment: 'main line', forbidden: false });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -15,6 +15,7 @@ import { makeSan } from '../notation/san.js';
 import { parseUci } from '../notation/uci.js';
 import type { ExplorerAnswer } from '../serve/explorer.js';
 import { BrowserEngine, type EngineInfo } from '../engine/browserEngine.js';
+import { EditHistory, type EditRequest, type MoveNotes, noteEdit, placeLabel, removal } from './history.js';
 import { Line } from './line.js';
 
 interface Config {
@@ -251,6 +252,8 @@ function renderExplorer(): void {
   const editable = ex.editable && game === undefined;
   table.classList.toggle('can-edit', editable);
   $('add-move').hidden = !editable;
+  $('undo').hidden = !editable;
+  $('redo').hidden = !editable;
   $('import-label').hidden = !editable;
   $('opening').innerHTML = ex.opening === null ? '&nbsp;' : `<b>${esc(ex.opening.eco)}</b> ${esc(ex.opening.name)}`;
   const total = ex.white + ex.draws + ex.black;
@@ -310,7 +313,8 @@ function playRow(i: number): void {
  * showed, so that Save sends only the fields the user changed and leaves the others as the book
  * has them (a NAG the menu does not list, a comment set from another tab).
  */
-let editing: { book: string; fen: string; play: string; shown: { userValue: string; nag: string; comment: string; forbidden: boolean } } | undefined;
+let editing: { book: string; fen: string; play: string; row: ExplorerMove | undefined; shown: { userValue: string; nag: string; comment: string; forbidden: boolean } } | undefined;
+const edits = new EditHistory();
 
 function closeEditor(): void {
   $('editor').hidden = true;
@@ -333,7 +337,7 @@ function openEditor(i: number | undefined): void {
   $<HTMLInputElement>('edit-comment').value = m?.comment ?? '';
   $<HTMLInputElement>('edit-forbidden').checked = m?.forbidden ?? false;
   $('edit-remove').hidden = m === undefined;
-  editing = { book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), shown: editorValues() };
+  editing = { book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), row: m, shown: editorValues() };
   (m === undefined ? move : $<HTMLInputElement>('edit-user')).focus();
 }
 
@@ -346,45 +350,99 @@ function editorValues(): { userValue: string; nag: string; comment: string; forb
   };
 }
 
-async function post(path: string, body: Record<string, unknown>): Promise<boolean> {
-  if (editing === undefined) return false;
+/** Sends one request to the edit API; its answer, or undefined after saying on the status line why not. */
+async function send(req: EditRequest, failed: string): Promise<{ added?: boolean } | undefined> {
   try {
-    const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabiya-Token': token }, body: JSON.stringify({ book: editing.book, fen: editing.fen, play: editing.play, ...body }) });
-    const out = (await r.json()) as { error?: string };
+    const r = await fetch(req.path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tabiya-Token': token }, body: JSON.stringify(req.body) });
+    const out = (await r.json()) as { error?: string; added?: boolean };
     if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
-    return true;
+    return out;
   } catch (e) {
-    status(`Not saved: ${unreachable(e)}`, true);
-    return false;
+    status(`${failed}: ${unreachable(e)}`, true);
+    return undefined;
   }
+}
+
+/** The move the editor is open on, as the edit API names it, and where it stands in words. */
+function editTarget(): { target: Record<string, unknown>; label: string } | undefined {
+  if (editing === undefined) return undefined;
+  const move = editing.row?.uci ?? $<HTMLInputElement>('edit-move').value.trim();
+  const san = editing.row?.san ?? $<HTMLInputElement>('edit-move').value.trim();
+  const plies = editing.play === '' ? 0 : editing.play.split(',').length;
+  const place = placeLabel(san, line.sans.slice(0, plies), editing.fen);
+  return {
+    target: { book: editing.book, fen: editing.fen, play: editing.play, move },
+    label: `the notes of ${place}${config.books.length > 1 ? ` in ${editing.book}` : ''}`,
+  };
+}
+
+/** The editor's text values as the API writes them: an empty field is null. */
+function typedNotes(v: { userValue: string; nag: string; comment: string; forbidden: boolean }): MoveNotes {
+  return {
+    userValue: v.userValue === '' ? null : Number(v.userValue),
+    nag: v.nag === '' ? null : Number(v.nag),
+    comment: v.comment === '' ? null : v.comment,
+    forbidden: v.forbidden,
+  };
 }
 
 async function saveEdit(ev: Event): Promise<void> {
   ev.preventDefault();
-  if (editing === undefined) return;
-  const now = editorValues();
-  const was = editing.shown;
+  const t = editTarget();
+  if (editing === undefined || t === undefined) return;
+  const now = typedNotes(editorValues());
+  const was = typedNotes(editing.shown);
   // Only what the user changed: a field sent as null would clear what the book holds.
-  const patch: Record<string, unknown> = {};
-  if (now.userValue !== was.userValue) patch.userValue = now.userValue === '' ? null : Number(now.userValue);
-  if (now.nag !== was.nag) patch.nag = now.nag === '' ? null : Number(now.nag);
-  if (now.comment !== was.comment) patch.comment = now.comment === '' ? null : now.comment;
-  if (now.forbidden !== was.forbidden) patch.forbidden = now.forbidden;
-  const ok = await post('/api/move', { move: $<HTMLInputElement>('edit-move').value.trim(), ...patch });
-  if (ok) {
+  const patch: Partial<MoveNotes> = {};
+  for (const k of ['userValue', 'nag', 'comment', 'forbidden'] as const) if (now[k] !== was[k]) (patch as Record<string, unknown>)[k] = now[k];
+  const out = await send({ path: '/api/move', body: { ...t.target, ...patch } }, 'Not saved');
+  if (out !== undefined) {
+    edits.record(noteEdit(t.target, patch, was, out.added === true, t.label));
     closeEditor();
     // The table first: reading it clears the status line.
     await loadExplorer();
     status('Saved.');
+    showHistory();
   }
 }
 
 async function removeMove(): Promise<void> {
-  if (await post('/api/move/remove', { move: $<HTMLInputElement>('edit-move').value.trim() })) {
+  const t = editTarget();
+  const row = editing?.row;
+  if (t === undefined || row === undefined) return;
+  if ((await send({ path: '/api/move/remove', body: t.target }, 'Not removed')) !== undefined) {
+    edits.record(removal(t.target, { userValue: row.userValue, nag: row.nag, comment: row.comment, forbidden: row.forbidden }, t.label.replace(/^the notes of /, '')));
     closeEditor();
     await loadExplorer();
     status('Removed.');
+    showHistory();
   }
+}
+
+/** Takes back the last edit (Ctrl+Z), or makes again the last one taken back (Ctrl+Shift+Z, Ctrl+Y). */
+async function undoRedo(redo: boolean): Promise<void> {
+  const e = redo ? edits.nextRedo() : edits.nextUndo();
+  if (e === undefined) return status(redo ? 'Nothing to redo.' : 'Nothing to undo.');
+  // An editor left open would save over what the undo restores.
+  closeEditor();
+  if ((await send(redo ? e.redo : e.undo, redo ? 'Not redone' : 'Not undone')) === undefined) return;
+  if (redo) edits.redid();
+  else edits.undid();
+  await loadExplorer();
+  status(`${redo ? 'Redone' : 'Undone'}: ${e.label}.`);
+  showHistory();
+}
+
+/** The Undo and Redo buttons: enabled when there is something to take back, titled with what. */
+function showHistory(): void {
+  const u = edits.nextUndo();
+  const r = edits.nextRedo();
+  const undo = $<HTMLButtonElement>('undo');
+  const redo = $<HTMLButtonElement>('redo');
+  undo.disabled = u === undefined;
+  redo.disabled = r === undefined;
+  undo.title = u === undefined ? 'Undo (Ctrl+Z)' : `Undo ${u.label} (Ctrl+Z)`;
+  redo.title = r === undefined ? 'Redo (Ctrl+Shift+Z)' : `Redo ${r.label} (Ctrl+Shift+Z)`;
 }
 
 async function importPgn(file: File): Promise<void> {
@@ -732,6 +790,8 @@ function init(): void {
   $('edit-remove').onclick = () => void removeMove();
   $('edit-cancel').onclick = closeEditor;
   $('add-move').onclick = () => openEditor(undefined);
+  $('undo').onclick = () => void undoRedo(false);
+  $('redo').onclick = () => void undoRedo(true);
   $<HTMLInputElement>('import-file').onchange = () => {
     const f = $<HTMLInputElement>('import-file').files?.[0];
     if (f !== undefined) void importPgn(f);
@@ -760,6 +820,13 @@ function init(): void {
   document.addEventListener('keydown', (e) => {
     const tag = (e.target as HTMLElement).tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+    // Outside the text fields (whose own undo stays theirs), Ctrl+Z takes back a book edit.
+    const key = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (key === 'z' || key === 'y') && game === undefined) {
+      e.preventDefault();
+      void undoRedo(key === 'y' || e.shiftKey);
+      return;
+    }
     // Ctrl+F, Alt+← and the like stay the browser's.
     if (e.ctrlKey || e.altKey || e.metaKey) return;
     if (e.key === 'ArrowLeft') goTo(line.at - 1);
@@ -771,6 +838,7 @@ function init(): void {
     e.preventDefault();
   });
   showEngine();
+  showHistory();
   changed(false);
 }
 
