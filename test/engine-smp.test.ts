@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { legalMoves } from '../src/core/movegen.js';
 import { unwrap } from '../src/core/result.js';
 import { Engine } from '../src/engine/engine.js';
-import { MAX_THREADS, NODE_UNIT, SIG_NODES, SIG_SIZE } from '../src/engine/signals.js';
+import { MAX_THREADS, NODE_UNIT, SIG_GEN, SIG_NODES, SIG_NODES_GEN, SIG_SIZE, SIG_STOP } from '../src/engine/signals.js';
 import { WasmCore } from '../src/engine/wasm/core.js';
 import { growForTable, sharedCoreMemory } from '../src/engine/wasm/smp.js';
 import { WasmSearcher } from '../src/engine/wasmSearch.js';
@@ -122,6 +122,30 @@ test('shared build: the main thread counts the helpers\' nodes in its info lines
   // The same search again (the table now full of it) counts fewer of its own nodes, plus the helper's.
   assert.equal(r.nodes - 100 * NODE_UNIT > 0, true);
   assert.equal(alone.nodes > 0, true);
+});
+
+test('shared build: a helper\'s count from an older search is not added to the next one', () => {
+  const mem = memory();
+  const searcher = new WasmSearcher(new WasmCore(sharedCoreModule(), { memory: mem, slot: 0 }), 16);
+  const signals = new Int32Array(SIG_SIZE);
+  // The controller started search 5 while helper 1 was still ending search 4 (tabiya uci:
+  // `go infinite`, `stop`, `go depth 1` at once): the helper then published search 4's count.
+  signals[SIG_GEN] = 5;
+  signals[SIG_NODES + 1] = 1000;
+  signals[SIG_NODES_GEN + 1] = 4;
+  const pos = unwrap(positionFromFen(KIWIPETE));
+  const lines: number[] = [];
+  const r = searcher.go(pos, signals, { depth: 2 }, { softMs: Infinity, hardMs: Infinity, threads: 2, onInfo: (i) => lines.push(i.nodes) });
+  assert.ok(lines.length > 0);
+  // Depths 1 and 2 search a few thousand nodes, not the old search's 512,000.
+  assert.ok(lines.every((n) => n < 1000 * NODE_UNIT), `nodes ${lines.join(' ')}`);
+  assert.ok(r.nodes < 1000 * NODE_UNIT);
+  // A helper empties its slot and tags it with its search before it publishes anything.
+  const helper = new WasmSearcher(new WasmCore(sharedCoreModule(), { memory: mem, slot: 1 }), 16);
+  signals[SIG_STOP] = 1;
+  helper.goHelper(pos, signals, 1);
+  assert.equal(signals[SIG_NODES_GEN + 1], 5);
+  assert.ok(signals[SIG_NODES + 1]! <= 1);
 });
 
 test('Engine with the shared build: Threads 2 runs both threads in the core', () => {

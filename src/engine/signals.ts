@@ -18,7 +18,13 @@ export const SIG_NODES = 8;
 export const NODE_UNIT = 512;
 /** Threads a signal array has room for. */
 export const MAX_THREADS = 56;
-export const SIG_SIZE = SIG_NODES + MAX_THREADS;
+/**
+ * The search generation (SIG_GEN) whose nodes SIG_NODES + i counts, at SIG_NODES_GEN + i: a
+ * helper still winding down from an older search when the next one starts publishes that
+ * search's count, which the main thread must not add to the new one's.
+ */
+export const SIG_NODES_GEN = SIG_NODES + MAX_THREADS;
+export const SIG_SIZE = SIG_NODES_GEN + MAX_THREADS;
 
 /**
  * UCI forbids answering `go infinite` or `go ponder` before `stop` (or `ponderhit`), even when

@@ -15,7 +15,7 @@ import { SEARCH_PARAM_VALUES, searchParamsVersion } from './searchParams.js';
 import { now, type GoLimits } from './limits.js';
 import { MATE_IN_MAX, mateInMoves } from './score.js';
 import type { SearchInfo, SearchResult } from './searchResult.js';
-import { NODE_UNIT, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_STOP, waitForStopSignal } from './signals.js';
+import { NODE_UNIT, SIG_GEN, SIG_NODES, SIG_NODES_GEN, SIG_PONDER, SIG_STOP, waitForStopSignal } from './signals.js';
 import { POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
 import { MAX_SHARED_HASH_MB } from './wasm/smp.js';
 
@@ -95,17 +95,17 @@ export class WasmSearcher {
     const t0 = now();
     const start = limits.startTime !== undefined && limits.startTime <= t0 ? limits.startTime : t0;
     const gen = Atomics.load(signals, SIG_GEN);
-    const poll = (): number =>
-      (Atomics.load(signals, SIG_STOP) !== 0 || Atomics.load(signals, SIG_GEN) !== gen ? POLL_STOP : 0) |
-      (Atomics.load(signals, SIG_PONDER) !== 0 ? POLL_PONDER : 0);
-
-    // Helpers publish their nodes in the signal array (goHelper); the main thread adds them up.
+    // Helpers publish their nodes in the signal array (goHelper); the main thread adds up those
+    // of this search (a helper still ending an older one may publish that one's count).
     const threads = opts.threads ?? 1;
     const helperNodes = (): number => {
       let n = 0;
-      for (let i = 1; i < threads; i++) n += Atomics.load(signals, SIG_NODES + i) * NODE_UNIT;
+      for (let i = 1; i < threads; i++) if (Atomics.load(signals, SIG_NODES_GEN + i) === gen) n += Atomics.load(signals, SIG_NODES + i) * NODE_UNIT;
       return n;
     };
+    const poll = (): number =>
+      (Atomics.load(signals, SIG_STOP) !== 0 || Atomics.load(signals, SIG_GEN) !== gen ? POLL_STOP : 0) |
+      (Atomics.load(signals, SIG_PONDER) !== 0 ? POLL_PONDER : 0);
     const onInfo = opts.onInfo;
     const report = onInfo
       ? (line: number, depth: number, bound: number, score: number, seldepth: number, ownNodes: number): void => {
@@ -188,6 +188,10 @@ export class WasmSearcher {
     core.setPosition(pos, true);
     const gen = Atomics.load(signals, SIG_GEN);
     const slot = SIG_NODES + index;
+    // The slot counts this search from now: emptied before it is tagged with its generation, so
+    // the main thread never reads an older search's count under this one's tag.
+    Atomics.store(signals, slot, 0);
+    Atomics.store(signals, SIG_NODES_GEN + index, gen);
     const poll = (): number => {
       Atomics.store(signals, slot, Math.floor(core.nodes() / NODE_UNIT));
       return Atomics.load(signals, SIG_STOP) !== 0 || Atomics.load(signals, SIG_GEN) !== gen ? POLL_STOP : 0;
