@@ -148,6 +148,21 @@ test('shared build: a helper\'s count from an older search is not added to the n
   assert.ok(signals[SIG_NODES + 1]! <= 1);
 });
 
+test('shared build: go nodes counts the nodes of all the threads', () => {
+  const mem = memory();
+  const searcher = new WasmSearcher(new WasmCore(sharedCoreModule(), { memory: mem, slot: 0 }), 16);
+  const signals = new Int32Array(SIG_SIZE);
+  signals[SIG_NODES + 1] = 100; // a helper of this search has searched 51,200 nodes
+  const pos = unwrap(positionFromFen(KIWIPETE));
+  const r = searcher.go(pos, signals, { nodes: 60_000 }, { softMs: Infinity, hardMs: Infinity, threads: 2 });
+  // Stockfish stops at N nodes in all (search.cpp check_time: Threads.nodes_searched() >= Limits.nodes).
+  assert.ok(r.nodes >= 60_000 && r.nodes <= 60_000 + NODE_UNIT, `searched ${r.nodes} nodes in all for go nodes 60000`);
+  assert.ok(legalMoves(pos).includes(r.bestMove));
+  // One thread: its own count is the limit, node for node as before.
+  const alone = searcher.go(pos, new Int32Array(SIG_SIZE), { nodes: 60_000 }, { softMs: Infinity, hardMs: Infinity });
+  assert.equal(alone.nodes >= 60_000 && alone.nodes <= 60_000 + 8, true);
+});
+
 test('Engine with the shared build: Threads 2 runs both threads in the core', () => {
   const mem = memory();
   const smp = { module: sharedCoreModule, memory: mem };

@@ -16,7 +16,7 @@ import { now, type GoLimits } from './limits.js';
 import { MATE_IN_MAX, mateInMoves } from './score.js';
 import type { SearchInfo, SearchResult } from './searchResult.js';
 import { NODE_UNIT, SIG_GEN, SIG_NODES, SIG_NODES_GEN, SIG_PONDER, SIG_STOP, waitForStopSignal } from './signals.js';
-import { POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
+import { POLL_NODES, POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
 import { MAX_SHARED_HASH_MB } from './wasm/smp.js';
 
 export interface WasmGoOptions {
@@ -103,9 +103,14 @@ export class WasmSearcher {
       for (let i = 1; i < threads; i++) if (Atomics.load(signals, SIG_NODES_GEN + i) === gen) n += Atomics.load(signals, SIG_NODES + i) * NODE_UNIT;
       return n;
     };
+    // `go nodes N` counts the nodes of all the threads, as Stockfish does: the main thread ends
+    // the search once they have searched N between them (its own count alone would let each
+    // helper add about as many again).
+    const nodeLimit = threads > 1 && limits.nodes !== undefined && limits.nodes > 0 ? limits.nodes : 0;
     const poll = (): number =>
       (Atomics.load(signals, SIG_STOP) !== 0 || Atomics.load(signals, SIG_GEN) !== gen ? POLL_STOP : 0) |
-      (Atomics.load(signals, SIG_PONDER) !== 0 ? POLL_PONDER : 0);
+      (Atomics.load(signals, SIG_PONDER) !== 0 ? POLL_PONDER : 0) |
+      (nodeLimit > 0 && core.nodes() + helperNodes() >= nodeLimit ? POLL_NODES : 0);
     const onInfo = opts.onInfo;
     const report = onInfo
       ? (line: number, depth: number, bound: number, score: number, seldepth: number, ownNodes: number): void => {

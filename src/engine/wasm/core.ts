@@ -140,10 +140,12 @@ export const TRACE_SUMS = 4;
 
 export const POLL_STOP = 1;
 export const POLL_PONDER = 2;
+/** The threads of a parallel search have searched the node limit between them (src/wasm/search/limits.ts). */
+export const POLL_NODES = 4;
 
 /** Calls a search in the core makes to its host (on the searching thread). */
 export interface WasmSearchHooks {
-  /** Every 512 nodes: POLL_STOP to stop, POLL_PONDER while still pondering. */
+  /** Every 512 nodes: POLL_STOP to stop, POLL_PONDER while still pondering, POLL_NODES once all threads together reached the node limit. */
   poll?: () => number;
   /**
    * An info line (iterate.ts `report`): MultiPV line (0-based), depth, bound (0 exact, 1

@@ -26,6 +26,8 @@ export const CHECK_INTERVAL = 512;
 /** env.poll() bits. */
 export const POLL_STOP = 1;
 export const POLL_PONDER = 2;
+/** The nodes of all the threads of a parallel search have reached the node limit (go nodes counts them all). */
+export const POLL_NODES = 4;
 
 // @ts-ignore: decorator
 @external('env', 'now')
@@ -57,7 +59,7 @@ export function checkLimits(t: SearchThread): void {
   // The first iteration always completes (a few dozen nodes): a smaller node limit would
   // otherwise answer the first move generated, unsearched (Stockfish too answers `go nodes 1`
   // with a searched move).
-  if (<f64>t.nodes >= t.nodeLimit && t.rootDepth > 1) {
+  if ((<f64>t.nodes >= t.nodeLimit || (p & POLL_NODES) != 0) && t.rootDepth > 1) {
     t.stopped = true;
     return;
   }
