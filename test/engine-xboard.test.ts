@@ -118,6 +118,15 @@ test('xboard: bad numbers are answered with Error (bad argument) and the engine 
   assert.equal(r.code, 0);
 });
 
+test('xboard: memory above the largest hash table is used up to it, and nothing pops up in the GUI', { timeout: 60000 }, async () => {
+  // XBoard sends memory before every game: a telluser here would be a dialog each time.
+  const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'memory 5000', 'ping 1', 'sd 3', 'go']);
+  const a = answers(r.out);
+  assert.deepEqual(a.filter((l) => /^(telluser|tellusererror|Error)/.test(l)), []);
+  assert.equal(a[0], 'pong 1');
+  assert.match(a[1]!, /^move /);
+});
+
 test('xboard: exit right after a move in analysis mode ends the analysis that move started; the next go plays', { timeout: 60000 }, async () => {
   // The move stops one analysis and starts the next while the first is still winding down;
   // exit must stop the second, or it runs for ever and the go after it never starts.

@@ -33,6 +33,7 @@ import { POLICY_OPTIONS, defaultPolicy, policyOptionDefault, setPolicyOption, ty
 import { numberProblem, readNumber, type NumberRule } from '../numberArg.js';
 import { parseLevel } from './level.js';
 import { OrderedOutput } from '../orderedOutput.js';
+import { MAX_SHARED_HASH_MB } from '../../engine/wasm/smp.js';
 
 type SearchKind = 'think' | 'ponder' | 'analyze';
 
@@ -270,9 +271,10 @@ export class XboardServer {
         return this.bookMoves();
       case 'memory': {
         // The protocol gives the most the engine may use: more than the hash table's largest
-        // size is not an error, the table just stops there.
+        // size is not an error, the table just stops there, and nothing is said (a `telluser`
+        // would pop up in the GUI, which sends `memory` before every game).
         const mb = num(AT_LEAST_1, 'megabytes');
-        if (mb !== undefined) this.host.configure({ hashMB: Math.min(8192, mb) });
+        if (mb !== undefined) this.host.configure({ hashMB: Math.min(MAX_SHARED_HASH_MB, mb) });
         return;
       }
       case 'cores':
