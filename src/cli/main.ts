@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './errors.js';
 import { registerCommands } from './registry.js';
 import { ioReason } from '../book/node/atomicWrite.js';
+import { wasmMemoryAdvice } from '../node/addressSpace.js';
 
 export function buildProgram(): Command {
   const program = new Command('tabiya')
@@ -52,6 +53,12 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof Error && 'code' in e && typeof (e as { code: unknown }).code === 'string' && /^(ERR_|E[A-Z]+$)/.test((e as { code: string }).code)) {
       // Parse errors and file-system errors carry a code and a message that names the input.
       sayError(e.message);
+      return 1;
+    }
+    // The engine's memory refused by an address-space limit is the machine's setting, not a bug.
+    const advice = e instanceof Error ? wasmMemoryAdvice(e.message) : undefined;
+    if (advice !== undefined) {
+      sayError(advice);
       return 1;
     }
     process.stderr.write(`tabiya: internal error, please report it with the command line:\n${e instanceof Error ? e.stack : String(e)}\n`);

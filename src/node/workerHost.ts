@@ -19,6 +19,7 @@
  * host reports it through `onFatal` so the front end can end the process instead of hanging.
  */
 import { Worker } from 'node:worker_threads';
+import { addressSpaceLimit, addressSpaceText, threadsThatFit } from './addressSpace.js';
 import type { LearnGame } from '../engine/bookProbe.js';
 import type { EngineConfig, EngineHost, GoRequest, WireBest, WireInfo } from '../engine/host.js';
 import { MAX_THREADS, SIG_GEN, SIG_NODES, SIG_PONDER, SIG_SIZE, SIG_STOP } from '../engine/signals.js';
@@ -158,6 +159,14 @@ export class WorkerHost implements EngineHost {
         this.onError?.(`Threads ${n}: ${this.memory}; searching on one thread`);
         n = 1;
         config = { ...config, threads: 1 };
+      }
+      // A thread that finds no address space aborts the process (addressSpace.ts): start only
+      // as many as fit under the limit, and say so.
+      const fit = this.workers.length + threadsThatFit();
+      if (n > fit) {
+        this.onError?.(`Threads ${n}: ${addressSpaceText(addressSpaceLimit() ?? 0)}, room for ${fit} search thread${fit === 1 ? '' : 's'}; searching on ${fit}`);
+        n = fit;
+        config = { ...config, threads: fit };
       }
       while (this.workers.length < n) this.spawn();
       while (this.workers.length > n) {

@@ -5,13 +5,15 @@
  * before the process ends. The loop ends when the server has quit.
  *
  * A failed search thread is an internal error: the server could never answer again, so the
- * loop ends with exit code 70 rather than leave a GUI or script waiting for ever. Output that
+ * loop ends with exit code 70 rather than leave a GUI or script waiting for ever (exit code 1
+ * when the thread found no memory under an address-space limit). Output that
  * cannot be written (the GUI closed its end of the pipe) ends the loop with exit code 1 and a
  * one-line message, not a stack trace.
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { CliError } from '../errors.js';
+import { wasmMemoryAdvice } from '../../node/addressSpace.js';
 
 /** What the loop needs from a protocol server (UciServer, XboardServer). */
 export interface LineServer {
@@ -47,8 +49,11 @@ export function serveLines(input: Readable, output: Writable, server: LineServer
     };
     server.onQuit = () => finish();
     host.onFatal = (message) => {
-      tell(message);
-      finish(new CliError(`${message}; the engine cannot go on (internal error)`, 70));
+      // No memory for the WebAssembly engine under an address-space limit: the machine's
+      // setting, said with what to do (addressSpace.ts), not an internal error.
+      const advice = wasmMemoryAdvice(message);
+      tell(advice ?? message);
+      finish(advice !== undefined ? new CliError(`${advice}; the engine cannot go on`, 1) : new CliError(`${message}; the engine cannot go on (internal error)`, 70));
     };
     output.on('error', (e: Error) => finish(new CliError(`cannot write to the GUI (${e.message}); the engine stops`, 1)));
     rl.on('line', (line) => server.receive(line));
