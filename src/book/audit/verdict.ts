@@ -6,8 +6,10 @@
  * move, whose verdict replaces the first: a shallow search misjudges a few sound moves (on the
  * bundled master book at depth 10, all 4 of its 3,765 moves it flagged, each cleared at depth
  * 12 and by Stockfish), and only the few suspects pay for the deeper look. Each position starts from an empty hash table
- * (`newGame`), so its verdict does not depend on which positions were searched before it or
- * on which thread: an audit resumed after a kill, or run on more threads, says the same.
+ * (`newGame`), and so does each book move's search, so a verdict does not depend on which
+ * positions were searched before it, on which thread, nor on the order the book lists its moves
+ * in: an audit resumed after a kill, run on more threads, or of a .bin and a .tbk of the same
+ * games, says the same.
  * Browser-safe (the engine is handed in).
  */
 import type { Engine, GoLimits } from '../../engine/engine.js';
@@ -112,6 +114,11 @@ function searchPosition(engine: Engine, fen: string, moves: readonly string[], l
       searched.push({ uci: text, score: toCentipawns(root.score), pv: root.pv.slice(1).map(uci), depth: root.depth });
       continue;
     }
+    // Each book move from an empty hash table too: what the searches before it left there
+    // would make its verdict depend on the order the book lists its moves in (a .bin and a
+    // .tbk of the same games list them differently) and on which other moves were checked.
+    engine.newGame();
+    engine.setPosition(fen);
     const r = engine.go({ ...go, searchmoves: [m.value] });
     nodes += r.nodes;
     searched.push({ uci: text, score: toCentipawns(r.score), pv: r.pv.slice(1).map(uci), depth: r.depth });
