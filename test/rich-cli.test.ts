@@ -119,6 +119,18 @@ test("learning keeps a PostBook move's mean evaluation moving after many games (
   assert.ok(Math.abs(a3.evalCp! - 20) <= 1, `mean ${a3.evalCp}`);
 });
 
+test('a learned mate counts as 10 pawns in the mean evaluation, not as 200', () => {
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'mate.tbk'));
+  // The engine as Black: mated in one game's line (-M3 from its side), +0.30 in the other.
+  writeFileSync(
+    join(tmp, 'mate.pgn'),
+    '[White "x"] [Black "engine"] [Result "1-0"]\n1. e4 c5 2. Nf3 d6 3. a3 Nf6 {-M3/20} 1-0\n\n[White "x"] [Black "engine"] [Result "1/2-1/2"]\n1. e4 c5 2. Nf3 d6 3. a3 Nf6 {+0.30/20} 1/2-1/2\n\n',
+  );
+  assert.equal(tabiya(['book', 'learn', 'mate.tbk', 'mate.pgn', '--player', 'engine']).code, 0);
+  const nf6 = rows(['mate.tbk', '--moves', 'e4 c5 Nf3 d6 a3']).find((m) => m.san === 'Nf6')!;
+  assert.deepEqual([nf6.postBook, nf6.dynWins, nf6.dynDraws, nf6.dynLosses, nf6.evalCp], [true, 0, 1, 1, (-1000 + 30) / 2]);
+});
+
 test('set, annotate and learn change the book; probe shows them', () => {
   copyFileSync(join(tmp, 'g.tbk'), join(tmp, 's.tbk'));
   let r = tabiya(['book', 'set', 's.tbk', '--moves', 'e2e4', '--move', 'c7c5', '--value', '!']);

@@ -46,8 +46,13 @@ export interface LearnReport {
   bookEnd: number;
 }
 
-/** Keeps PostBook evaluations inside int16, far beyond any centipawn score that matters. */
-const EVAL_CLAMP = 30000;
+/**
+ * Each PostBook evaluation counts at most 10 pawns either way, a mate as 10 pawns: the stored
+ * figure is a mean over games, and a mate taken at its face (about 200 pawns) would outweigh
+ * any number of ordinary evaluations (a mate in one game and +0.30 in another averaged to
+ * -99.84 pawns). Beyond 10 pawns a position is won or lost either way.
+ */
+export const LEARN_EVAL_CAP = 1000;
 
 /** The row operations learning needs: a RichTable, or a BookPatch over a book's bytes. */
 export interface LearnTarget {
@@ -112,7 +117,7 @@ export function learnInto(t: LearnTarget, game: LearnInput, opts: LearnOptions =
       }
       t.addDynamic(r, playerResult);
       const e = game.evals?.[ply];
-      if (e !== undefined && e !== null && Number.isFinite(e)) t.addEval(r, Math.max(-EVAL_CLAMP, Math.min(EVAL_CLAMP, Math.round(e))));
+      if (e !== undefined && e !== null && Number.isFinite(e)) t.addEval(r, Math.max(-LEARN_EVAL_CAP, Math.min(LEARN_EVAL_CAP, Math.round(e))));
       report.postBookMoves++;
     }
     pos.play(m);
