@@ -126,6 +126,22 @@ test('uci: book policy options, BookDepth, Terra limits, leaving the book, learn
   assert.deepEqual(ownStats(path, 'f2f3 e7e5', 'g2g4'), [0, 0, 2]);
 });
 
+test('uci: BookLearning with a Polyglot .bin says that such a book does not learn', { timeout: 60000 }, async (t) => {
+  const e = new EngineProcess('uci');
+  t.after(() => e.kill());
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  const bin = new URL('../../data/tabiya.bin', import.meta.url).pathname;
+  e.send(`setoption name BookFile value ${bin}`);
+  e.send('setoption name BookLearning value true');
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  assert.deepEqual(
+    e.lines.filter((l) => l.text.startsWith('info string')).map((l) => l.text),
+    [`info string BookLearning: ${bin} is a Polyglot book, which keeps no learning; only a .tbk book learns (make one from the games with tabiya book make -o NAME.tbk)`],
+  );
+});
+
 test('xboard: book options as features, the policy choosing, learning at result', { timeout: 60000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-xboard-book-'));
   const e = new EngineProcess('xboard');

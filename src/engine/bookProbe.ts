@@ -192,6 +192,11 @@ export class BookProbe {
     return games >= this.minGames && points / games >= this.minScore;
   }
 
+  /** Does the book learn from games (a `.tbk`; a Polyglot `.bin` keeps no learning)? */
+  get canLearn(): boolean {
+    return this.source.learn !== undefined;
+  }
+
   learn(game: LearnGame): void | Promise<void> {
     if (this.failure !== undefined) return;
     return this.source.learn?.(game);

@@ -172,6 +172,10 @@ export class EngineConfigurator {
       }
     }
     if (e.book) e.book.policy = { ...c.bookPolicy };
+    // Learning asked of a book that cannot learn would otherwise do nothing without a word.
+    if ((change.bookLearning === true || change.bookFile !== undefined) && c.bookLearning && e.book && !e.book.canLearn) {
+      errors.push(`BookLearning: ${c.bookFile} is a Polyglot book, which keeps no learning; only a .tbk book learns (make one from the games with tabiya book make -o NAME.tbk)`);
+    }
     // Index the book for BookReturn now rather than in the first move's time.
     if (c.bookReturn && e.book && e.bookReturn?.source !== e.book.source) {
       try {
