@@ -20,7 +20,7 @@ import { startServer, type RunningServer } from '../src/serve/server.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-declare const document: any;
+declare const document: any, location: { search: string };
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -103,6 +103,63 @@ test('every control is reached with Tab, Import PGN… included', { skip, timeou
   for (const id of ['#book', '#policy', '#theme', '#flip', '#add-move', '#import-file', '#export-bin', '#analyse', '#play', '#fen-load', '#pgn-load', '#link-copy']) assert.ok(reached.has(id), `${id} is reached with Tab (reached: ${[...reached].join(', ')})`);
   // A screen reader finds the import by its name.
   assert.ok((await named(page)).includes('button Import PGN…'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('focus is kept: a row played with Enter, the editor saved, closed or left with Escape, the move list, Undo and Redo', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=d2d4');
+  const playIs = (p: string) => page.waitForFunction((x: string) => new URLSearchParams(location.search).get('play') === x, { timeout: WAIT_MS }, p);
+  const rowOf = (uci: string) => page.waitForFunction((u: string) => document.querySelector(`#rows tr[data-uci="${u}"]`) !== null, { timeout: WAIT_MS }, uci);
+
+  // Enter on a row plays it; the focus goes to the first row of the next position's table, so
+  // Enter again plays on down the line.
+  await page.focus('#rows tr[data-uci="g8f6"]');
+  await press(page, 'Enter');
+  await playIs('d2d4,g8f6');
+  await rowOf('c2c4');
+  await page.waitForFunction(() => document.activeElement?.closest?.('#rows') !== null && document.activeElement !== document.body, { timeout: WAIT_MS });
+  assert.match(await focused(page), /^row /, 'a row of the new table has the focus');
+
+  // Save with Enter in the editor: the focus returns to the ✎ of the move edited.
+  await page.focus('#rows tr[data-uci="c2c4"] button.edit');
+  await press(page, 'Enter');
+  await page.waitForSelector('#editor:not([hidden])');
+  await page.keyboard.type('42');
+  await press(page, 'Enter');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c2c4"] .user')?.textContent === '42', { timeout: WAIT_MS });
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Saved.', { timeout: WAIT_MS });
+  assert.equal(await focused(page), 'edit c2c4', 'after Save');
+
+  // Close, and Escape, return it there too; Escape closes the editor.
+  await press(page, 'Enter');
+  await page.waitForSelector('#editor:not([hidden])');
+  await page.focus('#edit-cancel');
+  await press(page, 'Enter');
+  assert.equal(await focused(page), 'edit c2c4', 'after Close');
+  await press(page, 'Enter');
+  await page.waitForSelector('#editor:not([hidden])');
+  await press(page, 'Escape');
+  assert.equal(await page.$eval('#editor', (e) => (e as unknown as { hidden: boolean }).hidden), true, 'Escape closed the editor');
+  assert.equal(await focused(page), 'edit c2c4', 'after Escape');
+
+  // Undo with its button: it is then disabled, and the focus moves to Redo rather than <body>.
+  await page.focus('#undo');
+  await press(page, 'Enter');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c2c4"] .user')?.textContent === '', { timeout: WAIT_MS });
+  await page.waitForFunction(() => (document.getElementById('undo') as { disabled: boolean }).disabled, { timeout: WAIT_MS });
+  assert.equal(await focused(page), '#redo', 'after Undo');
+  await press(page, 'Enter');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="c2c4"] .user')?.textContent === '42', { timeout: WAIT_MS });
+  await page.waitForFunction(() => (document.getElementById('redo') as { disabled: boolean }).disabled, { timeout: WAIT_MS });
+  assert.equal(await focused(page), '#undo', 'after Redo');
+
+  // The move list is drawn anew on a jump: the focus stays on the move jumped to.
+  await page.focus('#moves button[data-ply="1"]');
+  await press(page, 'Enter');
+  await playIs('d2d4,g8f6');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('at') === '1', { timeout: WAIT_MS });
+  assert.equal(await focused(page), 'ply 1', 'after a jump in the move list');
   assert.deepEqual(errors, []);
   await page.close();
 });

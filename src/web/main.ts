@@ -140,7 +140,10 @@ function renderMoves(): void {
     parts.push(`<button type="button" class="mv${i + 1 === line.at ? ' cur' : ''}" data-ply="${i + 1}">${esc(san)}</button>`);
     ply++;
   });
+  // The list is drawn anew: a move button that had the focus hands it to the current move.
+  const hadFocus = el.contains(document.activeElement);
   el.innerHTML = parts.length === 0 ? '<span class="muted">Play a move on the board or click one in the book.</span>' : parts.join(' ');
+  if (hadFocus) (el.querySelector<HTMLElement>('.cur') ?? $('back')).focus();
   // Scroll the move list only (scrollIntoView would scroll the page too).
   const cur = el.querySelector<HTMLElement>('.cur');
   if (cur !== null && (cur.offsetTop < el.scrollTop || cur.offsetTop + cur.offsetHeight > el.scrollTop + el.clientHeight)) el.scrollTop = cur.offsetTop - el.clientHeight / 2;
@@ -257,6 +260,10 @@ function renderExplorer(): void {
   $('import-label').hidden = !editable;
   $('opening').innerHTML = ex.opening === null ? '&nbsp;' : `<b>${esc(ex.opening.eco)}</b> ${esc(ex.opening.name)}`;
   const total = ex.white + ex.draws + ex.black;
+  // The rows are drawn anew: the focus, when it was in them, goes to the same move's row (or
+  // its ✎) when the table still has it, else to the first row, and not to <body>.
+  const active = document.activeElement as HTMLElement | null;
+  const focusWas = active !== null && $('rows').contains(active) ? { uci: active.closest('tr')?.dataset.uci, edit: active.classList.contains('edit') } : undefined;
   const rows = ex.moves.map((m, i) => {
     const games = m.white + m.draws + m.black;
     return `<tr data-uci="${m.uci}" data-i="${i}" class="${m.forbidden ? 'forbidden' : ''}" tabindex="0">
@@ -275,6 +282,7 @@ function renderExplorer(): void {
     </tr>`;
   });
   $('rows').innerHTML = rows.length > 0 ? rows.join('') : `<tr class="none"><td class="l" colspan="12">No book move here.</td></tr>`;
+  if (focusWas !== undefined) focusRow(focusWas.uci, focusWas.edit);
   $('sum').innerHTML =
     ex.moves.length === 0
       ? ''
@@ -299,6 +307,18 @@ function markMoreRows(): void {
   wrap.classList.toggle('more', wrap.scrollTop + wrap.clientHeight < wrap.scrollHeight - 1);
 }
 
+/** Focuses the row of a move (its ✎ when `edit`), the first row when the table lacks it, or the table. */
+function focusRow(uci: string | undefined, edit: boolean): void {
+  const tr = document.querySelector<HTMLElement>(`#rows tr[data-uci="${uci ?? ''}"]`);
+  const target = (edit && canEdit() ? tr?.querySelector<HTMLElement>('button.edit') : tr) ?? document.querySelector<HTMLElement>('#rows tr[data-uci]');
+  if (target !== null) target.focus();
+  else $('first').focus();
+}
+
+function canEdit(): boolean {
+  return explorer?.editable === true && game === undefined;
+}
+
 function playRow(i: number): void {
   const m = explorer?.moves[i];
   if (m === undefined) return;
@@ -317,8 +337,17 @@ let editing: { book: string; fen: string; play: string; row: ExplorerMove | unde
 const edits = new EditHistory();
 
 function closeEditor(): void {
-  $('editor').hidden = true;
+  const form = $('editor');
+  // Hiding the form drops the focus inside it to <body>: it goes back to where the editor was
+  // opened from, the move's ✎ (or + Add a move).
+  const hadFocus = !form.hidden && form.contains(document.activeElement);
+  const row = editing?.row;
+  form.hidden = true;
   editing = undefined;
+  if (!hadFocus) return;
+  if (row !== undefined) focusRow(row.uci, true);
+  else if (!$('add-move').hidden) $('add-move').focus();
+  else focusRow(undefined, false);
 }
 
 function openEditor(i: number | undefined): void {
@@ -439,8 +468,15 @@ function showHistory(): void {
   const r = edits.nextRedo();
   const undo = $<HTMLButtonElement>('undo');
   const redo = $<HTMLButtonElement>('redo');
+  const had = document.activeElement;
   undo.disabled = u === undefined;
   redo.disabled = r === undefined;
+  // A disabled button loses the focus to <body>: the other one (or the table) takes it.
+  if ((had === undo && undo.disabled) || (had === redo && redo.disabled)) {
+    const other = had === undo ? redo : undo;
+    if (!other.disabled) other.focus();
+    else focusRow(undefined, false);
+  }
   undo.title = u === undefined ? 'Undo (Ctrl+Z)' : `Undo ${u.label} (Ctrl+Z)`;
   redo.title = r === undefined ? 'Redo (Ctrl+Shift+Z)' : `Redo ${r.label} (Ctrl+Shift+Z)`;
 }
@@ -789,6 +825,11 @@ function init(): void {
   $('editor').onsubmit = (e) => void saveEdit(e);
   $('edit-remove').onclick = () => void removeMove();
   $('edit-cancel').onclick = closeEditor;
+  $('editor').addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    closeEditor();
+  });
   $('add-move').onclick = () => openEditor(undefined);
   $('undo').onclick = () => void undoRedo(false);
   $('redo').onclick = () => void undoRedo(true);
