@@ -163,3 +163,17 @@ test('focus is kept: a row played with Enter, the editor saved, closed or left w
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a screen reader hears the status line, which move ✎ edits, and the evaluation', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=e2e4');
+  assert.equal(await page.$eval('#status', (e) => e.getAttribute('role') ?? e.getAttribute('aria-live')), 'status', 'the status line is announced');
+  const names = await named(page);
+  assert.ok(names.includes('button Edit the notes of c5'), 'each ✎ names its move');
+  assert.ok(!names.includes('button ✎'));
+  assert.ok(names.includes('image Evaluation: no analysis'), 'the evaluation bar has a name');
+  await page.click('#analyse');
+  await page.waitForFunction(() => /^Evaluation: [-+#0-9.]+/.test(document.getElementById('evalbar')?.getAttribute('aria-label') ?? ''), { timeout: WAIT_MS });
+  await page.click('#analyse');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

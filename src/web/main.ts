@@ -278,7 +278,7 @@ function renderExplorer(): void {
       <td class="tbk user">${m.userValue ?? ''}</td>
       <td class="tbk" title="${m.nag === null ? '' : `$${m.nag}`}">${m.nag === null ? '' : esc(nagText(m.nag))}</td>
       <td class="tbk l comment" title="${esc(m.comment ?? '')}">${esc(m.comment ?? '')}</td>
-      <td class="edit-col"><button type="button" class="edit small" data-i="${i}" title="Edit this move's notes">✎</button></td>
+      <td class="edit-col"><button type="button" class="edit small" data-i="${i}" title="Edit this move's notes" aria-label="Edit the notes of ${esc(m.san)}">✎</button></td>
     </tr>`;
   });
   $('rows').innerHTML = rows.length > 0 ? rows.join('') : `<tr class="none"><td class="l" colspan="12">No book move here.</td></tr>`;
@@ -620,6 +620,7 @@ function renderPvs(pos: Position): void {
   if (best === undefined) {
     if (!analysing) fill.style.height = '50%';
     $('evaltext').textContent = '';
+    $('evalbar').setAttribute('aria-label', analysing ? 'Evaluation: searching' : 'Evaluation: no analysis');
     return;
   }
   const cpWhite = best.mate !== undefined ? (best.mate > 0 === white ? 10000 : -10000) : white ? best.score : -best.score;
@@ -627,6 +628,7 @@ function renderPvs(pos: Position): void {
   fill.style.height = `${share.toFixed(1)}%`;
   $('evaltext').textContent = scoreText(best, white);
   $('evaltext').classList.toggle('black', cpWhite < 0);
+  $('evalbar').setAttribute('aria-label', `Evaluation: ${scoreText(best, white)} (White's view), depth ${best.depth}`);
   board.removeArrows();
   if (best.pv.length > 0) board.addArrow(ARROW_TYPE.info, best.pv[0]!.slice(0, 2), best.pv[0]!.slice(2, 4));
 }
