@@ -20,7 +20,7 @@ import { startServer, type RunningServer } from '../src/serve/server.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-declare const document: any, location: { search: string };
+declare const document: any, getComputedStyle: any, location: { search: string };
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -177,3 +177,49 @@ test('a screen reader hears the status line, which move ✎ edits, and the evalu
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** WCAG contrast ratio of an element's text against what is behind it (opaque backgrounds). */
+async function contrast(page: Page, selector: string): Promise<number> {
+  return page.$eval(selector, (el) => {
+    const rgb = (s: string): number[] => s.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    const lum = (c: number[]): number => {
+      const f = (v: number): number => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(c[0]!) + 0.7152 * f(c[1]!) + 0.0722 * f(c[2]!);
+    };
+    let bg = 'rgba(0, 0, 0, 0)';
+    for (let e = el; e !== null && /rgba\(.*, 0\)$/.test(bg); e = e.parentElement) bg = getComputedStyle(e).backgroundColor;
+    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(bg))].sort((x, y) => y - x);
+    return (a! + 0.05) / (b! + 0.05);
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`${theme} theme: the bar's percentages and text on the accent reach 4.5:1; a focused row shows an outline`, { skip, timeout: 120_000 }, async () => {
+    const { page, errors } = await open('/?play=e2e4,c7c5', theme);
+    for (const cls of ['w', 'd', 'b']) {
+      await page.$eval(`#sum .wdb .${cls}`, (e) => (e.textContent = '33%'));
+      const r = await contrast(page, `#sum .wdb .${cls}`);
+      assert.ok(r >= 4.5, `${cls} share on the bar: ${r.toFixed(2)}:1`);
+    }
+    const cur = await contrast(page, '#moves .mv.cur');
+    assert.ok(cur >= 4.5, `the current move in the move list: ${cur.toFixed(2)}:1`);
+    await page.$eval('#analyse', (e) => e.classList.add('on'));
+    const on = await contrast(page, '#analyse');
+    assert.ok(on >= 4.5, `a pressed button (Stop): ${on.toFixed(2)}:1`);
+    await page.$eval('#analyse', (e) => e.classList.remove('on'));
+    // Tab onto a row: it shows a focus outline (not only the hover background).
+    await page.focus('#analyse');
+    await page.focus('#rows tr[data-uci]');
+    await page.keyboard.down('Shift');
+    await press(page, 'Tab');
+    await page.keyboard.up('Shift');
+    await press(page, 'Tab');
+    const outline = await page.evaluate(() => {
+      const s = getComputedStyle(document.activeElement);
+      return `${document.activeElement.tagName} ${s.outlineStyle} ${s.outlineWidth}`;
+    });
+    assert.match(outline, /^TR (solid|auto) [2-9]/, `the focused row's outline: ${outline}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
