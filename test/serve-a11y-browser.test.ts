@@ -1,7 +1,7 @@
 /**
  * The explorer page without a mouse, with a screen reader and in both themes, in Debian's
  * Chromium (puppeteer-core, the system browser, no download): every control is reached with
- * Tab (Import PGN… included); focus is not dropped to <body> when a row is played, the editor
+ * Tab (Import PGN… and the board, where the arrow keys and Enter make a move, included); focus is not dropped to <body> when a row is played, the editor
  * saved or closed, the move list used, or Undo/Redo becomes disabled; Escape closes the editor;
  * the status line is a live region; ✎ names its move and the evaluation bar says its score; a
  * focused row shows an outline; the text on the White/Draw/Black bar and on the accent colour
@@ -223,3 +223,19 @@ for (const theme of ['light', 'dark'] as const) {
     await page.close();
   });
 }
+
+test('a move made on the board with the keyboard: Tab onto it, arrows to a square, Enter on the piece and on its destination', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/');
+  for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.tagName)) !== 'svg'; i++) await press(page, 'Tab');
+  assert.ok((await named(page)).includes('application Chessboard'), 'the board is reached with Tab and named');
+  // From a1 (White's view): four files right and one rank up is e2; two ranks up is e4.
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'Enter', 'ArrowUp', 'ArrowUp', 'Enter'] as const) await page.keyboard.press(key);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('play') === 'e2e4', { timeout: WAIT_MS });
+  // On the board the arrows move between squares; they do not step through the line.
+  await page.keyboard.press('ArrowLeft');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(new URLSearchParams(new URL(page.url()).search).get('at'), null, 'ArrowLeft on the board did not go back a move');
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'svg', 'the board keeps the focus');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -36,3 +36,6 @@ declare module 'cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js
   export const PROMOTION_DIALOG_RESULT_TYPE: { pieceSelected: string; canceled: string };
   export class PromotionDialog {}
 }
+declare module 'cm-chessboard/src/extensions/accessibility/Accessibility.js' {
+  export class Accessibility {}
+}

@@ -5,6 +5,7 @@
  * (book, fen, play, at), so a link restores the position and the line.
  */
 import { BORDER_TYPE, COLOR, Chessboard, INPUT_EVENT_TYPE, type MoveInputEvent } from 'cm-chessboard/src/Chessboard.js';
+import { Accessibility } from 'cm-chessboard/src/extensions/accessibility/Accessibility.js';
 import { ARROW_TYPE, Arrows } from 'cm-chessboard/src/extensions/arrows/Arrows.js';
 import { MARKER_TYPE, Markers } from 'cm-chessboard/src/extensions/markers/Markers.js';
 import { PROMOTION_DIALOG_RESULT_TYPE, PromotionDialog } from 'cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js';
@@ -70,6 +71,9 @@ const board = new Chessboard($('board'), {
     { class: Markers, props: { sprite: 'markers.svg', autoMarkers: MARKER_TYPE.square } },
     { class: Arrows, props: { sprite: 'arrows.svg' } },
     { class: PromotionDialog },
+    // Moves without a mouse: Tab onto the board, arrows to a square, Enter or Space on the piece
+    // and on its destination (said through a live region); the pieces listed for screen readers.
+    { class: Accessibility, props: { language: 'en', keyboardMoveInput: true, movePieceForm: false, boardAsTable: false, piecesAsList: true, brailleNotationInAlt: false, visuallyHidden: true } },
   ],
 });
 
@@ -872,6 +876,8 @@ function init(): void {
     }
     // Ctrl+F, Alt+← and the like stay the browser's.
     if (e.ctrlKey || e.altKey || e.metaKey) return;
+    // On the board the arrows move between its squares (and the promotion dialog's pieces).
+    if (e.defaultPrevented || (e.key.startsWith('Arrow') && (e.target as Element).closest('#board') !== null)) return;
     if (e.key === 'ArrowLeft') goTo(line.at - 1);
     else if (e.key === 'ArrowRight') goTo(line.at + 1);
     else if (e.key === 'Home') goTo(0);
