@@ -5,7 +5,8 @@
  * saved or closed, the move list used, or Undo/Redo becomes disabled; Escape closes the editor;
  * the status line is a live region; ✎ names its move and the evaluation bar says its score; a
  * focused row shows an outline; the text on the White/Draw/Black bar and on the accent colour
- * reaches WCAG's 4.5:1 in the light and the dark theme.
+ * reaches WCAG's 4.5:1 in the light and the dark theme; with forced colours (high contrast) the
+ * current move, the bar's segments and the evaluation bar's fill still show.
  * Skipped, saying so, where /usr/bin/chromium is missing.
  */
 import { after, before, test } from 'node:test';
@@ -236,6 +237,18 @@ test('a move made on the board with the keyboard: Tab onto it, arrows to a squar
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(new URLSearchParams(new URL(page.url()).search).get('at'), null, 'ArrowLeft on the board did not go back a move');
   assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'svg', 'the board keeps the focus');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('forced colours (high contrast): the current move, the bar segments and the evaluation keep a mark', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=e2e4,c7c5');
+  const cdp = await page.createCDPSession();
+  await cdp.send('Emulation.setEmulatedMedia', { features: [{ name: 'forced-colors', value: 'active' }] });
+  const style = (selector: string, prop: string): Promise<string> => page.$eval(selector, (e, p) => getComputedStyle(e)[p as 'color'] as string, prop);
+  assert.notEqual(await style('#moves .mv.cur', 'outlineStyle'), 'none', 'the current move is outlined');
+  assert.notEqual(await style('#sum .wdb .d', 'borderLeftStyle'), 'none', "the bar's segments are divided");
+  assert.notEqual(await style('#evalfill', 'backgroundColor'), await style('#evalbar', 'backgroundColor'), "the evaluation bar's fill differs from the bar");
   assert.deepEqual(errors, []);
   await page.close();
 });
