@@ -25,8 +25,7 @@ declare const document: any, getComputedStyle: any, location: { search: string }
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-// The repository's sibling ../shared (as the other browser tests); TABIYA_SAMPLE_GZ for a clone elsewhere.
-const SAMPLE_GZ = process.env.TABIYA_SAMPLE_GZ ?? fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-a11y-'));
 const TBK = join(tmp, 'sample.tbk');
