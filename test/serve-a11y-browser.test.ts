@@ -251,3 +251,20 @@ test('forced colours (high contrast): the current move, the bar segments and the
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a phone every small target is at least 24 px each way: small buttons, the links beside them, the moves of the list', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=e2e4,c7c5,g1f3');
+  await page.setViewport({ width: 360, height: 740 });
+  const sizes = await page.evaluate(() =>
+    [...document.querySelectorAll('button.small, .small-link, #moves .mv')]
+      .filter((e: { offsetParent: unknown }) => e.offsetParent !== null)
+      .map((e: { id: string; className: string; textContent: string; getBoundingClientRect(): { width: number; height: number } }) => {
+        const r = e.getBoundingClientRect();
+        return { what: e.id || `${e.className} ${e.textContent.trim()}`, width: Math.round(r.width), height: Math.round(r.height) };
+      }),
+  );
+  assert.ok(sizes.length >= 8, `targets seen: ${JSON.stringify(sizes)}`);
+  assert.deepEqual(sizes.filter((s: { width: number; height: number }) => s.width < 24 || s.height < 24), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
