@@ -119,6 +119,11 @@ test('the editor belongs to its position: it closes when the board moves on; Ent
   await page.focus('#rows tr[data-uci="c2c4"]');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('play') === 'd2d4,d7d5,c2c4', { timeout: WAIT_MS });
+  // So does Space, as on a button.
+  await page.waitForSelector('#rows tr[data-uci="e7e6"]', { timeout: WAIT_MS });
+  await page.focus('#rows tr[data-uci="e7e6"]');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('play') === 'd2d4,d7d5,c2c4,e7e6', { timeout: WAIT_MS });
   assert.deepEqual(errors, []);
   await page.close();
 });

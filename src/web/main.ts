@@ -825,8 +825,12 @@ function init(): void {
   };
   $('rows').onkeydown = (e) => {
     const tr = (e.target as HTMLElement).closest('tr');
-    // Enter on the row itself: on its ✎ button it opens the editor (the button's click) and plays nothing.
-    if (e.key === 'Enter' && tr !== null && e.target === tr && tr.dataset.i !== undefined) playRow(Number(tr.dataset.i));
+    // Enter or Space on the row itself, as on a button (Space would otherwise scroll the page);
+    // on its ✎ button they open the editor (the button's click) and play nothing.
+    if ((e.key === 'Enter' || e.key === ' ') && tr !== null && e.target === tr && tr.dataset.i !== undefined) {
+      e.preventDefault();
+      playRow(Number(tr.dataset.i));
+    }
   };
   $('editor').onsubmit = (e) => void saveEdit(e);
   $('edit-remove').onclick = () => void removeMove();
