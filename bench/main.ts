@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { UsageError } from './args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const available = readdirSync(here)
@@ -33,17 +34,23 @@ if (!name || !available.includes(name)) {
     try {
       await mod.main(process.argv.slice(3));
     } catch (e) {
-      const code = e instanceof Error && 'code' in e ? (e as { code: unknown }).code : undefined;
-      if (code === 'ENOENT') {
-        // Most often the project's test data, which the default inputs read from beside the clone.
-        process.stderr.write(
-          `bench ${name}: ${(e as Error).message}\n` +
-            `bench ${name}: the default inputs are read from ../shared/data beside the clone (README.md), or name an input of your own (the usage at the top of bench/${name}.bench.ts)\n`,
-        );
+      if (e instanceof UsageError) {
+        // A bad command line (bench/args.ts), before any work: the message and the usage, or the help.
+        (e.exitCode === 0 ? process.stdout : process.stderr).write(e.text);
+        process.exitCode = e.exitCode;
       } else {
-        process.stderr.write(`bench ${name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+        const code = e instanceof Error && 'code' in e ? (e as { code: unknown }).code : undefined;
+        if (code === 'ENOENT') {
+          // Most often the project's test data, which the default inputs read from beside the clone.
+          process.stderr.write(
+            `bench ${name}: ${(e as Error).message}\n` +
+              `bench ${name}: the default inputs are read from ../shared/data beside the clone (README.md), or name an input of your own (the usage at the top of bench/${name}.bench.ts)\n`,
+          );
+        } else {
+          process.stderr.write(`bench ${name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+        }
+        process.exitCode = 1;
       }
-      process.exitCode = 1;
     }
     const after = loadavg()[0]!;
     process.stderr.write(`bench ${name}: load average at the end ${load()}\n`);
