@@ -6,10 +6,11 @@
  * start position and Kiwipete) runs on both in alternation in this process. Prints the best
  * nodes/s of each and the ratio as-is / without copies: above 1, the copies pay.
  */
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchArgs } from './args.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 
 const DIST_SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
@@ -46,9 +47,11 @@ async function load(root: string): Promise<Core> {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const i = args.indexOf('--runs');
-  const runs = i >= 0 ? Math.max(1, Number(args[i + 1])) : 5;
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-aliases-'));
+  const { runs } = benchArgs('aliases', args, {
+    usage: '[--runs R]',
+    options: { runs: { kind: 'int', default: 5, min: 1, arg: 'R', help: 'runs of each case on each build; the best is kept' } },
+  }).values;
+  const dir = tempDir('tabiya-aliases-');
   try {
     const asIs = join(dir, 'as-is');
     const plain = join(dir, 'plain');
@@ -91,6 +94,6 @@ export async function main(args: string[]): Promise<void> {
       console.log(`${name}: as is ${(a / 1e6).toFixed(2)} M/s, without copies ${(b / 1e6).toFixed(2)} M/s, ratio ${(a / b).toFixed(3)} (best of ${runs})`);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }

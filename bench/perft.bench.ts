@@ -15,6 +15,7 @@ import { perft } from '../src/core/perft.js';
 import { positionFromFen, STARTING_FEN } from '../src/notation/fen.js';
 import { unwrap } from '../src/core/result.js';
 import { loadWasmCore } from '../src/node/wasmCore.js';
+import { benchArgs } from './args.js';
 
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
 
@@ -68,8 +69,10 @@ function measure(run: () => number, seconds: number): { nodes: number; nps: numb
 const fmt = (nps: number): string => (nps / 1e6).toFixed(2).padStart(7) + ' M/s';
 
 export function main(args: string[]): void {
-  const i = args.indexOf('--seconds');
-  const seconds = i >= 0 ? Number(args[i + 1]) : 2;
+  const { seconds } = benchArgs('perft', args, {
+    usage: '[--seconds S]',
+    options: { seconds: { kind: 'number', default: 2, min: 0, arg: 'S', help: 'seconds of timed runs for each figure: the best of them, at least 2 and at most 50 runs' } },
+  }).values;
   console.log(`perft speed, nodes per second (best run of ~${seconds} s each), Node ${process.version}`);
   console.log('position    mode     depth   tabiya        chessops      chess.js          vs chessops  vs chess.js   wasm core     wasm / tabiya');
   const core = loadWasmCore();

@@ -16,6 +16,7 @@ import { generateLegal } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
 import { positionFromFen } from '../src/notation/fen.js';
+import { benchArgs } from './args.js';
 
 const DEFAULT_SUITE = '../shared/data/suites/perft_standard.epd';
 
@@ -74,10 +75,14 @@ function tabiyaPass(positions: Position[], moves: Uint16Array, offsets: Int32Arr
 const fmt = (x: number): string => (x / 1e6).toFixed(2).padStart(7) + ' M/s';
 
 export function main(args: string[]): void {
-  const s = args.indexOf('--seconds');
-  const seconds = s >= 0 ? Number(args[s + 1]) : 2;
-  const f = args.indexOf('--suite');
-  const fens = readFens(f >= 0 ? args[f + 1]! : DEFAULT_SUITE);
+  const { seconds, suite } = benchArgs('perftMake', args, {
+    usage: '[--seconds S] [--suite FILE.epd]',
+    options: {
+      seconds: { kind: 'number', default: 2, min: 0, arg: 'S', help: 'seconds of samples for each program' },
+      suite: { kind: 'string', default: DEFAULT_SUITE, arg: 'FILE.epd', help: 'the positions, one FEN or EPD a line' },
+    },
+  }).values;
+  const fens = readFens(suite);
 
   const positions = fens.map((fen) => unwrap(positionFromFen(fen)));
   const buf = new Uint16Array(256 * positions.length);
