@@ -169,6 +169,6 @@ export function benchArgs<const T extends Record<string, Option>>(name: string, 
   const p = spec.positionals ?? { max: 0, names: '' };
   const n = parsed.positionals.length;
   if (n > p.max) fail(p.max === 0 ? `unexpected argument "${parsed.positionals[0]}" (it takes none)` : `unexpected argument "${parsed.positionals[p.max]}" (it takes ${p.names})`);
-  if (n < (p.min ?? 0)) fail(`${p.names} needed`);
+  if (n < (p.min ?? 0)) fail(`${n} of ${p.min} arguments given: it takes ${p.names}`);
   return { values: values as Parsed<T>['values'], positionals: parsed.positionals, given, fail };
 }

@@ -1,6 +1,8 @@
 /**
  * `npm run bench -- <name> [args]`: runs bench/<name>.bench.js. Every benchmark prints our
- * figure and the anchor's, measured in the same run, and their ratio.
+ * figure and the anchor's, measured in the same run, and their ratio. `npm run bench -- <name>
+ * --help` lists its options; a bad one stops it before it starts, with exit status 2
+ * (bench/args.ts).
  *
  * Every run also prints the machine's load average before and after it (standard error), and a
  * warning when the machine was not idle: wall-clock figures and the ratios between two programs

@@ -71,7 +71,7 @@ const fmt = (nps: number): string => (nps / 1e6).toFixed(2).padStart(7) + ' M/s'
 export function main(args: string[]): void {
   const { seconds } = benchArgs('perft', args, {
     usage: '[--seconds S]',
-    options: { seconds: { kind: 'number', default: 2, min: 0, arg: 'S', help: 'seconds of timed runs for each figure: the best of them, at least 2 and at most 50 runs' } },
+    options: { seconds: { kind: 'number', default: 2, min: 0, arg: 'S', help: 'seconds of timed runs for each figure; the best run is kept' } },
   }).values;
   console.log(`perft speed, nodes per second (best run of ~${seconds} s each), Node ${process.version}`);
   console.log('position    mode     depth   tabiya        chessops      chess.js          vs chessops  vs chess.js   wasm core     wasm / tabiya');
