@@ -7,25 +7,25 @@
  *
  *   npm run bench -- audit [--book data/tabiya.bin] [--max-ply 4] [--depth 10]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAudit } from '../src/book/node/audit.js';
 import { auditPosition } from '../src/book/audit/verdict.js';
 import { Engine } from '../src/engine/engine.js';
 import { wasmCoreModule } from '../src/node/wasmCore.js';
-
-function arg(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1]! : fallback;
-}
+import { benchArgs } from './args.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 
 export async function main(args: string[]): Promise<void> {
-  const book = arg(args, '--book', 'data/tabiya.bin');
-  const maxPly = Number(arg(args, '--max-ply', '4'));
-  const depth = Number(arg(args, '--depth', '10'));
+  const { book, 'max-ply': maxPly, depth } = benchArgs('audit', args, {
+    usage: '[--book data/tabiya.bin] [--max-ply 4] [--depth 10]',
+    options: {
+      book: { kind: 'string', default: 'data/tabiya.bin', arg: 'FILE', help: 'the book to audit (.bin)' },
+      'max-ply': { kind: 'int', default: 4, min: 0, help: 'audit the positions up to this ply' },
+      depth: { kind: 'int', default: 10, min: 1, arg: 'D', help: 'search depth of each position' },
+    },
+  }).values;
   const margin = 100;
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-audit-bench-'));
+  const dir = tempDir('tabiya-audit-bench-');
   try {
     const run = (threads: number) =>
       runAudit(book, '.bin', { limits: { depth }, minGames: 1, minWeight: 1, margin, maxPly, threads, hashMB: 16, journal: join(dir, `j${threads}`), fresh: true });
@@ -46,6 +46,6 @@ export async function main(args: string[]): Promise<void> {
     console.log(line('book audit --threads 2', two.seconds, two.nodes));
     console.log(`ratio: one thread ${(bare / one.seconds).toFixed(2)}x the searches alone; two threads ${(one.seconds / two.seconds).toFixed(2)}x one (same nodes: ${one.nodes === nodes && two.nodes === nodes ? 'yes' : 'no'})`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }

@@ -10,11 +10,12 @@
  * peak memory comes from GNU time (%M) when /usr/bin/time exists, else from sampling
  * /proc/PID/status (VmHWM). Runs alternate between the tools; the best of R runs is kept.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.js';
 import { firstGames, measure, type Run } from './processRun.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -29,25 +30,26 @@ function oursArgs(pg: string[]): string[] {
 const fmt = (x: number, d = 2): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(d));
 
 export async function main(args: string[]): Promise<void> {
-  let games = 100_000;
-  let runs = 1;
-  let threads = [1, 2];
-  let pgArgs: string[] = [];
-  let file: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--games') games = Number(args[++i]);
-    else if (a === '--runs') runs = Number(args[++i]);
-    else if (a === '--threads') threads = args[++i]!.split(',').map(Number);
-    else if (a === '--polyglot-args') pgArgs = args[++i]!.split(/\s+/).filter(Boolean);
-    else file = a;
-  }
+  const a = benchArgs('book', args, {
+    usage: '[--games N] [--runs R] [--threads 1,2] [--polyglot-args "..."] [FILE]',
+    options: {
+      games: { kind: 'int', default: 100_000, min: 1, help: 'the first N games of a .pgn.gz input; a plain FILE is read whole' },
+      runs: { kind: 'int', default: 1, min: 1, arg: 'R', help: 'runs of each tool; the best is kept' },
+      threads: { kind: 'list', default: [1, 2], min: 1, arg: 'T,T', help: 'a tabiya build with each number of threads' },
+      'polyglot-args': { kind: 'string', default: '', arg: '"..."', defaultText: "polyglot's own", help: 'polyglot make-book options, also given to tabiya book make' },
+    },
+    positionals: { max: 1, names: 'FILE' },
+  });
+  const { games, runs, threads } = a.values;
+  const pgArgs = a.values['polyglot-args'].split(/\s+/).filter(Boolean);
+  const file: string | undefined = a.positionals[0];
+  if (file !== undefined && !file.endsWith('.gz') && a.given.has('games')) a.fail(`--games: ${file} is not a .gz file and is read whole`);
   if (!existsSync(POLYGLOT)) {
     process.stderr.write(`book bench: ${POLYGLOT} is not installed (apt-get install polyglot)\n`);
     process.exitCode = 1;
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-book-'));
+  const dir = tempDir('tabiya-bench-book-');
   try {
     const pgn = join(dir, 'games.pgn');
     if (file !== undefined && !file.endsWith('.gz')) writeFileSync(pgn, readFileSync(file));
@@ -83,6 +85,6 @@ export async function main(args: string[]): Promise<void> {
     }
     console.log('speed × = polyglot wall time / ours (above 1: faster); memory × = our peak / polyglot\'s (below 1: smaller)');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }

@@ -26,6 +26,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { BENCH_POSITIONS } from '../src/engine/bench.js';
+import { benchArgs } from './args.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
@@ -149,12 +150,14 @@ async function anchorBench(a: Anchor, threads = 1): Promise<Figure> {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const opt = (name: string, dflt: string): string => {
-    const i = args.indexOf(name);
-    return i >= 0 && i + 1 < args.length ? args[i + 1]! : dflt;
-  };
-  const runs = Math.max(1, Number(opt('--runs', '3')));
-  const depth = Math.max(1, Number(opt('--depth', '12')));
+  const { runs, depth, movetime } = benchArgs('engine', args, {
+    usage: '[--runs R] [--depth D] [--movetime MS]',
+    options: {
+      runs: { kind: 'int', default: 3, min: 1, arg: 'R', help: 'runs of each program; the best is kept' },
+      depth: { kind: 'int', default: 12, min: 1, arg: 'D', help: 'depth of the tabiya bench' },
+      movetime: { kind: 'int', default: 3000, min: 100, arg: 'MS', help: 'milliseconds a position in the threads runs' },
+    },
+  }).values;
   // Stockfish is required (the anchor of every figure in docs/engine.md); Ethereal when installed.
   const anchors = ANCHORS.filter((a) => a.command === STOCKFISH || existsSync(a.command));
   if (anchors.length < ANCHORS.length) process.stderr.write(`${ETHEREAL} is not installed (apt-get install ethereal-chess): Stockfish only\n`);
@@ -181,7 +184,6 @@ export async function main(args: string[]): Promise<void> {
     console.log(`ratio tabiya / ${anchor.name}: ${(best!.nps / Math.max(1, bestAnchor[k]!.nps)).toFixed(3)} (node definitions differ; see the header)`);
   }
 
-  const movetime = Math.max(100, Number(opt('--movetime', '3000')));
   const bestT: Figure[] = [];
   const bestS: Figure[][] = anchors.map(() => []);
   for (let i = 0; i < runs; i++) {

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { BENCH_POSITIONS } from '../src/engine/bench.js';
+import { benchArgs } from './args.js';
 import { uciNodeRate, type Figure } from './engine.bench.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -22,14 +23,16 @@ const ANCHORS: [string, string][] = [
 ];
 
 export async function main(args: string[]): Promise<void> {
-  const opt = (name: string, dflt: string): string => {
-    const i = args.indexOf(name);
-    return i >= 0 && i + 1 < args.length ? args[i + 1]! : dflt;
-  };
-  const sizes = opt('--sizes', '2,16,64,256').split(',').map(Number);
-  const movetime = Math.max(100, Number(opt('--movetime', '2000')));
+  const { sizes, movetime, positions: count } = benchArgs('hash', args, {
+    usage: '[--sizes 2,16,64,256] [--movetime MS] [--positions N]',
+    options: {
+      sizes: { kind: 'list', default: [2, 16, 64, 256], min: 1, arg: 'MB,MB', help: 'hash table sizes in MB' },
+      movetime: { kind: 'int', default: 2000, min: 100, arg: 'MS', help: 'milliseconds a position' },
+      positions: { kind: 'int', default: 6, min: 1, help: 'the first N middlegame positions of the bench' },
+    },
+  }).values;
   // The start position is left out: the middlegame is where the table fills.
-  const positions = BENCH_POSITIONS.slice(1).filter((f) => f.split(' ')[0]!.replace(/[^a-zA-Z]/g, '').length > 20).slice(0, Number(opt('--positions', '6')));
+  const positions = BENCH_POSITIONS.slice(1).filter((f) => f.split(' ')[0]!.replace(/[^a-zA-Z]/g, '').length > 20).slice(0, count);
   const engines: [string, string, string[]][] = [['tabiya', process.execPath, [CLI, 'uci']], ...ANCHORS.filter(([, p]) => existsSync(p)).map(([n, p]): [string, string, string[]] => [n, p, []])];
   console.log(`hash: ${positions.length} positions at movetime ${movetime} ms, one thread, load average ${loadavg()[0]!.toFixed(2)}`);
   const rate = new Map<string, Figure[]>();

@@ -11,8 +11,7 @@
  *   npm run bench -- match [--games 200] [--concurrency 1] [--tc 1+0.01]
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateLegal } from '../src/core/movegen.js';
@@ -28,6 +27,8 @@ import { runMatch } from '../src/match/runner.js';
 import { buildSchedule } from '../src/match/schedule.js';
 import { AppendFile, readTextMaybeCompressed } from '../src/node/matchFiles.js';
 import { OpeningList, parseEpdOpenings } from '../src/match/openings.js';
+import { benchArgs } from './args.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 import { killAllEngines, spawnEngine } from '../src/node/engineProcess.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -168,15 +169,15 @@ function afterOpening(r: GameRecord): string {
   return makeFen(pos);
 }
 
-function arg(args: string[], name: string, dflt: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-}
-
 export async function main(args: string[]): Promise<void> {
-  const games = Number(arg(args, 'games', '200'));
-  const concurrency = Number(arg(args, 'concurrency', '1'));
-  const tc = arg(args, 'tc', '1+0.01');
+  const { games, concurrency, tc } = benchArgs('match', args, {
+    usage: '[--games 200] [--concurrency 1] [--tc 1+0.01]',
+    options: {
+      games: { kind: 'int', default: 200, min: 1, help: 'games to play' },
+      concurrency: { kind: 'int', default: 1, min: 1, help: 'games at once' },
+      tc: { kind: 'string', default: '1+0.01', arg: 'TC', help: 'time control of both engines (seconds+increment)' },
+    },
+  }).values;
   const engines = ['A', 'B'].map((name, i) => {
     const k = parseEngineKeys([`name=${name}`, `cmd=${process.execPath}`, `arg=${SELF}`, 'arg=engine', `tc=${tc}`], name);
     if (typeof k === 'string') throw new Error(k);
@@ -190,7 +191,7 @@ export async function main(args: string[]): Promise<void> {
   const openings = existsSync(bookFile)
     ? new OpeningList(parseEpdOpenings(readTextMaybeCompressed(bookFile), bookFile).openings, { order: 'random', start: 1, seed: 1 })
     : undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-'));
+  const dir = tempDir('tabiya-bench-');
   const pgn = new AppendFile(join(dir, 'bench.pgn'), { fresh: true });
   const records: GameRecord[] = [];
   let timeLosses = 0;
@@ -213,7 +214,7 @@ export async function main(args: string[]): Promise<void> {
   const c = process.cpuUsage(cpu0);
   const cpuMs = (c.user + c.system) / 1000;
   pgn.close();
-  rmSync(dir, { recursive: true, force: true });
+  removeTempDir(dir);
   killAllEngines();
 
   // The runner plays the opening moves itself; the bare driver starts from the position after them.
