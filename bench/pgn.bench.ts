@@ -9,14 +9,15 @@
  * decompressed once to a temporary file so no tool pays for gunzip.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { PgnParser as ChessopsParser, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import { readPgn } from '../src/pgn/reader.js';
+import { benchArgs } from './args.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const PGN_EXTRACT = ['/usr/games/pgn-extract', '/usr/bin/pgn-extract'].find((p) => existsSync(p));
@@ -87,11 +88,8 @@ function pgnExtract(file: string): Timing {
   return { games: NaN, plies: NaN, wall, cpu: u! + s! };
 }
 
-function prepare(args: string[]): { file: string; cleanup(): void } {
-  const given = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
+function prepare(given: string | undefined, limit: number): { file: string; cleanup(): void } {
   if (given !== undefined) return { file: given, cleanup() {} };
-  const gi = args.indexOf('--games');
-  const limit = args.includes('--full') ? Infinity : gi >= 0 ? Number(args[gi + 1]) : 60_000;
   const text = gunzipSync(readFileSync(DATA)).toString('latin1');
   let end = text.length;
   if (Number.isFinite(limit)) {
@@ -104,18 +102,29 @@ function prepare(args: string[]): { file: string; cleanup(): void } {
       }
     }
   }
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-pgn-'));
+  const dir = tempDir('tabiya-bench-pgn-');
   const file = join(dir, 'games.pgn');
   writeFileSync(file, text.slice(0, end), 'latin1');
-  return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { file, cleanup: () => removeTempDir(dir) };
 }
 
 const rate = (games: number, secs: number): string => `${Math.round(games / secs).toLocaleString('en-US')}`;
 
 export async function main(args: string[]): Promise<void> {
-  const ri = args.indexOf('--runs');
-  const runs = ri >= 0 ? Number(args[ri + 1]) : 3;
-  const { file, cleanup } = prepare(args);
+  const a = benchArgs('pgn', args, {
+    usage: '[--games N | --full] [--runs R] [FILE]',
+    options: {
+      games: { kind: 'int', default: 60_000, min: 1, help: 'the first N games of the default input' },
+      full: { kind: 'flag', help: 'every game of the default input' },
+      runs: { kind: 'int', default: 3, min: 1, arg: 'R', help: 'runs of each tool; the best is kept' },
+    },
+    positionals: { max: 1, names: 'FILE' },
+  });
+  const { runs } = a.values;
+  const given = a.positionals[0];
+  if (a.given.has('games') && a.values.full) a.fail('--games and --full: one or the other');
+  if (given !== undefined && (a.given.has('games') || a.values.full)) a.fail(`--games and --full choose from the default input; ${given} is read whole`);
+  const { file, cleanup } = prepare(given, a.values.full ? Infinity : a.values.games);
   try {
     const mb = statSync(file).size / 2 ** 20;
     process.stdout.write(`input: ${file} (${mb.toFixed(1)} MiB), best of ${runs} runs, interleaved\n`);

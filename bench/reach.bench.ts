@@ -1,6 +1,8 @@
 /**
  * `npm run bench -- reach [--book FILE] [--games N] [--after K] [--plies 2,4,6] [--anchor M]
- * [--recover-before PLY] [--json]`: board conversion on real games (docs/conversion.md).
+ * [--recover-before PLY] [--min-games G] [--max-nodes N] [--json]`: board conversion on real
+ * games (docs/conversion.md). The book's positions of at least G games are indexed (default 2
+ * for a .tbk, else 1), and a search stops after N nodes (default 2,000,000).
  *
  * Games of the 2,000-game random sample of the 389k collection are replayed against a book
  * (default: the bundled data/tabiya.bin). Where a game leaves the book, the reach search runs
@@ -36,14 +38,10 @@ import { RECOVER_BEFORE_PLY, ReachIndex } from '../src/book/reach/reachIndex.js'
 import { ReachSearch } from '../src/book/reach/reach.js';
 import { reachWalkOptions } from '../src/engine/bookReturn.js';
 import { pgnGames, sanMoves } from '../test/support/gameText.js';
+import { benchArgs } from './args.js';
 
 const SAMPLE = new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url).pathname;
 const BUNDLED = new URL('../../data/tabiya.bin', import.meta.url).pathname;
-
-function arg(args: string[], name: string, def: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1]! : def;
-}
 
 /** The colour-reversed FEN: ranks mirrored, colours of pieces, side to move and castling swapped. */
 export function reversedFen(fen: string): string {
@@ -93,16 +91,24 @@ const percentile = (xs: number[], p: number): number => {
 };
 
 export async function main(args: string[]): Promise<void> {
-  const file = arg(args, '--book', BUNDLED);
-  const nGames = Number(arg(args, '--games', '300'));
-  const after = Number(arg(args, '--after', '12'));
-  const pliesList = arg(args, '--plies', '2,4,6').split(',').map(Number);
-  const anchorN = Number(arg(args, '--anchor', '20'));
-  const minGames = Number(arg(args, '--min-games', /\.tbk$/i.test(file) ? '2' : '1'));
-  const maxNodes = Number(arg(args, '--max-nodes', '2000000'));
+  const o = benchArgs('reach', args, {
+    usage: '[--book FILE] [--games N] [--after K] [--plies 2,4,6] [--anchor M] [--recover-before PLY] [--min-games G] [--max-nodes N] [--json]',
+    options: {
+      book: { kind: 'string', default: BUNDLED, arg: 'FILE', defaultText: 'the bundled data/tabiya.bin', help: 'the book (.bin or .tbk)' },
+      games: { kind: 'int', default: 300, min: 1, help: 'games of the 2,000-game sample to replay' },
+      after: { kind: 'int', default: 12, min: 1, arg: 'K', help: 'search the first K out-of-book positions after a game leaves the book' },
+      plies: { kind: 'list', default: [2, 4, 6], min: 1, arg: 'N,N', help: 'search within each number of plies' },
+      anchor: { kind: 'int', default: 20, min: 0, arg: 'M', help: 'positions for the brute-force anchor, 0 for none' },
+      'recover-before': { kind: 'int', default: RECOVER_BEFORE_PLY, min: 0, arg: 'PLY', help: 'recover the .tbk positions games reached before this ply; 0 for none, 10000 for all' },
+      'min-games': { kind: 'int', min: 1, arg: 'G', defaultText: '2 for a .tbk, else 1', help: 'book positions of at least G games' },
+      'max-nodes': { kind: 'int', default: 2_000_000, min: 1, help: 'nodes a search may visit' },
+      json: { kind: 'flag', help: 'print the figures as one JSON object' },
+    },
+  });
+  const { book: file, games: nGames, after, plies: pliesList, anchor: anchorN, 'max-nodes': maxNodes, 'recover-before': recoverBefore } = o.values;
+  const minGames = o.values['min-games'] ?? (/\.tbk$/i.test(file) ? 2 : 1);
   const book = openBookForReading(file);
   const t0 = performance.now();
-  const recoverBefore = Number(arg(args, '--recover-before', String(RECOVER_BEFORE_PLY)));
   const index = ReachIndex.build((p) => book.source.candidates(p), reachWalkOptions(book.source, minGames, recoverBefore));
   const indexMs = performance.now() - t0;
   // The saved index read back (what book reach and the engine do from the second run on), against the walk.
@@ -214,7 +220,7 @@ export async function main(args: string[]): Promise<void> {
     byPliesSinceLeaving: table,
     anchor,
   };
-  if (args.includes('--json')) {
+  if (o.values.json) {
     process.stdout.write(JSON.stringify(out) + '\n');
     return;
   }

@@ -14,8 +14,6 @@
  * Without BOOK, a book of the bundled masters (data/masters-2550.pgn.gz) is built first in a
  * temporary directory.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openAnyRichBook } from '../src/book/node/openTbk.js';
@@ -25,6 +23,8 @@ import type { GameReader } from '../src/book/rich/gameReader.js';
 import { generateLegal } from '../src/core/movegen.js';
 import { Position } from '../src/core/position.js';
 import { MAX_MOVES, QUEEN } from '../src/core/types.js';
+import { benchArgs } from './args.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 
 const MASTERS = fileURLToPath(new URL('../../data/masters-2550.pgn.gz', import.meta.url));
 
@@ -79,15 +79,16 @@ function pass(games: GameReader, how: 'unchecked' | 'checked' | 'generated'): [n
 }
 
 export async function main(args: string[]): Promise<void> {
-  let file: string | undefined;
-  let passes = 3;
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--passes') passes = Number(args[++i]);
-    else file = args[i];
-  }
+  const a = benchArgs('replay', args, {
+    usage: '[BOOK.tbk] [--passes P]',
+    options: { passes: { kind: 'int', default: 3, min: 1, arg: 'P', help: 'passes of each replay; the best is kept' } },
+    positionals: { max: 1, names: 'BOOK.tbk' },
+  });
+  const { passes } = a.values;
+  let file = a.positionals[0];
   let dir: string | undefined;
   if (file === undefined) {
-    dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-replay-'));
+    dir = tempDir('tabiya-bench-replay-');
     file = join(dir, 'masters.tbk');
     process.stderr.write(`building ${file} from ${MASTERS}...\n`);
     await buildTbk(file, { inputs: [MASTERS], tmpDir: dir });
@@ -113,6 +114,6 @@ export async function main(args: string[]): Promise<void> {
     console.log(`checked (ours)         ${best.checked.toFixed(3)} s  ${ns(best.checked)} ns a ply  (${(best.checked / best.unchecked).toFixed(2)}x the unchecked replay)`);
     console.log(`generated (anchor)     ${best.generated.toFixed(3)} s  ${ns(best.generated)} ns a ply  (${(best.generated / best.checked).toFixed(2)}x ours)`);
   } finally {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    if (dir !== undefined) removeTempDir(dir);
   }
 }

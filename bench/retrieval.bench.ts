@@ -16,6 +16,7 @@
 import { Retrieval } from '../src/book/rich/retrieval.js';
 import { buildRetrieval } from '../src/book/rich/retrievalBuilder.js';
 import { randomKeys, xorshift32 } from '../test/support/randomKeys.js';
+import { benchArgs } from './args.js';
 
 /** The anchor: keys sorted as unsigned 64-bit numbers, with their values. */
 interface SortedKeys {
@@ -80,17 +81,15 @@ const row = (name: string, ours: number, anchor: number, digits = 0): string =>
   `${name.padEnd(36)} ${ours.toFixed(digits).padStart(12)} ${anchor.toFixed(digits).padStart(12)} ${(ours / anchor).toFixed(3).padStart(8)}`;
 
 export function main(args: string[]): void {
-  let keys = 10_000_000;
-  let bits = 19;
-  let lookups = 1_000_000;
-  let runs = 2;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--keys') keys = Number(args[++i]);
-    else if (a === '--bits') bits = Number(args[++i]);
-    else if (a === '--lookups') lookups = Number(args[++i]);
-    else if (a === '--runs') runs = Number(args[++i]);
-  }
+  const { keys, bits, lookups, runs } = benchArgs('retrieval', args, {
+    usage: '[--keys N] [--bits B] [--lookups L] [--runs R]',
+    options: {
+      keys: { kind: 'int', default: 10_000_000, min: 1, help: 'random keys' },
+      bits: { kind: 'int', default: 19, min: 1, max: 32, arg: 'B', help: 'bits of each value' },
+      lookups: { kind: 'int', default: 1_000_000, min: 1, arg: 'L', help: 'lookups a pass' },
+      runs: { kind: 'int', default: 2, min: 1, arg: 'R', help: 'builds of each; the best is kept' },
+    },
+  }).values;
   const { hi, lo, values } = randomKeys(keys, bits, 2022);
   const r = xorshift32(2023);
   console.log(`retrieval: ${keys} random keys, ${bits}-bit values; builds best of ${runs}, ${lookups} lookups a pass, best of 5 passes`);

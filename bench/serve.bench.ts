@@ -22,14 +22,10 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { DEFAULT_BOOK } from '../src/book/node/defaultBook.js';
+import { benchArgs } from './args.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const LINES = ['', 'e2e4', 'e2e4,c7c5', 'e2e4,c7c5,g1f3,d7d6', 'd2d4', 'd2d4,g8f6,c2c4,e7e6', 'e2e4,e7e5,g1f3,b8c6,f1b5', 'c2c4', 'g1f3,d7d5', 'e2e4,e7e6,d2d4,d7d5'];
-
-function arg(args: string[], name: string, def: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1]! : def;
-}
 
 interface Figures {
   rps: number;
@@ -109,14 +105,21 @@ function ms(x: number): string {
 }
 
 export async function main(args: string[]): Promise<void> {
+  const o = benchArgs('serve', args, {
+    usage: '[--book FILE] [--seconds S] [--connections C] [--no-pin]',
+    options: {
+      book: { kind: 'string', default: DEFAULT_BOOK, arg: 'FILE', defaultText: 'the bundled data/tabiya.bin', help: 'the book the server serves' },
+      seconds: { kind: 'number', default: 10, min: 1, arg: 'S', help: 'seconds of each load' },
+      connections: { kind: 'int', default: 10, min: 1, arg: 'C', help: 'connections at once' },
+      'no-pin': { kind: 'flag', help: 'leave the server and the load generator to the scheduler (no taskset)' },
+    },
+  });
+  const { book, seconds, connections } = o.values;
   const startLoad = loadavg().map((x) => x.toFixed(2)).join(' ');
   // Counted before this process is pinned to one CPU (which availableParallelism would then say).
   const cpuCount = availableParallelism();
-  const book = arg(args, '--book', DEFAULT_BOOK);
-  const seconds = Number(arg(args, '--seconds', '10'));
-  const connections = Number(arg(args, '--connections', '10'));
   // One core each: the server on CPU 0, this process (autocannon) on CPU 1 (taskset, util-linux).
-  const pinned = !args.includes('--no-pin') && pinning();
+  const pinned = !o.values['no-pin'] && pinning();
   const serve = [process.execPath, MAIN, 'serve', book, '--port', '0', '--read-only'];
   const child = pinned ? spawn('taskset', ['-c', '0', ...serve], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(serve[0]!, serve.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   if (pinned) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
