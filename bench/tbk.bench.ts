@@ -21,13 +21,14 @@
  * Default input: the whole 389k-game collection ../shared/data/games/pgnmentor_players_dedup.pgn.gz,
  * whole games, decompressed once to a plain file (polyglot cannot read gzip).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { benchArgs } from './args.js';
 import { firstGames, measure, type Run } from './processRun.js';
 import { probeLatency } from './tbkProbe.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -36,37 +37,37 @@ const POLYGLOT = '/usr/games/polyglot';
 const fmt = (x: number, d = 2): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(d));
 
 export async function main(args: string[]): Promise<void> {
-  let games = Infinity;
-  let shards = 4;
-  let probes = 20_000;
-  let memory = '1G';
-  let threads = 2;
-  let repeat = 3;
-  let file = DATA;
-  let probeOnly: string | undefined;
-  let bin: string | undefined;
-  let cacheBytes: number | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--probe-only') probeOnly = args[++i];
-    else if (a === '--bin') bin = args[++i];
-    else if (a === '--cache-mib') cacheBytes = Number(args[++i]) * 2 ** 20;
-    else if (a === '--games') games = Number(args[++i]);
-    else if (a === '--shards') shards = Number(args[++i]);
-    else if (a === '--probes') probes = Number(args[++i]);
-    else if (a === '--memory') memory = args[++i]!;
-    else if (a === '--threads') threads = Number(args[++i]);
-    else if (a === '--repeat') repeat = Math.max(1, Number(args[++i]));
-    else file = a;
-  }
+  const a = benchArgs('tbk', args, {
+    usage: ['[--games N] [--shards K] [--probes P] [--memory SIZE] [--threads T] [--repeat R] [FILE]', '--probe-only BOOK.tbk [--bin BOOK.bin] [--probes P] [--cache-mib M]'],
+    options: {
+      games: { kind: 'int', default: Infinity, min: 1, defaultText: 'every game', help: 'the first N games of the input' },
+      shards: { kind: 'int', default: 4, min: 1, arg: 'K', help: 'partial books of the sharded build' },
+      probes: { kind: 'int', default: 20_000, min: 1, arg: 'P', help: 'positions probed' },
+      memory: { kind: 'string', default: '1G', arg: 'SIZE', help: 'book make --memory' },
+      threads: { kind: 'int', default: 2, min: 1, arg: 'T', help: 'threads of the second .tbk build' },
+      repeat: { kind: 'int', default: 3, min: 1, arg: 'R', help: 'builds on one and on T threads, in turns; the medians are compared' },
+      'probe-only': { kind: 'string', arg: 'BOOK.tbk', help: 'only the probe latency (part 3), on this book' },
+      bin: { kind: 'string', arg: 'BOOK.bin', help: 'with --probe-only: the Polyglot book to compare with' },
+      'cache-mib': { kind: 'number', min: 0, arg: 'M', defaultText: 'PROBE_CACHE_BYTES of openTbk.ts', help: "the book's page cache in MiB" },
+    },
+    positionals: { max: 1, names: 'FILE' },
+  });
+  const { games, shards, probes, memory, threads, repeat, bin } = a.values;
+  const probeOnly = a.values['probe-only'];
+  const file = a.positionals[0] ?? DATA;
+  const cacheMib = a.values['cache-mib'];
+  const cacheBytes = cacheMib === undefined ? undefined : cacheMib * 2 ** 20;
   if (probeOnly !== undefined) {
+    const unused = [...a.given].filter((k) => !['probe-only', 'bin', 'probes', 'cache-mib'].includes(k));
+    if (unused.length > 0 || a.positionals.length > 0) a.fail(`--probe-only builds nothing: ${[...unused.map((k) => `--${k}`), ...a.positionals].join(', ')} would be ignored`);
     probeLatency(probeOnly, bin, probes, cacheBytes);
     return;
   }
   // One build time for every book (the convention of reproducible builds), so that the books of
   // one and several threads can be compared byte for byte: a book records when it was made.
   process.env.SOURCE_DATE_EPOCH ??= '1700000000';
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-tbk-'));
+  if (bin !== undefined) a.fail('--bin: only with --probe-only (the full run builds its own .bin)');
+  const dir = tempDir('tabiya-bench-tbk-');
   try {
     const pgn = join(dir, 'games.pgn');
     const n = firstGames(file, games, pgn);
@@ -132,6 +133,6 @@ export async function main(args: string[]): Promise<void> {
     // 3. Probe latency.
     probeLatency(join(dir, 'x.tbk'), join(dir, 'x.bin'), probes, cacheBytes);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }

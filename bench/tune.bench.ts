@@ -20,11 +20,7 @@ import { LocalObjective, PoolObjective } from '../src/tune/objective.js';
 import { QuietResolver, RESOLVED } from '../src/tune/resolve.js';
 import { sharedLines } from '../src/tune/testData.js';
 import { TRACED, TraceBuilder } from '../src/tune/traceStore.js';
-
-function arg(args: string[], name: string, dflt: number): number {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-}
+import { benchArgs } from './args.js';
 
 async function best(runs: number, f: () => Promise<unknown> | unknown): Promise<number> {
   let t = Infinity;
@@ -37,8 +33,13 @@ async function best(runs: number, f: () => Promise<unknown> | unknown): Promise<
 }
 
 export async function main(args: string[]): Promise<void> {
-  const n = arg(args, '--positions', 100_000);
-  const runs = arg(args, '--runs', 5);
+  const { positions: n, runs } = benchArgs('tune', args, {
+    usage: '[--positions N] [--runs R]',
+    options: {
+      positions: { kind: 'int', default: 100_000, min: 1, help: 'the first N labelled positions' },
+      runs: { kind: 'int', default: 5, min: 1, arg: 'R', help: 'runs of each figure; the best is kept' },
+    },
+  }).values;
   const K = 1.07;
   const lines = sharedLines(n);
   const builder = new TraceBuilder();

@@ -24,6 +24,7 @@ import { Engine } from '../src/engine/engine.js';
 import { WasmCore } from '../src/engine/wasm/core.js';
 import { positionFromFen } from '../src/notation/fen.js';
 import type { Position } from '../src/core/position.js';
+import { benchArgs } from './args.js';
 
 interface Run {
   nodes: number;
@@ -91,24 +92,18 @@ function evalOnce(core: WasmCore, positions: { pos: Position; moves: number[] }[
   return { cpu: micros / 1e6, sum };
 }
 
-function option(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const v = Number(args[i + 1]);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name}: "${args[i + 1]}" is not a whole number of at least 1`);
-  return v;
-}
-
 export function main(args: string[]): void {
-  const files = args.filter((a, i) => a.endsWith('.wasm') && !args[i - 1]?.startsWith('--'));
-  if (files.length !== 2) {
-    process.stderr.write('usage: npm run bench -- wasm-ab BASE.wasm NEW.wasm [--runs R] [--depth D] [--hash MB]\n');
-    process.exitCode = 2;
-    return;
-  }
-  const runs = option(args, '--runs', 10);
-  const depth = option(args, '--depth', BENCH_DEPTH);
-  const hashMB = option(args, '--hash', BENCH_HASH_MB);
+  const a = benchArgs('wasm-ab', args, {
+    usage: 'BASE.wasm NEW.wasm [--runs R] [--depth D] [--hash MB]',
+    options: {
+      runs: { kind: 'int', default: 10, min: 1, arg: 'R', help: 'searches of the bench by each build' },
+      depth: { kind: 'int', default: BENCH_DEPTH, min: 1, arg: 'D', help: 'depth of each search' },
+      hash: { kind: 'int', default: BENCH_HASH_MB, min: 1, arg: 'MB', help: 'hash table size in MB' },
+    },
+    positionals: { min: 2, max: 2, names: 'BASE.wasm and NEW.wasm' },
+  });
+  const files = a.positionals;
+  const { runs, depth, hash: hashMB } = a.values;
   // As `tabiya bench` runs (src/node/v8flags.ts).
   v8.setFlagsFromString('--no-use-osr');
   const modules = files.map((f) => new WebAssembly.Module(readFileSync(f)));

@@ -10,13 +10,14 @@
  * recompressed with `zstd -L` (default 3; `--long` adds --long=31, as large dumps are made).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { openPgnFile } from '../src/pgn/nodeSource.js';
 import { findProgram } from '../src/pgn/decompressProgram.js';
+import { benchArgs } from './args.js';
+import { removeTempDir, tempDir } from './tempDir.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -28,12 +29,9 @@ interface Inputs {
   made: string;
 }
 
-function prepare(args: string[], zstd: string, dir: string): Inputs {
-  const given = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
+function prepare(given: string | undefined, level: number, longRange: boolean, zstd: string, dir: string): Inputs {
   if (given !== undefined) return { zst: given, made: 'given' };
-  const li = args.indexOf('--level');
-  const level = li >= 0 ? Number(args[li + 1]) : 3;
-  const long = args.includes('--long') ? ['--long=31'] : [];
+  const long = longRange ? ['--long=31'] : [];
   const plain = join(dir, 'games.pgn');
   const text = gunzipSync(readFileSync(DATA));
   writeFileSync(plain, text);
@@ -67,16 +65,26 @@ function pgnStats(file: string): number {
 }
 
 export async function main(args: string[]): Promise<void> {
+  const a = benchArgs('zstd', args, {
+    usage: '[FILE.pgn.zst] [--level L] [--long] [--runs R]',
+    options: {
+      level: { kind: 'int', default: 3, min: 1, max: 19, arg: 'L', help: 'zstd level of the recompressed default input' },
+      long: { kind: 'flag', help: 'recompress the default input with --long=31' },
+      runs: { kind: 'int', default: 3, min: 1, arg: 'R', help: 'runs of each; the best is kept' },
+    },
+    positionals: { max: 1, names: 'FILE.pgn.zst' },
+  });
+  const { runs, level, long } = a.values;
+  const given = a.positionals[0];
+  if (given !== undefined && (a.given.has('level') || long)) a.fail(`--level and --long recompress the default input; ${given} is read as it is`);
   const zstd = findProgram('zstd');
   if (zstd === undefined) {
     process.stdout.write('zstd not installed (apt-get install zstd): no zstd benchmark\n');
     return;
   }
-  const ri = args.indexOf('--runs');
-  const runs = ri >= 0 ? Number(args[ri + 1]) : 3;
-  const dir = mkdtempSync(join(tmpdir(), 'tabiya-bench-zstd-'));
+  const dir = tempDir('tabiya-bench-zstd-');
   try {
-    const input = prepare(args, zstd, dir);
+    const input = prepare(given, level, long, zstd, dir);
     const zstMiB = statSync(input.zst).size / 2 ** 20;
     let best = { seconds: Infinity, bytes: 0 };
     let bestAnchor = Infinity;
@@ -103,6 +111,6 @@ export async function main(args: string[]): Promise<void> {
     for (const [k] of kinds) process.stdout.write(`${k.padEnd(32)}  ${times.get(k)!.toFixed(2).padStart(8)}\n`);
     process.stdout.write(`ratio .pgn / .pgn.zst: ${(times.get('.pgn')! / times.get('.pgn.zst')!).toFixed(2)}x; .pgn.gz / .pgn.zst: ${(times.get('.pgn.gz')! / times.get('.pgn.zst')!).toFixed(2)}x\n`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }
