@@ -152,3 +152,18 @@ test('book annotate with a gzip file of lines cut short fails and leaves the boo
   assert.match(r.stderr, /tabiya: cannot read the rest of lines-cut\.pgn\.gz: gzip: unexpected end of file .*; annotated\.tbk was not changed/);
   assert.deepEqual(readFileSync(join(dir, 'annotated.tbk')), before, 'the book is untouched');
 });
+
+test('a pipe named by its path (bash process substitution) is read whole, as standard input is', () => {
+  const file = join(dir, 'two.pgn');
+  writeFileSync(file, '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event "b"]\n[Result "0-1"]\n\n1. d4 d5 0-1\n');
+  const cases: [string[], (j: Record<string, number>) => number][] = [
+    [['pgn', 'stats', '--json'], (j) => j.games!],
+    [['book', 'make', '-o', join(dir, 'piped.bin'), '--json'], (j) => j.gamesRead!],
+  ];
+  for (const [args, games] of cases) {
+    // <(cat …) names a pipe, /dev/fd/63: its first bytes were read apart (a positional read, ESPIPE)
+    const r = spawnSync('bash', ['-c', '"$0" "$1" "$2" "$3" <(cat "$4") "${@:5}"', process.execPath, MAIN, args[0]!, args[1]!, file, ...args.slice(2)], { encoding: 'utf8', cwd: dir, timeout: 60_000 });
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(games(JSON.parse(r.stdout) as Record<string, number>), 2, `${args.join(' ')}: ${r.stdout}`);
+  }
+});

@@ -29,8 +29,15 @@ export function openPgnFile(path: string): PgnSource {
   return { name: path, size, chunks: decompressed(path, raw, progress), bytesRead: () => progress.bytes };
 }
 
-/** The compression of a file, told by its first bytes (undefined for plain PGN); throws if it cannot be read. */
+/**
+ * The compression of a file, told by its first bytes (undefined for plain PGN); throws if it cannot be read.
+ * A pipe, FIFO or device (`<(zstdcat x.pgn.zst)`, `mkfifo`) is not opened here: reading its first
+ * bytes would take them from the parser (and a positional read fails with ESPIPE), and opening a
+ * FIFO without a writer blocks the thread where no signal can end it; the stream tells its
+ * compression by the first chunk, as for standard input.
+ */
 export function fileCompression(path: string): Compression | undefined {
+  if (!statSync(path).isFile()) return undefined;
   const fd = openSync(path, 'r');
   try {
     const head = new Uint8Array(MAGIC_BYTES);
