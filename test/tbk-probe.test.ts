@@ -232,6 +232,19 @@ test('a flipped byte in a position block is reported by the first probe that rea
   assert.throws(() => mem.value.stored(victim.keyHi, victim.keyLo), /position block \d+ fails its checksum/);
 });
 
+test('a flipped byte in a section read whole at opening names the section, not its number', () => {
+  const path = join(tmp, 'sample.tbk');
+  const good = readFileSync(path);
+  const opened = TbkBook.open(new Uint8Array(good), path);
+  assert.ok(opened.ok);
+  const index = opened.value.section(SECTION.BLOCKS)!;
+  const bad = Buffer.from(good);
+  bad[index.offset + 5]! ^= 4;
+  const r = TbkBook.open(new Uint8Array(bad), 'damaged.tbk');
+  assert.ok(!r.ok);
+  assert.equal(r.error.message, 'damaged.tbk: section blocks fails its checksum: the file is damaged');
+});
+
 test('the page cache gives the file bytes back for reads of every size, in any order, as it evicts', () => {
   const path = join(tmp, 'pages.bin');
   const data = new Uint8Array(300_000 + 123);

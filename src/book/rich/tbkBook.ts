@@ -84,8 +84,8 @@ export class TbkBook {
       const s = this.sections.get(id);
       if (s === undefined) return new Uint8Array(0);
       const b = source.read(s.offset, s.length).slice();
-      if (b.length !== s.length) throw new RangeError(`section ${id} is cut short`);
-      if ((crc(b, 0) >>> 0) !== s.crc) throw new RangeError(`section ${id} fails its checksum`);
+      if (b.length !== s.length) throw new RangeError(`section ${sectionName(id)} is cut short: the file is damaged`);
+      if ((crc(b, 0) >>> 0) !== s.crc) throw new RangeError(`section ${sectionName(id)} fails its checksum: the file is damaged`);
       return b;
     };
     const text = new TextDecoder('utf-8', { fatal: true });
