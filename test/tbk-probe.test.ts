@@ -245,6 +245,26 @@ test('a flipped byte in a section read whole at opening names the section, not i
   assert.equal(r.error.message, 'damaged.tbk: section blocks fails its checksum: the file is damaged');
 });
 
+test('a book small enough to be read whole is checked whole when opened to be probed: a flipped byte of a game is refused, not a changed result', () => {
+  const path = join(tmp, 'sample.tbk');
+  const good = readFileSync(path);
+  const opened = TbkBook.open(new Uint8Array(good), path);
+  assert.ok(opened.ok);
+  for (const id of [SECTION.GAMES, SECTION.MOVES, SECTION.SINGLES]) {
+    const s = opened.value.section(id)!;
+    const bad = Buffer.from(good);
+    bad[s.offset + (s.length >>> 1)]! ^= 2;
+    const damaged = join(tmp, `section-${id}.tbk`);
+    writeFileSync(damaged, bad);
+    assert.throws(
+      () => openAnyRichBook(damaged).close(),
+      (e: unknown) => e instanceof BookError && e.code === 'ERR_TBK_CHECKSUM' && / fails its checksum: the file is damaged$/.test(e.message),
+      `section ${id}`,
+    );
+  }
+  openAnyRichBook(path).close();
+});
+
 test('the page cache gives the file bytes back for reads of every size, in any order, as it evicts', () => {
   const path = join(tmp, 'pages.bin');
   const data = new Uint8Array(300_000 + 123);
