@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,4 +164,10 @@ test('the book lock: a dead owner or an old anonymous lock is taken over, a live
   assert.equal(existsSync(`${link}.lock`), false, "no lock of the symlink's own name");
   rmSync(link);
   rmSync(book);
+
+  // A directory under the lock's name is no writer's lock: refused at once, named, and left alone.
+  mkdirSync(lock);
+  assert.throws(() => withBookLock(book, () => true, { timeoutMs: 300 }), (e: Error & { code?: string }) => e.code === 'ERR_BOOK_LOCK' && e.message === `${book}: its lock ${lock} is not a file; remove it if no tabiya writes the book, and try again`);
+  assert.equal(existsSync(lock), true);
+  rmdirSync(lock);
 });

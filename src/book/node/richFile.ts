@@ -14,7 +14,7 @@
  * writers (two engines learning into one book) cannot lose each other's update; a lock whose
  * process is gone (killed) is taken over, and temporary files it left are removed.
  */
-import { closeSync, existsSync, fstatSync, linkSync, openSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
@@ -198,6 +198,9 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   sweepStaleTemps(lock);
   for (;;) {
     if (takeLock(path, lock)) break;
+    // Something else under the lock's name (a directory, a FIFO) is no writer's lock, and
+    // removing it is not ours to do: say so at once rather than wait and fail to remove it.
+    if (!isFileOrGone(lock)) throw new BookError('ERR_BOOK_LOCK', `${path}: its lock ${lock} is not a file; remove it if no tabiya writes the book, and try again`);
     const owner = lockOwner(lock);
     if (owner !== undefined ? !processAlive(owner) : anonymousAndOld(lock)) {
       // The writer died holding the lock (kill -9): its temporary files are garbage (made
@@ -224,6 +227,15 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   if (out instanceof Promise) return out.finally(release) as T;
   release();
   return out;
+}
+
+/** Is the path a regular file, or gone (the lock released meanwhile)? */
+function isFileOrGone(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return true;
+  }
 }
 
 /** The file a path names, symlinks followed (for a file not there yet, its directory's). */
