@@ -38,6 +38,13 @@ test('interrupt, then --resume, gives every game once', { timeout: 60_000 }, asy
     const mismatch = await runCli([...args.map((a) => (a === 'tc=5+0.1' ? 'tc=6+0.1' : a)), '--resume']);
     assert.equal(mismatch.code, 2);
     assert.match(mismatch.stderr, /different match \(engines differs\)/);
+    // A flipped byte in a field's name is a damaged header, not another match: exit 1, line named.
+    const journalText = readFileSync(`${pgn}.journal`, 'utf8');
+    writeFileSync(`${pgn}.journal`, journalText.replace('"engines"', '"enginfs"'));
+    const damaged = await runCli([...args, '--resume']);
+    assert.equal(damaged.code, 1, damaged.stderr);
+    assert.match(damaged.stderr, /r\.pgn\.journal:1: the match header is damaged or from another version of tabiya: it has a field "enginfs" that a match never writes/);
+    writeFileSync(`${pgn}.journal`, journalText);
 
     const second = await runCli([...args, '--resume', '--json']);
     assert.equal(second.code, 0, second.stderr);

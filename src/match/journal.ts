@@ -96,6 +96,16 @@ function parseLine(line: string, file: string, lineNo: number, lastLine = false)
   }
 }
 
+/**
+ * A field one identity has and the other lacks, or undefined: the same match always writes the
+ * same fields, so this is a damaged header (a flipped byte in a name) or another version's.
+ */
+export function identityFieldsDiff(journal: Record<string, unknown>, ours: Record<string, unknown>): string | undefined {
+  for (const k of Object.keys(journal)) if (!(k in ours)) return `it has a field "${k}" that a match never writes`;
+  for (const k of Object.keys(ours)) if (!(k in journal)) return `it lacks the field "${k}"`;
+  return undefined;
+}
+
 /** The first field in which two identities differ, or undefined. */
 export function identityDiff(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);

@@ -12,7 +12,7 @@ import { parseMatchArgs, type MatchArgs } from '../../match/args.js';
 import type { AdjudicationRules } from '../../match/adjudicate.js';
 import { makeEngineSpec, parseEngineKeys, splitArgs, uniqueNames, type EngineSpec } from '../../match/engineSpec.js';
 import type { GameRecord } from '../../match/game.js';
-import { identityDiff, journalLine, parseJournal, type JournalGame } from '../../match/journal.js';
+import { identityDiff, identityFieldsDiff, journalLine, parseJournal, type JournalGame } from '../../match/journal.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { DEFAULT_TIMEOUTS, type EnginePlayer, type Timeouts } from '../../match/player.js';
 import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
@@ -184,6 +184,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     } catch (e) {
       badData(`--resume: ${(e as Error).message}`);
     }
+    // A header whose fields are not a match's own is damaged, not another match's.
+    const fields = identityFieldsDiff(j.header.identity, id);
+    if (fields) badData(`--resume: ${journalPath}:1: the match header is damaged or from another version of tabiya: ${fields}`);
     const diff = identityDiff(j.header.identity, id);
     if (diff) fail(`--resume: ${journalPath} was written by a different match (${diff} differs)`);
     if (a.srand !== undefined && a.srand !== j.header.seed) fail(`--resume: --srand ${a.srand} differs from the journal's seed ${j.header.seed}`);
