@@ -451,6 +451,9 @@ test('play from here: the engine answers from the book and on its clock; the gam
   const first = new URL(page.url()).searchParams.get('play')!;
   const bookFirst = JSON.parse(spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--json'], { encoding: 'utf8' }).stdout) as { moves: { uci: string; probability: number }[] };
   assert.ok(bookFirst.moves.some((m) => m.uci === first && m.probability > 0), `${first} is a book move the policy plays`);
+  // A screen reader hears the engine's move (a live region out of sight).
+  assert.equal(await page.$eval('#announce', (e) => e.getAttribute('aria-live')), 'polite');
+  assert.match(await page.$eval('#announce', (e) => e.textContent!), /^tabiya plays 1\. [a-hNBRQKO][a-h1-8x+=O-]*, from the book$/);
   await page.waitForFunction(() => /^[a-h][78]/.test(document.querySelector('#rows tr[data-uci]')?.getAttribute('data-uci') ?? ''), { timeout: WAIT_MS });
   await page.click('#rows tr[data-uci]');
   await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').length >= 3, { timeout: WAIT_MS });

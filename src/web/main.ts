@@ -717,7 +717,11 @@ function gameTurn(): void {
   if (inBook.length > 0) {
     let r = Math.random() * inBook.reduce((n, m) => n + m.probability, 0);
     const pick = inBook.find((m) => (r -= m.probability) < 0) ?? inBook[0]!;
-    window.setTimeout(() => game !== undefined && game.over === '' && line.play(pick.uci) && changed(), 300);
+    window.setTimeout(() => {
+      if (game === undefined || game.over !== '' || !line.play(pick.uci)) return;
+      changed();
+      announceMove('from the book');
+    }, 300);
     return;
   }
   const left = game.clock[pos.turn];
@@ -727,9 +731,22 @@ function gameTurn(): void {
     .search({ fen: line.startFen, moves: line.moves.slice(0, line.at), movetime })
     .then(({ bestMove, stopped }) => {
       if (stopped || game === undefined || game.over !== '' || line.at !== at || bestMove === null) return;
-      if (line.play(bestMove)) changed();
+      if (!line.play(bestMove)) return;
+      changed();
+      announceMove('');
     })
     .catch((e: unknown) => engineFailed((e as Error).message));
+}
+
+/**
+ * The engine's move said to a screen reader (a live region out of sight): the board shows it,
+ * but nothing else in the page's text changes when it is made.
+ */
+function announceMove(how: string): void {
+  const ply = line.at - 1;
+  const pos = line.position(0);
+  const moveNo = Math.floor((ply + (pos.turn === 1 ? 1 : 0)) / 2) + pos.fullmoves;
+  $('announce').textContent = `tabiya plays ${moveNo}${(ply + pos.turn) % 2 === 0 ? '.' : '...'} ${line.sans[ply]}${how === '' ? '' : `, ${how}`}`;
 }
 
 function endGame(result: string, why = ''): void {
