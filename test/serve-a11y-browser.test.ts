@@ -193,7 +193,38 @@ async function contrast(page: Page, selector: string): Promise<number> {
   });
 }
 
+/** WCAG contrast ratio of two SVG elements' fills (a board coordinate and its square). */
+async function fillContrast(page: Page, text: string, square: string): Promise<number> {
+  return page.evaluate(
+    (t: string, q: string) => {
+      const rgb = (s: string): number[] => s.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+      const lum = (c: number[]): number => {
+        const f = (v: number): number => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(c[0]!) + 0.7152 * f(c[1]!) + 0.0722 * f(c[2]!);
+      };
+      const fill = (sel: string): number => lum(rgb(getComputedStyle(document.querySelector(sel)).fill));
+      const [a, b] = [fill(t), fill(q)].sort((x, y) => y - x);
+      return (a! + 0.05) / (b! + 0.05);
+    },
+    text,
+    square,
+  );
+}
+
 for (const theme of ['light', 'dark'] as const) {
+  test(`${theme} theme: the board's coordinates reach 4.5:1 against their squares`, { skip, timeout: 120_000 }, async () => {
+    const { page, errors } = await open('/', theme);
+    for (const [text, square] of [
+      ['.coordinates .coordinate.black', '.board .square.black'],
+      ['.coordinates .coordinate.white', '.board .square.white'],
+    ] as const) {
+      const r = await fillContrast(page, text, square);
+      assert.ok(r >= 4.5, `${text} on ${square}: ${r.toFixed(2)}:1`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test(`${theme} theme: the bar's percentages and text on the accent reach 4.5:1; a focused row shows an outline`, { skip, timeout: 120_000 }, async () => {
     const { page, errors } = await open('/?play=e2e4,c7c5', theme);
     for (const cls of ['w', 'd', 'b']) {
