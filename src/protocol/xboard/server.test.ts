@@ -170,9 +170,10 @@ test('numeric arguments: a bad one is answered "Error (bad argument: …): COMMA
   // The good settings stand: depth 3 and the 5-minute clock of 40 moves.
   send('force', 'go');
   assert.deepEqual(host.gos[0]!.limits, { depth: 3, wtime: 300000, btime: 300000, winc: 0, binc: 0, movestogo: 40, startTime: host.gos[0]!.limits.startTime });
-  // Good values of every kind are taken without a word.
+  // Good values of every kind are taken without a word; memory beyond the largest table (the
+  // core's 1024 MB) asks for that table.
   assert.deepEqual(send('force', 'sd 0', 'st 0.5', 'level 0 0:30 0.1', 'time -20', 'otim 500', 'memory 100000', 'cores 2', 'option Skill Level=5', 'option OwnBook=1', 'result *'), []);
-  assert.deepEqual(host.configs.slice(configs), [{ hashMB: 8192 }, { skillLevel: 5 }, { ownBook: true }]);
+  assert.deepEqual(host.configs.slice(configs), [{ hashMB: 1024 }, { skillLevel: 5 }, { ownBook: true }]);
 });
 
 test('level MPS: moves to go count from the start position of the game, not from the FEN move number', () => {
