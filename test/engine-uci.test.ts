@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
@@ -249,7 +249,18 @@ test('uci: a GUI that closes the engine\'s output ends it with exit code 1 and o
   e.send('position startpos');
   e.send('go depth 30');
   assert.equal(await exited, 1);
-  assert.equal(stderr, 'tabiya: cannot write to the GUI (write EPIPE); the engine stops\n');
+  assert.equal(stderr, 'tabiya: cannot write to the GUI: broken pipe (the reader closed it); the engine stops\n');
+});
+
+test('uci: output to a full device ends the engine with exit code 1 and the reason in words', { skip: existsSync('/dev/full') ? false : 'no /dev/full', timeout: 60000 }, () => {
+  const full = openSync('/dev/full', 'w');
+  try {
+    const r = spawnSync(process.execPath, [MAIN, 'uci'], { input: 'uci\nisready\ngo depth 5\n', stdio: ['pipe', full, 'pipe'], encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, 'tabiya: cannot write to the GUI: no space left on device; the engine stops\n');
+  } finally {
+    closeSync(full);
+  }
 });
 
 test('go nodes below one iteration still completes depth 1 and answers its best move, as Stockfish does', () => {

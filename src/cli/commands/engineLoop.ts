@@ -13,6 +13,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { CliError } from '../errors.js';
+import { ioReason } from '../../book/node/atomicWrite.js';
 import { wasmMemoryAdvice } from '../../node/addressSpace.js';
 
 /** What the loop needs from a protocol server (UciServer, XboardServer). */
@@ -55,7 +56,7 @@ export function serveLines(input: Readable, output: Writable, server: LineServer
       tell(advice ?? message);
       finish(advice !== undefined ? new CliError(`${advice}; the engine cannot go on`, 1) : new CliError(`${message}; the engine cannot go on (internal error)`, 70));
     };
-    output.on('error', (e: Error) => finish(new CliError(`cannot write to the GUI (${e.message}); the engine stops`, 1)));
+    output.on('error', (e: Error) => finish(new CliError(`cannot write to the GUI: ${ioReason(e)}; the engine stops`, 1)));
     rl.on('line', (line) => server.receive(line));
     rl.on('close', () => {
       if (!over) server.endOfInput();
