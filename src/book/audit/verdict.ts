@@ -41,6 +41,12 @@ export interface MoveVerdict {
   /** The line after the move that refutes it (or the expected continuation), UCI. */
   refutation: string[];
   depth: number;
+  /**
+   * The move the loss is measured against: the best of the search at the move's own depth
+   * (after a confirming search, the position's best may be another, found deeper). Absent in
+   * journals written before it was kept: the position's best then.
+   */
+  best?: string;
   /** Searched again deeper because its loss passed the margin (the verdict is the deeper one). */
   confirmed: boolean;
 }
@@ -142,6 +148,6 @@ function searchPosition(engine: Engine, fen: string, moves: readonly string[], l
     bestLine,
     depth: root.depth,
     nodes,
-    moves: searched.map((s) => ({ uci: s.uci, score: s.score, loss: bestScore - s.score, refutation: s.pv, depth: s.depth, confirmed: false })),
+    moves: searched.map((s) => ({ uci: s.uci, score: s.score, loss: bestScore - s.score, refutation: s.pv, depth: s.depth, best, confirmed: false })),
   };
 }

@@ -54,6 +54,8 @@ export interface AuditedMove {
   refutation: string[];
   /** The depth of the move's own search (deeper where a loss above the margin was confirmed). */
   depth: number;
+  /** The move its loss is measured against, found at that depth (UCI). */
+  best: string;
   flagged: boolean;
 }
 
@@ -244,7 +246,7 @@ export async function runAudit(path: string, format: '.bin' | '.tbk', opts: Audi
     const r = journal.done.get(p.key)!;
     for (const m of p.moves) {
       const v = r.moves.find((x) => x.uci === m.uci)!;
-      moves.push({ position: p, verdict: r, uci: m.uci, games: m.games, weight: m.weight, score: v.score, loss: v.loss, refutation: v.refutation, depth: v.depth, flagged: v.loss > opts.margin });
+      moves.push({ position: p, verdict: r, uci: m.uci, games: m.games, weight: m.weight, score: v.score, loss: v.loss, refutation: v.refutation, depth: v.depth, best: v.best ?? r.best, flagged: v.loss > opts.margin });
     }
   }
   return { format, positions, searched, fromJournal: positions.length - searched, moves, recovered, unreached, nodes, seconds: (Date.now() - started) / 1000 };
@@ -268,7 +270,7 @@ export function markBook(path: string, moves: readonly AuditedMove[], margin: nu
       for (const a of moves) {
         const pos = startPosition(a.position.fen);
         const m = parseUci(pos, a.uci);
-        const best = parseUci(pos, a.verdict.best);
+        const best = parseUci(pos, a.best);
         if (!m.ok || !best.ok) continue;
         const note = book.notes.edit(pos.keyHi, pos.keyLo, m.value, pos.turn === 1);
         const auditForbade = note.forbidden && note.audit !== undefined && note.audit.loss > margin;

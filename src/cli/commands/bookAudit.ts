@@ -145,7 +145,7 @@ function flaggedRow(m: AuditedMove) {
     games: m.games,
     weight: m.weight,
     loss: m.loss,
-    best: m.verdict.best,
+    best: m.best,
     refutation: m.refutation,
     depth: m.depth,
     ply: m.position.ply,
