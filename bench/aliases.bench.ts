@@ -10,7 +10,7 @@ import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchArgs } from './args.js';
-import { removeTempDir, tempDir } from './tempDir.js';
+import { removeTempDir, tempDir } from './cleanup.js';
 
 const DIST_SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';

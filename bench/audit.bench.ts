@@ -13,7 +13,7 @@ import { auditPosition } from '../src/book/audit/verdict.js';
 import { Engine } from '../src/engine/engine.js';
 import { wasmCoreModule } from '../src/node/wasmCore.js';
 import { benchArgs } from './args.js';
-import { removeTempDir, tempDir } from './tempDir.js';
+import { removeTempDir, tempDir } from './cleanup.js';
 
 export async function main(args: string[]): Promise<void> {
   const { book, 'max-ply': maxPly, depth } = benchArgs('audit', args, {

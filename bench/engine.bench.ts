@@ -27,6 +27,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { BENCH_POSITIONS } from '../src/engine/bench.js';
 import { benchArgs } from './args.js';
+import { ownChild } from './cleanup.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
@@ -40,7 +41,7 @@ export interface Figure {
 /** Runs a process to completion with `input` on stdin; returns its stdout and stderr. */
 function run(cmd: string, args: string[], input = ''): Promise<{ out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = ownChild(spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -71,7 +72,7 @@ function oursThreads(threads: number, movetime: number): Promise<Figure> {
  * lets threads start and code compile; each position starts a new game (an empty hash table).
  */
 export async function uciNodeRate(cmd: string, args: string[], options: Record<string, number | string>, positions: readonly string[], movetime: number): Promise<Figure> {
-  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = ownChild(spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] }));
   const lines: string[] = [];
   let waiting: ((line: string) => void) | undefined;
   let buffered = '';

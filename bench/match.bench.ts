@@ -28,7 +28,7 @@ import { buildSchedule } from '../src/match/schedule.js';
 import { AppendFile, readTextMaybeCompressed } from '../src/node/matchFiles.js';
 import { OpeningList, parseEpdOpenings } from '../src/match/openings.js';
 import { benchArgs } from './args.js';
-import { removeTempDir, tempDir } from './tempDir.js';
+import { ownChild, removeTempDir, tempDir } from './cleanup.js';
 import { killAllEngines, spawnEngine } from '../src/node/engineProcess.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -106,7 +106,7 @@ class Bare {
   private waiting: ((line: string) => void) | undefined;
 
   constructor() {
-    this.child = spawn(process.execPath, [SELF, 'engine'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = ownChild(spawn(process.execPath, [SELF, 'engine'], { stdio: ['pipe', 'pipe', 'pipe'] }));
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (d: string) => {
       this.buf += d;

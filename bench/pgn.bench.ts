@@ -17,7 +17,7 @@ import { PgnParser as ChessopsParser, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import { readPgn } from '../src/pgn/reader.js';
 import { benchArgs } from './args.js';
-import { removeTempDir, tempDir } from './tempDir.js';
+import { removeTempDir, tempDir } from './cleanup.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const PGN_EXTRACT = ['/usr/games/pgn-extract', '/usr/bin/pgn-extract'].find((p) => existsSync(p));

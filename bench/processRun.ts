@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ownChild } from './cleanup.js';
 import { gunzipSync } from 'node:zlib';
 
 const GNU_TIME = '/usr/bin/time';
@@ -22,7 +23,7 @@ export async function measure(cmd: string, args: string[], cwd: string): Promise
   const marker = join(cwd, 'time.txt');
   const argv = timed ? [GNU_TIME, '-f', '%M', '-o', marker, cmd, ...args] : [cmd, ...args];
   const t0 = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = ownChild(spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'] }));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   // Without GNU time, sample the high-water mark of the process (Linux only).

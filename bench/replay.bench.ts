@@ -24,7 +24,7 @@ import { generateLegal } from '../src/core/movegen.js';
 import { Position } from '../src/core/position.js';
 import { MAX_MOVES, QUEEN } from '../src/core/types.js';
 import { benchArgs } from './args.js';
-import { removeTempDir, tempDir } from './tempDir.js';
+import { removeTempDir, tempDir } from './cleanup.js';
 
 const MASTERS = fileURLToPath(new URL('../../data/masters-2550.pgn.gz', import.meta.url));
 

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { DEFAULT_BOOK } from '../src/book/node/defaultBook.js';
 import { benchArgs } from './args.js';
+import { ownChild } from './cleanup.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const LINES = ['', 'e2e4', 'e2e4,c7c5', 'e2e4,c7c5,g1f3,d7d6', 'd2d4', 'd2d4,g8f6,c2c4,e7e6', 'e2e4,e7e5,g1f3,b8c6,f1b5', 'c2c4', 'g1f3,d7d5', 'e2e4,e7e6,d2d4,d7d5'];
@@ -121,7 +122,7 @@ export async function main(args: string[]): Promise<void> {
   // One core each: the server on CPU 0, this process (autocannon) on CPU 1 (taskset, util-linux).
   const pinned = !o.values['no-pin'] && pinning();
   const serve = [process.execPath, MAIN, 'serve', book, '--port', '0', '--read-only'];
-  const child = pinned ? spawn('taskset', ['-c', '0', ...serve], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(serve[0]!, serve.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = ownChild(pinned ? spawn('taskset', ['-c', '0', ...serve], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(serve[0]!, serve.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] }));
   if (pinned) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   // taskset runs the server in its own process (exec), so the pid is the server's.
   serverPid = child.pid ?? 0;

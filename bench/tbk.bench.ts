@@ -28,7 +28,7 @@ import { gzipSync } from 'node:zlib';
 import { benchArgs } from './args.js';
 import { firstGames, measure, type Run } from './processRun.js';
 import { probeLatency } from './tbkProbe.js';
-import { removeTempDir, tempDir } from './tempDir.js';
+import { removeTempDir, tempDir } from './cleanup.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));

@@ -17,7 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { openPgnFile } from '../src/pgn/nodeSource.js';
 import { findProgram } from '../src/pgn/decompressProgram.js';
 import { benchArgs } from './args.js';
-import { removeTempDir, tempDir } from './tempDir.js';
+import { removeTempDir, tempDir } from './cleanup.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));

@@ -1,4 +1,4 @@
-/** `npm run bench` as users run it: usage, a wrong name, a missing input, the load average, bad options, --help, temporary directories. */
+/** `npm run bench` as users run it: usage, a wrong name, a missing input, the load average, bad options, --help, temporary directories and child processes. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -92,9 +92,9 @@ test('--help prints the usage with every option, its help and default, and exits
   assert.equal(run(process.cwd(), 'perft', '-h').status, 0);
 });
 
-// bench/tempDir.ts: the benchmarks' temporary directories go however the process ends.
+// bench/cleanup.ts: the benchmarks' temporary directories go however the process ends.
 
-const TEMP_DIR = new URL('../bench/tempDir.js', import.meta.url).href;
+const TEMP_DIR = new URL('../bench/cleanup.js', import.meta.url).href;
 
 /** A process that makes a temporary directory with a file in it, prints its path, then `then` (JavaScript). */
 function withTempDir(then: string) {
@@ -124,9 +124,12 @@ async function pathAndEnd(child: ReturnType<typeof withTempDir>, signal?: NodeJS
   return { dir, code, signal: sig };
 }
 
-/** Waits up to two seconds for `dir` to go (the watcher removes it once this process has ended). */
+/**
+ * Waits for `dir` to go (the watcher removes it once this process has ended), up to 30 seconds:
+ * on a loaded machine the watcher's own Node.js takes seconds to start.
+ */
 async function gone(dir: string): Promise<boolean> {
-  for (let i = 0; i < 40 && existsSync(dir); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 600 && existsSync(dir); i++) await new Promise((r) => setTimeout(r, 50));
   return !existsSync(dir);
 }
 
@@ -144,4 +147,42 @@ test('a temporary directory goes at a normal exit', async () => {
   const r = await pathAndEnd(withTempDir('process.stdin.resume();'));
   assert.equal(r.code, 0);
   assert.ok(!existsSync(r.dir), 'removed by the exit itself, not later');
+});
+
+/** Whether process `pid` is alive (signal 0 checks without sending). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('a program the benchmark runs beside itself ends when the benchmark is killed, even by a signal sent to it alone', async () => {
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    // As a book build or the server of `bench serve`: its own input closed, so it would run on.
+    const script = `import { ownChild } from ${JSON.stringify(TEMP_DIR)};
+      import { spawn } from 'node:child_process';
+      const c = ownChild(spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
+      process.stdout.write(c.pid + '\\n');
+      for (;;);`;
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    await new Promise<void>((resolve) =>
+      parent.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve();
+      }),
+    );
+    const pid = Number(out.trim());
+    assert.ok(alive(pid), 'the child runs');
+    const ended = new Promise((resolve) => parent.on('exit', resolve));
+    parent.kill(signal); // the benchmark alone, not its process group
+    await ended;
+    for (let i = 0; i < 600 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    const left = alive(pid);
+    if (left) process.kill(pid, 'SIGKILL');
+    assert.ok(!left, `the child ${pid} ended after ${signal} to the benchmark`);
+  }
 });
