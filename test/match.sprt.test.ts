@@ -34,3 +34,17 @@ test('an SPRT match against an engine that always moves illegally accepts H1 ear
   assert.match(tail[6]!, /^Ptnml\(0-2\): \[0, 0, 0, 0, \d+\], WL\/DD Ratio: nan$/);
   assert.equal(out.at(-2), 'Finished match');
 });
+
+test('SPRT bounds the LLR cannot be computed for are refused before any engine starts', { timeout: 30_000 }, async () => {
+  // Before, the first finished game threw inside the LLR: the match stopped with exit 1 and a
+  // bare "secular equation" message, and that game never reached the PGN.
+  const run = await runCli([
+    'match',
+    '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--each', 'tc=5+0.05', '--games', '2', '--sprt', 'elo0=0', 'elo1=400',
+  ]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /--sprt: elo1 \(400\) is outside -200\.\.200 nElo, the range the normalized model can test/);
+  assert.doesNotMatch(run.stdout, /Started game/);
+});

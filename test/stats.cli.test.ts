@@ -69,3 +69,22 @@ test('stats: degenerate counts are refused or explained, never printed as nan', 
   }
   assert.match((await runCli(['stats', 'elo', '--wdl', '0,5,0'])).stdout, /Elo: 0\.00 \+\/- -, nElo: - \+\/- -/);
 });
+
+test('stats sprt: bounds outside what a model can test are a usage error, not a crash', async () => {
+  for (const [args, msg] of [
+    [['--wdl', '60,100,40', '--elo0', '0', '--elo1', '400'], /elo1 \(400\) is outside -200\.\.200 nElo, the range the normalized model can test/],
+    [['--penta', '10,60,250,80,20', '--elo0', '-300', '--elo1', '0'], /elo0 \(-300\) is outside -200\.\.200 nElo/],
+    [['--wdl', '60,100,40', '--elo0', '0', '--elo1', '7000', '--model', 'logistic'], /elo1 \(7000\) is outside -2000\.\.2000 Elo/],
+    [['--wdl', '60,100,40', '--elo0', '0', '--elo1', '7000', '--model', 'bayesian'], /-2000\.\.2000 BayesElo/],
+  ] as const) {
+    const r = await runCli(['stats', 'sprt', ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^tabiya: stats sprt: /);
+    assert.match(r.stderr, msg);
+    assert.doesNotMatch(r.stderr, /internal error|RangeError/);
+  }
+  // At the limit the LLR is computed (reference value from an independent 50-digit solution).
+  const r = await runCli(['stats', 'sprt', '--wdl', '60,100,40', '--elo0', '-200', '--elo1', '200', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(Math.abs((JSON.parse(r.stdout) as { llr: number }).llr - 31.41672583602417) < 1e-8);
+});

@@ -46,3 +46,22 @@ test('configuration errors are named', () => {
   assert.match(sprtConfigError({ ...base, alpha: 0.6, beta: 0.5 })!, /below 1/);
   assert.match(sprtConfigError({ ...base, model: 'x' as never })!, /unknown model/);
 });
+
+test('bounds the LLR cannot be computed for are refused; bounds at the limits compute', () => {
+  const base = { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05 };
+  // Beyond ≈232 nElo (pairs) or ≈340 (games) the t-value search has no root, beyond ≈6400 Elo
+  // the expected score rounds to 1: both threw a RangeError after the first game of a match.
+  assert.match(sprtConfigError({ ...base, elo1: 400, model: 'normalized' })!, /elo1 \(400\) is outside -200\.\.200 nElo/);
+  assert.match(sprtConfigError({ ...base, elo0: -250, model: 'normalized' })!, /elo0 \(-250\) is outside/);
+  assert.match(sprtConfigError({ ...base, elo1: 7000, model: 'logistic' })!, /elo1 \(7000\) is outside -2000\.\.2000 Elo/);
+  assert.match(sprtConfigError({ ...base, elo1: 7000, model: 'bayesian' })!, /-2000\.\.2000 BayesElo/);
+  assert.equal(sprtConfigError({ ...base, elo0: -200, elo1: 200, model: 'normalized' }), undefined);
+  assert.equal(sprtConfigError({ ...base, elo0: -2000, elo1: 2000, model: 'logistic' }), undefined);
+  // Reference values: the constrained maximum-likelihood distributions solved independently in
+  // 50-digit arithmetic (secular equation by bisection, t-value iteration run to convergence).
+  const near = (a: number, b: number): void => assert.ok(Math.abs(a - b) <= 1e-9 * Math.abs(b), `${a} vs ${b}`);
+  near(llr('normalized', [0, 0, 0, 0, 5550], -200, 200), 8254.298617769957);
+  near(llr('normalized', [40, 100, 60], -200, 200), 31.41672583602417);
+  near(llr('logistic', [1, 0, 999], -2000, 2000), 11489.906510365146);
+  near(llr('bayesian', [1, 0, 999], -2000, 2000), 11489.906385492533);
+});

@@ -45,14 +45,31 @@ export function sprtBounds(alpha: number, beta: number): { lower: number; upper:
   return { lower: Math.log(beta / (1 - alpha)), upper: Math.log((1 - beta) / alpha) };
 }
 
+/**
+ * The widest bounds the LLR can be computed for. fishtest's t-value search (`mleTValue`) starts
+ * from the uniform distribution, and beyond t ≈ 0.94 (≈ 232 nElo on pairs, ≈ 340 on games) its
+ * secular equation has no root; far beyond a few thousand Elo a bound's expected score rounds to
+ * 1 in double precision and the logistic and BayesElo searches have none either. Tests of engine
+ * changes use bounds of a few (n)Elo, so these limits only turn a crash into a message.
+ */
+export const SPRT_MAX_NELO = 200;
+export const SPRT_MAX_ELO = 2000;
+
 /** A reason the configuration is unusable, or undefined. */
 export function sprtConfigError(cfg: SprtConfig): string | undefined {
   if (!Number.isFinite(cfg.elo0) || !Number.isFinite(cfg.elo1)) return 'elo0 and elo1 must be numbers';
   if (!(cfg.elo0 < cfg.elo1)) return `elo0 (${cfg.elo0}) must be smaller than elo1 (${cfg.elo1})`;
+  if (!SPRT_MODELS.includes(cfg.model)) return `unknown model "${cfg.model}" (${SPRT_MODELS.join(', ')})`;
+  const [max, unit] = cfg.model === 'normalized' ? [SPRT_MAX_NELO, 'nElo'] : [SPRT_MAX_ELO, cfg.model === 'bayesian' ? 'BayesElo' : 'Elo'];
+  for (const [name, v] of [['elo0', cfg.elo0], ['elo1', cfg.elo1]] as const) {
+    if (Math.abs(v) > max) {
+      const hint = cfg.model === 'normalized' ? '; for bounds in ordinary Elo use the logistic model' : '';
+      return `${name} (${v}) is outside -${max}..${max} ${unit}, the range the ${cfg.model} model can test (tests of engine changes use a few ${unit})${hint}`;
+    }
+  }
   if (!(cfg.alpha > 0 && cfg.alpha < 1)) return `alpha (${cfg.alpha}) must be between 0 and 1`;
   if (!(cfg.beta > 0 && cfg.beta < 1)) return `beta (${cfg.beta}) must be between 0 and 1`;
   if (!(cfg.alpha + cfg.beta < 1)) return `alpha + beta (${cfg.alpha + cfg.beta}) must be below 1`;
-  if (!SPRT_MODELS.includes(cfg.model)) return `unknown model "${cfg.model}" (${SPRT_MODELS.join(', ')})`;
   return undefined;
 }
 
