@@ -88,3 +88,16 @@ test('stats sprt: bounds outside what a model can test are a usage error, not a 
   assert.equal(r.code, 0, r.stderr);
   assert.ok(Math.abs((JSON.parse(r.stdout) as { llr: number }).llr - 31.41672583602417) < 1e-8);
 });
+
+test('stats elo --json leaves out what the text shows as "-"', async () => {
+  // Five draws (or five 1-1 pairs) have no spread: the text prints "+/- -", the JSON must not say 0.
+  for (const args of [['--wdl', '0,5,0'], ['--penta', '0,0,5,0,0']]) {
+    const text = await runCli(['stats', 'elo', ...args]);
+    assert.match(text.stdout, /Elo: 0\.00 \+\/- -/);
+    const j = JSON.parse((await runCli(['stats', 'elo', ...args, '--json'])).stdout) as Record<string, number | null>;
+    assert.equal(j.elo, 0);
+    assert.equal(j.error, null, args.join(' '));
+    assert.equal(j.los, null);
+    assert.equal(j.nElo, null);
+  }
+});

@@ -71,7 +71,8 @@ function estimateJson(e: EloEstimate): Record<string, number | null> {
     games: e.games,
     score: jsonNumber(e.score),
     elo: jsonNumber(e.elo),
-    error: jsonNumber(e.error),
+    // As the text has it: no spread, no error bar (null, not a 0 that reads as certainty).
+    error: jsonNumber(spread(e, e.error)),
     los: jsonNumber(e.los),
     nElo: jsonNumber(e.nElo),
     nEloError: jsonNumber(e.nEloError),
