@@ -138,6 +138,8 @@ export function jsonSummary(board: Scoreboard, opts: { sprt?: { config: SprtConf
       elo: num(t.elo),
       error: num(t.error),
       los: num(t.los),
+      // The printed Elo line's own numbers (cutechess's z and draw-free LOS), beside the exact ones.
+      errorCutechess: num(trinomialElo(e.wdl, 'cutechess').error),
       losCutechess: num(losCutechess(e.wdl.wins, e.wdl.losses)),
       drawRatio: num(t.drawRatio),
       nElo: num(t.nElo),

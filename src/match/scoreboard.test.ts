@@ -29,6 +29,13 @@ test('W/D/L per encounter, by colour, pairs into pentanomial bins; * is not coun
   assert.equal(lines[5], 'Ptnml(0-2): [0, 1, 2, 0, 1], WL/DD Ratio: 1.00');
   const j = jsonSummary(b, { stopped: 'completed', durationMs: 5 }) as Record<string, unknown>;
   assert.deepEqual([j.wins, j.draws, j.losses, j.games], [3, 3, 2, 8]);
+  // The JSON holds the printed line's numbers too (independently computed: cutechess's z = 1.957162
+  // gives 216.0785, the exact z 216.4821; the printed "+/- 216.1" is the former).
+  const enc = (j.encounters as Record<string, number>[])[0]!;
+  assert.match(lines[4]!, /\+\/- 216\.1,/);
+  assert.ok(Math.abs(enc.errorCutechess! - 216.07850062250228) < 1e-9, String(enc.errorCutechess));
+  assert.ok(Math.abs(enc.error! - 216.4820578176419) < 1e-9);
+  assert.equal(enc.losCutechess!.toFixed(1), '67.3');
   // With an SPRT the summary names the engine its hypotheses are about (the first) and its opponent.
   const config = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: 'normalized' } as const;
   const withSprt = jsonSummary(b, { stopped: 'completed', durationMs: 5, sprt: { config, status: sprt(e.penta, config) } }) as { sprt: Record<string, unknown> };
