@@ -101,3 +101,16 @@ test('stats elo --json leaves out what the text shows as "-"', async () => {
     assert.equal(j.nElo, null);
   }
 });
+
+test('stats: an error bar whose score interval runs past 0 % or 100 % is "-" with the reason', async () => {
+  // 999 wins, 1 loss: score 0.999, se = √(0.999·0.001/1000) = 0.000999, so score + 1.96·se = 1.00096.
+  const a = await runCli(['stats', 'elo', '--wdl', '999,0,1']);
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(a.stdout, /^Elo: 1199\.83 \+\/- -, /m);
+  assert.match(a.stdout, /^note: the 95 % interval of the score \(99\.7 % to 100\.1 %\) runs past 100 %, where Elo is infinite/m);
+  // Two pairs, one 0-2 and one 2-0: score ½ ± 1.96·√(¼/2) reaches both ends.
+  const b = await runCli(['stats', 'elo', '--penta', '1,0,0,0,1']);
+  assert.match(b.stdout, /^note: the 95 % interval of the score \(-19\.3 % to 119\.3 %\) runs past 0 % and 100 %/m);
+  const c = await runCli(['stats', 'sprt', '--wdl', '0,1,1']);
+  assert.match(c.stdout, /runs past 0 %, where Elo is infinite/);
+});

@@ -3,7 +3,7 @@
  * tool's output (docs/match.md). Trinomial counts are `--wdl W,D,L`; pentanomial counts are
  * `--penta LL,LD,WLDD,WD,WW` or fastchess's six `LL,LD,WL,DD,WD,WW`.
  */
-import { pentaFromSix, pentanomialElo, trinomialElo, losCutechess, type EloEstimate, type Penta, type Wdl } from '../../stats/elo.js';
+import { pentaFromSix, pentanomialElo, trinomialElo, losCutechess, z95, type EloEstimate, type Penta, type Wdl } from '../../stats/elo.js';
 import { fixed, general } from '../../stats/format.js';
 import { SPRT_MODELS, sprt, sprtConfigError, trinomialCounts, type SprtConfig, type SprtModel } from '../../stats/sprt.js';
 import { cutechessEloLine } from '../../match/report.js';
@@ -58,7 +58,15 @@ function spread(e: EloEstimate, x: number): number {
 
 /** Why some numbers are "-": every sample scored the same, so there is no spread to measure. */
 function spreadNote(e: EloEstimate, kind: Sample['kind']): string[] {
-  if (e.variance > 0) return [];
+  if (e.variance > 0) {
+    // The error bar is half the Elo width of score ± z·se; when that interval runs past 0 % or
+    // 100 %, one end has no Elo at all (cutechess and fastchess print nan there too).
+    if (!Number.isNaN(e.error) || !Number.isFinite(e.elo)) return [];
+    const lo = e.score - z95() * e.stderr;
+    const hi = e.score + z95() * e.stderr;
+    const past = [...(lo < 0 ? ['0 %'] : []), ...(hi > 1 ? ['100 %'] : [])].join(' and ');
+    return [`note: the 95 % interval of the score (${fixed(100 * lo, 1)} % to ${fixed(100 * hi, 1)} %) runs past ${past}, where Elo is infinite, so the error bar is undefined ("-"); more games will tell`];
+  }
   return [`note: every ${kind === 'wdl' ? 'game' : 'pair'} scored the same, so the error bar, nElo and LOS are undefined ("-"); ${Number.isFinite(e.elo) ? '' : 'a 0 % or 100 % score has no finite Elo; '}more games will tell`];
 }
 
