@@ -22,6 +22,12 @@ test('identity differences name the first differing field', () => {
   assert.equal(identityDiff({ a: 1, b: [1, 2] }, { a: 1, b: [1, 2] }), undefined);
   assert.equal(identityDiff({ a: 1, b: [1, 2] }, { a: 1, b: [2, 1] }), 'b');
   assert.equal(identityDiff({ a: 1 }, { a: 1, c: 0 }), 'c');
+  // key=value options given in another order are the same match; other values are not.
+  const sprt = (...pairs: string[][]) => ({ sprt: pairs, tc: '10+0.1' });
+  assert.equal(identityDiff(sprt(['elo0', '0'], ['elo1', '5']), sprt(['elo1', '5'], ['elo0', '0']), ['sprt']), undefined);
+  assert.equal(identityDiff(sprt(['elo0', '0'], ['elo1', '5']), sprt(['elo1', '5'], ['elo0', '0'])), 'sprt', 'ordered unless named');
+  assert.equal(identityDiff(sprt(['elo0', '0'], ['elo1', '5']), sprt(['elo1', '4'], ['elo0', '0']), ['sprt']), 'sprt');
+  assert.equal(identityDiff({ sprt: null }, sprt(['elo0', '0']), ['sprt']), 'sprt');
 });
 
 test('a journal whose header or game records are damaged is refused with its line', () => {

@@ -106,11 +106,17 @@ export function identityFieldsDiff(journal: Record<string, unknown>, ours: Recor
   return undefined;
 }
 
-/** The first field in which two identities differ, or undefined. */
-export function identityDiff(a: Record<string, unknown>, b: Record<string, unknown>): string | undefined {
+/**
+ * The first field in which two identities differ, or undefined. The fields named in `unordered`
+ * hold `key=value` lists (`--sprt elo0=0 elo1=5`) whose order on the command line means nothing:
+ * they are compared as sets of pairs.
+ */
+export function identityDiff(a: Record<string, unknown>, b: Record<string, unknown>, unordered: readonly string[] = []): string | undefined {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  const canonical = (k: string, v: unknown): string =>
+    JSON.stringify(unordered.includes(k) && Array.isArray(v) ? v.map((pair) => JSON.stringify(pair)).sort() : v);
   for (const k of keys) {
-    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return k;
+    if (canonical(k, a[k]) !== canonical(k, b[k])) return k;
   }
   return undefined;
 }

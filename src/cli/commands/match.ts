@@ -124,6 +124,9 @@ function sprtConfig(a: MatchArgs, players: number): SprtConfig | undefined {
   return cfg;
 }
 
+/** The identity's `key=value` options, whose order on the command line means nothing. */
+const UNORDERED_IDENTITY = ['openings', 'sprt', 'draw', 'resign'] as const;
+
 /** What identifies a match for --resume: everything that decides which games are played and how. */
 function identity(a: MatchArgs, engines: EngineSpec[]): Record<string, unknown> {
   return {
@@ -187,7 +190,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     // A header whose fields are not a match's own is damaged, not another match's.
     const fields = identityFieldsDiff(j.header.identity, id);
     if (fields) badData(`--resume: ${journalPath}:1: the match header is damaged or from another version of tabiya: ${fields}`);
-    const diff = identityDiff(j.header.identity, id);
+    const diff = identityDiff(j.header.identity, id, UNORDERED_IDENTITY);
     if (diff) fail(`--resume: ${journalPath} was written by a different match (${diff} differs)`);
     if (a.srand !== undefined && a.srand !== j.header.seed) fail(`--resume: --srand ${a.srand} differs from the journal's seed ${j.header.seed}`);
     seed = j.header.seed;
