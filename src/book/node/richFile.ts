@@ -30,8 +30,13 @@ import { encodeBook, type BookInfo } from '../rich/writer.js';
 /**
  * zlib's CRC-32 (Node 20.15 and later) where there is one: the same checksum as the portable
  * one, about four times as fast, which matters because every change checks and writes it.
+ * Empty input leaves the CRC as it was: Node hands zlib a null pointer for an array over an
+ * empty ArrayBuffer (what `slice()` of nothing or a message of no bytes gives), and zlib's
+ * crc32() answers a null buffer with the initial value 0 (zlib.h: "If buf is Z_NULL, this
+ * function returns the required initial value for the crc"), which threw away the CRC of
+ * everything before, as a filtered build's chunks without a kept game did.
  */
-export const fastCrc32: Crc32 = typeof zlib.crc32 === 'function' ? (b, c) => zlib.crc32(b, c) : (b, c) => crc32(b, c);
+export const fastCrc32: Crc32 = typeof zlib.crc32 === 'function' ? (b, c) => (b.length === 0 ? c : zlib.crc32(b, c)) : (b, c) => crc32(b, c);
 
 const BLOCK = 4096;
 const CACHE_BLOCKS = 256;
