@@ -66,6 +66,12 @@ test('pgn filter: each condition selects what an independent count selects', () 
   const elo = (g: string, n: string): number => Number(tag(g, n) || NaN);
   assert.equal(run('--min-elo', '2600'), count((g) => elo(g, 'WhiteElo') >= 2600 && elo(g, 'BlackElo') >= 2600));
   assert.equal(run('--player', 'carlsen'), count((g) => /carlsen/i.test(`${tag(g, 'White')}|${tag(g, 'Black')}`)));
+  // One player's games with one colour (pgn-extract's -Tw and -Tb).
+  const asWhite = run('--white', 'carlsen');
+  assert.equal(asWhite, count((g) => /carlsen/i.test(tag(g, 'White') ?? '')));
+  assert.ok(asWhite > 0);
+  assert.equal(run('--black', 'Carlsen', '--black', 'kasparov'), count((g) => /carlsen|kasparov/i.test(tag(g, 'Black') ?? '')));
+  assert.equal(run('--white', 'carlsen', '--black', 'carlsen'), 0);
   assert.equal(run('--result', '0-1', '--result', '1-0'), count((g) => tag(g, 'Result') !== '1/2-1/2'));
   assert.equal(run('--tag', 'ECO=B90'), count((g) => tag(g, 'ECO') === 'B90'));
   assert.equal(run('--date-from', '1990', '--date-to', '1999.12.31'), count((g) => /^199\d/.test(tag(g, 'Date') ?? '')));

@@ -89,6 +89,13 @@ test("make -o X.tbk takes the Polyglot builder's filters; make-book's finishing 
   const rated = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--min-elo', '2400', '--player', 'gamma', '--quiet']);
   assert.equal(rated.gamesUsed, 1);
   assert.deepEqual(rows(['f.tbk']).map((m) => [m.san, m.games, m.losses]), [['e4', 1, 1]]);
+  // One player's repertoire with one colour: Alpha's games as White, then as Black.
+  const white = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--white', 'alpha', '--quiet']);
+  assert.equal(white.gamesUsed, 3);
+  assert.deepEqual(rows(['f.tbk']).map((m) => [m.san, m.games]), [['e4', 2], ['d4', 1]]);
+  const black = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--black', 'ALPHA', '--quiet']);
+  assert.equal(black.gamesUsed, 1);
+  assert.deepEqual(rows(['f.tbk', '--moves', 'e4']).map((m) => [m.san, m.games, m.wins]), [['e5', 1, 1]]);
   const before = readFileSync(join(tmp, 'f.tbk'));
   for (const [option, named] of [[['--only-black'], '--only-white/--only-black'], [['--uniform'], '--uniform'], [['--min-score', '50'], '--min-score']] as const) {
     const r = tabiya(['book', 'make', 'g.pgn', '-o', 'f.tbk', ...option, '--quiet']);

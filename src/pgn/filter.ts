@@ -17,6 +17,13 @@ export interface PgnFilterOptions {
   minElo?: number;
   /** Keep games where White or Black contains one of these (case-insensitive). */
   players?: readonly string[];
+  /**
+   * Keep games where White contains one of these (case-insensitive): one player's games with
+   * one colour, as pgn-extract's -Tw and the Lichess explorer's player tab with a colour.
+   */
+  whites?: readonly string[];
+  /** Keep games where Black contains one of these (case-insensitive). */
+  blacks?: readonly string[];
   /** Keep games whose Result tag is one of these. */
   results?: readonly string[];
   /** Drop games that start from a [FEN] set-up. */
@@ -76,12 +83,16 @@ export class PgnFilter {
   readonly rejected: Record<FilterReason, number> = { elo: 0, player: 0, result: 0, setup: 0, date: 0, tag: 0, plies: 0, duplicate: 0 };
   accepted = 0;
   private readonly players: string[];
+  private readonly whites: string[];
+  private readonly blacks: string[];
   private readonly from: number | undefined;
   private readonly to: number | undefined;
   private readonly seen: HashSet64 | undefined;
 
   constructor(readonly options: PgnFilterOptions) {
     this.players = (options.players ?? []).map((p) => p.toLowerCase());
+    this.whites = (options.whites ?? []).map((p) => p.toLowerCase());
+    this.blacks = (options.blacks ?? []).map((p) => p.toLowerCase());
     this.from = options.dateFrom === undefined ? undefined : parseDateBound(options.dateFrom, '00');
     this.to = options.dateTo === undefined ? undefined : parseDateBound(options.dateTo, '99');
     if (options.dateFrom !== undefined && this.from === undefined) throw new RangeError(`date-from: ${dateBoundError(options.dateFrom)}`);
@@ -106,6 +117,14 @@ export class PgnFilter {
       const w = (tags.get('White') ?? '').toLowerCase();
       const b = (tags.get('Black') ?? '').toLowerCase();
       if (!this.players.some((p) => w.includes(p) || b.includes(p))) return 'player';
+    }
+    if (this.whites.length > 0) {
+      const w = (tags.get('White') ?? '').toLowerCase();
+      if (!this.whites.some((p) => w.includes(p))) return 'player';
+    }
+    if (this.blacks.length > 0) {
+      const b = (tags.get('Black') ?? '').toLowerCase();
+      if (!this.blacks.some((p) => b.includes(p))) return 'player';
     }
     if (o.results !== undefined && o.results.length > 0 && !o.results.includes(tags.get('Result') ?? '*')) return 'result';
     if (o.fromStart && (tags.has('FEN') || tags.get('SetUp') === '1')) return 'setup';

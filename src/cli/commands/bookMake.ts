@@ -28,6 +28,8 @@ export interface BookMakeCliOptions {
   uniform?: boolean;
   minElo?: string;
   player?: string[];
+  white?: string[];
+  black?: string[];
   result?: string[];
   fromStart?: boolean;
   dateFrom?: string;

@@ -17,6 +17,8 @@ export interface PgnFilterCliOptions {
   errors?: string;
   minElo?: string;
   player?: string[];
+  white?: string[];
+  black?: string[];
   result?: string[];
   fromStart?: boolean;
   minPlies?: string;
@@ -55,6 +57,8 @@ export function filterOptionsFromCli(opts: Omit<PgnFilterCliOptions, 'output'>):
   return {
     minElo: intOption('--min-elo', opts.minElo, 0, 5000),
     players: opts.player,
+    whites: opts.white,
+    blacks: opts.black,
     results: opts.result,
     fromStart: opts.fromStart,
     minPlies,

@@ -29,6 +29,8 @@ export interface RichMakeCliOptions {
   uniform?: boolean;
   minElo?: string;
   player?: string[];
+  white?: string[];
+  black?: string[];
   result?: string[];
   fromStart?: boolean;
   dateFrom?: string;
