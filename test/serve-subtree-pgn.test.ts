@@ -44,3 +44,31 @@ test('subtree PGN: lines fit in 79 columns and the tree reads back whole', async
   assert.deepEqual(games[0]!.moves[0]!.variations![0]![0]!.nags, [5], 'a NAG goes out with its move');
   assert.deepEqual(games[0]!.moves[0]!.variations![1]![0]!.comments, ['a {braced) note'], 'a closing brace cannot be written inside a comment');
 });
+
+test('subtree PGN of a repertoire: the move chosen by hand leads, a move set to never comes last with its notes', async () => {
+  const pos = unwrap(positionFromFen('rnbqkbnr/pp2pppp/3p4/2p5/4P3/2P2N2/PP1P1PPP/RNBQKB1R b KQkq - 0 3'));
+  const fact = (uci: string, weight: number, notes: Partial<MoveFacts>): MoveFacts => {
+    const buf = new Uint16Array(256);
+    const move = [...buf.subarray(0, generateLegal(pos, buf, 0))].find((m) => makeUci(m) === uci)!;
+    return { move, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0, weight, probability: 0, userValue: null, nag: null, comment: null, forbidden: false, audit: null, learned: null, ...notes };
+  };
+  // As the book lists them, most played first: 3...Nf6 (set to never), 3...g6, 3...Bg4 (only lost:
+  // weight 0), 3...Nc6 (forbidden), then 3...Qa5, added by hand (no games) and chosen.
+  const here = [
+    fact('g8f6', 883, { userValue: 0, nag: 2, comment: 'not this' }),
+    fact('g7g6', 3, {}),
+    fact('c8g4', 0, {}),
+    fact('b8c6', 2, { forbidden: true }),
+    fact('d8a5', 0, { userValue: 100, nag: 5, comment: 'my own idea' }),
+  ];
+  const [hi, lo] = [pos.keyHi, pos.keyLo];
+  const book = async (p: Position): Promise<MoveFacts[]> => (p.keyHi === hi && p.keyLo === lo ? here : []);
+  const tree = await walkSubtree(book, pos, defaultPolicy(), 4, 20000);
+  const { games, errors } = readGames(subtreePgn(tree, pos, 'rep.tbk'));
+  assert.equal(errors.length, 0);
+  const first = games[0]!.moves[0]!;
+  assert.equal(first.san, 'Qa5', 'the chosen move is the main line');
+  assert.deepEqual([first.nags, first.comments], [[5], ['my own idea']]);
+  assert.deepEqual(first.variations!.map((v) => v[0]!.san), ['g6', 'Nf6'], 'no weight and no note, or forbidden: left out; never: last');
+  assert.deepEqual([first.variations![1]![0]!.nags, first.variations![1]![0]!.comments], [[2], ['not this']]);
+});

@@ -1,7 +1,8 @@
 /**
  * The part of a book below a position, for export: walked depth first along the book moves
- * (weight above 0, not forbidden), most played first, to a depth and a node budget so a
- * request stays bounded. Written as one PGN game whose variations are the alternatives
+ * (weight above 0, or a move the user gave a value, a NAG or a comment; not forbidden), the
+ * user's choices first (user value above 0, highest first), then the rest most played first,
+ * moves set to 0 ("never play") last, to a depth and a node budget so a request stays bounded. Written as one PGN game whose variations are the alternatives
  * (Recursive Annotation Variations, PGN standard 8.2.5), or as the Polyglot entries of the
  * positions on the way.
  */
@@ -46,8 +47,7 @@ export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPol
       for (const m of [...here].sort((a, b) => b.weight - a.weight)) if (m.weight > 0) out.entries.push({ key: { hi: pos.keyHi, lo: pos.keyLo }, move: encodeMove(m.move), weight: Math.min(m.weight, 0xffff) });
     }
     const nodes: TreeNode[] = [];
-    for (const m of here) {
-      if (m.weight <= 0 || m.forbidden) continue;
+    for (const m of exportOrder(here)) {
       if (out.nodes >= budget) {
         out.truncated = true;
         break;
@@ -65,7 +65,20 @@ export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPol
 }
 
 /**
- * The subtree as one PGN game: the most played line, the others as variations. Written by
+ * The moves of a position an export follows, in its order. A move added by hand for a
+ * repertoire has no games (weight 0) but carries the user's value or notes, and it is the line
+ * the user chose: it leads, as a user value leads the book's own choice (Terra's user-set group,
+ * docs/rich-books.md); a move set to 0 comes last, its notes kept, never as the main line.
+ */
+export function exportOrder(moves: readonly MoveFacts[]): MoveFacts[] {
+  const rank = (m: MoveFacts): number => (m.userValue === null ? -1 : m.userValue === 0 ? -2 : m.userValue);
+  const noted = (m: MoveFacts): boolean => m.userValue !== null || m.nag !== null || m.comment !== null;
+  // Array.prototype.sort is stable: moves of one rank keep the book's order (most played first).
+  return moves.filter((m) => !m.forbidden && (m.weight > 0 || noted(m))).sort((a, b) => rank(b) - rank(a));
+}
+
+/**
+ * The subtree as one PGN game: the chosen line (exportOrder), the others as variations. Written by
  * `writeGame` (export format: tokens wrapped at 79 columns, variations included, tag values
  * escaped), so a wide tree does not become one line of thousands of characters.
  */
