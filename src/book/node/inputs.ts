@@ -14,6 +14,8 @@ export interface Input {
   expansion: number;
   /** Set when reading the file failed (missing, unreadable, damaged compression). */
   failure: string | undefined;
+  /** An empty byte range of a sharded build (book make --shard): no game is expected in it. */
+  emptyShard?: boolean;
 }
 
 /** Opens a PGN input; read errors are recorded (and end that input) instead of thrown mid-run. */
@@ -120,7 +122,7 @@ export function checkEachInput(inputs: Input[], perFile: Map<string, InputCount>
     const name = s.source.name;
     if (s.failure !== undefined) throw new BookError('ERR_BOOK_INPUT', `${name}: cannot read: ${s.failure}`);
     const f = perFile.get(name)!;
-    if (f.games === 0) throw noGameError(name, f.first);
+    if (f.games === 0 && s.emptyShard !== true) throw noGameError(name, f.first);
   }
 }
 

@@ -64,8 +64,9 @@ function gameStartAtOrAfter(fd: number, size: number, at: number): number {
   if (at <= 0) return 0;
   if (at >= size) return size;
   const buf = new Uint8Array(1 << 16);
-  // Look from two bytes back, so a game starting exactly at `at` ("\n\n[" ending there) is found.
-  let pos = at - 2;
+  // Look from two bytes back, so a game starting exactly at `at` ("\n\n[" ending there) is found
+  // (not before byte 0: readSync reads from the file's current position when given -1).
+  let pos = Math.max(0, at - 2);
   for (;;) {
     const n = readSync(fd, buf, 0, buf.length, pos);
     if (n < 3) return size;
@@ -74,6 +75,9 @@ function gameStartAtOrAfter(fd: number, size: number, at: number): number {
       // CRLF files: "\n\r\n["
       if (i + 3 < n && buf[i] === 0x0a && buf[i + 1] === 0x0d && buf[i + 2] === 0x0a && buf[i + 3] === 0x5b && pos + i + 3 >= at) return pos + i + 3;
     }
+    // This read reached the end: no game starts after `at`. (Stepping back 3 bytes from here
+    // would read the same last 3 bytes again and again.)
+    if (pos + n >= size) return size;
     pos += n - 3;
   }
 }

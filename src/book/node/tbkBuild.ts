@@ -573,7 +573,11 @@ async function countInputs(
 function shardOpen(files: readonly string[], shard: Shard): Input[] {
   const s = shardInputs(files, shard);
   if (s.kind === 'files') return s.files.map((p) => openInput(p));
-  return [inputOf(rangeSource(s.file, s.start, s.end), 1)];
+  const input = inputOf(rangeSource(s.file, s.start, s.end), 1);
+  // More shards than the file has games: this shard's range holds none, and the others read
+  // them all. An empty partial book, so that the array of shards and its merge go through.
+  if (s.start === s.end) input.emptyShard = true;
+  return [input];
 }
 
 export function splitBits(split: SplitKinds): number {

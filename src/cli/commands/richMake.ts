@@ -99,7 +99,9 @@ export async function richMakeCommand(files: string[], opts: RichMakeCliOptions,
   const s = await bookErrors(() => (shard === undefined ? buildTbk(opts.output!, { ...build, ...callbacks }) : runBookJob({ kind: 'build', output: opts.output!, opts: build }, callbacks))).finally(() =>
     job.stop(),
   );
-  if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, s.positions, `--min-games ${build.minGames}`));
+  if (s.entries === 0 && shard !== undefined && s.gamesRead + s.gamesSkipped === 0) {
+    notes.push(`shard ${shard.index}/${shard.count} of ${files[0]} holds no game (the file has fewer games than shards, or games longer than a shard's byte range): an empty part, which the merge takes`);
+  } else if (s.entries === 0) notes.push(emptyBookNote(s.output, s.gamesUsed, s.positions, `--min-games ${build.minGames}`));
   printSummary(s, notes, job, opts.json, shard === undefined ? undefined : `shard ${shard.index}/${shard.count}`, opts.quiet ? 0 : ranged < threads ? 1 : 0);
 }
 
