@@ -1,12 +1,13 @@
 /**
  * Sharded builds as a cluster runs them (`book make --shard I/N`, one job per shard, then
  * `book merge`): a file cut into more byte ranges than it has games still gives every shard a
- * part and the single build's book.
+ * part and the single build's book; a shard rebuilt with other options or from an input that
+ * changed in between is refused by the merge, naming what differs.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,4 +48,36 @@ test('more byte-range shards than games: every shard finishes, the empty ones ar
   const m = tabiya('book', 'merge', ...[...Array(8).keys()].map((i) => `part-${i}.tbk`), '-o', 'merged.tbk');
   assert.equal(m.status, 0, m.stderr);
   assert.ok(readFileSync(join(tmp, 'merged.tbk')).equals(readFileSync(join(tmp, 'single.tbk'))), 'the merged shards differ from the single build');
+});
+
+test('a shard rebuilt with other options, or from an input that changed, is refused by the merge naming what differs', () => {
+  writeFileSync(join(tmp, 'games.pgn'), sampleGames(300).join(''));
+  const base = ['--max-ply', '30', '--split', 'rating'];
+  const shard = (i: number, out: string, ...extra: string[]): void => {
+    const r = tabiya('book', 'make', 'games.pgn', '--shard', `${i}/3`, ...base, ...extra, '-o', out);
+    assert.equal(r.status, 0, r.stderr);
+  };
+  for (const i of [0, 1, 2]) shard(i, `p-${i}.tbk`);
+  for (const out of ['ok.tbk', 'ok.bin']) assert.equal(tabiya('book', 'merge', 'p-0.tbk', 'p-1.tbk', 'p-2.tbk', '-o', out).status, 0, out);
+  const cases: [string[], RegExp][] = [
+    [['--min-elo', '2500'], /its game filters: \{"minElo":2500,"tags":\[\]\}, p-0\.tbk's: \{\}/],
+    [['--min-games', '3'], /its --min-games: 3, p-0\.tbk's: 0/],
+    [['--max-ply', '20'], /its --max-ply: 20, p-0\.tbk's: 30/],
+    [['--split', 'rating,speed'], /its --split: \{"rating":true,"speed":true,"month":false\}, p-0\.tbk's: \{"rating":true,"speed":false,"month":false\}/],
+  ];
+  for (const [extra, why] of cases) {
+    shard(1, 'other.tbk', ...extra);
+    for (const out of ['bad.tbk', 'bad.bin']) {
+      const r = tabiya('book', 'merge', 'p-0.tbk', 'other.tbk', 'p-2.tbk', '-o', out);
+      assert.equal(r.status, 1, `${extra.join(' ')} -o ${out}: ${r.stderr}`);
+      assert.match(r.stderr, /^tabiya: other\.tbk: shard 1\/3 of another build than p-0\.tbk \(shard 0\/3\): /, extra.join(' '));
+      assert.match(r.stderr, why, `${extra.join(' ')} -o ${out}`);
+    }
+  }
+  // The file grew (more games appended) before shard 2 ran: its byte ranges are cut elsewhere.
+  appendFileSync(join(tmp, 'games.pgn'), sampleGames(310).slice(300).join(''));
+  shard(2, 'grown.tbk');
+  const r = tabiya('book', 'merge', 'p-0.tbk', 'p-1.tbk', 'grown.tbk', '-o', 'bad.tbk');
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /grown\.tbk: shard 2\/3 of another build than p-0\.tbk \(shard 0\/3\): its inputs' sizes in bytes \(an input changed between the shards' builds\)/);
 });

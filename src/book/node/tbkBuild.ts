@@ -29,6 +29,7 @@ import { bookTime } from '../rich/clock.js';
 import { encodeHalved, halvedLength } from '../rich/tbkBook.js';
 import { checkEachInput, countPerInput, expectedEntries, inputOf, openInput, type Input } from './inputs.js';
 import { rangeSource, shardInputs, type Shard } from './shards.js';
+import { statSync } from 'node:fs';
 import { fastCrc32 } from './richFile.js';
 import { TwoStepTbkFile, fileSection, memorySection, writeTbkFile, type SectionSource } from './tbkFile.js';
 import { binFromRows, writeBinAtomic } from './binFromRows.js';
@@ -459,6 +460,8 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
   const maxPly = opts.maxPly ?? 1024;
   const split = opts.split ?? NO_SPLITS;
   const minGames = opts.minGames ?? 0;
+  // Taken before the inputs are cut into shards (shards.ts reads the size for its cuts).
+  const inputSizes = opts.shard === undefined ? undefined : opts.inputs.map((p) => sizeOf(p));
   const inputs = opts.shard === undefined ? opts.inputs.map((p) => openInput(p)) : shardOpen(opts.inputs, opts.shard);
   const partial = opts.partial === true || opts.shard !== undefined;
   const work = new WorkDir(opts.tmpDir);
@@ -518,7 +521,12 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
       splits: splitBits(split),
     };
     const meta: Record<string, unknown> = { tool: 'tabiya book make', inputs: [...opts.inputs], maxPly, minGames, filter: opts.filter ?? {}, split, runs: [{ at: now, inputs: [...opts.inputs], games }] };
-    if (opts.shard !== undefined) meta.shard = `${opts.shard.index}/${opts.shard.count}`;
+    if (opts.shard !== undefined) {
+      meta.shard = `${opts.shard.index}/${opts.shard.count}`;
+      // For book merge to tell a shard of another build: the inputs as they were read (a shard
+      // of a file that grew since the others were built would hold other games).
+      meta.inputSizes = inputSizes;
+    }
     const write: WriteBookOptions = { rows, finished, store, fields, meta, split, minGames, partial, work, halvingSlice: opts.halvingSlice };
     const { summary: fin, bytes } = halving === undefined ? writeBook(output, write) : await writeBookWhileHalving(output, { ...write, finished: finished! }, halving);
     return {
@@ -567,6 +575,14 @@ async function countInputs(
   builder.games = counted.used;
   builder.positions = counted.positions;
   return counted;
+}
+
+function sizeOf(path: string): number | null {
+  try {
+    return statSync(path).size;
+  } catch {
+    return null;
+  }
 }
 
 /** The inputs of one shard, opened. */

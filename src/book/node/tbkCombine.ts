@@ -188,6 +188,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
     const allInputs = shardsOfOne ? (first.meta.inputs as string[]) : books.flatMap((b) => (Array.isArray(b.meta.inputs) ? (b.meta.inputs as string[]) : []));
     const firstMeta = { ...first.meta };
     delete firstMeta.shard;
+    delete firstMeta.inputSizes;
     const meta = allPartial
       ? { ...firstMeta, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
       : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: opts.names?.[paths.indexOf(b.name)] ?? b.name, games: b.fields.games, meta: b.meta })), minGames };
@@ -225,9 +226,10 @@ function shardOrder(books: TbkBook[]): TbkBook[] {
     return books;
   }
   const n = Number(tagged[0]!.m![2]);
-  const inputs = JSON.stringify(tagged[0]!.b.meta.inputs);
+  const first = tagged[0]!;
   for (const t of tagged) {
-    if (Number(t.m![2]) !== n || JSON.stringify(t.b.meta.inputs) !== inputs) throw new BookError('ERR_BOOK_MERGE', `${t.b.name}: shard ${t.m![0]} of another build than ${tagged[0]!.b.name} (shard ${tagged[0]!.m![0]})`);
+    const other = Number(t.m![2]) !== n ? `it is one of ${t.m![2]} shards, ${first.b.name} one of ${n}` : buildDifference(t.b.meta, first.b.meta, first.b.name);
+    if (other !== undefined) throw new BookError('ERR_BOOK_MERGE', `${t.b.name}: shard ${t.m![0]} of another build than ${first.b.name} (shard ${first.m![0]}): ${other}; build every shard with the same inputs and options`);
   }
   const byIndex = new Map<number, TbkBook>();
   for (const t of tagged) {
@@ -238,6 +240,31 @@ function shardOrder(books: TbkBook[]): TbkBook[] {
   const missing = [...Array(n).keys()].filter((i) => !byIndex.has(i));
   if (missing.length > 0) throw new BookError('ERR_BOOK_MERGE', `shards ${missing.map((i) => `${i}/${n}`).join(', ')} are missing: a merge of some shards is not the book of the build`);
   return [...Array(n).keys()].map((i) => byIndex.get(i)!);
+}
+
+/**
+ * What the shards of one build share, as recorded in their meta by `book make --shard`: a shard
+ * built with other options (filters, max-ply, splits), or from an input that changed in between
+ * (another size: a byte range cut at other places), would merge into a book no single build
+ * writes, without a word.
+ */
+const BUILD_KEYS: readonly (readonly [string, string])[] = [
+  ['inputs', 'inputs'],
+  ['inputSizes', "inputs' sizes in bytes (an input changed between the shards' builds)"],
+  ['maxPly', '--max-ply'],
+  ['minGames', '--min-games'],
+  ['filter', 'game filters'],
+  ['split', '--split'],
+];
+
+/** How shard `meta` differs from the first shard's, in words, or undefined when they are of one build. */
+function buildDifference(meta: Record<string, unknown>, first: Record<string, unknown>, firstName: string): string | undefined {
+  for (const [key, what] of BUILD_KEYS) {
+    const a = JSON.stringify(meta[key] ?? null);
+    const b = JSON.stringify(first[key] ?? null);
+    if (a !== b) return `its ${what}: ${a.length > 200 ? `${a.slice(0, 200)}…` : a}, ${firstName}'s: ${b.length > 200 ? `${b.slice(0, 200)}…` : b}`;
+  }
+  return undefined;
 }
 
 /** The rows of books to merge (each one's games numbered after the books before it) and their games, concatenated. */
