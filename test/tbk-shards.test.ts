@@ -2,16 +2,18 @@
  * Sharded builds as a cluster runs them (`book make --shard I/N`, one job per shard, then
  * `book merge`): a file cut into more byte ranges than it has games still gives every shard a
  * part and the single build's book; a shard rebuilt with other options or from an input that
- * changed in between is refused by the merge, naming what differs.
+ * changed in between is refused by the merge, naming what differs; a build on another machine
+ * that shares `--tmp-dir` leaves a running build's scratch directory alone.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { WorkDir, hostTag } from '../src/book/node/workDir.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -80,4 +82,37 @@ test('a shard rebuilt with other options, or from an input that changed, is refu
   const r = tabiya('book', 'merge', 'p-0.tbk', 'p-1.tbk', 'grown.tbk', '-o', 'bad.tbk');
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /grown\.tbk: shard 2\/3 of another build than p-0\.tbk \(shard 0\/3\): its inputs' sizes in bytes \(an input changed between the shards' builds\)/);
+});
+
+/** Another machine, as far as process ids and the host name go: new pid and UTS namespaces (root only). */
+const otherMachine = ((): string | false => {
+  if (process.getuid?.() !== 0) return 'needs root, for unshare(1) to make a pid and a UTS namespace';
+  const r = spawnSync('unshare', ['-p', '-u', '-f', '--mount-proc', 'true'], { encoding: 'utf8' });
+  return r.status === 0 ? false : `unshare(1) cannot make namespaces here: ${r.error?.message ?? r.stderr.trim()}`;
+})();
+
+test('a build on another machine sharing --tmp-dir leaves the scratch directory of a running build alone', { skip: otherMachine }, () => {
+  const shared = join(tmp, 'shared-scratch');
+  mkdirSync(shared);
+  writeFileSync(join(tmp, 'few.pgn'), sampleGames(20).join(''));
+  // A running build here: this process, alive, with its scratch directory in the shared place.
+  const running = new WorkDir(shared);
+  // A dead build of this machine: its directory is swept, as before.
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  const stale = join(shared, `tabiya-build-${dead}@${hostTag()}-AbC123`);
+  mkdirSync(stale);
+  try {
+    // Another node of the cluster, where this process's id means nothing (or another process).
+    const script = `hostname other-node && exec "${process.execPath}" "${MAIN}" book make few.pgn --tmp-dir shared-scratch --memory 1M -o other.tbk`;
+    const r = spawnSync('unshare', ['-p', '-u', '-f', '--mount-proc', 'sh', '-c', script], { cwd: tmp, encoding: 'utf8', env, timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(existsSync(running.path), `the other machine's build removed ${running.path}, which a live build on this machine is using`);
+    assert.ok(existsSync(stale), "the other machine's build removed this machine's leftover, which it cannot tell dead");
+    // The next build here removes the leftover of this machine's dead build, and not the live one.
+    assert.equal(tabiya('book', 'make', 'few.pgn', '--tmp-dir', 'shared-scratch', '-o', 'here.tbk').status, 0);
+    assert.ok(!existsSync(stale), 'the leftover of a dead build of this machine is removed');
+    assert.ok(existsSync(running.path));
+  } finally {
+    running.remove();
+  }
 });

@@ -1,11 +1,14 @@
 /**
  * The scratch directory of a large build: spilled runs and the games of the book being built
- * live in `<tmp-dir>/tabiya-build-<pid>-<random>/` until the book is written. It is removed on
- * success, on failure and on Ctrl-C (the process-exit hook of tempFiles.ts), and a directory
- * left by a killed build is removed by the next build that uses the same temporary directory.
+ * live in `<tmp-dir>/tabiya-build-<pid>@<host>-<random>/` until the book is written. It is
+ * removed on success, on failure and on Ctrl-C (the process-exit hook of tempFiles.ts), and a
+ * directory left by a killed build is removed by the next build on the same machine that uses
+ * the same temporary directory. The host is in the name because `--tmp-dir` may be on a file
+ * system that several machines share (a cluster's scratch space, where the shards of a build
+ * run at once): a process id says whether a build is alive only on the machine that runs it.
  */
 import { closeSync, fsyncSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BookError } from '../polyglot/select.js';
 import { ioReason } from './atomicWrite.js';
@@ -32,7 +35,7 @@ export class WorkDir implements ScratchFiles {
   constructor(parent = tmpdir()) {
     sweepStaleWorkDirs(parent);
     try {
-      this.path = mkdtempSync(join(parent, `${PREFIX}${process.pid}-`));
+      this.path = mkdtempSync(join(parent, `${PREFIX}${process.pid}@${hostTag()}-`));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such directory' : code === 'ENOTDIR' ? 'not a directory' : ioReason(e);
@@ -158,7 +161,15 @@ export class ScratchFile {
   }
 }
 
-/** Removes scratch directories (`<prefix><pid>-…`) of builds whose process is gone. */
+/** This machine's name as it goes into a scratch directory's name (letters, digits, '.', '-' and '_' only). */
+export function hostTag(): string {
+  return hostname().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'localhost';
+}
+
+/**
+ * Removes scratch directories (`<prefix><pid>@<host>-…`, or `<prefix><pid>-…`) of builds whose
+ * process is gone; those of other machines are left alone.
+ */
 export function sweepStaleWorkDirs(parent: string, prefix = PREFIX): void {
   let names: string[];
   try {
@@ -166,9 +177,14 @@ export function sweepStaleWorkDirs(parent: string, prefix = PREFIX): void {
   } catch {
     return;
   }
+  const here = hostTag();
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    // `<pid>@<host>-<random>`, or `<pid>-<random>` as earlier versions and `book serve` name them.
+    const m = /^(\d+)(?:@(.+))?-[^-]+$/.exec(name.slice(prefix.length));
+    const pid = Number(m?.[1]);
+    // Another machine's build: whether it is alive cannot be told from here.
+    if (m?.[2] !== undefined && m[2] !== here) continue;
     if (!(pid > 0) || processAlive(pid)) continue;
     try {
       rmSync(join(parent, name), { recursive: true, force: true });
