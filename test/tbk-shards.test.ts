@@ -116,3 +116,27 @@ test('a build on another machine sharing --tmp-dir leaves the scratch directory 
     running.remove();
   }
 });
+
+test("a byte-range shard names a broken game by the file's own line, and its game number as the shard's", () => {
+  // 200 games, one broken in the second half and one with a comment never closed.
+  const games = sampleGames(200);
+  games[150] = games[150]!.replace(/\n1\. /, '\n1. Kx9 ');
+  games[199] = games[199]!.replace(/\n1\. /, '\n1. {never closed ');
+  const text = games.join('');
+  writeFileSync(join(tmp, 'broken.pgn'), text);
+  const lineOf = (needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length;
+  const single = tabiya('book', 'make', 'broken.pgn', '-o', 'broken-single.tbk');
+  assert.equal(single.status, 0, single.stderr);
+  assert.match(single.stderr, new RegExp(`skipped: broken\\.pgn:${lineOf('1. Kx9')}:4: game 151: `));
+  for (const threads of ['1', '2']) {
+    const shard = tabiya('book', 'make', 'broken.pgn', '--shard', '1/2', '--threads', threads, '-o', `broken-1-${threads}.tbk`);
+    assert.equal(shard.status, 0, shard.stderr);
+    const first = new RegExp(`skipped: broken\\.pgn:${lineOf('1. Kx9')}:4: game (\\d+) of shard 1/2 from byte (\\d+): unreadable-move`).exec(shard.stderr);
+    assert.ok(first, shard.stderr);
+    // The game number counts from the range's start, which the message names.
+    const start = Number(first[2]);
+    assert.equal(Number(first[1]), text.slice(start, text.indexOf('1. Kx9')).split(/\n(?=\[Event )/).length);
+    const opened = lineOf('{never closed');
+    assert.match(shard.stderr, new RegExp(`skipped: broken\\.pgn:\\d+:\\d+: game \\d+ of shard 1/2 from byte ${start}: \\S+: .*line ${opened}\\b`));
+  }
+});

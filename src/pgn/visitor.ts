@@ -15,8 +15,10 @@ export interface PgnLocation {
   /** 1-based line and column. */
   line: number;
   column: number;
-  /** 1-based index of the game in its file. */
+  /** 1-based index of the game in its file (in its part, when `part` is given). */
   game: number;
+  /** The part of the file `game` counts in, when it is not the whole file ("shard 2/3 from byte 27150428"). */
+  part?: string;
 }
 
 export type PgnErrorKind =

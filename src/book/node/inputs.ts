@@ -16,6 +16,8 @@ export interface Input {
   failure: string | undefined;
   /** An empty byte range of a sharded build (book make --shard): no game is expected in it. */
   emptyShard?: boolean;
+  /** Turns a broken game's place within this input into its place in the file (a shard's byte range). */
+  locate?(e: PgnGameError): PgnGameError;
 }
 
 /** Opens a PGN input; read errors are recorded (and end that input) instead of thrown mid-run. */
@@ -98,11 +100,16 @@ export interface InputCount {
 /** What the builders count per input: a counter per file, and the error hook that feeds it. */
 export function countPerInput(inputs: Input[], onError?: (e: PgnGameError) => void): { perFile: Map<string, InputCount>; onError: (e: PgnGameError) => void } {
   const perFile = new Map<string, InputCount>();
-  for (const s of inputs) perFile.set(s.source.name, { games: 0, errors: 0 });
+  const located = new Map<string, (e: PgnGameError) => PgnGameError>();
+  for (const s of inputs) {
+    perFile.set(s.source.name, { games: 0, errors: 0 });
+    if (s.locate !== undefined) located.set(s.source.name, s.locate);
+  }
   return {
     perFile,
-    onError(e) {
-      const f = perFile.get(e.file);
+    onError(raw) {
+      const f = perFile.get(raw.file);
+      const e = located.get(raw.file)?.(raw) ?? raw;
       if (f !== undefined) {
         f.errors++;
         f.first ??= e;

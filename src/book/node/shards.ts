@@ -10,6 +10,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { PgnSource } from '../../pgn/reader.js';
+import type { PgnGameError } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
 import { MAGIC_BYTES, detectCompression } from '../../pgn/compression.js';
 
@@ -79,6 +80,45 @@ function gameStartAtOrAfter(fd: number, size: number, at: number): number {
     // would read the same last 3 bytes again and again.)
     if (pos + n >= size) return size;
     pos += n - 3;
+  }
+}
+
+/**
+ * Places a broken game of the byte range from `start` in the whole file: its lines counted from
+ * the file's first (those before the range are counted once, at the first error), so that
+ * `file:line` opens on it; its game number stays the range's own, with `part` saying so (the
+ * file's games before the range are not parsed, and a count of tag lines could be wrong).
+ */
+export function rangeLocator(file: string, start: number, part: string): (e: PgnGameError) => PgnGameError {
+  let before: number | undefined;
+  return (e) => {
+    if (start === 0) return { ...e, file };
+    before ??= linesBefore(file, start);
+    const shift = before;
+    const moved: PgnGameError = { ...e, file, line: e.line + shift, part };
+    if (e.opened !== undefined) {
+      moved.opened = e.opened + shift;
+      moved.message = e.message.replace(`line ${e.opened}`, `line ${e.opened + shift}`);
+    }
+    return moved;
+  };
+}
+
+/** Newlines in the first `end` bytes of `file`. */
+function linesBefore(file: string, end: number): number {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = new Uint8Array(1 << 20);
+    let lines = 0;
+    for (let pos = 0; pos < end; ) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
+      if (n === 0) break;
+      for (let i = buf.indexOf(0x0a); i >= 0 && i < n; i = buf.indexOf(0x0a, i + 1)) lines++;
+      pos += n;
+    }
+    return lines;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -28,7 +28,7 @@ import { NO_SPLITS, type SplitKinds } from '../rich/splits.js';
 import { bookTime } from '../rich/clock.js';
 import { encodeHalved, halvedLength } from '../rich/tbkBook.js';
 import { checkEachInput, countPerInput, expectedEntries, inputOf, openInput, type Input } from './inputs.js';
-import { rangeSource, shardInputs, type Shard } from './shards.js';
+import { rangeLocator, rangeSource, shardInputs, type Shard } from './shards.js';
 import { statSync } from 'node:fs';
 import { fastCrc32 } from './richFile.js';
 import { TwoStepTbkFile, fileSection, memorySection, writeTbkFile, type SectionSource } from './tbkFile.js';
@@ -590,6 +590,7 @@ function shardOpen(files: readonly string[], shard: Shard): Input[] {
   const s = shardInputs(files, shard);
   if (s.kind === 'files') return s.files.map((p) => openInput(p));
   const input = inputOf(rangeSource(s.file, s.start, s.end), 1);
+  input.locate = rangeLocator(s.file, s.start, `shard ${shard.index}/${shard.count} from byte ${s.start}`);
   // More shards than the file has games: this shard's range holds none, and the others read
   // them all. An empty partial book, so that the array of shards and its merge go through.
   if (s.start === s.end) input.emptyShard = true;

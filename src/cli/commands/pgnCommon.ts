@@ -55,7 +55,7 @@ export function progressOf(label: string, quiet: boolean | undefined): { onProgr
 }
 
 export function formatError(e: PgnGameError): string {
-  return `${e.file}:${e.line}:${e.column}: game ${e.game}: ${e.kind}: ${e.message}`;
+  return `${e.file}:${e.line}:${e.column}: game ${e.game}${e.part === undefined ? '' : ` of ${e.part}`}: ${e.kind}: ${e.message}`;
 }
 
 /**
