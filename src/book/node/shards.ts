@@ -5,7 +5,7 @@
  * order: with at least N inputs, shard I reads a contiguous block of them; with one plain
  * (uncompressed) PGN file, shard I reads the I-th of N byte ranges, each starting and ending
  * at a game's start (a line beginning with "[" after an empty line, as export-format PGN and
- * the Lichess dumps separate games), so every shard computes the same cuts and every game is
+ * the Lichess dumps separate games; LF, CRLF or CR line ends), so every shard computes the same cuts and every game is
  * read by exactly one shard.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
@@ -75,6 +75,8 @@ function gameStartAtOrAfter(fd: number, size: number, at: number): number {
       if (buf[i] === 0x0a && buf[i + 1] === 0x0a && buf[i + 2] === 0x5b && pos + i + 2 >= at) return pos + i + 2;
       // CRLF files: "\n\r\n["
       if (i + 3 < n && buf[i] === 0x0a && buf[i + 1] === 0x0d && buf[i + 2] === 0x0a && buf[i + 3] === 0x5b && pos + i + 3 >= at) return pos + i + 3;
+      // Files with lone CR line ends (old Mac exports, which the reader takes): "\r\r["
+      if (buf[i] === 0x0d && buf[i + 1] === 0x0d && buf[i + 2] === 0x5b && pos + i + 2 >= at) return pos + i + 2;
     }
     // This read reached the end: no game starts after `at`. (Stepping back 3 bytes from here
     // would read the same last 3 bytes again and again.)
