@@ -14,6 +14,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { performanceRating } from '../src/serve/performance.js';
 import { loadAssets, loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
 import { buildApp } from '../src/serve/app.js';
@@ -43,7 +44,7 @@ interface Reply {
 }
 
 /** A raw HTTP request (the path is sent as given, not normalised as fetch would). */
-function http(url: string, path: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+function http(url: string, path: string, opts: { method?: string; body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Reply> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request({ host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers } }, (res) => {
@@ -718,6 +719,36 @@ test('import: PGN games counted into the open .tbk with progress, broken ones sk
   }
   assert.equal(job.error, `games.pgn: cannot write the import's copy in ${TBK}: not a directory (the server's temporary directory: TMPDIR chooses it)`);
   assert.ok(readFileSync(TBK).equals(kept));
+});
+
+test('import: the file\'s bytes as the page sends them: Windows-1252 names, gzip and a last game without a newline are read; UTF-16 and binary data are refused in the command line\'s words', async () => {
+  const game = (white: string, moves: string, result: string): string => `[Event "x"]\r\n[White "${white}"]\r\n[Black "Wałęsa"]\r\n[Result "${result}"]\r\n\r\n${moves} ${result}`;
+  const text = `${game('Müller', '1. e4 e5 2. Nf3 Nc6', '1-0')}\r\n\r\n${game('José', '1. e4 e5 2. Nf3 Nf6', '0-1')}`;
+  const run = async (name: string, body: Buffer | string, type = 'application/x-chess-pgn'): Promise<{ status: number; job: { finished: boolean; games?: number; error?: string; result?: { gamesUsed: number; gamesSkipped: number } } }> => {
+    const r = await http(server.url, `/api/import?book=masters.tbk&name=${name}`, { method: 'POST', body, headers: { 'content-type': type, 'x-tabiya-token': TOKEN } });
+    let job: { finished: boolean } = { finished: r.status !== 202 };
+    for (let i = 0; i < 400 && !job.finished; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      job = (await http(server.url, '/api/import')).json as typeof job;
+    }
+    return { status: r.status, job };
+  };
+  // Windows-1252 (a ChessBase export: é, ü as single bytes), no newline after the last game.
+  const cp = Buffer.from(text.replace('ł', 'l').replace('ę', 'e'), 'latin1');
+  for (const [name, body] of [['games.pgn', cp], ['games.pgn.gz', gzipSync(cp)], ['renamed.pgn', gzipSync(cp)]] as const) {
+    const { status, job } = await run(name, body);
+    assert.equal(status, 202, name);
+    assert.equal(job.error, undefined, name);
+    assert.deepEqual([job.result?.gamesUsed, job.result?.gamesSkipped, job.games], [2, 0, 2], `${name}: both games read, and the last report counts the last game`);
+  }
+  // UTF-16 (Windows Notepad's "Unicode") and a binary file: one clear error, as the command line says it.
+  const utf16 = await run('notepad.pgn', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  assert.equal(utf16.job.error, 'notepad.pgn:1: UTF-16 text, not PGN text (save it as UTF-8)');
+  const binary = await run('book.bin', Buffer.from([0x46, 0x3b, 0x96, 0x18, 0x16, 0x91, 0xfc, 0x9c, 0, 0, 3, 0x1c, 0, 1, 0, 0]));
+  assert.match(binary.job.error ?? '', /^book\.bin:1: binary data \(a NUL byte at byte 9\), not PGN text$/);
+  // Text sent as text (curl --data-binary with text/plain) still imports.
+  const plain = await run('plain.pgn', text, 'text/plain');
+  assert.deepEqual([plain.job.result?.gamesUsed, plain.job.error], [2, undefined]);
 });
 
 test('a Chess960 position of a .tbk: castling is listed king-takes-rook, as for a .bin, not as the king step it is not', async () => {

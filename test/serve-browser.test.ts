@@ -14,6 +14,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'puppeteer-core';
 import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
@@ -514,6 +515,39 @@ test('import: a PGN file chosen on the page is counted into the .tbk with progre
     const sum = (m: { games: number }[]): number => m.reduce((n, x) => n + x.games, 0);
     assert.equal(sum(after.moves) - sum(before.moves), finished, 'every finished game imported counts once at the start position');
     assert.equal(await page.$eval('#sum td.stat', (e) => Number(e.textContent!.replace(/,/g, ''))), sum(after.moves));
+    assert.deepEqual(errors, []);
+    await closePage(page);
+  } finally {
+    await closeServer(served);
+  }
+});
+
+test('import: the page sends the file as it is, so a .pgn.gz and a Windows-1252 export are read, and UTF-16 is refused in words', { skip, timeout: 180_000 }, async () => {
+  const game = (moves: string, result: string): string => `[Event "x"]\r\n[White "Müller, Jürgen"]\r\n[Black "Pérez"]\r\n[Result "${result}"]\r\n\r\n${moves} ${result}\r\n\r\n`;
+  const text = game('1. e4 e5 2. Nf3 Nc6', '1-0') + game('1. d4 d5 2. c4 e6', '0-1');
+  const files: [string, Buffer, RegExp][] = [
+    ['chessbase.pgn', Buffer.from(text, 'latin1'), /^Imported chessbase\.pgn: 2 games counted\.$/],
+    ['games.pgn.gz', gzipSync(Buffer.from(text, 'latin1')), /^Imported games\.pgn\.gz: 2 games counted\.$/],
+    ['notepad.pgn', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), /^Import: notepad\.pgn:1: UTF-16 text, not PGN text \(save it as UTF-8\)$/],
+  ];
+  const book = join(tmp, 'import-bytes.tbk');
+  copyFileSync(TBK, book);
+  const served = await startServer({ books: [book], port: 0, host: '127.0.0.1', engineThreads: 1 });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(served.url, { waitUntil: 'load' });
+    await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+    for (const [name, bytes, said] of files) {
+      const path = join(tmp, name);
+      writeFileSync(path, bytes);
+      const input = await page.$('#import-file');
+      await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(path);
+      // Done when the status names this file as imported or refused (not "Importing").
+      await page.waitForFunction((n: string) => [`Imported ${n}`, `Import: ${n}`].some((p) => document.querySelector('#status').textContent.startsWith(p)), { timeout: 2 * WAIT_MS }, name);
+      assert.match(await page.$eval('#status', (e) => e.textContent!), said, name);
+    }
     assert.deepEqual(errors, []);
     await closePage(page);
   } finally {

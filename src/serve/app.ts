@@ -379,26 +379,32 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   // One import at a time; the page polls its progress.
   let job: { id: number; book: string; done: number; total: number; games: number; writing?: { done: number; total: number }; finished: boolean; result?: unknown; error?: string } | undefined;
   let jobs = 0;
-  app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'string', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
+  // The page sends the file's bytes as they are (Windows-1252 names, a .pgn.gz, a UTF-16 export
+  // it must refuse): the same reader as the command line then decides, by content, what they are.
+  app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'buffer', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
   app.post(
     '/api/import',
     { bodyLimit: IMPORT_LIMIT, schema: { querystring: { type: 'object', properties: { book: BOOK, name: { type: 'string', maxLength: 200 } } } } },
     async (req, reply) => {
       const query = req.query as { book?: string; name?: string };
       const book = bookOf(query.book);
-      if (typeof req.body !== 'string' || req.body.trim() === '') throw new HttpError(400, 'send the PGN text as the body (Content-Type: text/plain or application/x-chess-pgn)');
+      const body = req.body;
+      const blank = typeof body === 'string' ? body.trim() === '' : !Buffer.isBuffer(body) || body.every((b) => b === 0x20 || (b >= 0x09 && b <= 0x0d));
+      if (blank) throw new HttpError(400, 'send the PGN text as the body (Content-Type: text/plain or application/x-chess-pgn)');
+      const pgn = body as string | Buffer;
       if (!book.editable) throw new EditError(409, `book ${book.id} cannot take games: only a version 2 .tbk can`);
       if (job !== undefined && !job.finished) throw new HttpError(409, `an import into ${job.book} is running: wait for it`);
-      const j: NonNullable<typeof job> = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(req.body), games: 0, finished: false });
+      const j: NonNullable<typeof job> = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(pgn), games: 0, finished: false });
       book
         .importPgn(
-          req.body,
+          pgn,
           query.name ?? 'the PGN sent',
           (done, total, games) => Object.assign(j, { done, total, games }),
           (done, total) => (j.writing = { done, total }),
         )
         .then(
-          (r) => Object.assign(j, { finished: true, result: r, done: j.total }),
+          // The games of the last report can miss the last game (read at the end of the file).
+          (r) => Object.assign(j, { finished: true, result: r, done: j.total, games: r.gamesUsed }),
           (e: Error) => Object.assign(j, { finished: true, error: e.message }),
         );
       return reply.code(202).send({ job: j.id });

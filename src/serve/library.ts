@@ -14,6 +14,7 @@ import { runBookJob } from '../book/node/bookJob.js';
 import { sweepStaleWorkDirs } from '../book/node/workDir.js';
 import { ioReason } from '../book/node/atomicWrite.js';
 import { registerTempDir, releaseTemp } from '../node/tempFiles.js';
+import { textInputProblem } from '../node/textFile.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
 import { changeNotes } from '../book/node/tbkFile.js';
@@ -277,7 +278,7 @@ export class ServedBook {
    * skipped and counted.
    */
   async importPgn(
-    text: string,
+    text: string | Uint8Array,
     name: string,
     onProgress: (done: number, total: number, games: number) => void,
     onWriting?: (done: number, total: number) => void,
@@ -299,6 +300,10 @@ export class ServedBook {
       await writeFile(pgn, text).catch((e: unknown) => {
         throw copyFailed(e);
       });
+      // What the command line refuses before reading (UTF-16, binary data, damaged gzip) is
+      // refused here in its words, not as the first of a file's worth of unreadable tokens.
+      const problem = textInputProblem(pgn, 'PGN text');
+      if (problem !== undefined) throw new Error(problem);
       // In a worker thread (bookJob.ts): writing a large book takes seconds to minutes of
       // synchronous work, which on the server's thread would stall every other request.
       const r = await runBookJob(

@@ -488,7 +488,7 @@ function showHistory(): void {
 async function importPgn(file: File): Promise<void> {
   const bar = $<HTMLProgressElement>('import-progress');
   try {
-    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}&name=${encodeURIComponent(file.name.slice(0, 200))}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: await file.text() });
+    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}&name=${encodeURIComponent(file.name.slice(0, 200))}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: file });
     const out = (await r.json()) as { error?: string };
     if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
     bar.hidden = false;
