@@ -38,6 +38,8 @@ test('tune data: labelled quiet positions from real games, broken games skipped 
   assert.equal(j.games, 41);
   assert.equal(j.resultConflict, 1);
   assert.match(r.err, /games\.pgn:\d+: game 4: .*\(game skipped\)/);
+  // The game with a contradicted result is named too, as pgn-extract names it.
+  assert.match(r.err, /^warning: \S*games\.pgn:\d+: game 6: \[Result "0-1"\] but the movetext ends 1-0 \(game skipped\)$/m);
   const lines = readFileSync(out, 'utf8').trim().split('\n');
   assert.equal(lines.length, j.written);
   assert.ok(j.written > 100);
@@ -53,7 +55,14 @@ test('tune data: labelled quiet positions from real games, broken games skipped 
   writeFileSync(short, '[Result "1-0"]\n\n1. e4 e5 1-0\n');
   const s2 = run('tune', 'data', short, '-o', none);
   assert.equal(s2.code, 1);
-  assert.match(s2.err, /1 games but no position to write/);
+  assert.match(s2.err, /tune data: 1 game read but no position to write \(1 without a candidate position after ply 16\)/);
+  // Games that were all skipped for their result: the reason is theirs, not --skip-plies's.
+  const only = join(dir, 'only-conflict.pgn');
+  writeFileSync(only, conflict + '\n' + conflict.replace(/0-1/, '*').replace(/ 1-0\n$/, ' *\n'));
+  const o = run('tune', 'data', only, '-o', none);
+  assert.equal(o.code, 1);
+  assert.match(o.err, /^warning: \S*only-conflict\.pgn:1: game 1: \[Result "0-1"\] but the movetext ends 1-0 \(game skipped\)$/m);
+  assert.match(o.err, /tune data: 2 games read but no position to write \(1 unfinished, 1 whose \[Result\] tag and movetext disagree\); \S*none\.epd was not written/);
   // Gzip cut off: what was read before the damage is said, and nothing is written.
   const cut = join(dir, 'cut.pgn.gz');
   writeFileSync(cut, readFileSync(new URL('games/pgnmentor_players_sample2000.pgn.gz', SHARED)).subarray(0, 200_000));

@@ -12,7 +12,7 @@ import { CASTLING, EN_PASSANT, KIND_MASK } from '../core/move.js';
 import type { Position } from '../core/position.js';
 import { createRng } from '../match/rng.js';
 import { makeFen, positionFromFen } from '../notation/fen.js';
-import type { PgnGameError, PgnVisitor } from '../pgn/visitor.js';
+import type { PgnGameError, PgnLocation, PgnVisitor } from '../pgn/visitor.js';
 import { formatLabeled } from './labels.js';
 import { QuietResolver, RESOLVED, RESOLVE_IN_CHECK } from './resolve.js';
 
@@ -63,6 +63,9 @@ export class PositionSampler implements PgnVisitor {
   };
   /** The first broken games, as `file:line: why`. */
   readonly errors: string[] = [];
+  /** The first games skipped for a result their [Result] tag contradicts, as `file:line: why`. */
+  readonly conflicts: string[] = [];
+  private where: PgnLocation | undefined;
   private fens: string[] = [];
   private lastCapture = false;
   private resultTag = '';
@@ -75,7 +78,8 @@ export class PositionSampler implements PgnVisitor {
     private readonly emit: (line: string) => void,
   ) {}
 
-  beginGame(): void {
+  beginGame(loc?: PgnLocation): void {
+    this.where = loc;
     this.fens = [];
     this.lastCapture = false;
     this.resultTag = '';
@@ -102,6 +106,9 @@ export class PositionSampler implements PgnVisitor {
     const tagged = RESULT_CODE[this.resultTag];
     if (tagged !== undefined && tagged !== code) {
       this.counts.resultConflict++;
+      // Named, as pgn-extract names it ("Inconsistent result strings"), so it can be mended.
+      const w = this.where;
+      if (this.conflicts.length < 100 && w !== undefined) this.conflicts.push(`${w.file}:${w.line}: game ${w.game}: [Result "${this.resultTag}"] but the movetext ends ${result}`);
       return;
     }
     if (this.fens.length === 0) {

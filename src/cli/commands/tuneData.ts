@@ -57,7 +57,22 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
       const first = sampler.errors[0];
       throw new CliError(`tune data: no readable game in ${pgn.join(', ')}${first === undefined ? ' (empty, or only comments)' : ` (${c.bad} broken; the first: ${first})`}; ${opts.output} was not written`, 1);
     }
-    if (c.written === 0) throw new CliError(`tune data: ${c.games} games but no position to write (after ply ${skipPlies}, with ${minPieces} pieces or more); ${opts.output} was not written`, 1);
+    if (c.written === 0) {
+      // Why, from what was counted: blaming --skip-plies and --min-pieces when every game was
+      // unfinished or had a contradicted result sent users to the wrong option.
+      const why = [
+        [c.unfinished, 'unfinished'],
+        [c.resultConflict, 'whose [Result] tag and movetext disagree'],
+        [c.noCandidate, `without a candidate position after ply ${skipPlies}`],
+        [c.inCheck + c.mate, 'positions left in check or with a mate in sight'],
+        [c.fewPieces, `positions under ${minPieces} pieces`],
+        [c.duplicates, 'duplicate positions'],
+      ]
+        .filter(([n]) => (n as number) > 0)
+        .map(([n, what]) => `${n} ${what}`);
+      warnSkipped(sampler, opts.quiet);
+      throw new CliError(`tune data: ${c.games} game${c.games === 1 ? '' : 's'} read but no position to write${why.length > 0 ? ` (${why.join(', ')})` : ''}; ${opts.output} was not written`, 1);
+    }
     flush();
     out.commit();
   } catch (e) {
@@ -68,10 +83,7 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
     bar.stop();
   }
   const c = sampler.counts;
-  if (!opts.quiet) {
-    for (const e of sampler.errors.slice(0, 10)) process.stderr.write(`warning: ${e} (game skipped)\n`);
-    if (c.bad > 10) process.stderr.write(`warning: ${c.bad} broken games skipped in all\n`);
-  }
+  warnSkipped(sampler, opts.quiet);
   const seconds = (performance.now() - t0) / 1000;
   report(opts.json, { output: opts.output, ...c, seconds: Math.round(seconds * 10) / 10 }, () =>
     [
@@ -83,4 +95,14 @@ export async function tuneDataCommand(pgn: string[], opts: TuneDataOptions): Pro
     ].join('\n'),
     opts.output,
   );
+}
+
+/** The first broken games and games with a contradicted result, each named by file and line. */
+function warnSkipped(sampler: PositionSampler, quiet: boolean | undefined): void {
+  if (quiet === true) return;
+  const c = sampler.counts;
+  for (const e of sampler.errors.slice(0, 10)) process.stderr.write(`warning: ${e} (game skipped)\n`);
+  if (c.bad > 10) process.stderr.write(`warning: ${c.bad} broken games skipped in all\n`);
+  for (const e of sampler.conflicts.slice(0, 10)) process.stderr.write(`warning: ${e} (game skipped)\n`);
+  if (c.resultConflict > 10) process.stderr.write(`warning: ${c.resultConflict} games whose [Result] tag and movetext disagree skipped in all\n`);
 }
