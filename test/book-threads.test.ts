@@ -95,6 +95,10 @@ test('chunks are cut where the reader starts a game', () => {
   assert.equal(lastGameStart(enc('{ comment\n[Event "x"] } 1-0\n')), 10);
   assert.equal(lastGameStart(enc('[Result "1-0"]\n1. e4 1-0\n\n[Result "0-1"]\n1. d4 0-1\n')), 26);
   assert.equal(lastGameStart(enc('1. e4 e5 2. Nf3 Nc6')), -1);
+  // Lone CR line ends, with and without Event tags.
+  assert.equal(lastGameStart(enc('[Event "a"]\r1. e4 1-0\r\r[Event "b"]\r1. d4 *\r')), 23);
+  assert.equal(lastGameStart(enc('[Result "1-0"]\r1. e4 1-0\r\r[Result "0-1"]\r1. d4 0-1\r')), 26);
+  assert.equal(lastGameStart(enc('[Event "a"]\r\n1. e4 1-0\r\n\r\n[Event "b"]\r\n1. d4 *\r\n')), 26, 'CRLF as before');
 });
 
 test('no thread of a build detaches a buffer (it would slow every typed-array loop after it)', () => {

@@ -19,6 +19,7 @@ import { sharedBytes } from '../sharedBuffers.js';
 
 const CHUNK_BYTES = 1 << 20;
 const EVENT = new TextEncoder().encode('\n[Event ');
+const EVENT_CR = new TextEncoder().encode('\r[Event ');
 
 /** A participant of a parallel build: the main thread's own partition, or a worker thread. */
 interface Participant {
@@ -279,6 +280,15 @@ export function lastGameStart(buf: Uint8Array): number {
   for (let i = buf.lastIndexOf(91, buf.length - 2); i >= 2; i = buf.lastIndexOf(91, i - 1)) {
     const c = buf[i + 1]! | 32;
     if (c >= 97 && c <= 122 && buf[i - 1] === 10 && (buf[i - 2] === 10 || (buf[i - 2] === 13 && buf[i - 3] === 10))) return i;
+  }
+  // No line feed before a game: a file with lone CR line ends (old Mac exports, which the reader
+  // takes), cut the same way, or it would be read as one chunk by one thread.
+  for (let i = buf.lastIndexOf(13, buf.length - EVENT_CR.length); i >= 0; i = i > 0 ? buf.lastIndexOf(13, i - 1) : -1) {
+    if (at(i, EVENT_CR)) return i + 1;
+  }
+  for (let i = buf.lastIndexOf(91, buf.length - 2); i >= 2; i = buf.lastIndexOf(91, i - 1)) {
+    const c = buf[i + 1]! | 32;
+    if (c >= 97 && c <= 122 && buf[i - 1] === 13 && buf[i - 2] === 13) return i;
   }
   return -1;
 }
