@@ -19,11 +19,11 @@ const raw = text.trim().split(/\n\n(?=\[Event )/);
 const dir = mkdtempSync(join(tmpdir(), 'tabiya-pgn-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function tabiya(...args: string[]): { status: number | null; json: Record<string, unknown>; stderr: string } {
+function tabiya(...args: string[]): { status: number | null; json: Record<string, unknown>; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
   let json: Record<string, unknown> = {};
   if (args.includes('--json')) json = JSON.parse(r.stdout) as Record<string, unknown>;
-  return { status: r.status, json, stderr: r.stderr };
+  return { status: r.status, json, stdout: r.stdout, stderr: r.stderr };
 }
 
 const tag = (g: string, name: string): string | undefined => new RegExp(`^\\[${name} "(.*)"\\]$`, 'm').exec(g)?.[1];
@@ -151,4 +151,14 @@ test('pgn filter and clean list the first --errors N broken games (default 20), 
     assert.equal(lines(r).length, 0);
     assert.equal((r.json.brokenGames as unknown[]).length, 25);
   }
+});
+
+test('pgn stats says "1 game", not "1 games"', () => {
+  const file = join(dir, 'one-mismatch.pgn');
+  writeFileSync(file, '[White "a"]\n[Black "b"]\n[Result "1-0"]\n[WhiteElo "2000"]\n[BlackElo "2100"]\n\n1. e4 e5 0-1\n');
+  const r = tabiya('pgn', 'stats', file, '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /; 1 game whose \[Result\] tag differs from the movetext$/m);
+  assert.match(r.stdout, /both players rated in 1 game\)/);
+  assert.doesNotMatch(r.stdout, /\b1 games\b/);
 });

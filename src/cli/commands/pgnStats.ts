@@ -18,6 +18,8 @@ export interface PgnStatsOptions {
 }
 
 const pct = (n: number, total: number): string => (total > 0 ? `${((100 * n) / total).toFixed(1)}%` : '-');
+/** `n games`, or `1 game`. */
+const games = (n: number): string => `${n} game${n === 1 ? '' : 's'}`;
 
 export async function pgnStatsCommand(files: string[], opts: PgnStatsOptions): Promise<void> {
   checkInputs(files);
@@ -54,12 +56,12 @@ export async function pgnStatsCommand(files: string[], opts: PgnStatsOptions): P
     lines.push(
       `results: 1-0 ${res['1-0']} (${pct(res['1-0']!, out.games)}), 1/2-1/2 ${res['1/2-1/2']} (${pct(res['1/2-1/2']!, out.games)}), ` +
         `0-1 ${res['0-1']} (${pct(res['0-1']!, out.games)}), * ${res['*']}` +
-        (r.resultTagMismatches > 0 ? `; ${r.resultTagMismatches} games whose [Result] tag differs from the movetext` : ''),
+        (r.resultTagMismatches > 0 ? `; ${games(r.resultTagMismatches)} whose [Result] tag differs from the movetext` : ''),
       `plies: ${r.plies.total} in all, mean ${r.plies.mean}, min ${r.plies.min}, max ${r.plies.max}`,
     );
     if (r.ratings.count > 0) {
       lines.push(
-        `ratings: ${r.ratings.count} (both players rated in ${r.bothRated} games), ${r.ratings.min}..${r.ratings.max}, mean ${r.ratings.mean}`,
+        `ratings: ${r.ratings.count} (both players rated in ${games(r.bothRated)}), ${r.ratings.min}..${r.ratings.max}, mean ${r.ratings.mean}`,
         `  ${Object.entries(r.ratings.ranges).map(([k, n]) => `${k}: ${n}`).join(', ')}`,
       );
     }
