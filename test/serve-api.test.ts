@@ -22,6 +22,7 @@ import { ServedBook, policyOf } from '../src/serve/library.js';
 import { subtreePgn, walkSubtree } from '../src/serve/subtree.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
+import { readGames } from '../src/pgn/game.js';
 import { settlesWithin } from './support/timeBounds.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -636,6 +637,43 @@ test('export: the whole book as book export writes it, a subtree as .bin and as 
   }
   assert.equal((await http(server.url, '/api/export?book=masters.tbk&format=zip')).status, 400);
   assert.equal((await http(server.url, '/api/export?book=masters.tbk&format=pgn&depth=99')).status, 400);
+  assert.equal((await http(server.url, '/api/export?book=masters.tbk&format=pgn&side=both')).status, 400);
+});
+
+test("export of a repertoire for one side: the side's chosen move only, every book reply of the other, read back by pgn-extract and as a .bin", async () => {
+  // Choose 2.Nc3 against the Sicilian (the book plays 2.Nf3 most).
+  assert.equal((await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'b1c3', userValue: 100 })).status, 200);
+  try {
+    const pgn = await http(server.url, '/api/export?book=masters.tbk&format=pgn&play=e2e4,c7c5&depth=3&side=white');
+    assert.equal(pgn.status, 200);
+    assert.match(pgn.body, /^\[Event "tabiya book masters\.tbk: White repertoire"\]$/m);
+    assert.match(pgn.body, /(^|\} )2\. Nc3 /m, pgn.body.slice(0, 600));
+    assert.doesNotMatch(pgn.body, /(^|[ (])2\. Nf3 /m);
+    // Black's replies to 2.Nc3 are all the book's, each answered by one White move.
+    const replies = ((await explore('book=masters.tbk&play=e2e4,c7c5,b1c3')).json.moves as { san: string; weight: number; forbidden: boolean }[]).filter((m) => m.weight > 0 && !m.forbidden);
+    assert.ok(replies.length >= 3, `${replies.length} replies`);
+    const { games, errors } = readGames(pgn.body);
+    assert.deepEqual([games.length, errors.length], [1, 0]);
+    const [nc3, reply, answer] = games[0]!.moves;
+    assert.deepEqual([nc3!.san, nc3!.variations], ['Nc3', undefined], 'the chosen move is the only White move here');
+    const lines = [[reply!, answer!], ...(reply!.variations ?? [])];
+    assert.deepEqual(lines.map((l) => l[0]!.san), replies.map((m) => m.san), "every book reply of Black's, most played first");
+    for (const l of lines) assert.ok(l[1] !== undefined && l[1].variations === undefined, `one White answer to 2...${l[0]!.san}`);
+    const file = join(tmp, 'rep.pgn');
+    writeFileSync(file, pgn.body);
+    if (existsSync('/usr/games/pgn-extract')) {
+      const r = spawnSync('/usr/games/pgn-extract', ['--quiet', '-s', file], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /illegal|unknown move|error/i);
+    }
+    const bin = await httpBytes(server.url, '/api/export?book=masters.tbk&format=bin&play=e2e4,c7c5&depth=3&side=white');
+    const binPath = join(tmp, 'rep.bin');
+    writeFileSync(binPath, bin.bytes);
+    const probed = JSON.parse(tabiya(['book', 'probe', binPath, '--moves', 'e4 c5', '--json']).stdout) as { moves: { uci: string }[] };
+    assert.deepEqual(probed.moves.map((m) => m.uci), ['b1c3'], 'the .bin plays only the chosen move');
+  } finally {
+    assert.equal((await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'b1c3', userValue: null })).status, 200);
+  }
 });
 
 function httpBytes(url: string, path: string): Promise<{ status: number; bytes: Buffer }> {

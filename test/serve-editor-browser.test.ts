@@ -144,8 +144,15 @@ test('a Stop pressed while the engine still loads stops it; the evaluation bar t
   assert.equal(await page.$eval('#analyse', (e) => e.textContent), 'Analyse');
   assert.match(await page.$eval('#pvs li', (e) => e.textContent!), /^Analyse/, 'no line and no "Searching…" after the stop');
   assert.equal(await page.$eval('#evalbar', (e) => e.classList.contains('flipped')), false);
+  const repertoire = (): Promise<[string, string]> => page.$eval('#export-rep-pgn', (e) => [e.textContent!, (e as unknown as { href: string }).href] as [string, string]);
+  const [whiteText, whiteHref] = await repertoire();
+  assert.equal(whiteText, 'White repertoire .pgn');
+  assert.match(whiteHref, /\/api\/export\?format=pgn&side=white&book=/);
   await page.keyboard.press('f');
   assert.equal(await page.$eval('#evalbar', (e) => e.classList.contains('flipped')), true, "White's end of the bar is beside White's side of the turned board");
+  const [blackText, blackHref] = await repertoire();
+  assert.equal(blackText, 'Black repertoire .pgn', 'the repertoire export is for the side at the bottom');
+  assert.equal(blackHref, whiteHref.replace('side=white', 'side=black'));
   assert.deepEqual(errors, []);
   await page.close();
 });

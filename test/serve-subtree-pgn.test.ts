@@ -72,3 +72,42 @@ test('subtree PGN of a repertoire: the move chosen by hand leads, a move set to 
   assert.deepEqual(first.variations!.map((v) => v[0]!.san), ['g6', 'Nf6'], 'no weight and no note, or forbidden: left out; never: last');
   assert.deepEqual([first.variations![1]![0]!.nags, first.variations![1]![0]!.comments], [[2], ['not this']]);
 });
+
+test('a repertoire for one side: its chosen moves only (else the book first), every reply of the opponent', async () => {
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  // The book by the moves that lead to a position: [uci, weight, user value].
+  const lines: Record<string, [string, number, number | null][]> = {
+    '': [['d2d4', 50, null], ['e2e4', 10, 100], ['g1f3', 5, 0]],
+    e2e4: [['c7c5', 9, null], ['e7e5', 8, null], ['a7a6', 0, 0]],
+    'e2e4 c7c5': [['g1f3', 5, null], ['b1c3', 3, null]],
+    'e2e4 e7e5': [['b1c3', 9, null], ['g1f3', 6, 50], ['f2f4', 1, 80]],
+  };
+  const book = async (p: Position): Promise<MoveFacts[]> => {
+    const played: string[] = [];
+    for (let back = p.ply; back > 0; back--) played.push(makeUci(p.moveAt(back)));
+    const buf = new Uint16Array(256);
+    const legal = [...buf.subarray(0, generateLegal(p, buf, 0))];
+    return (lines[played.join(' ')] ?? []).map(([uci, weight, userValue]) => ({
+      move: legal.find((m) => makeUci(m) === uci)!, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0,
+      weight, probability: 0, userValue, nag: null, comment: null, forbidden: false, audit: null, learned: null,
+    }));
+  };
+  const tree = await walkSubtree(book, start, defaultPolicy(), 6, 20000, 0);
+  const text = subtreePgn(tree, start, 'm.tbk');
+  assert.match(text, /^\[Event "tabiya book m\.tbk: White repertoire"\]$/m);
+  const { games, errors } = readGames(text);
+  assert.equal(errors.length, 0);
+  const [e4, c5, nf3] = games[0]!.moves;
+  assert.equal(e4!.san, 'e4', 'the chosen move, though 1.d4 is played more');
+  assert.equal(e4!.variations, undefined, "no other move of White's");
+  assert.equal(c5!.san, 'c5');
+  assert.deepEqual(c5!.variations!.map((v) => v.map((n) => n.san)), [['e5', 'f4'], ['a6']], "every reply of Black's, the chosen 2.f4 before 2.Nf3");
+  assert.deepEqual(c5!.variations![0]![1]!.variations!.map((v) => v[0]!.san), ['Nf3']);
+  assert.equal(nf3!.san, 'Nf3', 'nothing chosen after 1...c5: the book first');
+  assert.equal(nf3!.variations, undefined);
+  assert.equal(games[0]!.moves.length, 3);
+  // For Black: every White first move of the book (one set to never play is still a reply to prepare for).
+  const black = await walkSubtree(book, start, defaultPolicy(), 2, 20000, 1);
+  assert.deepEqual(black.roots.map((n) => n.facts.uci), ['e2e4', 'd2d4', 'g1f3']);
+  assert.deepEqual(black.roots[0]!.children.map((n) => n.facts.uci), ['c7c5'], "Black's first book move, nothing chosen");
+});

@@ -351,12 +351,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         querystring: {
           type: 'object',
           required: ['format'],
-          properties: { book: BOOK, fen: FEN, play: PLAY, format: { type: 'string', enum: ['bin', 'pgn'] }, depth: { type: 'integer', minimum: 1, maximum: 40 }, whole: { type: 'boolean' } },
+          properties: { book: BOOK, fen: FEN, play: PLAY, format: { type: 'string', enum: ['bin', 'pgn'] }, depth: { type: 'integer', minimum: 1, maximum: 40 }, whole: { type: 'boolean' }, side: { type: 'string', enum: ['white', 'black'] } },
         },
       },
     },
     async (req, reply) => {
-      const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean };
+      const q = req.query as { book?: string; fen?: string; play?: string; format: 'bin' | 'pgn'; depth?: number; whole?: boolean; side?: 'white' | 'black' };
       const book = bookOf(q.book);
       await book.refresh();
       const stem = book.id.replace(/\.[^.]*$/, '');
@@ -368,11 +368,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       }
       const { pos } = positionOf(opts.openings, q.fen, q.play);
       const policy = policyOf(undefined);
-      const tree = await walkSubtree((p, c) => book.moves(p, c), pos, policy, q.depth ?? 12, EXPORT_BUDGET);
+      const side = q.side === undefined ? undefined : q.side === 'white' ? 0 : 1;
+      const tree = await walkSubtree((p, c) => book.moves(p, c), pos, policy, q.depth ?? 12, EXPORT_BUDGET, side);
       if (q.format === 'bin') {
-        return reply.type('application/octet-stream').header('Content-Disposition', `attachment; filename="${stem}-subtree.bin"`).send(Buffer.from(subtreeBin(tree)));
+        return reply.type('application/octet-stream').header('Content-Disposition', `attachment; filename="${stem}-${q.side === undefined ? 'subtree' : `${q.side}-repertoire`}.bin"`).send(Buffer.from(subtreeBin(tree)));
       }
-      return reply.type('application/x-chess-pgn; charset=utf-8').header('Content-Disposition', `attachment; filename="${stem}-subtree.pgn"`).send(subtreePgn(tree, pos, book.id));
+      return reply.type('application/x-chess-pgn; charset=utf-8').header('Content-Disposition', `attachment; filename="${stem}-${q.side === undefined ? 'subtree' : `${q.side}-repertoire`}.pgn"`).send(subtreePgn(tree, pos, book.id));
     },
   );
 

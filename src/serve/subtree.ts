@@ -28,26 +28,37 @@ export interface Subtree {
   nodes: number;
   /** The budget ran out before the depth was reached everywhere. */
   truncated: boolean;
-  /** Polyglot entries of every position walked (all of its book moves). */
+  /** Polyglot entries of every position walked (all of its book moves; the followed ones at the repertoire side's). */
   entries: EntryInput[];
+  /** A repertoire for this side (0 White, 1 Black): at its moves only the chosen ones are followed. */
+  side?: number;
 }
 
 type MovesOf = (pos: Position, policy: BookPolicyConfig) => Promise<MoveFacts[]>;
 
-export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPolicyConfig, depth: number, budget: number): Promise<Subtree> {
-  const out: Subtree = { fen: makeFen(pos), roots: [], nodes: 0, truncated: false, entries: [] };
+/**
+ * The subtree below `pos`. With `side`, a repertoire for that side, as a Chessable course or a
+ * ChessBase repertoire database holds one: at its own moves only the moves chosen (a user value
+ * above 0, highest first; where none is chosen, the one move the book leads with), at the
+ * opponent's every book reply.
+ */
+export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPolicyConfig, depth: number, budget: number, side?: number): Promise<Subtree> {
+  const out: Subtree = { fen: makeFen(pos), roots: [], nodes: 0, truncated: false, entries: [], ...(side === undefined ? {} : { side }) };
   const seen = new Set<string>();
   const walk = async (d: number): Promise<TreeNode[]> => {
     if (d === 0) return [];
     const here = await moves(pos, policy);
+    const followed = pos.turn === side ? repertoireChoice(exportOrder(here)) : exportOrder(here);
     const key = `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}`;
     if (!seen.has(key)) {
       seen.add(key);
-      // Heaviest first within a position, as make-book writes them.
-      for (const m of [...here].sort((a, b) => b.weight - a.weight)) if (m.weight > 0) out.entries.push({ key: { hi: pos.keyHi, lo: pos.keyLo }, move: encodeMove(m.move), weight: Math.min(m.weight, 0xffff) });
+      // Heaviest first within a position, as make-book writes them; at the repertoire's side,
+      // only the moves it follows (a chosen move without games gets weight 1).
+      const kept = pos.turn === side ? followed.map((m) => ({ ...m, weight: Math.max(m.weight, 1) })) : here;
+      for (const m of [...kept].sort((a, b) => b.weight - a.weight)) if (m.weight > 0) out.entries.push({ key: { hi: pos.keyHi, lo: pos.keyLo }, move: encodeMove(m.move), weight: Math.min(m.weight, 0xffff) });
     }
     const nodes: TreeNode[] = [];
-    for (const m of exportOrder(here)) {
+    for (const m of followed) {
       if (out.nodes >= budget) {
         out.truncated = true;
         break;
@@ -77,6 +88,12 @@ export function exportOrder(moves: readonly MoveFacts[]): MoveFacts[] {
   return moves.filter((m) => !m.forbidden && (m.weight > 0 || noted(m))).sort((a, b) => rank(b) - rank(a));
 }
 
+/** The moves a repertoire follows at its own side's turn: those chosen, or else the book's first. */
+export function repertoireChoice(ordered: readonly MoveFacts[]): MoveFacts[] {
+  const chosen = ordered.filter((m) => m.userValue !== null && m.userValue > 0);
+  return chosen.length > 0 ? chosen : ordered.filter((m) => m.userValue !== 0).slice(0, 1);
+}
+
 /**
  * The subtree as one PGN game: the chosen line (exportOrder), the others as variations. Written by
  * `writeGame` (export format: tokens wrapped at 79 columns, variations included, tag values
@@ -84,7 +101,7 @@ export function exportOrder(moves: readonly MoveFacts[]): MoveFacts[] {
  */
 export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
   const tags: [string, string][] = [
-    ['Event', `tabiya book ${book}`],
+    ['Event', tree.side === undefined ? `tabiya book ${book}` : `tabiya book ${book}: ${tree.side === 0 ? 'White' : 'Black'} repertoire`],
     ['Site', '?'],
     ['Date', '????.??.??'],
     ['Round', '-'],
@@ -96,7 +113,10 @@ export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
   if (tree.fen !== STARTING_FEN) tags.push(...(pos.chess960 ? [['Variant', 'Chess960'] as [string, string]] : []), ['SetUp', '1'], ['FEN', tree.fen]);
   const moves = line(pos, tree.roots);
   const game: PgnGame = { tags, moves, result: '*' };
-  if (tree.truncated) game.comments = [`cut at ${tree.nodes} moves`];
+  const about: string[] = [];
+  if (tree.side !== undefined) about.push(`${tree.side === 0 ? 'White' : 'Black'} repertoire: ${tree.side === 0 ? "White's" : "Black's"} chosen moves (or the book's first where none is chosen), every book reply of the opponent`);
+  if (tree.truncated) about.push(`cut at ${tree.nodes} moves`);
+  if (about.length > 0) game.comments = about;
   return writeGame(game).replace(/\n+$/, '\n');
 }
 

@@ -81,6 +81,16 @@ const board = new Chessboard($('board'), {
 function orient(color: typeof COLOR.white | typeof COLOR.black): void {
   void board.setOrientation(color);
   $('evalbar').classList.toggle('flipped', color === COLOR.black);
+  // The board takes its new orientation when it has redrawn: name the side now.
+  repertoireLink(color);
+}
+
+/** The repertoire export is for the side at the bottom of the board, as the Lichess explorer follows the board's orientation. */
+function repertoireLink(color = board.getOrientation()): void {
+  const a = $<HTMLAnchorElement>('export-rep-pgn');
+  const side = color === COLOR.black ? 'black' : 'white';
+  a.textContent = `${side === 'white' ? 'White' : 'Black'} repertoire .pgn`;
+  if (a.dataset.here !== undefined) a.href = `/api/export?format=pgn&side=${side}&${a.dataset.here}`;
 }
 
 function onMoveInput(e: MoveInputEvent): boolean {
@@ -295,6 +305,8 @@ function renderExplorer(): void {
   $<HTMLAnchorElement>('export-bin').href = `/api/export?format=bin&whole=true&book=${encodeURIComponent(bookId)}`;
   $<HTMLAnchorElement>('export-sub-bin').href = `/api/export?format=bin&${here.toString()}`;
   $<HTMLAnchorElement>('export-sub-pgn').href = `/api/export?format=pgn&${here.toString()}`;
+  $('export-rep-pgn').dataset.here = here.toString();
+  repertoireLink();
   $<HTMLSelectElement>('policy').disabled = ex.format === 'bin';
   $('policy').title = ex.format === 'bin' ? 'A Polyglot .bin is played by its weights' : 'How the engine would choose among these moves';
   $('bookinfo').textContent = `${ex.format === 'bin' ? 'Polyglot .bin' : '.tbk'}${ex.editable ? '' : ex.format === 'tbk' ? ', read-only' : ''}`;
