@@ -536,6 +536,45 @@ test('the command: prints the URL, refuses a busy port, stops cleanly on SIGTERM
   assert.match(missing.stderr, /missing\.tbk/);
 });
 
+test('the command: Ctrl-C and SIGTERM stop it cleanly (exit 0) after an import too', { timeout: 120_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const copy = join(tmp, `stop-${signal}.tbk`);
+    copyFileSync(TBK, copy);
+    const child = spawn(process.execPath, [MAIN, 'serve', copy, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | string | null>((resolve) => child.on('exit', (c, sig) => resolve(c ?? sig)));
+    const deadline = Date.now() + 20_000;
+    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+    assert.ok(url !== undefined, out + err);
+    const token = /name="tabiya-token" content="([^"]+)"/.exec((await http(url, '/')).body)?.[1];
+    assert.ok(token !== undefined);
+    const games = '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n';
+    const r = await http(url, `/api/import?book=stop-${signal}.tbk`, { method: 'POST', body: games, headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': token } });
+    assert.equal(r.status, 202, r.body);
+    let job: { finished: boolean; error?: string } = { finished: false };
+    for (let i = 0; i < 400 && !job.finished; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      job = (await http(url, '/api/import')).json as typeof job;
+    }
+    assert.ok(job.finished && job.error === undefined, JSON.stringify(job));
+    // The import's temporary directory installed the temporary files' signal handler after the
+    // server's own; the server's stop removed its handler first, and that one, alone, ended the
+    // process by the signal (130, 143) before the server closed.
+    child.kill(signal);
+    const code = await settlesWithin(`the server stopping on ${signal} after an import`, 20_000, exited, () => {
+      child.kill('SIGKILL');
+      return 'killed';
+    });
+    assert.equal(code, 0, `${signal}: ${err}`);
+    assert.match(err, /tabiya serve: stopped/);
+  }
+});
+
 test('with no book named, serve builds the bundled book once, says so, and serves it', { timeout: 120_000 }, async () => {
   // A copy of the package in which data/tabiya.bin is missing, as after `npm ci` on a fresh clone
   // (the README's first command): the compiled code and the bundled data but for the book.

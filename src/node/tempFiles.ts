@@ -13,6 +13,10 @@
  *   number (what GNU sort does with its temporary files: clean up, then re-raise).
  * - SIGKILL and power loss run no code; the temporaries they leave are removed by the next
  *   write to the same target (`sweepStaleTemps`), once their writer's pid is no longer alive.
+ * - The handler runs before the command's own (it is prepended), so whether another listener
+ *   decides what the signal means does not depend on which was registered first: `tabiya serve`
+ *   removes its listener as it starts to close, and a handler that ran after it saw itself alone
+ *   and ended the server by the signal (exit 130, not 0) once any import had been made.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -95,7 +99,9 @@ export function removeQuietly(path: string, recursive: boolean): void {
 function install(): void {
   installed = true;
   process.on('exit', removeLiveTemps);
-  for (const sig of SIGNALS) process.on(sig, onSignal);
+  // First, so that the count of listeners below sees a command's own handler even when that
+  // handler removes itself as it runs (serve's stop).
+  for (const sig of SIGNALS) process.prependListener(sig, onSignal);
 }
 
 function onSignal(sig: NodeJS.Signals): void {
