@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bytes, formatRate, startProgress } from './progress.js';
+import { barLine, bytes, duration, formatRate, progressNote, startProgress } from './progress.js';
+import { screen } from '../../test/support/terminal.js';
 
 test('rates keep their meaning from millions a second down to a game every few seconds; bytes read as kB, MB, GB', () => {
   assert.deepEqual([2.5e6, 12345, 123.4, 12.34, 2.5, 0.0791, 0].map(formatRate), ['2.50M', '12.3k', '123', '12.3', '2.50', '0.079', '0']);
@@ -75,4 +76,94 @@ test('a resumed job (start) counts only what this run did in its rate and ETA', 
     process.stderr.write = write;
     process.stderr.isTTY = isTTY;
   }
+});
+
+let written: string[] = [];
+/** What onTerminal's function has written so far. */
+const all0 = (): string => written.join('');
+/** Runs `fn` with stderr a terminal of `columns` columns, returning everything written to it. */
+function onTerminal(columns: number, fn: () => void): string {
+  const out: string[] = [];
+  written = out;
+  const saved = { write: process.stderr.write, isTTY: process.stderr.isTTY, columns: process.stderr.columns, term: process.env.TERM };
+  process.stderr.isTTY = true;
+  process.stderr.columns = columns;
+  process.env.TERM = 'xterm';
+  process.stderr.write = ((s: string) => (out.push(s), true)) as typeof process.stderr.write;
+  try {
+    fn();
+  } finally {
+    process.stderr.write = saved.write;
+    process.stderr.isTTY = saved.isTTY;
+    process.stderr.columns = saved.columns;
+    if (saved.term === undefined) delete process.env.TERM;
+    else process.env.TERM = saved.term;
+  }
+  return out.join('');
+}
+
+test('the bar on a terminal changes no terminal setting, so a Ctrl-C at any moment leaves the cursor shown and long lines wrapping', () => {
+  let out = '';
+  const all = onTerminal(100, () => {
+    const p = startProgress({ label: 'book make', total: 1000, unit: 'B' });
+    p.update(400, '33 games');
+    // What the terminal had when the process ended by a signal here, before stop().
+    out = all0();
+    p.stop();
+  });
+  assert.ok(all.startsWith(out));
+  assert.ok(out.includes('book make ['), JSON.stringify(out));
+  // cli-progress sent ESC[?25l (cursor hidden) and ESC[?7l (no line wrap) and undid them only in stop().
+  // eslint-disable-next-line no-control-regex
+  assert.doesNotMatch(out, /\x1b\[\?(25|7)[lh]/);
+  // eslint-disable-next-line no-control-regex
+  assert.doesNotMatch(out, /\x1b[78]/, 'no saved cursor position to restore either');
+});
+
+test('a line written while the bar is shown (a skipped game) stands on its own line, whole, with the bar below it', () => {
+  const note = 'skipped: games.pgn:25:13: game 2: illegal-move: illegal move 2. Kxe8 (position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2)';
+  const out = onTerminal(80, () => {
+    const p = startProgress({ label: 'pgn filter', total: 1000, unit: 'B' });
+    p.update(300, '1136 games, 2 broken');
+    progressNote(note);
+    p.update(600, '1894 games, 3 broken');
+    p.stop();
+  });
+  const lines = screen(out);
+  assert.equal(lines.length, 2, JSON.stringify(lines));
+  assert.equal(lines[0], note);
+  assert.match(lines[1]!, /^pgn filter \[█+░*\] 60% \| .*B\/s \| ETA \S+ 1894 games, 3 broken$/);
+  // Without a bar, the note is a plain line.
+  assert.equal(onTerminal(80, () => progressNote('warning: x')), 'warning: x\n');
+});
+
+test("the bar's line fits the terminal: narrow, it drops the bar and the extra text before the percentage, rate and ETA", () => {
+  for (const width of [39, 59, 79, 199]) {
+    const line = barLine('book make', 0.46, '5.92 MB/s', '4s', '39965 games', width);
+    assert.ok(line.length <= width, `${width}: ${line}`);
+    assert.match(line, /^book make .*46% \| 5\.92 MB\/s \| ETA 4s/, `${width}: ${line}`);
+    // The count is shown whole or not at all ("25862 games" cut to "258" misleads).
+    assert.ok(line.endsWith(' 39965 games') || !line.includes('3996'), line);
+  }
+  assert.match(barLine('book make', 0.46, '5.92 MB/s', '4s', '39965 games', 79), /^book make \[█+░+\] 46%/);
+  assert.doesNotMatch(barLine('book make', 0.46, '5.92 MB/s', '4s', '39965 games', 39), /\[/);
+  const out = onTerminal(40, () => {
+    const p = startProgress({ label: 'tune label', total: 400, unit: 'positions' });
+    p.update(10, '10 labelled');
+    p.stop();
+  });
+  for (const l of screen(out)) assert.ok(l.length < 40, l);
+  assert.deepEqual([5, 187, 7500].map(duration), ['5s', '3m07s', '2h05m']);
+});
+
+test('a dumb terminal (TERM=dumb, Emacs shell) gets lines, not cursor movements', () => {
+  const out = onTerminal(80, () => {
+    process.env.TERM = 'dumb';
+    const p = startProgress({ label: 'epd', total: 300, unit: 'positions', interval: 0 });
+    p.update(30, '12 solved');
+    p.stop();
+  });
+  // eslint-disable-next-line no-control-regex
+  assert.doesNotMatch(out, /[\r\x1b]/);
+  assert.match(out, /^epd: 10\.0% 30 positions/);
 });

@@ -1,8 +1,17 @@
 /**
- * Progress for long jobs: a bar with rate and ETA on a TTY (cli-progress), a line every few
- * seconds otherwise (logs, CI). Always on stderr, so --json output stays clean.
+ * Progress for long jobs: a bar with rate and ETA on a terminal, a line every few seconds
+ * otherwise (logs, CI, `TERM=dumb`). Always on stderr, so --json output stays clean.
+ *
+ * The bar is one line redrawn in place with a carriage return and "erase to end of line" (what
+ * curl and wget do); it changes no terminal setting. (cli-progress, used before, hid the cursor
+ * and turned off line wrapping until its stop(): a Ctrl-C or a kill left the user's shell
+ * without a cursor and with long lines cut off.) The line fits the terminal's width, a narrow
+ * one losing the bar before the numbers. A line written while a bar is shown goes through
+ * `progressNote`, which clears the bar, writes the line and draws the bar again below it; a
+ * process that exits, or ends by a signal while it has temporary files to remove (tempFiles.ts),
+ * ends the bar's line first, so that what follows starts on a line of its own.
  */
-import cliProgress from 'cli-progress';
+import { onAbruptEnd } from './tempFiles.js';
 
 export interface Progress {
   /** Sets the absolute amount done (same unit as total). */
@@ -23,32 +32,55 @@ export interface ProgressOptions {
   start?: number;
 }
 
+/** A bar on the terminal: its line drawn (and not yet ended), and how to draw it again. */
+interface Shown {
+  drawn: boolean;
+  draw(): void;
+}
+const shown = new Set<Shown>();
+let endsLines = false;
+
+/** Least time between two drawings of a bar, ms (5 a second, as before). */
+const REDRAW_MS = 200;
+
+/** Whether stderr is a terminal that understands carriage return and "erase line" (not Emacs's `TERM=dumb`). */
+function fancy(): boolean {
+  return process.stderr.isTTY === true && process.env.TERM !== 'dumb';
+}
+
+/** Ends the line of every bar drawn, so that what follows starts on a line of its own. */
+function endBarLines(): void {
+  for (const b of shown) {
+    if (b.drawn) process.stderr.write('\n');
+    b.drawn = false;
+  }
+  shown.clear();
+}
+
+/**
+ * Writes a line to stderr while a job shows progress (a skipped game, a warning): on a terminal
+ * the bar is cleared first and drawn again below the line, so the line is neither glued to the
+ * bar's text nor overwritten by its next drawing.
+ */
+export function progressNote(line: string): void {
+  const text = line.endsWith('\n') ? line : `${line}\n`;
+  const drawn = [...shown].filter((b) => b.drawn);
+  if (drawn.length === 0) {
+    process.stderr.write(text);
+    return;
+  }
+  process.stderr.write(`\r\x1b[K${text}`);
+  for (const b of drawn) {
+    b.drawn = false;
+    b.draw();
+  }
+}
+
 export function startProgress(opts: ProgressOptions): Progress {
   if (opts.quiet) return { update() {}, stop() {} };
   const started = Date.now();
   const start = opts.start ?? 0;
-  if (process.stderr.isTTY && opts.total > 0) {
-    const bar = new cliProgress.SingleBar(
-      {
-        format: `${opts.label} [{bar}] {percentage}% | {rate} | ETA {eta_formatted} {extra}`,
-        stream: process.stderr,
-        hideCursor: true,
-        etaBuffer: 50,
-        fps: 5,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(opts.total, start, { rate: '', extra: '' });
-    return {
-      update(done, extra = '') {
-        const secs = (Date.now() - started) / 1000;
-        bar.update(done, { rate: `${rateOf((done - start) / Math.max(secs, 1e-3), opts.unit)}/s`, extra });
-      },
-      stop() {
-        bar.stop();
-      },
-    };
-  }
+  if (fancy() && opts.total > 0) return startBar(opts, started, start);
   const every = (opts.interval ?? 5) * 1000;
   let next = started + every;
   let printed = false;
@@ -77,6 +109,76 @@ export function startProgress(opts: ProgressOptions): Progress {
       printed = false;
     },
   };
+}
+
+/** The bar on a terminal: `label [████░░░░] 42% | 5.92 MB/s | ETA 4s extra`, redrawn in place. */
+function startBar(opts: ProgressOptions, started: number, start: number): Progress {
+  let done = start;
+  let extra = '';
+  let lastDraw = 0;
+  let stopped = false;
+  const bar: Shown = {
+    drawn: false,
+    draw() {
+      const now = Date.now();
+      lastDraw = now;
+      const secs = (now - started) / 1000;
+      const rate = (done - start) / Math.max(secs, 1e-3);
+      const eta = rate > 0 ? duration(Math.max(0, opts.total - done) / rate) : '?';
+      const text = barLine(opts.label, done / opts.total, `${rateOf(rate, opts.unit)}/s`, eta, extra, (process.stderr.columns || 80) - 1);
+      process.stderr.write(`\r${text}\x1b[K`);
+      bar.drawn = true;
+    },
+  };
+  shown.add(bar);
+  if (!endsLines) {
+    endsLines = true;
+    onAbruptEnd(endBarLines);
+    process.on('exit', endBarLines);
+  }
+  bar.draw();
+  return {
+    update(d, x = '') {
+      if (stopped) return;
+      done = d;
+      extra = x;
+      if (Date.now() - lastDraw >= REDRAW_MS || !bar.drawn) bar.draw();
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      bar.draw();
+      process.stderr.write('\n');
+      bar.drawn = false;
+      shown.delete(bar);
+    },
+  };
+}
+
+/**
+ * The bar's line within `width` columns: the bar narrows first, then goes (below 10 cells), then
+ * the extra text (whole: cut, "25862 games" would read "258"), then the end of the line is cut,
+ * so the percentage, rate and ETA stay in view on a narrow terminal.
+ */
+export function barLine(label: string, share: number, rate: string, eta: string, extra: string, width: number): string {
+  const pct = Math.floor(Math.min(Math.max(share, 0), 1) * 100);
+  let tail = ` ${pct}% | ${rate} | ETA ${eta}${extra === '' ? '' : ` ${extra}`}`;
+  if (label.length + tail.length > width) tail = ` ${pct}% | ${rate} | ETA ${eta}`;
+  const cells = Math.min(40, width - label.length - tail.length - 3);
+  let line = label + tail;
+  if (cells >= 10) {
+    const full = Math.round(Math.min(Math.max(share, 0), 1) * cells);
+    line = `${label} [${'\u2588'.repeat(full)}${'\u2591'.repeat(cells - full)}]${tail}`;
+  }
+  return line.length > width ? line.slice(0, Math.max(width, 0)) : line;
+}
+
+/** A time left for people: 45s, 3m07s, 2h05m. */
+export function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 /** A count of bytes for people: 825 B, 12.3 kB, 8.42 MB, 1.07 GB. */

@@ -17,6 +17,8 @@
  *   decides what the signal means does not depend on which was registered first: `tabiya serve`
  *   removes its listener as it starts to close, and a handler that ran after it saw itself alone
  *   and ended the server by the signal (exit 130, not 0) once any import had been made.
+ * - Other things to put right before a process ends abruptly (a progress bar's line, which the
+ *   shell's prompt would otherwise follow on the same line) are registered with `onAbruptEnd`.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +29,8 @@ const live = new Set<string>();
 const liveDirs = new Set<string>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let installed = false;
+/** What runs before the process ends by a signal (progress.ts ends a bar's line). */
+const enders = new Set<() => void>();
 
 /** What a worker thread's temporaries are reported as to the main thread, which alone sees signals. */
 export type TempEvent = { op: 'file' | 'dir' | 'release'; path: string };
@@ -96,6 +100,27 @@ export function removeQuietly(path: string, recursive: boolean): void {
   }
 }
 
+/**
+ * Registers `fn` to run, when the handler below is installed (a temporary file or lock is live),
+ * before the process ends by a signal no command handles itself; it must be quick and
+ * synchronous, and may run more than once. It installs no handler itself: a command without
+ * one ends at once on Ctrl-C by the signal's default action, even in the middle of synchronous
+ * work (a search) that would hold back a handler written in JavaScript.
+ */
+export function onAbruptEnd(fn: () => void): void {
+  enders.add(fn);
+}
+
+function runEnders(): void {
+  for (const fn of enders) {
+    try {
+      fn();
+    } catch {
+      // Nothing more to do about it while the process ends.
+    }
+  }
+}
+
 function install(): void {
   installed = true;
   process.on('exit', removeLiveTemps);
@@ -108,6 +133,7 @@ function onSignal(sig: NodeJS.Signals): void {
   removeLiveTemps();
   // Another listener (the match runner's graceful stop) decides what the signal means.
   if (process.listenerCount(sig) > 1) return;
+  runEnders();
   for (const s of SIGNALS) process.off(s, onSignal);
   installed = false;
   process.kill(process.pid, sig);

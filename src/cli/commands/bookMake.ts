@@ -5,7 +5,7 @@
  * output written to a temporary file and renamed.
  */
 import { checkOutputs } from '../../node/outputs.js';
-import { startProgress, formatRate } from '../../node/progress.js';
+import { startProgress, formatRate, progressNote } from '../../node/progress.js';
 import { defaultThreads, makeBook, type MakeBookSummary } from '../../book/node/makeBook.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError, intOption, numberOption, sizeOption } from '../errors.js';
@@ -67,11 +67,8 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
   const onSkip = (e: PgnGameError): void => {
     errors++;
     if (skipped.length < 1000) skipped.push(e);
-    if (errors <= listed && !opts.quiet && !opts.json) {
-      bar?.stop();
-      bar = undefined;
-      process.stderr.write(`skipped: ${formatError(e)}\n`);
-    }
+    // Above the bar, which goes on (a bar started again measured its rate from the restart).
+    if (errors <= listed && !opts.quiet && !opts.json) progressNote(`skipped: ${formatError(e)}`);
   };
   const memory = sizeOption('--memory', opts.memory);
   try {

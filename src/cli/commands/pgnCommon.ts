@@ -3,7 +3,7 @@
  * games, and output files written to a temporary name and renamed when complete.
  */
 import { AtomicFileSync } from '../../book/node/atomicWrite.js';
-import { startProgress } from '../../node/progress.js';
+import { progressNote, startProgress } from '../../node/progress.js';
 import { textInputProblem } from '../../node/textFile.js';
 import type { PgnProgress, PgnReadSummary } from '../../pgn/reader.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
@@ -76,7 +76,8 @@ export class ErrorLister {
   }
 
   add(e: PgnGameError): void {
-    if (++this.count <= this.listed && this.on) process.stderr.write(`${this.verb}: ${formatError(e)}\n`);
+    // Above the progress bar: written into its line, the message was glued to the bar's text.
+    if (++this.count <= this.listed && this.on) progressNote(`${this.verb}: ${formatError(e)}`);
   }
 
   /** The line for the broken games not listed. */

@@ -7,7 +7,7 @@ import { tbkFileVersion, type AnyRichBook } from '../../book/node/openTbk.js';
 import { isOpenFilter, parseBands, parseMonth, parseSpeeds, unanswerable, type SplitFilter } from '../../book/rich/splits.js';
 export { openAnyRichBook, tbkFileVersion } from '../../book/node/openTbk.js';
 import { upgradeV1 } from '../../book/node/tbkUpgrade.js';
-import { startProgress } from '../../node/progress.js';
+import { progressNote, startProgress } from '../../node/progress.js';
 import type { PgnFilterOptions } from '../../pgn/filter.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError, intOption } from '../errors.js';
@@ -56,11 +56,8 @@ export class PgnJob {
   readonly onError = (e: PgnGameError): void => {
     this.errors++;
     if (this.skipped.length < 100) this.skipped.push(e);
-    if (this.errors <= this.listed && !this.opts.quiet && !this.opts.json) {
-      this.bar?.stop();
-      this.bar = undefined;
-      process.stderr.write(`skipped: ${formatError(e)}\n`);
-    }
+    // Above the bar, which goes on (a bar started again measured its rate from the restart).
+    if (this.errors <= this.listed && !this.opts.quiet && !this.opts.json) progressNote(`skipped: ${formatError(e)}`);
   };
 
   stop(): void {
