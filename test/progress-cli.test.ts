@@ -60,3 +60,12 @@ for (const [what, args, verb] of [
     assert.doesNotMatch(r.raw, /\x1b\[\?(25|7)l|\x1b7/);
   });
 }
+
+test('book make -o .bin counted in runs (--memory, large or piped inputs) says how many broken games it did not list', () => {
+  for (const memory of [[], ['--memory', '1M']]) {
+    const r = spawnSync(process.execPath, [MAIN, 'book', 'make', PGN, '-o', 'n.bin', '--force', '--errors', '3', ...memory], { cwd: tmp, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr.match(/^skipped: /gm)?.length, 3, r.stderr);
+    assert.match(r.stderr, /^skipped 17 more broken games \(--errors N lists more\)$/m, `${memory.join(' ')}: ${r.stderr}`);
+  }
+});

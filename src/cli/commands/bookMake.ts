@@ -70,6 +70,11 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
     // Above the bar, which goes on (a bar started again measured its rate from the restart).
     if (errors <= listed && !opts.quiet && !opts.json) progressNote(`skipped: ${formatError(e)}`);
   };
+  // The line for the broken games not listed, after either builder (the bounded one, the default
+  // for large and piped inputs, left it out).
+  const moreSkipped = (): void => {
+    if (errors > listed && !opts.quiet && !opts.json) process.stderr.write(`skipped ${errors - listed} more broken games (--errors N lists more)\n`);
+  };
   const memory = sizeOption('--memory', opts.memory);
   try {
     const common = {
@@ -97,6 +102,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
         onError: onSkip,
       });
       bar?.stop();
+      moreSkipped();
       const summary: MakeBookSummary = {
         output: opts.output,
         inputs: files,
@@ -131,7 +137,7 @@ export async function runBookMake(files: string[], opts: BookMakeCliOptions, lab
       onError: onSkip,
     });
     bar?.stop();
-    if (errors > listed && !opts.quiet && !opts.json) process.stderr.write(`skipped ${errors - listed} more broken games (--errors N lists more)\n`);
+    moreSkipped();
     return { summary, skipped };
   } catch (e) {
     bar?.stop();
