@@ -1,6 +1,6 @@
 /**
- * A long book job (`book merge`, `book add`, a `--shard` build, `tabiya serve`'s imports and
- * whole-book exports) run in a worker thread, so that the main thread stays free for a signal
+ * A long book job (`book merge`, `book add`, `book learn`, a `--shard` build, `tabiya serve`'s
+ * imports and whole-book exports) run in a worker thread, so that the main thread stays free for a signal
  * (and a server for its other requests). Writing a book is seconds to minutes of synchronous
  * work; on the main thread a Ctrl-C waited for the book to be written and renamed into place, and
  * the run then exited 130 with the book there anyway. Here the main thread only relays progress
@@ -14,11 +14,13 @@ import { recordTempEvent, type TempEvent } from '../../node/tempFiles.js';
 import type { MakeOptions } from '../polyglot/make.js';
 import type { TbkMergeOptions, TbkMergeSummary } from './tbkCombine.js';
 import type { TbkBuildOptions, TbkBuildSummary } from './tbkBuild.js';
+import type { LearnPgnOptions, LearnPgnSummary } from './richLearn.js';
 import { reviveWorkerError } from './workDir.js';
 
 type Callbacks = 'onProgress' | 'onFinishProgress' | 'onError';
 type BuildOptions = Omit<TbkBuildOptions, Callbacks>;
 type MergeOptions = Omit<TbkMergeOptions, 'onProgress'>;
+type LearnOptions = Omit<LearnPgnOptions, 'onProgress' | 'onError'>;
 
 /** The jobs, as plain data (they cross to the worker by structured clone). */
 export type BookJob =
@@ -26,6 +28,7 @@ export type BookJob =
   | { kind: 'mergeToBin'; paths: string[]; output: string; opts: MergeOptions & MakeOptions }
   | { kind: 'add'; path: string; opts: BuildOptions }
   | { kind: 'build'; output: string; opts: BuildOptions }
+  | { kind: 'learn'; path: string; inputs: string[]; opts: LearnOptions }
   | { kind: 'exportBin'; path: string };
 
 export interface BookJobResults {
@@ -33,6 +36,7 @@ export interface BookJobResults {
   mergeToBin: { games: number; kept: number; bytes: number };
   add: TbkBuildSummary & { notes: string[] };
   build: TbkBuildSummary;
+  learn: LearnPgnSummary;
   /** The book's Polyglot export (what `book export` writes), as bytes. */
   exportBin: Uint8Array;
 }
@@ -53,7 +57,7 @@ export type JobMessage =
 
 /** Runs `job` in a worker thread and resolves with its result; its errors are thrown here as the job's own. */
 export function runBookJob<J extends BookJob>(job: J, callbacks: BookJobCallbacks = {}): Promise<BookJobResults[J['kind']]> {
-  const inputs = job.kind === 'add' || job.kind === 'build' ? job.opts.inputs : [];
+  const inputs = job.kind === 'add' || job.kind === 'build' ? job.opts.inputs : job.kind === 'learn' ? job.inputs : [];
   const stdin = inputs.includes('-');
   const worker = new Worker(new URL('./bookJobWorker.js', import.meta.url), { workerData: job, stdin });
   if (stdin) process.stdin.pipe(worker.stdin!);

@@ -8,6 +8,7 @@ import type { BookJob, JobMessage } from './bookJob.js';
 import { buildTbk } from './tbkBuild.js';
 import { addToTbk, mergeTbk, mergeTbkToBin, openForRebuild } from './tbkCombine.js';
 import { exportTbkToBin } from './tbkExport.js';
+import { learnFromPgn } from './richLearn.js';
 
 const port = parentPort!;
 const post = (m: JobMessage): void => port.postMessage(m);
@@ -30,6 +31,8 @@ async function run(): Promise<unknown> {
       return addToTbk(job.path, { ...job.opts, ...callbacks });
     case 'build':
       return buildTbk(job.output, { ...job.opts, ...callbacks });
+    case 'learn':
+      return learnFromPgn(job.path, job.inputs, { ...job.opts, onProgress: callbacks.onProgress, onError: callbacks.onError });
     case 'exportBin': {
       const { book, file } = openForRebuild(job.path);
       try {

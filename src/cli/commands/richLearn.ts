@@ -2,7 +2,7 @@
  * `tabiya book learn X.tbk games.pgn --player NAME [--post-book N]`: book learning from the games
  * NAME played (rules in rich/learn.ts; evaluations read from move comments).
  */
-import { learnFromPgn } from '../../book/node/richLearn.js';
+import { runBookJob } from '../../book/node/bookJob.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
@@ -22,8 +22,13 @@ export async function richLearnCommand(file: string, pgns: string[], opts: RichL
   checkOutputs([{ path: file, kind: 'tbk', mode: 'update' }], pgns);
   if (opts.player === undefined || opts.player.trim() === '') throw new CliError('book learn: --player NAME is required (the player whose moves learn)', 2);
   const job = new PgnJob('book learn', opts);
+  const postBook = intOption('--post-book', opts.postBook ?? '10', 0, 1000);
+  // On a worker thread (bookJob.ts), as book add: the change of a big book is seconds of
+  // synchronous work, and waiting for another writer's lock blocks; on the main thread a Ctrl-C
+  // waited for both, and the run then exited 130 with the games learned anyway (a second run
+  // would have learned them twice).
   const s = await bookErrors(() =>
-    learnFromPgn(file, pgns, { player: opts.player!, postBook: intOption('--post-book', opts.postBook ?? '10', 0, 1000), onProgress: job.onProgress, onError: job.onError }),
+    runBookJob({ kind: 'learn', path: file, inputs: pgns, opts: { player: opts.player!, postBook } }, { onProgress: job.onProgress, onError: job.onError }),
   ).finally(() => job.stop());
   report(opts.json, { book: file, player: opts.player, ...s, skipped: job.skipped }, () =>
     [
