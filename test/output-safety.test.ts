@@ -275,29 +275,37 @@ test('a signal during a book change removes its lock and leaves the book as it w
   assert.ok(bytes('locked.tbk').equals(bytes('a.tbk')));
 });
 
-test('Ctrl-C ends book learn at once while it waits for the book\'s lock, and leaves the book and the other writer\'s lock as they were', async () => {
-  writeFileSync(at('learn.tbk'), bytes('a.tbk'));
-  // Another writer holds the book (a live process: this one); learn waits up to 30 s for it.
-  writeFileSync(at('learn.tbk.lock'), `${process.pid}\n`);
+test("Ctrl-C ends book learn, set and annotate at once while they wait for the book's lock, and leaves the book and the other writer's lock as they were", async () => {
   const player = /\[White "([^"]+)"\]/.exec(games[0]!)![1]!;
-  const child = spawn(process.execPath, [MAIN, 'book', 'learn', 'learn.tbk', '-', '--player', player, '--quiet'], { cwd: tmp, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
-  // The games read, learn goes for the lock. The wait only lets it get there: a signal that came
-  // earlier would end it at once as well.
-  child.stdin.end(games.slice(0, 20).join('\n\n') + '\n');
-  await new Promise((w) => setTimeout(w, 2000));
-  child.kill('SIGINT');
-  // On the main thread the wait for the lock held the signal back until it gave up (30 s, exit 1).
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  const end = await exited;
-  clearTimeout(timer);
-  assert.deepEqual(end, { code: null, signal: 'SIGINT' }, stderr);
-  assert.equal(readFileSync(at('learn.tbk.lock'), 'utf8'), `${process.pid}\n`, "the other writer's lock is not ours to remove");
-  assert.ok(bytes('learn.tbk').equals(bytes('a.tbk')));
-  assert.deepEqual(temps(), []);
-  rmSync(at('learn.tbk.lock'));
+  writeFileSync(at('line.pgn'), '1. e4 c5 {!} *\n');
+  for (const args of [
+    ['learn', 'learn.tbk', '-', '--player', player, '--quiet'],
+    ['set', 'learn.tbk', '--moves', 'e4', '--move', 'c5', '--value', '50'],
+    ['annotate', 'learn.tbk', 'line.pgn'],
+  ]) {
+    const what = `book ${args[0]}`;
+    writeFileSync(at('learn.tbk'), bytes('a.tbk'));
+    // Another writer holds the book (a live process: this one); the command waits up to 30 s for it.
+    writeFileSync(at('learn.tbk.lock'), `${process.pid}\n`);
+    const child = spawn(process.execPath, [MAIN, 'book', ...args], { cwd: tmp, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+    // learn reads its games first. The wait only lets the command reach the lock: a signal that
+    // came earlier would end it at once as well.
+    child.stdin.end(games.slice(0, 20).join('\n\n') + '\n');
+    await new Promise((w) => setTimeout(w, 2000));
+    child.kill('SIGINT');
+    // A synchronous wait for the lock on the main thread held the signal back until it gave up (30 s, exit 1).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const end = await exited;
+    clearTimeout(timer);
+    assert.deepEqual(end, { code: null, signal: 'SIGINT' }, `${what}: ${stderr}`);
+    assert.equal(readFileSync(at('learn.tbk.lock'), 'utf8'), `${process.pid}\n`, `${what}: the other writer's lock is not ours to remove`);
+    assert.ok(bytes('learn.tbk').equals(bytes('a.tbk')), what);
+    assert.deepEqual(temps(), [], what);
+    rmSync(at('learn.tbk.lock'));
+  }
 });
 
 test('a failed write is an error naming the output, never the temporary file (directory, full device, missing directory)', () => {

@@ -234,6 +234,24 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   return out;
 }
 
+/**
+ * Waits, without blocking the thread, while another live writer holds the book's lock (at most
+ * `timeoutMs`, default 30 s, as withBookLock). The commands that change a book on the main
+ * thread (`book set`, `book annotate`, `book audit --mark`, `book upgrade`) wait here first:
+ * withBookLock's wait is synchronous (the engine learns through it), and on the main thread it
+ * held a Ctrl-C back until it gave up. A writer that takes the lock between this wait and
+ * withBookLock is then waited for as before.
+ */
+export async function whenUnlocked(path: string, opts: LockOptions = {}): Promise<void> {
+  const lock = `${realFile(path)}.lock`;
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  while (Date.now() <= deadline && existsSync(lock) && isFileOrGone(lock)) {
+    const owner = lockOwner(lock);
+    if (owner !== undefined ? !processAlive(owner) : anonymousAndOld(lock)) return;
+    await new Promise((wake) => setTimeout(wake, 20));
+  }
+}
+
 /** Is the path a regular file, or gone (the lock released meanwhile)? */
 function isFileOrGone(path: string): boolean {
   try {

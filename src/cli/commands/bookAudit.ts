@@ -21,6 +21,7 @@ import { configureV8ForSearch } from '../../node/v8flags.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 import { bookErrors } from './richCommon.js';
+import { whenUnlocked } from '../../book/node/richFile.js';
 
 export interface BookAuditCliOptions {
   depth?: string;
@@ -108,6 +109,7 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
       process.off('SIGTERM', onSignal);
     }),
   );
+  if (opts.mark) await whenUnlocked(file);
   const marked = opts.mark ? await bookErrors(() => markBook(file, result.moves, margin)) : undefined;
   const flagged = result.moves.filter((m) => m.flagged).map((m) => flaggedRow(m));
   const value = {

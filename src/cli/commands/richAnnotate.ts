@@ -3,7 +3,7 @@
  * rules: a tag separates lines, the last NAG of a move wins, moves without a NAG keep their
  * value; see rich/annotate.ts).
  */
-import { updateRichBook } from '../../book/node/richFile.js';
+import { updateRichBook, whenUnlocked } from '../../book/node/richFile.js';
 import { AnnotateVisitor } from '../../book/rich/annotate.js';
 import { EF_POSTBOOK, USER_NONE } from '../../book/rich/format.js';
 import { RichTable } from '../../book/rich/table.js';
@@ -37,6 +37,7 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
   if (visitor.stats.lines === 0) {
     throw new CliError(first === undefined ? `${pgns.join(', ')}: no line in it (empty, or only comments)` : `${first.file}: no readable line (first error at line ${first.line}, column ${first.column}: ${first.message})`, 1);
   }
+  await whenUnlocked(file);
   const order = Array.from({ length: scratch.size }, (_, r) => r).sort((a, b) => scratch.seq[a]! - scratch.seq[b]!);
   const r = await bookErrors(() =>
     tbkFileVersion(file) === 2

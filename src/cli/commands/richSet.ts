@@ -4,7 +4,7 @@
  * (removes the user value and the learned statistics of the move). A move not in the book yet
  * is added with no games.
  */
-import { updateRichBook } from '../../book/node/richFile.js';
+import { updateRichBook, whenUnlocked } from '../../book/node/richFile.js';
 import { parseUserValue, setUserValue } from '../../book/rich/annotate.js';
 import { EF_POSTBOOK } from '../../book/rich/format.js';
 import { makeFen } from '../../notation/fen.js';
@@ -34,6 +34,7 @@ export async function richSetCommand(file: string, opts: RichSetCliOptions): Pro
   const m = u.ok ? u : parseSan(pos, opts.move.trim());
   if (!m.ok) throw new CliError(`--move: ${m.error.message}`, 2);
   const move = m.value;
+  await whenUnlocked(file);
   const r = await bookErrors(() =>
     tbkFileVersion(file) === 2
       ? changeNotes(file, (book) => {

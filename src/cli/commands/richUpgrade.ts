@@ -4,7 +4,7 @@
  * entry's statistics, make-book's counters, user values and learning carry over.
  */
 import { statSync } from 'node:fs';
-import { withBookLock } from '../../book/node/richFile.js';
+import { whenUnlocked, withBookLock } from '../../book/node/richFile.js';
 import { tbkFileVersion } from '../../book/node/openTbk.js';
 import { upgradeV1 } from '../../book/node/tbkUpgrade.js';
 import { checkOutputs } from '../../node/outputs.js';
@@ -35,6 +35,7 @@ export async function richUpgradeCommand(file: string, opts: RichUpgradeCliOptio
   }
   const output = opts.output ?? file;
   if (output !== file) checkOutputs([{ path: output, kind: 'tbk' }], [file], { force: opts.force });
+  if (output === file) await whenUnlocked(file);
   const s = await bookErrors(() => (output === file ? withBookLock(file, () => upgradeV1(file, file)) : upgradeV1(file, output)));
   report(opts.json, s, () => `upgraded ${file} to version 2: ${s.entries} entries, ${s.positions} positions, ${s.notes} notes; wrote ${s.output}: ${s.bytesWritten} bytes`);
 }
