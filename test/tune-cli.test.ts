@@ -448,3 +448,29 @@ test('tune label: Ctrl-C ends the engine and removes the temporary output', { sk
   for (let i = 0; i < 100 && alive(searching[0]!); i++) await new Promise((w) => setTimeout(w, 20));
   assert.ok(!alive(searching[0]!), 'the engine is gone');
 });
+
+test('tune fit on one thread stops at once on Ctrl-C during the fit and writes nothing', { timeout: 120_000 }, async () => {
+  const lines = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 3000);
+  const data = join(dir, 'fit-signal.epd');
+  writeFileSync(data, lines.join('\n') + '\n');
+  const out = join(dir, 'fit-signal.json');
+  const child = spawn(process.execPath, [MAIN, 'tune', 'fit', data, '-o', out, '--threads', '1', '--epochs', '100000000', '--max-seconds', '40'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+  // The line said just before the epochs start.
+  await new Promise<void>((ready) =>
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (/values tuned\n/.test(err)) ready();
+    }),
+  );
+  child.kill('SIGINT');
+  // With one thread no epoch gave the event loop a turn: the signal waited for the whole budget
+  // (40 s here), and the parameters were written before the run ended by it.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const end = await exited;
+  clearTimeout(timer);
+  assert.deepEqual(end, { code: null, signal: 'SIGINT' }, err);
+  assert.equal(existsSync(out), false, 'no parameters from an interrupted fit');
+  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('fit-signal.json.tabiya-')), [], 'no temporary file');
+});

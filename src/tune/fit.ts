@@ -87,6 +87,9 @@ export async function runFit(train: Objective, validation: Objective | null, spa
       }
       curve.push(p);
       opts.onEpoch?.(p);
+      // A turn of the event loop each epoch: on one thread the objective answers without one, and
+      // a Ctrl-C was seen only after the whole fit, once its output had been written.
+      await new Promise((wake) => setImmediate(wake));
       if (validation && opts.patience && epoch - bestEpoch >= opts.patience) return false;
       return true;
     },

@@ -84,10 +84,11 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
   const trainObj = await makeObjective(train, threads, start.length);
   const valObj = validation && validation.n > 0 ? await makeObjective(validation, Math.min(threads, 2), start.length) : null;
   let result: FitResult;
+  // Said before the bar starts: written under it, the lines were glued to its text.
+  if (!opts.quiet) process.stderr.write(`${describeCounts(data.counts)}\ntraining ${train.n} positions, validation ${validation?.n ?? 0}; ${space.free.length} values tuned\n`);
   const bar = startProgress({ label: `tune fit (${method})`, total: epochs, unit: 'epochs', quiet: opts.quiet });
   const lines: string[] = [];
   try {
-    if (!opts.quiet) process.stderr.write(`${describeCounts(data.counts)}\ntraining ${train.n} positions, validation ${validation?.n ?? 0}; ${space.free.length} values tuned\n`);
     result = await runFit(trainObj, valObj, space, start, {
       method,
       epochs,
