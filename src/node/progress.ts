@@ -3,9 +3,12 @@
  * otherwise (logs, CI, `TERM=dumb`). Always on stderr, so --json output stays clean.
  *
  * The bar is one line redrawn in place with a carriage return and "erase to end of line" (what
- * curl and wget do); it changes no terminal setting. (cli-progress, used before, hid the cursor
- * and turned off line wrapping until its stop(): a Ctrl-C or a kill left the user's shell
- * without a cursor and with long lines cut off.) The line fits the terminal's width, a narrow
+ * curl and wget do); it changes no terminal setting. Written here, not taken from a package,
+ * because what it must do is this module's own: lines written above the bar while it runs
+ * (`progressNote`), the numbers kept when the terminal is narrow, and the end of its line when
+ * the process is interrupted. (cli-progress, used before, hid the cursor and turned off line
+ * wrapping until its stop(): a Ctrl-C or a kill left the user's shell without a cursor and with
+ * long lines cut off; it has no way to write a line above a single bar.) The line fits the terminal's width, a narrow
  * one losing the bar before the numbers. A line written while a bar is shown goes through
  * `progressNote`, which clears the bar, writes the line and draws the bar again below it; a
  * process that exits, or ends by a signal while it has temporary files to remove (tempFiles.ts),
