@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { makeRichBook } from '../src/book/node/richMake.js';
 import { openRichBook, withBookLock } from '../src/book/node/richFile.js';
+import { hostTag } from '../src/node/tempFiles.js';
 import { learnGameSync, learnInput, type LearnGameWithEvals } from '../src/book/node/richLearn.js';
 import { learnInto } from '../src/book/rich/learn.js';
 import { loadTable } from '../src/book/rich/load.js';
@@ -144,6 +145,18 @@ test('the book lock: a dead owner or an old anonymous lock is taken over, a live
   // A live owner (this process) is waited for, then named in the error.
   writeFileSync(lock, `${process.pid}\n`);
   assert.throws(held, (e: Error & { code?: string }) => e.code === 'ERR_BOOK_LOCK' && e.message.includes(`locked by process ${process.pid}`));
+  // A lock taken on another machine (a file system several machines share): its pid means
+  // nothing here, so it is waited for, never taken over, and the error says where it was taken.
+  writeFileSync(join(tmp, `.locks.tbk.tabiya-${dead}-0badf00d.tmp`), 'being written elsewhere');
+  writeFileSync(lock, `${dead}@other-node.cluster\n`);
+  assert.throws(held, (e: Error & { code?: string }) => e.code === 'ERR_BOOK_LOCK' && e.message.includes(`locked by process ${dead} on other-node.cluster`) && e.message.includes('remove the lock if no tabiya runs on other-node.cluster'));
+  assert.equal(readFileSync(lock, 'utf8'), `${dead}@other-node.cluster\n`, "another machine's lock is left alone");
+  assert.ok(existsSync(join(tmp, `.locks.tbk.tabiya-${dead}-0badf00d.tmp`)), "and so is the file its writer is writing");
+  rmSync(join(tmp, `.locks.tbk.tabiya-${dead}-0badf00d.tmp`));
+  // This machine's own lock of a dead writer, in the form tabiya writes now, is taken over; the
+  // lock a writer takes names its pid and this machine.
+  writeFileSync(lock, `${dead}@${hostTag()}\n`);
+  assert.equal(withBookLock(book, () => readFileSync(lock, 'utf8'), { timeoutMs: 300 }), `${process.pid}@${hostTag()}\n`);
   // A lock without a pid is someone starting up: waited for while fresh, taken over when old.
   writeFileSync(lock, '');
   assert.throws(held, /locked by process \?/);

@@ -23,6 +23,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { hostname } from 'node:os';
 
 const live = new Set<string>();
 /** Live temporary directories (a large build's scratch space), removed with their contents. */
@@ -137,6 +138,11 @@ function onSignal(sig: NodeJS.Signals): void {
   for (const s of SIGNALS) process.off(s, onSignal);
   installed = false;
   process.kill(process.pid, sig);
+}
+
+/** This machine's name as it goes into a scratch directory's name or a lock (letters, digits, '.', '-' and '_' only). */
+export function hostTag(): string {
+  return hostname().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'localhost';
 }
 
 /** Is the process `pid` alive (or alive under another user)? */

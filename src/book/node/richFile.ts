@@ -10,7 +10,7 @@
  * memory, writes it under a temporary name in the same directory, fsyncs it, renames it over
  * the book and fsyncs the directory (atomicWrite.ts). A rename is atomic, so a `kill -9` at any moment leaves
  * either the old book or the new one, and a reader that has the file open keeps reading the
- * version it opened. Changes take a lock file (`BOOK.lock`, holding the writer's pid) so two
+ * version it opened. Changes take a lock file (`BOOK.lock`, holding the writer's pid and machine) so two
  * writers (two engines learning into one book) cannot lose each other's update; a lock whose
  * process is gone (killed) is taken over, and temporary files it left are removed.
  */
@@ -18,7 +18,7 @@ import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFi
 import { basename, dirname, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
-import { processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
+import { hostTag, processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
 import { ioReason, writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
@@ -207,14 +207,20 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
     // removing it is not ours to do: say so at once rather than wait and fail to remove it.
     if (!isFileOrGone(lock)) throw new BookError('ERR_BOOK_LOCK', `${path}: its lock ${lock} is not a file; remove it if no tabiya writes the book, and try again`);
     const owner = lockOwner(lock);
-    if (owner !== undefined ? !processAlive(owner) : anonymousAndOld(lock)) {
+    if (lockIsStale(lock, owner)) {
       // The writer died holding the lock (kill -9): its temporary files are garbage (made
       // beside the file a symlink points to: atomicWrite.ts).
       sweepStaleTemps(real);
       rmSync(lock, { force: true });
       continue;
     }
-    if (Date.now() > deadline) throw new BookError('ERR_BOOK_LOCK', `${path}: locked by process ${owner ?? '?'} (${lock}); try again when it has finished`);
+    if (Date.now() > deadline) {
+      const elsewhere = owner?.host !== undefined && owner.host !== hostTag();
+      throw new BookError(
+        'ERR_BOOK_LOCK',
+        `${path}: locked by process ${owner?.pid ?? '?'}${elsewhere ? ` on ${owner.host}` : ''} (${lock}); try again when it has finished${elsewhere ? `, or remove the lock if no tabiya runs on ${owner.host}` : ''}`,
+      );
+    }
     Atomics.wait(SLEEP, 0, 0, 20);
   }
   const release = (): void => {
@@ -246,8 +252,7 @@ export async function whenUnlocked(path: string, opts: LockOptions = {}): Promis
   const lock = `${realFile(path)}.lock`;
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   while (Date.now() <= deadline && existsSync(lock) && isFileOrGone(lock)) {
-    const owner = lockOwner(lock);
-    if (owner !== undefined ? !processAlive(owner) : anonymousAndOld(lock)) return;
+    if (lockIsStale(lock, lockOwner(lock))) return;
     await new Promise((wake) => setTimeout(wake, 20));
   }
 }
@@ -284,7 +289,7 @@ function takeLock(path: string, lock: string): boolean {
   const temp = tempPathFor(lock);
   registerTemp(temp);
   try {
-    writeFileSync(temp, `${process.pid}\n`);
+    writeFileSync(temp, lockText());
     try {
       linkSync(temp, lock);
     } catch (e) {
@@ -293,7 +298,7 @@ function takeLock(path: string, lock: string): boolean {
       // File systems without hard links (FAT, some network mounts): exclusive create, then the pid.
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
       try {
-        writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+        writeFileSync(lock, lockText(), { flag: 'wx' });
       } catch (e2) {
         if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw e2;
@@ -320,13 +325,43 @@ function anonymousAndOld(lock: string): boolean {
   }
 }
 
-function lockOwner(lock: string): number | undefined {
+/**
+ * What a lock holds: the writer's pid and machine, `4242@node17`. The machine matters on a file
+ * system that several machines share (a cluster's home directories, NFS): a pid is only
+ * meaningful where it runs, and a lock judged by a pid that happens to be free here would be
+ * removed under a live writer elsewhere, and two writers would then change the book at once.
+ */
+function lockText(): string {
+  return `${process.pid}@${hostTag()}\n`;
+}
+
+interface LockOwner {
+  pid: number;
+  /** Absent in the locks of earlier versions (the pid alone). */
+  host?: string;
+}
+
+function lockOwner(lock: string): LockOwner | undefined {
   try {
-    const pid = parseInt(readFileSync(lock, 'utf8'), 10);
-    return Number.isFinite(pid) && pid > 0 ? pid : undefined;
+    const m = /^(\d+)(?:@([A-Za-z0-9._-]+))?\s*$/.exec(readFileSync(lock, 'utf8'));
+    if (m === null) return undefined;
+    const pid = Number(m[1]);
+    if (!(pid > 0)) return undefined;
+    return m[2] === undefined ? { pid } : { pid, host: m[2] };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a lock's writer is gone: its pid is not alive on this machine. Another machine's lock
+ * is never judged from here (its pid means nothing here); it is waited for, and the message
+ * that ends the wait says where it was taken.
+ */
+function lockIsStale(lock: string, owner: LockOwner | undefined): boolean {
+  if (owner === undefined) return anonymousAndOld(lock);
+  if (owner.host !== undefined && owner.host !== hostTag()) return false;
+  return !processAlive(owner.pid);
 }
 
 /**

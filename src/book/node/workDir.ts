@@ -8,11 +8,13 @@
  * run at once): a process id says whether a build is alive only on the machine that runs it.
  */
 import { closeSync, fsyncSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, writeSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BookError } from '../polyglot/select.js';
 import { ioReason } from './atomicWrite.js';
-import { processAlive, registerTempDir, releaseTemp } from '../../node/tempFiles.js';
+import { hostTag, processAlive, registerTempDir, releaseTemp } from '../../node/tempFiles.js';
+
+export { hostTag };
 import { fastCrc32 } from './richFile.js';
 
 const PREFIX = 'tabiya-build-';
@@ -161,10 +163,6 @@ export class ScratchFile {
   }
 }
 
-/** This machine's name as it goes into a scratch directory's name (letters, digits, '.', '-' and '_' only). */
-export function hostTag(): string {
-  return hostname().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'localhost';
-}
 
 /**
  * Removes scratch directories (`<prefix><pid>@<host>-…`, or `<prefix><pid>-…`) of builds whose
