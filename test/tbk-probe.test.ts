@@ -22,7 +22,7 @@ import { encodeMove } from '../src/book/polyglot/format.js';
 import { BookError } from '../src/book/polyglot/select.js';
 import { SECTION } from '../src/book/rich/container.js';
 import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from '../src/book/rich/games.js';
-import type { StoredPosition } from '../src/book/rich/positions.js';
+import { repeatsOf, type StoredPosition } from '../src/book/rich/positions.js';
 import { TbkBook, type BookEntry } from '../src/book/rich/tbkBook.js';
 import { generateLegal } from '../src/core/movegen.js';
 import { Position } from '../src/core/position.js';
@@ -58,8 +58,9 @@ function storedAnswer(p: StoredPosition, book: TbkBook, legal: (m: number) => nu
   const h = book.halvedCounters(p.keyHi, p.keyLo);
   return p.moves
     .map((m) => {
-      let pgN = m.wins + m.draws + m.losses + m.unfinished;
-      let pgSum = 2 * m.wins + m.draws + m.unfinished;
+      // make-book counts each occurrence: the games and their repeats.
+      let pgN = m.wins + m.draws + m.losses + m.unfinished + repeatsOf(m);
+      let pgSum = 2 * (m.wins + (m.repeatWins ?? 0)) + m.draws + (m.repeatDraws ?? 0) + m.unfinished + (m.repeatUnfinished ?? 0);
       const j = h === undefined ? -1 : Array.from(h.moves).indexOf(m.move);
       if (j >= 0) {
         pgN = h!.n[j]!;

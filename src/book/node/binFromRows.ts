@@ -45,8 +45,8 @@ export function binFromRows(rows: RowCursor, games: GameSource, opts: MakeOption
         p.moves.push(m);
         p.stamps.push(row.stamp);
       }
-      m.n += row.games();
-      m.sum += 2 * row.wins + row.draws + row.unfinished;
+      m.n += row.occurrences();
+      m.sum += row.polyglotSum();
       if (row.weight >= 0) {
         m.weight = Math.min(0xffff, (m.weight ?? 0) + row.weight);
         m.learn = m.learn || row.learn;

@@ -14,6 +14,7 @@ import { RunMerger, type RowSource } from '../rich/mergeRuns.js';
 import type { StoredPosition } from '../rich/positions.js';
 import { RunReader, RunRow } from '../rich/runs.js';
 import type { TbkBook } from '../rich/tbkBook.js';
+import { GamePlies } from '../rich/repeats.js';
 import { TableCursor, spillTable } from './tbkBuild.js';
 import type { ScratchFile, WorkDir } from './workDir.js';
 
@@ -41,7 +42,7 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir, onGames
   const visit = (p: Position, m: number, ply: number): boolean => {
     if (book.singleGame(p.keyHi, p.keyLo) !== g) return true;
     const black = p.turn;
-    const res = result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
+    const res = moverResult(result, black);
     const elo = black ? blackElo : whiteElo;
     if (!table.count(p.keyLo, p.keyHi, black, m, cell, res, elo, g, ply)) {
       const run = work.create('singles');
@@ -67,6 +68,59 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir, onGames
   spillTable(table, last);
   runs.push(last);
   return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 })));
+}
+
+/**
+ * Every ply of a book's games counted again, as a build counts them (each game once a move, its
+ * repeats apart: repeats.ts), as rows in run order: what `book upgrade` rebuilds a book from when
+ * its W/D/L counted a repeated move each time. `onGames(done, total)` as in singleRows.
+ */
+export function gameRows(book: TbkBook, memory: number, work: WorkDir, onGames?: (done: number, total: number) => void): RowSource {
+  const games = book.gameReader(1 << 20);
+  const table = new PlyLog(PlyLog.capacityFor(memory));
+  if (games === undefined) return new TableCursor(table);
+  const runs: ScratchFile[] = [];
+  const pos = new Position();
+  const plies = new GamePlies();
+  const maxPly = book.fields.maxPly;
+  let firstBlack = 0;
+  const visit = (p: Position, m: number, ply: number): boolean => {
+    if (ply >= maxPly) return false;
+    if (ply === 0) firstBlack = p.turn;
+    plies.push(p.keyLo, p.keyHi, m, p.halfmoves);
+    return true;
+  };
+  for (let g = 0; g < games.count; g++) {
+    const rec = games.record(g);
+    const cell = book.cellOfGame(rec);
+    plies.count = 0;
+    replayGame(games, g, rec, pos, visit);
+    for (let k = 0; k < plies.count; k++) {
+      const black = (firstBlack + k) & 1;
+      const res = moverResult(rec.result, black);
+      const elo = black ? rec.blackElo : rec.whiteElo;
+      const again = plies.repeatAt(k);
+      if (!table.count(plies.keysLo[k]!, plies.keysHi[k]!, black, plies.moves[k]!, cell, res, elo, g, k, again)) {
+        const run = work.create('recount');
+        spillTable(table, run);
+        runs.push(run);
+        table.clear();
+        table.count(plies.keysLo[k]!, plies.keysHi[k]!, black, plies.moves[k]!, cell, res, elo, g, k, again);
+      }
+    }
+    if (onGames !== undefined && (g & 4095) === 4095) onGames(g + 1, games.count);
+  }
+  onGames?.(games.count, games.count);
+  if (runs.length === 0) return new TableCursor(table);
+  const last = work.create('recount');
+  spillTable(table, last);
+  runs.push(last);
+  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 })));
+}
+
+/** A game's result (RESULT_*) from the side to move's view (MOVER_*). */
+function moverResult(result: number, black: number): number {
+  return result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
 }
 
 /**
@@ -134,6 +188,10 @@ export class BookRows implements RowSource {
         r.unfinished = c.unfinished;
         r.rated = c.rated;
         r.ratingSum = c.ratingSum;
+        r.repeatWins = c.repeatWins ?? 0;
+        r.repeatDraws = c.repeatDraws ?? 0;
+        r.repeatLosses = c.repeatLosses ?? 0;
+        r.repeatUnfinished = c.repeatUnfinished ?? 0;
         r.stamp = rank;
         r.maxPly = p.maxPly;
         if (m.weight !== undefined && c === parts[0]) {

@@ -12,7 +12,7 @@ import { PgnParser } from '../../pgn/parser.js';
 import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { BookError } from '../polyglot/select.js';
 import { BookBuilder, type BuildSinks } from '../rich/builder.js';
-import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
+import { FLAG_GAMES_ONCE, FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
 import { PlyLog, RECORD_BYTES } from '../rich/plyLog.js';
 import { finishRows, type FinishSummary, type RowCursor, type SingleSink } from '../rich/finish.js';
 import { FLAG_EXACT } from '../rich/format.js';
@@ -21,7 +21,7 @@ import { GAME_RECORD_SIZE, putGameRecord, readGameRecord } from '../rich/games.j
 import type { TbkBook } from '../rich/tbkBook.js';
 import { replayHalving, type HalvedCounters } from '../rich/halving.js';
 import { RunMerger, type MergeInput } from '../rich/mergeRuns.js';
-import { PositionWriter, type StoredPosition } from '../rich/positions.js';
+import { PositionWriter, repeatsOf, type StoredPosition } from '../rich/positions.js';
 import { RetrievalBuilder } from '../rich/retrievalBuilder.js';
 import { RunReader, RunRow, RunWriter } from '../rich/runs.js';
 import { NO_SPLITS, type SplitKinds } from '../rich/splits.js';
@@ -208,7 +208,7 @@ export class ProgressCursor implements RowCursor {
       this.report(Math.max(this.done, this.total), this.total);
       return false;
     }
-    this.done += row.games();
+    this.done += row.occurrences();
     if ((++this.rows & 0xffff) === 0) this.report(this.done, this.total);
     return true;
   }
@@ -510,7 +510,7 @@ export async function buildTbk(output: string, opts: TbkBuildOptions): Promise<T
     }
     const now = bookTime();
     const fields: BookFields = {
-      flags: minGames > 1 ? 0 : FLAG_EXACT,
+      flags: (minGames > 1 ? 0 : FLAG_EXACT) | FLAG_GAMES_ONCE,
       games,
       maxPly: Math.min(maxPly, 0xffff),
       minGames,
@@ -643,7 +643,8 @@ export function finishBook(cursor: RowCursor, o: FinishOptions): FinishedRows {
     },
     stored(p: StoredPosition) {
       if (o.minGames > 1) {
-        p.moves = p.moves.filter((m) => m.wins + m.draws + m.losses + m.unfinished >= o.minGames || m.weight !== undefined);
+        // As make-book's -min-game: every occurrence counts, a game's repeats included.
+        p.moves = p.moves.filter((m) => m.wins + m.draws + m.losses + m.unfinished + repeatsOf(m) >= o.minGames || m.weight !== undefined);
         if (p.moves.length === 0) return;
       }
       pw.write(p);

@@ -10,13 +10,13 @@
 import { BookError } from '../polyglot/select.js';
 import { bookTime } from '../rich/clock.js';
 import { FLAG_EXACT, FLAG_MERGED } from '../rich/format.js';
-import { FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
+import { FLAG_GAMES_ONCE, FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
 import { RunMerger, type MergeInput, type RowSource } from '../rich/mergeRuns.js';
 import { Notes } from '../rich/notes.js';
 import { RunReader, type RunRow } from '../rich/runs.js';
 import type { SplitKinds } from '../rich/splits.js';
 import { TbkBook } from '../rich/tbkBook.js';
-import { BookRows, singleRows } from './bookRows.js';
+import { BookRows, gameRows, singleRows, storedPositions } from './bookRows.js';
 import { expectedEntries, openInput } from './inputs.js';
 import { fastCrc32, withBookLock } from './richFile.js';
 import { FileReader } from './tbkFile.js';
@@ -124,6 +124,77 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
   });
 }
 
+export interface TbkRecountSummary {
+  output: string;
+  games: number;
+  /** Moves whose W/D/L counted a game more than once, now counted once. */
+  movesChanged: number;
+  entries: number;
+  bytesWritten: number;
+  seconds: number;
+}
+
+/**
+ * Counts a book's games again, each once a move (repeats.ts), for a book made before repeats
+ * were kept apart: its W/D/L then counted a repeated move each time. The book is rebuilt from the
+ * games it keeps, as `book add` rebuilds it, with its notes, history and make-book's counters
+ * (which count every occurrence, so the Polyglot export does not change); written to `output`
+ * (the book itself: in place, crash-safely, under its lock). Refused for a book that keeps no
+ * games or holds moves imported from a Polyglot book, which no game gives.
+ */
+export function recountTbk(path: string, output: string, opts: { memory?: number; tmpDir?: string } = {}): TbkRecountSummary {
+  const started = performance.now();
+  const { book, file } = openForRebuild(path);
+  const work = new WorkDir(opts.tmpDir);
+  try {
+    if (book.partial) throw new BookError('ERR_BOOK_PARTIAL', `${path}: a partial book (one shard of a sharded build): merge the shards with book merge first`);
+    if (book.games === undefined) throw new BookError('ERR_BOOK_RECOUNT', `${path} keeps no games (it was built with a min-games cut or converted): its W/D/L cannot be counted again; build it again from the PGN with book make`);
+    let changed = 0;
+    for (const p of storedPositions(book)) {
+      for (const m of p.moves) {
+        if (m.weight !== undefined) throw new BookError('ERR_BOOK_RECOUNT', `${path} holds moves imported from a Polyglot book, which no game gives: its W/D/L cannot be counted again; build it again from the PGN with book make`);
+      }
+    }
+    const memory = opts.memory ?? DEFAULT_MEMORY;
+    const store = new GameStore(work);
+    store.appendBook(book);
+    const rows = countChanges(gameRows(book, memory, work), () => changed++);
+    const fields: BookFields = { ...book.fields, flags: book.fields.flags | FLAG_GAMES_ONCE, changes: book.fields.changes + 1, modified: bookTime() };
+    const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
+    const meta = { ...book.meta, runs: [...runs, { at: fields.modified, tool: 'tabiya book upgrade', recounted: 'each game once a move' }] };
+    const { summary: fin, bytes } = writeBook(output, { rows, store, fields, meta, notes: book.notes.encode(), split: book.splits, minGames: book.fields.minGames, work });
+    return { output, games: book.fields.games, movesChanged: changed, entries: fin.singles + fin.storedMoves, bytesWritten: bytes, seconds: (performance.now() - started) / 1000 };
+  } catch (e) {
+    throw e instanceof ScratchError ? e.forOutput(output) : e;
+  } finally {
+    work.remove();
+    file.close();
+  }
+}
+
+/** Passes rows through, calling `changed` once for each (position, move) with repeats in any of its cells. */
+function countChanges(inner: RowSource, changed: () => void): RowSource {
+  const take = inner.takeSingles?.bind(inner);
+  const same = inner.sameKey?.bind(inner);
+  let hi = -1;
+  let lo = -1;
+  let move = -1;
+  return {
+    next(row: RunRow): boolean {
+      if (!inner.next(row)) return false;
+      if (row.repeats() > 0 && (row.keyHi !== hi || row.keyLo !== lo || row.move !== move)) {
+        hi = row.keyHi;
+        lo = row.keyLo;
+        move = row.move;
+        changed();
+      }
+      return true;
+    },
+    takeSingles: take,
+    sameKey: same,
+  };
+}
+
 export interface TbkMergeOptions {
   /** Leave out moves with fewer games (0: keep all). */
   minGames?: number;
@@ -171,7 +242,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
     // With every game kept, a merge is make-book over the books' games in order: exact, unless cut.
     const exact = books.every((b) => (b.fields.flags & FLAG_EXACT) !== 0 && (b.games !== undefined || b.partial) && b.fields.maxPly === first.fields.maxPly);
     const fields: BookFields = {
-      flags: (exact && minGames <= 1 ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED),
+      flags: (exact && minGames <= 1 ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED) | (books.every((b) => (b.fields.flags & FLAG_GAMES_ONCE) !== 0) ? FLAG_GAMES_ONCE : 0),
       games,
       maxPly: first.fields.maxPly,
       minGames,

@@ -52,8 +52,8 @@ export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (byt
           m = { move: row.move, n: 0, sum: 0, stamp: row.stamp };
           moves.push(m);
         }
-        m.n += row.games();
-        m.sum += 2 * row.wins + row.draws + row.unfinished;
+        m.n += row.occurrences();
+        m.sum += row.polyglotSum();
         if (row.weight >= 0) {
           m.weight = row.weight;
           m.learn = row.learn;

@@ -16,6 +16,7 @@ import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
 import { rating } from './build.js';
 import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from './plyLog.js';
 import { Bytes, GAME_RECORD_SIZE, RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, encodeMoves, putGameRecord, type GameInfo } from './games.js';
+import { GamePlies } from './repeats.js';
 import { cellOf, monthOf, ratingBand, speedOf, type SplitKinds } from './splits.js';
 
 /** Where a builder's output goes as it grows. */
@@ -30,10 +31,8 @@ export interface BuildSinks {
 }
 
 export class BookBuilder implements PgnVisitor {
-  private keysLo = new Int32Array(256);
-  private keysHi = new Int32Array(256);
-  private moves = new Uint16Array(256);
-  private count = 0;
+  /** The current game's plies: keys, moves and halfmove clocks (for its repeats). */
+  private readonly plies = new GamePlies();
   private result = RESULT_UNFINISHED;
   private whiteElo = 0;
   private blackElo = 0;
@@ -69,7 +68,7 @@ export class BookBuilder implements PgnVisitor {
   }
 
   beginGame(): void {
-    this.count = 0;
+    this.plies.count = 0;
     this.result = RESULT_UNFINISHED;
     this.whiteElo = 0;
     this.blackElo = 0;
@@ -116,12 +115,7 @@ export class BookBuilder implements PgnVisitor {
 
   move(pos: Position, m: number, ply: number): boolean {
     if (ply >= this.maxPly) return false;
-    const n = this.count;
-    if (n === this.moves.length) this.grow();
-    this.keysLo[n] = pos.keyLo;
-    this.keysHi[n] = pos.keyHi;
-    this.moves[n] = m;
-    this.count = n + 1;
+    this.plies.push(pos.keyLo, pos.keyHi, m, pos.halfmoves);
     return true;
   }
 
@@ -137,29 +131,31 @@ export class BookBuilder implements PgnVisitor {
     };
     if (this.startFen !== undefined) this.fens.push([g, this.startFen]);
     const at = this.codesFlushed + this.codes.length;
-    const codes = encodeMoves(this.moves, 0, this.count, this.codes);
+    const pl = this.plies;
+    const codes = encodeMoves(pl.moves, 0, pl.count, this.codes);
     this.records.reserve(GAME_RECORD_SIZE);
     putGameRecord(this.records.data, this.records.length, at, codes, info);
     this.records.length += GAME_RECORD_SIZE;
     if (this.records.length >= 1 << 16 || this.codes.length >= 1 << 18) this.flushGames();
     const cell = cellOf(this.split, ratingBand(info.whiteElo, info.blackElo), info.speed, info.month);
     let t = this.table;
-    for (let k = 0; k < this.count; k++) {
+    for (let k = 0; k < pl.count; k++) {
       const black = (this.firstBlack + k) & 1;
       const res =
         this.result === RESULT_UNFINISHED ? MOVER_UNFINISHED : this.result === RESULT_DRAW ? MOVER_DRAW : (this.result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
       const elo = black ? this.blackElo : this.whiteElo;
-      if (!t.count(this.keysLo[k]!, this.keysHi[k]!, black, this.moves[k]!, cell, res, elo, g, k)) {
+      const again = pl.repeatAt(k);
+      if (!t.count(pl.keysLo[k]!, pl.keysHi[k]!, black, pl.moves[k]!, cell, res, elo, g, k, again)) {
         t = this.table = this.sinks.full(t);
-        t.count(this.keysLo[k]!, this.keysHi[k]!, black, this.moves[k]!, cell, res, elo, g, k);
+        t.count(pl.keysLo[k]!, pl.keysHi[k]!, black, pl.moves[k]!, cell, res, elo, g, k, again);
       }
     }
-    this.positions += this.count;
-    this.count = 0;
+    this.positions += pl.count;
+    pl.count = 0;
   }
 
   error(e: PgnGameError): void {
-    this.count = 0;
+    this.plies.count = 0;
     this.errors++;
     this.onError(e);
   }
@@ -171,19 +167,6 @@ export class BookBuilder implements PgnVisitor {
     this.codesFlushed += this.codes.length;
     this.records.clear();
     this.codes.clear();
-  }
-
-  private grow(): void {
-    const n = this.moves.length * 2;
-    const lo = new Int32Array(n);
-    const hi = new Int32Array(n);
-    const mv = new Uint16Array(n);
-    lo.set(this.keysLo);
-    hi.set(this.keysHi);
-    mv.set(this.moves);
-    this.keysLo = lo;
-    this.keysHi = hi;
-    this.moves = mv;
   }
 }
 

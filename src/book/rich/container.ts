@@ -17,7 +17,8 @@
  * Slot:
  *    0 u32 CRC-32 of bytes 4..1023        4 u32 sequence (0: empty)
  *    8 u64 file length when written (a shorter file was truncated)
- *   16 u32 flags (FLAG_* of format.ts, and FLAG_PARTIAL)
+ *   16 u32 flags (FLAG_* of format.ts, FLAG_PARTIAL and FLAG_GAMES_ONCE; a flag this reader
+ *          does not know is refused: the book was written by a later version)
  *   20 u64 games counted into the statistics
  *   28 u32 max-ply   32 u32 min-games   36 u32 learned games   40 u32 changes
  *   44 u32 created   48 u32 modified (seconds since 1970 UTC)
@@ -25,7 +26,7 @@
  *   56 u32 number of sections (at most 20)
  *   64 sections, 24 bytes each: u32 id, u32 CRC-32 of its bytes, u64 offset, u64 length.
  */
-import { crc32, type Crc32 } from './format.js';
+import { FLAG_EXACT, FLAG_IMPORTED, FLAG_MERGED, crc32, type Crc32 } from './format.js';
 
 export const SUPERBLOCK = 4096;
 export const SLOT_SIZE = 1024;
@@ -37,6 +38,14 @@ export const SECTION_ALIGN = 64;
 export const VERSION_2 = 2;
 /** The book is one shard of a sharded build: a run of all its rows, to be merged (book merge). */
 export const FLAG_PARTIAL = 8;
+/**
+ * Every game behind the book's W/D/L was counted once per (position, move), its repeats apart
+ * (positions.ts). Without it (a book made before repeats were kept apart, or one that such a
+ * book was added to or merged with), some W/D/L count a repeated move each time.
+ */
+export const FLAG_GAMES_ONCE = 16;
+/** The flags a version 2 book may hold. */
+const KNOWN_FLAGS = FLAG_EXACT | FLAG_IMPORTED | FLAG_MERGED | FLAG_PARTIAL | FLAG_GAMES_ONCE;
 
 /** Section ids. */
 export const SECTION = {
@@ -193,6 +202,7 @@ export function readSuperblock(b: Uint8Array, fileSize: number, crc?: Crc32): { 
     slot = z;
     which = 'B';
   }
+  if ((slot.fields.flags & ~KNOWN_FLAGS) !== 0) return `unknown flags 0x${(slot.fields.flags & ~KNOWN_FLAGS).toString(16)}: the book was written by a later version of tabiya`;
   if (slot.fileLength > fileSize) return `the file has ${fileSize} bytes but the book was written with ${slot.fileLength}: it was truncated`;
   for (const s of slot.sections) {
     if (s.offset < SUPERBLOCK || s.offset + s.length > slot.fileLength) return `section ${s.id} (${s.offset}+${s.length}) lies outside the book's ${slot.fileLength} bytes`;

@@ -8,7 +8,7 @@
  * games. Browser-safe.
  */
 import { COUNT_MAX } from '../polyglot/make.js';
-import type { CellStats, MoveStats, StoredPosition } from './positions.js';
+import { repeatsOf, type CellStats, type MoveStats, type StoredPosition } from './positions.js';
 import { RunRow } from './runs.js';
 
 /** A source of rows in run order. */
@@ -87,7 +87,7 @@ export function finishRows(cursor: RowCursor, split: boolean, sinks: FinishSinks
 
 function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summary: FinishSummary): void {
   const first = group[0]!;
-  if (group.length === 1 && first.games() === 1 && first.weight < 0) {
+  if (group.length === 1 && first.games() === 1 && first.repeats() === 0 && first.weight < 0) {
     sinks.single(first.keyHi, first.keyLo, Math.floor(first.stamp / 65536));
     summary.singles++;
     return;
@@ -113,10 +113,12 @@ function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summa
     m.unfinished += r.unfinished;
     m.rated += r.rated;
     m.ratingSum += r.ratingSum;
+    if (r.repeats() > 0) addRepeats(m, r);
     if (r.stamp < m.stamp) m.stamp = r.stamp;
     if (r.maxPly > m.maxPly) m.maxPly = r.maxPly;
     if (split) {
       const c: CellStats = { cell: r.cell, wins: r.wins, draws: r.draws, losses: r.losses, unfinished: r.unfinished, rated: r.rated, ratingSum: r.ratingSum };
+      if (r.repeats() > 0) addRepeats(c, r);
       m.cells!.push(c);
     }
   }
@@ -124,7 +126,8 @@ function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summa
   let hot = false;
   let maxPly = 0;
   for (const m of moves) {
-    if (m.wins + m.draws + m.losses + m.unfinished >= COUNT_MAX) hot = true;
+    // make-book counts every occurrence, repeats included.
+    if (m.wins + m.draws + m.losses + m.unfinished + repeatsOf(m) >= COUNT_MAX) hot = true;
     if (m.maxPly > maxPly) maxPly = m.maxPly;
   }
   if (hot) summary.hot.push({ keyHi: first.keyHi, keyLo: first.keyLo, moves: moves.map((m) => ({ move: m.move, stamp: m.stamp })), maxPly });
@@ -138,4 +141,12 @@ function emitPosition(group: RunRow[], split: boolean, sinks: FinishSinks, summa
   });
   summary.stored++;
   summary.storedMoves += moves.length;
+}
+
+/** Adds a row's repeats to a move's or cell's. */
+function addRepeats(s: CellStats, r: RunRow): void {
+  s.repeatWins = (s.repeatWins ?? 0) + r.repeatWins;
+  s.repeatDraws = (s.repeatDraws ?? 0) + r.repeatDraws;
+  s.repeatLosses = (s.repeatLosses ?? 0) + r.repeatLosses;
+  s.repeatUnfinished = (s.repeatUnfinished ?? 0) + r.repeatUnfinished;
 }

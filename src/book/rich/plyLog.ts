@@ -17,11 +17,17 @@
  * and reading back took 47 s of CPU with the table and 15 s with the log (docs/rich-books.md,
  * "Where the time goes").
  *
- * A record is 6 words (24 bytes): key low, key high, move | black << 16 | (result + 1) << 17,
- * cell, game, ply | rating << 16 (the mover's rating, 0 = none; ratings are at most 4000).
+ * A record is 6 words (24 bytes): key low, key high, move | black << 16 | (result + 1) << 17 |
+ * repeat << 19, cell, game, ply | rating << 16 (the mover's rating, 0 = none; ratings are at
+ * most 4000). A repeat is an occurrence of the move from the position after the first in its
+ * game (the game found it in a repetition): a row counts its game once and its repeats apart
+ * (runs.ts).
  */
 import type { RunRow } from './runs.js';
 import { sharedInts } from '../sharedBuffers.js';
+
+/** The record's repeat flag (in its third word). */
+const REPEAT_BIT = 1 << 19;
 
 /** Results from the mover's side, as `count` takes them. */
 export const MOVER_WIN = 1;
@@ -82,15 +88,16 @@ export class PlyLog {
   /**
    * Logs one move: the position's key and side to move, the move, the game's split cell, the
    * result from the mover's side (MOVER_*), the mover's rating (0 = none), the game number and
-   * the ply. Returns false, logging nothing, when the log is full.
+   * the ply; `repeat` 1 when the game played this move from this position before. Returns
+   * false, logging nothing, when the log is full.
    */
-  count(keyLo: number, keyHi: number, black: number, move: number, cell: number, result: number, elo: number, game: number, ply: number): boolean {
+  count(keyLo: number, keyHi: number, black: number, move: number, cell: number, result: number, elo: number, game: number, ply: number, repeat = 0): boolean {
     if (this.size === this.capacity) return false;
     const w = this.words;
     const o = this.size++ * W;
     w[o] = keyLo;
     w[o + 1] = keyHi;
-    w[o + 2] = move | (black << 16) | ((result + 1) << 17);
+    w[o + 2] = move | (black << 16) | ((result + 1) << 17) | (repeat << 19);
     w[o + 3] = cell;
     w[o + 4] = game;
     w[o + 5] = ply | (elo << 16);
@@ -332,6 +339,10 @@ export function rowAt(a: Int32Array, from: number, n: number, row: RunRow): numb
   let unfinished = 0;
   let rated = 0;
   let ratingSum = 0;
+  let repeatWins = 0;
+  let repeatDraws = 0;
+  let repeatLosses = 0;
+  let repeatUnfinished = 0;
   let maxPly = 0;
   let stamp = Infinity;
   let black = 0;
@@ -343,20 +354,28 @@ export function rowAt(a: Int32Array, from: number, n: number, row: RunRow): numb
     // The key includes the side to move, so this is one bit for all; or'ed as RunRow.add does, whatever the order.
     black |= (mp >>> 16) & 1;
     const res = ((mp >>> 17) & 3) - 1;
+    const pe = a[p + 5]!;
+    const ply = pe & 0xffff;
+    if (ply > maxPly) maxPly = ply;
+    const at = a[p + 4]! * 65536 + ply;
+    if (at < stamp) stamp = at;
+    if ((mp & REPEAT_BIT) !== 0) {
+      // The game is counted at its first occurrence, its rating with it.
+      if (res === MOVER_WIN) repeatWins++;
+      else if (res === MOVER_DRAW) repeatDraws++;
+      else if (res === MOVER_LOSS) repeatLosses++;
+      else repeatUnfinished++;
+      continue;
+    }
     if (res === MOVER_WIN) wins++;
     else if (res === MOVER_DRAW) draws++;
     else if (res === MOVER_LOSS) losses++;
     else unfinished++;
-    const pe = a[p + 5]!;
     const elo = pe >>> 16;
     if (elo > 0) {
       rated++;
       ratingSum += elo;
     }
-    const ply = pe & 0xffff;
-    if (ply > maxPly) maxPly = ply;
-    const at = a[p + 4]! * 65536 + ply;
-    if (at < stamp) stamp = at;
   }
   row.black = black;
   row.wins = wins;
@@ -365,6 +384,10 @@ export function rowAt(a: Int32Array, from: number, n: number, row: RunRow): numb
   row.unfinished = unfinished;
   row.rated = rated;
   row.ratingSum = ratingSum;
+  row.repeatWins = repeatWins;
+  row.repeatDraws = repeatDraws;
+  row.repeatLosses = repeatLosses;
+  row.repeatUnfinished = repeatUnfinished;
   row.maxPly = maxPly;
   row.stamp = stamp;
   row.weight = -1;

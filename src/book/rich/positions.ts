@@ -13,8 +13,15 @@
  *   in the order make-book first saw them (its tie order):
  *     u16 move, a flags byte saying which fields follow (bit 0 wins, 1 draws, 2 losses,
  *     3 unfinished, 4 rated games and rating sum, 5 split cells, 6 imported Polyglot weight and
- *     learn field), those fields as varints, and with bit 5 the number of cells and per cell
- *     its difference from the previous cell and the same fields (bits 0-4) again.
+ *     learn field, 7 repeats), those fields as varints (with bit 7 a byte saying which repeats
+ *     follow, bit 0 wins, 1 draws, 2 losses, 3 unfinished, and those as varints, after the
+ *     rating sum), and with bit 5 the number of cells and per cell its difference from the
+ *     previous cell and the same fields (bits 0-4 and 7) again.
+ *
+ * Wins, draws, losses and unfinished count games, each once; a game that played the move from
+ * the position again (a repetition) adds its further occurrences to the repeats, by its result.
+ * make-book counts every occurrence: its n and weight are the sums of both. Books written before
+ * repeats were kept apart (no FLAG_GAMES_ONCE in the superblock) count every occurrence in W/D/L.
  *
  * Index line: u32 key high, u32 key low, u32 offset low, u32 offset high, u32 length, u32 CRC-32.
  *
@@ -37,6 +44,16 @@ export interface CellStats {
   unfinished: number;
   rated: number;
   ratingSum: number;
+  /** Occurrences beyond each game's first, by the game's result (absent: none). */
+  repeatWins?: number;
+  repeatDraws?: number;
+  repeatLosses?: number;
+  repeatUnfinished?: number;
+}
+
+/** A move's or cell's occurrences beyond each game's first. */
+export function repeatsOf(s: CellStats): number {
+  return (s.repeatWins ?? 0) + (s.repeatDraws ?? 0) + (s.repeatLosses ?? 0) + (s.repeatUnfinished ?? 0);
 }
 
 /** A move of a stored position: totals over its cells, the cells when the book is split. */
@@ -74,8 +91,12 @@ const F_UNFINISHED = 8;
 const F_RATED = 16;
 const F_CELLS = 32;
 const F_IMPORTED = 64;
-/** Where `statsInto` leaves a move's or cell's fields: wins, draws, losses, unfinished, rated games, rating sum. */
-const STATS = new Float64Array(6);
+const F_REPEATS = 128;
+/**
+ * Where `statsInto` leaves a move's or cell's fields: wins, draws, losses, unfinished, rated
+ * games, rating sum, then the repeats: wins, draws, losses, unfinished.
+ */
+const STATS = new Float64Array(10);
 
 /**
  * Writes positions, in key order, as blocks: `emit(bytes)` receives the blocks' bytes in order,
@@ -111,7 +132,7 @@ export class PositionWriter {
     o = putVarint(body.data, o, p.moves.length);
     body.length = o;
     for (const m of p.moves) {
-      body.reserve(48 + (m.cells?.length ?? 0) * 40);
+      body.reserve(80 + (m.cells?.length ?? 0) * 72);
       const d2 = body.data;
       let q = body.length;
       d2[q++] = m.move & 0xff;
@@ -184,7 +205,7 @@ export class PositionWriter {
 }
 
 function statFlags(s: CellStats): number {
-  return (s.wins > 0 ? F_WINS : 0) | (s.draws > 0 ? F_DRAWS : 0) | (s.losses > 0 ? F_LOSSES : 0) | (s.unfinished > 0 ? F_UNFINISHED : 0) | (s.rated > 0 ? F_RATED : 0);
+  return (s.wins > 0 ? F_WINS : 0) | (s.draws > 0 ? F_DRAWS : 0) | (s.losses > 0 ? F_LOSSES : 0) | (s.unfinished > 0 ? F_UNFINISHED : 0) | (s.rated > 0 ? F_RATED : 0) | (repeatsOf(s) > 0 ? F_REPEATS : 0);
 }
 
 function putStats(d: Uint8Array, o: number, s: CellStats, flags: number): number {
@@ -195,6 +216,17 @@ function putStats(d: Uint8Array, o: number, s: CellStats, flags: number): number
   if (flags & F_RATED) {
     o = putVarint(d, o, s.rated);
     o = putVarint(d, o, s.ratingSum);
+  }
+  if (flags & F_REPEATS) {
+    const w = s.repeatWins ?? 0;
+    const dr = s.repeatDraws ?? 0;
+    const l = s.repeatLosses ?? 0;
+    const u = s.repeatUnfinished ?? 0;
+    d[o++] = (w > 0 ? F_WINS : 0) | (dr > 0 ? F_DRAWS : 0) | (l > 0 ? F_LOSSES : 0) | (u > 0 ? F_UNFINISHED : 0);
+    if (w > 0) o = putVarint(d, o, w);
+    if (dr > 0) o = putVarint(d, o, dr);
+    if (l > 0) o = putVarint(d, o, l);
+    if (u > 0) o = putVarint(d, o, u);
   }
   return o;
 }
@@ -404,6 +436,10 @@ export class BlockReader {
       let unfinished = STATS[3]!;
       let rated = STATS[4]!;
       let ratingSum = STATS[5]!;
+      let repeatWins = STATS[6]!;
+      let repeatDraws = STATS[7]!;
+      let repeats = repeatWins + repeatDraws + STATS[8]! + STATS[9]!;
+      let repeatSum = 2 * repeatWins + repeatDraws + STATS[9]!;
       let weight = -1;
       let learn = 0;
       if (flags & F_IMPORTED) {
@@ -416,6 +452,7 @@ export class BlockReader {
         else {
           // The cells that pass, summed.
           wins = draws = losses = unfinished = rated = ratingSum = 0;
+          repeatWins = repeatDraws = repeats = repeatSum = 0;
           const k = this.varint();
           let cell = 0;
           for (let j = 0; j < k; j++) {
@@ -430,13 +467,16 @@ export class BlockReader {
             unfinished += STATS[3]!;
             rated += STATS[4]!;
             ratingSum += STATS[5]!;
+            repeats += STATS[6]! + STATS[7]! + STATS[8]! + STATS[9]!;
+            repeatSum += 2 * STATS[6]! + STATS[7]! + STATS[9]!;
           }
           passes = wins + draws + losses + unfinished > 0;
         }
       } else if (flags & F_CELLS) this.skipCells();
       if (!passes) continue;
-      const pgSum = Math.min(2 * wins + draws + unfinished, 0xffff);
-      out.push(move, black, wins, draws, losses, unfinished, rated, ratingSum, Math.min(wins + draws + losses + unfinished, 0xffff), pgSum, weight, i, learn, -1);
+      // make-book's counters count every occurrence: the games and their repeats.
+      const pgSum = Math.min(2 * wins + draws + unfinished + repeatSum, 0xffff);
+      out.push(move, black, wins, draws, losses, unfinished, rated, ratingSum, Math.min(wins + draws + losses + unfinished + repeats, 0xffff), pgSum, weight, i, learn, -1);
     }
     if (this.o !== end || this.o > this.end) throw this.damaged();
     return black;
@@ -515,6 +555,11 @@ export class BlockReader {
       const cf = d[o++]!;
       let fields = ((cf & F_WINS) !== 0 ? 1 : 0) + ((cf & F_DRAWS) !== 0 ? 1 : 0) + ((cf & F_LOSSES) !== 0 ? 1 : 0) + ((cf & F_UNFINISHED) !== 0 ? 1 : 0) + ((cf & F_RATED) !== 0 ? 2 : 0);
       for (; fields > 0; fields--) while (d[o++]! >= 0x80);
+      if ((cf & F_REPEATS) !== 0) {
+        const rf = d[o++]!;
+        fields = (rf & F_WINS ? 1 : 0) + (rf & F_DRAWS ? 1 : 0) + (rf & F_LOSSES ? 1 : 0) + (rf & F_UNFINISHED ? 1 : 0);
+        for (; fields > 0; fields--) while (d[o++]! >= 0x80);
+      }
       if (o > this.end) throw this.damagedAt(o);
     }
     this.o = o;
@@ -528,6 +573,19 @@ export class BlockReader {
     STATS[3] = flags & F_UNFINISHED ? this.varint() : 0;
     STATS[4] = flags & F_RATED ? this.varint() : 0;
     STATS[5] = flags & F_RATED ? this.varint() : 0;
+    if (flags & F_REPEATS) {
+      const rf = this.byte();
+      STATS[6] = rf & F_WINS ? this.varint() : 0;
+      STATS[7] = rf & F_DRAWS ? this.varint() : 0;
+      STATS[8] = rf & F_LOSSES ? this.varint() : 0;
+      STATS[9] = rf & F_UNFINISHED ? this.varint() : 0;
+    } else STATS[6] = STATS[7] = STATS[8] = STATS[9] = 0;
+  }
+
+  private byte(): number {
+    const b = this.d[this.o++];
+    if (b === undefined || this.o > this.end) throw this.damaged();
+    return b;
   }
 
   private stats(flags: number): Omit<CellStats, 'cell'> {
@@ -541,7 +599,15 @@ export class BlockReader {
       rated = this.varint();
       ratingSum = this.varint();
     }
-    return { wins, draws, losses, unfinished, rated, ratingSum };
+    const s: Omit<CellStats, 'cell'> = { wins, draws, losses, unfinished, rated, ratingSum };
+    if (flags & F_REPEATS) {
+      const rf = this.byte();
+      if (rf & F_WINS) s.repeatWins = this.varint();
+      if (rf & F_DRAWS) s.repeatDraws = this.varint();
+      if (rf & F_LOSSES) s.repeatLosses = this.varint();
+      if (rf & F_UNFINISHED) s.repeatUnfinished = this.varint();
+    }
+    return s;
   }
 
   private varint(): number {

@@ -11,9 +11,14 @@
  *   - bit 2 clear (one game; bits 3-4 its result from the mover's side: 0 win, 1 draw, 2 loss,
  *     3 unfinished; bit 5 the mover was rated): the rating (varint) when rated, then the stamp;
  *   - bit 2 set: wins, draws, losses, unfinished, rated games, rating sum, stamp, highest ply
- *     (varints), and with bit 6 the Polyglot weight and learn field of an imported entry.
+ *     (varints), with bit 7 the repeats by result (wins, draws, losses, unfinished: varints),
+ *     and with bit 6 the Polyglot weight and learn field of an imported entry.
  * Bit 1 of the header: Black to move. Stamps are game · 65536 + ply of the first occurrence
  * (the ply of a one-game row is its highest ply too).
+ *
+ * Counts are per game: a game that plays the move from the position again (a repetition) adds
+ * to the row's games once, as the Lichess explorer counts, and each further time to its repeats,
+ * which make-book's counters (its n and weight) count as well.
  */
 import { Bytes } from './games.js';
 
@@ -35,9 +40,30 @@ export class RunRow {
   /** Polyglot weight and learn field of an entry imported from a .bin (-1: none). */
   weight = -1;
   learn = 0;
+  /** Occurrences beyond a game's first (the same move from the same position again), by the game's result. */
+  repeatWins = 0;
+  repeatDraws = 0;
+  repeatLosses = 0;
+  repeatUnfinished = 0;
 
+  /** Games that played the move (each once). */
   games(): number {
     return this.wins + this.draws + this.losses + this.unfinished;
+  }
+
+  /** Occurrences beyond each game's first. */
+  repeats(): number {
+    return this.repeatWins + this.repeatDraws + this.repeatLosses + this.repeatUnfinished;
+  }
+
+  /** What make-book adds to its n for this row: every occurrence. */
+  occurrences(): number {
+    return this.games() + this.repeats();
+  }
+
+  /** What make-book adds to its sum (weight) for this row: 2 a win, 1 a draw or unfinished game, each occurrence. */
+  polyglotSum(): number {
+    return 2 * (this.wins + this.repeatWins) + this.draws + this.repeatDraws + this.unfinished + this.repeatUnfinished;
   }
 
   copyFrom(r: RunRow): void {
@@ -56,6 +82,10 @@ export class RunRow {
     this.maxPly = r.maxPly;
     this.weight = r.weight;
     this.learn = r.learn;
+    this.repeatWins = r.repeatWins;
+    this.repeatDraws = r.repeatDraws;
+    this.repeatLosses = r.repeatLosses;
+    this.repeatUnfinished = r.repeatUnfinished;
   }
 
   /** Adds another row of the same (key, move, cell): counts summed, the earlier stamp kept. */
@@ -66,6 +96,10 @@ export class RunRow {
     this.unfinished += r.unfinished;
     this.rated += r.rated;
     this.ratingSum += r.ratingSum;
+    this.repeatWins += r.repeatWins;
+    this.repeatDraws += r.repeatDraws;
+    this.repeatLosses += r.repeatLosses;
+    this.repeatUnfinished += r.repeatUnfinished;
     if (r.stamp < this.stamp) this.stamp = r.stamp;
     if (r.maxPly > this.maxPly) this.maxPly = r.maxPly;
     this.black |= r.black;
@@ -103,10 +137,11 @@ export class RunWriter {
     let o = out.length;
     const same = !this.first && r.keyHi === this.prevHi && r.keyLo === this.prevLo;
     const games = r.games();
-    const single = r.weight < 0 && games === 1 && r.maxPly === r.stamp % 65536 && r.rated <= 1 && (r.rated === 0 || (r.ratingSum >= 1 && r.ratingSum < 65536));
+    const repeats = r.repeats() > 0;
+    const single = r.weight < 0 && games === 1 && !repeats && r.maxPly === r.stamp % 65536 && r.rated <= 1 && (r.rated === 0 || (r.ratingSum >= 1 && r.ratingSum < 65536));
     let header = (same ? 1 : 0) | (r.black ? 2 : 0);
     if (single) header |= ((r.wins === 1 ? 0 : r.draws === 1 ? 1 : r.losses === 1 ? 2 : 3) << 3) | (r.rated === 1 ? 32 : 0);
-    else header |= 4 | (r.weight >= 0 ? 64 : 0);
+    else header |= 4 | (r.weight >= 0 ? 64 : 0) | (repeats ? 128 : 0);
     d[o++] = header;
     if (!same) {
       // The difference from the previous key, borrow included: keys ascend, so it is >= 0.
@@ -141,6 +176,12 @@ export class RunWriter {
       o = putVarint(d, o, r.ratingSum);
       o = putVarint(d, o, r.stamp);
       o = putVarint(d, o, r.maxPly);
+      if (repeats) {
+        o = putVarint(d, o, r.repeatWins);
+        o = putVarint(d, o, r.repeatDraws);
+        o = putVarint(d, o, r.repeatLosses);
+        o = putVarint(d, o, r.repeatUnfinished);
+      }
       if (r.weight >= 0) {
         o = putVarint(d, o, r.weight);
         o = putVarint(d, o, r.learn);
@@ -283,6 +324,7 @@ export class RunReader {
       r.maxPly = r.stamp % 65536;
       r.weight = -1;
       r.learn = 0;
+      r.repeatWins = r.repeatDraws = r.repeatLosses = r.repeatUnfinished = 0;
     } else {
       r.wins = this.varint();
       r.draws = this.varint();
@@ -292,6 +334,12 @@ export class RunReader {
       r.ratingSum = this.varint();
       r.stamp = this.varint();
       r.maxPly = this.varint();
+      if ((header & 128) !== 0) {
+        r.repeatWins = this.varint();
+        r.repeatDraws = this.varint();
+        r.repeatLosses = this.varint();
+        r.repeatUnfinished = this.varint();
+      } else r.repeatWins = r.repeatDraws = r.repeatLosses = r.repeatUnfinished = 0;
       if ((header & 64) !== 0) {
         r.weight = this.varint();
         r.learn = this.varint();

@@ -5,6 +5,7 @@
  */
 import { fastCrc32, openRichBook } from '../../book/node/richFile.js';
 import { exportKind } from '../../book/rich/format.js';
+import { FLAG_GAMES_ONCE } from '../../book/rich/container.js';
 import type { RichBook } from '../../book/rich/reader.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
@@ -129,6 +130,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
         minGames: f.minGames,
         split: book.splits,
         polyglotExport: exportKind(f),
+        gamesCountedOnce: (f.flags & FLAG_GAMES_ONCE) !== 0,
         learnedGames: f.learnedGames,
         changes: f.changes,
         movesWithUserValue: user,
@@ -156,6 +158,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
       `max-ply / min-games  : ${info.maxPly === 0 ? '-' : info.maxPly} / ${info.minGames}`,
       `splits               : ${splits.length === 0 ? 'none' : splits.join(', ')}`,
       `polyglot export      : ${info.polyglotExport}`,
+      info.games === 0 ? '' : `W/D/L                : ${info.gamesCountedOnce ? 'each game once a move (a repetition does not count it again)' : 'a repeated move counts each time it was played (made by an earlier version: book make counts each game once)'}`,
       `user values          : ${info.movesWithUserValue} moves${info.comments > 0 ? `, ${info.comments} comments` : ''}${info.forbidden > 0 ? `, ${info.forbidden} forbidden` : ''}${info.audited > 0 ? `, ${info.audited} audited` : ''}`,
       `learning             : ${info.learnedGames} games learned, ${info.movesWithLearning} moves with results, ${info.postBookMoves} PostBook moves`,
       `sections             : ${info.sections.map((s) => `${s.name} ${s.bytes}`).join(', ')}`,

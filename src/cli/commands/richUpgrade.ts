@@ -1,12 +1,16 @@
 /**
  * `tabiya book upgrade X.tbk [-o Y.tbk]`: a version 1 book as a version 2 book (tbkUpgrade.ts),
  * in place (crash-safely, under the book's lock) or into a new file. Nothing is lost: every
- * entry's statistics, make-book's counters, user values and learning carry over.
+ * entry's statistics, make-book's counters, user values and learning carry over. A version 2
+ * book made before repeats were kept apart (its W/D/L counted a repeated move each time) has its
+ * games counted again, each once a move (tbkCombine.ts recountTbk).
  */
 import { statSync } from 'node:fs';
 import { whenUnlocked, withBookLock } from '../../book/node/richFile.js';
 import { tbkFileVersion } from '../../book/node/openTbk.js';
 import { upgradeV1 } from '../../book/node/tbkUpgrade.js';
+import { openForRebuild, recountTbk } from '../../book/node/tbkCombine.js';
+import { FLAG_GAMES_ONCE } from '../../book/rich/container.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
@@ -22,7 +26,7 @@ export interface RichUpgradeCliOptions {
 export async function richUpgradeCommand(file: string, opts: RichUpgradeCliOptions): Promise<void> {
   if (opts.output !== undefined && !/\.tbk$/i.test(opts.output)) throw new CliError(`book upgrade writes a .tbk book; ${opts.output} does not end in .tbk`, 2);
   const version = tbkFileVersion(file);
-  if (version === 2) throw new CliError(`${file} is already a version 2 book`, 1);
+  if (version === 2) return recount(file, opts);
   if (version !== 1) {
     // Say why: a missing file or a directory is not "not a .tbk".
     let st;
@@ -38,4 +42,22 @@ export async function richUpgradeCommand(file: string, opts: RichUpgradeCliOptio
   if (output === file) await whenUnlocked(file);
   const s = await bookErrors(() => (output === file ? withBookLock(file, () => upgradeV1(file, file)) : upgradeV1(file, output)));
   report(opts.json, s, () => `upgraded ${file} to version 2: ${s.entries} entries, ${s.positions} positions, ${s.notes} notes; wrote ${s.output}: ${s.bytesWritten} bytes`);
+}
+
+/** A version 2 book whose W/D/L counted a repeated move each time, counted again. */
+async function recount(file: string, opts: RichUpgradeCliOptions): Promise<void> {
+  const output = opts.output ?? file;
+  const once = await bookErrors(() => {
+    const { book, file: reader } = openForRebuild(file);
+    try {
+      return (book.fields.flags & FLAG_GAMES_ONCE) !== 0;
+    } finally {
+      reader.close();
+    }
+  });
+  if (once) throw new CliError(`${file} is already a version 2 book that counts each game once a move: nothing to upgrade`, 1);
+  if (output !== file) checkOutputs([{ path: output, kind: 'tbk' }], [file], { force: opts.force });
+  if (output === file) await whenUnlocked(file);
+  const s = await bookErrors(() => (output === file ? withBookLock(file, () => recountTbk(file, file)) : recountTbk(file, output)));
+  report(opts.json, s, () => `counted the ${s.games} games of ${file} again, each once a move: ${s.movesChanged} moves had counted a repeating game more than once; wrote ${s.output}: ${s.bytesWritten} bytes`);
 }

@@ -1,0 +1,235 @@
+/**
+ * W/D/L count each game once per (position, move), as the Lichess explorer counts: a game that
+ * plays the same move from the same position again (a repetition) adds to the move's games once,
+ * and its further occurrences only to make-book's counters, which count every occurrence. The
+ * oracle is chess.js replaying the games on its own; the `.bin` export is checked against
+ * polyglot make-book itself.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { Chess } from 'chess.js';
+import { fastCrc32 } from '../src/book/node/richFile.js';
+import { buildTbk } from '../src/book/node/tbkBuild.js';
+import { mergeTbk } from '../src/book/node/tbkCombine.js';
+import { FileReader } from '../src/book/node/tbkFile.js';
+import { FLAG_GAMES_ONCE } from '../src/book/rich/container.js';
+import { TbkBook } from '../src/book/rich/tbkBook.js';
+import { unwrap } from '../src/core/result.js';
+import { positionFromFen } from '../src/notation/fen.js';
+import { makeUci } from '../src/notation/uci.js';
+
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const POLYGLOT = '/usr/games/polyglot';
+const FIXTURE = fileURLToPath(new URL('../../test/fixtures/counted-each-time.tbk', import.meta.url));
+
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-games-once-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+process.env.SOURCE_DATE_EPOCH = '1700000000';
+
+function open(path: string): TbkBook {
+  const r = TbkBook.open(new FileReader(path), path, fastCrc32);
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+}
+
+/** What chess.js says of one (position, move): games (each once), results by game, every occurrence. */
+interface Counted {
+  fen: string;
+  uci: string;
+  wins: number;
+  draws: number;
+  losses: number;
+  unfinished: number;
+  rated: number;
+  occurrences: number;
+  lastGame: number;
+}
+
+const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8').split(/\n(?=\[Event )/);
+
+/** Replays every game with chess.js; keys by tabiya's Polyglot key of chess.js's FEN, so the grouping matches the book's. */
+function countWithChessJs(): Map<string, Counted> {
+  const counted = new Map<string, Counted>();
+  games.forEach((text, g) => {
+    const c = new Chess();
+    c.loadPgn(text);
+    const result = /\[Result "([^"]*)"\]/.exec(text)?.[1] ?? '*';
+    const elo = (side: string): number => {
+      const v = new RegExp(`\\[${side}Elo "(\\d+)"\\]`).exec(text)?.[1];
+      return v !== undefined && Number(v) >= 100 && Number(v) <= 4000 ? Number(v) : 0;
+    };
+    for (const m of c.history({ verbose: true })) {
+      const pos = unwrap(positionFromFen(m.before));
+      const uci = m.from + m.to + (m.promotion ?? '');
+      const k = `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}:${uci}`;
+      let e = counted.get(k);
+      if (e === undefined) counted.set(k, (e = { fen: m.before, uci, wins: 0, draws: 0, losses: 0, unfinished: 0, rated: 0, occurrences: 0, lastGame: -1 }));
+      e.occurrences++;
+      if (e.lastGame === g) continue;
+      e.lastGame = g;
+      const white = m.color === 'w';
+      if (result === '1/2-1/2') e.draws++;
+      else if (result === (white ? '1-0' : '0-1')) e.wins++;
+      else if (result === (white ? '0-1' : '1-0')) e.losses++;
+      else e.unfinished++;
+      if (elo(white ? 'White' : 'Black') > 0) e.rated++;
+    }
+  });
+  return counted;
+}
+
+test('each game counts once in a move W/D/L, and make-book counters count every occurrence, as chess.js and polyglot count them', async () => {
+  const path = join(tmp, 'sample.tbk');
+  await buildTbk(path, { inputs: [SAMPLE_GZ], tmpDir: tmp });
+  const book = open(path);
+  assert.notEqual(book.fields.flags & FLAG_GAMES_ONCE, 0, 'a new build says its W/D/L count each game once');
+  const counted = countWithChessJs();
+  let repeated = 0;
+  let checked = 0;
+  for (const e of counted.values()) {
+    if (e.occurrences < 2) continue;
+    const pos = unwrap(positionFromFen(e.fen));
+    const got = book.probe(pos).find((x) => makeUci(x.move) === e.uci || makeUci(x.move).slice(0, 4) === e.uci.slice(0, 4));
+    assert.ok(got !== undefined, `${e.fen} ${e.uci} is in the book`);
+    const games = e.wins + e.draws + e.losses + e.unfinished;
+    assert.deepEqual([got.wins, got.draws, got.losses, got.unfinished, got.ratedGames], [e.wins, e.draws, e.losses, e.unfinished, e.rated], `${e.fen} ${e.uci}: W/D/L/unfinished/rated per game`);
+    assert.equal(got.pgN, e.occurrences, `${e.fen} ${e.uci}: make-book's n counts every occurrence`);
+    if (e.occurrences > games) repeated++;
+    checked++;
+  }
+  assert.ok(checked > 4_000, `${checked} moves checked`);
+  assert.ok(repeated >= 50, `${repeated} moves some game repeated`);
+
+  // The Polyglot export is still make-book's, byte for byte.
+  const bin = join(tmp, 'sample.bin');
+  const want = join(tmp, 'polyglot.bin');
+  const pgn = join(tmp, 'sample.pgn');
+  writeFileSync(pgn, games.join('\n'));
+  assert.equal(cli('book', 'export', path, '-o', bin).status, 0);
+  assert.equal(spawnSync(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', want]).status, 0);
+  assert.ok(readFileSync(bin).equals(readFileSync(want)), 'the export is polyglot make-book');
+});
+
+test('a repetition counts once whether the build spilled between its occurrences, ran on threads, or was sharded and merged', async () => {
+  // One game repeats 2.Nf3 three times (3.Ng1 Nb8 4.Nf3 Nc6 5.Ng1 Nb8 6.Nf3), then ordinary games.
+  const rep = '[Event "rep"]\n[Result "1/2-1/2"]\n[WhiteElo "2500"]\n[BlackElo "2400"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nf3 Nc6 5. Ng1 Nb8 6. Nf3 1/2-1/2\n';
+  const pgn = join(tmp, 'rep.pgn');
+  // 509 games of two plies fill 1,018 of the smallest log's 1,024 records, so the first repeating
+  // game's 2.Nf3 (its ply 2: record 1,020) is logged before the log spills and its 4.Nf3 (record
+  // 1,024) after: the repeat lands in another run than the game's first occurrence.
+  const filler = '[Event "f"]\n[Result "1-0"]\n\n1. d4 d5 1-0\n';
+  writeFileSync(pgn, [...Array<string>(509).fill(filler), rep, ...games.slice(0, 300), rep].join('\n'));
+  const paths = { whole: join(tmp, 'whole.tbk'), spilled: join(tmp, 'spilled.tbk'), threads: join(tmp, 'threads.tbk'), merged: join(tmp, 'merged.tbk') };
+  const whole = await buildTbk(paths.whole, { inputs: [pgn], tmpDir: tmp });
+  assert.equal(whole.runs, 0);
+  const spilled = await buildTbk(paths.spilled, { inputs: [pgn], tmpDir: tmp, memory: 1024 * 24, rangeThreads: 0 });
+  assert.ok(spilled.runs > 10, `${spilled.runs} runs`);
+  assert.ok(readFileSync(paths.whole).equals(readFileSync(paths.spilled)), 'spilled: the same book, byte for byte');
+  await buildTbk(paths.threads, { inputs: [pgn], tmpDir: tmp, threads: 2, memory: 1 << 30 });
+  const parts = [0, 1, 2].map((i) => join(tmp, `part${i}.tbk`));
+  for (let i = 0; i < 3; i++) assert.equal(cli('book', 'make', pgn, '--shard', `${i}/3`, '-o', parts[i]!).status, 0);
+  mergeTbk(parts, paths.merged, { tmpDir: tmp });
+  const after = unwrap(positionFromFen('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'));
+  const nf3 = (path: string): string => {
+    const e = open(path).probe(after).find((x) => makeUci(x.move) === 'g1f3')!;
+    return [e.wins + e.draws + e.losses + e.unfinished, e.draws, e.pgN, e.pgSum].join(',');
+  };
+  const once = nf3(paths.whole);
+  const [n, draws, pgN, pgSum] = once.split(',').map(Number);
+  // The two repeating games count once each, and twice more each in make-book's n.
+  assert.equal(pgN, n! + 4);
+  assert.equal(pgSum! - draws! >= 4, true);
+  for (const [name, p] of Object.entries(paths)) assert.equal(nf3(p), once, name);
+  for (const p of [paths.spilled, paths.threads, paths.merged]) {
+    const a = join(tmp, 'a.bin');
+    const b = join(tmp, 'b.bin');
+    assert.equal(cli('book', 'export', paths.whole, '-o', a, '--force').status, 0);
+    assert.equal(cli('book', 'export', p, '-o', b, '--force').status, 0);
+    assert.ok(readFileSync(a).equals(readFileSync(b)), `${p}: the same .bin`);
+  }
+  assert.match(cli('book', 'info', paths.merged).stdout, /W\/D\/L +: each game once a move/);
+});
+
+test('a book whose superblock has a flag this version does not know is refused, naming why', async () => {
+  const path = join(tmp, 'later.tbk');
+  await buildTbk(path, { inputs: [SAMPLE_GZ], tmpDir: tmp, maxPly: 8 });
+  const bytes = readFileSync(path);
+  // Both slots: flags at byte 16 of each, then the slot's CRC-32 of bytes 4..1023 again.
+  for (const at of [64, 1088]) {
+    const flags = bytes.readUInt32LE(at + 16);
+    if (bytes.readUInt32LE(at + 4) === 0) continue;
+    bytes.writeUInt32LE(flags | 0x100, at + 16);
+    bytes.writeUInt32LE(fastCrc32(bytes.subarray(at + 4, at + 1024), 0) >>> 0, at);
+  }
+  writeFileSync(path, bytes);
+  const r = cli('book', 'info', path);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /unknown flags 0x100: the book was written by a later version of tabiya/);
+});
+
+test('book upgrade counts the games of a book made before repeats were kept apart again: the book a build makes now, notes and .bin kept', async () => {
+  // test/fixtures/counted-each-time.tbk: `tabiya book make` of 1a044a4 (W/D/L counted a repeated
+  // move each time) on this PGN, with SOURCE_DATE_EPOCH=1700000000.
+  const rep = '[Event "rep"]\n[Result "1/2-1/2"]\n[WhiteElo "2500"]\n[BlackElo "2400"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nf3 Nc6 5. Ng1 Nb8 6. Nf3 1/2-1/2\n';
+  const pgn = join(tmp, 'fixture.pgn');
+  writeFileSync(pgn, [rep, ...games.slice(0, 150), rep].join('\n'));
+  const old = join(tmp, 'old.tbk');
+  writeFileSync(old, readFileSync(FIXTURE));
+  assert.match(cli('book', 'info', old).stdout, /W\/D\/L +: a repeated move counts each time it was played/);
+  const nf3 = (path: string): number[] => {
+    const after = unwrap(positionFromFen('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'));
+    const e = open(path).probe(after).find((x) => makeUci(x.move) === 'g1f3')!;
+    return [e.wins, e.draws, e.losses, e.pgN, e.pgSum];
+  };
+  const before = nf3(old);
+  const binBefore = join(tmp, 'before.bin');
+  assert.equal(cli('book', 'export', old, '-o', binBefore).status, 0);
+  assert.equal(cli('book', 'set', old, '--moves', 'e4 e5', '--move', 'Nf3', '--value', '100').status, 0);
+
+  // Into another file first: the book itself is left as it was.
+  const copy = join(tmp, 'recounted.tbk');
+  const r = cli('book', 'upgrade', old, '-o', copy);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /counted the 152 games of .*old\.tbk again, each once a move: \d+ moves had counted a repeating game more than once/);
+  assert.deepEqual(nf3(old), before);
+  const up = cli('book', 'upgrade', old);
+  assert.equal(up.status, 0, up.stderr);
+  const after = nf3(old);
+  assert.deepEqual(after, nf3(copy));
+  // The repeating games counted once; make-book's counters as they were.
+  assert.equal(after[1], before[1]! - 4, 'two games repeated 2.Nf3 twice each');
+  assert.deepEqual(after.slice(3), before.slice(3));
+
+  // Every stored position is what a build makes today from the same games.
+  const fresh = join(tmp, 'fresh.tbk');
+  await buildTbk(fresh, { inputs: [pgn], tmpDir: tmp });
+  const positions = (path: string): string => {
+    const b = open(path);
+    const out: string[] = [];
+    for (let i = 0; i < b.blockCount; i++) for (const p of b.blockPositions(i)) out.push(JSON.stringify(p));
+    return out.join('\n');
+  };
+  assert.equal(positions(old), positions(fresh));
+  const u = open(old);
+  assert.notEqual(u.fields.flags & FLAG_GAMES_ONCE, 0);
+  assert.equal(u.probe(unwrap(positionFromFen('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'))).find((x) => makeUci(x.move) === 'g1f3')!.userValue, 100, 'the user value is kept');
+  const binAfter = join(tmp, 'after.bin');
+  assert.equal(cli('book', 'export', old, '-o', binAfter).status, 0);
+  assert.ok(readFileSync(binAfter).equals(readFileSync(binBefore)), 'the Polyglot export is unchanged');
+
+  // Once is enough.
+  const again = cli('book', 'upgrade', old);
+  assert.equal(again.status, 1);
+  assert.match(again.stderr, /already a version 2 book that counts each game once a move: nothing to upgrade/);
+});
