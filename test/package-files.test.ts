@@ -30,6 +30,7 @@ test('the package holds what runs and nothing of the tests', () => {
     'data/masters-2550.pgn.gz',
     'data/tabiya.bin',
     'data/openings/a.tsv',
+    'data/openings-by-key.tsv',
     'data/openings/COPYING.txt',
     'README.md',
     'LICENSE',

@@ -98,10 +98,12 @@ test('explorer on a .tbk: every field as book probe --json gives it (audit verdi
     assert.equal(probe.code, 0, probe.stderr);
     const want = JSON.parse(probe.stdout) as {
       fen: string;
+      opening: { eco: string; name: string } | null;
       moves: { uci: string; san: string; wins: number; draws: number; losses: number; avgElo: number; weight: number; probability: number; userValue: number | null; nag: number | null; comment: string | null; forbidden: boolean; audit: { loss: number; best: string | null; depth: number; refutation: string[] } | null }[];
     };
     const got = r.json as { fen: string; white: number; draws: number; black: number; moves: Record<string, unknown>[]; opening: unknown; topGames: unknown[]; recentGames: unknown[] };
     assert.equal(got.fen, want.fen);
+    assert.deepEqual(got.opening, want.opening, `${play}: the opening`);
     assert.ok(want.moves.length > 0, `the sample has book moves after ${play}`);
     assert.equal(got.moves.length, want.moves.length);
     const blackToMove = want.fen.split(' ')[1] === 'b';
@@ -662,6 +664,12 @@ test('export: the whole book as book export writes it, a subtree as .bin and as 
   assert.match(pgn.body, /\[FEN "rnbqkbnr\/pp1ppppp\/8\/2p5\/4P3\/8\/PPPP1PPP\/RNBQKBNR w KQkq - 0 2"\]/);
   assert.match(pgn.body, /^2\. Nf3 /m);
   assert.ok(pgn.body.split('\n').every((l) => l.length <= 79), 'export format: lines of at most 79 characters');
+  // Tagged with the opening of the main line's deepest named position, as book probe names the line's end.
+  const exported = readGames(pgn.body).games[0]!;
+  const mainLine = exported.moves.map((n) => n.san).join(' ');
+  const named = JSON.parse(tabiya(['book', 'probe', TBK, '--moves', `e4 c5 ${mainLine}`, '--json']).stdout).opening as { eco: string; name: string };
+  assert.ok(named !== null && named.name.startsWith('Sicilian Defense'), mainLine);
+  assert.deepEqual(['ECO', 'Opening'].map((t) => exported.tags.find(([n]) => n === t)?.[1]), [named.eco, named.name], mainLine);
   const file = join(tmp, 'sub.pgn');
   (await import('node:fs')).writeFileSync(file, pgn.body);
   const stats = tabiya(['pgn', 'stats', file, '--json', '--strict']);

@@ -238,7 +238,7 @@ export function registerCommands(program: Command): void {
     });
   const bookProbe = book
     .command('probe')
-    .description('the book moves of a position: weight, share and learn data (.bin); statistics and policy (.tbk)')
+    .description('the opening name and book moves of a position: weight, share and learn data (.bin); statistics and policy (.tbk)')
     .argument('<book>', 'Polyglot .bin or rich .tbk book')
     .option('--fen <fen>', 'position (default: the start position)')
     .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 e7e5" or "e4 e5 Nf3"')

@@ -366,14 +366,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           .header('Content-Disposition', `attachment; filename="${stem}.bin"`)
           .send(Buffer.from(await book.polyglotBytes()));
       }
-      const { pos } = positionOf(opts.openings, q.fen, q.play);
+      const { pos, opening } = positionOf(opts.openings, q.fen, q.play);
       const policy = policyOf(undefined);
       const side = q.side === undefined ? undefined : q.side === 'white' ? 0 : 1;
       const tree = await walkSubtree((p, c) => book.moves(p, c), pos, policy, q.depth ?? 12, EXPORT_BUDGET, side);
       if (q.format === 'bin') {
         return reply.type('application/octet-stream').header('Content-Disposition', `attachment; filename="${stem}-${q.side === undefined ? 'subtree' : `${q.side}-repertoire`}.bin"`).send(Buffer.from(subtreeBin(tree)));
       }
-      return reply.type('application/x-chess-pgn; charset=utf-8').header('Content-Disposition', `attachment; filename="${stem}-${q.side === undefined ? 'subtree' : `${q.side}-repertoire`}.pgn"`).send(subtreePgn(tree, pos, book.id));
+      return reply.type('application/x-chess-pgn; charset=utf-8').header('Content-Disposition', `attachment; filename="${stem}-${q.side === undefined ? 'subtree' : `${q.side}-repertoire`}.pgn"`).send(subtreePgn(tree, pos, book.id, { index: opts.openings, atRoot: opening }));
     },
   );
 

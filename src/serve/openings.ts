@@ -1,12 +1,18 @@
 /**
  * Opening names by position, from the CC0 list the Lichess site uses (data/openings/, see
- * data/README.md). Every line is replayed once and its final position is keyed by the Polyglot
- * key, which covers board, side to move, castling and a capturable en passant square: the EPD
- * of the position, so a transposition finds the same name. Where two lines reach one position,
- * the first in file order (lowest ECO) wins, as the list orders them. Browser-safe.
+ * data/README.md). Every line's final position is keyed by the Polyglot key, which covers
+ * board, side to move, castling and a capturable en passant square: the EPD of the position, so
+ * a transposition finds the same name. Where two lines reach one position, the first in file
+ * order (lowest ECO) wins, as the list orders them.
+ *
+ * Replaying the 3,807 lines costs a few hundred milliseconds, too much for every `book probe`,
+ * so the replayed list is kept as a table of key, ECO and name (data/openings-by-key.tsv,
+ * written by scripts/gen-openings.ts; test/openings.test.ts fails when it and the list differ),
+ * which reads in a few milliseconds. Browser-safe.
  */
 import type { Position } from '../core/position.js';
 import { unwrap } from '../core/result.js';
+import { keyToHex } from '../core/zobrist.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
 import { playMoveList } from '../notation/moveList.js';
 import { KeyTable } from './keyTable.js';
@@ -16,18 +22,23 @@ export interface Opening {
   name: string;
 }
 
+/** The header of the table of named positions (data/openings-by-key.tsv). */
+const TABLE_HEADER = 'key\teco\tname';
+
 export class OpeningIndex {
   /** Position key → index in `names`. */
   private readonly byKey = new KeyTable(4096);
   private readonly names: Opening[] = [];
-  /** Lines that did not replay (file:line and why); the list ships clean, so this stays empty. */
+  /** The key of each of `names`, in the same order (the table is written from them). */
+  private readonly keys: [number, number][] = [];
+  /** Lines that did not replay or read (file:line and why); the list ships clean, so this stays empty. */
   readonly problems: string[] = [];
 
   get size(): number {
     return this.byKey.size;
   }
 
-  /** Adds the lines of one TSV file (header `eco\tname\tpgn`). */
+  /** Adds the lines of one file of the list (header `eco\tname\tpgn`), replaying each. */
   addTsv(text: string, file: string): void {
     const lines = text.split('\n');
     for (let i = 1; i < lines.length; i++) {
@@ -44,16 +55,61 @@ export class OpeningIndex {
         this.problems.push(`${file}:${i + 1}: ${played.error.message}`);
         continue;
       }
-      if (this.byKey.get(pos.keyHi, pos.keyLo) === undefined) {
-        this.byKey.set(pos.keyHi, pos.keyLo, this.names.length);
-        this.names.push({ eco, name });
-      }
+      this.add(pos.keyHi, pos.keyLo, eco, name);
     }
+  }
+
+  /** Adds the named positions of a table `toTable` wrote (header `key\teco\tname`, the key in 16 hex digits). */
+  addTable(text: string, file: string): void {
+    const lines = text.split('\n');
+    if (lines[0]!.trimEnd() !== TABLE_HEADER) {
+      this.problems.push(`${file}:1: not a table of named positions (its first line is not "${TABLE_HEADER.replaceAll('\t', '\\t')}")`);
+      return;
+    }
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line === '') continue;
+      const tab1 = line.indexOf('\t');
+      const tab2 = line.indexOf('\t', tab1 + 1);
+      if (tab1 !== 16 || tab2 < 0 || !/^[0-9a-f]{16}$/.test(line.slice(0, 16))) {
+        this.problems.push(`${file}:${i + 1}: not a 16-digit hex key, an ECO code and a name`);
+        continue;
+      }
+      this.add(parseInt(line.slice(0, 8), 16) | 0, parseInt(line.slice(8, 16), 16) | 0, line.slice(tab1 + 1, tab2), line.slice(tab2 + 1).trimEnd());
+    }
+  }
+
+  /** The named positions as the table `addTable` reads: one a line, in the list's order. */
+  toTable(): string {
+    return [TABLE_HEADER, ...this.names.map((o, i) => `${keyToHex(...this.keys[i]!)}\t${o.eco}\t${o.name}`), ''].join('\n');
   }
 
   /** The opening named for exactly this position, if any. */
   of(pos: Position): Opening | undefined {
     const i = this.byKey.get(pos.keyHi, pos.keyLo);
     return i === undefined ? undefined : this.names[i];
+  }
+
+  /**
+   * The opening of the deepest named position of `start` and the positions `moves` lead to (the
+   * start's own name when no later one has a name), as the Lichess site names a game or the
+   * explorer's line: a line that leaves the list keeps the last name it had. `start` is left as it was.
+   */
+  along(start: Position, moves: readonly number[]): Opening | undefined {
+    let opening = this.of(start);
+    if (moves.length === 0) return opening;
+    const pos = start.clone();
+    for (const m of moves) {
+      pos.play(m);
+      opening = this.of(pos) ?? opening;
+    }
+    return opening;
+  }
+
+  private add(hi: number, lo: number, eco: string, name: string): void {
+    if (this.byKey.get(hi, lo) !== undefined) return;
+    this.byKey.set(hi, lo, this.names.length);
+    this.names.push({ eco, name });
+    this.keys.push([hi, lo]);
   }
 }

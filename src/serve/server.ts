@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type Asset } from './app.js';
 import { ServedBook, bookIds } from './library.js';
-import { OpeningIndex } from './openings.js';
+import { loadOpenings } from '../node/openingNames.js';
 
-const OPENINGS_DIR = fileURLToPath(new URL('../../../data/openings/', import.meta.url));
+export { loadOpenings };
+
 const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
 const WASM_DIR = fileURLToPath(new URL('../../wasm/', import.meta.url));
 /** The engine builds the page runs: one thread, and the shared build of several (Lazy SMP). */
@@ -46,13 +47,6 @@ export interface RunningServer {
   app: FastifyInstance;
   books: ServedBook[];
   close(): Promise<void>;
-}
-
-/** The opening names of data/openings. */
-export function loadOpenings(dir = OPENINGS_DIR): OpeningIndex {
-  const index = new OpeningIndex();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort()) index.addTsv(readFileSync(join(dir, f), 'utf8'), join(dir, f));
-  return index;
 }
 
 /** The built page's files, by name, read once (empty when the page was not built). */

@@ -3,8 +3,8 @@
  * (weight above 0, or a move the user gave a value, a NAG or a comment; not forbidden), the
  * user's choices first (user value above 0, highest first), then the rest most played first,
  * moves set to 0 ("never play") last, to a depth and a node budget so a request stays bounded. Written as one PGN game whose variations are the alternatives
- * (Recursive Annotation Variations, PGN standard 8.2.5), or as the Polyglot entries of the
- * positions on the way.
+ * (Recursive Annotation Variations, PGN standard 8.2.5) tagged with the main line's opening
+ * (ECO and Opening), or as the Polyglot entries of the positions on the way.
  */
 import type { Position } from '../core/position.js';
 import { encodeMove } from '../book/polyglot/format.js';
@@ -15,6 +15,7 @@ import { makeSan } from '../notation/san.js';
 import type { PgnGame, PgnNode } from '../pgn/game.js';
 import { writeGame } from '../pgn/writer.js';
 import type { MoveFacts } from './explorer.js';
+import type { Opening, OpeningIndex } from './openings.js';
 
 export interface TreeNode {
   move: number;
@@ -99,7 +100,7 @@ export function repertoireChoice(ordered: readonly MoveFacts[]): MoveFacts[] {
  * `writeGame` (export format: tokens wrapped at 79 columns, variations included, tag values
  * escaped), so a wide tree does not become one line of thousands of characters.
  */
-export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
+export function subtreePgn(tree: Subtree, pos: Position, book: string, openings?: { index: OpeningIndex; atRoot: Opening | undefined }): string {
   const tags: [string, string][] = [
     ['Event', tree.side === undefined ? `tabiya book ${book}` : `tabiya book ${book}: ${tree.side === 0 ? 'White' : 'Black'} repertoire`],
     ['Site', '?'],
@@ -111,6 +112,10 @@ export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
   ];
   // A Chess960 start says so, or a reader takes its castling for standard chess (Lichess's import does).
   if (tree.fen !== STARTING_FEN) tags.push(...(pos.chess960 ? [['Variant', 'Chess960'] as [string, string]] : []), ['SetUp', '1'], ['FEN', tree.fen]);
+  // The opening of the main line, as Lichess and ChessBase tag a game: its deepest named
+  // position, the way to the exported position included (`atRoot`).
+  const opening = openings === undefined ? undefined : mainLineOpening(tree.roots, pos, openings.index, openings.atRoot);
+  if (opening !== undefined) tags.push(['ECO', opening.eco], ['Opening', opening.name]);
   const moves = line(pos, tree.roots);
   const game: PgnGame = { tags, moves, result: '*' };
   const about: string[] = [];
@@ -118,6 +123,13 @@ export function subtreePgn(tree: Subtree, pos: Position, book: string): string {
   if (tree.truncated) about.push(`cut at ${tree.nodes} moves`);
   if (about.length > 0) game.comments = about;
   return writeGame(game).replace(/\n+$/, '\n');
+}
+
+/** The opening of the deepest named position of the main line (the first move of each position), else `atRoot`. */
+function mainLineOpening(roots: readonly TreeNode[], pos: Position, index: OpeningIndex, atRoot: Opening | undefined): Opening | undefined {
+  const moves: number[] = [];
+  for (let nodes = roots; nodes.length > 0; nodes = nodes[0]!.children) moves.push(nodes[0]!.move);
+  return index.along(pos, moves) ?? atRoot;
 }
 
 /** The book moves as PGN nodes: the first of each position continues the line, the others are its variations. */

@@ -1,7 +1,8 @@
 /**
  * `tabiya book probe BOOK [--fen F] [--moves "e2e4 e7e5"]`: the book moves of a position with
  * weight, share and learn data, in SAN and UCI. Books too large for memory are searched on
- * disk. With --choose, one move is also picked by policy (seeded with --seed).
+ * disk. With --choose, one move is also picked by policy (seeded with --seed). The opening's
+ * ECO code and name come first (data/openings-by-key.tsv, src/serve/openings.ts).
  */
 import { openBook } from '../../book/node/openBook.js';
 import { chooseMove, seededRandom, type BookMove, type Policy } from '../../book/polyglot/select.js';
@@ -14,6 +15,8 @@ import { playMoveList } from '../../notation/moveList.js';
 import { readJournal, type JournalRecord } from '../../book/node/auditJournal.js';
 import { lossText } from '../../book/audit/verdict.js';
 import { existsSync } from 'node:fs';
+import { loadOpenings } from '../../node/openingNames.js';
+import type { Opening } from '../../serve/openings.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 
@@ -28,15 +31,34 @@ export interface BookProbeCliOptions {
 
 /** The position of --fen plus --moves (UCI or SAN), or a usage error naming the bad part. */
 export function positionOf(fen: string | undefined, moves: string | undefined): Position {
+  return lineOf(fen, moves).pos;
+}
+
+/**
+ * The probed position and its opening: the deepest named position of --fen and the positions
+ * --moves lead to, as the Lichess site names a game (null when none is named).
+ */
+export function probedPosition(fen: string | undefined, moves: string | undefined): { pos: Position; opening: Opening | null } {
+  const { start, played, pos } = lineOf(fen, moves);
+  return { pos, opening: loadOpenings().along(start, played) ?? null };
+}
+
+function lineOf(fen: string | undefined, moves: string | undefined): { start: Position; played: number[]; pos: Position } {
   const r = positionFromFen(fen ?? STARTING_FEN);
   if (!r.ok) throw new CliError(`--fen: ${r.error.message}`, 2);
+  const start = r.value.clone();
   const played = playMoveList(r.value, moves ?? '');
   if (!played.ok) throw new CliError(`--moves: ${played.error.message}`, 2);
-  return r.value;
+  return { start, played: played.value, pos: r.value };
+}
+
+/** The opening line of probe's text: ECO code and name, as the Lichess site shows them. */
+export function openingLine(opening: Opening | null): string[] {
+  return opening === null ? [] : [`opening: ${opening.eco} ${opening.name}`];
 }
 
 export async function bookProbeCommand(file: string, opts: BookProbeCliOptions): Promise<void> {
-  const pos = positionOf(opts.fen, opts.moves);
+  const { pos, opening } = probedPosition(opts.fen, opts.moves);
   const minWeight = intOption('--min-weight', opts.minWeight ?? '1', 0, 65535)!;
   const policy = opts.choose as Policy | undefined;
   if (policy !== undefined && policy !== 'best' && policy !== 'weighted' && policy !== 'uniform') {
@@ -74,10 +96,10 @@ export async function bookProbeCommand(file: string, opts: BookProbeCliOptions):
   const seed = intOption('--seed', opts.seed, 0);
   const chosen = policy === undefined ? undefined : chooseMove(moves, { policy, random: seed === undefined ? Math.random : seededRandom(seed) });
   const fen = makeFen(pos);
-  const out: Record<string, unknown> = { fen, key, moves: rows, totalWeight: total };
+  const out: Record<string, unknown> = { fen, key, opening, moves: rows, totalWeight: total };
   if (policy !== undefined) out.chosen = chosen === undefined ? null : { uci: chosen.uci, san: makeSan(pos, chosen.move), policy };
   report(opts.json, out, () => {
-    const lines = [`${fen}  (key ${key})`];
+    const lines = [`${fen}  (key ${key})`, ...openingLine(opening)];
     if (rows.length === 0) lines.push('no book moves');
     else {
       const withAudit = rows.some((r) => r.audit !== null);

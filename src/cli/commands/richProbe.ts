@@ -2,6 +2,7 @@
  * `tabiya book probe X.tbk [--fen F | --moves "..."] [--explain] [--json]`: the book moves of a
  * position with their statistics and the probability the move-selection policy
  * (src/book/select/) gives each; --explain adds why a move is in or out, --choose picks one.
+ * The opening's ECO code and name come first, as for a .bin (bookProbe.ts).
  */
 import type { RichEntry } from '../../book/rich/reader.js';
 import type { BookEntry } from '../../book/rich/tbkBook.js';
@@ -15,7 +16,7 @@ import { makeFen } from '../../notation/fen.js';
 import { makeSan } from '../../notation/san.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
-import { positionOf } from './bookProbe.js';
+import { openingLine, probedPosition } from './bookProbe.js';
 import { bookErrors, checkFilterFits, openAnyRichBook, pct, splitFilterOf } from './richCommon.js';
 
 export interface RichProbeCliOptions {
@@ -36,7 +37,7 @@ export interface RichProbeCliOptions {
 const OWN = new Set(['fen', 'moves', 'explain', 'choose', 'seed', 'json', 'minWeight', 'ratings', 'speeds', 'since', 'until']);
 
 export async function richProbeCommand(file: string, opts: RichProbeCliOptions): Promise<void> {
-  const pos = positionOf(opts.fen, opts.moves);
+  const { pos, opening } = probedPosition(opts.fen, opts.moves);
   let config: BookPolicyConfig;
   try {
     const given: Record<string, string | boolean> = {};
@@ -70,10 +71,10 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
   const fen = makeFen(pos);
   const key = keyToHex(pos.keyHi, pos.keyLo);
   const out = moves.map((m, i) => row(pos, m, rows[i]!));
-  const value: Record<string, unknown> = { fen, key, policy: config, moves: out };
+  const value: Record<string, unknown> = { fen, key, opening, policy: config, moves: out };
   if (chosen !== undefined) value.chosen = chosen === 0 ? null : { uci: makeUci(chosen, pos.chess960), san: makeSan(pos, chosen) };
   report(opts.json, value, () => {
-    const lines = [`${fen}  (key ${key})`];
+    const lines = [`${fen}  (key ${key})`, ...openingLine(opening)];
     if (out.length === 0) lines.push('no book moves');
     else {
       const audited = out.some((r) => r.audit !== null || r.forbidden);
