@@ -54,6 +54,27 @@ test('pgn stats: broken games are counted by kind, located, and --strict fails',
   assert.equal(tabiya('pgn', 'stats', join(dir, 'missing.pgn')).status, 1);
 });
 
+test('pgn stats: games whose [Result] tag and movetext disagree are named by file and line, the first --errors N', () => {
+  const file = join(dir, 'mismatch.pgn');
+  // Games 2, 4, 6 and 8 (each four lines long) carry a [Result] their movetext contradicts.
+  const games = Array.from({ length: 8 }, (_, i) => `[Event "g${i + 1}"]\n[Result "${i % 2 === 1 ? '1-0' : '0-1'}"]\n\n1. e4 e5 0-1\n`);
+  writeFileSync(file, games.join('\n'));
+  const r = tabiya('pgn', 'stats', file, '--json', '--quiet', '--errors', '3');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.json.resultTagMismatches, 4);
+  assert.deepEqual(r.json.firstResultTagMismatches, [
+    { file, line: 6, game: 2, tag: '1-0', movetext: '0-1' },
+    { file, line: 16, game: 4, tag: '1-0', movetext: '0-1' },
+    { file, line: 26, game: 6, tag: '1-0', movetext: '0-1' },
+  ]);
+  const t = tabiya('pgn', 'stats', file, '--quiet', '--errors', '3');
+  assert.match(t.stdout, /4 games whose \[Result\] tag differs from the movetext/);
+  assert.ok(t.stdout.includes(`  ${file}:6: game 2: [Result "1-0"] but the movetext ends 0-1\n`), t.stdout);
+  assert.ok(t.stdout.includes(`  ${file}:26: game 6: [Result "1-0"] but the movetext ends 0-1\n`), t.stdout);
+  assert.ok(!t.stdout.includes(':36: game 8'), t.stdout);
+  assert.match(t.stdout, /^ {2}and 1 more \(--errors N lists more\)$/m);
+});
+
 test('pgn filter: each condition selects what an independent count selects', () => {
   const run = (...cond: string[]): number => {
     const out = join(dir, 'f.pgn');

@@ -90,7 +90,7 @@ export function registerCommands(program: Command): void {
     .command('stats')
     .description('read every game, replay and validate the main line, print counts and broken games')
     .argument('<files...>', 'PGN files (.gz, .zst, .bz2 read transparently; - for stdin)')
-    .option('--errors <n>', 'locations to list per kind of broken game', '3')
+    .option('--errors <n>', 'locations to list per kind of broken game, and of games whose [Result] tag and movetext disagree', '3')
     .option('--strict', 'exit with status 1 if any game is broken')
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')

@@ -3,12 +3,26 @@
  * years, set-up games, and the first broken games of each kind with their locations.
  */
 import type { Position } from '../core/position.js';
-import type { PgnErrorKind, PgnGameError, PgnVisitor } from './visitor.js';
+import type { PgnErrorKind, PgnGameError, PgnLocation, PgnVisitor } from './visitor.js';
+
+/** A game whose [Result] tag and movetext result disagree, where it starts. */
+export interface ResultTagMismatch {
+  file: string;
+  line: number;
+  game: number;
+  part?: string;
+  /** The [Result] tag's value, as written. */
+  tag: string;
+  /** The movetext's result token. */
+  movetext: string;
+}
 
 export interface PgnStatsReport {
   results: Record<string, number>;
   /** Games whose [Result] tag differs from the movetext's result. */
   resultTagMismatches: number;
+  /** The first of them (as many as broken games listed per kind), by file and line. */
+  firstResultTagMismatches: ResultTagMismatch[];
   plies: { total: number; mean: number; min: number; max: number };
   /** Player ratings (WhiteElo and BlackElo, each counted), by 200-point range. */
   ratings: { count: number; min: number; max: number; mean: number; ranges: Record<string, number> };
@@ -41,6 +55,7 @@ export class PgnStats implements PgnVisitor {
   private yearMax = -Infinity;
   setupGames = 0;
   readonly firstErrors: PgnGameError[] = [];
+  readonly firstResultTagMismatches: ResultTagMismatch[] = [];
   private readonly shownByKind = new Map<PgnErrorKind, number>();
 
   // The current game.
@@ -51,11 +66,13 @@ export class PgnStats implements PgnVisitor {
   private elo2 = 0;
   private year = 0;
   private setup = false;
+  private where: PgnLocation | undefined;
 
   /** Keeps up to `errorsPerKind` locations of each error kind. */
   constructor(private readonly errorsPerKind = 3) {}
 
-  beginGame(): void {
+  beginGame(loc?: PgnLocation): void {
+    this.where = loc;
     this.plies = 0;
     this.resultTag = undefined;
     this.elos = 0;
@@ -99,7 +116,17 @@ export class PgnStats implements PgnVisitor {
   endGame(result: string): void {
     this.games++;
     this.results[result] = (this.results[result] ?? 0) + 1;
-    if (this.resultTag !== undefined && this.resultTag !== result) this.resultTagMismatches++;
+    if (this.resultTag !== undefined && this.resultTag !== result) {
+      this.resultTagMismatches++;
+      // Named by file and line, as pgn-extract names them ("Inconsistent result strings"), so
+      // they can be found and mended: a count alone sends the user searching a large file.
+      const w = this.where;
+      if (w !== undefined && this.firstResultTagMismatches.length < this.errorsPerKind) {
+        const m: ResultTagMismatch = { file: w.file, line: w.line, game: w.game, tag: this.resultTag, movetext: result };
+        if (w.part !== undefined) m.part = w.part;
+        this.firstResultTagMismatches.push(m);
+      }
+    }
     this.totalPlies += this.plies;
     if (this.plies < this.minPlies) this.minPlies = this.plies;
     if (this.plies > this.maxPlies) this.maxPlies = this.plies;
@@ -131,6 +158,7 @@ export class PgnStats implements PgnVisitor {
     return {
       results: { ...this.results },
       resultTagMismatches: this.resultTagMismatches,
+      firstResultTagMismatches: [...this.firstResultTagMismatches],
       plies: {
         total: this.totalPlies,
         mean: this.games > 0 ? Math.round((10 * this.totalPlies) / this.games) / 10 : 0,

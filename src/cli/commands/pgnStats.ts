@@ -3,6 +3,7 @@
  * prints counts: games, broken games by kind (with the first locations), results, plies,
  * ratings, years.
  */
+import { quote } from '../../core/result.js';
 import { formatRate } from '../../node/progress.js';
 import { readPgn } from '../../pgn/reader.js';
 import { PgnStats } from '../../pgn/stats.js';
@@ -57,6 +58,13 @@ export async function pgnStatsCommand(files: string[], opts: PgnStatsOptions): P
       `results: 1-0 ${res['1-0']} (${pct(res['1-0']!, out.games)}), 1/2-1/2 ${res['1/2-1/2']} (${pct(res['1/2-1/2']!, out.games)}), ` +
         `0-1 ${res['0-1']} (${pct(res['0-1']!, out.games)}), * ${res['*']}` +
         (r.resultTagMismatches > 0 ? `; ${games(r.resultTagMismatches)} whose [Result] tag differs from the movetext` : ''),
+    );
+    for (const m of r.firstResultTagMismatches) {
+      lines.push(`  ${m.file}:${m.line}: game ${m.game}${m.part === undefined ? '' : ` of ${m.part}`}: [Result ${quote(m.tag, 40)}] but the movetext ends ${m.movetext}`);
+    }
+    const unlisted = r.resultTagMismatches - r.firstResultTagMismatches.length;
+    if (unlisted > 0 && r.firstResultTagMismatches.length > 0) lines.push(`  and ${unlisted} more (--errors N lists more)`);
+    lines.push(
       `plies: ${r.plies.total} in all, mean ${r.plies.mean}, min ${r.plies.min}, max ${r.plies.max}`,
     );
     if (r.ratings.count > 0) {
