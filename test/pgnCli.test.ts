@@ -123,6 +123,20 @@ test('pgn filter copies a CRLF file as it stands: no condition gives the input b
   assert.equal(readFileSync(out, 'utf8'), crlf);
 });
 
+test('pgn filter copies a lone-CR file as it stands: the blank lines between games are CR too, not LF', () => {
+  const input = join(dir, 'cr.pgn');
+  // The last game is movetext alone on one line: it has no line end of its own to copy.
+  const cr = raw.slice(0, 5).map((g) => g.replace(/\n/g, '\r') + '\r\r').join('') + '1. e4 e5 *\r\r';
+  writeFileSync(input, cr);
+  const out = join(dir, 'cr.out.pgn');
+  const r = tabiya('pgn', 'filter', input, '-o', out, '--json', '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.json.written, 6);
+  const got = readFileSync(out, 'utf8');
+  assert.ok(!got.includes('\n'), 'no LF in a CR file');
+  assert.equal(got, cr);
+});
+
 test('pgn clean: standard re-export of valid games, broken ones listed', () => {
   const input = join(dir, 'dirty.pgn');
   writeFileSync(input, `[Event "x"]\n\n1.e4 {c} e5 $1 2.Ng1f3 (2. d4) Nc6 3. Bc4 Nf6 4. 0-0?? *\n\n${raw[2]}\n\n1. e4 e5 2. Ke3 *\n`);

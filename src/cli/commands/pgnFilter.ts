@@ -85,13 +85,15 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
   const progress = progressOf('pgn filter', opts.quiet);
   const lister = new ErrorLister('skipped', opts.errors, !opts.quiet && !opts.json);
   let written = 0;
+  let eol = '\n';
   try {
     const summary = await readPgn(
       files,
       filterVisitor(filter, {
         gameText(bytes) {
           out.write(bytes.slice());
-          out.write(lineEnding(bytes) === 'crlf' ? '\r\n\r\n' : '\n\n');
+          eol = lineEnding(bytes, eol);
+          out.write(eol + eol);
           written++;
         },
         error(e) {
@@ -125,8 +127,15 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
   }
 }
 
-/** The line ending of a game's text, so that the blank line after it matches the game's own. */
-function lineEnding(bytes: Uint8Array): 'crlf' | 'lf' {
-  const nl = bytes.indexOf(10);
-  return nl > 0 && bytes[nl - 1] === 13 ? 'crlf' : 'lf';
+/**
+ * The line end of a game's text (its first one), so that the blank line after it matches the
+ * game's own: LF, CRLF, or a lone CR (old Mac files, which the reader takes as line ends too).
+ * A game on one line has none; it takes `previous`, the convention of the games before it.
+ */
+function lineEnding(bytes: Uint8Array, previous = '\n'): string {
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 10) return '\n';
+    if (bytes[i] === 13) return bytes[i + 1] === 10 ? '\r\n' : '\r';
+  }
+  return previous;
 }
