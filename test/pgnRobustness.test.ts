@@ -152,6 +152,12 @@ const cases: Case[] = [
     games: [['e2e4', '--', 'd2d4', '--', 'c2c4']],
   },
   {
+    name: 'the UCI null move 0000 is a null move, not a move number to skip',
+    input: '1. e4 0000 2. d4 0000 3. c4 *',
+    hooks: 'all',
+    games: [['e2e4', '--', 'd2d4', '--', 'c2c4']],
+  },
+  {
     name: 'a null move ends the main line for a visitor without nullMove',
     input: '1. e4 -- 2. d4 Z0 3. c4 *',
     hooks: 'main',

@@ -280,7 +280,7 @@ export class PgnParser extends PgnScanner {
   /** A symbol that is not a legal move: a null move, an "e.p." suffix, a glyph, or an error. */
   private notAMove(buf: Uint8Array, s: number, e: number, code: number): void {
     const text = latin1(buf, s, e);
-    if (text === '--' || text === 'Z0') return this.nullMove(s);
+    if (text === '--' || text === 'Z0' || text === '0000') return this.nullMove(s);
     if (text === 'e.p.' || text === 'ep') return;
     const nag = glyphNag(text);
     if (nag >= 0) return this.onNag(nag, s);

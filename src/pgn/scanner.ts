@@ -265,7 +265,11 @@ export abstract class PgnScanner extends ChunkedInput {
     }
     if (d !== 45 && d !== 47) {
       if (j - i > this.limits.maxTokenBytes) this.tokenTooLong(i);
-      else if (this.g !== MOVETEXT) this.enterMovetext(i);
+      else if (j - i === 4 && buf[i] === 48 && buf[i + 1] === 48 && buf[i + 2] === 48 && buf[i + 3] === 48) {
+        // "0000", UCI's null move, which python-chess also reads in SAN: taken for the move
+        // number 0 it vanished, and the next move went to the wrong side.
+        if (this.g === MOVETEXT || this.enterMovetext(i)) this.onMove(buf, i, j);
+      } else if (this.g !== MOVETEXT) this.enterMovetext(i);
       return j; // a bare number: a move number without its dot
     }
     while (j < end && SYMBOL[buf[j]!] === 1) j++;
