@@ -133,3 +133,19 @@ test('--openings policy=: default, encounter and a two-engine round are the sche
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /policy=sometimes is not default, encounter or round/);
 });
+
+test('a null move in a PGN opening ends the opening there, with a warning naming file, line and game', { timeout: 30_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-nullopen-'));
+  try {
+    const file = join(dir, 'o.pgn');
+    writeFileSync(file, '[Event "a"]\n\n1. e4 e5 2. Nf3 -- 3. Bc4 Nc6 *\n');
+    const pgn = join(dir, 'out.pgn');
+    const run = await runCli(['match', ...instant('A'), ...instant('B'), '--each', 'tc=5+0.05', '--games', '2', '--repeat', '--maxmoves', '5',
+      '--openings', `file=${file}`, '--pgnout', pgn, '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stderr.includes(`warning: ${file}:1: game 1: a null move at 2... ends the opening after 3 plies (the moves after it are not played)`), run.stderr);
+    for (const g of readGames(pgn)) assert.deepEqual(g.uci.slice(0, 3), ['e2e4', 'e7e5', 'g1f3']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

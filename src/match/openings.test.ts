@@ -50,6 +50,20 @@ test('PGN openings: main line in UCI, cut at plies, FEN tags, broken games skipp
   assert.deepEqual(cut.openings[0]!.moves, ['e2e4', 'c7c5', 'g1f3']);
 });
 
+test('PGN openings: a null move (--, Z0, 0000) ends the opening there, and each such opening is listed', () => {
+  const pgn = ['[Event "a"]', '', '1. e4 e5 2. Nf3 -- 3. Bc4 *', '', '[Event "b"]', '', '1. d4 Z0 2. c4 *', '', '[Event "c"]', '', '1. c4 0000 2. Nc3 *', '', '[Event "d"]', '', '1. Nf3 d5 *', ''].join('\n');
+  const r = parsePgnOpenings(pgn, 'o.pgn');
+  assert.deepEqual(r.openings.map((o) => o.moves), [['e2e4', 'e7e5', 'g1f3'], ['d2d4'], ['c2c4'], ['g1f3', 'd7d5']]);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(
+    r.shortened.map((s) => `${s.file}:${s.line}: ${s.message}`),
+    ['o.pgn:1: game 1: a null move at 2... ends the opening after 3 plies', 'o.pgn:5: game 2: a null move at 1... ends the opening after 1 ply', 'o.pgn:9: game 3: a null move at 1... ends the opening after 1 ply'],
+  );
+  // Cut by plies= before the null move: the opening is whole, nothing to say.
+  assert.deepEqual(parsePgnOpenings(pgn, 'o.pgn', 1).shortened, []);
+  assert.match(parsePgnOpenings(pgn, 'o.pgn', 5).shortened[0]!.message, /after 3 plies \(of plies=5\)$/);
+});
+
 test('order: sequential from start, random by seed (reproducible), wrapping around', () => {
   const list = Array.from({ length: 10 }, (_, i) => ({ fen: STARTING_FEN, moves: [], source: `s:${i + 1}` }));
   const seq = new OpeningList(list, { order: 'sequential', start: 3, seed: 1 });

@@ -8,6 +8,7 @@
  * with their file and line; an empty suite is an error.
  */
 import type { Position } from '../core/position.js';
+import { WHITE } from '../core/types.js';
 import { STARTING_FEN, makeFen, positionFromFen } from '../notation/fen.js';
 import { parseEpd } from '../notation/epd.js';
 import { makeUci } from '../notation/uci.js';
@@ -97,19 +98,32 @@ export class OpeningList implements OpeningSource {
 
 /**
  * Reads PGN openings: the main line of each game from the start position or its [FEN] tag, cut
- * after `plies` half-moves (all when undefined). Broken games are skipped and listed.
+ * after `plies` half-moves (all when undefined). Broken games are skipped and listed. A null move
+ * (`--`, `Z0`, `0000`) on the main line ends the opening there, as it ends the recording of a game
+ * in `book make` (docs/books.md) and as cutechess-cli's PGN reader stops at it (a null move is no
+ * move to send an engine); each opening so cut is listed in `shortened`, for a warning.
  */
-export function parsePgnOpenings(data: Uint8Array | string, file: string, plies?: number): { openings: Opening[]; errors: BadRecord[] } {
+export function parsePgnOpenings(data: Uint8Array | string, file: string, plies?: number): { openings: Opening[]; errors: BadRecord[]; shortened: BadRecord[] } {
   const openings: Opening[] = [];
   const errors: BadRecord[] = [];
+  const shortened: BadRecord[] = [];
   let cur: Opening | undefined;
   let line = 0;
+  let game = 0;
   parsePgn(
     data,
     {
       beginGame(loc) {
         line = loc.line;
+        game = loc.game;
         cur = undefined;
+      },
+      nullMove(pos: Position, _ply: number, depth: number) {
+        if (depth > 0 || !cur) return;
+        const n = cur.moves.length;
+        const at = `${pos.fullmoves}${pos.turn === WHITE ? '.' : '...'}`;
+        shortened.push({ file, line, message: `game ${game}: a null move at ${at} ends the opening after ${n} ${n === 1 ? 'ply' : 'plies'}${plies === undefined ? '' : ` (of plies=${plies})`}` });
+        return false;
       },
       endTags(pos: Position) {
         cur = { fen: makeFen(pos), moves: [], source: `${file}:${line}` };
@@ -131,7 +145,7 @@ export function parsePgnOpenings(data: Uint8Array | string, file: string, plies?
     },
     { file },
   );
-  return { openings, errors };
+  return { openings, errors, shortened };
 }
 
 /**

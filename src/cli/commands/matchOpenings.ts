@@ -70,9 +70,12 @@ export function loadOpenings(o: ReadonlyMap<string, string>, seed: number, warn:
   }
   const bad = notText(bytes, what);
   if (bad) badData(`--openings: ${file}:${bad.line}: ${bad.message}`);
-  const { openings, errors } = format === 'epd' ? parseEpdOpenings(bytes.toString('utf8'), file) : parsePgnOpenings(bytes, file, plies);
+  const { openings, errors, shortened } = format === 'epd' ? { ...parseEpdOpenings(bytes.toString('utf8'), file), shortened: [] } : parsePgnOpenings(bytes, file, plies);
   for (const e of errors.slice(0, 5)) warn(`${e.file}:${e.line}: ${e.message} (skipped)`);
   if (errors.length > 5) warn(`${file}: ${errors.length} unusable records skipped in all`);
+  // Used up to the null move, but said: the line played is shorter than the one written.
+  for (const e of shortened.slice(0, 5)) warn(`${e.file}:${e.line}: ${e.message} (the moves after it are not played)`);
+  if (shortened.length > 5) warn(`${file}: ${shortened.length} openings ended early by a null move in all`);
   if (openings.length === 0) badData(`--openings: ${file} holds no usable opening${errors.length > 0 ? ` (${errors.length} unusable records)` : ' (it is empty)'}`);
   return new OpeningList(openings, { order, start, seed });
 }
