@@ -114,3 +114,19 @@ test('stats: an error bar whose score interval runs past 0 % or 100 % is "-" wit
   const c = await runCli(['stats', 'sprt', '--wdl', '0,1,1']);
   assert.match(c.stdout, /runs past 0 %, where Elo is infinite/);
 });
+
+test('stats sprt --model cutechess at extreme draw ratios: a finite LLR, 0 for symmetric results, and a warning once when none can be computed', async () => {
+  const draws = await runCli(['stats', 'sprt', '--wdl', '0,100000,0', '--elo0', '-5', '--elo1', '5', '--model', 'cutechess']);
+  assert.equal(draws.code, 0, draws.stderr);
+  assert.match(draws.stdout, /^LLR: 0\.00 \(0\.0%\) \(-2\.94, 2\.94\) \[-5, 5\] Elo, model cutechess, trinomial: continue$/m);
+  assert.doesNotMatch(draws.stdout + draws.stderr, /nan|inf/);
+  const h0 = JSON.parse((await runCli(['stats', 'sprt', '--wdl', '0,100000,0', '--elo0', '0', '--elo1', '5', '--model', 'cutechess', '--json'])).stdout) as Record<string, unknown>;
+  assert.equal(typeof h0.llr, 'number');
+  assert.equal(h0.decision, 'H0');
+  const noise = await runCli(['stats', 'sprt', '--wdl', '10,1000,10', '--elo0', '-5', '--elo1', '5', '--model', 'cutechess']);
+  assert.match(noise.stdout, /^LLR: 0\.00 \(0\.0%\)/m);
+  const none = await runCli(['stats', 'sprt', '--wdl', '9000000000000000,0,9000000000000000', '--elo0', '-5', '--elo1', '5', '--model', 'cutechess']);
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stdout, /^LLR: - \(cannot be computed, see the warning\) .*: continue$/m);
+  assert.equal(none.stderr.match(/^warning: the cutechess model's LLR cannot be computed for these results/gm)?.length, 1, none.stderr);
+});

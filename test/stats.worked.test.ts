@@ -207,3 +207,10 @@ test('published vectors: fastchess Elo with exact z', () => {
 test('published vector: fishtest pentanomial logistic (−3, 1)', () => {
   near(llrLogistic([10789, 19328, 33806, 19402, 10543], -3, 1), 2.13107, 1e-5, 'LLR');
 });
+
+test('cutechess SPRT line: symmetric bounds and results print llr 0, not floating-point noise', () => {
+  for (const counts of [[10, 100, 10], [7, 5, 7], [10, 1000, 10]]) {
+    const st = sprt(counts, { elo0: -5, elo1: 5, alpha: 0.05, beta: 0.05, model: 'cutechess' });
+    assert.equal(cutechessSprtLine(st), 'SPRT: llr 0 (0.0%), lbound -2.94, ubound 2.94', String(counts));
+  }
+});

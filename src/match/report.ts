@@ -9,7 +9,7 @@
  */
 import { losCutechess, pentanomialElo, trinomialElo, type Wdl } from '../stats/elo.js';
 import { fixed, general } from '../stats/format.js';
-import type { SprtConfig, SprtStatus } from '../stats/sprt.js';
+import { shownLlr, type SprtConfig, type SprtStatus } from '../stats/sprt.js';
 import type { EncounterStats, PlayerStats, Scoreboard } from './scoreboard.js';
 import { summarizeTime, timeUseText } from './timeUse.js';
 
@@ -39,9 +39,10 @@ export function cutechessEloLine(w: Wdl): string {
 
 /** cutechess's SPRT line; the percent is llr/ubound, negative below zero, as cutechess prints it. */
 export function cutechessSprtLine(s: SprtStatus): string {
-  const pct = (100 * s.llr) / s.upper;
+  const llr = shownLlr(s.llr);
+  const pct = (100 * llr) / s.upper;
   const end = s.decision ? ` - ${s.decision} was accepted` : '';
-  return `SPRT: llr ${general(s.llr, 3)} (${fixed(pct, 1)}%), lbound ${general(s.lower, 3)}, ubound ${general(s.upper, 3)}${end}`;
+  return `SPRT: llr ${general(llr, 3)} (${fixed(pct, 1)}%), lbound ${general(s.lower, 3)}, ubound ${general(s.upper, 3)}${end}`;
 }
 
 /** The block cutechess prints for a two-engine match. */
@@ -172,6 +173,7 @@ export function jsonSummary(board: Scoreboard, opts: { sprt?: { config: SprtConf
             lower: opts.sprt.status.lower,
             upper: opts.sprt.status.upper,
             decision: opts.sprt.status.decision ?? null,
+            ...(opts.sprt.status.note === undefined ? {} : { llrNote: opts.sprt.status.note }),
           },
         }
       : {}),

@@ -157,6 +157,7 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   let stopped: StopReason = 'completed';
   let message: string | undefined;
   let sprt = plan.sprt ? sprtOf(board, plan.sprt) : undefined;
+  let llrNoted = false;
   const stop = (why: StopReason, msg?: string): void => {
     if (stopped === 'completed') {
       stopped = why;
@@ -282,6 +283,11 @@ export async function runMatch(plan: MatchPlan, spawn: SpawnEngine, hooks: Match
   const book = async (rec: GameRecord, g: ScheduledGame): Promise<void> => {
     board.add(g, rec.result, rec.fault, rec.time);
     if (plan.sprt) sprt = sprtOf(board, plan.sprt);
+    if (sprt?.note !== undefined && !llrNoted) {
+      // Once: the LLR stays undefined for many games in a row, and a line each would drown the output.
+      llrNoted = true;
+      hooks.onWarning?.(`--sprt: ${sprt.note}`);
+    }
     await hooks.onGameEnd?.(rec, g, board, sprt);
     if (sprt?.decision) stop('sprt');
     else if (rec.fault && !plan.recover && (rec.fault.kind === 'disconnect' || rec.fault.kind === 'stall')) {

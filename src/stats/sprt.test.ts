@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { llr, secularRoot, sprt, sprtConfigError } from './sprt.js';
+import { llr, secularRoot, shownLlr, sprt, sprtConfigError } from './sprt.js';
 
 test('secular root solves Σ p·x/(1+θx) = 0', () => {
   const x = [-0.5, 0, 0.5];
@@ -64,4 +64,35 @@ test('bounds the LLR cannot be computed for are refused; bounds at the limits co
   near(llr('normalized', [40, 100, 60], -200, 200), 31.41672583602417);
   near(llr('logistic', [1, 0, 999], -2000, 2000), 11489.906510365146);
   near(llr('bayesian', [1, 0, 999], -2000, 2000), 11489.906385492533);
+});
+
+test('cutechess model at extreme draw ratios: the finite LLR its formula has, not NaN or -inf', () => {
+  // Reference values computed from the same formula with 3000-digit decimals (Python's decimal).
+  const cfg = (elo0: number, elo1: number) => ({ elo0, elo1, alpha: 0.05, beta: 0.05, model: 'cutechess' as const });
+  const allDraws = sprt([0, 100000, 0], cfg(0, 5));
+  assert.ok(Math.abs(allDraws.llr / -142695264.2209 - 1) < 1e-9, String(allDraws.llr));
+  assert.equal(allDraws.decision, 'H0');
+  const symmetric = sprt([0, 100000, 0], cfg(-5, 5));
+  assert.ok(Math.abs(symmetric.llr) < 1e-6, String(symmetric.llr));
+  assert.equal(symmetric.decision, undefined);
+  assert.equal(symmetric.note, undefined);
+  const threeWins = llr('cutechess', [0, 100000, 3], -5, 5);
+  assert.ok(Math.abs(threeWins / 1665.587199 - 1) < 1e-8, String(threeWins));
+  // Mirroring the counts and the bounds negates it, as in the other models.
+  assert.ok(Math.abs(llr('cutechess', [3, 100000, 0], -5, 5) + threeWins) < 1e-6);
+});
+
+test('an LLR that cannot be computed is NaN with a note saying why, and decides nothing', () => {
+  // No draws in 1.8e16 games: the model's draw probability rounds to 0 at both bounds.
+  const s = sprt([9e15, 0, 9e15], { elo0: -5, elo1: 5, alpha: 0.05, beta: 0.05, model: 'cutechess' });
+  assert.ok(Number.isNaN(s.llr));
+  assert.equal(s.decision, undefined);
+  assert.match(s.note!, /cutechess model's LLR cannot be computed for these results \(18000000000000000 games, 0\.0 % draws\): .*rounds to 0 or 1 in double precision; the test takes no decision on it/);
+});
+
+test('the LLR as text shows it: floating-point noise around 0 is 0', () => {
+  assert.equal(shownLlr(8.881784197001252e-16), 0);
+  assert.equal(shownLlr(-1.8e-11), 0);
+  assert.equal(shownLlr(0.0012), 0.0012);
+  assert.equal(shownLlr(-2.5), -2.5);
 });

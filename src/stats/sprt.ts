@@ -33,6 +33,8 @@ export interface SprtStatus {
   upper: number;
   /** Set once a bound is crossed: 'H1' when llr ≥ upper, 'H0' when llr ≤ lower. */
   decision: 'H0' | 'H1' | undefined;
+  /** Why `llr` is not a number (NaN or infinite) for these counts: no decision is taken on it. */
+  note?: string;
 }
 
 /** The counts vector `[L, D, W]` of W/D/L totals. */
@@ -186,9 +188,20 @@ export function llrBayesian(counts: readonly number[], elo0: number, elo1: numbe
   return llrOf(n, pdf, mleExpectation(pdf, a, bayesEloScore(elo0, drawElo)), mleExpectation(pdf, a, bayesEloScore(elo1, drawElo)));
 }
 
+/** ln(1 + eˣ) without overflow for large x or loss of precision for very negative x. */
+function softplus(x: number): number {
+  return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
+}
+
 /**
  * cutechess-cli's LLR: W/D/L plus ½ each (a Jeffreys prior), a BayesElo draw model fitted to
  * them, and the logistic bounds scaled to BayesElo by 4x/(1+x)² with x = 10^(−drawElo/400).
+ *
+ * The probabilities are taken as logarithms, from the same formulas (cutechess's sprt.cpp). At
+ * extreme draw ratios the scale is tiny, a bound becomes a BayesElo of thousands, and in plain
+ * doubles (as cutechess computes) a win, loss or draw probability rounds to 0 or 1: the LLR came
+ * out −inf (deciding on a rounding) or NaN (inf − inf, which never decides). In logs it stays the
+ * finite value the formula has.
  */
 export function llrCutechess(wdl: Wdl, elo0: number, elo1: number): number {
   const w = wdl.wins + 0.5;
@@ -200,15 +213,21 @@ export function llrCutechess(wdl: Wdl, elo0: number, elo1: number): number {
   const drawElo = 200 * Math.log10(((1 - pl) / pl) * ((1 - pw) / pw));
   const x = Math.pow(10, -drawElo / 400);
   const scale = (4 * x) / (1 + x) ** 2;
-  const probs = (elo: number): [number, number, number] => {
+  const k = Math.LN10 / 400;
+  // pW = 1/(1 + 10^((drawElo − b)/400)), pL = 1/(1 + 10^((drawElo + b)/400)), and pD = 1 − pW − pL
+  // taken as (1 − pW) − pL when pW is the larger (b ≥ 0), else (1 − pL) − pW, so that two
+  // probabilities near 1 are never subtracted.
+  const logProbs = (elo: number): [number, number, number] => {
     const b = elo / scale;
-    const pW = 1 / (1 + Math.pow(10, (drawElo - b) / 400));
-    const pL = 1 / (1 + Math.pow(10, (drawElo + b) / 400));
-    return [pW, pL, 1 - pW - pL];
+    const logW = -softplus((drawElo - b) * k);
+    const logL = -softplus((drawElo + b) * k);
+    const [big, small] = b >= 0 ? [-softplus((b - drawElo) * k), logL] : [-softplus((-b - drawElo) * k), logW];
+    const logD = big + Math.log1p(-Math.exp(small - big));
+    return [logW, logL, logD];
   };
-  const [w0, l0, d0] = probs(elo0);
-  const [w1, l1, d1] = probs(elo1);
-  return w * Math.log(w1 / w0) + l * Math.log(l1 / l0) + d * Math.log(d1 / d0);
+  const [w0, l0, d0] = logProbs(elo0);
+  const [w1, l1, d1] = logProbs(elo1);
+  return w * (w1 - w0) + l * (l1 - l0) + d * (d1 - d0);
 }
 
 /** fishtest's quadratic approximation N(s1 − s0)(2μ − s0 − s1)/(2σ²), for sanity checks and estimates. */
@@ -244,6 +263,26 @@ export function sprt(counts: readonly number[] | Penta, cfg: SprtConfig): SprtSt
   let total = 0;
   for (const c of counts) total += c;
   const value = total === 0 ? 0 : llr(cfg.model, counts, cfg.elo0, cfg.elo1);
+  if (!Number.isFinite(value)) {
+    // NaN compares false with both bounds and never decides; an infinity would decide on a
+    // rounding. Neither is a result: say so, and go on without a decision.
+    const drawRatio = counts.length === 3 ? (100 * counts[1]!) / total : NaN;
+    const drawn = Number.isNaN(drawRatio) ? '' : `, ${drawRatio < 0.05 && drawRatio > 0 ? drawRatio.toExponential(1) : drawRatio.toFixed(1)} % draws`;
+    const note =
+      `the ${cfg.model} model's LLR cannot be computed for these results (${total} ${counts.length === 3 ? 'games' : 'pairs'}${drawn}): ` +
+      (cfg.model === 'cutechess' || cfg.model === 'bayesian' ? 'a win, draw or loss probability of its BayesElo draw model rounds to 0 or 1 in double precision' : 'its maximum-likelihood search has no solution in double precision') +
+      '; the test takes no decision on it';
+    return { llr: NaN, lower, upper, decision: undefined, note };
+  }
   const decision = value >= upper ? 'H1' : value <= lower ? 'H0' : undefined;
   return { llr: value, lower, upper, decision };
+}
+
+/**
+ * The LLR as text shows it: 0 for a value below what the percent of a bound (one decimal) can
+ * show, so a test with symmetric bounds and results shows "0", not floating-point noise such as
+ * 3.91e-18 or -0.00.
+ */
+export function shownLlr(llr: number): number {
+  return Math.abs(llr) < 5e-4 ? 0 : llr;
 }

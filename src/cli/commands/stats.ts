@@ -5,7 +5,7 @@
  */
 import { pentaFromSix, pentanomialElo, trinomialElo, losCutechess, z95, type EloEstimate, type Penta, type Wdl } from '../../stats/elo.js';
 import { fixed, general } from '../../stats/format.js';
-import { SPRT_MODELS, sprt, sprtConfigError, trinomialCounts, type SprtConfig, type SprtModel } from '../../stats/sprt.js';
+import { SPRT_MODELS, shownLlr, sprt, sprtConfigError, trinomialCounts, type SprtConfig, type SprtModel } from '../../stats/sprt.js';
 import { cutechessEloLine } from '../../match/report.js';
 import { CliError, numberOption } from '../errors.js';
 import { report } from '../output.js';
@@ -122,15 +122,17 @@ export function statsSprtCommand(opts: StatsOptions): void {
   if (bad) throw new CliError(`stats sprt: ${bad}`, 2);
   const st = sprt(s.kind === 'wdl' ? trinomialCounts(s.wdl) : s.penta, cfg);
   const e = s.kind === 'wdl' ? trinomialElo(s.wdl) : pentanomialElo(s.penta);
-  const pct = st.llr >= 0 ? (100 * st.llr) / st.upper : (100 * st.llr) / st.lower;
+  if (st.note !== undefined) process.stderr.write(`warning: ${st.note}\n`);
+  const llr = shownLlr(st.llr);
+  const pct = llr >= 0 ? (100 * llr) / st.upper : (100 * llr) / st.lower;
   report(
     opts.json,
-    { ...estimateJson(e), llr: jsonNumber(st.llr), lower: st.lower, upper: st.upper, decision: st.decision ?? null, model, elo0: cfg.elo0, elo1: cfg.elo1, alpha: cfg.alpha, beta: cfg.beta },
+    { ...estimateJson(e), llr: jsonNumber(st.llr), ...(st.note === undefined ? {} : { llrNote: st.note }), lower: st.lower, upper: st.upper, decision: st.decision ?? null, model, elo0: cfg.elo0, elo1: cfg.elo1, alpha: cfg.alpha, beta: cfg.beta },
     () => {
       const unit = model === 'normalized' ? 'nElo' : model === 'bayesian' ? 'BayesElo' : 'Elo';
       const verdict = st.decision === 'H1' ? 'H1 accepted' : st.decision === 'H0' ? 'H0 accepted' : 'continue';
       return [
-        `LLR: ${fixed(st.llr, 2)} (${fixed(pct, 1)}%) (${fixed(st.lower, 2)}, ${fixed(st.upper, 2)}) [${general(cfg.elo0, 6)}, ${general(cfg.elo1, 6)}] ${unit}, model ${model}${s.kind === 'penta' ? ', pentanomial' : ', trinomial'}: ${verdict}`,
+        `LLR: ${Number.isNaN(llr) ? '- (cannot be computed, see the warning)' : `${fixed(llr, 2)} (${fixed(pct, 1)}%)`} (${fixed(st.lower, 2)}, ${fixed(st.upper, 2)}) [${general(cfg.elo0, 6)}, ${general(cfg.elo1, 6)}] ${unit}, model ${model}${s.kind === 'penta' ? ', pentanomial' : ', trinomial'}: ${verdict}`,
         `Elo: ${shown(e.elo, 2)} +/- ${shown(spread(e, e.error), 2)}, LOS: ${shown(e.los, 2)} %`,
         ...spreadNote(e, s.kind),
       ].join('\n');
