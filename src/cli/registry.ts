@@ -276,6 +276,7 @@ export function registerCommands(program: Command): void {
     .option('--max-nodes <n>', 'stop the search after n nodes (the list may then be incomplete, and says so)', '5000000')
     .option('--no-cache', 'walk the book again instead of using the index saved by an earlier run (in ~/.cache/tabiya/reach, or $XDG_CACHE_HOME, or $TABIYA_CACHE_DIR), and save none')
     .option('--json', 'print one JSON object')
+    .option('--quiet', 'no progress')
     .action(async (file, opts) => (await import('./commands/bookReach.js')).bookReachCommand(file, opts));
   book
     .command('audit')
@@ -349,6 +350,7 @@ export function registerCommands(program: Command): void {
     .option('--memory <size>', 'memory for sorting what is replayed from the games (e.g. 1G; default 1G)')
     .option('--tmp-dir <dir>', 'where spilled runs go')
     .option('--json', 'print one JSON object')
+    .option('--quiet', 'no progress')
     .action(async (file, opts, cmd) => (await import('./commands/richExport.js')).richExportCommand(file, opts, (name) => cmd.getOptionValueSource(name) === 'cli'));
   bookExport.on('option:only-white', () => bookExport.setOptionValue('colour', 'white'));
   bookExport.on('option:only-black', () => bookExport.setOptionValue('colour', 'black'));

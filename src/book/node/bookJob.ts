@@ -1,6 +1,6 @@
 /**
- * A long book job (`book merge`, `book add`, `book learn`, a `--shard` build, `tabiya serve`'s
- * imports and whole-book exports) run in a worker thread, so that the main thread stays free for a signal
+ * A long book job (`book merge` of .tbk or .bin books, `book add`, `book learn`, `book export`, a `--shard` build,
+ * `tabiya serve`'s imports and whole-book exports) run in a worker thread, so that the main thread stays free for a signal
  * (and a server for its other requests). Writing a book is seconds to minutes of synchronous
  * work; on the main thread a Ctrl-C waited for the book to be written and renamed into place, and
  * the run then exited 130 with the book there anyway. Here the main thread only relays progress
@@ -12,9 +12,12 @@ import { Worker } from 'node:worker_threads';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { recordTempEvent, type TempEvent } from '../../node/tempFiles.js';
 import type { MakeOptions } from '../polyglot/make.js';
+import type { MergeOptions as BinMergeOptions } from '../polyglot/merge.js';
+import type { MergeFilesResult } from './mergeFiles.js';
 import type { TbkMergeOptions, TbkMergeSummary } from './tbkCombine.js';
 import type { TbkBuildOptions, TbkBuildSummary } from './tbkBuild.js';
 import type { LearnPgnOptions, LearnPgnSummary } from './richLearn.js';
+import type { ExportJob, ExportJobResult } from '../../cli/commands/richExport.js';
 import { reviveWorkerError } from './workDir.js';
 
 type Callbacks = 'onProgress' | 'onFinishProgress' | 'onError';
@@ -29,6 +32,8 @@ export type BookJob =
   | { kind: 'add'; path: string; opts: BuildOptions }
   | { kind: 'build'; output: string; opts: BuildOptions }
   | { kind: 'learn'; path: string; inputs: string[]; opts: LearnOptions }
+  | { kind: 'export'; job: ExportJob }
+  | { kind: 'mergeBins'; paths: string[]; output: string; opts: BinMergeOptions }
   | { kind: 'exportBin'; path: string };
 
 export interface BookJobResults {
@@ -37,6 +42,8 @@ export interface BookJobResults {
   add: TbkBuildSummary & { notes: string[] };
   build: TbkBuildSummary;
   learn: LearnPgnSummary;
+  export: ExportJobResult;
+  mergeBins: MergeFilesResult;
   /** The book's Polyglot export (what `book export` writes), as bytes. */
   exportBin: Uint8Array;
 }

@@ -9,6 +9,7 @@ import { buildTbk } from './tbkBuild.js';
 import { addToTbk, mergeTbk, mergeTbkToBin, openForRebuild } from './tbkCombine.js';
 import { exportTbkToBin } from './tbkExport.js';
 import { learnFromPgn } from './richLearn.js';
+import { mergeFiles } from './mergeFiles.js';
 
 const port = parentPort!;
 const post = (m: JobMessage): void => port.postMessage(m);
@@ -33,6 +34,16 @@ async function run(): Promise<unknown> {
       return buildTbk(job.output, { ...job.opts, ...callbacks });
     case 'learn':
       return learnFromPgn(job.path, job.inputs, { ...job.opts, onProgress: callbacks.onProgress, onError: callbacks.onError });
+    case 'mergeBins':
+      return mergeFiles(job.paths, job.output, { ...job.opts, onProgress: callbacks.onProgress });
+    case 'export': {
+      // `book export`'s own checks and errors (CliErrors naming the book) come with it.
+      const { runExportJob } = await import('../../cli/commands/richExport.js');
+      return runExportJob(job.job, {
+        onGames: (done, total) => callbacks.onProgress(done, total),
+        onKeys: (share) => callbacks.onFinishProgress(Math.round(share * 1000) / 10, 100, '%'),
+      });
+    }
     case 'exportBin': {
       const { book, file } = openForRebuild(job.path);
       try {

@@ -410,7 +410,7 @@ class KeyProgress implements RowSource {
   }
 }
 
-function withKeyProgress(rows: RowSource, report: TbkMergeOptions['onProgress']): RowSource {
+export function withKeyProgress(rows: RowSource, report: ((share: number, rows: number) => void) | undefined): RowSource {
   return report === undefined ? rows : new KeyProgress(rows, report);
 }
 

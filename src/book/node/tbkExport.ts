@@ -22,12 +22,17 @@ import { Position } from '../../core/position.js';
 import { DEFAULT_MEMORY, runMerger, spillTable } from './tbkBuild.js';
 import { BookRows, singleRows } from './bookRows.js';
 import { ScratchFile, WorkDir } from './workDir.js';
+import { withKeyProgress } from './tbkCombine.js';
 
 export interface TbkExportOptions extends MakeOptions {
   memory?: number;
   tmpDir?: string;
   /** Moves with a user value get it as their weight, 0 leaving them out, and forbidden moves are left out (not make-book output). */
   userValues?: boolean;
+  /** Progress: the book's games replayed (every 4,096 games and at the end). */
+  onGames?(done: number, total: number): void;
+  /** Progress: the share of the key space written (book keys are spread evenly over it). */
+  onKeys?(share: number): void;
 }
 
 /** Writes the book's Polyglot entries, in order, to `sink`; returns the number of entries. */
@@ -37,8 +42,8 @@ export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (byt
   // Single games pass make-book's thresholds only when --min-games is 1 or less.
   const work = (opts.minGame ?? 3) <= 1 && book.games !== undefined ? new WorkDir(opts.tmpDir) : undefined;
   try {
-    const singles: RowSource = work === undefined ? { next: () => false } : singleRows(book, opts.memory ?? DEFAULT_MEMORY, work);
-    const rows = new BookRows(book, singles);
+    const singles: RowSource = work === undefined ? { next: () => false } : singleRows(book, opts.memory ?? DEFAULT_MEMORY, work, opts.onGames);
+    const rows = withKeyProgress(new BookRows(book, singles), opts.onKeys);
     const row = new RunRow();
     let have = rows.next(row);
     while (have) {
@@ -146,6 +151,7 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
       return true;
     };
     for (let all = 0; all < games.count; all++) {
+      if (opts.onGames !== undefined && all > 0 && (all & 4095) === 0) opts.onGames(all, games.count);
       const rec = games.record(all);
       if (!cellPasses(opts.filter, book.cellOfGame(rec))) continue;
       g = kept.length;
@@ -153,7 +159,8 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
       result = rec.result;
       replayGame(games, all, rec, pos, visit);
     }
-    const rows: RowSource = runMerger(runs, table);
+    opts.onGames?.(games.count, games.count);
+    const rows: RowSource = withKeyProgress(runMerger(runs, table), opts.onKeys);
     return binFromRows(rows, new GameSubset(games, kept), opts, work, sink);
   } finally {
     work.remove();

@@ -60,6 +60,50 @@ export interface WalkOptions {
    * which keys the index holds), each walked as another root.
    */
   moreRoots?: (indexed: (keyHi: number, keyLo: number) => boolean) => Iterable<Position>;
+  /**
+   * Told every 4,096 positions indexed, and once the index is made (share 1): how much of the
+   * work is done (an estimate: the walk from the start, see walkShare, as the first WALK_SHARE)
+   * and the positions indexed so far.
+   */
+  onProgress?: (share: number, positions: number) => void;
+}
+
+/**
+ * The share of an index's making that the walk from the start takes; the rest is the walk from
+ * other roots (a .tbk's games) and the sort into groups. Measured on books of 85,000 master
+ * games: 22 of 28 s for the .bin (min-games 1), 3.4 of 5.6 s for the .tbk.
+ */
+const WALK_SHARE = 0.8;
+
+/** A move's part of its position's subtree in walkShare: its games where the book counts them, else its weight. */
+function walkWeight(m: WalkMove): number {
+  return Math.max(1, m.wins === undefined ? m.weight : m.wins + (m.draws ?? 0) + (m.losses ?? 0));
+}
+
+/**
+ * How much of a depth-first walk is done, from its stack alone: at each depth, the moves already
+ * walked take their share of what the position above them is worth, each move weighing its
+ * games (or weight). A book's subtrees are about as big as the games that went through them, so
+ * the estimate grows about evenly with the work, where counting moves alone would give 1.e4,
+ * a third of a master book's positions, the same part as 1.b4. The number of positions
+ * reachable is not known before the walk (it is what the walk finds), so a count cannot say it.
+ */
+function walkShare(frames: readonly { moves: readonly WalkMove[]; next: number }[]): number {
+  let share = 0;
+  let base = 1;
+  for (let d = 0; d < frames.length; d++) {
+    const f = frames[d]!;
+    let total = 0;
+    for (const m of f.moves) total += walkWeight(m);
+    if (total === 0) break;
+    // Below the deepest frame, move next - 1 is being walked: the ones before it are done.
+    const deepest = d === frames.length - 1;
+    const done = deepest ? f.next : f.next - 1;
+    for (let i = 0; i < done; i++) share += (base * walkWeight(f.moves[i]!)) / total;
+    if (deepest || done < 0) break;
+    base *= walkWeight(f.moves[done]!) / total;
+  }
+  return Math.min(1, share);
 }
 
 /** The arrays of an index, by name, and how long each is for `size` positions (per position, or per group). */
@@ -166,6 +210,7 @@ export class ReachIndex {
       if (moves.length === 0) return false;
       const self = index.add(pos, parent, via, moves);
       frames.push({ moves: moves.filter((m) => m.wins === undefined || m.wins + (m.draws ?? 0) + (m.losses ?? 0) >= minGames), next: 0, self });
+      if (opts.onProgress !== undefined && (index.size & 4095) === 0) opts.onProgress(WALK_SHARE * (fromStart ? walkShare(frames) : 1), index.size);
       return true;
     };
     const walk = (): void => {
@@ -181,8 +226,10 @@ export class ReachIndex {
         if (!enter(f.self, m)) pos.undo();
       }
     };
+    let fromStart = true;
     enter(-1, 0);
     walk();
+    fromStart = false;
     if (opts.moreRoots !== undefined) {
       const walked = index.size;
       for (const root of opts.moreRoots((hi, lo) => index.keys.get(hi | 0, lo | 0) >= 0)) {
@@ -195,6 +242,7 @@ export class ReachIndex {
       index.fromOtherRoots = index.size - walked;
     }
     index.finish();
+    opts.onProgress?.(1, index.size);
     return index;
   }
 

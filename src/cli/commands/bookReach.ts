@@ -25,6 +25,7 @@ import { MoveLikelihood } from '../../engine/moveLikelihood.js';
 import { reachWalkOptions } from '../../engine/bookReturn.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
+import { startProgress, type Progress } from '../../node/progress.js';
 import { positionOf } from './bookProbe.js';
 
 export interface BookReachCliOptions {
@@ -38,6 +39,7 @@ export interface BookReachCliOptions {
   /** false with --no-cache. */
   cache?: boolean;
   json?: boolean;
+  quiet?: boolean;
 }
 
 /** Distinct keys of a Polyglot book that the index does not hold. */
@@ -102,14 +104,22 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
     const t0 = performance.now();
     let index: ReachIndex;
     let cached: CachedIndex;
+    // The walk of a big book takes seconds to a minute; an index read from the cache shows nothing.
+    let bar: Progress | undefined;
+    const onProgress = (share: number, positions: number): void => {
+      bar ??= startProgress({ label: 'book reach: indexing', total: 100, unit: '%', quiet: opts.quiet });
+      bar.update(Math.round(share * 1000) / 10, `${positions} positions`);
+    };
     try {
       // A .tbk keeps moves of single games; a line one game played is no book knowledge (docs/conversion.md).
-      cached = cachedReachIndex(file, movesOf, { ...reachWalkOptions(book.source, minGames ?? (rich ? 2 : 1)), cache: opts.cache !== false });
+      cached = cachedReachIndex(file, movesOf, { ...reachWalkOptions(book.source, minGames ?? (rich ? 2 : 1)), cache: opts.cache !== false, onProgress });
       index = cached.index;
     } catch (e) {
       // Book errors name the file already (a damaged entry read during the walk).
       const m = (e as Error).message;
       throw new CliError(m.includes(file) ? m : `${file}: ${m}`, 1);
+    } finally {
+      bar?.stop();
     }
     const indexMs = performance.now() - t0;
     // A .bin keeps keys only: what no book line from the start reaches cannot be set up (counted, not indexed).

@@ -14,11 +14,19 @@ import { CliError, intOption } from '../errors.js';
 import { formatError } from './pgnCommon.js';
 import { filterOptionsFromCli } from './pgnFilter.js';
 
-/** Runs `fn`, turning coded errors (BookError, ParseError) into CLI errors with exit code 1. */
+/**
+ * Runs `fn`, turning coded errors (BookError, ParseError) into CLI errors with exit code 1. A
+ * CliError thrown on a job's worker thread (bookJob.ts) arrives as a plain Error with its name
+ * and exit code: it is made a CliError again, so its message and code reach the user as such.
+ */
 export async function bookErrors<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    if (e instanceof Error && !(e instanceof CliError) && e.name === 'CliError') {
+      const code = (e as { exitCode?: unknown }).exitCode;
+      throw new CliError(e.message, typeof code === 'number' ? code : 1);
+    }
     throw e instanceof Error && 'code' in e && !(e instanceof CliError) ? new CliError(e.message, 1) : e;
   }
 }

@@ -7,6 +7,8 @@
  */
 import { openRichBook } from '../../book/node/richFile.js';
 import { writeFileAtomic } from '../../book/node/atomicWrite.js';
+import { runBookJob, type BookJobCallbacks } from '../../book/node/bookJob.js';
+import { startProgress, type Progress } from '../../node/progress.js';
 import { exportPolyglot } from '../../book/rich/export.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { CliError, intOption, numberOption, sizeOption } from '../errors.js';
@@ -37,6 +39,7 @@ export interface RichExportCliOptions {
   tmpDir?: string;
   json?: boolean;
   force?: boolean;
+  quiet?: boolean;
 }
 
 export async function richExportCommand(file: string, opts: RichExportCliOptions, given: (name: string) => boolean = () => true): Promise<void> {
@@ -46,22 +49,20 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   const minGame = given('minGames') ? intOption('--min-games', opts.minGames, 0, 65535) : undefined;
   const maxPly = intOption('--max-ply', opts.maxPly, 1);
   const minScore = given('minScore') ? numberOption('--min-score', opts.minScore, 0, 100) : undefined;
+  const memory = sizeOption('--memory', opts.memory);
   checkOutputs([{ path: opts.output, kind: 'polyglot' }], [file], { force: opts.force });
   const t0 = performance.now();
   const filter = splitFilterOf(opts);
-  const r = await bookErrors(async () => {
-    if (tbkFileVersion(file) === 2) return exportV2(file, opts, { minGame, minScore, maxPly, filter });
-    const { book, close } = openRichBook(file, { memoryLimit: Infinity, verify: true });
-    try {
-      if (maxPly !== undefined && Math.min(maxPly, 0xffff) !== book.header.maxPly) throw new CliError(maxPlyRefusal(file, book.header.maxPly, maxPly), 1);
-      const out = exportPolyglot(book, { minGame, minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true });
-      if (opts.exact && out.notes.length > 0) throw new CliError(`${file}: cannot export exactly: ${out.notes.join('; ')}`, 1);
-      await writeFileAtomic(opts.output, out.bytes);
-      return { kind: out.kind, notes: out.notes, entries: out.kept, bytes: out.bytes.length, maxPly: book.header.maxPly };
-    } finally {
-      close();
-    }
-  });
+  // On a worker thread (bookJob.ts), as book merge and learn: reading a big book, replaying its
+  // games and writing the .bin is seconds to minutes of synchronous work, and on the main thread
+  // a Ctrl-C waited for all of it, put the output in place and only then ended the run.
+  const progress = exportProgress(opts.quiet === true);
+  const plain: ExportJob['opts'] = { ...opts };
+  delete (plain as RichExportCliOptions).json;
+  delete (plain as RichExportCliOptions).quiet;
+  const job: ExportJob = { file, output: opts.output, opts: plain, minGame, minScore, maxPly, memory, filter };
+  const r = await bookErrors(() => runBookJob({ kind: 'export', job }, progress)).finally(() => progress.stop());
+  if (r.data !== undefined) await writeFileAtomic('-', r.data);
   const seconds = (performance.now() - t0) / 1000;
   const exact = r.notes.length === 0;
   if (!opts.json) for (const n of r.notes) process.stderr.write(`note: ${n}\n`);
@@ -74,6 +75,78 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   }
 }
 
+/**
+ * The export's progress: the games replayed (for the positions of single games, another
+ * --max-ply or a split filter), then the .bin written, by key (tbkExport.ts).
+ */
+function exportProgress(quiet: boolean): Required<Pick<BookJobCallbacks, 'onProgress' | 'onFinishProgress'>> & { stop(): void } {
+  let games: Progress | undefined;
+  let writing: Progress | undefined;
+  return {
+    onProgress(done, total) {
+      games ??= startProgress({ label: 'book export: replaying games', total, unit: 'games', quiet });
+      games.update(done);
+    },
+    onFinishProgress(done, total, unit) {
+      if (writing === undefined) {
+        games?.stop();
+        games = undefined;
+        writing = startProgress({ label: 'book export: writing', total, unit: unit ?? '%', quiet });
+      }
+      writing.update(done);
+    },
+    stop() {
+      games?.stop();
+      writing?.stop();
+      games = writing = undefined;
+    },
+  };
+}
+
+/** What the export's worker thread is given (plain data: it crosses by structured clone). */
+export interface ExportJob {
+  file: string;
+  output: string;
+  opts: Omit<RichExportCliOptions, 'json' | 'quiet'>;
+  minGame: number | undefined;
+  minScore: number | undefined;
+  maxPly: number | undefined;
+  memory: number | undefined;
+  filter: SplitFilter;
+}
+
+export interface ExportJobResult {
+  kind: string;
+  notes: string[];
+  entries: number;
+  bytes: number;
+  maxPly: number;
+  /** The .bin for standard output (`-o -`), written by the main thread; a file is written by the job. */
+  data?: Uint8Array;
+}
+
+/** The export itself, on the job's worker thread: the book read, the .bin made and written (errors are CliErrors and book errors, as on the main thread). */
+export async function runExportJob(j: ExportJob, progress: { onGames(done: number, total: number): void; onKeys(share: number): void }): Promise<ExportJobResult> {
+  const { file, opts, minGame, minScore, maxPly } = j;
+  const write = async (parts: Uint8Array | Uint8Array[]): Promise<Uint8Array | undefined> => {
+    const data = Array.isArray(parts) ? Buffer.concat(parts) : parts;
+    if (j.output === '-') return data;
+    await writeFileAtomic(j.output, data);
+    return undefined;
+  };
+  if (tbkFileVersion(file) === 2) return exportV2(file, opts, { minGame, minScore, maxPly, filter: j.filter, memory: j.memory, write, ...progress });
+  const { book, close } = openRichBook(file, { memoryLimit: Infinity, verify: true });
+  try {
+    if (maxPly !== undefined && Math.min(maxPly, 0xffff) !== book.header.maxPly) throw new CliError(maxPlyRefusal(file, book.header.maxPly, maxPly), 1);
+    const out = exportPolyglot(book, { minGame, minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true });
+    if (opts.exact && out.notes.length > 0) throw new CliError(`${file}: cannot export exactly: ${out.notes.join('; ')}`, 1);
+    const data = await write(out.bytes);
+    return { kind: out.kind, notes: out.notes, entries: out.kept, bytes: out.bytes.length, maxPly: book.header.maxPly, data };
+  } finally {
+    close();
+  }
+}
+
 /** Why an export cannot have another max-ply than the book's: the games are not in the book. */
 function maxPlyRefusal(file: string, counted: number, asked: number): string {
   const how = counted === 0 ? 'was imported from a .bin, whose games are unknown' : `was counted with --max-ply ${counted}`;
@@ -83,9 +156,18 @@ function maxPlyRefusal(file: string, counted: number, asked: number): string {
 /** The export of a version 2 book: from its stored counts, or from its games (another max-ply, a split filter). */
 async function exportV2(
   file: string,
-  opts: RichExportCliOptions,
-  o: { minGame: number | undefined; minScore: number | undefined; maxPly: number | undefined; filter: SplitFilter },
-): Promise<{ kind: string; notes: string[]; entries: number; bytes: number; maxPly: number }> {
+  opts: ExportJob['opts'],
+  o: {
+    minGame: number | undefined;
+    minScore: number | undefined;
+    maxPly: number | undefined;
+    filter: SplitFilter;
+    memory: number | undefined;
+    write(parts: Uint8Array[]): Promise<Uint8Array | undefined>;
+    onGames(done: number, total: number): void;
+    onKeys(share: number): void;
+  },
+): Promise<ExportJobResult> {
   const reader = new FileReader(file);
   try {
     const r = TbkBook.open(reader, file, fastCrc32);
@@ -96,7 +178,7 @@ async function exportV2(
     if (book.partial) throw new CliError(`${file} is a partial book (one shard of a sharded build): merge the shards first (tabiya book merge part-*.tbk -o ${opts.output})`, 1);
     const kind = exportKind(book.fields);
     const notes: string[] = [];
-    const options = { minGame: o.minGame, minScore: o.minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true, memory: sizeOption('--memory', opts.memory), tmpDir: opts.tmpDir } as const;
+    const options = { minGame: o.minGame, minScore: o.minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true, memory: o.memory, tmpDir: opts.tmpDir, onGames: o.onGames, onKeys: o.onKeys } as const;
     const maxPly = o.maxPly === undefined ? book.fields.maxPly : Math.min(o.maxPly, 0xffff);
     const fromGames = maxPly !== book.fields.maxPly || !isOpenFilter(o.filter);
     if (maxPly > book.fields.maxPly) throw new CliError(`${file} was counted with --max-ply ${book.fields.maxPly}: its games are kept to that ply, so an export can go up to it, not to ${maxPly}`, 1);
@@ -122,8 +204,8 @@ async function exportV2(
       // the output and the directory the user chose, not the removed build directory.
       throw e instanceof ScratchError ? e.forOutput(opts.output) : e;
     }
-    await writeFileAtomic(opts.output, Buffer.concat(parts));
-    return { kind, notes, entries, bytes: size, maxPly };
+    const data = await o.write(parts);
+    return { kind, notes, entries, bytes: size, maxPly, data };
   } finally {
     reader.close();
   }
