@@ -170,7 +170,7 @@ test('tune verify stopped by a signal to it alone: the match stops, its engines 
   // Two games written: the match is under way.
   for (let i = 0; i < 600 && !(existsSync(pgn) && (readFileSync(pgn, 'utf8').match(/\[Event /g) ?? []).length >= 2); i++) await new Promise((r) => setTimeout(r, 100));
   child.kill('SIGTERM');
-  assert.equal(await closed, 130, err);
+  assert.equal(await closed, 143, err);
   const j = JSON.parse(out) as { games: number; stopped: string };
   assert.equal(j.stopped, 'interrupted');
   assert.ok(j.games >= 2 && j.games < 200, `${j.games} games`);

@@ -8,6 +8,7 @@ import { CliError } from './errors.js';
 import { registerCommands } from './registry.js';
 import { ioReason } from '../book/node/atomicWrite.js';
 import { wasmMemoryAdvice } from '../node/addressSpace.js';
+import { exitAfterSignal, keepStderrErrorsQuiet, signalExitCode } from '../node/stopSignals.js';
 
 export function buildProgram(): Command {
   const program = new Command('tabiya')
@@ -24,12 +25,17 @@ export function buildProgram(): Command {
 // A reader that goes away (`tabiya ... | head`) closes stdout: say so once and exit 1, rather
 // than die with a stack trace or, when the error arrives late, exit 0. A command that watches
 // stdout itself (the engine loop, which tells the GUI's side in its own words) says it instead.
+// A command stopped by a signal keeps its 128 + n: after a hangup the terminal is gone, and the
+// report written to it fails too (EIO), which is not what ended the command.
 let stdoutFailed = false;
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (!stdoutFailed && process.stdout.listenerCount('error') === 1) process.stderr.write(`tabiya: standard output: cannot write: ${ioReason(e)}\n`);
   stdoutFailed = true;
-  process.exitCode = 1;
+  if (!(Number(process.exitCode ?? 0) > 128)) process.exitCode = 1;
 });
+// Nor does a standard error that is gone (a closed terminal, a reader that went away) end a
+// command with an uncaught exception: there is nobody left to tell (src/node/stopSignals.ts).
+keepStderrErrorsQuiet();
 
 /** Prints an error; a failed standard output is reported once, whichever side saw it first. */
 function sayError(message: string): void {
@@ -67,5 +73,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv);
+// A command stopped by a hangup ends by the signal itself, not exit(129) (stopSignals.ts).
+if (code === signalExitCode('SIGHUP')) exitAfterSignal('SIGHUP');
 // Let pending stdout writes drain before exiting.
 process.exitCode = code === 0 && stdoutFailed ? 1 : code;

@@ -6,7 +6,7 @@
  * - Lines sent in the same tick are written together (one system call per search, not two).
  * - stderr goes to a file when asked, and its last lines are kept for error messages.
  * - Every live engine is registered; `killAllEngines` runs on process exit, so no engine outlives
- *   the runner (the CLI also calls it on SIGINT/SIGTERM before exiting).
+ *   the runner (the CLI also calls it on SIGINT, SIGTERM and SIGHUP before exiting).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';

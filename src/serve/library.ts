@@ -284,7 +284,7 @@ export class ServedBook {
     onWriting?: (done: number, total: number) => void,
   ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
     this.mustEdit();
-    // The PGN's copy: named with our pid and removed if the server stops (SIGINT, SIGTERM)
+    // The PGN's copy: named with our pid and removed if the server stops (SIGINT, SIGTERM, SIGHUP)
     // before the import ends; one left by a server killed outright is removed here, next time.
     sweepStaleWorkDirs(tmpdir(), IMPORT_PREFIX);
     // The copy's directory full (or missing) is said as such: Node's message named neither the

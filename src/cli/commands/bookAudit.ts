@@ -17,6 +17,7 @@ import { makeSan } from '../../notation/san.js';
 import { parseUci } from '../../notation/uci.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
+import { exitAfterSignal, onStopSignals, sayOnStderr } from '../../node/stopSignals.js';
 import { configureV8ForSearch } from '../../node/v8flags.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
@@ -76,13 +77,14 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
   let todo = 0;
   // Ctrl-C: every finished position is already synced to the journal (writes are synchronous, so
   // a signal handled here never lands inside one); say how to go on, and stop.
+  // SIGHUP (a closed terminal, a dropped ssh session) likewise: the note may find no terminal to
+  // be written to, which does not stop the exit (src/node/stopSignals.ts).
   const onSignal = (signal: NodeJS.Signals): void => {
     bar?.stop();
-    process.stderr.write(`\ninterrupted: ${done} of ${todo} positions searched in this run are in the journal ${journal}; the same command goes on from there\n`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    sayOnStderr(`\ninterrupted: ${done} of ${todo} positions searched in this run are in the journal ${journal}; the same command goes on from there\n`);
+    exitAfterSignal(signal);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const offSignals = onStopSignals(onSignal);
   const result = await bookErrors(() =>
     runAudit(file, format, {
       limits,
@@ -105,8 +107,7 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
       },
     }).finally(() => {
       bar?.stop();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      offSignals();
     }),
   );
   if (opts.mark) await whenUnlocked(file);

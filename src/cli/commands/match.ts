@@ -29,6 +29,7 @@ import { startProgress } from '../../node/progress.js';
 import { CliError } from '../errors.js';
 import { loadOpenings } from './matchOpenings.js';
 import { report } from '../output.js';
+import { onStopSignals, sayOnStderr, signalExitCode } from '../../node/stopSignals.js';
 
 /** The words after `match` on the command line (commander keeps the raw argv on the root command). */
 export function matchArgv(cmd: Command): string[] {
@@ -332,18 +333,18 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     }
   };
 
-  // First Ctrl-C (or SIGTERM): stop games, save, report. Second: kill the engines at once.
+  // First Ctrl-C (or SIGTERM, or SIGHUP: a closed terminal, a dropped ssh session): stop games,
+  // save, report. Second: kill the engines at once. The exit status says which signal it was.
   const abort = new AbortController();
-  let signals = 0;
-  const onSignal = (): void => {
-    signals++;
-    if (signals === 1) {
-      process.stderr.write('\nInterrupting the match; games in progress are not counted (press Ctrl-C again to kill the engines)\n');
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    if (stoppedBy === undefined) {
+      stoppedBy = sig;
+      sayOnStderr('\nInterrupting the match; games in progress are not counted (press Ctrl-C again to kill the engines)\n');
       abort.abort();
     } else killAllEngines();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const offSignals = onStopSignals(onSignal);
   let outcome;
   try {
     outcome = await runMatch(plan, spawnEngine, { onGameStart, onGameEnd, onWarning: warn }, abort.signal);
@@ -353,8 +354,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   } catch (e) {
     throw new CliError(`match: ${e instanceof Error ? e.message : String(e)}`, 1);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    offSignals();
     progress.stop();
     pgn?.close();
     journal?.close();
@@ -381,7 +381,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     }
     return lines.join('\n');
   });
-  if (outcome.stopped === 'interrupted') process.exitCode = 130;
+  if (outcome.stopped === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
   else if (outcome.stopped === 'fault' || outcome.stopped === 'error') process.exitCode = 1;
 }
 

@@ -1,13 +1,14 @@
 /**
  * `tabiya serve [book ...]`: the web opening explorer and book editor (docs/serve.md). Without
  * a book it serves the bundled one (data/tabiya.bin), building it first when it is missing.
- * Runs until Ctrl-C (SIGINT) or SIGTERM, then closes the server and the books.
+ * Runs until Ctrl-C (SIGINT), SIGTERM or SIGHUP, then closes the server and the books.
  */
 import { existsSync } from 'node:fs';
 import { DEFAULT_BOOK, DEFAULT_BOOK_OPTIONS, DEFAULT_GAMES } from '../../book/node/defaultBook.js';
 import { MAX_THREADS } from '../../engine/signals.js';
 import { isLoopback, startServer } from '../../serve/server.js';
 import { CliError, intOption } from '../errors.js';
+import { onStopSignals, sayOnStderr, signalExitCode } from '../../node/stopSignals.js';
 import { runBookMake } from './bookMake.js';
 
 export interface ServeCliOptions {
@@ -46,21 +47,25 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
   }
   // The token is in the page, so whoever can open the page can write: other machines can.
   if (!isLoopback(host)) process.stderr.write(`warning: listening on ${host}: other machines can read ${opts.readOnly ? 'the books' : 'and change the books (the write token is in the page, which they can open)'}; requests must name the server by IP address or host name\n`);
+  // Ctrl-C and SIGTERM are the way to stop a server: exit 0. SIGHUP (its terminal closed, its
+  // ssh session dropped) closes it as cleanly, but it was not asked to stop: exit 129.
+  let stoppedBy: NodeJS.Signals | undefined;
   const stopped = new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const stop = (sig: NodeJS.Signals): void => {
+      stoppedBy = sig;
+      offSignals();
       server.close().then(resolve, (e: unknown) => {
-        process.stderr.write(`tabiya serve: closing: ${(e as Error).message}\n`);
+        sayOnStderr(`tabiya serve: closing: ${(e as Error).message}\n`);
         resolve();
       });
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const offSignals = onStopSignals(stop);
   });
   // The URL only once the signals are ours: a script that stops the server as soon as it reads
   // the URL would otherwise kill it by the signal's default action (exit by signal, not 0).
   process.stdout.write(`tabiya serve: ${server.url} (${server.books.map((b) => b.id).join(', ')}${opts.readOnly ? ', read-only' : ''}); Ctrl-C stops it\n`);
   await stopped;
-  if (!opts.quiet) process.stderr.write('tabiya serve: stopped\n');
+  const hangup = stoppedBy === 'SIGHUP';
+  if (!opts.quiet) sayOnStderr(`tabiya serve: stopped${hangup ? ' (SIGHUP: its terminal or session closed)' : ''}\n`);
+  if (hangup) process.exitCode = signalExitCode('SIGHUP');
 }

@@ -34,6 +34,7 @@ import { engineOptions, runSpsa, type SpsaPair } from '../../tune/spsaRun.js';
 import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
 import { loadOpenings } from './matchOpenings.js';
+import { STOP_SIGNALS as SIGNALS, signalExitCode } from '../../node/stopSignals.js';
 
 export interface TuneSpsaOptions {
   output: string;
@@ -62,7 +63,6 @@ export interface TuneSpsaOptions {
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 /** Keys of `--engine` that set the clock, which is the command's own (--tc, --nodes). */
 const LIMIT_KEYS = ['tc', 'st', 'nodes', 'depth', 'timemargin'];
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const STATE_FORMAT = 'tabiya-spsa';
 /** Points of θ's history a state keeps (one every pairs/HISTORY_POINTS steps). */
 const HISTORY_POINTS = 200;
@@ -225,8 +225,10 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     bar.update(state.nextStep - 1, spsa.params.map((q, i) => `${q.name} ${spsa.theta[i]!.toFixed(1)}`).join(' '));
   };
   const abort = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals): void => {
     if (!abort.signal.aborted) {
+      stoppedBy = sig;
       abort.abort();
       return;
     }
@@ -271,8 +273,8 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
         ...(opts.pgnout !== undefined ? [`games    ${opts.pgnout}`] : []),
       ].join('\n'),
   );
-  // As `tabiya match`: an interrupted run is not a finished one (128 + SIGINT).
-  if (outcome.stopped === 'interrupted') process.exitCode = 130;
+  // As `tabiya match`: an interrupted run is not a finished one (128 + the signal's number).
+  if (outcome.stopped === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
   else if (state.finished > 0 && state.dropped === state.finished) {
     process.stderr.write(`error: tune spsa: every pair this run played was dropped on an engine fault: θ has not moved\n`);
     process.exitCode = 1;

@@ -25,8 +25,7 @@ import { sprtConfigError, type SprtModel } from '../../stats/sprt.js';
 import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
 import { openingsFormat } from './matchOpenings.js';
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+import { STOP_SIGNALS as SIGNALS, signalExitCode } from '../../node/stopSignals.js';
 
 export interface TuneVerifyOptions {
   games?: string;
@@ -151,7 +150,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     // stops its games, ends its engines and reports, and what it played is reported below.
     const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
     const forward = (signal: NodeJS.Signals): void => {
-      child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+      child.kill(signal);
     };
     // If this process ends anyway, the match does not play on without it.
     const orphaned = (): void => {
@@ -166,7 +165,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     child.on('close', (c, signal) => {
       for (const sig of SIGNALS) process.off(sig, forward);
       process.off('exit', orphaned);
-      done({ code: c ?? (signal === 'SIGINT' ? 130 : 1), stdout: out });
+      done({ code: c ?? (signal === null ? 1 : signalExitCode(signal)), stdout: out });
     });
   });
   let r: MatchJson;
@@ -207,5 +206,5 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
     ].join('\n'),
   );
   // A match that stopped early (a fault, an interrupt) is not a verification, whatever it counted.
-  if (code !== 0) throw new CliError(`tune verify: the match ${r.stopped === 'interrupted' ? 'was interrupted' : `stopped early (${r.stopped})`} after ${r.games} games (exit code ${code})`, code === 130 ? 130 : 1);
+  if (code !== 0) throw new CliError(`tune verify: the match ${r.stopped === 'interrupted' ? 'was interrupted' : `stopped early (${r.stopped})`} after ${r.games} games (exit code ${code})`, code > 128 ? code : 1);
 }
