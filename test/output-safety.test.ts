@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { hostTag, tempPathFor } from '../src/node/tempFiles.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/engines/', import.meta.url));
@@ -225,10 +226,13 @@ function deadPid(): number {
   return Number(r.stdout);
 }
 
-test("temporary files are named as tabiya's; a dead writer's are removed by the next write to the same target, others are left", () => {
+test("temporary files are named as tabiya's; a dead writer's of this machine are removed by the next write to the same target, others are left", () => {
   const dead = deadPid();
-  const stale = [`.out.pgn.tabiya-${dead}-0badc0de.tmp`, `.out.pgn.${dead}.lx2a9k.tmp`, `out.pgn.tmp-${dead}`, `.out.bin.tabiya-${dead}-12345678.tmp`];
-  const kept = [`.out.pgn.tabiya-${process.pid}-0badc0de.tmp`, `.other.pgn.tabiya-${dead}-0badc0de.tmp`, `.out.pgn.notes.tmp`];
+  const here = hostTag();
+  const stale = [`.out.pgn.tabiya-${dead}@${here}-0badc0de.tmp`, `.out.pgn.tabiya-${dead}-0badc0de.tmp`, `.out.pgn.${dead}.lx2a9k.tmp`, `out.pgn.tmp-${dead}`, `.out.bin.tabiya-${dead}@${here}-12345678.tmp`, `.out.bin.tabiya-${dead}-12345678.tmp`];
+  // Another machine's (a file system several share): its writer may be alive there, whatever
+  // the pid means here.
+  const kept = [`.out.pgn.tabiya-${process.pid}@${here}-0badc0de.tmp`, `.out.pgn.tabiya-${process.pid}-0badc0de.tmp`, `.other.pgn.tabiya-${dead}@${here}-0badc0de.tmp`, `.out.pgn.notes.tmp`, `.out.pgn.tabiya-${dead}@other-node.cluster-0badc0de.tmp`, `.out.bin.tabiya-${dead}@other-node-12345678.tmp`];
   for (const f of [...stale, ...kept]) writeFileSync(at(f), 'partial output\n');
   let r = tabiya(['pgn', 'clean', 'more.pgn', '-o', 'out.pgn', '--quiet']);
   assert.equal(r.code, 0, r.stderr);
@@ -236,6 +240,39 @@ test("temporary files are named as tabiya's; a dead writer's are removed by the 
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(temps().sort(), [...kept].sort());
   for (const f of kept) rmSync(at(f));
+});
+
+/** Another machine, as far as process ids and the host name go: new pid and UTS namespaces (root only). */
+const otherMachine = ((): string | false => {
+  if (process.getuid?.() !== 0) return 'needs root, for unshare(1) to make a pid and a UTS namespace';
+  const r = spawnSync('unshare', ['-p', '-u', '-f', '--mount-proc', 'true'], { encoding: 'utf8' });
+  return r.status === 0 ? false : `unshare(1) cannot make namespaces here: ${r.error?.message ?? r.stderr.trim()}`;
+})();
+
+test("a write on another machine sharing the directory leaves the temporary file of a live writer here alone", { skip: otherMachine }, () => {
+  const shared = join(tmp, 'shared');
+  mkdirSync(shared);
+  writeFileSync(at('few.pgn'), games.slice(0, 20).join('\n\n') + '\n');
+  // A writer here, alive (this process), in the middle of writing shared/out.bin.
+  const live = tempPathFor(join(shared, 'out.bin'));
+  writeFileSync(live, 'being written here');
+  // A dead writer of this machine: left by the other machine, which cannot tell it dead.
+  const dead = join(shared, `.out.bin.tabiya-${deadPid()}@${hostTag()}-0badc0de.tmp`);
+  writeFileSync(dead, 'torn');
+  try {
+    // Another node of the cluster, where this process's id means nothing (or another process).
+    const script = `hostname other-node && exec "${process.execPath}" "${MAIN}" book make few.pgn -o shared/out.bin --quiet`;
+    const r = spawnSync('unshare', ['-p', '-u', '-f', '--mount-proc', 'sh', '-c', script], { cwd: tmp, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(existsSync(live), `the other machine's write removed ${live}, which a live writer on this machine is writing`);
+    assert.ok(existsSync(dead), "the other machine's write removed this machine's leftover, which it cannot tell dead");
+    // The next write here removes this machine's dead writer's leftover, not the live one.
+    assert.equal(tabiya(['book', 'make', 'few.pgn', '-o', 'shared/out.bin', '--quiet', '--force']).code, 0);
+    assert.ok(!existsSync(dead), 'the leftover of a dead writer of this machine is removed');
+    assert.ok(existsSync(live));
+  } finally {
+    rmSync(shared, { recursive: true, force: true });
+  }
 });
 
 test('SIGINT, SIGTERM and SIGHUP remove the temporary file and end the run with the signal (exit status 128 + n)', async () => {
@@ -248,9 +285,9 @@ test('SIGINT, SIGTERM and SIGHUP remove the temporary file and end the run with 
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdin.write(games.slice(0, 50).join('\n\n') + '\n\n');
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
-    const name = new RegExp(`^\\.old\\.pgn\\.tabiya-${child.pid}-[0-9a-f]{8}\\.tmp$`);
+    const name = new RegExp(`^\\.old\\.pgn\\.tabiya-${child.pid}@${hostTag().replace(/[.]/g, '\\.')}-[0-9a-f]{8}\\.tmp$`);
     for (let i = 0; i < 500 && !readdirSync(tmp).some((f) => name.test(f)); i++) await new Promise((w) => setTimeout(w, 20));
-    assert.ok(readdirSync(tmp).some((f) => name.test(f)), `${sig}: a temporary file named .old.pgn.tabiya-${child.pid}-XXXXXXXX.tmp while writing (${readdirSync(tmp).join(' ')})`);
+    assert.ok(readdirSync(tmp).some((f) => name.test(f)), `${sig}: a temporary file named .old.pgn.tabiya-${child.pid}@${hostTag()}-XXXXXXXX.tmp while writing (${readdirSync(tmp).join(' ')})`);
     child.kill(sig);
     const end = await exited;
     child.stdin.destroy();

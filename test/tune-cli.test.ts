@@ -427,7 +427,7 @@ test('tune label: Ctrl-C ends the engine and removes the temporary output', { sk
   const out = join(dir, 'interrupted-out.epd');
   const child = spawn(process.execPath, [MAIN, 'tune', 'label', input, '-o', out, ...SF, '--nodes', '5000000', '--quiet'], { stdio: 'ignore' });
   const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
-  const temp = new RegExp(`^\\.interrupted-out\\.epd\\.tabiya-${child.pid}-[0-9a-f]{8}\\.tmp$`);
+  const temp = new RegExp(`^\\.interrupted-out\\.epd\\.tabiya-${child.pid}@[A-Za-z0-9._-]+-[0-9a-f]{8}\\.tmp$`);
   const engines = (): number[] => spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '').map(Number);
   for (let i = 0; i < 500 && !(readdirSync(dir).some((f) => temp.test(f)) && engines().length > 0); i++) await new Promise((w) => setTimeout(w, 20));
   const searching = engines();

@@ -1,22 +1,50 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { registerTemp, releaseTemp, removeLiveTemps, tempOwner, tempPathFor } from './tempFiles.js';
+import { hostTag, registerTemp, releaseTemp, removeLiveTemps, sweepStaleTemps, tempOwner, tempOwnerGone, tempPathFor } from './tempFiles.js';
 
-test('tempPathFor names a hidden file next to the target with the pid; tempOwner reads it back', () => {
+/** The pid of a process that has exited (so no longer alive). */
+const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+test('tempPathFor names a hidden file next to the target with the pid and the machine; tempOwner reads them back', () => {
   const p = tempPathFor('/books/main.bin');
-  assert.match(p, new RegExp(`^/books/\\.main\\.bin\\.tabiya-${process.pid}-[0-9a-f]{8}\\.tmp$`));
-  assert.equal(tempOwner('main.bin', basename(p)), process.pid);
+  const host = hostTag().replace(/[.]/g, '\\.');
+  assert.match(p, new RegExp(`^/books/\\.main\\.bin\\.tabiya-${process.pid}@${host}-[0-9a-f]{8}\\.tmp$`));
+  assert.deepEqual(tempOwner('main.bin', basename(p)), { pid: process.pid, host: hostTag() });
   assert.notEqual(tempPathFor('/books/main.bin'), p);
+  // A host name with '-' and '.' (a cluster node's), which the random part never holds.
+  assert.deepEqual(tempOwner('x.tbk', '.x.tbk.tabiya-4242@node-17.cluster-0badc0de.tmp'), { pid: 4242, host: 'node-17.cluster' });
 });
 
-test("tempOwner knows the earlier versions' names and nothing else", () => {
-  assert.equal(tempOwner('x.tbk', '.x.tbk.4242.lx2a9k.tmp'), 4242);
-  assert.equal(tempOwner('out.pgn', 'out.pgn.tmp-77'), 77);
-  for (const name of ['.x.tbk.tmp', '.x.tbk.notes.tmp', '.x.tbk.tabiya-12-XYZ.tmp', '.y.tbk.tabiya-12-abcd.tmp', 'x.tbk', '.x.tbk.12.tmp', 'x.tbk.tmp-', '.x.tbk.tabiya-0-abcd.tmp']) {
+test("tempOwner knows the earlier versions' names, without a machine, and nothing else", () => {
+  assert.deepEqual(tempOwner('x.tbk', '.x.tbk.tabiya-4242-0badc0de.tmp'), { pid: 4242 });
+  assert.deepEqual(tempOwner('x.tbk', '.x.tbk.4242.lx2a9k.tmp'), { pid: 4242 });
+  assert.deepEqual(tempOwner('out.pgn', 'out.pgn.tmp-77'), { pid: 77 });
+  for (const name of ['.x.tbk.tmp', '.x.tbk.notes.tmp', '.x.tbk.tabiya-12-XYZ.tmp', '.y.tbk.tabiya-12-abcd.tmp', 'x.tbk', '.x.tbk.12.tmp', 'x.tbk.tmp-', '.x.tbk.tabiya-0-abcd.tmp', '.x.tbk.tabiya-12@-abcd.tmp', '.x.tbk.tabiya-12@a/b-abcd.tmp']) {
     assert.equal(tempOwner('x.tbk', name), undefined, name);
+  }
+});
+
+test("a writer is judged gone only on its own machine: another machine's pid means nothing here", () => {
+  const dead = deadPid();
+  assert.equal(tempOwnerGone({ pid: dead, host: hostTag() }), true);
+  assert.equal(tempOwnerGone({ pid: process.pid, host: hostTag() }), false);
+  assert.equal(tempOwnerGone({ pid: dead, host: `not-${hostTag()}` }), false);
+  // Names of earlier versions say no machine: judged by the pid, as they were.
+  assert.equal(tempOwnerGone({ pid: dead }), true);
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-temps-'));
+  try {
+    const target = join(dir, 'out.bin');
+    const swept = [`.out.bin.tabiya-${dead}@${hostTag()}-0badc0de.tmp`, `.out.bin.tabiya-${dead}-0badc0de.tmp`];
+    const kept = [`.out.bin.tabiya-${dead}@not-${hostTag()}-0badc0de.tmp`, `.out.bin.tabiya-${process.pid}@${hostTag()}-0badc0de.tmp`];
+    for (const f of [...swept, ...kept]) writeFileSync(join(dir, f), 'partial');
+    assert.deepEqual(sweepStaleTemps(target).sort(), swept.map((f) => join(dir, f)).sort());
+    assert.deepEqual(readdirSync(dir).sort(), [...kept].sort());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

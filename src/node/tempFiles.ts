@@ -3,8 +3,12 @@
  * and renamed over it when complete (atomicWrite.ts). This module names those files, keeps
  * track of the ones this process has open, and cleans up after processes that died.
  *
- * - Names are recognisably tabiya's and say who wrote them: `.NAME.tabiya-<pid>-<random>.tmp`
- *   next to NAME (hidden, in the same directory so the rename stays on one file system).
+ * - Names are recognisably tabiya's and say who wrote them: `.NAME.tabiya-<pid>@<host>-<random>.tmp`
+ *   next to NAME (hidden, in the same directory so the rename stays on one file system). The
+ *   host is in the name because the directory may be on a file system that several machines
+ *   share (NFS, a cluster's home directories): a pid says whether a writer is alive only on the
+ *   machine that runs it, as for a book's lock (richFile.ts) and a build's scratch directory
+ *   (workDir.ts).
  * - Live temporaries (and the lock of a book being changed, richFile.ts) are removed on every
  *   exit path that runs code: normal exit, an uncaught
  *   error (the `exit` event), and SIGINT, SIGTERM and SIGHUP. On a signal the handler removes
@@ -12,7 +16,10 @@
  *   action and raises the signal again, so the shell sees the conventional status 128 + signal
  *   number (what GNU sort does with its temporary files: clean up, then re-raise).
  * - SIGKILL and power loss run no code; the temporaries they leave are removed by the next
- *   write to the same target (`sweepStaleTemps`), once their writer's pid is no longer alive.
+ *   write to the same target on the same machine (`sweepStaleTemps`), once their writer's pid is
+ *   no longer alive. Another machine's are left alone: its writer may be alive there, and
+ *   removing its temporary file would make its rename fail at the end of its work. (Names of
+ *   earlier versions, without a host, are judged by the pid alone, as before.)
  * - The handler runs before the command's own (it is prepended), so whether another listener
  *   decides what the signal means does not depend on which was registered first: `tabiya serve`
  *   removes its listener as it starts to close, and a handler that ran after it saw itself alone
@@ -57,7 +64,7 @@ export function recordTempEvent(e: TempEvent): void {
 
 /** A fresh temporary name for `target`, in its directory. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.tabiya-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.tabiya-${process.pid}@${hostTag()}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
 /** Records a file this process must remove if it ends early: a temporary file, or a book's lock it holds. */
@@ -156,21 +163,42 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/**
- * The pid of the process that wrote `name`, if `name` is one of tabiya's temporary files for
- * the file `base`: the current pattern, and the two earlier ones (`.NAME.<pid>.<time>.tmp`,
- * `NAME.tmp-<pid>`), so the leftovers of older versions are cleaned too.
- */
-export function tempOwner(base: string, name: string): number | undefined {
-  let m: RegExpExecArray | null = null;
-  if (name.startsWith(`.${base}.`) && name.endsWith('.tmp')) m = /^(?:tabiya-(\d+)-[0-9a-f]+|(\d+)\.[0-9a-z]+)$/.exec(name.slice(base.length + 2, -4));
-  else if (name.startsWith(`${base}.tmp-`)) m = /^(\d+)$/.exec(name.slice(base.length + 5));
-  if (m === null) return undefined;
-  const pid = Number(m[1] ?? m[2]);
-  return pid > 0 ? pid : undefined;
+/** Who wrote a temporary file: a pid, and the machine it runs on (absent in older names). */
+export interface TempOwner {
+  pid: number;
+  host?: string;
 }
 
-/** Removes the temporary files of `target` left by processes that are gone; returns their paths. */
+/**
+ * The writer of `name`, if `name` is one of tabiya's temporary files for the file `base`: the
+ * current pattern (`.NAME.tabiya-<pid>@<host>-<random>.tmp`), and the earlier ones without the
+ * host (`.NAME.tabiya-<pid>-<random>.tmp`, `.NAME.<pid>.<time>.tmp`, `NAME.tmp-<pid>`), so the
+ * leftovers of older versions are cleaned too.
+ */
+export function tempOwner(base: string, name: string): TempOwner | undefined {
+  let pid: string | undefined;
+  let host: string | undefined;
+  if (name.startsWith(`.${base}.`) && name.endsWith('.tmp')) {
+    // The host may hold '-' (node-17) but the random part does not: it is what follows the last one.
+    const m = /^(?:tabiya-(\d+)(?:@([A-Za-z0-9._-]+))?-[0-9a-f]+|(\d+)\.[0-9a-z]+)$/.exec(name.slice(base.length + 2, -4));
+    pid = m?.[1] ?? m?.[3];
+    host = m?.[2];
+  } else if (name.startsWith(`${base}.tmp-`)) pid = /^(\d+)$/.exec(name.slice(base.length + 5))?.[1];
+  const n = Number(pid);
+  if (pid === undefined || !(n > 0)) return undefined;
+  return host === undefined ? { pid: n } : { pid: n, host };
+}
+
+/**
+ * Whether the writer of a temporary file is gone: its pid is not alive on this machine. Another
+ * machine's writer is never judged from here: its pid means nothing here.
+ */
+export function tempOwnerGone(owner: TempOwner): boolean {
+  if (owner.host !== undefined && owner.host !== hostTag()) return false;
+  return !processAlive(owner.pid);
+}
+
+/** Removes the temporary files of `target` left by processes of this machine that are gone; returns their paths. */
 export function sweepStaleTemps(target: string): string[] {
   const dir = dirname(target);
   const base = basename(target);
@@ -182,8 +210,8 @@ export function sweepStaleTemps(target: string): string[] {
     return removed;
   }
   for (const name of names) {
-    const pid = tempOwner(base, name);
-    if (pid === undefined || processAlive(pid)) continue;
+    const owner = tempOwner(base, name);
+    if (owner === undefined || !tempOwnerGone(owner)) continue;
     const p = join(dir, name);
     try {
       rmSync(p, { force: true });

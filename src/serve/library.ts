@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { runBookJob } from '../book/node/bookJob.js';
 import { sweepStaleWorkDirs } from '../book/node/workDir.js';
 import { ioReason } from '../book/node/atomicWrite.js';
-import { registerTempDir, releaseTemp } from '../node/tempFiles.js';
+import { hostTag, registerTempDir, releaseTemp } from '../node/tempFiles.js';
 import { textInputProblem } from '../node/textFile.js';
 import { openBook, type Book } from '../book/node/openBook.js';
 import { openAnyRichBook, tbkFileVersion, type AnyRichBook } from '../book/node/openTbk.js';
@@ -284,13 +284,14 @@ export class ServedBook {
     onWriting?: (done: number, total: number) => void,
   ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
     this.mustEdit();
-    // The PGN's copy: named with our pid and removed if the server stops (SIGINT, SIGTERM, SIGHUP)
-    // before the import ends; one left by a server killed outright is removed here, next time.
+    // The PGN's copy: named with our pid and machine (TMPDIR may be shared by several) and
+    // removed if the server stops (SIGINT, SIGTERM, SIGHUP) before the import ends; one left by a
+    // server of this machine killed outright is removed here, next time.
     sweepStaleWorkDirs(tmpdir(), IMPORT_PREFIX);
     // The copy's directory full (or missing) is said as such: Node's message named neither the
     // directory nor the file ("ENOSPC: no space left on device, write").
     const copyFailed = (e: unknown): Error => new Error(`${name}: cannot write the import's copy in ${tmpdir()}: ${ioReason(e)} (the server's temporary directory: TMPDIR chooses it)`);
-    const dir = await mkdtemp(join(tmpdir(), `${IMPORT_PREFIX}${process.pid}-`)).catch((e: unknown) => {
+    const dir = await mkdtemp(join(tmpdir(), `${IMPORT_PREFIX}${process.pid}@${hostTag()}-`)).catch((e: unknown) => {
       throw copyFailed(e);
     });
     registerTempDir(dir);
