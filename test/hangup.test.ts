@@ -9,13 +9,14 @@
  *   EPIPE), which must not turn the stop into a crash;
  * - a real terminal closed under the command (test/fixtures/hangup.py, on a pseudo-terminal:
  *   SIGHUP to its foreground process group, EIO on every write after). Node 20 aborts at exit
- *   (SIGABRT, 134) when it cannot restore such a terminal's settings, so the command must end
- *   by SIGHUP itself (src/node/stopSignals.ts). Skipped without python3.
+ *   (SIGABRT, 134; or SIGSEGV, 139) when it cannot restore such a terminal's settings, also at
+ *   the end of a command that outlived its terminal without a SIGHUP (src/node/stopSignals.ts).
+ *   Skipped without python3.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,14 +49,15 @@ const BOOK = join(tmp, 'traps.tbk');
 // Deep enough that the audit is far from done when it is stopped after a few positions.
 const AUDIT = ['book', 'audit', BOOK, '--depth', '12', '--threads', '1'];
 
-/** What a shell's $? says of a process that ended with `code` or by `signal`. */
-function shellStatus(code: number | null, signal: NodeJS.Signals | number | null): number {
-  if (code !== null) return code;
-  return 128 + (typeof signal === 'number' ? signal : constants.signals[signal!]);
+/** How a process ended: `exit N`, or killed by a signal (an abort is SIGABRT, 6). */
+function howEnded(code: number | null, signal: NodeJS.Signals | number | null): string {
+  if (code !== null) return `exit ${code}`;
+  return `killed by signal ${typeof signal === 'number' ? signal : constants.signals[signal!]} (status ${128 + (typeof signal === 'number' ? signal : constants.signals[signal!])})`;
 }
+const EXIT_129 = 'exit 129';
 
 interface Stopped {
-  status: number;
+  status: string;
   stdout: string;
 }
 
@@ -68,7 +70,7 @@ async function hangUpWithoutStderr(args: string[], ready: (stdout: string) => bo
   child.stderr.destroy();
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  const ended = new Promise<number>((resolve) => child.on('close', (code, signal) => resolve(shellStatus(code, signal))));
+  const ended = new Promise<string>((resolve) => child.on('close', (code, signal) => resolve(howEnded(code, signal))));
   const deadline = Date.now() + 60_000;
   while (!ready(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
   assert.ok(ready(stdout), `never ready: ${stdout}`);
@@ -77,11 +79,11 @@ async function hangUpWithoutStderr(args: string[], ready: (stdout: string) => bo
 }
 
 /** Closes the terminal of `tabiya args` once `marker` shows (hangup.py); `out` as hangup.py takes it. */
-function hangUpTerminal(marker: string, out: string, args: string[]): { status: number; seen: boolean } {
+function hangUpTerminal(marker: string, out: string, args: string[]): { status: string; seen: boolean } {
   const r = spawnSync('python3', [HANGUP, marker, out, '--', process.execPath, MAIN, ...args], { cwd: tmp, encoding: 'utf8', timeout: 150_000 });
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout) as { code: number | null; signal: number | null; seen: boolean };
-  return { status: shellStatus(j.code, j.signal), seen: j.seen };
+  return { status: howEnded(j.code, j.signal), seen: j.seen };
 }
 
 const journalGames = (pgn: string): number => readFileSync(`${pgn}.journal`, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"game"')).length;
@@ -92,7 +94,7 @@ test('match: SIGHUP stops the games, reports, says how to resume (129), with std
   // One game at a time: the second has just begun when the signal is sent.
   const run = [...MATCH, '--games', '4', '--pgnout', pgn];
   const r = await hangUpWithoutStderr(run, (out) => out.includes('Finished game 1 '));
-  assert.equal(r.status, 129, r.stdout);
+  assert.equal(r.status, EXIT_129, r.stdout);
   const m = /Match interrupted after (\d+) games\. To resume it, run the same command with --resume\./.exec(r.stdout);
   assert.ok(m, r.stdout);
   const played = Number(m[1]);
@@ -107,14 +109,14 @@ test('match: SIGHUP stops the games, reports, says how to resume (129), with std
   assert.equal(readFileSync(pgn, 'utf8').match(/^\[Event /gm)?.length, 4);
 });
 
-test('match: its terminal closed, it ends by SIGHUP (129, not an abort), the report in its log, the journal kept', { skip: NO_PTY, timeout: 180_000 }, () => {
+test('match: its terminal closed, it exits 129 (not an abort), the report in its log, the journal kept', { skip: NO_PTY, timeout: 180_000 }, () => {
   // A script run as `tabiya match ... > log 2>&1` whose session ends: stdin is the terminal.
   const pgn = join(tmp, 'log.pgn');
   const log = join(tmp, 'match.log');
   const r = hangUpTerminal('Finished game 1 ', log, [...MATCH, '--games', '20', '--pgnout', pgn]);
   assert.ok(r.seen);
   const out = readFileSync(log, 'utf8');
-  assert.equal(r.status, 129, `${out}${readFileSync(`${log}.err`, 'utf8')}`);
+  assert.equal(r.status, EXIT_129, `${out}${readFileSync(`${log}.err`, 'utf8')}`);
   const played = Number(/Match interrupted after (\d+) games\. To resume it, run the same command with --resume\./.exec(out)?.[1]);
   assert.ok(played >= 1, out);
   assert.equal(journalGames(pgn), played);
@@ -123,22 +125,22 @@ test('match: its terminal closed, it ends by SIGHUP (129, not an abort), the rep
   const pgn2 = join(tmp, 'tty.pgn');
   const tty = hangUpTerminal('Finished game 1 ', '-', [...MATCH, '--games', '20', '--pgnout', pgn2]);
   assert.ok(tty.seen);
-  assert.equal(tty.status, 129);
+  assert.equal(tty.status, EXIT_129);
   assert.ok(journalGames(pgn2) >= 1);
   assert.equal(enginesLeft(), 0, 'no engine outlives the runner');
 });
 
 test('serve: SIGHUP closes it and says so (129), with stderr gone or its terminal closed', { timeout: 120_000 }, async () => {
   const r = await hangUpWithoutStderr(['serve', BOOK, '--port', '0'], (out) => out.includes('Ctrl-C stops it'));
-  assert.equal(r.status, 129, r.stdout);
+  assert.equal(r.status, EXIT_129, r.stdout);
   if (!PYTHON) return;
   const log = join(tmp, 'serve.log');
   const t = hangUpTerminal('Ctrl-C stops it', log, ['serve', BOOK, '--port', '0']);
   assert.ok(t.seen);
-  assert.equal(t.status, 129);
+  assert.equal(t.status, EXIT_129);
   assert.equal(readFileSync(`${log}.err`, 'utf8'), 'tabiya serve: stopped (SIGHUP: its terminal or session closed)\n');
   const tty = hangUpTerminal('Ctrl-C stops it', '-', ['serve', BOOK, '--port', '0']);
-  assert.equal(tty.status, 129);
+  assert.equal(tty.status, EXIT_129);
 });
 
 test('book audit: SIGHUP says what the journal holds and that the same command goes on (129); the next run does', { timeout: 180_000 }, async () => {
@@ -146,16 +148,16 @@ test('book audit: SIGHUP says what the journal holds and that the same command g
   const child = spawn(process.execPath, [MAIN, ...AUDIT, '--journal', journal], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const ended = new Promise<number>((resolve) => child.on('close', (code, signal) => resolve(shellStatus(code, signal))));
+  const ended = new Promise<string>((resolve) => child.on('close', (code, signal) => resolve(howEnded(code, signal))));
   const deadline = Date.now() + 60_000;
   while (!(existsSync(journal) && auditRecords(journal) >= 3) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
   child.kill('SIGHUP');
-  assert.equal(await ended, 129, err);
+  assert.equal(await ended, EXIT_129, err);
   const done = auditRecords(journal);
   assert.match(err, new RegExp(`interrupted: ${done} of 25 positions searched in this run are in the journal ${journal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; the same command goes on from there`));
   // With stderr gone as well, it still ends the same way.
   const quiet = await hangUpWithoutStderr([...AUDIT, '--journal', journal], () => auditRecords(journal) >= done + 2);
-  assert.equal(quiet.status, 129);
+  assert.equal(quiet.status, EXIT_129);
   const kept = auditRecords(journal);
   const next = spawnSync(process.execPath, [MAIN, ...AUDIT, '--journal', journal, '--json', '--quiet'], { cwd: tmp, encoding: 'utf8', timeout: 120_000 });
   assert.equal(next.status, 0, next.stderr);
@@ -165,14 +167,45 @@ test('book audit: SIGHUP says what the journal holds and that the same command g
   assert.equal(j.flagged.length, 2);
 });
 
-test('book audit: its terminal closed, it ends by SIGHUP (129, not an abort) with the journal kept', { skip: NO_PTY, timeout: 120_000 }, () => {
+test('book audit: its terminal closed, it exits 129 (not an abort) with the journal kept', { skip: NO_PTY, timeout: 120_000 }, () => {
   const journal = join(tmp, 'tty.audit');
   const r = hangUpTerminal(`@${journal}:4`, '-', [...AUDIT, '--journal', journal]);
   assert.ok(r.seen);
-  assert.equal(r.status, 129);
+  assert.equal(r.status, EXIT_129);
   assert.ok(auditRecords(journal) >= 3);
   const log = join(tmp, 'audit.log');
   const l = hangUpTerminal(`@${journal}:${auditRecords(journal) + 3}`, log, [...AUDIT, '--journal', journal]);
-  assert.equal(l.status, 129);
+  assert.equal(l.status, EXIT_129);
   assert.match(readFileSync(`${log}.err`, 'utf8'), /interrupted: \d+ of \d+ positions searched in this run are in the journal .*; the same command goes on from there/);
+});
+
+test('a command that outlives its terminal without a hangup (a job left running at logout) ends as usual after its work, not by an abort', { skip: NO_PTY, timeout: 120_000 }, async () => {
+  // `pgn clean FIFO`: it waits for its input on a FIFO that this test writes only once the
+  // terminal is gone. setsid puts it in a session of its own, which the hangup does not reach,
+  // as a background job of a shell that exits without huponexit; its stdin and stderr stay on
+  // the terminal, its report goes to a file.
+  const fifo = join(tmp, 'input.fifo');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  const go = join(tmp, 'go');
+  const status = join(tmp, 'outlived.status');
+  const inner = `"${process.execPath}" "${MAIN}" pgn clean "${fifo}" -o outlived.pgn > outlived.log; echo $? > "${status}"`;
+  const harness = spawn('python3', [HANGUP, `@${go}:1`, '-', '--', 'sh', '-c', `setsid sh -c '${inner}' & wait`], { cwd: tmp, stdio: ['ignore', 'pipe', 'inherit'] });
+  const closed = new Promise<void>((resolve) => harness.on('close', () => resolve()));
+  // The command has opened its input: it is running, on the terminal.
+  let fd = -1;
+  for (const deadline = Date.now() + 60_000; fd < 0 && Date.now() < deadline; ) {
+    try {
+      fd = openSync(fifo, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK);
+    } catch {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  assert.ok(fd >= 0, 'the command never opened its input');
+  writeFileSync(go, '\n');
+  await closed;
+  writeSync(fd, readFileSync(join(tmp, 'traps.pgn')));
+  closeSync(fd);
+  for (const deadline = Date.now() + 60_000; !existsSync(status) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(readFileSync(status, 'utf8').trim(), '0', 'exit status (134: Node aborted restoring the terminal that is gone)');
+  assert.match(readFileSync(join(tmp, 'outlived.log'), 'utf8'), /12 games written to outlived\.pgn/);
 });

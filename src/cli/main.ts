@@ -8,7 +8,7 @@ import { CliError } from './errors.js';
 import { registerCommands } from './registry.js';
 import { ioReason } from '../book/node/atomicWrite.js';
 import { wasmMemoryAdvice } from '../node/addressSpace.js';
-import { exitAfterSignal, keepStderrErrorsQuiet, signalExitCode } from '../node/stopSignals.js';
+import { closeVanishedTerminalsAtExit, keepStderrErrorsQuiet } from '../node/stopSignals.js';
 
 export function buildProgram(): Command {
   const program = new Command('tabiya')
@@ -34,8 +34,10 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (!(Number(process.exitCode ?? 0) > 128)) process.exitCode = 1;
 });
 // Nor does a standard error that is gone (a closed terminal, a reader that went away) end a
-// command with an uncaught exception: there is nobody left to tell (src/node/stopSignals.ts).
+// command with an uncaught exception: there is nobody left to tell; nor a terminal gone by the
+// time the process exits, which Node 20 aborts on (src/node/stopSignals.ts).
 keepStderrErrorsQuiet();
+closeVanishedTerminalsAtExit();
 
 /** Prints an error; a failed standard output is reported once, whichever side saw it first. */
 function sayError(message: string): void {
@@ -73,7 +75,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv);
-// A command stopped by a hangup ends by the signal itself, not exit(129) (stopSignals.ts).
-if (code === signalExitCode('SIGHUP')) exitAfterSignal('SIGHUP');
 // Let pending stdout writes drain before exiting.
 process.exitCode = code === 0 && stdoutFailed ? 1 : code;

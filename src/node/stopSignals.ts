@@ -13,16 +13,19 @@
  *   on the way out goes through `sayOnStderr`, and the CLI keeps a listener on stderr's errors
  *   (`keepStderrErrorsQuiet`): a stream error without a listener is thrown as an uncaught
  *   exception.
- * - After a hangup the command does not exit(129) but ends by SIGHUP itself, once its cleanup and
- *   report are done (`exitAfterSignal`): the shell sees the same 129. Node 20 restores the
- *   terminal's settings as it exits, and on a terminal that is gone that fails with EIO and
- *   Node aborts (SIGABRT, status 134, a core dump; SIGSEGV, 139, was seen too:
- *   nodejs/node#51519, fixed in later Node by nodejs/node#58200); a process ended by SIGHUP,
- *   which Node does not catch itself, skips it.
- *   This is what the temporary files' handler does for every signal (tempFiles.ts), as GNU sort
- *   does.
+ * - Node 20 restores the terminal's settings as it exits, and on a terminal that is gone that
+ *   fails with EIO and Node aborts (SIGABRT, status 134, and a core dump where they are kept;
+ *   SIGSEGV, 139, was seen too: nodejs/node#51519, fixed in later Node by nodejs/node#58200):
+ *   after a hangup, and also at the end of a job that outlived its terminal without being sent
+ *   SIGHUP (`cmd &` and a logout without huponexit, `disown`), its work done. Node skips a
+ *   standard descriptor that is closed, so at exit (`closeVanishedTerminalsAtExit`) those that
+ *   were a terminal at start and are one no longer (a hung-up terminal answers no terminal
+ *   request) are closed: nothing could be written to them any more anyway, and a write after
+ *   that fails as quietly as before.
  */
+import { closeSync } from 'node:fs';
 import { constants } from 'node:os';
+import { isatty } from 'node:tty';
 
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
@@ -65,24 +68,31 @@ export function sayOnStderr(text: string): void {
   }
 }
 
-/**
- * Ends the process after it was stopped by `sig` and has cleaned up and reported: SIGHUP by
- * SIGHUP itself (see above), after running what an exit runs (the 'exit' listeners: engines
- * killed, temporary files removed); the other signals by exit(128 + n).
- */
+/** Ends the process after it was stopped by `sig` and has cleaned up and reported: exit(128 + n). */
 export function exitAfterSignal(sig: NodeJS.Signals): never {
-  const code = signalExitCode(sig);
-  if (sig === 'SIGHUP') {
-    for (const fn of process.listeners('exit')) {
-      try {
-        fn(code);
-      } catch {
-        // Nothing more to do about it while the process ends.
-      }
+  process.exit(signalExitCode(sig));
+}
+
+const STDIO = [0, 1, 2];
+let terminalsAtStart: boolean[] | undefined;
+
+/**
+ * Closes, as the process exits, the standard descriptors that were a terminal when it started
+ * and are one no longer (see above). Called once by the CLI at start: it records which were.
+ */
+export function closeVanishedTerminalsAtExit(): void {
+  if (terminalsAtStart !== undefined) return;
+  terminalsAtStart = STDIO.map((fd) => isatty(fd));
+  process.on('exit', closeVanishedTerminals);
+}
+
+function closeVanishedTerminals(): void {
+  for (const fd of STDIO) {
+    if (!terminalsAtStart?.[fd] || isatty(fd)) continue;
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed.
     }
-    process.removeAllListeners('exit');
-    process.removeAllListeners('SIGHUP');
-    process.kill(process.pid, 'SIGHUP');
   }
-  process.exit(code);
 }
