@@ -68,9 +68,10 @@ test('subtree PGN of a repertoire: the move chosen by hand leads, a move set to 
   assert.equal(errors.length, 0);
   const first = games[0]!.moves[0]!;
   assert.equal(first.san, 'Qa5', 'the chosen move is the main line');
-  assert.deepEqual([first.nags, first.comments], [[5], ['my own idea']]);
-  assert.deepEqual(first.variations!.map((v) => v[0]!.san), ['g6', 'Nf6'], 'no weight and no note, or forbidden: left out; never: last');
-  assert.deepEqual([first.variations![1]![0]!.nags, first.variations![1]![0]!.comments], [[2], ['not this']]);
+  assert.deepEqual([first.nags, first.comments], [[5], ['[%tabiya value=100] my own idea']]);
+  assert.deepEqual(first.variations!.map((v) => v[0]!.san), ['g6', 'Nf6', 'Nc6'], 'no weight and no note: left out; never, then forbidden: last');
+  assert.deepEqual([first.variations![1]![0]!.nags, first.variations![1]![0]!.comments], [[2], ['[%tabiya value=0] not this']]);
+  assert.deepEqual(first.variations![2]![0]!.comments, ['[%tabiya forbidden]'], 'the forbidden mark goes out as a command');
 });
 
 test('a repertoire for one side: its chosen moves only (else the book first), every reply of the opponent', async () => {

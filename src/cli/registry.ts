@@ -378,6 +378,7 @@ export function registerCommands(program: Command): void {
     .description('.tbk: user values from the NAGs of a PGN of lines (Terra: a tag separates lines, the last NAG wins)')
     .argument('<book.tbk>', 'rich book to change')
     .argument('<pgn...>', 'PGN files of annotated lines')
+    .option('--notes', 'read back a PGN the explorer exported (or any PGN tree): each move\'s NAG, comment, [%tabiya value=N forbidden], main line and variations; NAGs set no value')
     .option('--errors <n>', 'broken lines to list on stderr', '20')
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')

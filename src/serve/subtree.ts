@@ -6,6 +6,7 @@
  * (Recursive Annotation Variations, PGN standard 8.2.5) tagged with the main line's opening
  * (ECO and Opening), or as the Polyglot entries of the positions on the way.
  */
+import { noteCommand } from '../book/rich/pgnNotes.js';
 import type { Position } from '../core/position.js';
 import { encodeMove } from '../book/polyglot/format.js';
 import { encodeBook, type EntryInput } from '../book/polyglot/writer.js';
@@ -80,19 +81,20 @@ export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPol
  * The moves of a position an export follows, in its order. A move added by hand for a
  * repertoire has no games (weight 0) but carries the user's value or notes, and it is the line
  * the user chose: it leads, as a user value leads the book's own choice (Terra's user-set group,
- * docs/rich-books.md); a move set to 0 comes last, its notes kept, never as the main line.
+ * docs/rich-books.md); a move set to 0 comes last, its notes kept, never as the main line, and
+ * a forbidden move after it (its mark written as a command, so the tree reads back whole).
  */
 export function exportOrder(moves: readonly MoveFacts[]): MoveFacts[] {
-  const rank = (m: MoveFacts): number => (m.userValue === null ? -1 : m.userValue === 0 ? -2 : m.userValue);
-  const noted = (m: MoveFacts): boolean => m.userValue !== null || m.nag !== null || m.comment !== null;
+  const rank = (m: MoveFacts): number => (m.forbidden ? -3 : m.userValue === null ? -1 : m.userValue === 0 ? -2 : m.userValue);
+  const noted = (m: MoveFacts): boolean => m.userValue !== null || m.nag !== null || m.comment !== null || m.forbidden;
   // Array.prototype.sort is stable: moves of one rank keep the book's order (most played first).
-  return moves.filter((m) => !m.forbidden && (m.weight > 0 || noted(m))).sort((a, b) => rank(b) - rank(a));
+  return moves.filter((m) => m.weight > 0 || noted(m)).sort((a, b) => rank(b) - rank(a));
 }
 
 /** The moves a repertoire follows at its own side's turn: those chosen, or else the book's first. */
 export function repertoireChoice(ordered: readonly MoveFacts[]): MoveFacts[] {
   const chosen = ordered.filter((m) => m.userValue !== null && m.userValue > 0);
-  return chosen.length > 0 ? chosen : ordered.filter((m) => m.userValue !== 0).slice(0, 1);
+  return chosen.length > 0 ? chosen : ordered.filter((m) => m.userValue !== 0 && !m.forbidden).slice(0, 1);
 }
 
 /**
@@ -137,9 +139,12 @@ function line(pos: Position, nodes: readonly TreeNode[]): PgnNode[] {
   if (nodes.length === 0) return [];
   const node = (n: TreeNode): PgnNode => {
     const out: PgnNode = { san: makeSan(pos, n.move) };
-    // The book's annotations: the NAG as $n right after the move, then the comment.
+    // The book's annotations: the NAG as $n right after the move, then the comment, which
+    // starts with the user value and forbidden mark as a command (pgnNotes.ts), so that
+    // `book annotate --notes` reads the tree back as it was.
     if (n.facts.nag !== null) out.nags = [n.facts.nag];
-    if (n.facts.comment !== null) out.comments = [n.facts.comment];
+    const text = [noteCommand(n.facts.userValue, n.facts.forbidden), n.facts.comment ?? ''].filter((t) => t !== '').join(' ');
+    if (text !== '') out.comments = [text];
     return out;
   };
   const main = node(nodes[0]!);

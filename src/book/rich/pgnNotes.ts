@@ -1,0 +1,160 @@
+/**
+ * A book's notes in a PGN tree, both ways: what the explorer's PGN export writes at each move
+ * (its NAG, its comment, and a `[%tabiya value=N forbidden]` command for the user value and the
+ * forbidden mark, commands in comments as lichess writes `[%clk …]` and `[%eval …]`), and the PGN
+ * visitor of `book annotate --notes`, which reads them back from the main line and every
+ * variation. So a repertoire exported, edited in another program (ChessBase, Scid, a text
+ * editor) and read back keeps its values, marks, NAGs and comments.
+ *
+ * Unlike Terra's annotate (annotate.ts: main line only, a NAG sets the user value), a NAG here is
+ * the move's NAG and nothing more; only the command sets a value, so an exported book reads back
+ * as it was. A move with no annotation is left as the book has it. Browser-safe.
+ */
+import type { Position } from '../../core/position.js';
+import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
+
+/** One move's notes as a PGN gives them; a field left undefined is not given. */
+export interface PgnNote {
+  keyHi: number;
+  keyLo: number;
+  move: number;
+  black: boolean;
+  value?: number;
+  forbidden?: boolean;
+  nag?: number;
+  comment?: string;
+}
+
+// One command per comment; its name then words separated by blanks.
+const TABIYA = /\[%tabiya\s([^[\]]*)\]/g;
+
+/** The command for a move's user value and forbidden mark, or '' when it has neither. */
+export function noteCommand(value: number | null, forbidden: boolean): string {
+  const parts: string[] = [];
+  if (value !== null && value >= 0) parts.push(`value=${value}`);
+  if (forbidden) parts.push('forbidden');
+  return parts.length === 0 ? '' : `[%tabiya ${parts.join(' ')}]`;
+}
+
+/**
+ * A comment's tabiya command read and taken out: the value (0..100) and forbidden mark it sets,
+ * the rest of the text with its blanks collapsed (a writer wraps long comments), and what in the
+ * command was not understood.
+ */
+export function readNoteCommand(comment: string): { value?: number; forbidden?: boolean; text: string; unknown: string[] } {
+  const out: { value?: number; forbidden?: boolean; text: string; unknown: string[] } = { text: '', unknown: [] };
+  out.text = comment
+    .replace(TABIYA, (_m, body: string) => {
+      for (const word of body.trim().split(/\s+/)) {
+        const v = /^value=(\d{1,3})$/.exec(word);
+        if (v !== null && Number(v[1]) <= 100) out.value = Number(v[1]);
+        else if (word === 'forbidden') out.forbidden = true;
+        else if (word === 'allowed') out.forbidden = false;
+        else if (word !== '') out.unknown.push(word);
+      }
+      return ' ';
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+  return out;
+}
+
+/** What `book annotate --notes` read. */
+export interface PgnNotesStats {
+  lines: number;
+  /** Moves with an annotation (a move annotated in several places counts once, the last wins). */
+  moves: number;
+  skipped: number;
+  /** Words of tabiya commands not understood, with where (file:line is the caller's). */
+  unknown: string[];
+}
+
+/**
+ * Collects the annotated moves of every line, main line and variations alike: a comment or NAG
+ * belongs to the move just before it at the same depth. A later annotation of the same move (in
+ * this file or a later one) replaces an earlier one field by field.
+ */
+export class PgnNotesVisitor implements PgnVisitor {
+  readonly stats: PgnNotesStats = { lines: 0, moves: 0, skipped: 0, unknown: [] };
+  /** By `hi:lo:move`, in the order first met. */
+  readonly notes = new Map<string, PgnNote>();
+  private pending: PgnNote[] = [];
+  /** The move just read at each variation depth (0: the main line). */
+  private last: (PgnNote | undefined)[] = [];
+
+  constructor(private readonly onError: (e: PgnGameError) => void = () => {}) {}
+
+  beginGame(): void {
+    this.pending = [];
+    this.last = [];
+  }
+
+  move(pos: Position, m: number): void {
+    this.last[0] = this.at(pos, m);
+  }
+
+  variationMove(pos: Position, m: number, _ply: number, depth: number): void {
+    this.last[depth] = this.at(pos, m);
+  }
+
+  beginVariation(depth: number): void {
+    // A comment before the variation's first move is about the position, not a move.
+    this.last[depth] = undefined;
+  }
+
+  nag(nag: number, depth: number): void {
+    const n = this.last[depth];
+    // The first NAG is the move's (a writer puts the move's glyph first); later ones judge the position.
+    if (n !== undefined && n.nag === undefined) n.nag = nag;
+  }
+
+  comment(text: string, depth: number): void {
+    const n = this.last[depth];
+    if (n === undefined) return;
+    const c = readNoteCommand(text);
+    if (c.value !== undefined) n.value = c.value;
+    if (c.forbidden !== undefined) n.forbidden = c.forbidden;
+    for (const w of c.unknown) if (this.stats.unknown.length < 20) this.stats.unknown.push(w);
+    if (c.text !== '') n.comment = n.comment === undefined ? c.text : `${n.comment} ${c.text}`;
+  }
+
+  endGame(): void {
+    this.apply();
+  }
+
+  error(e: PgnGameError): void {
+    // Terra's lines end without a result token; the line read so far still counts.
+    if (e.kind === 'missing-result') {
+      this.apply();
+      return;
+    }
+    this.pending = [];
+    this.stats.skipped++;
+    this.onError(e);
+  }
+
+  private at(pos: Position, move: number): PgnNote {
+    const n: PgnNote = { keyHi: pos.keyHi >>> 0, keyLo: pos.keyLo >>> 0, move, black: pos.turn === 1 };
+    this.pending.push(n);
+    return n;
+  }
+
+  private apply(): void {
+    for (const n of this.pending) {
+      if (n.value === undefined && n.forbidden === undefined && n.nag === undefined && n.comment === undefined) continue;
+      const k = `${n.keyHi}:${n.keyLo}:${n.move}`;
+      const had = this.notes.get(k);
+      if (had === undefined) {
+        this.notes.set(k, n);
+        this.stats.moves++;
+      } else {
+        if (n.value !== undefined) had.value = n.value;
+        if (n.forbidden !== undefined) had.forbidden = n.forbidden;
+        if (n.nag !== undefined) had.nag = n.nag;
+        if (n.comment !== undefined) had.comment = n.comment;
+      }
+    }
+    this.stats.lines++;
+    this.pending = [];
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * A repertoire round trip: notes set in the explorer (user values, "never", a forbidden mark,
+ * NAGs, comments, a move added by hand, in the main line and in variations), exported as PGN by
+ * `GET /api/export?format=pgn`, and read into a book of the same games by `book annotate
+ * --notes` give that book the same notes, field for field.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { fastCrc32 } from '../src/book/node/richFile.js';
+import { FileReader } from '../src/book/node/tbkFile.js';
+import { TbkBook } from '../src/book/rich/tbkBook.js';
+import { readNoteCommand, noteCommand } from '../src/book/rich/pgnNotes.js';
+import { startServer } from '../src/serve/server.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-annotate-notes-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const TOKEN = 'test-token';
+
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });
+}
+
+/** Every note of a book that a PGN carries, as sortable text. */
+function notesOf(path: string): string[] {
+  const r = TbkBook.open(new FileReader(path), path, fastCrc32);
+  if (!r.ok) throw r.error;
+  return r.value.notes
+    .all()
+    .filter((n) => n.userValue >= 0 || n.nag !== 0 || n.comment !== '' || n.forbidden)
+    .map((n) => JSON.stringify([n.keyHi, n.keyLo, n.move, n.userValue, n.nag, n.comment, n.forbidden]))
+    .sort();
+}
+
+test('the tabiya command: written and read back, unknown words reported', () => {
+  assert.equal(noteCommand(null, false), '');
+  assert.equal(noteCommand(75, true), '[%tabiya value=75 forbidden]');
+  assert.deepEqual(readNoteCommand('[%tabiya value=75 forbidden]  a\n long   comment [%clk 0:01:00]'), { value: 75, forbidden: true, text: 'a long comment [%clk 0:01:00]', unknown: [] });
+  assert.deepEqual(readNoteCommand('[%tabiya value=101 colour=red]'), { text: '', unknown: ['value=101', 'colour=red'] });
+});
+
+test('a repertoire exported as PGN from the explorer reads back into a book with every note it had', async () => {
+  const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8').split(/\n(?=\[Event )/).slice(0, 400).join('\n');
+  const pgn = join(tmp, 'games.pgn');
+  writeFileSync(pgn, games);
+  const edited = join(tmp, 'edited.tbk');
+  const fresh = join(tmp, 'fresh.tbk');
+  for (const out of [edited, fresh]) assert.equal(cli('book', 'make', pgn, '-o', out, '--quiet').status, 0);
+
+  const server = await startServer({ books: [edited], port: 0, host: '127.0.0.1', token: TOKEN });
+  let exported = '';
+  try {
+    const note = async (play: string, move: string, patch: object): Promise<void> => {
+      const r = await fetch(new URL('/api/move', server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-tabiya-token': TOKEN }, body: JSON.stringify({ book: 'edited.tbk', play, move, ...patch }) });
+      assert.equal(r.status, 200, `${play} ${move}: ${await r.text()}`);
+    };
+    const long = 'the main line: open games, and a comment long enough that the PGN writer has to wrap it over more than one line of seventy-nine columns';
+    await note('', 'e2e4', { userValue: 100, nag: 1, comment: long });
+    await note('e2e4', 'c7c5', { nag: 5, comment: 'Sicilian [%csl Gc5]' });
+    await note('e2e4,c7c5', 'g1f3', { userValue: 75 });
+    await note('e2e4,c7c5', 'd2d4', { userValue: 0, comment: 'not the Smith-Morra' });
+    await note('e2e4,c7c5', 'b1c3', { forbidden: true });
+    await note('e2e4,c7c5', 'a2a3', { userValue: 40, comment: 'a surprise, added by hand' });
+    await note('e2e4,e7e5', 'g1f3', { nag: 3, comment: 'in a variation' });
+    await note('d2d4', 'g8f6', { userValue: 60 });
+    const r = await fetch(new URL('/api/export?book=edited.tbk&format=pgn&depth=4', server.url));
+    assert.equal(r.status, 200);
+    exported = await r.text();
+  } finally {
+    await server.close();
+  }
+  assert.match(exported, /\{\[%tabiya value=100\] the main line/);
+  assert.match(exported, /\[%tabiya forbidden\]/);
+  const file = join(tmp, 'repertoire.pgn');
+  writeFileSync(file, exported);
+
+  const before = notesOf(edited);
+  assert.equal(before.length, 8);
+  const r = cli('book', 'annotate', fresh, file, '--notes');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^1 lines: notes on 8 moves \([12] added to the book\)$/m, 'a2a3, and b1c3 where these games never played it');
+  assert.deepEqual(notesOf(fresh), before);
+  // Read again: nothing changes.
+  assert.equal(cli('book', 'annotate', fresh, file, '--notes').status, 0);
+  assert.deepEqual(notesOf(fresh), before);
+
+  // Terra's annotate reads the same file its own way: main line NAGs as values, nothing else.
+  const terra = join(tmp, 'terra.tbk');
+  assert.equal(cli('book', 'make', pgn, '-o', terra, '--quiet').status, 0);
+  assert.equal(cli('book', 'annotate', terra, file).status, 0);
+  assert.notDeepEqual(notesOf(terra), before);
+
+  // A word the command does not know is said, not silently dropped.
+  const odd = join(tmp, 'odd.pgn');
+  writeFileSync(odd, '[Event "x"]\n\n1. e4 {[%tabiya value=90 colour=red]} *\n');
+  const w = cli('book', 'annotate', fresh, odd, '--notes');
+  assert.equal(w.status, 0, w.stderr);
+  assert.match(w.stderr, /\[%tabiya\] commands with words this version does not know, left out: colour=red/);
+});
