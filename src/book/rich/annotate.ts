@@ -64,11 +64,37 @@ export interface AnnotateStats {
 }
 
 /**
- * The PGN visitor of `book annotate`: collects each line's (position, move, value) and applies
- * them in file order when the line ends. A line cut short by the next tag or the end of the
- * file (Terra writes no result token) still counts; a line with an illegal move is skipped.
+ * A PGN of lines, as Terra writes them: a line cut short by the next tag or the end of the file
+ * (no result token) still counts and is applied; a line with an illegal move is dropped and
+ * reported.
  */
-export class AnnotateVisitor implements PgnVisitor {
+export abstract class LinesVisitor implements PgnVisitor {
+  constructor(private readonly report: (e: PgnGameError) => void) {}
+
+  endGame(): void {
+    this.apply();
+  }
+
+  error(e: PgnGameError): void {
+    if (e.kind === 'missing-result') {
+      this.apply();
+      return;
+    }
+    this.drop();
+    this.report(e);
+  }
+
+  /** The line ended: what it gave counts. */
+  protected abstract apply(): void;
+  /** The line is broken: what it gave is forgotten and counted as skipped. */
+  protected abstract drop(): void;
+}
+
+/**
+ * The PGN visitor of `book annotate`: collects each line's (position, move, value) and applies
+ * them in file order when the line ends.
+ */
+export class AnnotateVisitor extends LinesVisitor {
   readonly stats: AnnotateStats = { lines: 0, values: 0, added: 0, skipped: 0 };
   private pending: number[] = [];
   private lastLo = 0;
@@ -78,8 +104,10 @@ export class AnnotateVisitor implements PgnVisitor {
 
   constructor(
     private readonly table: RichTable,
-    private readonly onError: (e: PgnGameError) => void = () => {},
-  ) {}
+    onError: (e: PgnGameError) => void = () => {},
+  ) {
+    super(onError);
+  }
 
   beginGame(): void {
     this.pending = [];
@@ -99,21 +127,12 @@ export class AnnotateVisitor implements PgnVisitor {
     if (v >= 0) this.pending.push(this.lastLo, this.lastHi, this.lastMove, this.lastBlack, v);
   }
 
-  endGame(): void {
-    this.apply();
-  }
-
-  error(e: PgnGameError): void {
-    if (e.kind === 'missing-result') {
-      this.apply();
-      return;
-    }
+  protected drop(): void {
     this.pending = [];
     this.stats.skipped++;
-    this.onError(e);
   }
 
-  private apply(): void {
+  protected apply(): void {
     const p = this.pending;
     const t = this.table;
     for (let i = 0; i < p.length; i += 5) {

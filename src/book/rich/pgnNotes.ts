@@ -11,7 +11,8 @@
  * as it was. A move with no annotation is left as the book has it. Browser-safe.
  */
 import type { Position } from '../../core/position.js';
-import type { PgnGameError, PgnVisitor } from '../../pgn/visitor.js';
+import type { PgnGameError } from '../../pgn/visitor.js';
+import { LinesVisitor } from './annotate.js';
 
 /** One move's notes as a PGN gives them; a field left undefined is not given. */
 export interface PgnNote {
@@ -74,7 +75,7 @@ export interface PgnNotesStats {
  * belongs to the move just before it at the same depth. A later annotation of the same move (in
  * this file or a later one) replaces an earlier one field by field.
  */
-export class PgnNotesVisitor implements PgnVisitor {
+export class PgnNotesVisitor extends LinesVisitor {
   readonly stats: PgnNotesStats = { lines: 0, moves: 0, skipped: 0, unknown: [] };
   /** By `hi:lo:move`, in the order first met. */
   readonly notes = new Map<string, PgnNote>();
@@ -82,7 +83,9 @@ export class PgnNotesVisitor implements PgnVisitor {
   /** The move just read at each variation depth (0: the main line). */
   private last: (PgnNote | undefined)[] = [];
 
-  constructor(private readonly onError: (e: PgnGameError) => void = () => {}) {}
+  constructor(onError: (e: PgnGameError) => void = () => {}) {
+    super(onError);
+  }
 
   beginGame(): void {
     this.pending = [];
@@ -118,19 +121,9 @@ export class PgnNotesVisitor implements PgnVisitor {
     if (c.text !== '') n.comment = n.comment === undefined ? c.text : `${n.comment} ${c.text}`;
   }
 
-  endGame(): void {
-    this.apply();
-  }
-
-  error(e: PgnGameError): void {
-    // Terra's lines end without a result token; the line read so far still counts.
-    if (e.kind === 'missing-result') {
-      this.apply();
-      return;
-    }
+  protected drop(): void {
     this.pending = [];
     this.stats.skipped++;
-    this.onError(e);
   }
 
   private at(pos: Position, move: number): PgnNote {
@@ -139,7 +132,7 @@ export class PgnNotesVisitor implements PgnVisitor {
     return n;
   }
 
-  private apply(): void {
+  protected apply(): void {
     for (const n of this.pending) {
       if (n.value === undefined && n.forbidden === undefined && n.nag === undefined && n.comment === undefined) continue;
       const k = `${n.keyHi}:${n.keyLo}:${n.move}`;
