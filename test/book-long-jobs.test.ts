@@ -169,3 +169,16 @@ test('book reach shows its progress in a log while it indexes a book, not when t
   assert.equal(cached.stderr, '');
   assert.equal(tabiya(['book', 'reach', 'reach.bin', '--plies', '2', '--no-cache', '--quiet']).stderr, '');
 });
+
+test('book reach shows the progress of a long search (past 65,536 nodes), and none of a short one', () => {
+  // After 1.e4 e5 2.Bc4 Nf6: six plies of both sides' moves, bounded to 200,000 nodes.
+  const fen = 'rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3';
+  const long = tabiya(['book', 'reach', 'reach.bin', '--fen', fen, '--plies', '6', '--max-nodes', '200000']);
+  assert.equal(long.status, 0, long.stderr);
+  assert.match(long.stderr, /^book reach: searching: [\d.]+%, .*ETA \d+ s, \d+ nodes$/m);
+  assert.match(long.stderr, /^book reach: searching: 100\.0%, .*, in [\d.]+ s, 200000 nodes$/m);
+  const short = tabiya(['book', 'reach', 'reach.bin', '--plies', '2']);
+  assert.equal(short.status, 0, short.stderr);
+  assert.doesNotMatch(short.stderr, /searching/);
+  assert.equal(tabiya(['book', 'reach', 'reach.bin', '--fen', fen, '--plies', '6', '--max-nodes', '200000', '--quiet']).stderr, '');
+});

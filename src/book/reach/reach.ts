@@ -44,6 +44,11 @@ export interface ReachOptions {
   plies: number;
   /** Stop after this many nodes (default 5,000,000). */
   maxNodes?: number;
+  /**
+   * Told every 65,536 nodes: the share of the search done (the root moves searched, or the
+   * nodes against maxNodes when that is further on) and the nodes so far.
+   */
+  onProgress?: (share: number, nodes: number) => void;
 }
 
 /** Per plies-left salts, so one table holds "searched with r plies left" for every r. */
@@ -60,6 +65,10 @@ export class ReachSearch {
   private best = new Map<number, ReachHit>();
   private nodes = 0;
   private maxNodes = 0;
+  private onProgress: ReachOptions['onProgress'];
+  /** Root moves searched and their number, for onProgress. */
+  private rootDone = 0;
+  private rootMoves = 1;
 
   constructor(readonly index: ReachIndex) {}
 
@@ -82,6 +91,9 @@ export class ReachSearch {
     this.path = [];
     this.nodes = 0;
     this.maxNodes = opts.maxNodes ?? 5_000_000;
+    this.onProgress = opts.onProgress;
+    this.rootDone = 0;
+    this.rootMoves = 1;
     const inBook = ix.find(pos.keyHi, pos.keyLo) >= 0;
     if (n > 0) this.search(pos, 0, plies, n);
     const hits = [...this.best.values()].sort((a, b) => a.plies - b.plies || a.target - b.target);
@@ -93,6 +105,7 @@ export class ReachSearch {
     const moves = this.moves;
     const base = depth * MAX_MOVES;
     const end = generateLegal(pos, moves, base);
+    if (depth === 0) this.rootMoves = Math.max(1, end - base);
     const parentList = this.lists[depth]!;
     const childList = this.lists[depth + 1]!;
     const here = this.boards;
@@ -102,6 +115,7 @@ export class ReachSearch {
       const m = moves[k]!;
       pos.play(m);
       this.nodes++;
+      if ((this.nodes & 0xffff) === 0 && this.onProgress !== undefined) this.onProgress(Math.max(this.rootDone / this.rootMoves, this.nodes / this.maxNodes), this.nodes);
       this.path.push(m);
       const t = ix.find(pos.keyHi, pos.keyLo);
       if (t >= 0) this.arrive(t, depth + 1);
@@ -122,6 +136,7 @@ export class ReachSearch {
       }
       this.path.pop();
       pos.undo();
+      if (depth === 0) this.rootDone++;
     }
   }
 

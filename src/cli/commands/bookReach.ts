@@ -126,7 +126,22 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
     const notIndexed = rich ? undefined : unreachableKeys(await loadBook(file), index);
     if (index.size === 0) throw new CliError(`${file}: the book has no moves from the initial position: nothing to reach`, 1);
     const t1 = performance.now();
-    const result = new ReachSearch(index).run(pos, { plies, maxNodes });
+    // A deep search of a big book runs for seconds; one of fewer than 65,536 nodes shows nothing.
+    let searching: Progress | undefined;
+    let result: ReturnType<ReachSearch['run']>;
+    try {
+      result = new ReachSearch(index).run(pos, {
+        plies,
+        maxNodes,
+        onProgress: (share, nodes) => {
+          searching ??= startProgress({ label: 'book reach: searching', total: 100, unit: '%', quiet: opts.quiet });
+          searching.update(Math.round(share * 1000) / 10, `${nodes} nodes`);
+        },
+      });
+      searching?.update(100, `${result.nodes} nodes`);
+    } finally {
+      searching?.stop();
+    }
     const searchMs = performance.now() - t1;
     const likelihood = new MoveLikelihood();
     const t2 = performance.now();
