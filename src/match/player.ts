@@ -36,13 +36,19 @@ export interface Timeouts {
   graceMs: number;
   /** After `quit`, how long before the process is killed. */
   quitMs: number;
-  /** How long to wait for xboard `feature done` before assuming protocol 1. */
+  /**
+   * How long to wait for xboard's first `feature` line after `protover 2` before assuming
+   * protocol 1. cutechess-cli waits 8 s: the 2 s of the protocol's text are too short for an
+   * engine that loads for a while on a busy machine (a Node.js engine beside other work took
+   * over 2 s), and taken for protocol 1 it was set up with `edit`, which a protocol-2 engine
+   * need not know, and played from the wrong position.
+   */
   featureMs: number;
   /** A search without a clock (depth= or nodes= only) still running after this is stopped: nothing else would end a hung one. */
   untimedMoveMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { startupMs: 10_000, readyMs: 60_000, stopWaitMs: 5_000, graceMs: 100, quitMs: 2_000, featureMs: 2_000, untimedMoveMs: 600_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { startupMs: 10_000, readyMs: 60_000, stopWaitMs: 5_000, graceMs: 100, quitMs: 2_000, featureMs: 8_000, untimedMoveMs: 600_000 };
 
 /** Why an engine failed outside a move: it died, or it stopped answering. */
 export class EngineFault extends Error {

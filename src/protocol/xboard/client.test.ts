@@ -52,6 +52,20 @@ test('feature negotiation: accepted/rejected per feature, done=0 waits for done=
   assert.equal(m.client.options.get('style')?.default, 'Normal');
 });
 
+test('by default the client waits 8 s for features, as cutechess-cli: an engine that answers protover after 3 s is still protocol 2', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const sent: string[] = [];
+  const client = new XboardClient((l) => sent.push(l));
+  const p = client.start();
+  t.mock.timers.tick(3000);
+  assert.equal(client.status, 'starting', 'not yet taken for a protocol-1 engine');
+  client.received('feature ping=1 setboard=1 usermove=1 done=1');
+  await p;
+  assert.equal(client.status, 'idle');
+  t.mock.timers.tick(8000);
+  assert.deepEqual(sent.slice(-4), ['accepted ping', 'accepted setboard', 'accepted usermove', 'accepted done']);
+});
+
 test('a protocol-1 engine (no features) is accepted after the feature timeout', async () => {
   const m = mock(10);
   await m.client.start();

@@ -80,7 +80,7 @@ export class XboardClient implements EngineClient {
     private readonly send: (line: string) => void,
     opts: XboardClientOptions = {},
   ) {
-    this.featureTimeoutMs = opts.featureTimeoutMs ?? 2000;
+    this.featureTimeoutMs = opts.featureTimeoutMs ?? 8000;
     this.settleMs = opts.settleMs ?? 200;
   }
 
