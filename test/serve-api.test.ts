@@ -412,6 +412,35 @@ test("on another address than loopback, Host must be an IP address or the machin
   }
 });
 
+test('byHand: true only for a move the book holds through its notes, not for one of games or of an imported .bin', async () => {
+  // A .tbk imported from the .bin: its moves have weights and no games.
+  const imported = join(tmp, 'imported.tbk');
+  assert.equal(tabiya(['book', 'import', BIN, '-o', imported]).code, 0);
+  for (const [book, move] of [
+    [imported, 'e2e4'],
+    [imported, 'h2h4'],
+    [TBK, 'g2g4'],
+  ] as const) {
+    const r = tabiya(['book', 'set', book, '--move', move, '--value', '50']);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const s = await startServer({ books: [imported, TBK, BIN], port: 0, host: '127.0.0.1', token: TOKEN });
+  try {
+    for (const [book, hand] of [
+      ['imported.tbk', ['h2h4']],
+      ['masters.tbk', ['g2g4']],
+      ['masters.bin', []],
+    ] as const) {
+      const moves = (await explore(`book=${book}`, s.url)).json.moves as { uci: string; byHand: boolean; white: number; weight: number }[];
+      assert.ok(moves.length > 5 && moves.every((m) => typeof m.byHand === 'boolean'), book);
+      assert.deepEqual(moves.filter((m) => m.byHand).map((m) => m.uci), hand, `${book}: the moves added by hand`);
+    }
+  } finally {
+    await s.close();
+    for (const move of ['g2g4']) assert.equal(tabiya(['book', 'set', TBK, '--move', move, '--value', 'clear']).code, 0);
+  }
+});
+
 test('edits: user value, NAG, comment, forbidden; add and remove a move; they survive a restart', async () => {
   const e4 = { book: 'masters.tbk', play: 'e2e4' };
   let r = await write('/api/move', { ...e4, move: 'c5', userValue: 77, nag: 1, comment: 'the Sicilian\nDefence', forbidden: false });

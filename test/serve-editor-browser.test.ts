@@ -4,13 +4,15 @@
  * does not list and a comment set from another tab are kept), the editor belongs to the
  * position it was opened on (it closes when the board moves on), Enter on a row's ✎ opens the
  * editor without playing the move, a Stop pressed while the engine still loads stops it, and
- * the evaluation bar turns with the board; Undo and Redo take edits back and make them again.
+ * the evaluation bar turns with the board; Undo and Redo take edits back and make them again;
+ * the table marks the repertoire's choices (chosen, never, forbidden, added by hand) in words as
+ * well as looks, readable in both themes and on a phone.
  * Skipped, saying so, where /usr/bin/chromium is missing.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +21,7 @@ import { startServer, type RunningServer } from '../src/serve/server.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-declare const document: any, location: { search: string }, MutationObserver: any;
+declare const document: any, location: { search: string }, MutationObserver: any, getComputedStyle: any;
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -29,6 +31,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-editor-'));
 const TBK = join(tmp, 'sample.tbk');
 /** A hang bound for a step that waits for the page, not a speed. */
 const WAIT_MS = 30_000;
+/** Screenshots of the table's marks, to look at. */
+const SHOTS = '/tmp/serve-shots';
 let server: RunningServer;
 let browser: Browser;
 let token = '';
@@ -39,6 +43,7 @@ before(async () => {
   assert.equal(r.status, 0, r.stderr);
   server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
   token = /name="tabiya-token" content="([^"]*)"/.exec(await (await fetch(server.url)).text())![1]!;
+  mkdirSync(SHOTS, { recursive: true });
   const puppeteer = (await import('puppeteer-core')).default;
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 });
@@ -228,4 +233,95 @@ test('undo and redo: a note edit, an added move and a removal are taken back and
   assert.deepEqual(notes('e2e4 e7e5', 'g1f3'), { userValue: null, nag: 1, comment: 'main line', forbidden: false });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+/** WCAG contrast ratio of an element's text against the first opaque background behind it. */
+async function contrast(page: Page, selector: string): Promise<number> {
+  return page.$eval(selector, (el) => {
+    const rgb = (s: string): number[] => s.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    const lum = (c: number[]): number => {
+      const f = (v: number): number => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(c[0]!) + 0.7152 * f(c[1]!) + 0.0722 * f(c[2]!);
+    };
+    let bg = 'rgba(0, 0, 0, 0)';
+    for (let e = el; e !== null && /rgba\(.*, 0\)$/.test(bg); e = e.parentElement) bg = getComputedStyle(e).backgroundColor;
+    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(bg))].sort((x, y) => y - x);
+    return (a! + 0.05) / (b! + 0.05);
+  });
+}
+
+test("the table shows the repertoire's choices: chosen moves stand out, never and forbidden ones are struck, moves added by hand say so; readable in both themes and on a phone", { skip, timeout: 180_000 }, async () => {
+  // After 1.c4: e5 always, Nf6 at 40, c5 never, e6 forbidden; a6 (chosen) and b5 (never) are in no game.
+  await setNotes({ play: 'c2c4', move: 'e7e5', userValue: 100 });
+  await setNotes({ play: 'c2c4', move: 'g8f6', userValue: 40 });
+  await setNotes({ play: 'c2c4', move: 'c7c5', userValue: 0 });
+  await setNotes({ play: 'c2c4', move: 'e7e6', forbidden: true });
+  await setNotes({ play: 'c2c4', move: 'a7a6', userValue: 60, comment: 'my own idea' });
+  await setNotes({ play: 'c2c4', move: 'b7b5', userValue: 0 });
+  const api = (await (await fetch(`${server.url}api/explorer?play=c2c4`)).json()) as { moves: { uci: string; byHand: boolean }[] };
+  assert.deepEqual(api.moves.filter((m) => m.byHand).map((m) => m.uci).sort(), ['a7a6', 'b7b5'], 'the API says which moves only notes hold');
+
+  const expected: Record<string, { cls: string[]; mark: string; title: string; user: string }> = {
+    e7e5: { cls: ['chosen'], mark: '★', title: 'Chosen: user value 100, always played.', user: '100' },
+    g8f6: { cls: ['chosen'], mark: '★', title: 'Chosen: user value 40 of 100 (100 is always).', user: '40' },
+    c7c5: { cls: ['never'], mark: '⊘', title: 'Set to never (user value 0): the book does not play it.', user: '0' },
+    e7e6: { cls: ['forbidden'], mark: '✕', title: 'Forbidden: the book never plays it.', user: '' },
+    a7a6: { cls: ['by-hand', 'chosen'], mark: '★', title: 'Chosen: user value 60 of 100 (100 is always). Added by hand: no game in the book played it.', user: '60' },
+    b7b5: { cls: ['by-hand', 'never'], mark: '⊘', title: 'Set to never (user value 0): the book does not play it. Added by hand: no game in the book played it.', user: '0' },
+    g7g6: { cls: [], mark: '', title: '', user: '' },
+  };
+  for (const theme of ['light', 'dark'] as const) {
+    for (const [width, height] of [
+      [1300, 900],
+      [800, 1000],
+      [375, 812],
+    ] as const) {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
+      await page.setViewport({ width, height });
+      await page.goto(`${server.url}?play=c2c4`, { waitUntil: 'load' });
+      await page.waitForSelector('#rows tr[data-uci="a7a6"]', { timeout: WAIT_MS });
+      // No row under the pointer: its hover colour would stand for the row's own.
+      await page.mouse.move(0, 0);
+      for (const [uci, e] of Object.entries(expected)) {
+        const seen = await page.$eval(`#rows tr[data-uci="${uci}"]`, (r) => ({
+          cls: [...r.classList].sort() as string[],
+          mark: r.querySelector('.mark').textContent as string,
+          title: (r.querySelector('td.san').getAttribute('title') ?? '') as string,
+          said: (r.querySelector('td.san .offscreen')?.textContent ?? '') as string,
+          tag: (r.querySelector('.tag')?.textContent ?? '') as string,
+          games: r.children[1].textContent as string,
+          user: r.querySelector('.user').textContent as string,
+          struck: getComputedStyle(r.querySelector('.mv-san')).textDecorationLine as string,
+          weight: Number(getComputedStyle(r.querySelector('.mv-san')).fontWeight),
+        }));
+        assert.deepEqual(seen.cls, e.cls, `${uci}: its row's classes`);
+        assert.equal(seen.mark, e.mark, `${uci}: its mark`);
+        assert.equal(seen.title, e.title, `${uci}: the title says why`);
+        // A screen reader hears the same words after the move (the marks themselves are hidden from it).
+        assert.equal(seen.said, e.title === '' ? '' : `, ${e.title[0]!.toLowerCase()}${e.title.slice(1, -1)}`, `${uci}: the words a screen reader hears`);
+        assert.equal(seen.tag, e.cls.includes('by-hand') ? 'by hand' : '', `${uci}: the by-hand tag`);
+        if (e.cls.includes('by-hand')) assert.equal(seen.games, 'by hand', `${uci}: "by hand" where the others give their games`);
+        assert.equal(seen.user, e.user, `${uci}: its user value`);
+        assert.equal(seen.struck, e.cls.includes('never') || e.cls.includes('forbidden') ? 'line-through' : 'none', `${uci}: struck through or not`);
+        if (e.cls.includes('chosen')) assert.ok(seen.weight >= 700, `${uci}: a chosen move is bold (${seen.weight})`);
+      }
+      // Dimmed, not faded out: every mark and text stays at WCAG's 4.5:1 against its row.
+      for (const sel of ['tr[data-uci="e7e5"] .mark', 'tr[data-uci="e7e5"] .user', 'tr[data-uci="e7e5"] .mv-san', 'tr[data-uci="c7c5"] .mv-san', 'tr[data-uci="c7c5"] .mark', 'tr[data-uci="e7e6"] .mv-san', 'tr[data-uci="e7e6"] .mark', 'tr[data-uci="a7a6"] .tag']) {
+        const r = await contrast(page, `#rows ${sel}`);
+        assert.ok(r >= 4.5, `${theme}: ${sel} reaches 4.5:1 (${r.toFixed(2)})`);
+      }
+      // On a phone the table scrolls inside its panel: the page itself never scrolls sideways;
+      // from 800 px every column shows, the marks and tags taking no more room than there is.
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= (globalThis as unknown as { innerWidth: number }).innerWidth + 1), `${theme} ${width}: the page fits its width`);
+      if (width >= 800) assert.ok(await page.evaluate(() => document.querySelector('.table-wrap').scrollWidth <= document.querySelector('.table-wrap').clientWidth), `${theme} ${width}: the table fits its panel`);
+      // The screenshot shows every row (the table otherwise keeps its height and scrolls).
+      await page.evaluate(() => (document.querySelector('.table-wrap').style.height = 'auto'));
+      await (await page.$('.side-col .panel'))!.screenshot({ path: join(SHOTS, `marks-${theme}-${width}.png`) });
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
 });

@@ -105,6 +105,7 @@ const EXPLORER_RESPONSE = {
           nag: INT_OR_NULL,
           comment: { type: ['string', 'null'] },
           forbidden: { type: 'boolean' },
+          byHand: { type: 'boolean' },
           audit: {
             type: ['object', 'null'],
             properties: { loss: INT, best: { type: ['string', 'null'] }, depth: INT, refutation: { type: 'array', items: { type: 'string' } } },

@@ -4,8 +4,8 @@
  * `moves[]` with `uci`, `san`, the same three counts, `averageRating`, `averageOpponentRating`
  * and `performance` (as the Lichess player explorer computes it: performance.ts), and
  * `opening` {eco, name}; so a tool written for Lichess can read it. tabiya adds, per move, the
- * book's `weight`, the policy's `probability`, `userValue`, `nag`, `comment`, `forbidden` and
- * `learned`, and names the book, its format and the FEN.
+ * book's `weight`, the policy's `probability`, `userValue`, `nag`, `comment`, `forbidden`,
+ * `byHand` and `learned`, and names the book, its format and the FEN.
  *
  * Lichess counts games by result (white won, draw, black won); the books count them from the
  * mover's side, so the two are swapped when Black is to move. A Polyglot .bin keeps no game
@@ -36,13 +36,19 @@ export interface MoveFacts {
   nag: number | null;
   comment: string | null;
   forbidden: boolean;
+  /**
+   * In the book only through its notes: no game played it, it has no weight imported from a
+   * Polyglot book and it is no PostBook record (a move added by hand: the page's *+ Add a
+   * move*, `book set`, `book annotate`).
+   */
+  byHand: boolean;
   /** The verdict of `book audit` (.tbk): centipawns lost against the best move, the best move and the refutation in UCI. */
   audit: { loss: number; best: string | null; depth: number; refutation: string[] } | null;
   /** The engine's own results with the move (.tbk), or the Polyglot learn field's (.bin). */
   learned: { wins: number; draws: number; losses: number } | { games: number; points: number } | null;
 }
 
-export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'audit' | 'learned'> {
+export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'byHand' | 'audit' | 'learned'> {
   san: string;
   white: number;
   draws: number;
@@ -97,6 +103,7 @@ export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], openi
       nag: f.nag,
       comment: f.comment,
       forbidden: f.forbidden,
+      byHand: f.byHand,
       audit: f.audit,
       learned: f.learned,
     };

@@ -156,6 +156,7 @@ export class ServedBook {
           nag: null,
           comment: null,
           forbidden: false,
+          byHand: false,
           audit: null,
           learned: m.learn === 0 ? null : { games: l.games, points: l.points / 2 },
         };
@@ -180,6 +181,7 @@ export class ServedBook {
       nag: e.nag || null,
       comment: e.comment || null,
       forbidden: e.forbidden ?? false,
+      byHand: !e.postBook && played(e) + (e.unfinished ?? 0) + (e.weight ?? 0) === 0,
       audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, pos.chess960) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));

@@ -262,6 +262,30 @@ function auditBadge(m: ExplorerMove): string {
   return ` <span class="audit${m.forbidden ? ' bad' : ''}" title="${esc(title)}">${m.forbidden ? '⚠ ' : ''}${a.loss > 0 ? '−' : ''}${(a.loss / 100).toFixed(2)}</span>`;
 }
 
+/**
+ * What the repertoire says of a move, shown at a glance as ChessBase's book window and Scid's
+ * tree mark it: a chosen move (user value above 0; 100 always) stands out, a move set to never
+ * (0) or forbidden is struck and dimmed, and a move the book holds only through its notes says
+ * "by hand" where the others give their games. Each state has a mark and words (a title for the mouse, hidden text
+ * for a screen reader), not a colour alone.
+ */
+function choiceOf(m: ExplorerMove): { cls: string; mark: string; why: string } {
+  const v = m.userValue;
+  if (m.forbidden) return { cls: 'forbidden', mark: '✕', why: 'Forbidden: the book never plays it' + (v !== null && v > 0 ? ` (its user value ${v} does not count)` : '') };
+  if (v === 0) return { cls: 'never', mark: '⊘', why: 'Set to never (user value 0): the book does not play it' };
+  if (v !== null) return { cls: 'chosen', mark: '★', why: v === 100 ? 'Chosen: user value 100, always played' : `Chosen: user value ${v} of 100 (100 is always)` };
+  return { cls: '', mark: '', why: '' };
+}
+
+function sanCell(m: ExplorerMove): string {
+  const c = choiceOf(m);
+  const hand = m.byHand ? 'Added by hand: no game in the book played it' : '';
+  const why = [c.why, hand].filter((t) => t !== '').join('. ');
+  const mark = `<span class="mark" aria-hidden="true">${c.mark}</span>`;
+  const said = why === '' ? '' : `<span class="offscreen">, ${esc(why.replace(/^./, (x) => x.toLowerCase()))}</span>`;
+  return `<td class="l san"${why === '' ? '' : ` title="${esc(why)}."`}>${mark}<span class="mv-san">${esc(m.san)}</span>${said}${auditBadge(m)}</td>`;
+}
+
 function renderExplorer(): void {
   const ex = explorer!;
   const table = $('explorer');
@@ -280,9 +304,10 @@ function renderExplorer(): void {
   const focusWas = active !== null && $('rows').contains(active) ? { uci: active.closest('tr')?.dataset.uci, edit: active.classList.contains('edit') } : undefined;
   const rows = ex.moves.map((m, i) => {
     const games = m.white + m.draws + m.black;
-    return `<tr data-uci="${m.uci}" data-i="${i}" class="${m.forbidden ? 'forbidden' : ''}" tabindex="0">
-      <td class="l san">${esc(m.san)}${auditBadge(m)}</td>
-      <td class="stat">${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}</td>
+    const cls = [choiceOf(m).cls, m.byHand ? 'by-hand' : ''].filter((c) => c !== '').join(' ');
+    return `<tr data-uci="${m.uci}" data-i="${i}" class="${cls}" tabindex="0">
+      ${sanCell(m)}
+      <td class="stat">${m.byHand ? '<span class="tag" aria-hidden="true">by hand</span>' : `${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}`}</td>
       <td class="barcol">${bar(m.white, m.draws, m.black)}</td>
       <td class="stat">${m.averageRating ?? ''}</td>
       <td class="stat perf">${m.performance ?? ''}</td>
