@@ -6,7 +6,7 @@
  * editor without playing the move, a Stop pressed while the engine still loads stops it, and
  * the evaluation bar turns with the board; Undo and Redo take edits back and make them again;
  * the table marks the repertoire's choices (chosen, never, forbidden, added by hand) in words as
- * well as looks, readable in both themes and on a phone.
+ * well as looks, readable in both themes and on a phone; the link keeps the board's side.
  * Skipped, saying so, where /usr/bin/chromium is missing.
  */
 import { after, before, test } from 'node:test';
@@ -31,7 +31,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-editor-'));
 const TBK = join(tmp, 'sample.tbk');
 /** A hang bound for a step that waits for the page, not a speed. */
 const WAIT_MS = 30_000;
-/** Screenshots of the table's marks, to look at. */
+/** Screenshots of the table's marks and of a turned board, to look at. */
 const SHOTS = '/tmp/serve-shots';
 let server: RunningServer;
 let browser: Browser;
@@ -324,4 +324,56 @@ test("the table shows the repertoire's choices: chosen moves stand out, never an
       await page.close();
     }
   }
+});
+
+test("the board's orientation is kept in the link: a reload or a shared link opens the board as it was turned", { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=c2c4');
+  const param = (): Promise<string | null> => page.evaluate(() => new URLSearchParams(location.search).get('orientation'));
+  // a1 at the bottom left of the board (White below) or at the top right (Black below).
+  const whiteBelow = (want: boolean) =>
+    page.waitForFunction(
+      (w: boolean) => {
+        const a1 = document.querySelector('#board rect[data-square="a1"]');
+        const a8 = document.querySelector('#board rect[data-square="a8"]');
+        return a1 !== null && a8 !== null && Number(a1.getAttribute('y')) > Number(a8.getAttribute('y')) === w;
+      },
+      { timeout: WAIT_MS },
+      want,
+    );
+  const blackSide = async (): Promise<[boolean, string]> => [await page.$eval('#evalbar', (e) => e.classList.contains('flipped')), await page.$eval('#export-rep-pgn', (e) => e.textContent!)];
+  await whiteBelow(true);
+  assert.equal(await param(), null, 'White below is the default, left out of the link');
+  await page.click('#flip');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('orientation') === 'black', { timeout: WAIT_MS });
+  await whiteBelow(false);
+  assert.equal(new URLSearchParams(new URL(page.url()).search).get('play'), 'c2c4', 'the line stays in the link');
+  // Moving on keeps the side in the link.
+  await page.click('#rows tr[data-uci="e7e5"]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('play') === 'c2c4,e7e5', { timeout: WAIT_MS });
+  assert.equal(await param(), 'black');
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  await whiteBelow(false);
+  assert.deepEqual(await blackSide(), [true, 'Black repertoire .pgn'], 'the reloaded page is turned, the evaluation bar and the repertoire export with it');
+  await page.screenshot({ path: join(SHOTS, 'orientation-black.png') });
+  // Flipped twice in a row, faster than the board turns (the second flip comes while the board
+  // still has the side it had): back where it was, in the link too.
+  await page.evaluate(() => {
+    document.getElementById('flip').click();
+    document.getElementById('flip').click();
+  });
+  await whiteBelow(false);
+  assert.equal(await param(), 'black');
+  assert.deepEqual(await blackSide(), [true, 'Black repertoire .pgn']);
+  await page.keyboard.press('f');
+  await whiteBelow(true);
+  assert.equal(await param(), null);
+  assert.deepEqual(await blackSide(), [false, 'White repertoire .pgn']);
+  // The Lichess analysis board's own name for it, ?color=black, opens turned as well.
+  await page.goto(`${server.url}?play=c2c4&color=black`, { waitUntil: 'load' });
+  await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  await whiteBelow(false);
+  assert.equal(await param(), 'black');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

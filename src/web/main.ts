@@ -77,16 +77,41 @@ const board = new Chessboard($('board'), {
   ],
 });
 
-/** Turns the board, and the evaluation bar with it: White's end of the bar beside White's side of the board. */
-function orient(color: typeof COLOR.white | typeof COLOR.black): void {
-  void board.setOrientation(color);
+type Side = typeof COLOR.white | typeof COLOR.black;
+/**
+ * The side at the bottom of the board, as the page wants it. The board takes a new orientation
+ * only when it has redrawn, and refuses a second turn while one is under way (cm-chessboard's
+ * setOrientation), so the page keeps its own and turns the board until it matches.
+ */
+let orientation: Side = COLOR.white;
+let turning = false;
+
+/**
+ * Turns the board, and the evaluation bar with it (White's end of the bar beside White's side
+ * of the board), and keeps the side in the link (`orientation=black`), as the Lichess analysis
+ * board keeps it (`?color=black`): a reloaded or shared link to a Black repertoire opens turned.
+ */
+function orient(color: Side, save = true): void {
+  orientation = color;
+  void turnBoard();
   $('evalbar').classList.toggle('flipped', color === COLOR.black);
-  // The board takes its new orientation when it has redrawn: name the side now.
-  repertoireLink(color);
+  repertoireLink();
+  if (save) saveUrl();
+}
+
+async function turnBoard(): Promise<void> {
+  if (turning) return;
+  turning = true;
+  try {
+    // A flip pressed again while the board turns is taken up once the turn is done.
+    for (let i = 0; i < 4 && board.getOrientation() !== orientation; i++) await board.setOrientation(orientation);
+  } finally {
+    turning = false;
+  }
 }
 
 /** The repertoire export is for the side at the bottom of the board, as the Lichess explorer follows the board's orientation. */
-function repertoireLink(color = board.getOrientation()): void {
+function repertoireLink(color = orientation): void {
   const a = $<HTMLAnchorElement>('export-rep-pgn');
   const side = color === COLOR.black ? 'black' : 'white';
   a.textContent = `${side === 'white' ? 'White' : 'Black'} repertoire .pgn`;
@@ -179,6 +204,7 @@ function saveUrl(): void {
   if (line.moves.length > 0) p.set('play', line.moves.join(','));
   if (line.at !== line.moves.length) p.set('at', String(line.at));
   if (policy !== 'terra') p.set('policy', policy);
+  if (orientation === COLOR.black) p.set('orientation', 'black');
   const q = p.toString();
   history.replaceState(null, '', q === '' ? location.pathname : `?${q}`);
 }
@@ -192,6 +218,9 @@ function loadUrl(): void {
   if (b !== null && config.books.some((x) => x.id === b)) bookId = b;
   const pol = p.get('policy');
   if (pol !== null && config.policies.includes(pol)) policy = pol;
+  // Lichess's analysis board takes the side as color=black; either name is read.
+  const side = p.get('orientation') ?? p.get('color');
+  orient(side === 'black' ? COLOR.black : COLOR.white, false);
   const play = p.get('play');
   // at= is a ply: anything but a whole number (a hand-edited link) is left out.
   const at = Number(p.get('at') ?? 'x');
@@ -866,7 +895,7 @@ function init(): void {
   $('back').onclick = () => goTo(line.at - 1);
   $('fwd').onclick = () => goTo(line.at + 1);
   $('last').onclick = () => goTo(line.moves.length);
-  $('flip').onclick = () => orient(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white);
+  $('flip').onclick = () => orient(orientation === COLOR.white ? COLOR.black : COLOR.white);
   $('moves').onclick = (e) => {
     const ply = (e.target as HTMLElement).dataset.ply;
     if (ply !== undefined) goTo(Number(ply));
