@@ -112,3 +112,26 @@ test('a repertoire for one side: its chosen moves only (else the book first), ev
   assert.deepEqual(black.roots.map((n) => n.facts.uci), ['e2e4', 'd2d4', 'g1f3']);
   assert.deepEqual(black.roots[0]!.children.map((n) => n.facts.uci), ['c7c5'], "Black's first book move, nothing chosen");
 });
+
+test('a repertoire never follows a forbidden move, whatever its user value: the engine never plays it', async () => {
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  // [uci, weight, user value, forbidden] by the moves that lead to the position.
+  const bookOf = (lines: Record<string, [string, number, number | null, boolean][]>) => async (p: Position): Promise<MoveFacts[]> => {
+    const played: string[] = [];
+    for (let back = p.ply; back > 0; back--) played.push(makeUci(p.moveAt(back)));
+    const buf = new Uint16Array(256);
+    const legal = [...buf.subarray(0, generateLegal(p, buf, 0))];
+    return (lines[played.join(' ')] ?? []).map(([uci, weight, userValue, forbidden]) => ({
+      move: legal.find((m) => makeUci(m) === uci)!, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0,
+      weight, probability: 0, userValue, nag: null, comment: null, forbidden, byHand: false, audit: null, learned: null,
+    }));
+  };
+  // 1.e4 set to 100 and then forbidden (book audit --mark, or by hand): 1.d4, chosen at 60, is the repertoire.
+  const both = bookOf({ '': [['d2d4', 50, 60, false], ['e2e4', 10, 100, true], ['c2c4', 20, null, false]] });
+  assert.deepEqual((await walkSubtree(both, start, defaultPolicy(), 1, 20000, 0)).roots.map((n) => n.facts.uci), ['d2d4']);
+  // Every chosen move forbidden: the book's first move that may be played, as when nothing is chosen.
+  const none = bookOf({ '': [['e2e4', 50, 100, true], ['c2c4', 20, null, false], ['d2d4', 10, null, false]] });
+  assert.deepEqual((await walkSubtree(none, start, defaultPolicy(), 1, 20000, 0)).roots.map((n) => n.facts.uci), ['c2c4']);
+  // For the opponent's side a forbidden move is still a reply to prepare for (its mark kept, last).
+  assert.deepEqual((await walkSubtree(both, start, defaultPolicy(), 1, 20000, 1)).roots.map((n) => n.facts.uci), ['d2d4', 'c2c4', 'e2e4']);
+});

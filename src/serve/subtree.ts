@@ -91,9 +91,13 @@ export function exportOrder(moves: readonly MoveFacts[]): MoveFacts[] {
   return moves.filter((m) => m.weight > 0 || noted(m)).sort((a, b) => rank(b) - rank(a));
 }
 
-/** The moves a repertoire follows at its own side's turn: those chosen, or else the book's first. */
+/**
+ * The moves a repertoire follows at its own side's turn: those chosen, or else the book's first.
+ * A forbidden move is never followed, whatever its user value: no policy plays it
+ * (src/book/select/index.ts), so a repertoire through it would be a line the engine never plays.
+ */
 export function repertoireChoice(ordered: readonly MoveFacts[]): MoveFacts[] {
-  const chosen = ordered.filter((m) => m.userValue !== null && m.userValue > 0);
+  const chosen = ordered.filter((m) => m.userValue !== null && m.userValue > 0 && !m.forbidden);
   return chosen.length > 0 ? chosen : ordered.filter((m) => m.userValue !== 0 && !m.forbidden).slice(0, 1);
 }
 
