@@ -73,9 +73,13 @@ export function learnInto(t: LearnTarget, game: LearnInput, opts: LearnOptions =
   const pos = game.start.clone();
   const playerResult = game.player === 0 ? game.whiteResult : -game.whiteResult;
   let inBook = true;
+  /** The player's (position, move) pairs met so far in this game. */
+  const met = new Set<string>();
   for (let ply = 0; ply < game.moves.length; ply++) {
     const m = game.moves[ply]!;
     const mine = pos.turn === game.player;
+    // Whether the game already played this move from this position: if so it has learned.
+    const again = mine && !firstTime(met, pos, m);
     if (inBook && !t.hasBookMoves(pos.keyLo, pos.keyHi)) {
       inBook = false;
       report.bookEnd = ply;
@@ -83,10 +87,13 @@ export function learnInto(t: LearnTarget, game: LearnInput, opts: LearnOptions =
     if (inBook && mine) {
       const r = t.find(pos.keyLo, pos.keyHi, m);
       if (r >= 0 && !t.isPostBook(r)) {
-        if (t.hasUserValue(r)) report.userValued++;
-        else {
-          t.addDynamic(r, playerResult);
-          report.bookMoves++;
+        // A repeat learned at its first occurrence.
+        if (!again) {
+          if (t.hasUserValue(r)) report.userValued++;
+          else {
+            t.addDynamic(r, playerResult);
+            report.bookMoves++;
+          }
         }
       } else {
         inBook = false;
@@ -94,6 +101,10 @@ export function learnInto(t: LearnTarget, game: LearnInput, opts: LearnOptions =
       }
     }
     if (!inBook && mine) {
+      if (again) {
+        pos.play(m);
+        continue;
+      }
       if (report.postBookMoves >= postBook) break;
       // A game that left the book can come back into it by transposition: a move the book
       // holds with games (not a PostBook record) stays a book move. It learns as one (no
@@ -123,4 +134,12 @@ export function learnInto(t: LearnTarget, game: LearnInput, opts: LearnOptions =
     pos.play(m);
   }
   return report;
+}
+
+/** Records (position, move) in `met`; false when it was there already. */
+function firstTime(met: Set<string>, pos: Position, move: number): boolean {
+  const k = `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}:${move}`;
+  if (met.has(k)) return false;
+  met.add(k);
+  return true;
 }

@@ -228,6 +228,23 @@ test('learning: a game that leaves the book and comes back by transposition keep
   assert.deepEqual([ng1.postBook, ng1.dynLosses, ng1.evalCp], [true, 1, 10]);
 });
 
+test('learning: a move the game plays again from the same position learns once, in the book and after it', () => {
+  const { table: t } = loadTable(build(LEARN_BOOK + '[Result "1/2-1/2"] 1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nf3 1/2-1/2\n'));
+  const start = startPos();
+  // 2.Nf3 three times in the book (after 1.e4 e5, twice again after 3.Ng1 Nb8 4.Nf3 Nc6 5.Ng1
+  // Nb8), then out of it 7.Bc4 8.Bf1 9.Bc4 10.Bf1: each move once in the dynamic W/D/L.
+  const moves = uciMoves(start, 'e4 e5 Nf3 Nc6 Ng1 Nb8 Nf3 Nc6 Ng1 Nb8 Nf3 Nc6 Bc4 Nf6 Bf1 Ng8 Bc4 Nf6 Bf1 Ng8 d3');
+  const evals = moves.map((_, i) => (i === 12 ? 20 : i === 16 ? -80 : null));
+  const r = learnInto(t, { start, moves, whiteResult: 1, player: 0, evals }, { postBook: 3 });
+  // Book moves e4, Nf3, Ng1; PostBook Bc4, Bf1 and d3 (the repeats use up none of the three).
+  assert.deepEqual(r, { bookMoves: 3, userValued: 0, postBookMoves: 3, postBookNew: 3, bookEnd: 12 });
+  const book = unwrap(RichBook.open(encodeBook(t, INFO)));
+  assert.deepEqual([statsOf(book, 'e4 e5', 'Nf3')!.dynWins, statsOf(book, 'e4 e5 Nf3 Nc6', 'Ng1')!.dynWins], [1, 1]);
+  const bc4 = statsOf(book, 'e4 e5 Nf3 Nc6 Ng1 Nb8 Nf3 Nc6', 'Bc4')!;
+  assert.deepEqual([bc4.postBook, bc4.dynWins, bc4.evalCp, bc4.evalCount], [true, 1, 20, 1]);
+  assert.equal(statsOf(book, 'e4 e5 Nf3 Nc6 Ng1 Nb8 Nf3 Nc6 Bc4 Nf6 Bf1 Ng8 Bc4 Nf6 Bf1 Ng8', 'd3')!.dynWins, 1);
+});
+
 test('learning from a position set up by FEN', () => {
   const { table: t } = loadTable(build(LEARN_BOOK));
   const start = unwrap(positionFromFen('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'));
