@@ -233,3 +233,21 @@ test('book upgrade counts the games of a book made before repeats were kept apar
   assert.equal(again.status, 1);
   assert.match(again.stderr, /already a version 2 book that counts each game once a move: nothing to upgrade/);
 });
+
+test('a book imported from a .bin counts no game twice: games added to it or merged with it count once a move, as book info says', async () => {
+  const pgn = join(tmp, 'imported.pgn');
+  writeFileSync(pgn, games.slice(0, 200).join('\n'));
+  const bin = join(tmp, 'imported.bin');
+  assert.equal(cli('book', 'make', pgn, '-o', bin).status, 0);
+  const imported = join(tmp, 'imported.tbk');
+  assert.equal(cli('book', 'import', bin, '-o', imported).status, 0);
+  const fresh = join(tmp, 'fresh200.tbk');
+  await buildTbk(fresh, { inputs: [pgn], tmpDir: tmp });
+  const merged = join(tmp, 'imported-merged.tbk');
+  mergeTbk([imported, fresh], merged, { tmpDir: tmp });
+  assert.equal(cli('book', 'add', imported, pgn).status, 0);
+  for (const path of [imported, merged]) {
+    assert.notEqual(open(path).fields.flags & FLAG_GAMES_ONCE, 0, path);
+    assert.match(cli('book', 'info', path).stdout, /W\/D\/L +: each game once a move/, path);
+  }
+});

@@ -10,7 +10,7 @@
 import { BookError } from '../polyglot/select.js';
 import { bookTime } from '../rich/clock.js';
 import { FLAG_EXACT, FLAG_MERGED } from '../rich/format.js';
-import { FLAG_GAMES_ONCE, FLAG_PARTIAL, SECTION, type BookFields } from '../rich/container.js';
+import { FLAG_GAMES_ONCE, FLAG_PARTIAL, SECTION, countsGamesOnce, type BookFields } from '../rich/container.js';
 import { RunMerger, type MergeInput, type RowSource } from '../rich/mergeRuns.js';
 import { Notes } from '../rich/notes.js';
 import { RunReader, type RunRow } from '../rich/runs.js';
@@ -75,6 +75,8 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       const memory = opts.memory ?? DEFAULT_MEMORY;
       const notes: string[] = [];
       const fields: BookFields = { ...book.fields, changes: book.fields.changes + 1, modified: bookTime() };
+      // The games added count once a move; a book that counted none before (imported) then does too.
+      if (countsGamesOnce(book.fields)) fields.flags |= FLAG_GAMES_ONCE;
       if ((fields.flags & FLAG_EXACT) !== 0) {
         if (maxPly !== book.fields.maxPly) notes.push(`max-ply ${maxPly} differs from the book's ${book.fields.maxPly}: Polyglot export becomes approximate`);
         if (book.games === undefined) notes.push('the book keeps no games (it was built with a min-games cut or converted): Polyglot export becomes approximate');
@@ -242,7 +244,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
     // With every game kept, a merge is make-book over the books' games in order: exact, unless cut.
     const exact = books.every((b) => (b.fields.flags & FLAG_EXACT) !== 0 && (b.games !== undefined || b.partial) && b.fields.maxPly === first.fields.maxPly);
     const fields: BookFields = {
-      flags: (exact && minGames <= 1 ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED) | (books.every((b) => (b.fields.flags & FLAG_GAMES_ONCE) !== 0) ? FLAG_GAMES_ONCE : 0),
+      flags: (exact && minGames <= 1 ? FLAG_EXACT : 0) | (allPartial ? 0 : FLAG_MERGED) | (books.every((b) => countsGamesOnce(b.fields)) ? FLAG_GAMES_ONCE : 0),
       games,
       maxPly: first.fields.maxPly,
       minGames,

@@ -44,6 +44,15 @@ export const FLAG_PARTIAL = 8;
  * book was added to or merged with), some W/D/L count a repeated move each time.
  */
 export const FLAG_GAMES_ONCE = 16;
+
+/**
+ * Whether a book's W/D/L count each game once a move: it says so, or it counted no game at all
+ * (a Polyglot book imported, whose moves have weights and no W/D/L), so that games added to it
+ * or merged with it count as the flag says.
+ */
+export function countsGamesOnce(f: Pick<BookFields, 'flags' | 'games'>): boolean {
+  return (f.flags & FLAG_GAMES_ONCE) !== 0 || f.games === 0;
+}
 /** The flags a version 2 book may hold. */
 const KNOWN_FLAGS = FLAG_EXACT | FLAG_IMPORTED | FLAG_MERGED | FLAG_PARTIAL | FLAG_GAMES_ONCE;
 

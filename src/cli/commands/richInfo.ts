@@ -5,7 +5,7 @@
  */
 import { fastCrc32, openRichBook } from '../../book/node/richFile.js';
 import { exportKind } from '../../book/rich/format.js';
-import { FLAG_GAMES_ONCE } from '../../book/rich/container.js';
+import { countsGamesOnce } from '../../book/rich/container.js';
 import type { RichBook } from '../../book/rich/reader.js';
 import { CliError } from '../errors.js';
 import { report } from '../output.js';
@@ -130,7 +130,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
         minGames: f.minGames,
         split: book.splits,
         polyglotExport: exportKind(f),
-        gamesCountedOnce: (f.flags & FLAG_GAMES_ONCE) !== 0,
+        gamesCountedOnce: countsGamesOnce(f),
         learnedGames: f.learnedGames,
         changes: f.changes,
         movesWithUserValue: user,
