@@ -15,7 +15,11 @@ import { gunzipSync } from 'node:zlib';
 import { fastCrc32 } from '../src/book/node/richFile.js';
 import { FileReader } from '../src/book/node/tbkFile.js';
 import { TbkBook } from '../src/book/rich/tbkBook.js';
-import { readNoteCommand, noteCommand } from '../src/book/rich/pgnNotes.js';
+import { PgnNotesVisitor, readNoteCommand, noteCommand } from '../src/book/rich/pgnNotes.js';
+import { positionFromFen, STARTING_FEN } from '../src/notation/fen.js';
+import { parseSan } from '../src/notation/san.js';
+import { parsePgn } from '../src/pgn/parser.js';
+import { unwrap } from '../src/core/result.js';
 import { startServer } from '../src/serve/server.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -103,4 +107,38 @@ test('a repertoire exported as PGN from the explorer reads back into a book with
   const w = cli('book', 'annotate', fresh, odd, '--notes');
   assert.equal(w.status, 0, w.stderr);
   assert.match(w.stderr, /\[%tabiya\] commands with words this version does not know, left out: colour=red/);
+});
+
+/** The notes a PGN gives, by the SAN of the moves to each position and the move. */
+function readNotes(pgn: string): Map<string, { nag?: number; comment?: string }> {
+  const v = new PgnNotesVisitor();
+  parsePgn(pgn, v);
+  const named = new Map<string, { nag?: number; comment?: string }>();
+  const keyOf = (line: string): string => {
+    const pos = unwrap(positionFromFen(STARTING_FEN));
+    const sans = line.split(' ').filter((x) => x !== '');
+    const last = sans.pop()!;
+    for (const s of sans) pos.play(unwrap(parseSan(pos, s)));
+    return `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}:${unwrap(parseSan(pos, last))}`;
+  };
+  const lines = ['c4', 'c4 e5', 'd4', 'd4 d5', 'd4 Nf6', 'd4 Nf6 c4', 'd4 Nf6 c4 e6', 'd4 Nf6 c4 e6 Nc3', 'd4 Nf6 c4 e6 Nf3'];
+  const byKey = new Map(lines.map((l) => [keyOf(l), l] as const));
+  for (const [k, n] of v.notes) named.set(byKey.get(k) ?? k, { ...(n.nag === undefined ? {} : { nag: n.nag }), ...(n.comment === undefined ? {} : { comment: n.comment }) });
+  return named;
+}
+
+test('--notes: a move assessment is the move NAG wherever it stands, and a comment after a null move is not the move before it', () => {
+  const notes = readNotes(
+    '[Event "odd"]\n\n1. c4 $14 $5 e5 $146 $2 (1... e6 $13) *\n\n' +
+      '[Event "threat"]\n\n1. d4 $1 Nf6 (1... d5 2. c4 -- {threatens dxc4} 3. Nc3 $2) 2. c4 {main} e6 3. Nc3 (3. Nf3 -- {hands over the move}) *\n',
+  );
+  // ChessBase and Lichess write the move glyph first, but "N" ($146) or the position's += ($14) may come first.
+  assert.deepEqual(notes.get('c4'), { nag: 5 });
+  assert.deepEqual(notes.get('c4 e5'), { nag: 2 });
+  // Without a move assessment the first NAG is the move's.
+  assert.equal([...notes.values()].filter((n) => n.nag === 13).length, 1);
+  // The threat after 2.c4 -- is not a comment on 2.c4, nor on 3.Nf3.
+  assert.deepEqual(notes.get('d4'), { nag: 1 });
+  assert.deepEqual(notes.get('d4 Nf6 c4'), { comment: 'main' });
+  assert.equal([...notes.values()].filter((n) => n.comment !== undefined && n.comment !== 'main').length, 0, JSON.stringify([...notes]));
 });

@@ -60,6 +60,11 @@ export function readNoteCommand(comment: string): { value?: number; forbidden?: 
   return out;
 }
 
+/** A NAG that judges the move itself (PGN standard 10: $1..$9), not the position or anything else. */
+function isMoveAssessment(nag: number): boolean {
+  return nag >= 1 && nag <= 9;
+}
+
 /** What `book annotate --notes` read. */
 export interface PgnNotesStats {
   lines: number;
@@ -105,10 +110,21 @@ export class PgnNotesVisitor extends LinesVisitor {
     this.last[depth] = undefined;
   }
 
+  nullMove(_pos: Position, _ply: number, depth: number): boolean {
+    // A null move in a variation (a threat shown as "--"): what follows it is not about the move before.
+    this.last[depth] = undefined;
+    // The main line stops there, as without this hook.
+    return depth > 0;
+  }
+
   nag(nag: number, depth: number): void {
     const n = this.last[depth];
-    // The first NAG is the move's (a writer puts the move's glyph first); later ones judge the position.
-    if (n !== undefined && n.nag === undefined) n.nag = nag;
+    if (n === undefined) return;
+    // The move's NAG is its move assessment ($1..$9: !, ?, !!, ??, !?, ?!, forced, singular,
+    // worst; PGN standard 10) wherever it stands: writers put it first, but a novelty ($146, "N")
+    // or the position's judgement (+=, $14) may come before it (Bb5 $146 $1). A move without one
+    // keeps its first NAG.
+    if (n.nag === undefined || (isMoveAssessment(nag) && !isMoveAssessment(n.nag))) n.nag = nag;
   }
 
   comment(text: string, depth: number): void {
