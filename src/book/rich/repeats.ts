@@ -1,8 +1,9 @@
 /**
  * A game's repeated moves: whether the move played at ply k from ply k's position was played
  * from the same position at an earlier ply of the same game (a repetition, 11.Ng5 Rf8 12.Nf3 Re8
- * 13.Ng5 in the Zaitsev Ruy Lopez). Such a game counts once in the move's W/D/L, as the Lichess
- * explorer counts, and its further occurrences apart, for make-book's counters (runs.ts).
+ * 13.Ng5 in the Zaitsev Ruy Lopez). Such a game counts once in the move's W/D/L (the Lichess
+ * explorer counts a game once a position, under its last move there: docs/rich-books.md), and its
+ * further occurrences apart, for make-book's counters (runs.ts).
  * Browser-safe.
  *
  * A position recurs only across reversible plies (no capture or pawn move in between: FIDE's

@@ -17,7 +17,8 @@
  * (the ply of a one-game row is its highest ply too).
  *
  * Counts are per game: a game that plays the move from the position again (a repetition) adds
- * to the row's games once, as the Lichess explorer counts, and each further time to its repeats,
+ * to the row's games once (the Lichess explorer too counts a game once, though once a position:
+ * docs/rich-books.md), and each further time to its repeats,
  * which make-book's counters (its n and weight) count as well.
  */
 import { Bytes } from './games.js';
