@@ -58,10 +58,18 @@ interface Counted {
 
 const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8').split(/\n(?=\[Event )/);
 
-/** Replays every game with chess.js; keys by tabiya's Polyglot key of chess.js's FEN, so the grouping matches the book's. */
-function countWithChessJs(): Map<string, Counted> {
-  const counted = new Map<string, Counted>();
-  games.forEach((text, g) => {
+/**
+ * Replays every game with chess.js and counts as the Lichess explorer does (lila-openingexplorer's
+ * importer: a game counts once a position, under the last move it played there), every
+ * occurrence as make-book does; keys by tabiya's Polyglot key of chess.js's FEN, so the grouping
+ * matches the book's. Also the games that reached each repeated position.
+ */
+function countWithChessJs(): { moves: Map<string, Counted>; reached: Map<string, { fen: string; games: number }> } {
+  const moves = new Map<string, Counted>();
+  const reached = new Map<string, { fen: string; games: number }>();
+  /** Games that reached each position, each once. */
+  const reaching = new Map<string, number>();
+  games.forEach((text) => {
     const c = new Chess();
     c.loadPgn(text);
     const result = /\[Result "([^"]*)"\]/.exec(text)?.[1] ?? '*';
@@ -69,40 +77,51 @@ function countWithChessJs(): Map<string, Counted> {
       const v = new RegExp(`\\[${side}Elo "(\\d+)"\\]`).exec(text)?.[1];
       return v !== undefined && Number(v) >= 100 && Number(v) <= 4000 ? Number(v) : 0;
     };
-    for (const m of c.history({ verbose: true })) {
+    const plies = c.history({ verbose: true }).map((m) => {
       const pos = unwrap(positionFromFen(m.before));
+      return { m, key: `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}` };
+    });
+    const last = new Map<string, number>();
+    plies.forEach((p, i) => last.set(p.key, i));
+    plies.forEach(({ m, key }, i) => {
       const uci = m.from + m.to + (m.promotion ?? '');
-      const k = `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}:${uci}`;
-      let e = counted.get(k);
-      if (e === undefined) counted.set(k, (e = { fen: m.before, uci, wins: 0, draws: 0, losses: 0, unfinished: 0, rated: 0, occurrences: 0, lastGame: -1 }));
+      const k = `${key}:${uci}`;
+      let e = moves.get(k);
+      if (e === undefined) moves.set(k, (e = { fen: m.before, uci, wins: 0, draws: 0, losses: 0, unfinished: 0, rated: 0, occurrences: 0, lastGame: -1 }));
       e.occurrences++;
-      if (e.lastGame === g) continue;
-      e.lastGame = g;
+      if (last.get(key) !== i) {
+        // An earlier visit of a position the game comes back to.
+        const r = reached.get(key) ?? { fen: m.before, games: 0 };
+        reached.set(key, r);
+        return;
+      }
       const white = m.color === 'w';
       if (result === '1/2-1/2') e.draws++;
       else if (result === (white ? '1-0' : '0-1')) e.wins++;
       else if (result === (white ? '0-1' : '1-0')) e.losses++;
       else e.unfinished++;
       if (elo(white ? 'White' : 'Black') > 0) e.rated++;
-    }
+    });
+    for (const key of last.keys()) reaching.set(key, (reaching.get(key) ?? 0) + 1);
   });
-  return counted;
+  for (const [key, r] of reached) r.games = reaching.get(key)!;
+  return { moves, reached };
 }
 
-test('each game counts once in a move W/D/L, and make-book counters count every occurrence, as chess.js and polyglot count them', async () => {
+test('each game counts once a position, under its last move there (as the Lichess explorer), and make-book counters count every occurrence, as chess.js and polyglot count them', async () => {
   const path = join(tmp, 'sample.tbk');
   await buildTbk(path, { inputs: [SAMPLE_GZ], tmpDir: tmp });
   const book = open(path);
   assert.notEqual(book.fields.flags & FLAG_GAMES_ONCE, 0, 'a new build says its W/D/L count each game once');
-  const counted = countWithChessJs();
+  const { moves, reached } = countWithChessJs();
   let repeated = 0;
   let checked = 0;
-  for (const e of counted.values()) {
-    if (e.occurrences < 2) continue;
+  for (const e of moves.values()) {
+    const games = e.wins + e.draws + e.losses + e.unfinished;
+    if (e.occurrences < 2 && games === e.occurrences) continue;
     const pos = unwrap(positionFromFen(e.fen));
     const got = book.probe(pos).find((x) => makeUci(x.move) === e.uci || makeUci(x.move).slice(0, 4) === e.uci.slice(0, 4));
     assert.ok(got !== undefined, `${e.fen} ${e.uci} is in the book`);
-    const games = e.wins + e.draws + e.losses + e.unfinished;
     assert.deepEqual([got.wins, got.draws, got.losses, got.unfinished, got.ratedGames], [e.wins, e.draws, e.losses, e.unfinished, e.rated], `${e.fen} ${e.uci}: W/D/L/unfinished/rated per game`);
     assert.equal(got.pgN, e.occurrences, `${e.fen} ${e.uci}: make-book's n counts every occurrence`);
     if (e.occurrences > games) repeated++;
@@ -110,6 +129,14 @@ test('each game counts once in a move W/D/L, and make-book counters count every 
   }
   assert.ok(checked > 4_000, `${checked} moves checked`);
   assert.ok(repeated >= 50, `${repeated} moves some game repeated`);
+  // A repeated position's moves add up to the games that reached it.
+  let positions = 0;
+  for (const r of reached.values()) {
+    const sum = book.probe(unwrap(positionFromFen(r.fen))).reduce((n, x) => n + x.wins + x.draws + x.losses + x.unfinished, 0);
+    assert.equal(sum, r.games, `${r.fen}: its moves' games are the games that reached it`);
+    positions++;
+  }
+  assert.ok(positions >= 50, `${positions} repeated positions`);
 
   // The Polyglot export is still make-book's, byte for byte.
   const bin = join(tmp, 'sample.bin');
@@ -127,7 +154,7 @@ test('a repetition counts once whether the build spilled between its occurrences
   const pgn = join(tmp, 'rep.pgn');
   // 509 games of two plies fill 1,018 of the smallest log's 1,024 records, so the first repeating
   // game's 2.Nf3 (its ply 2: record 1,020) is logged before the log spills and its 4.Nf3 (record
-  // 1,024) after: the repeat lands in another run than the game's first occurrence.
+  // 1,024) after: the repeat lands in another run than the occurrence that counts.
   const filler = '[Event "f"]\n[Result "1-0"]\n\n1. d4 d5 1-0\n';
   writeFileSync(pgn, [...Array<string>(509).fill(filler), rep, ...games.slice(0, 300), rep].join('\n'));
   const paths = { whole: join(tmp, 'whole.tbk'), spilled: join(tmp, 'spilled.tbk'), threads: join(tmp, 'threads.tbk'), merged: join(tmp, 'merged.tbk') };
@@ -158,7 +185,7 @@ test('a repetition counts once whether the build spilled between its occurrences
     assert.equal(cli('book', 'export', p, '-o', b, '--force').status, 0);
     assert.ok(readFileSync(a).equals(readFileSync(b)), `${p}: the same .bin`);
   }
-  assert.match(cli('book', 'info', paths.merged).stdout, /W\/D\/L +: each game once a move/);
+  assert.match(cli('book', 'info', paths.merged).stdout, /W\/D\/L +: each game once a position/);
 });
 
 test('a book whose superblock has a flag this version does not know is refused, naming why', async () => {
@@ -201,7 +228,7 @@ test('book upgrade counts the games of a book made before repeats were kept apar
   const copy = join(tmp, 'recounted.tbk');
   const r = cli('book', 'upgrade', old, '-o', copy);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /counted the 152 games of .*old\.tbk again, each once a move: \d+ moves had counted a repeating game more than once/);
+  assert.match(r.stdout, /counted the 152 games of .*old\.tbk again, each once a position: \d+ moves had counted a game that repeated a position/);
   assert.deepEqual(nf3(old), before);
   const up = cli('book', 'upgrade', old);
   assert.equal(up.status, 0, up.stderr);
@@ -231,10 +258,10 @@ test('book upgrade counts the games of a book made before repeats were kept apar
   // Once is enough.
   const again = cli('book', 'upgrade', old);
   assert.equal(again.status, 1);
-  assert.match(again.stderr, /already a version 2 book that counts each game once a move: nothing to upgrade/);
+  assert.match(again.stderr, /already a version 2 book that counts each game once a position: nothing to upgrade/);
 });
 
-test('a book imported from a .bin counts no game twice: games added to it or merged with it count once a move, as book info says', async () => {
+test('a book imported from a .bin counts no game twice: games added to it or merged with it count once a position, as book info says', async () => {
   const pgn = join(tmp, 'imported.pgn');
   writeFileSync(pgn, games.slice(0, 200).join('\n'));
   const bin = join(tmp, 'imported.bin');
@@ -248,6 +275,23 @@ test('a book imported from a .bin counts no game twice: games added to it or mer
   assert.equal(cli('book', 'add', imported, pgn).status, 0);
   for (const path of [imported, merged]) {
     assert.notEqual(open(path).fields.flags & FLAG_GAMES_ONCE, 0, path);
-    assert.match(cli('book', 'info', path).stdout, /W\/D\/L +: each game once a move/, path);
+    assert.match(cli('book', 'info', path).stdout, /W\/D\/L +: each game once a position/, path);
   }
+});
+
+test('a game that leaves a position by two moves counts under the last one only: the position\'s moves add up to its games', async () => {
+  // After 1.e4 e5 the game plays 2.Nf3, comes back (2...Nc6 3.Ng1 Nb8) and plays 4.Nc3.
+  const pgn = join(tmp, 'two-moves.pgn');
+  writeFileSync(pgn, '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nc3 1-0\n\n[Event "b"]\n[Result "0-1"]\n\n1. e4 e5 2. Nf3 0-1\n');
+  const path = join(tmp, 'two-moves.tbk');
+  await buildTbk(path, { inputs: [pgn], tmpDir: tmp });
+  const after = unwrap(positionFromFen('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'));
+  const got = Object.fromEntries(open(path).probe(after).map((e) => [makeUci(e.move), [e.wins, e.draws, e.losses, e.pgN]]));
+  // Nf3: game b's loss, and game a's first visit as a repeat (make-book counts it); Nc3: game a's win.
+  assert.deepEqual(got, { g1f3: [0, 0, 1, 2], b1c3: [1, 0, 0, 1] });
+  const bin = join(tmp, 'two-moves.bin');
+  const want = join(tmp, 'two-moves-polyglot.bin');
+  assert.equal(cli('book', 'export', path, '-o', bin).status, 0);
+  assert.equal(spawnSync(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', want]).status, 0);
+  assert.ok(readFileSync(bin).equals(readFileSync(want)), 'the export is polyglot make-book');
 });

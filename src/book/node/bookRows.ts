@@ -71,7 +71,7 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir, onGames
 }
 
 /**
- * Every ply of a book's games counted again, as a build counts them (each game once a move, its
+ * Every ply of a book's games counted again, as a build counts them (each game once a position, its
  * repeats apart: repeats.ts), as rows in run order: what `book upgrade` rebuilds a book from when
  * its W/D/L counted a repeated move each time. `onGames(done, total)` as in singleRows.
  */

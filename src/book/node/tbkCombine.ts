@@ -75,7 +75,7 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       const memory = opts.memory ?? DEFAULT_MEMORY;
       const notes: string[] = [];
       const fields: BookFields = { ...book.fields, changes: book.fields.changes + 1, modified: bookTime() };
-      // The games added count once a move; a book that counted none before (imported) then does too.
+      // The games added count once a position; a book that counted none before (imported) then does too.
       if (countsGamesOnce(book.fields)) fields.flags |= FLAG_GAMES_ONCE;
       if ((fields.flags & FLAG_EXACT) !== 0) {
         if (maxPly !== book.fields.maxPly) notes.push(`max-ply ${maxPly} differs from the book's ${book.fields.maxPly}: Polyglot export becomes approximate`);
@@ -137,7 +137,7 @@ export interface TbkRecountSummary {
 }
 
 /**
- * Counts a book's games again, each once a move (repeats.ts), for a book made before repeats
+ * Counts a book's games again, each once a position (repeats.ts), for a book made before repeats
  * were kept apart: its W/D/L then counted a repeated move each time. The book is rebuilt from the
  * games it keeps, as `book add` rebuilds it, with its notes, history and make-book's counters
  * (which count every occurrence, so the Polyglot export does not change); written to `output`
@@ -163,7 +163,7 @@ export function recountTbk(path: string, output: string, opts: { memory?: number
     const rows = countChanges(gameRows(book, memory, work), () => changed++);
     const fields: BookFields = { ...book.fields, flags: book.fields.flags | FLAG_GAMES_ONCE, changes: book.fields.changes + 1, modified: bookTime() };
     const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
-    const meta = { ...book.meta, runs: [...runs, { at: fields.modified, tool: 'tabiya book upgrade', recounted: 'each game once a move' }] };
+    const meta = { ...book.meta, runs: [...runs, { at: fields.modified, tool: 'tabiya book upgrade', recounted: 'each game once a position' }] };
     const { summary: fin, bytes } = writeBook(output, { rows, store, fields, meta, notes: book.notes.encode(), split: book.splits, minGames: book.fields.minGames, work });
     return { output, games: book.fields.games, movesChanged: changed, entries: fin.singles + fin.storedMoves, bytesWritten: bytes, seconds: (performance.now() - started) / 1000 };
   } catch (e) {

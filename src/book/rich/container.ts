@@ -46,7 +46,7 @@ export const FLAG_PARTIAL = 8;
 export const FLAG_GAMES_ONCE = 16;
 
 /**
- * Whether a book's W/D/L count each game once a move: it says so, or it counted no game at all
+ * Whether a book's W/D/L count each game once a position: it says so, or it counted no game at all
  * (a Polyglot book imported, whose moves have weights and no W/D/L), so that games added to it
  * or merged with it count as the flag says.
  */

@@ -19,8 +19,8 @@
  *
  * A record is 6 words (24 bytes): key low, key high, move | black << 16 | (result + 1) << 17 |
  * repeat << 19, cell, game, ply | rating << 16 (the mover's rating, 0 = none; ratings are at
- * most 4000). A repeat is an occurrence of the move from the position after the first in its
- * game (the game found it in a repetition): a row counts its game once and its repeats apart
+ * most 4000). A repeat is an occurrence of the position that its game reaches again later (a
+ * repetition: repeats.ts): a row counts a game at its last occurrence only, its repeats apart
  * (runs.ts).
  */
 import type { RunRow } from './runs.js';
@@ -88,7 +88,7 @@ export class PlyLog {
   /**
    * Logs one move: the position's key and side to move, the move, the game's split cell, the
    * result from the mover's side (MOVER_*), the mover's rating (0 = none), the game number and
-   * the ply; `repeat` 1 when the game played this move from this position before. Returns
+   * the ply; `repeat` 1 when the game reaches this position again later. Returns
    * false, logging nothing, when the log is full.
    */
   count(keyLo: number, keyHi: number, black: number, move: number, cell: number, result: number, elo: number, game: number, ply: number, repeat = 0): boolean {

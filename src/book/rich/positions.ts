@@ -18,8 +18,9 @@
  *     rating sum), and with bit 5 the number of cells and per cell its difference from the
  *     previous cell and the same fields (bits 0-4 and 7) again.
  *
- * Wins, draws, losses and unfinished count games, each once; a game that played the move from
- * the position again (a repetition) adds its further occurrences to the repeats, by its result.
+ * Wins, draws, losses and unfinished count games, each once a position, under the last move it
+ * played there (repeats.ts); the earlier occurrences of a repeated position go to the repeats of
+ * the moves played then, by the game's result.
  * make-book counts every occurrence: its n and weight are the sums of both. Books written before
  * repeats were kept apart (no FLAG_GAMES_ONCE in the superblock) count every occurrence in W/D/L.
  *

@@ -1,29 +1,35 @@
 /**
- * A game's repeated moves: whether the move played at ply k from ply k's position was played
- * from the same position at an earlier ply of the same game (a repetition, 11.Ng5 Rf8 12.Nf3 Re8
- * 13.Ng5 in the Zaitsev Ruy Lopez). Such a game counts once in the move's W/D/L (the Lichess
- * explorer counts a game once a position, under its last move there: docs/rich-books.md), and its
- * further occurrences apart, for make-book's counters (runs.ts).
- * Browser-safe.
+ * A game's repeated positions: whether the position of ply k recurs at a later ply of the same
+ * game (a repetition, 11.Ng5 Rf8 12.Nf3 Re8 13.Ng5 in the Zaitsev Ruy Lopez). A game counts in a
+ * position's W/D/L once, under the last move it played there, as the Lichess explorer counts
+ * (lila-openingexplorer's importer keeps a game's last move from each position), so a position's
+ * moves add up to the games that reached it; its earlier occurrences are kept apart as repeats,
+ * for make-book's counters, which count every occurrence (runs.ts). Browser-safe.
  *
  * A position recurs only across reversible plies (no capture or pawn move in between: FIDE's
- * repetition rule and every engine's draw detection look back as far), so only the plies the
- * halfmove clock spans are looked at, at even distances of at least 4: the side to move is part of
- * the key, and two plies cannot undo one another's move. Openings rarely have long reversible
- * stretches, so this costs a compare or two a ply.
+ * repetition rule and every engine's draw detection look back as far), so the plies after k are
+ * looked at while the halfmove clock has grown by one a ply since k, at even distances of at
+ * least 4: the side to move is part of the key, and two plies cannot undo one another's move.
+ * Openings rarely have long reversible stretches, so this costs a compare or two a ply.
  */
 
-/** 1 when ply k's (position key, move) occurs at an earlier ply of the game, else 0. `clocks[k]`: the halfmove clock before ply k. */
-export function playedBefore(keysLo: Int32Array, keysHi: Int32Array, moves: Uint16Array, clocks: Int32Array, k: number): number {
+/**
+ * 1 when the position of ply k recurs at a later ply of the `count` recorded, else 0.
+ * `clocks[j]`: the halfmove clock before ply j.
+ */
+export function recursLater(keysLo: Int32Array, keysHi: Int32Array, clocks: Int32Array, count: number, k: number): number {
   const lo = keysLo[k]!;
   const hi = keysHi[k]!;
-  const m = moves[k]!;
-  const stop = Math.max(0, k - clocks[k]!);
-  for (let j = k - 4; j >= stop; j -= 2) if (keysLo[j] === lo && keysHi[j] === hi && moves[j] === m) return 1;
+  const c = clocks[k]!;
+  for (let j = k + 2; j < count; j += 2) {
+    // A capture or pawn move since ply k reset the clock: nothing after it repeats ply k.
+    if (clocks[j] !== c + (j - k)) return 0;
+    if (j >= k + 4 && keysLo[j] === lo && keysHi[j] === hi) return 1;
+  }
   return 0;
 }
 
-/** One game's plies as they are replayed, for `playedBefore` (the arrays grow with the longest game). */
+/** One game's plies as they are replayed, for `recursLater` (the arrays grow with the longest game). */
 export class GamePlies {
   keysLo = new Int32Array(256);
   keysHi = new Int32Array(256);
@@ -42,9 +48,9 @@ export class GamePlies {
     this.count = n + 1;
   }
 
-  /** 1 when ply k repeats an earlier ply's (position, move). */
+  /** 1 when the position of ply k recurs later in the game (all of it pushed): ply k is then a repeat. */
   repeatAt(k: number): number {
-    return playedBefore(this.keysLo, this.keysHi, this.moves, this.clocks, k);
+    return recursLater(this.keysLo, this.keysHi, this.clocks, this.count, k);
   }
 
   private grow(): void {

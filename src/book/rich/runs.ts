@@ -16,10 +16,10 @@
  * Bit 1 of the header: Black to move. Stamps are game · 65536 + ply of the first occurrence
  * (the ply of a one-game row is its highest ply too).
  *
- * Counts are per game: a game that plays the move from the position again (a repetition) adds
- * to the row's games once (the Lichess explorer too counts a game once, though once a position:
- * docs/rich-books.md), and each further time to its repeats,
- * which make-book's counters (its n and weight) count as well.
+ * Counts are per game: a game that reaches the position more than once (a repetition) counts
+ * in its games once, under the last move it played there, as the Lichess explorer counts; its
+ * earlier occurrences go to the repeats of the moves played then, which make-book's counters (its
+ * n and weight) count as well (repeats.ts).
  */
 import { Bytes } from './games.js';
 
@@ -41,7 +41,7 @@ export class RunRow {
   /** Polyglot weight and learn field of an entry imported from a .bin (-1: none). */
   weight = -1;
   learn = 0;
-  /** Occurrences beyond a game's first (the same move from the same position again), by the game's result. */
+  /** Occurrences of the position in a game before its last there (a repetition), by the game's result. */
   repeatWins = 0;
   repeatDraws = 0;
   repeatLosses = 0;

@@ -158,7 +158,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
       `max-ply / min-games  : ${info.maxPly === 0 ? '-' : info.maxPly} / ${info.minGames}`,
       `splits               : ${splits.length === 0 ? 'none' : splits.join(', ')}`,
       `polyglot export      : ${info.polyglotExport}`,
-      info.games === 0 ? '' : `W/D/L                : ${info.gamesCountedOnce ? 'each game once a move (a repetition does not count it again)' : 'a repeated move counts each time it was played (made by an earlier version: book make counts each game once)'}`,
+      info.games === 0 ? '' : `W/D/L                : ${info.gamesCountedOnce ? 'each game once a position, under its last move there (as the Lichess explorer)' : 'a repeated move counts each time it was played (made by an earlier version: book make counts each game once)'}`,
       `user values          : ${info.movesWithUserValue} moves${info.comments > 0 ? `, ${info.comments} comments` : ''}${info.forbidden > 0 ? `, ${info.forbidden} forbidden` : ''}${info.audited > 0 ? `, ${info.audited} audited` : ''}`,
       `learning             : ${info.learnedGames} games learned, ${info.movesWithLearning} moves with results, ${info.postBookMoves} PostBook moves`,
       `sections             : ${info.sections.map((s) => `${s.name} ${s.bytes}`).join(', ')}`,

@@ -3,7 +3,7 @@
  * in place (crash-safely, under the book's lock) or into a new file. Nothing is lost: every
  * entry's statistics, make-book's counters, user values and learning carry over. A version 2
  * book made before repeats were kept apart (its W/D/L counted a repeated move each time) has its
- * games counted again, each once a move (tbkCombine.ts recountTbk).
+ * games counted again, each once a position (tbkCombine.ts recountTbk).
  */
 import { statSync } from 'node:fs';
 import { whenUnlocked, withBookLock } from '../../book/node/richFile.js';
@@ -55,9 +55,9 @@ async function recount(file: string, opts: RichUpgradeCliOptions): Promise<void>
       reader.close();
     }
   });
-  if (once) throw new CliError(`${file} is already a version 2 book that counts each game once a move: nothing to upgrade`, 1);
+  if (once) throw new CliError(`${file} is already a version 2 book that counts each game once a position: nothing to upgrade`, 1);
   if (output !== file) checkOutputs([{ path: output, kind: 'tbk' }], [file], { force: opts.force });
   if (output === file) await whenUnlocked(file);
   const s = await bookErrors(() => (output === file ? withBookLock(file, () => recountTbk(file, file)) : recountTbk(file, output)));
-  report(opts.json, s, () => `counted the ${s.games} games of ${file} again, each once a move: ${s.movesChanged} moves had counted a repeating game more than once; wrote ${s.output}: ${s.bytesWritten} bytes`);
+  report(opts.json, s, () => `counted the ${s.games} games of ${file} again, each once a position: ${s.movesChanged} moves had counted a game that repeated a position; wrote ${s.output}: ${s.bytesWritten} bytes`);
 }
