@@ -23,6 +23,7 @@ import { TbkBook } from '../src/book/rich/tbkBook.js';
 import { unwrap } from '../src/core/result.js';
 import { positionFromFen } from '../src/notation/fen.js';
 import { makeUci } from '../src/notation/uci.js';
+import { startServer } from '../src/serve/server.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -294,4 +295,21 @@ test('a game that leaves a position by two moves counts under the last one only:
   assert.equal(cli('book', 'export', path, '-o', bin).status, 0);
   assert.equal(spawnSync(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', want]).status, 0);
   assert.ok(readFileSync(bin).equals(readFileSync(want)), 'the export is polyglot make-book');
+});
+
+test('the explorer shows a move a game played only before it came back as played, not as added by hand', async () => {
+  // 2.Nf3 at the first visit of the position after 1.e4 e5, 4.Nc3 at the last; White lost, so
+  // Nf3 has no game and make-book's weight 0, but one occurrence.
+  const pgn = join(tmp, 'lost-repeat.pgn');
+  writeFileSync(pgn, '[Event "a"]\n[Result "0-1"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nc3 0-1\n');
+  const path = join(tmp, 'lost-repeat.tbk');
+  await buildTbk(path, { inputs: [pgn], tmpDir: tmp });
+  const server = await startServer({ books: [path], port: 0, host: '127.0.0.1' });
+  try {
+    const r = await fetch(new URL('/api/explorer?book=lost-repeat.tbk&play=e2e4,e7e5', server.url));
+    const moves = ((await r.json()) as { moves: { uci: string; byHand: boolean; weight: number }[] }).moves;
+    assert.deepEqual(moves.map((m) => [m.uci, m.byHand]).sort(), [['b1c3', false], ['g1f3', false]]);
+  } finally {
+    await server.close();
+  }
 });

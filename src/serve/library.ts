@@ -181,7 +181,9 @@ export class ServedBook {
       nag: e.nag || null,
       comment: e.comment || null,
       forbidden: e.forbidden ?? false,
-      byHand: !e.postBook && played(e) + (e.unfinished ?? 0) + (e.weight ?? 0) === 0,
+      // pgN counts every occurrence: a move a game played only before it came back to the
+      // position (a repeat, docs/rich-books.md) has no game and may have no weight, but was played.
+      byHand: !e.postBook && played(e) + (e.unfinished ?? 0) + (e.weight ?? 0) + (e.pgN ?? 0) === 0,
       audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, pos.chess960) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));
