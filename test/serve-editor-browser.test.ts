@@ -66,6 +66,7 @@ async function open(path: string): Promise<{ page: Page; errors: string[] }> {
   await page.setViewport({ width: 1300, height: 900 });
   await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
   await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
   return { page, errors };
 }
 
@@ -120,7 +121,9 @@ test('the editor belongs to its position: it closes when the board moves on; Ent
   await page.waitForFunction(() => !new URLSearchParams(location.search).has('at'), { timeout: WAIT_MS });
   assert.equal(await page.$eval('#editor', (e) => (e as unknown as { hidden: boolean }).hidden), true, 'the editor closed');
   assert.equal(notes('d2d4 d7d5', 'e2e4'), undefined, 'no note was added to 2.e4');
-  // Enter on the row itself still plays its move.
+  // Enter on the row itself still plays its move. The start position's table has a c4 row too:
+  // wait for the table of 1.d4 d5, or the row focused may be one the table is about to replace.
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
   await page.focus('#rows tr[data-uci="c2c4"]');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('play') === 'd2d4,d7d5,c2c4', { timeout: WAIT_MS });

@@ -236,6 +236,9 @@ async function loadExplorer(): Promise<void> {
   const seq = ++fetchSeq;
   const q = new URLSearchParams({ book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), policy });
   const key = q.toString();
+  // Until this position's moves are in, the table still shows the last position's: aria-busy
+  // tells screen readers (and scripts driving the page) not to read it yet.
+  $('explorer').setAttribute('aria-busy', 'true');
   try {
     const r = await fetch(`/api/explorer?${key}`);
     const body = (await r.json()) as Explorer & { error?: string };
@@ -255,6 +258,8 @@ async function loadExplorer(): Promise<void> {
     $('sum').innerHTML = '';
     $('opening').innerHTML = '&nbsp;';
     explorerFor = '';
+  } finally {
+    if (seq === fetchSeq) $('explorer').setAttribute('aria-busy', 'false');
   }
 }
 
