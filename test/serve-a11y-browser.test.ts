@@ -12,7 +12,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,8 @@ const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_pl
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-a11y-'));
 const TBK = join(tmp, 'sample.tbk');
+/** Game a plays 2.Nf3, comes back and leaves by 2.Nc3; game b plays 2.Nc3 at both its visits. */
+const REPEATS = join(tmp, 'repeats.tbk');
 /** A hang bound for a step that waits for the page, not a speed. */
 const WAIT_MS = 30_000;
 let server: RunningServer;
@@ -38,7 +40,11 @@ before(async () => {
   if (skip) return;
   const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
+  const pgn = join(tmp, 'repeats.pgn');
+  writeFileSync(pgn, '[Event "a"]\n[Result "0-1"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nc3 0-1\n\n[Event "b"]\n[Result "1-0"]\n\n1. e4 e5 2. Nc3 Nc6 3. Nb1 Nb8 4. Nc3 Nf6 1-0\n');
+  const rr = spawnSync(process.execPath, [MAIN, 'book', 'make', pgn, '-o', REPEATS, '--quiet'], { encoding: 'utf8' });
+  assert.equal(rr.status, 0, rr.stderr);
+  server = await startServer({ books: [TBK, REPEATS], port: 0, host: '127.0.0.1', engineThreads: 1 });
   const puppeteer = (await import('puppeteer-core')).default;
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 });
@@ -296,6 +302,27 @@ test('on a phone every small target is at least 24 px each way: small buttons, t
   );
   assert.ok(sizes.length >= 8, `targets seen: ${JSON.stringify(sizes)}`);
   assert.deepEqual(sizes.filter((s: { width: number; height: number }) => s.width < 24 || s.height < 24), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a move played only by games that came back to the position says "repeat", and how often, in words', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?book=repeats.tbk&play=e2e4,e7e5');
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
+  const cells = await page.$$eval('#rows tr[data-uci]', (rows) =>
+    rows.map((r) => {
+      const c = r.querySelector('td.stat');
+      return [r.dataset.uci, c.querySelector('.tag')?.textContent ?? c.textContent.trim(), c.getAttribute('title') ?? ''];
+    }),
+  );
+  // Each game counts once, under its last move: Nc3 has both games, Nf3 none, one repeat each.
+  assert.deepEqual(cells, [
+    ['b1c3', '2 100%', 'Played once more by games that came back to this position later (each game counts once here, under its last move).'],
+    ['g1f3', 'repeat', 'Played once, only by games that came back to this position and left it by another move at their last visit: each game counts once here, under its last move.'],
+  ]);
+  const names = (await named(page)).join('\n');
+  assert.match(names, /Played once, only by games that came back to this position/, 'a screen reader hears why Nf3 has no games');
+  assert.ok(await contrast(page, '#rows tr[data-uci="g1f3"] .tag') >= 4.5, 'the tag is readable');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -297,7 +297,7 @@ test('a game that leaves a position by two moves counts under the last one only:
   assert.ok(readFileSync(bin).equals(readFileSync(want)), 'the export is polyglot make-book');
 });
 
-test('the explorer shows a move a game played only before it came back as played, not as added by hand', async () => {
+test('the explorer shows a move a game played only before it came back as played (a repeat, with how often), not as added by hand', async () => {
   // 2.Nf3 at the first visit of the position after 1.e4 e5, 4.Nc3 at the last; White lost, so
   // Nf3 has no game and make-book's weight 0, but one occurrence.
   const pgn = join(tmp, 'lost-repeat.pgn');
@@ -307,8 +307,8 @@ test('the explorer shows a move a game played only before it came back as played
   const server = await startServer({ books: [path], port: 0, host: '127.0.0.1' });
   try {
     const r = await fetch(new URL('/api/explorer?book=lost-repeat.tbk&play=e2e4,e7e5', server.url));
-    const moves = ((await r.json()) as { moves: { uci: string; byHand: boolean; weight: number }[] }).moves;
-    assert.deepEqual(moves.map((m) => [m.uci, m.byHand]).sort(), [['b1c3', false], ['g1f3', false]]);
+    const moves = ((await r.json()) as { moves: { uci: string; byHand: boolean; repeats: number | null; white: number; draws: number; black: number }[] }).moves;
+    assert.deepEqual(moves.map((m) => [m.uci, m.byHand, m.white + m.draws + m.black, m.repeats]).sort(), [['b1c3', false, 1, 0], ['g1f3', false, 0, 1]]);
   } finally {
     await server.close();
   }

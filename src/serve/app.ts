@@ -106,6 +106,7 @@ const EXPLORER_RESPONSE = {
           comment: { type: ['string', 'null'] },
           forbidden: { type: 'boolean' },
           byHand: { type: 'boolean' },
+          repeats: INT_OR_NULL,
           audit: {
             type: ['object', 'null'],
             properties: { loss: INT, best: { type: ['string', 'null'] }, depth: INT, refutation: { type: 'array', items: { type: 'string' } } },

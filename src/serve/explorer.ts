@@ -5,7 +5,7 @@
  * and `performance` (as the Lichess player explorer computes it: performance.ts), and
  * `opening` {eco, name}; so a tool written for Lichess can read it. tabiya adds, per move, the
  * book's `weight`, the policy's `probability`, `userValue`, `nag`, `comment`, `forbidden`,
- * `byHand` and `learned`, and names the book, its format and the FEN.
+ * `byHand`, `repeats` and `learned`, and names the book, its format and the FEN.
  *
  * Lichess counts games by result (white won, draw, black won); the books count them from the
  * mover's side, so the two are swapped when Black is to move. A Polyglot .bin keeps no game
@@ -42,13 +42,20 @@ export interface MoveFacts {
    * move*, `book set`, `book annotate`).
    */
   byHand: boolean;
+  /**
+   * Occurrences beyond the games counted: visits of games that came back to the position later
+   * and left it, at their last visit, by another move (each game counts once a position, under
+   * its last move there, as the Lichess explorer counts). Null on a `.bin`, or where make-book's
+   * capped counter cannot say.
+   */
+  repeats: number | null;
   /** The verdict of `book audit` (.tbk): centipawns lost against the best move, the best move and the refutation in UCI. */
   audit: { loss: number; best: string | null; depth: number; refutation: string[] } | null;
   /** The engine's own results with the move (.tbk), or the Polyglot learn field's (.bin). */
   learned: { wins: number; draws: number; losses: number } | { games: number; points: number } | null;
 }
 
-export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'byHand' | 'audit' | 'learned'> {
+export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probability' | 'userValue' | 'nag' | 'comment' | 'forbidden' | 'byHand' | 'repeats' | 'audit' | 'learned'> {
   san: string;
   white: number;
   draws: number;
@@ -104,6 +111,7 @@ export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], openi
       comment: f.comment,
       forbidden: f.forbidden,
       byHand: f.byHand,
+      repeats: f.repeats,
       audit: f.audit,
       learned: f.learned,
     };

@@ -157,6 +157,7 @@ export class ServedBook {
           comment: null,
           forbidden: false,
           byHand: false,
+          repeats: null,
           audit: null,
           learned: m.learn === 0 ? null : { games: l.games, points: l.points / 2 },
         };
@@ -184,6 +185,7 @@ export class ServedBook {
       // pgN counts every occurrence: a move a game played only before it came back to the
       // position (a repeat, docs/rich-books.md) has no game and may have no weight, but was played.
       byHand: !e.postBook && played(e) + (e.unfinished ?? 0) + (e.weight ?? 0) + (e.pgN ?? 0) === 0,
+      repeats: repeatsOf(e),
       audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, pos.chess960) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));
@@ -434,6 +436,18 @@ function fileId(path: string): string {
 
 function played(e: { wins: number; draws: number; losses: number }): number {
   return e.wins + e.draws + e.losses;
+}
+
+/**
+ * A move's occurrences beyond its games: make-book's n counts every occurrence, the games once
+ * a position (docs/rich-books.md). Unknown (null) where n reached its cap, 0xffff. A move
+ * imported from a Polyglot book has no n: 0. So has every move of a book made before repeats
+ * were kept apart (it counted every occurrence as a game).
+ */
+function repeatsOf(e: BookEntry): number | null {
+  const n = e.pgN ?? 0;
+  if (n >= 0xffff) return null;
+  return Math.max(0, n - played(e) - (e.unfinished ?? 0));
 }
 
 /** Ids for book files: the file name, with -2, -3 ... where two files share one. */

@@ -320,6 +320,23 @@ function sanCell(m: ExplorerMove): string {
   return `<td class="l san"${why === '' ? '' : ` title="${esc(why)}."`}>${mark}<span class="mv-san">${esc(m.san)}</span>${said}${auditBadge(m)}</td>`;
 }
 
+/**
+ * A move's games. Each game counts once a position, under its last move there (the Lichess
+ * explorer's rule): a move that games played only before coming back to the position and
+ * leaving it by another move has no game, and says *repeat* with how often it was played.
+ */
+function gamesCell(m: ExplorerMove, games: number, total: number): string {
+  if (m.byHand) return '<td class="stat"><span class="tag" aria-hidden="true">by hand</span></td>';
+  const r = m.repeats ?? 0;
+  const times = (n: number): string => (n === 1 ? 'once' : `${n.toLocaleString('en')} times`);
+  if (games === 0 && r > 0) {
+    const why = `Played ${times(r)}, only by games that came back to this position and left it by another move at their last visit: each game counts once here, under its last move`;
+    return `<td class="stat" title="${esc(why)}."><span class="tag" aria-hidden="true">repeat</span><span class="offscreen">${esc(why)}</span></td>`;
+  }
+  const more = r > 0 ? ` title="Played ${times(r)} more by games that came back to this position later (each game counts once here, under its last move)."` : '';
+  return `<td class="stat"${more}>${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}</td>`;
+}
+
 function renderExplorer(): void {
   const ex = explorer!;
   const table = $('explorer');
@@ -341,7 +358,7 @@ function renderExplorer(): void {
     const cls = [choiceOf(m).cls, m.byHand ? 'by-hand' : ''].filter((c) => c !== '').join(' ');
     return `<tr data-uci="${m.uci}" data-i="${i}" class="${cls}" tabindex="0">
       ${sanCell(m)}
-      <td class="stat">${m.byHand ? '<span class="tag" aria-hidden="true">by hand</span>' : `${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}`}</td>
+      ${gamesCell(m, games, total)}
       <td class="barcol">${bar(m.white, m.draws, m.black)}</td>
       <td class="stat">${m.averageRating ?? ''}</td>
       <td class="stat perf">${m.performance ?? ''}</td>
