@@ -12,15 +12,34 @@ import { Engine } from '../engine/engine.js';
 import { EngineConfigurator, runGo } from '../engine/host.js';
 import { MAX_SHARED_HASH_MB } from '../engine/wasm/smp.js';
 import { WASM_MAX_HASH_MB } from '../engine/wasmSearch.js';
-import { readParamsFile } from '../tune/paramsFile.js';
-import { loadEngineBook } from './engineBook.js';
-import { cachedReachIndex } from '../book/node/reachCache.js';
 import type { BookIndexer } from '../engine/bookReturn.js';
 import { configureV8ForSearch } from './v8flags.js';
 import { sharedCoreModule, wasmCoreModule } from './wasmCore.js';
 import type { WorkerRequest, WorkerReply } from './workerHost.js';
 
-export { loadPolyglotFile } from './engineBook.js';
+/**
+ * The readers of book and parameter files, with what they bring (the .tbk and Polyglot readers,
+ * the PGN parser of a book's games, zlib, BookReturn's index cache): imported only when a
+ * configuration first names such a file, so that an engine without one is ready sooner (a GUI
+ * waits for `readyok` or `feature done=1` before it starts the clock).
+ */
+interface FileReaders {
+  loadEngineBook: typeof import('./engineBook.js').loadEngineBook;
+  cachedReachIndex: typeof import('../book/node/reachCache.js').cachedReachIndex;
+  readParamsFile: typeof import('../tune/paramsFile.js').readParamsFile;
+}
+
+async function importFileReaders(): Promise<FileReaders> {
+  const [book, reach, params] = await Promise.all([import('./engineBook.js'), import('../book/node/reachCache.js'), import('../tune/paramsFile.js')]);
+  return { loadEngineBook: book.loadEngineBook, cachedReachIndex: reach.cachedReachIndex, readParamsFile: params.readParamsFile };
+}
+
+/** A configuration that names a file to read (a book for the main thread; parameters for every thread). */
+export function namesFile(msg: WorkerRequest, helper: boolean): boolean {
+  if (msg.type !== 'configure') return false;
+  const c = msg.config;
+  return (!helper && c.bookFile !== undefined && c.bookFile !== '') || (c.evalParams !== undefined && c.evalParams !== '');
+}
 
 const port = parentPort;
 if (port) {
@@ -37,12 +56,14 @@ if (port) {
   engine.parallelCore();
   // Every thread loads the evaluation parameters: each has its own copy of the weights.
   // BookReturn's index of a book is kept between runs (reachCache.ts): no walk at every start.
-  const indexBook = (path: string): BookIndexer => (movesOf, opts) => cachedReachIndex(path, movesOf, opts).index;
-  const configurator = new EngineConfigurator(engine, helper ? undefined : loadEngineBook, readParamsFile, indexBook);
+  // The readers are there whenever they are called: a message that names a file waits for them.
+  let readers: FileReaders | undefined;
+  const indexBook = (path: string): BookIndexer => (movesOf, opts) => readers!.cachedReachIndex(path, movesOf, opts).index;
+  const configurator = new EngineConfigurator(engine, helper ? undefined : (path) => readers!.loadEngineBook(path), (path) => readers!.readParamsFile(path), indexBook);
   const reply = (r: WorkerReply): void => port.postMessage(r);
   configurator.onBookFailure = (message) => reply({ type: 'error', message });
   reply({ type: 'ready' });
-  port.on('message', (msg: WorkerRequest) => {
+  const handle = (msg: WorkerRequest): void => {
     switch (msg.type) {
       case 'configure': {
         // The hash table's size comes as its own message (after the controller grew the shared memory); helpers need no book.
@@ -89,5 +110,25 @@ if (port) {
         port.close();
         return;
     }
+  };
+  // Messages are handled in the order they came: while the readers load, the ones after the
+  // message that needs them wait too (a `sync`, the host's isready, is answered after the book
+  // is loaded or its error told).
+  let waiting: WorkerRequest[] | undefined;
+  port.on('message', (msg: WorkerRequest) => {
+    if (waiting) {
+      waiting.push(msg);
+      return;
+    }
+    if (readers === undefined && namesFile(msg, helper)) {
+      const held: WorkerRequest[] = (waiting = [msg]);
+      void importFileReaders().then((r) => {
+        readers = r;
+        waiting = undefined;
+        for (const m of held) handle(m);
+      });
+      return;
+    }
+    handle(msg);
   });
 }
