@@ -142,3 +142,53 @@ test('--notes: a move assessment is the move NAG wherever it stands, and a comme
   assert.deepEqual(notes.get('d4 Nf6 c4'), { comment: 'main' });
   assert.equal([...notes.values()].filter((n) => n.comment !== undefined && n.comment !== 'main').length, 0, JSON.stringify([...notes]));
 });
+
+test('--notes --replace: a move of the PGN gets exactly the notes it gives there, so a note deleted in another program leaves the book; a move only notes hold keeps them, named', () => {
+  const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8').split(/\n(?=\[Event )/).slice(0, 400).join('\n');
+  const pgn = join(tmp, 'replace-games.pgn');
+  writeFileSync(pgn, games);
+  const book = join(tmp, 'replace.tbk');
+  assert.equal(cli('book', 'make', pgn, '-o', book, '--quiet').status, 0);
+  const first = join(tmp, 'replace-first.pgn');
+  writeFileSync(
+    first,
+    '[Event "repertoire"]\n\n1. e4 {[%tabiya value=100] the king\'s pawn} c5 $5 {Sicilian} 2. Nf3 {[%tabiya value=75]} (2. Ke2 {my own idea}) (2. Nc3 {[%tabiya forbidden]}) d6 *\n\n' +
+      '[Event "other"]\n\n1. d4 {[%tabiya value=50] queen\'s pawn} *\n',
+  );
+  const r1 = cli('book', 'annotate', book, first, '--notes');
+  assert.equal(r1.status, 0, r1.stderr);
+  assert.match(r1.stdout, /^2 lines: notes on 6 moves \(1 added to the book\)$/m, '2.Ke2 is added by hand');
+  const keyed = (line: string): string => {
+    const pos = unwrap(positionFromFen(STARTING_FEN));
+    const sans = line.split(' ');
+    const last = sans.pop()!;
+    for (const s of sans) pos.play(unwrap(parseSan(pos, s)));
+    return `${pos.keyHi >>> 0},${pos.keyLo >>> 0},${unwrap(parseSan(pos, last))}`;
+  };
+  const note = (line: string, value: number, nag: number, comment: string, forbidden: boolean): string => {
+    const [hi, lo, move] = keyed(line).split(',').map(Number);
+    return JSON.stringify([hi, lo, move, value, nag, comment, forbidden]);
+  };
+  assert.deepEqual(notesOf(book), [note('e4', 100, 0, "the king's pawn", false), note('e4 c5', -1, 5, 'Sicilian', false), note('e4 c5 Nf3', 75, 0, '', false), note('e4 c5 Ke2', -1, 0, 'my own idea', false), note('e4 c5 Nc3', -1, 0, '', true), note('d4', 50, 0, "queen's pawn", false)].sort());
+
+  // Edited elsewhere: the comments of 1.e4 and 1...c5 deleted, 2.Nf3's value and 2.Nc3's mark
+  // taken away, 1...c5's NAG changed, 2...d6 annotated, 2.Ke2 bare, 1.d4 not in the file.
+  const second = join(tmp, 'replace-second.pgn');
+  writeFileSync(second, '[Event "repertoire"]\n\n1. e4 {[%tabiya value=100]} c5 $1 2. Nf3 (2. Ke2) (2. Nc3) d6 $2 {now the main line} 3. d4 *\n');
+  const without = cli('book', 'annotate', book, second, '--replace');
+  assert.equal(without.status, 2, '--replace without --notes is a usage error');
+  assert.match(without.stderr, /--replace replaces the notes that --notes reads/);
+  const r2 = cli('book', 'annotate', book, second, '--notes', '--replace', '--json');
+  assert.equal(r2.status, 0, r2.stderr);
+  const j = JSON.parse(r2.stdout) as { moves: number; added: number; cleared: number; kept: string[] };
+  assert.deepEqual([j.moves, j.added, j.cleared, j.kept], [3, 0, 2, ['Ke2 in game 1']]);
+  assert.match(r2.stderr, /1 move that no game played kept its notes, though the PGN gives none: .*\(Ke2 in game 1\)/);
+  assert.deepEqual(notesOf(book), [note('e4', 100, 0, '', false), note('e4 c5', -1, 1, '', false), note('e4 c5 Ke2', -1, 0, 'my own idea', false), note('e4 c5 Nf3 d6', -1, 2, 'now the main line', false), note('d4', 50, 0, "queen's pawn", false)].sort());
+
+  // Without --replace the same file changes only what it gives.
+  const again = join(tmp, 'replace-again.tbk');
+  assert.equal(cli('book', 'make', pgn, '-o', again, '--quiet').status, 0);
+  assert.equal(cli('book', 'annotate', again, first, '--notes').status, 0);
+  assert.equal(cli('book', 'annotate', again, second, '--notes').status, 0);
+  assert.ok(notesOf(again).includes(note('e4 c5 Nf3', 75, 0, '', false)), 'a value the PGN does not give is kept');
+});

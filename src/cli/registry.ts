@@ -379,6 +379,7 @@ export function registerCommands(program: Command): void {
     .argument('<book.tbk>', 'rich book to change')
     .argument('<pgn...>', 'PGN files of annotated lines')
     .option('--notes', 'read back a PGN the explorer exported (or any PGN tree): each move\'s NAG, comment, [%tabiya value=N forbidden], main line and variations; NAGs set no value')
+    .option('--replace', 'with --notes: each move of the PGN gets exactly the notes it gives there; a NAG, comment, user value or forbidden mark it lacks is cleared (moves not in the PGN keep theirs)')
     .option('--errors <n>', 'broken lines to list on stderr', '20')
     .option('--quiet', 'no progress')
     .option('--json', 'print one JSON object')

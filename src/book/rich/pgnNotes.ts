@@ -8,10 +8,13 @@
  *
  * Unlike Terra's annotate (annotate.ts: main line only, a NAG sets the user value), a NAG here is
  * the move's NAG and nothing more; only the command sets a value, so an exported book reads back
- * as it was. A move with no annotation is left as the book has it. Browser-safe.
+ * as it was. A move with no annotation is left as the book has it, unless the reader is asked for
+ * every move (`book annotate --notes --replace`: the PGN's notes replace the book's, so a comment
+ * deleted in another program is deleted from the book too). Browser-safe.
  */
 import type { Position } from '../../core/position.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
+import { makeSan } from '../../notation/san.js';
 import { LinesVisitor } from './annotate.js';
 
 /** One move's notes as a PGN gives them; a field left undefined is not given. */
@@ -24,6 +27,9 @@ export interface PgnNote {
   forbidden?: boolean;
   nag?: number;
   comment?: string;
+  /** With `everyMove`: the move in SAN and the game of the PGN it was first met in (from 1), to name it. */
+  san?: string;
+  game?: number;
 }
 
 // One command per comment; its name then words separated by blanks.
@@ -65,6 +71,11 @@ function isMoveAssessment(nag: number): boolean {
   return nag >= 1 && nag <= 9;
 }
 
+/** Whether the PGN gives any of a move's notes. */
+export function isAnnotated(n: PgnNote): boolean {
+  return n.value !== undefined || n.forbidden !== undefined || n.nag !== undefined || n.comment !== undefined;
+}
+
 /** What `book annotate --notes` read. */
 export interface PgnNotesStats {
   lines: number;
@@ -82,13 +93,17 @@ export interface PgnNotesStats {
  */
 export class PgnNotesVisitor extends LinesVisitor {
   readonly stats: PgnNotesStats = { lines: 0, moves: 0, skipped: 0, unknown: [] };
-  /** By `hi:lo:move`, in the order first met. */
+  /** By `hi:lo:move`, in the order first met: the annotated moves, or every move with `everyMove`. */
   readonly notes = new Map<string, PgnNote>();
   private pending: PgnNote[] = [];
   /** The move just read at each variation depth (0: the main line). */
   private last: (PgnNote | undefined)[] = [];
 
-  constructor(onError: (e: PgnGameError) => void = () => {}) {
+  /** `everyMove`: keep the moves without an annotation too (with no field given). */
+  constructor(
+    onError: (e: PgnGameError) => void = () => {},
+    private readonly everyMove = false,
+  ) {
     super(onError);
   }
 
@@ -144,19 +159,25 @@ export class PgnNotesVisitor extends LinesVisitor {
 
   private at(pos: Position, move: number): PgnNote {
     const n: PgnNote = { keyHi: pos.keyHi >>> 0, keyLo: pos.keyLo >>> 0, move, black: pos.turn === 1 };
+    if (this.everyMove) {
+      n.san = makeSan(pos, move);
+      n.game = this.stats.lines + this.stats.skipped + 1;
+    }
     this.pending.push(n);
     return n;
   }
 
   protected apply(): void {
     for (const n of this.pending) {
-      if (n.value === undefined && n.forbidden === undefined && n.nag === undefined && n.comment === undefined) continue;
+      const annotated = isAnnotated(n);
+      if (!annotated && !this.everyMove) continue;
       const k = `${n.keyHi}:${n.keyLo}:${n.move}`;
       const had = this.notes.get(k);
       if (had === undefined) {
         this.notes.set(k, n);
-        this.stats.moves++;
+        if (annotated) this.stats.moves++;
       } else {
+        if (annotated && !isAnnotated(had)) this.stats.moves++;
         if (n.value !== undefined) had.value = n.value;
         if (n.forbidden !== undefined) had.forbidden = n.forbidden;
         if (n.nag !== undefined) had.nag = n.nag;

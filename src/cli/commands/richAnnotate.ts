@@ -6,7 +6,9 @@
  */
 import { updateRichBook, whenUnlocked } from '../../book/node/richFile.js';
 import { AnnotateVisitor } from '../../book/rich/annotate.js';
-import { PgnNotesVisitor } from '../../book/rich/pgnNotes.js';
+import { PgnNotesVisitor, isAnnotated } from '../../book/rich/pgnNotes.js';
+import { noteHasData, type Note } from '../../book/rich/notes.js';
+import type { BookEntry } from '../../book/rich/tbkBook.js';
 import { EF_POSTBOOK, USER_NONE } from '../../book/rich/format.js';
 import { RichTable } from '../../book/rich/table.js';
 import { checkOutputs } from '../../node/outputs.js';
@@ -21,11 +23,14 @@ export interface RichAnnotateCliOptions {
   errors?: string;
   /** Read the notes the explorer's PGN export writes, from every variation (pgnNotes.ts). */
   notes?: boolean;
+  /** With `notes`: the PGN's notes replace the book's for every move of the PGN. */
+  replace?: boolean;
   quiet?: boolean;
   json?: boolean;
 }
 
 export async function richAnnotateCommand(file: string, pgns: string[], opts: RichAnnotateCliOptions): Promise<void> {
+  if (opts.replace && !opts.notes) throw new CliError('--replace replaces the notes that --notes reads: give both', 2);
   checkInputs(pgns);
   checkOutputs([{ path: file, kind: 'tbk', mode: 'update' }], pgns);
   if (opts.notes) return annotateNotes(file, pgns, opts);
@@ -81,12 +86,17 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
 /**
  * `book annotate X.tbk tree.pgn --notes`: every annotated move of the PGN's main lines and
  * variations gets the PGN's NAG, comment, user value and forbidden mark (the fields the PGN
- * gives; the others are left as they are), as the explorer's PGN export writes them.
+ * gives; the others are left as they are), as the explorer's PGN export writes them. With
+ * --replace every move of the PGN gets exactly what the PGN gives it, the rest cleared: a
+ * repertoire exported, edited elsewhere (a comment deleted, a value taken away) and read back is
+ * the book's again. A move that no game played is in the book only through its notes; one whose
+ * notes would all go keeps them, and is named (its PGN still holds it).
  */
 async function annotateNotes(file: string, pgns: string[], opts: RichAnnotateCliOptions): Promise<void> {
   if (tbkFileVersion(file) === 1) throw new CliError(`${file} is a version 1 book, which keeps no NAGs or comments: book upgrade converts it, then --notes can read them`, 1);
   const job = new PgnJob('book annotate', opts);
-  const visitor = new PgnNotesVisitor(job.onError);
+  const replace = opts.replace === true;
+  const visitor = new PgnNotesVisitor(job.onError, replace);
   const summary = await readPgn(pgns, visitor, { onProgress: (p) => job.onProgress(p.bytes, p.totalBytes, p.games) }).finally(() => job.stop());
   if (summary.unreadable.length > 0) throw new CliError(`${summary.unreadable.map((u) => u.message).join('; ')}; ${file} was not changed`, 1);
   const first = job.skipped[0];
@@ -101,22 +111,51 @@ async function annotateNotes(file: string, pgns: string[], opts: RichAnnotateCli
       file,
       (book) => {
         let added = 0;
+        let cleared = 0;
+        const kept: string[] = [];
         for (const n of visitor.notes.values()) {
-          if (!book.movesOf(n.keyHi, n.keyLo).some((e) => e.move === n.move && e.wins + e.draws + e.losses + e.unfinished > 0)) added++;
+          const entry = book.movesOf(n.keyHi, n.keyLo).find((e) => e.move === n.move);
+          if (!isAnnotated(n)) {
+            // --replace: a move the PGN gives bare loses the notes it has; one without notes has nothing to clear.
+            const had = book.notes.get(n.keyHi, n.keyLo, n.move);
+            if (had === undefined || !hasUserNotes(had)) continue;
+            const left = noteHasData({ ...had, userValue: -1, forbidden: false, nag: 0, comment: '' });
+            if ((entry === undefined || heldOnlyByNotes(entry)) && !left) {
+              kept.push(`${n.san ?? '?'} in game ${n.game ?? '?'}`);
+              continue;
+            }
+          }
+          if (entry === undefined) added++;
           const note = book.notes.edit(n.keyHi, n.keyLo, n.move, n.black);
+          const before = replace && hasUserNotes(note);
           if (n.value !== undefined) {
             note.userValue = n.value;
             note.postBook = false;
-          }
-          if (n.forbidden !== undefined) note.forbidden = n.forbidden;
-          if (n.nag !== undefined) note.nag = n.nag;
-          if (n.comment !== undefined) note.comment = n.comment;
+          } else if (replace) note.userValue = -1;
+          if (n.forbidden !== undefined || replace) note.forbidden = n.forbidden ?? false;
+          if (n.nag !== undefined || replace) note.nag = n.nag ?? 0;
+          if (n.comment !== undefined || replace) note.comment = n.comment ?? '';
+          if (before && !hasUserNotes(note)) cleared++;
         }
-        return { result: { added } };
+        return { result: { added, cleared, kept } };
       },
       { verify: true },
     ),
   );
-  const value = { book: file, inputs: pgns, lines: s.lines, moves: s.moves, added: r.added, skippedLines: s.skipped, skipped: job.skipped };
-  report(opts.json, value, () => `${s.lines} lines: notes on ${s.moves} moves (${r.added} added to the book)${s.skipped > 0 ? `; ${s.skipped} broken lines skipped` : ''}`);
+  if (r.kept.length > 0) {
+    const names = r.kept.slice(0, 10).join(', ') + (r.kept.length > 10 ? `, and ${r.kept.length - 10} more` : '');
+    process.stderr.write(`tabiya: book annotate: ${r.kept.length} move${r.kept.length === 1 ? '' : 's'} that no game played kept ${r.kept.length === 1 ? 'its' : 'their'} notes, though the PGN gives none: the book holds such a move only through its notes (${names}); set a user value or comment on it, or remove it in the explorer\n`);
+  }
+  const value = { book: file, inputs: pgns, lines: s.lines, moves: s.moves, added: r.added, ...(replace ? { cleared: r.cleared, kept: r.kept } : {}), skippedLines: s.skipped, skipped: job.skipped };
+  report(opts.json, value, () => `${s.lines} lines: notes on ${s.moves} moves (${r.added} added to the book)${replace ? `; notes cleared from ${r.cleared} moves` : ''}${s.skipped > 0 ? `; ${s.skipped} broken lines skipped` : ''}`);
+}
+
+/** Whether a move has notes a PGN carries (user value, forbidden mark, NAG, comment). */
+function hasUserNotes(n: Note): boolean {
+  return n.userValue >= 0 || n.forbidden || n.nag !== 0 || n.comment !== '';
+}
+
+/** A move the book holds only through its notes (added by hand): no game, no weight, no make-book count. */
+function heldOnlyByNotes(e: BookEntry): boolean {
+  return e.wins + e.draws + e.losses + e.unfinished + e.weight + (e.pgN ?? 0) === 0;
 }
