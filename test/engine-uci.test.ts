@@ -130,7 +130,15 @@ test('uci process: Threads 2 (Lazy SMP helpers) searches, stops and keeps answer
   assert.equal(await e.quit(), 0);
 });
 
-test('uci process: Hash N costs N once, not twice (the TypeScript table of a one-thread search stays untouched)', { timeout: 30000 }, async (t) => {
+/**
+ * A hang bound for an answer that waits for a new hash table to be made and cleared (256 MB,
+ * then 1 GB): well under a second on an idle machine, seconds on a loaded one (3.7 s for the
+ * 1 GB table at a load of 15 on 2 cores; past expect's 10 s beside other tests). Not a speed:
+ * nothing is judged by how much of it an answer takes.
+ */
+const TABLE_BOUND_MS = 60_000;
+
+test('uci process: Hash N costs N once, not twice (the TypeScript table of a one-thread search stays untouched)', { timeout: 4 * TABLE_BOUND_MS }, async (t) => {
   const e = new EngineProcess('uci');
   t.after(() => e.kill());
   const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${e.child.pid}/status`, 'utf8'))![1]) / 1024;
@@ -145,10 +153,10 @@ test('uci process: Hash N costs N once, not twice (the TypeScript table of a one
     e.send('ucinewgame');
     e.send('position startpos moves e2e4');
     e.send('go depth 8');
-    await e.expect(/^bestmove /);
+    await e.expect(/^bestmove /, TABLE_BOUND_MS);
   }
   e.send('isready');
-  await e.expect(/^readyok$/);
+  await e.expect(/^readyok$/, TABLE_BOUND_MS);
   const grown = rss() - base;
   // The core's table is there (written by clearing it), and the other one is not.
   assert.ok(grown > hash * 0.9 && grown < hash * 1.5, `resident memory grew by ${grown.toFixed(0)} MB with Hash ${hash}`);
@@ -156,7 +164,7 @@ test('uci process: Hash N costs N once, not twice (the TypeScript table of a one
   // search thread has the new tables.
   e.send('setoption name Hash value 2048');
   e.send('isready');
-  await e.expect(/^readyok$/);
+  await e.expect(/^readyok$/, TABLE_BOUND_MS);
   const note = e.arrival(/^info string Hash 2048 MB: the search uses 1024 MB of it/);
   assert.ok(note < e.arrival(/^readyok$/), 'the note on the hash size comes before readyok');
   e.send('go depth 4');
