@@ -120,9 +120,13 @@ test('isolated: two threads, stop, the next search, a mate, a bad move, missing 
   const got = await page.evaluate(async (fen) => {
     const e = new window.BrowserEngine({ assets: '/iso/app/vendor/tabiya', threads: 2 });
     const deep = await e.search({ fen, depth: 10 });
-    // An analysis without limits, stopped: its promise has the best line so far.
-    const infinite = e.search({ fen, moves: ['f1c4'] });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // An analysis without limits, stopped once it has finished depth 2 (a line of the main
+    // thread, not a bound): its promise has the best line so far. Stopped after a fixed time
+    // instead, a busy machine could stop it before it had a line to give.
+    let deepEnough = (): void => {};
+    const reached = new Promise<void>((resolve) => (deepEnough = resolve));
+    const infinite = e.search({ fen, moves: ['f1c4'], onInfo: (i: { depth: number; multipv: number; bound?: string }) => i.multipv === 1 && i.bound === undefined && i.depth >= 2 && deepEnough() });
+    await reached;
     e.stop();
     const stopped = await infinite;
     // A newer search overtakes a running one.
