@@ -68,6 +68,8 @@ async function open(path: string, theme: 'light' | 'dark' = 'light'): Promise<{ 
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
   await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
   await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  // Rows of this position's table, and no other load under way that could redraw them.
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
   return { page, errors };
 }
 

@@ -128,6 +128,8 @@ async function open(path: string, width = 1300, height = 900): Promise<{ page: P
   await page.setViewport({ width, height });
   await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
   await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  // Rows of this position's table, and no other load under way that could redraw them.
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
   return { page, errors };
 }
 
@@ -145,7 +147,10 @@ function probe(moves: string): { san: string; games: number }[] {
 
 async function waitForPlay(page: Page, play: string): Promise<void> {
   await page.waitForFunction((p) => new URLSearchParams(location.search).get('play') === p, { timeout: WAIT_MS }, play);
-  // The table of that position has arrived when its first row is a move legal there.
+  // The table of that position has arrived when the table is no longer busy: the page marks it
+  // busy in the same step that puts the move in the link. The status line was empty before the
+  // move too, so it alone does not say the table is in.
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
   await page.waitForFunction(() => document.querySelector('#status')?.textContent?.trim() === '', { timeout: WAIT_MS });
 }
 
