@@ -477,6 +477,58 @@ test('play from here: the engine answers from the book and on its clock; the gam
   await closePage(page);
 });
 
+test("play from here: a book move picked for a position the game has left is not played (the table reloaded while the engine's pick waited)", { skip, timeout: 180_000 }, async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // The engine's book moves wait 300 ms before they are played: hold them, to play them when the
+  // test says. And the picks, once the game starts: the first is the most played move, the
+  // others the least played.
+  await page.evaluateOnNewDocument(() => {
+    const w = globalThis as unknown as { setTimeout: (f: () => void, ms?: number) => number; heldPicks: (() => void)[]; Math: { random: () => number } };
+    const real = w.setTimeout.bind(w);
+    w.heldPicks = [];
+    w.setTimeout = (f: () => void, ms?: number): number => (ms === 300 ? (w.heldPicks.push(f), 0) : real(f, ms));
+    const random = w.Math.random.bind(w.Math);
+    const draws: number[] = [];
+    (w as unknown as { draws: number[] }).draws = draws;
+    w.Math.random = () => draws.shift() ?? random();
+  });
+  await page.setViewport({ width: 1300, height: 900 });
+  await page.goto(server.url + '?policy=uniform', { waitUntil: 'load' });
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
+  const held = (n: number) => page.waitForFunction((k: number) => (globalThis as unknown as { heldPicks: unknown[] }).heldPicks.length >= k, { timeout: WAIT_MS }, n);
+  const release = (i: number) => page.evaluate((k: number) => (globalThis as unknown as { heldPicks: (() => void)[] }).heldPicks[k]!(), i);
+  const played = () => new URL(page.url()).searchParams.get('play') ?? '';
+  await page.select('#play-side', 'b');
+  await page.evaluate(() => (globalThis as unknown as { draws: number[] }).draws.push(0, 0.999999, 0.999999));
+  await page.click('#play');
+  // One pick when the game starts, one more when the start position's table comes again.
+  await held(2);
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
+  await release(0);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('play') !== null, { timeout: WAIT_MS });
+  assert.equal(played(), 'e2e4', 'the most played move');
+  await page.waitForSelector('#rows tr[data-uci="c7c5"]', { timeout: WAIT_MS });
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
+  await page.click('#rows tr[data-uci="c7c5"]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('play') === 'e2e4,c7c5', { timeout: WAIT_MS });
+  // The second pick was for the start position (its least played move, legal after 1.e4 c5 too):
+  // the game has moved on, so it plays nothing.
+  await release(1);
+  await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
+  assert.equal(played(), 'e2e4,c7c5', 'the start position\'s pick was not played after 1...c5');
+  // The pick for the position after 1.e4 c5 is played.
+  await held(3);
+  const bookThere = JSON.parse(spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--moves', 'e2e4 c7c5', '--json', '--policy', 'uniform'], { encoding: 'utf8' }).stdout) as { moves: { uci: string }[] };
+  await release(2);
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').length === 3, { timeout: WAIT_MS });
+  const third = played().split(',')[2]!;
+  assert.ok(bookThere.moves.some((m) => m.uci === third), `${third} is a book move after 1.e4 c5`);
+  assert.deepEqual(errors, []);
+  await closePage(page);
+});
+
 test('import: a PGN file chosen on the page is counted into the .tbk with progress; the new counts match book probe', { skip, timeout: 180_000 }, async () => {
   // About forty games the book does not have (another collection), and one with an illegal move.
   const head = spawnSync('sh', ['-c', `zcat ${JSON.stringify(OTHER_GZ)} | head -c 40000`], { encoding: 'utf8' }).stdout;

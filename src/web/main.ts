@@ -805,8 +805,12 @@ function gameTurn(): void {
   if (inBook.length > 0) {
     let r = Math.random() * inBook.reduce((n, m) => n + m.probability, 0);
     const pick = inBook.find((m) => (r -= m.probability) < 0) ?? inBook[0]!;
+    // The pick belongs to this game and this position: gameTurn can run again for it (the
+    // table reloaded) and the player may have moved meanwhile, so a late pick must not play.
+    const g = game;
+    const here = line.moves.slice(0, line.at).join(',');
     window.setTimeout(() => {
-      if (game === undefined || game.over !== '' || !line.play(pick.uci)) return;
+      if (game !== g || game.over !== '' || line.moves.slice(0, line.at).join(',') !== here || !line.play(pick.uci)) return;
       changed();
       announceMove('from the book');
     }, 300);
