@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants, gunzipSync } from 'node:zlib';
-import { Chess, type Move, type Square } from 'chess.js';
+import { Chess } from 'chess.js';
 import { defaultPolicy } from '../src/book/select/config.js';
 import { generateLegal } from '../src/core/movegen.js';
 import type { Position } from '../src/core/position.js';
@@ -25,7 +25,7 @@ import { makeUci } from '../src/notation/uci.js';
 import { gameTag, readGames } from '../src/pgn/game.js';
 import { OPENINGS_DIR, OPENINGS_TABLE, loadOpenings, replayOpenings } from '../src/node/openingNames.js';
 import type { MoveFacts } from '../src/serve/explorer.js';
-import type { Opening } from '../src/serve/openings.js';
+import { openingKey, type Opening } from '../src/serve/openings.js';
 import { subtreePgn, walkSubtree } from '../src/serve/subtree.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -50,19 +50,12 @@ function listLines(dir = OPENINGS_DIR): { eco: string; name: string; sans: strin
 }
 
 /**
- * The position of a chess.js game as the Polyglot key sees it: board, side to move, castling,
- * and the en passant square when a pawn of the side to move stands beside the pawn that has just
- * advanced two squares (Polyglot's rule; chess.js writes the square only when the capture is legal).
+ * The position of a chess.js game as the list and the Lichess site key a name: its EPD, the en
+ * passant square only when a capture is legal (python-chess `board.epd()` in the list's
+ * bin/gen.py, scalachess `Fen.writeOpening`; chess.js writes the square by the same rule).
  */
-function epdOf(chess: Chess, last: Move | undefined): string {
-  const [board, turn, castling] = chess.fen().split(' ');
-  let ep = '-';
-  if (last !== undefined && last.piece === 'p' && Math.abs(Number(last.to[1]) - Number(last.from[1])) === 2) {
-    const file = last.to.charCodeAt(0);
-    const beside = [file - 1, file + 1].filter((f) => f >= 97 && f <= 104).map((f) => `${String.fromCharCode(f)}${last.to[1]}` as Square);
-    if (beside.some((sq) => chess.get(sq)?.type === 'p' && chess.get(sq)?.color === turn)) ep = `${last.to[0]}${last.from[1] === '2' ? '3' : '6'}`;
-  }
-  return `${board} ${turn} ${castling} ${ep}`;
+function epdOf(chess: Chess): string {
+  return chess.fen().split(' ').slice(0, 4).join(' ');
 }
 
 /** The list replayed by chess.js: each position's name, the first line in file order keeping it, and that line's moves. */
@@ -70,9 +63,8 @@ function chessJsIndex(): Map<string, Opening & { sans: string[] }> {
   const byEpd = new Map<string, Opening & { sans: string[] }>();
   for (const l of listLines()) {
     const chess = new Chess();
-    let last: Move | undefined;
-    for (const san of l.sans) last = chess.move(san);
-    const epd = epdOf(chess, last);
+    for (const san of l.sans) chess.move(san);
+    const epd = epdOf(chess);
     if (!byEpd.has(epd)) byEpd.set(epd, { eco: l.eco, name: l.name, sans: l.sans });
   }
   return byEpd;
@@ -127,7 +119,7 @@ test("names agree with the list replayed by chess.js at every position of the li
       const m = unwrap(parseSan(pos, last.san));
       pos.play(m);
       moves.push(m);
-      const want = oracle.get(epdOf(chess, last));
+      const want = oracle.get(epdOf(chess));
       const got = names.of(pos);
       assert.deepEqual(got, want === undefined ? undefined : { eco: want.eco, name: want.name }, `${what}, after ${sans.slice(0, i + 1).join(' ')}`);
       positions++;
@@ -166,6 +158,15 @@ test("names agree with the list replayed by chess.js at every position of the li
   assert.deepEqual(along('d4 Nf6 c4 e6 Nc3 Bb4'), { eco: 'E20', name: 'Nimzo-Indian Defense' });
   assert.deepEqual(along('c4 e6 Nc3 Nf6 d4 Bb4'), { eco: 'E20', name: 'Nimzo-Indian Defense' });
   assert.deepEqual(along('Nf3 Nf6 c4 e6 Nc3 Bb4 d4'), { eco: 'E21', name: 'Nimzo-Indian Defense: Three Knights Variation' }, 'the list has it as 1.d4 Nf6 2.c4 e6 3.Nc3 Bb4 4.Nf3');
+  // A double push last, beside an enemy pawn that cannot take en passant (the e4 pawn is pinned
+  // by Qe2): Polyglot's key counts the e.p. file, the list's EPD has none. One position, one name.
+  const bronstein = { eco: 'C40', name: 'Latvian Gambit Accepted: Bronstein Gambit' };
+  assert.deepEqual(along('e4 e5 Nf3 f5 Nxe5 Qf6 d4 d6 Nc4 fxe4 Qh5+ g6 Qe2'), bronstein, "the list's move order");
+  assert.deepEqual(along('e4 e5 Nf3 f5 Nxe5 Qf6 Nc4 fxe4 Qh5+ g6 Qe2 d6 d4'), bronstein, '7.d4 last, e4xd3 e.p. illegal');
+  // The same from a FEN whose e.p. field names the square no capture can use (X-FEN, Stockfish write it).
+  assert.deepEqual(names.of(unwrap(positionFromFen('rnb1kbnr/ppp4p/3p1qp1/8/2NPp3/8/PPP1QPPP/RNB1KB1R b KQkq d3 0 7'))), bronstein);
+  // A legal capture keeps the square: 1.e4 d5 2.e5 f5 is not the position with ...f5 played earlier.
+  assert.notEqual(openingKey(unwrap(positionFromFen('rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3')))[1], openingKey(unwrap(positionFromFen('rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3')))[1]);
 });
 
 test('book probe names the probed position: the deepest named one along --moves, or the --fen position\'s own', () => {
@@ -177,6 +178,8 @@ test('book probe names the probed position: the deepest named one along --moves,
     [['--moves', 'e4 e5 Nf3 Nc6 Bb5 Nf6 O-O Nxe4 d4 Nd6 Bxc6 dxc6 dxe5 Nf5 Qxd8+ Kxd8 Nc3'], { eco: 'C67', name: "Ruy Lopez: Berlin Defense, l'Hermet Variation, Berlin Wall Defense" }],
     // A transposition: the Najdorf reached by 2.Nc3 first.
     [['--moves', 'e4 c5 Nc3 d6 Nf3 Nf6 d4 cxd4 Nxd4 a6'], { eco: 'B90', name: 'Sicilian Defense: Najdorf Variation' }],
+    // A transposition whose last move is a double push beside a pinned pawn (no e.p. capture).
+    [['--moves', 'e4 e5 Nf3 f5 Nxe5 Qf6 Nc4 fxe4 Qh5+ g6 Qe2 d6 d4'], { eco: 'C40', name: 'Latvian Gambit Accepted: Bronstein Gambit' }],
     // The position of a FEN alone, and a FEN with moves from it.
     [['--fen', 'rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6'], { eco: 'B90', name: 'Sicilian Defense: Najdorf Variation' }],
     [['--fen', 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', '--moves', 'Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Be3'], { eco: 'B90', name: 'Sicilian Defense: Najdorf Variation, English Attack' }],

@@ -1,9 +1,13 @@
 /**
  * Opening names by position, from the CC0 list the Lichess site uses (data/openings/, see
- * data/README.md). Every line's final position is keyed by the Polyglot key, which covers
- * board, side to move, castling and a capturable en passant square: the EPD of the position, so
- * a transposition finds the same name. Where two lines reach one position, the first in file
- * order (lowest ECO) wins, as the list orders them.
+ * data/README.md). Every line's final position is keyed by its EPD, as lichess-org/chess-openings
+ * (bin/gen.py: python-chess `board.epd()`) and the Lichess site (scalachess `Fen.writeOpening`)
+ * key names: board, side to move, castling, and the en passant square only when an en passant
+ * capture is legal. That is the Polyglot key without the e.p. file where Polyglot counts one no
+ * capture can use (an enemy pawn beside the pushed pawn but pinned, or its king in check):
+ * `openingKey`. So a transposition finds the same name however the position was reached, the
+ * double push last or not. Where two lines reach one position, the first in file order (lowest
+ * ECO) wins, as the list orders them.
  *
  * Replaying the 3,807 lines costs a few hundred milliseconds, too much for every `book probe`,
  * so the replayed list is kept as a table of key, ECO and name (data/openings-by-key.tsv,
@@ -12,8 +16,9 @@
  */
 import type { Position } from '../core/position.js';
 import { unwrap } from '../core/result.js';
-import { keyToHex } from '../core/zobrist.js';
-import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
+import { NO_SQUARE } from '../core/types.js';
+import { Z_EP_HI, Z_EP_LO, keyToHex } from '../core/zobrist.js';
+import { STARTING_FEN, legalEpSquare, positionFromFen } from '../notation/fen.js';
 import { playMoveList } from '../notation/moveList.js';
 import { KeyTable } from './keyTable.js';
 
@@ -24,6 +29,25 @@ export interface Opening {
 
 /** The header of the table of named positions (data/openings-by-key.tsv). */
 const TABLE_HEADER = 'key\teco\tname';
+
+/**
+ * The key a position's name is kept under: its Polyglot key, less the e.p. file when no en
+ * passant capture is legal. Polyglot hashes the file whenever an enemy pawn stands beside the
+ * pawn that has just advanced two squares, legal capture or not (a pinned pawn), where the
+ * list's EPD has the square only when the capture is legal; without this, 1.e4 e5 2.Nf3 f5
+ * 3.Nxe5 Qf6 4.Nc4 fxe4 5.Qh5+ g6 6.Qe2 d6 7.d4 (Black's e4 pawn pinned by Qe2) missed the
+ * name the list gives the same position by 4.d4 d6 5.Nc4 fxe4 6.Qh5+ g6 7.Qe2.
+ */
+export function openingKey(pos: Position): [number, number] {
+  const ep = pos.epSquare;
+  if (ep === NO_SQUARE || legalEpSquare(pos) !== NO_SQUARE) return [pos.keyHi, pos.keyLo];
+  return [pos.keyHi ^ Z_EP_HI[ep & 7]!, pos.keyLo ^ Z_EP_LO[ep & 7]!];
+}
+
+/** An opening as a comment or a line of text shows it: ECO code, a blank, the name. */
+export function openingText(o: Opening): string {
+  return `${o.eco} ${o.name}`;
+}
 
 export class OpeningIndex {
   /** Position key → index in `names`. */
@@ -55,7 +79,7 @@ export class OpeningIndex {
         this.problems.push(`${file}:${i + 1}: ${played.error.message}`);
         continue;
       }
-      this.add(pos.keyHi, pos.keyLo, eco, name);
+      this.add(...openingKey(pos), eco, name);
     }
   }
 
@@ -86,7 +110,8 @@ export class OpeningIndex {
 
   /** The opening named for exactly this position, if any. */
   of(pos: Position): Opening | undefined {
-    const i = this.byKey.get(pos.keyHi, pos.keyLo);
+    const [hi, lo] = openingKey(pos);
+    const i = this.byKey.get(hi, lo);
     return i === undefined ? undefined : this.names[i];
   }
 
