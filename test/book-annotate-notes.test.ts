@@ -16,6 +16,8 @@ import { fastCrc32 } from '../src/book/node/richFile.js';
 import { FileReader } from '../src/book/node/tbkFile.js';
 import { TbkBook } from '../src/book/rich/tbkBook.js';
 import { PgnNotesVisitor, readNoteCommand, noteCommand } from '../src/book/rich/pgnNotes.js';
+import { loadOpenings } from '../src/node/openingNames.js';
+import type { OpeningIndex } from '../src/serve/openings.js';
 import { positionFromFen, STARTING_FEN } from '../src/notation/fen.js';
 import { parseSan } from '../src/notation/san.js';
 import { parsePgn } from '../src/pgn/parser.js';
@@ -81,6 +83,9 @@ test('a repertoire exported as PGN from the explorer reads back into a book with
     await server.close();
   }
   assert.match(exported, /\{\[%tabiya value=100\] the main line/);
+  // The export names each line's opening where it changes, a comment of its own before the move's note.
+  assert.match(exported, /^1\. e4 \$1 \{B00 King's Pawn Game\} \{\[%tabiya value=100\]/m);
+  assert.match(exported, /\{B20 Sicilian Defense\}/);
   assert.match(exported, /\[%tabiya forbidden\]/);
   const file = join(tmp, 'repertoire.pgn');
   writeFileSync(file, exported);
@@ -110,10 +115,10 @@ test('a repertoire exported as PGN from the explorer reads back into a book with
 });
 
 /** The notes a PGN gives, by the SAN of the moves to each position and the move. */
-function readNotes(pgn: string): Map<string, { nag?: number; comment?: string }> {
-  const v = new PgnNotesVisitor();
+function readNotes(pgn: string, openings?: OpeningIndex): Map<string, { nag?: number; comment?: string; value?: number }> {
+  const v = new PgnNotesVisitor(undefined, openings);
   parsePgn(pgn, v);
-  const named = new Map<string, { nag?: number; comment?: string }>();
+  const named = new Map<string, { nag?: number; comment?: string; value?: number }>();
   const keyOf = (line: string): string => {
     const pos = unwrap(positionFromFen(STARTING_FEN));
     const sans = line.split(' ').filter((x) => x !== '');
@@ -121,9 +126,9 @@ function readNotes(pgn: string): Map<string, { nag?: number; comment?: string }>
     for (const s of sans) pos.play(unwrap(parseSan(pos, s)));
     return `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}:${unwrap(parseSan(pos, last))}`;
   };
-  const lines = ['c4', 'c4 e5', 'd4', 'd4 d5', 'd4 Nf6', 'd4 Nf6 c4', 'd4 Nf6 c4 e6', 'd4 Nf6 c4 e6 Nc3', 'd4 Nf6 c4 e6 Nf3'];
+  const lines = ['c4', 'c4 e5', 'd4', 'd4 d5', 'd4 Nf6', 'd4 Nf6 c4', 'd4 Nf6 c4 e6', 'd4 Nf6 c4 e6 Nc3', 'd4 Nf6 c4 e6 Nf3', 'e4', 'e4 e5', 'e4 e5 Nf3', 'e4 e5 f4', 'e4 e5 Nf3 Nc6', 'e4 e5 f4 exf4', 'b3', 'b3 e5', 'b3 e5 Bb2', 'b3 e5 Bb2 Nc6', 'b3 e5 Bb2 Nc6 e3'];
   const byKey = new Map(lines.map((l) => [keyOf(l), l] as const));
-  for (const [k, n] of v.notes) named.set(byKey.get(k) ?? k, { ...(n.nag === undefined ? {} : { nag: n.nag }), ...(n.comment === undefined ? {} : { comment: n.comment }) });
+  for (const [k, n] of v.notes) named.set(byKey.get(k) ?? k, { ...(n.nag === undefined ? {} : { nag: n.nag }), ...(n.comment === undefined ? {} : { comment: n.comment }), ...(n.value === undefined ? {} : { value: n.value }) });
   return named;
 }
 
@@ -191,4 +196,30 @@ test('--notes --replace: a move of the PGN gets exactly the notes it gives there
   assert.equal(cli('book', 'annotate', again, first, '--notes').status, 0);
   assert.equal(cli('book', 'annotate', again, second, '--notes').status, 0);
   assert.ok(notesOf(again).includes(note('e4 c5 Nf3', 75, 0, '', false)), 'a value the PGN does not give is kept');
+});
+
+test('--notes: the opening names the export writes are names, not comments; a comment that only looks like one stays', () => {
+  const pgn =
+    '[Event "names"]\n\n' +
+    // The export's own shape: a name, then the move's note in a comment of its own; a user
+    // comment that repeats the name after the name; a program that joined name and note into one comment.
+    "1. e4 {B00 King's Pawn Game} {[%tabiya value=100] open games} e5 {C20 King's\nPawn Game} {C20 King's Pawn Game} " +
+    "2. Nf3 { C40 King's Knight Opening [%tabiya value=50] mine } (2. f4 {C30 King's Gambit} {a plain note} 2... exf4 " +
+    // Not the name the list gives the position: a note.
+    "{C30 King's Gambit}) 2... Nc6 {my own words} *\n\n" +
+    '[Event "same name again"]\n\n' +
+    // 3.e3 keeps the name 2...Nc6 had: the export writes none there, so this is the user's.
+    "1. b3 {A01 Nimzo-Larsen Attack} e5 {A01 Nimzo-Larsen Attack: Modern Variation} 2. Bb2 Nc6 3. e3 {A01 Nimzo-Larsen Attack: Modern Variation} *\n";
+  const notes = readNotes(pgn, loadOpenings());
+  assert.deepEqual(Object.fromEntries(notes), {
+    e4: { comment: 'open games', value: 100 },
+    'e4 e5': { comment: "C20 King's Pawn Game" },
+    'e4 e5 Nf3': { comment: 'mine', value: 50 },
+    'e4 e5 f4': { comment: 'a plain note' },
+    'e4 e5 f4 exf4': { comment: "C30 King's Gambit" },
+    'e4 e5 Nf3 Nc6': { comment: 'my own words' },
+    'b3 e5 Bb2 Nc6 e3': { comment: 'A01 Nimzo-Larsen Attack: Modern Variation' },
+  });
+  // Without the names (a caller that passes none) every comment is a note, as before.
+  assert.equal(readNotes(pgn).get('e4')?.comment, "B00 King's Pawn Game open games");
 });

@@ -4,7 +4,7 @@
  * agree with that list replayed by chess.js (its own move generator and SAN reader) at every
  * position of every line of the list and of real master games, transpositions included; `book
  * probe` names the probed position in text and JSON; the PGN export of a subtree carries the
- * main line's ECO and Opening tags.
+ * main line's ECO and Opening tags and names each line's opening where it changes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -207,7 +207,7 @@ test('book probe names the probed position: the deepest named one along --moves,
   assert.equal(tabiya(['book', 'probe', 'g.tbk', '--moves', najdorf]).stdout.split('\n')[1], 'opening: B90 Sicilian Defense: Najdorf Variation');
 });
 
-test('the PGN export of a subtree is tagged with the opening of its main line', async () => {
+test('the PGN export of a subtree is tagged with the opening of its main line and names each line where its opening changes', async () => {
   const index = loadOpenings();
   // A book by the moves that lead to a position: [uci, weight]; heaviest first is the main line.
   const lines: Record<string, [string, number][]> = {
@@ -247,10 +247,21 @@ test('the PGN export of a subtree is tagged with the opening of its main line', 
   const whole = await exported(STARTING_FEN, undefined);
   assert.deepEqual(tags(whole), ['C70', 'Ruy Lopez: Morphy Defense']);
   assert.match(whole, /^\[Result "\*"\]\n\[ECO "C70"\]\n\[Opening "Ruy Lopez: Morphy Defense"\]\n\n1\. e4 /m);
+  // Each line's opening where it changes, the variations' too, as a comment of its own at the
+  // move that reaches it; 4.O-O is still the Berlin (the list names it so again): no comment.
+  const movetext = whole.slice(whole.indexOf('\n\n') + 2).replace(/\s+/g, ' ').trim();
+  assert.equal(
+    movetext,
+    "1. e4 {B00 King's Pawn Game} (1. d4 {A40 Queen's Pawn Game}) 1... e5 {C20 King's Pawn Game} (1... c5 {B20 Sicilian Defense}) " +
+      "2. Nf3 {C40 King's Knight Opening} 2... Nc6 {C44 King's Knight Opening: Normal Variation} 3. Bb5 {C60 Ruy Lopez} " +
+      '3... a6 {C70 Ruy Lopez: Morphy Defense} (3... Nf6 {C65 Ruy Lopez: Berlin Defense} 4. O-O a6 5. a3) *',
+  );
   // From the Berlin: its main line 4.O-O a6 5.a3 leaves the list after 4.O-O, whose name stays.
   const berlin = await exported('r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', undefined);
   assert.deepEqual(tags(berlin), ['C65', 'Ruy Lopez: Berlin Defense']);
   assert.match(berlin, /\[FEN "[^"]+"\]\n\[ECO "C65"\]/);
+  // The exported position's own name is the one in effect: 4.O-O, named as it, is not commented.
+  assert.doesNotMatch(berlin.slice(berlin.indexOf('\n\n')), /\{/);
   // A position the book has no move in keeps the name of the way there; an unnamed one has no tags.
   assert.deepEqual(tags(await exported('rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq - 0 1', { eco: 'A00', name: "Anderssen's Opening" })), ['A00', "Anderssen's Opening"]);
   const none = await exported('8/8/8/4k3/8/8/8/4K2R w K - 0 1', undefined);

@@ -689,7 +689,8 @@ test('export: the whole book as book export writes it, a subtree as .bin and as 
   assert.equal((await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'b1c3', nag: 5, comment: 'closed' })).status, 200);
   const pgn = await http(server.url, '/api/export?book=masters.tbk&format=pgn&play=e2e4,c7c5&depth=5');
   assert.equal(pgn.status, 200);
-  assert.match(pgn.body, /\(2\. Nc3 \$5 \{closed\}/);
+  // The opening 2.Nc3 reaches is named first, in a comment of its own; the move's comment follows.
+  assert.match(pgn.body, /\(2\. Nc3 \$5 \{B23 Sicilian Defense: Closed\}\s\{closed\}/);
   assert.match(pgn.body, /\[FEN "rnbqkbnr\/pp1ppppp\/8\/2p5\/4P3\/8\/PPPP1PPP\/RNBQKBNR w KQkq - 0 2"\]/);
   assert.match(pgn.body, /^2\. Nf3 /m);
   assert.ok(pgn.body.split('\n').every((l) => l.length <= 79), 'export format: lines of at most 79 characters');

@@ -116,6 +116,17 @@ export class OpeningIndex {
   }
 
   /**
+   * The opening a move newly reaches: the name of `pos` (the position after the move) when the
+   * list names it and that name is not `current`, the one in effect before the move; else
+   * undefined. The PGN export writes it as a comment at the move (src/serve/subtree.ts) and
+   * `book annotate --notes` knows it again by the same rule (src/book/rich/pgnNotes.ts).
+   */
+  renamed(pos: Position, current: Opening | undefined): Opening | undefined {
+    const o = this.of(pos);
+    return o === undefined || (current !== undefined && o.eco === current.eco && o.name === current.name) ? undefined : o;
+  }
+
+  /**
    * The opening of the deepest named position of `start` and the positions `moves` lead to (the
    * start's own name when no later one has a name), as the Lichess site names a game or the
    * explorer's line: a line that leaves the list keeps the last name it had. `start` is left as it was.

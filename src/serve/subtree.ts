@@ -4,7 +4,8 @@
  * user's choices first (user value above 0, highest first), then the rest most played first,
  * moves set to 0 ("never play") last, to a depth and a node budget so a request stays bounded. Written as one PGN game whose variations are the alternatives
  * (Recursive Annotation Variations, PGN standard 8.2.5) tagged with the main line's opening
- * (ECO and Opening), or as the Polyglot entries of the positions on the way.
+ * (ECO and Opening), each line's opening written where it changes, or as the Polyglot entries
+ * of the positions on the way.
  */
 import { noteCommand } from '../book/rich/pgnNotes.js';
 import type { Position } from '../core/position.js';
@@ -16,7 +17,7 @@ import { makeSan } from '../notation/san.js';
 import type { PgnGame, PgnNode } from '../pgn/game.js';
 import { writeGame } from '../pgn/writer.js';
 import type { MoveFacts } from './explorer.js';
-import type { Opening, OpeningIndex } from './openings.js';
+import { openingText, type Opening, type OpeningIndex } from './openings.js';
 
 export interface TreeNode {
   move: number;
@@ -122,7 +123,7 @@ export function subtreePgn(tree: Subtree, pos: Position, book: string, openings?
   // position, the way to the exported position included (`atRoot`).
   const opening = openings === undefined ? undefined : mainLineOpening(tree.roots, pos, openings.index, openings.atRoot);
   if (opening !== undefined) tags.push(['ECO', opening.eco], ['Opening', opening.name]);
-  const moves = line(pos, tree.roots);
+  const moves = line(pos, tree.roots, openings === undefined ? undefined : { index: openings.index, current: openings.index.of(pos) });
   const game: PgnGame = { tags, moves, result: '*' };
   const about: string[] = [];
   if (tree.side !== undefined) about.push(`${tree.side === 0 ? 'White' : 'Black'} repertoire: ${tree.side === 0 ? "White's" : "Black's"} chosen moves (or the book's first where none is chosen), every book reply of the opponent`);
@@ -138,30 +139,57 @@ function mainLineOpening(roots: readonly TreeNode[], pos: Position, index: Openi
   return index.along(pos, moves) ?? atRoot;
 }
 
+/**
+ * Opening names in the tree: at each move that reaches a position the list names with a name
+ * other than the one in effect, the name as a comment of its own, `{B90 Sicilian Defense: Najdorf
+ * Variation}`, as ChessBase and Lichess show a line's name where it changes. The tags name the
+ * main line only (pgn-extract -e and a Lichess study chapter name one line per game); these
+ * name every variation. The name in effect at the exported position is its own (`of`), whatever
+ * the way there, so that `book annotate --notes` can tell these comments from the user's by the
+ * same rule (src/book/rich/pgnNotes.ts) and does not read them back as notes.
+ */
+interface Naming {
+  index: OpeningIndex;
+  current: Opening | undefined;
+}
+
 /** The book moves as PGN nodes: the first of each position continues the line, the others are its variations. */
-function line(pos: Position, nodes: readonly TreeNode[]): PgnNode[] {
+function line(pos: Position, nodes: readonly TreeNode[], naming: Naming | undefined): PgnNode[] {
   if (nodes.length === 0) return [];
-  const node = (n: TreeNode): PgnNode => {
+  /** The move as a PGN node, and the naming in effect after it. */
+  const node = (n: TreeNode): [PgnNode, Naming | undefined] => {
     const out: PgnNode = { san: makeSan(pos, n.move) };
+    const comments: string[] = [];
+    let after = naming;
+    if (naming !== undefined) {
+      pos.play(n.move);
+      const renamed = naming.index.renamed(pos, naming.current);
+      pos.undo();
+      if (renamed !== undefined) {
+        comments.push(openingText(renamed));
+        after = { index: naming.index, current: renamed };
+      }
+    }
     // The book's annotations: the NAG as $n right after the move, then the comment, which
     // starts with the user value and forbidden mark as a command (pgnNotes.ts), so that
     // `book annotate --notes` reads the tree back as it was.
     if (n.facts.nag !== null) out.nags = [n.facts.nag];
     const text = [noteCommand(n.facts.userValue, n.facts.forbidden), n.facts.comment ?? ''].filter((t) => t !== '').join(' ');
-    if (text !== '') out.comments = [text];
-    return out;
+    if (text !== '') comments.push(text);
+    if (comments.length > 0) out.comments = comments;
+    return [out, after];
   };
-  const main = node(nodes[0]!);
+  const [main, next] = node(nodes[0]!);
   const variations: PgnNode[][] = [];
   for (const alt of nodes.slice(1)) {
-    const first = node(alt);
+    const [first, then] = node(alt);
     pos.play(alt.move);
-    variations.push([first, ...line(pos, alt.children)]);
+    variations.push([first, ...line(pos, alt.children, then)]);
     pos.undo();
   }
   if (variations.length > 0) main.variations = variations;
   pos.play(nodes[0]!.move);
-  const rest = line(pos, nodes[0]!.children);
+  const rest = line(pos, nodes[0]!.children, next);
   pos.undo();
   return [main, ...rest];
 }

@@ -6,6 +6,12 @@
  * variation. So a repertoire exported, edited in another program (ChessBase, Scid, a text
  * editor) and read back keeps its values, marks, NAGs and comments.
  *
+ * The export also names each line's opening where it changes, a comment of its own at the move
+ * (`{B90 Sicilian Defense: Najdorf Variation}`, src/serve/subtree.ts). Given the opening names,
+ * the visitor follows the same rule along every line and takes such a comment, where the export
+ * would write it, for the name it is, not for a note: a round trip does not turn names into the
+ * book's comments.
+ *
  * Unlike Terra's annotate (annotate.ts: main line only, a NAG sets the user value), a NAG here is
  * the move's NAG and nothing more; only the command sets a value, so an exported book reads back
  * as it was. A move with no annotation is left as the book has it, unless the reader is asked for
@@ -15,6 +21,7 @@
 import type { Position } from '../../core/position.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { makeSan } from '../../notation/san.js';
+import { openingText, type Opening, type OpeningIndex } from '../../serve/openings.js';
 import { LinesVisitor } from './annotate.js';
 
 /** One move's notes as a PGN gives them; a field left undefined is not given. */
@@ -98,10 +105,19 @@ export class PgnNotesVisitor extends LinesVisitor {
   private pending: PgnNote[] = [];
   /** The move just read at each variation depth (0: the main line). */
   private last: (PgnNote | undefined)[] = [];
+  /** At each depth, the opening in effect after the move just read, and before it. */
+  private current: (Opening | undefined)[] = [];
+  private before: (Opening | undefined)[] = [];
+  /** At each depth, the opening name the export writes at the move just read, until a comment is taken for it. */
+  private named: (string | undefined)[] = [];
 
-  /** `everyMove`: keep the moves without an annotation too (with no field given). */
+  /**
+   * `openings`: the names the export writes (without them every comment is a note);
+   * `everyMove`: keep the moves without an annotation too (with no field given).
+   */
   constructor(
     onError: (e: PgnGameError) => void = () => {},
+    private readonly openings?: OpeningIndex,
     private readonly everyMove = false,
   ) {
     super(onError);
@@ -110,26 +126,53 @@ export class PgnNotesVisitor extends LinesVisitor {
   beginGame(): void {
     this.pending = [];
     this.last = [];
+    this.current = [];
+    this.before = [];
+    this.named = [];
+  }
+
+  endTags(pos: Position): void {
+    // The export starts from its position's own name (subtree.ts), whatever the way there.
+    this.current[0] = this.openings?.of(pos);
   }
 
   move(pos: Position, m: number): void {
     this.last[0] = this.at(pos, m);
+    this.name(pos, m, 0);
   }
 
   variationMove(pos: Position, m: number, _ply: number, depth: number): void {
     this.last[depth] = this.at(pos, m);
+    this.name(pos, m, depth);
   }
 
   beginVariation(depth: number): void {
     // A comment before the variation's first move is about the position, not a move.
     this.last[depth] = undefined;
+    this.named[depth] = undefined;
+    // The variation replaces the move just read on the line that contains it: the name in effect before that move.
+    this.current[depth] = this.before[depth - 1];
   }
 
   nullMove(_pos: Position, _ply: number, depth: number): boolean {
     // A null move in a variation (a threat shown as "--"): what follows it is not about the move before.
     this.last[depth] = undefined;
+    this.named[depth] = undefined;
     // The main line stops there, as without this hook.
     return depth > 0;
+  }
+
+  /** The opening the export names at move `m` of `pos` (its rule: OpeningIndex.renamed), and the one then in effect. */
+  private name(pos: Position, m: number, depth: number): void {
+    this.before[depth] = this.current[depth];
+    this.named[depth] = undefined;
+    if (this.openings === undefined) return;
+    pos.play(m);
+    const renamed = this.openings.renamed(pos, this.current[depth]);
+    pos.undo();
+    if (renamed === undefined) return;
+    this.named[depth] = openingText(renamed);
+    this.current[depth] = renamed;
   }
 
   nag(nag: number, depth: number): void {
@@ -145,6 +188,16 @@ export class PgnNotesVisitor extends LinesVisitor {
   comment(text: string, depth: number): void {
     const n = this.last[depth];
     if (n === undefined) return;
+    // The first comment of a move the export names, when it is that name (or starts with it: a
+    // program that joins a move's comments into one), is the name, not a note.
+    const name = this.named[depth];
+    if (name !== undefined) {
+      const flat = text.replace(/\s+/g, ' ').trim();
+      if (flat === name || flat.startsWith(`${name} `)) {
+        text = flat.slice(name.length);
+        this.named[depth] = undefined;
+      }
+    }
     const c = readNoteCommand(text);
     if (c.value !== undefined) n.value = c.value;
     if (c.forbidden !== undefined) n.forbidden = c.forbidden;

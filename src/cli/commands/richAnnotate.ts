@@ -7,6 +7,7 @@
 import { updateRichBook, whenUnlocked } from '../../book/node/richFile.js';
 import { AnnotateVisitor } from '../../book/rich/annotate.js';
 import { PgnNotesVisitor, isAnnotated } from '../../book/rich/pgnNotes.js';
+import { loadOpenings } from '../../node/openingNames.js';
 import { noteHasData, type Note } from '../../book/rich/notes.js';
 import type { BookEntry } from '../../book/rich/tbkBook.js';
 import { EF_POSTBOOK, USER_NONE } from '../../book/rich/format.js';
@@ -96,7 +97,8 @@ async function annotateNotes(file: string, pgns: string[], opts: RichAnnotateCli
   if (tbkFileVersion(file) === 1) throw new CliError(`${file} is a version 1 book, which keeps no NAGs or comments: book upgrade converts it, then --notes can read them`, 1);
   const job = new PgnJob('book annotate', opts);
   const replace = opts.replace === true;
-  const visitor = new PgnNotesVisitor(job.onError, replace);
+  // With the opening names, so that the names the export writes are not read back as comments.
+  const visitor = new PgnNotesVisitor(job.onError, loadOpenings(), replace);
   const summary = await readPgn(pgns, visitor, { onProgress: (p) => job.onProgress(p.bytes, p.totalBytes, p.games) }).finally(() => job.stop());
   if (summary.unreadable.length > 0) throw new CliError(`${summary.unreadable.map((u) => u.message).join('; ')}; ${file} was not changed`, 1);
   const first = job.skipped[0];
