@@ -2,7 +2,8 @@
  * A repertoire round trip: notes set in the explorer (user values, "never", a forbidden mark,
  * NAGs, comments, a move added by hand, in the main line and in variations), exported as PGN by
  * `GET /api/export?format=pgn`, and read into a book of the same games by `book annotate
- * --notes` give that book the same notes, field for field.
+ * --notes` give that book the same notes, field for field; the opening names the export writes
+ * where a line's opening changes are known as names, not read back as comments.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
