@@ -242,6 +242,31 @@ test("temporary files are named as tabiya's; a dead writer's of this machine are
   for (const f of kept) rmSync(at(f));
 });
 
+test('an output with a long legal name (250 and 252 bytes; file systems allow 255) is written: its temporary name and its lock fit', () => {
+  const dir = join(tmp, 'long');
+  mkdirSync(dir);
+  const long = (ext: string, bytes = 250): string => join(dir, `${'n'.repeat(bytes - ext.length)}${ext}`);
+  const runs: [string[], string][] = [
+    [['pgn', 'clean', 'more.pgn', '-o', long('.pgn')], long('.pgn')],
+    [['book', 'make', 'more.pgn', '-o', long('.bin')], long('.bin')],
+    [['book', 'merge', 'a.bin', 'b.bin', '-o', long('m.bin')], long('m.bin')],
+    [['book', 'make', 'more.pgn', '-o', long('.tbk', 252)], long('.tbk', 252)],
+    // Changed in place under its lock: BOOK.lock would be 257 bytes.
+    [['book', 'add', long('.tbk', 252), 'in.pgn'], long('.tbk', 252)],
+    [['book', 'export', long('.tbk', 252), '-o', long('x.bin')], long('x.bin')],
+  ];
+  try {
+    for (const [args, out] of runs) {
+      const r = tabiya([...args, '--quiet']);
+      assert.equal(r.code, 0, `${args.slice(0, 2).join(' ')}: ${r.stderr}`);
+      assert.ok(existsSync(out), args.join(' '));
+      assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.') || f.endsWith('.lock')), [], args.slice(0, 2).join(' '));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /** Another machine, as far as process ids and the host name go: new pid and UTS namespaces (root only). */
 const otherMachine = ((): string | false => {
   if (process.getuid?.() !== 0) return 'needs root, for unshare(1) to make a pid and a UTS namespace';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { hostTag, registerTemp, releaseTemp, removeLiveTemps, sweepStaleTemps, tempOwner, tempOwnerGone, tempPathFor } from './tempFiles.js';
+import { NAME_MAX, hostTag, registerTemp, releaseTemp, removeLiveTemps, sweepStaleTemps, tempOwner, tempOwnerGone, tempPathFor } from './tempFiles.js';
 
 /** The pid of a process that has exited (so no longer alive). */
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -17,6 +17,30 @@ test('tempPathFor names a hidden file next to the target with the pid and the ma
   assert.notEqual(tempPathFor('/books/main.bin'), p);
   // A host name with '-' and '.' (a cluster node's), which the random part never holds.
   assert.deepEqual(tempOwner('x.tbk', '.x.tbk.tabiya-4242@node-17.cluster-0badc0de.tmp'), { pid: 4242, host: 'node-17.cluster' });
+});
+
+test('a target name too long to go whole into its temporary name (a legal 250-byte name) gets a temporary name that fits, still its own', () => {
+  const dead = deadPid();
+  for (const base of [`${'n'.repeat(246)}.pgn`, `${'é'.repeat(125)}.pgn`]) {
+    const p = tempPathFor(`/books/${base}`);
+    assert.ok(Buffer.byteLength(basename(p)) <= NAME_MAX, `${Buffer.byteLength(basename(p))} bytes: ${basename(p)}`);
+    assert.ok(basename(p).startsWith(`.${base.slice(0, 100)}`), 'recognisably the target\'s');
+    assert.deepEqual(tempOwner(base, basename(p)), { pid: process.pid, host: hostTag() });
+    // Another long name with the same first bytes is another target.
+    assert.equal(tempOwner(`${base.slice(0, -4)}x.pgn`, basename(p)), undefined);
+    assert.equal(tempOwner(base.slice(0, 100), basename(p)), undefined);
+    // The sweep finds a dead writer's of this machine.
+    const dir = mkdtempSync(join(tmpdir(), 'tabiya-temps-'));
+    try {
+      const left = basename(p).replace(`.tabiya-${process.pid}@`, `.tabiya-${dead}@`);
+      writeFileSync(join(dir, left), 'partial');
+      writeFileSync(join(dir, basename(p)), 'live');
+      assert.deepEqual(sweepStaleTemps(join(dir, base)), [join(dir, left)]);
+      assert.deepEqual(readdirSync(dir), [basename(p)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 });
 
 test("tempOwner knows the earlier versions' names, without a machine, and nothing else", () => {

@@ -28,7 +28,7 @@
  *   shell's prompt would otherwise follow on the same line) are registered with `onAbruptEnd`.
  */
 import { readdirSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 
@@ -62,9 +62,43 @@ export function recordTempEvent(e: TempEvent): void {
   else releaseTemp(e.path);
 }
 
-/** A fresh temporary name for `target`, in its directory. */
+/**
+ * The longest file name (in bytes) the usual file systems take: NAME_MAX of ext4, XFS, Btrfs,
+ * tmpfs and NFS is 255 bytes, and NTFS, APFS and FAT's long names allow 255 characters.
+ */
+export const NAME_MAX = 255;
+
+/**
+ * A fresh temporary name for `target`, in its directory. A target whose name is legal but so
+ * long that the temporary's would not be (`.NAME.tabiya-<pid>@<host>-<random>.tmp` adds 30 bytes
+ * and the host's up to 64) is named by its first bytes and a hash of its whole name,
+ * `.NAMEPREFIX~<hash>.tabiya-…`: still recognisably its own, and found by the sweep (tempOwner).
+ */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.tabiya-${process.pid}@${hostTag()}-${randomBytes(4).toString('hex')}.tmp`);
+  const tail = `.tabiya-${process.pid}@${hostTag()}-${randomBytes(4).toString('hex')}.tmp`;
+  return join(dirname(target), `.${fitName(basename(target), NAME_MAX - 1 - Buffer.byteLength(tail))}${tail}`);
+}
+
+/**
+ * `name` when it takes at most `room` bytes (UTF-8, as Node names files); otherwise its first
+ * whole characters and `~` with 8 hex digits of a hash of the whole name, in `room` bytes.
+ */
+export function fitName(name: string, room: number): string {
+  if (Buffer.byteLength(name) <= room) return name;
+  const mark = `~${nameHash(name)}`;
+  let head = '';
+  let bytes = 0;
+  for (const ch of name) {
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > room - mark.length) break;
+    head += ch;
+    bytes += n;
+  }
+  return `${head}${mark}`;
+}
+
+function nameHash(name: string): string {
+  return createHash('sha256').update(name).digest('hex').slice(0, 8);
 }
 
 /** Records a file this process must remove if it ends early: a temporary file, or a book's lock it holds. */
@@ -178,9 +212,14 @@ export interface TempOwner {
 export function tempOwner(base: string, name: string): TempOwner | undefined {
   let pid: string | undefined;
   let host: string | undefined;
-  if (name.startsWith(`.${base}.`) && name.endsWith('.tmp')) {
+  // The name of a target too long to go whole into its temporary's (tempPathFor): a prefix of it and its hash.
+  const mark = `~${nameHash(base)}.tabiya-`;
+  const at = name.indexOf(mark);
+  const short = at > 0 && name.startsWith('.') && base.length > at - 1 && base.startsWith(name.slice(1, at)) && name.endsWith('.tmp');
+  if (short || (name.startsWith(`.${base}.`) && name.endsWith('.tmp'))) {
     // The host may hold '-' (node-17) but the random part does not: it is what follows the last one.
-    const m = /^(?:tabiya-(\d+)(?:@([A-Za-z0-9._-]+))?-[0-9a-f]+|(\d+)\.[0-9a-z]+)$/.exec(name.slice(base.length + 2, -4));
+    const rest = short ? name.slice(at + mark.length - 'tabiya-'.length, -4) : name.slice(base.length + 2, -4);
+    const m = /^(?:tabiya-(\d+)(?:@([A-Za-z0-9._-]+))?-[0-9a-f]+|(\d+)\.[0-9a-z]+)$/.exec(rest);
     pid = m?.[1] ?? m?.[3];
     host = m?.[2];
   } else if (name.startsWith(`${base}.tmp-`)) pid = /^(\d+)$/.exec(name.slice(base.length + 5))?.[1];

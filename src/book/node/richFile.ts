@@ -18,7 +18,7 @@ import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFi
 import { basename, dirname, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
-import { hostTag, processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
+import { NAME_MAX, fitName, hostTag, processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
 import { ioReason, writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
@@ -198,7 +198,7 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
   // lock, and the one that rewrote the book lost the other's change (tabiya serve link.tbk
   // editing while book add target.tbk ran).
   const real = realFile(path);
-  const lock = `${real}.lock`;
+  const lock = lockPathFor(real);
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   sweepStaleTemps(lock);
   for (;;) {
@@ -249,12 +249,22 @@ export function withBookLock<T>(path: string, fn: () => T, opts: LockOptions = {
  * withBookLock is then waited for as before.
  */
 export async function whenUnlocked(path: string, opts: LockOptions = {}): Promise<void> {
-  const lock = `${realFile(path)}.lock`;
+  const lock = lockPathFor(realFile(path));
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   while (Date.now() <= deadline && existsSync(lock) && isFileOrGone(lock)) {
     if (lockIsStale(lock, lockOwner(lock))) return;
     await new Promise((wake) => setTimeout(wake, 20));
   }
+}
+
+/**
+ * A book's lock, `BOOK.lock` beside it. A book whose name is legal but too long to take the
+ * suffix (over 250 bytes, where file systems allow 255: NAME_MAX) is locked by the first bytes
+ * of its name and a hash of the whole name (`BOOKPREFIX~<hash>.lock`), so every writer of that
+ * book finds the same lock.
+ */
+export function lockPathFor(real: string): string {
+  return join(dirname(real), `${fitName(basename(real), NAME_MAX - '.lock'.length)}.lock`);
 }
 
 /** Is the path a regular file, or gone (the lock released meanwhile)? */
