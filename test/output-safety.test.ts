@@ -322,6 +322,54 @@ test('SIGINT, SIGTERM and SIGHUP remove the temporary file and end the run with 
   }
 });
 
+test("a signal handled before a worker's report of its file reaches the main thread still removes the file (book lock, build scratch directory)", async () => {
+  // A book job's worker reports its temporaries to the main thread, which alone sees signals.
+  // Here the main thread is held (as by any work on its event loop) until the worker has made
+  // its file, and the signal's handler runs before the report is delivered: the order the
+  // event loop may take when both are pending. The job's input is a pipe that stays open.
+  const src = fileURLToPath(new URL('../src/', import.meta.url));
+  const script = `
+    const [mode, dir] = process.argv.slice(2);
+    const { runBookJob } = await import(${JSON.stringify(join(src, 'book/node/bookJob.js'))});
+    const { checkOutputs } = await import(${JSON.stringify(join(src, 'node/outputs.js'))});
+    const { readdirSync } = await import('node:fs');
+    const book = dir + '/held.tbk';
+    const out = dir + '/scratch.tbk';
+    checkOutputs([mode === 'add' ? { path: book, kind: 'tbk', mode: 'update' } : { path: out, kind: 'tbk' }], ['-']);
+    const job = mode === 'add' ? { kind: 'add', path: book, opts: { inputs: ['-'] } } : { kind: 'build', output: out, opts: { inputs: ['-'], tmpDir: dir } };
+    runBookJob(job).catch(() => {});
+    const made = () => readdirSync(dir).filter((f) => f.endsWith('.lock') || f.startsWith('tabiya-build-'));
+    const sleep = new Int32Array(new SharedArrayBuffer(4));
+    for (let i = 0; i < 3000 && made().length === 0; i++) Atomics.wait(sleep, 0, 0, 10);
+    process.stdout.write(made().join(' '));
+    process.emit('SIGTERM', 'SIGTERM');
+  `;
+  const dir = join(tmp, 'held');
+  mkdirSync(dir);
+  // A file, not --input-type=module -e: the worker threads would inherit that flag and fail.
+  const fixture = join(tmp, 'held-fixture.mjs');
+  writeFileSync(fixture, script);
+  try {
+    writeFileSync(join(dir, 'held.tbk'), bytes('a.tbk'));
+    for (const [mode, file] of [['add', /^held\.tbk\.lock$/], ['build', /^tabiya-build-\d+@/]] as const) {
+      const child = spawn(process.execPath, [fixture, mode, dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const signal = await new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, sig) => done(sig)));
+      child.stdin.destroy();
+      assert.match(stdout, file, `${mode}: the worker made its file before the signal (${stderr})`);
+      assert.equal(signal, 'SIGTERM', `${mode}: ${stderr}`);
+      assert.deepEqual(readdirSync(dir), ['held.tbk'], `${mode}: nothing left`);
+    }
+    assert.ok(readFileSync(join(dir, 'held.tbk')).equals(bytes('a.tbk')), 'the book as it was');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(fixture, { force: true });
+  }
+});
+
 test('a signal during a book change removes its lock and leaves the book as it was', async () => {
   writeFileSync(at('locked.tbk'), bytes('a.tbk'));
   // book add holds the lock while it reads the games: here from a pipe that stays open.

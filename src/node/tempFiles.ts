@@ -31,6 +31,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
+import { MessageChannel, isMainThread, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 
 const live = new Set<string>();
 /** Live temporary directories (a large build's scratch space), removed with their contents. */
@@ -42,17 +43,106 @@ const enders = new Set<() => void>();
 
 /** What a worker thread's temporaries are reported as to the main thread, which alone sees signals. */
 export type TempEvent = { op: 'file' | 'dir' | 'release'; path: string };
-/** In a worker thread: where its temporaries are reported (setTempRelay). */
+/** In a worker thread: where its temporaries are reported (joinTemps). */
 let relay: ((e: TempEvent) => void) | undefined;
 
 /**
- * A worker thread's temporaries are also the main thread's to remove: signals reach only the
- * main thread, and a process ending on one does not run a worker's exit handlers. A job worker
- * (bookJob.ts) passes each registration on with `relay`; the main thread records it with
- * `recordTempEvent`.
+ * What a worker thread needs to take part (workerData; `port`, when there is one, also in the
+ * transferList): the gate shared by every thread of the process, and the port its temporaries
+ * are reported on. gate[0] counts the creations under way in workers, gate[1] is 1 once the
+ * process is ending.
  */
-export function setTempRelay(r: ((e: TempEvent) => void) | undefined): void {
-  relay = r;
+export interface TempLink {
+  gate: SharedArrayBuffer;
+  port?: MessagePort;
+}
+/** The process's gate: made by the main thread, handed on to every worker (and their workers). */
+let gateBuffer: SharedArrayBuffer | undefined;
+let gate: Int32Array | undefined;
+/** On the main thread: the ports the job workers report their temporaries on. */
+const ports = new Set<MessagePort>();
+
+function sharedGate(): SharedArrayBuffer {
+  if (gateBuffer === undefined) {
+    gateBuffer = new SharedArrayBuffer(8);
+    gate = new Int32Array(gateBuffer);
+  }
+  return gateBuffer;
+}
+
+/**
+ * A link for a worker that makes temporaries in the process's scratch directories only (files
+ * in a directory already registered): the gate, so that none is made while the directory is
+ * being removed at a signal.
+ */
+export function tempGateLink(): TempLink {
+  return { gate: sharedGate() };
+}
+
+/**
+ * A link for a worker whose temporaries are the main thread's to remove (a book job,
+ * bookJob.ts): signals reach only the main thread, and a process ending on one does not run a
+ * worker's exit handlers. Its registrations come by a port of their own, which a signal handler
+ * can read at once (receiveMessageOnPort): a registration posted before a file was made, and not
+ * yet delivered when the signal came, is still seen, where a message on the worker's own port
+ * waited behind the signal and the file stayed. `close` reads what is left and closes the port.
+ */
+export function openTempLink(): { link: TempLink; close(): void } {
+  const { port1, port2 } = new MessageChannel();
+  port1.on('message', (e: TempEvent) => recordTempEvent(e));
+  // The job's own promise keeps the process alive; this port must not.
+  port1.unref();
+  ports.add(port1);
+  if (!installed) install();
+  return {
+    link: { gate: sharedGate(), port: port2 },
+    close: () => {
+      drain(port1);
+      port1.close();
+      ports.delete(port1);
+    },
+  };
+}
+
+/** In a worker thread: takes part in the process's temporaries (what openTempLink or tempGateLink gave). */
+export function joinTemps(link: TempLink | undefined): void {
+  if (link === undefined) return;
+  gateBuffer = link.gate;
+  gate = new Int32Array(link.gate);
+  const port = link.port;
+  relay = port === undefined ? undefined : (e) => port.postMessage(e);
+}
+
+/**
+ * Makes a temporary (`make` creates and registers it) unless the process is ending: in a worker
+ * thread, the main thread's signal handler waits for the creations under way and then removes
+ * what was registered, and no new one starts after it has begun (it throws), so nothing is made
+ * behind the clean-up's back.
+ */
+export function creatingTemp<T>(make: () => T): T {
+  if (isMainThread || gate === undefined) return make();
+  Atomics.add(gate, 0, 1);
+  try {
+    if (Atomics.load(gate, 1) !== 0) throw new Error('the process is ending: no new temporary file');
+    return make();
+  } finally {
+    Atomics.sub(gate, 0, 1);
+    Atomics.notify(gate, 0);
+  }
+}
+
+/** The main thread, ending: no new temporaries in workers; those under way are waited for (briefly), and every report read. */
+function settleWorkers(): void {
+  if (!isMainThread || gate === undefined) return;
+  Atomics.store(gate, 1, 1);
+  // A creation is one system call or two; a file system that hangs is not waited for long.
+  const deadline = Date.now() + 2000;
+  for (let n = Atomics.load(gate, 0); n !== 0 && Date.now() < deadline; n = Atomics.load(gate, 0)) Atomics.wait(gate, 0, n, 20);
+  for (const p of ports) drain(p);
+}
+
+function drain(port: MessagePort): void {
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) recordTempEvent(m.message as TempEvent);
 }
 
 /** Records, on the main thread, a temporary a worker thread registered or released. */
@@ -124,6 +214,7 @@ export function registerTempDir(path: string): void {
 
 /** Removes every live temporary file of this process (synchronously: it runs in exit handlers). */
 export function removeLiveTemps(): void {
+  settleWorkers();
   for (const p of live) removeQuietly(p, false);
   live.clear();
   for (const p of liveDirs) removeQuietly(p, true);

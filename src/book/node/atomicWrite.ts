@@ -14,7 +14,7 @@
  */
 import { chmodSync, closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { registerTemp, releaseTemp, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
+import { creatingTemp, registerTemp, releaseTemp, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
 
 /** A failed write: the message names the output the user gave. */
 export class WriteError extends Error {
@@ -116,10 +116,12 @@ export class AtomicFileSync {
     }
     sweepStaleTemps(this.target.file);
     const tmp = tempPathFor(this.target.file);
-    // Registered before it exists, so a signal at any moment finds it.
-    registerTemp(tmp);
     try {
-      this.fd = openSync(tmp, 'wx', 0o644);
+      this.fd = creatingTemp(() => {
+        // Registered before it exists, so a signal at any moment finds it.
+        registerTemp(tmp);
+        return openSync(tmp, 'wx', 0o644);
+      });
     } catch (e) {
       releaseTemp(tmp);
       throw new WriteError(`${path}: cannot write: ${ioReason(e)}`);

@@ -4,13 +4,13 @@
  * (and a server for its other requests). Writing a book is seconds to minutes of synchronous
  * work; on the main thread a Ctrl-C waited for the book to be written and renamed into place, and
  * the run then exited 130 with the book there anyway. Here the main thread only relays progress
- * and the worker's temporaries (tempFiles.ts setTempRelay): a signal removes those and ends the
+ * and the worker's temporaries (tempFiles.ts openTempLink): a signal removes those and ends the
  * process at once, as it does for a full `book make` (whose finish already runs in workers,
  * tbkRanges.ts), and the output is left as it was.
  */
 import { Worker } from 'node:worker_threads';
 import type { PgnGameError } from '../../pgn/visitor.js';
-import { recordTempEvent, type TempEvent } from '../../node/tempFiles.js';
+import { openTempLink } from '../../node/tempFiles.js';
 import type { MakeOptions } from '../polyglot/make.js';
 import type { MergeOptions as BinMergeOptions } from '../polyglot/merge.js';
 import type { MergeFilesResult } from './mergeFiles.js';
@@ -57,7 +57,6 @@ export interface BookJobCallbacks {
 
 /** What the worker says. */
 export type JobMessage =
-  | { kind: 'temp'; event: TempEvent }
   | { kind: 'call'; name: Callbacks; args: unknown[] }
   | { kind: 'done'; result: unknown }
   | { kind: 'failed'; error: unknown };
@@ -66,7 +65,9 @@ export type JobMessage =
 export function runBookJob<J extends BookJob>(job: J, callbacks: BookJobCallbacks = {}): Promise<BookJobResults[J['kind']]> {
   const inputs = job.kind === 'add' || job.kind === 'build' ? job.opts.inputs : job.kind === 'learn' ? job.inputs : [];
   const stdin = inputs.includes('-');
-  const worker = new Worker(new URL('./bookJobWorker.js', import.meta.url), { workerData: job, stdin });
+  // The worker's temporaries come by a port of their own, which a signal handler reads at once (tempFiles.ts).
+  const temps = openTempLink();
+  const worker = new Worker(new URL('./bookJobWorker.js', import.meta.url), { workerData: { job, temps: temps.link }, transferList: [temps.link.port!], stdin });
   if (stdin) process.stdin.pipe(worker.stdin!);
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -74,13 +75,11 @@ export function runBookJob<J extends BookJob>(job: J, callbacks: BookJobCallback
       if (settled) return;
       settled = true;
       if (stdin) process.stdin.unpipe(worker.stdin!);
+      temps.close();
       f();
     };
     worker.on('message', (m: JobMessage) => {
       switch (m.kind) {
-        case 'temp':
-          recordTempEvent(m.event);
-          break;
         case 'call':
           (callbacks[m.name] as ((...a: unknown[]) => void) | undefined)?.(...m.args);
           break;

@@ -3,7 +3,7 @@
  * and temporaries to the main thread, and answers with its result or its error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { setTempRelay } from '../../node/tempFiles.js';
+import { joinTemps, type TempLink } from '../../node/tempFiles.js';
 import type { BookJob, JobMessage } from './bookJob.js';
 import { buildTbk } from './tbkBuild.js';
 import { addToTbk, mergeTbk, mergeTbkToBin, openForRebuild } from './tbkCombine.js';
@@ -13,9 +13,8 @@ import { mergeFiles } from './mergeFiles.js';
 
 const port = parentPort!;
 const post = (m: JobMessage): void => port.postMessage(m);
-setTempRelay((event) => post({ kind: 'temp', event }));
-
-const job = workerData as BookJob;
+const { job, temps } = workerData as { job: BookJob; temps: TempLink };
+joinTemps(temps);
 const callbacks = {
   onProgress: (...args: unknown[]) => post({ kind: 'call', name: 'onProgress', args }),
   onFinishProgress: (...args: unknown[]) => post({ kind: 'call', name: 'onFinishProgress', args }),

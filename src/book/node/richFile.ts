@@ -18,7 +18,7 @@ import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFi
 import { basename, dirname, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { BookError } from '../polyglot/select.js';
-import { NAME_MAX, fitName, hostTag, processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
+import { NAME_MAX, creatingTemp, fitName, hostTag, processAlive, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from '../../node/tempFiles.js';
 import { ioReason, writeFileAtomicSync } from './atomicWrite.js';
 import { loadTable } from '../rich/load.js';
 import { BookPatch } from '../rich/patch.js';
@@ -296,6 +296,12 @@ function realFile(path: string): string {
  * procmail and Git's lockfile.c, which also never leave an anonymous lock behind).
  */
 function takeLock(path: string, lock: string): boolean {
+  // In a worker: not while the main thread is removing the temporaries at a signal, and the lock
+  // registered before that clean-up can start (tempFiles.ts creatingTemp).
+  return creatingTemp(() => takeLockNow(path, lock));
+}
+
+function takeLockNow(path: string, lock: string): boolean {
   const temp = tempPathFor(lock);
   registerTemp(temp);
   try {

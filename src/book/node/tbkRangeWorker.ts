@@ -24,6 +24,7 @@ import { CellRunReader, holdsCells, spillByCell, type CellRun } from './cellRuns
 import { ProgressCursor, finishBook, type FinishOptions } from './tbkBuild.js';
 import { chunkLogSize, parseChunk, type ParseRequest, type ParseSetup } from './tbkParseChunk.js';
 import { ScratchFile, threadFiles } from './workDir.js';
+import { joinTemps, type TempLink } from '../../node/tempFiles.js';
 
 export interface RangeSetup {
   parse: ParseSetup;
@@ -33,6 +34,8 @@ export interface RangeSetup {
   capacity: number;
   /** The build's scratch directory. */
   dir: string;
+  /** The process's temporaries: no file is made here while a signal removes the directory. */
+  temps: TempLink;
 }
 
 /** The number of the first game of chunk `id`, parsed here. */
@@ -229,6 +232,7 @@ function openHalving(s: HalvingSetup): { replay: HalvingReplay; close(): void } 
 if (parentPort !== null) {
   const port = parentPort;
   const setup = workerData as RangeSetup;
+  joinTemps(setup.temps);
   const files = threadFiles(setup.dir, `w${setup.worker}`);
   const log = new ThreadLog(setup.capacity, setup.parse, files);
   let halving: ReturnType<typeof openHalving> | undefined;

@@ -39,6 +39,7 @@ import type { BaseRequest, FinishRequest, HalvingReply, HalvingRequest, HalvingS
 import { fileChunks, fileSection, type SectionSource } from './tbkFile.js';
 import { gameBits, type CountedInputs, type FinishedBook, type GameStore } from './tbkBuild.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
+import { tempGateLink } from '../../node/tempFiles.js';
 
 /** Memory set aside for each thread beyond the first, out of the budget. */
 export const THREAD_RESERVE = 192 * 2 ** 20;
@@ -123,7 +124,7 @@ export async function readRanges(inputs: Input[], o: ThreadedReadOptions & { mem
   const n = Math.min(o.threads, 2 ** RANGE_BITS);
   const capacity = threadCapacity(o.memory, n);
   const workers = Array.from({ length: n }, (_, worker) => {
-    const setup: RangeSetup = { parse: { maxPly: o.maxPly, split: o.split, filter: o.filter }, worker, capacity, dir: work.path };
+    const setup: RangeSetup = { parse: { maxPly: o.maxPly, split: o.split, filter: o.filter }, worker, capacity, dir: work.path, temps: tempGateLink() };
     return new Worker(new URL('./tbkRangeWorker.js', import.meta.url), { workerData: setup });
   });
   const take = (r: ParsedGames): void => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BookError } from '../polyglot/select.js';
 import { ioReason } from './atomicWrite.js';
-import { hostTag, processAlive, registerTempDir, releaseTemp } from '../../node/tempFiles.js';
+import { creatingTemp, hostTag, processAlive, registerTempDir, releaseTemp } from '../../node/tempFiles.js';
 
 export { hostTag };
 import { fastCrc32 } from './richFile.js';
@@ -37,13 +37,16 @@ export class WorkDir implements ScratchFiles {
   constructor(parent = tmpdir()) {
     sweepStaleWorkDirs(parent);
     try {
-      this.path = mkdtempSync(join(parent, `${PREFIX}${process.pid}@${hostTag()}-`));
+      this.path = creatingTemp(() => {
+        const made = mkdtempSync(join(parent, `${PREFIX}${process.pid}@${hostTag()}-`));
+        registerTempDir(made);
+        return made;
+      });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such directory' : code === 'ENOTDIR' ? 'not a directory' : ioReason(e);
       throw new ScratchError(parent, `${why} (--tmp-dir chooses where they go)`);
     }
-    registerTempDir(this.path);
   }
 
   /** A new file in the directory, open for appending. */
@@ -97,7 +100,8 @@ export class ScratchFile {
     readonly path: string,
     mode = 'w+',
   ) {
-    this.fd = openSync(path, mode);
+    // A new file in a build's directory: not while the directory is being removed (tempFiles.ts creatingTemp).
+    this.fd = mode === 'r' ? openSync(path, mode) : creatingTemp(() => openSync(path, mode));
   }
 
   /** A scratch file written by another thread, opened for reading: its size and CRC as that thread left them. */
