@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { EngineProcess, MAIN } from './engineProcess.js';
 import { FIXTURES } from './matchHelpers/cli.js';
+import { sprtLine } from '../src/cli/commands/tuneVerify.js';
+import { sprt } from '../src/stats/sprt.js';
 
 const SHARED = new URL('../../../shared/data/', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'tabiya-tune-'));
@@ -202,6 +204,19 @@ test('tune verify: without --openings the games open with the first 16 plies of 
     return plies.slice(0, 16).map((m) => m[1]).join(' ');
   });
   assert.equal(books[0], books[1]);
+});
+
+test("tune verify's SPRT line: an LLR the match could not compute (null in its JSON) is said so, not NaN or a crash; noise is 0", () => {
+  // What \`tabiya match --json\` gives for counts whose LLR cannot be computed (src/stats/sprt.ts).
+  const st = sprt([9e15, 0, 9e15], { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: 'cutechess' });
+  assert.ok(Number.isNaN(st.llr) && st.note !== undefined, 'counts whose LLR cannot be computed');
+  const base = { elo0: 0, elo1: 10, lower: st.lower, upper: st.upper, decision: null };
+  const line = sprtLine({ ...base, llr: null, llrNote: st.note });
+  assert.equal(line, 'SPRT         elo0=0 elo1=10: LLR - (cannot be computed, see the warning) (-2.94, 2.94) no decision yet');
+  assert.doesNotMatch(sprtLine({ ...base, llr: NaN }), /NaN/);
+  assert.equal(sprtLine({ ...base, llr: -1e-9 }), 'SPRT         elo0=0 elo1=10: LLR 0.00 (-2.94, 2.94) no decision yet');
+  assert.equal(sprtLine({ ...base, llr: 1.234, decision: null }), 'SPRT         elo0=0 elo1=10: LLR 1.23 (-2.94, 2.94) no decision yet');
+  assert.equal(sprtLine(undefined), 'SPRT         -');
 });
 
 test('tune verify: a bad --tc or --sprt is a usage error before any match starts', () => {

@@ -21,7 +21,7 @@ import { DEFAULT_GAMES } from '../../book/node/defaultBook.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { readParamsFile } from '../../tune/paramsFile.js';
 import { parseTc } from '../../match/tc.js';
-import { sprtConfigError, type SprtModel } from '../../stats/sprt.js';
+import { shownLlr, sprtConfigError, type SprtModel } from '../../stats/sprt.js';
 import { CliError, intOption, numberOption } from '../errors.js';
 import { report } from '../output.js';
 import { openingsFormat } from './matchOpenings.js';
@@ -44,6 +44,28 @@ export interface TuneVerifyOptions {
 
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 
+/** The match's SPRT as its --json gives it: `llr` is null when it cannot be computed, with `llrNote` saying why. */
+export interface VerifySprt {
+  elo0: number;
+  elo1: number;
+  llr: number | null;
+  llrNote?: string;
+  lower: number;
+  upper: number;
+  decision: string | null;
+}
+
+/**
+ * The SPRT line of the report. An LLR that cannot be computed (the match's JSON gives null) is
+ * said as such, as `tabiya match` and `tabiya stats sprt` say it (the match has already warned
+ * once why), not printed as a number; a value smaller than the text can show is 0, not -0.00.
+ */
+export function sprtLine(s: VerifySprt | undefined): string {
+  if (s === undefined) return 'SPRT         -';
+  const llr = s.llr === null || !Number.isFinite(s.llr) ? '- (cannot be computed, see the warning)' : shownLlr(s.llr).toFixed(2);
+  return `SPRT         elo0=${s.elo0} elo1=${s.elo1}: LLR ${llr} (${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}) ${s.decision ?? 'no decision yet'}`;
+}
+
 interface MatchJson {
   games: number;
   stopped: string;
@@ -54,7 +76,7 @@ interface MatchJson {
   wins?: number;
   draws?: number;
   losses?: number;
-  sprt?: { elo0: number; elo1: number; llr: number; lower: number; upper: number; decision: string | null };
+  sprt?: VerifySprt;
   encounters?: { first: string; pentaElo?: number | null; pentaError?: number | null; penta?: number[]; nElo?: number; nEloError?: number }[];
   players?: { name: string; faults?: unknown }[];
 }
@@ -200,9 +222,7 @@ export async function tuneVerifyCommand(file: string, opts: TuneVerifyOptions): 
       `W/D/L        ${r.wins}/${r.draws}/${r.losses} (tuned side)`,
       `Elo          ${pm(r.elo, r.error)} (95%), LOS ${r.los === undefined || r.los === null ? '-' : `${r.los.toFixed(1)}%`}`,
       ...(enc?.pentaElo !== undefined ? [`Elo (pairs)  ${pm(enc.pentaElo, enc.pentaError)}, pentanomial ${enc.penta?.join(',')}`] : []),
-      r.sprt
-        ? `SPRT         elo0=${r.sprt.elo0} elo1=${r.sprt.elo1}: LLR ${r.sprt.llr.toFixed(2)} (${r.sprt.lower.toFixed(2)}, ${r.sprt.upper.toFixed(2)}) ${r.sprt.decision ?? 'no decision yet'}`
-        : 'SPRT         -',
+      sprtLine(r.sprt),
     ].join('\n'),
   );
   // A match that stopped early (a fault, an interrupt) is not a verification, whatever it counted.
