@@ -525,6 +525,19 @@ test('match --pgnout on a full disk stops with an error naming the PGN', () => {
   rmSync(at('full.pgn.journal'), { force: true });
 });
 
+test('match --pgnout whose journal name would pass 255 bytes is refused before the PGN is made; so is a name too long itself', () => {
+  const instant = ['cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
+  const pgn = `${'m'.repeat(244)}.pgn`; // 248 bytes: legal, but PGN.journal is 256
+  const r = tabiya(['match', '--engine', 'name=A', ...instant, '--engine', 'name=B', ...instant, '--each', 'tc=1+0.01', '--games', '2', '--pgnout', pgn, '--quiet'], { timeout: 30_000 });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /m\.pgn\.journal: cannot write: its name is 256 bytes, more than the 255 a file name may have; nothing was written/);
+  assert.equal(existsSync(at(pgn)), false, 'no PGN was made');
+  const tooLong = `${'o'.repeat(256)}.pgn`;
+  const c = tabiya(['pgn', 'clean', 'more.pgn', '-o', tooLong]);
+  assert.equal(c.code, 1, c.stderr);
+  assert.match(c.stderr, /its name is 260 bytes/);
+});
+
 test("match: an engine's stderr= log that cannot be a text file is refused before the match, not a crash", () => {
   const instant = ['cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`];
   mkdirSync(at('logs'), { recursive: true });

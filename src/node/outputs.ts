@@ -31,7 +31,7 @@ import { openRichBook } from '../book/node/richFile.js';
 import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { E_DYN_DRAWS, E_DYN_LOSSES, E_DYN_WINS, E_FLAGS, E_USER, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, USER_NONE, readHeader, TBK_MAGIC } from '../book/rich/format.js';
-import { registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from './tempFiles.js';
+import { NAME_MAX, registerTemp, releaseTemp, removeQuietly, sweepStaleTemps, tempPathFor } from './tempFiles.js';
 import { ioReason } from '../book/node/atomicWrite.js';
 
 /** What a command writes into an output. */
@@ -74,6 +74,10 @@ export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly st
       if (clash !== undefined) throw new OutputRefused(`standard output is redirected into the input ${clash.path}: write to another file`);
       continue;
     }
+    // A name past the file system's limit (NAME_MAX: 255 bytes on ext4, XFS, Btrfs, NTFS) is
+    // refused before any output is opened: a match's PGN would be made before its journal failed.
+    const nameBytes = Buffer.byteLength(basename(out.path));
+    if (nameBytes > NAME_MAX) throw new OutputRefused(`${out.path}: cannot write: its name is ${nameBytes} bytes, more than the ${NAME_MAX} a file name may have; nothing was written`);
     // Text is written as it is: a compressed file's name would promise what the file is not.
     const packed = (out.kind === 'text' || out.kind === 'pgn') && out.mode !== 'append' ? /\.(gz|zst|bz2|xz)$/i.exec(out.path)?.[1] : undefined;
     if (packed !== undefined) throw new OutputRefused(`${out.path}: the output is plain text, not .${packed.toLowerCase()}: give a name without .${packed} (and compress the file afterwards if you want)`);
