@@ -52,7 +52,7 @@ export class TbkBook {
   private readonly blocks: BlockIndex;
   /** make-book's counters of hot positions, by key high word (then keyLo within). */
   private readonly halved = new Map<number, Halved[]>();
-  private readonly singles: Retrieval | undefined;
+  private singles: Retrieval | undefined;
   readonly games: GameReader | undefined;
   readonly fens: [number, string][];
   private readonly replayPos = new Position();
@@ -157,6 +157,28 @@ export class TbkBook {
     if (l === undefined) return undefined;
     for (const h of l) if (h.keyLo === lo) return h;
     return undefined;
+  }
+
+  /** Bytes of the single-position index (0 without one). */
+  get singlesBytes(): number {
+    return this.singles === undefined ? 0 : (this.sections.get(SECTION.SINGLES)?.length ?? 0);
+  }
+
+  /**
+   * Reads the single-position index into memory, for a job that looks up every position of
+   * every game (a rebuild's replay): the lookups fall at random across the index, and once it
+   * outgrows the file's page cache each of them would cost a read from the file. The caller
+   * counts its bytes (`singlesBytes`) against its memory budget.
+   */
+  holdSingles(): void {
+    const s = this.sections.get(SECTION.SINGLES);
+    if (s === undefined || this.singles === undefined) return;
+    const bytes = new Uint8Array(s.length);
+    const chunk = 1 << 24;
+    for (let at = 0; at < s.length; at += chunk) bytes.set(this.source.read(s.offset + at, Math.min(chunk, s.length - at)), at);
+    const r = Retrieval.open(bytes);
+    if (!r.ok) throw new RangeError(`section singles is damaged (${r.error.message})`);
+    this.singles = r.value;
   }
 
   /** The game the single-position index names for a key (-1 without an index); unverified. */
