@@ -230,7 +230,7 @@ test('the PGN export of a subtree is tagged with the opening of its main line an
   const book = async (p: Position): Promise<MoveFacts[]> =>
     (byKey.get(`${p.keyHi}:${p.keyLo}`) ?? []).map(([uci, weight]) => ({
       move: legal(p).find((x) => makeUci(x) === uci)!, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0, weight, probability: 0,
-      userValue: null, nag: null, comment: null, forbidden: false, byHand: false, repeats: 0, audit: null, learned: null,
+      userValue: null, nag: null, comment: null, forbidden: false, byHand: false, repeats: 0, game: null, audit: null, learned: null,
     }));
   const exported = async (fen: string, atRoot: Opening | undefined): Promise<string> => {
     const pos = unwrap(positionFromFen(fen));

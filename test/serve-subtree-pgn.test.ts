@@ -22,7 +22,7 @@ async function everyMove(pos: Position): Promise<MoveFacts[]> {
   return [...buf.subarray(0, n)].map((move, i) => ({
     move, uci: makeUci(move), games: 1, wins: 0, draws: 1, losses: 0, avgElo: 0, opponentElo: 0,
     weight: n - i, probability: 0, userValue: null, nag: i === 1 ? 5 : null, comment: i === 2 ? 'a {braced} note' : null,
-    forbidden: false, byHand: false, repeats: 0, audit: null, learned: null,
+    forbidden: false, byHand: false, repeats: 0, game: null, audit: null, learned: null,
   }));
 }
 
@@ -50,7 +50,7 @@ test('subtree PGN of a repertoire: the move chosen by hand leads, a move set to 
   const fact = (uci: string, weight: number, notes: Partial<MoveFacts>): MoveFacts => {
     const buf = new Uint16Array(256);
     const move = [...buf.subarray(0, generateLegal(pos, buf, 0))].find((m) => makeUci(m) === uci)!;
-    return { move, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0, weight, probability: 0, userValue: null, nag: null, comment: null, forbidden: false, byHand: false, repeats: 0, audit: null, learned: null, ...notes };
+    return { move, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0, weight, probability: 0, userValue: null, nag: null, comment: null, forbidden: false, byHand: false, repeats: 0, game: null, audit: null, learned: null, ...notes };
   };
   // As the book lists them, most played first: 3...Nf6 (set to never), 3...g6, 3...Bg4 (only lost:
   // weight 0), 3...Nc6 (forbidden), then 3...Qa5, added by hand (no games) and chosen.
@@ -90,7 +90,7 @@ test('a repertoire for one side: its chosen moves only (else the book first), ev
     const legal = [...buf.subarray(0, generateLegal(p, buf, 0))];
     return (lines[played.join(' ')] ?? []).map(([uci, weight, userValue]) => ({
       move: legal.find((m) => makeUci(m) === uci)!, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0,
-      weight, probability: 0, userValue, nag: null, comment: null, forbidden: false, byHand: false, repeats: 0, audit: null, learned: null,
+      weight, probability: 0, userValue, nag: null, comment: null, forbidden: false, byHand: false, repeats: 0, game: null, audit: null, learned: null,
     }));
   };
   const tree = await walkSubtree(book, start, defaultPolicy(), 6, 20000, 0);
@@ -123,7 +123,7 @@ test('a repertoire never follows a forbidden move, whatever its user value: the 
     const legal = [...buf.subarray(0, generateLegal(p, buf, 0))];
     return (lines[played.join(' ')] ?? []).map(([uci, weight, userValue, forbidden]) => ({
       move: legal.find((m) => makeUci(m) === uci)!, uci, games: weight, wins: 0, draws: weight, losses: 0, avgElo: 0, opponentElo: 0,
-      weight, probability: 0, userValue, nag: null, comment: null, forbidden, byHand: false, repeats: 0, audit: null, learned: null,
+      weight, probability: 0, userValue, nag: null, comment: null, forbidden, byHand: false, repeats: 0, game: null, audit: null, learned: null,
     }));
   };
   // 1.e4 set to 100 and then forbidden (book audit --mark, or by hand): 1.d4, chosen at 60, is the repertoire.

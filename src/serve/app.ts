@@ -79,6 +79,8 @@ const IMPORT_LIMIT = 32 * 1024 * 1024;
 
 const INT = { type: 'integer' } as const;
 const INT_OR_NULL = { type: ['integer', 'null'] } as const;
+/** A player of a game: a book keeps the rating only (name is always null, as Lichess gives it for an anonymous player). */
+const PLAYER = { type: 'object', properties: { name: { type: 'null' }, rating: INT_OR_NULL } } as const;
 const EXPLORER_RESPONSE = {
   type: 'object',
   properties: {
@@ -98,7 +100,19 @@ const EXPLORER_RESPONSE = {
           averageRating: INT_OR_NULL,
           averageOpponentRating: INT_OR_NULL,
           performance: INT_OR_NULL,
-          game: { type: 'null' },
+          game: {
+            type: ['object', 'null'],
+            properties: {
+              id: { type: 'string' },
+              winner: { type: ['string', 'null'] },
+              result: { type: 'string' },
+              speed: { type: ['string', 'null'] },
+              white: PLAYER,
+              black: PLAYER,
+              year: INT_OR_NULL,
+              month: { type: ['string', 'null'] },
+            },
+          },
           weight: INT,
           probability: { type: 'number' },
           userValue: INT_OR_NULL,
@@ -343,6 +357,29 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       } finally {
         positions.push(spare);
       }
+    },
+  );
+
+  // A game of the book whole, and where it stands in the position given (the page follows it from there).
+  app.get(
+    '/api/game',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['id'],
+          properties: { book: BOOK, id: { type: 'integer', minimum: 0 }, fen: FEN, play: PLAY },
+        },
+      },
+    },
+    async (req) => {
+      const q = req.query as { book?: string; id: number; fen?: string; play?: string };
+      const book = bookOf(q.book);
+      await book.refresh();
+      const { pos } = positionOf(opts.openings, q.fen, q.play);
+      const game = book.game(q.id, pos);
+      if (game === undefined) throw new HttpError(404, `id: book ${book.id} keeps no game ${q.id}${book.format === 'bin' ? ' (a Polyglot .bin keeps no games)' : ''}`);
+      return game;
     },
   );
 

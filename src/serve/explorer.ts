@@ -49,6 +49,8 @@ export interface MoveFacts {
    * capped counter cannot say.
    */
   repeats: number | null;
+  /** The game of a move seen in one game only (a position the book keeps as its one game), else null. */
+  game: ExplorerGame | null;
   /** The verdict of `book audit` (.tbk): centipawns lost against the best move, the best move and the refutation in UCI. */
   audit: { loss: number; best: string | null; depth: number; refutation: string[] } | null;
   /** The engine's own results with the move (.tbk), or the Polyglot learn field's (.bin). */
@@ -65,7 +67,26 @@ export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probab
   averageOpponentRating: number | null;
   /** Performance rating of the movers in these games (performance.ts; null: no ratings). */
   performance: number | null;
-  game: null;
+  /** The one game of a move from a position seen in one game of the book (Lichess's `game` of a move). */
+  game: ExplorerGame | null;
+}
+
+/**
+ * A game of the book as the Lichess explorer names one (lichess-org/lila-openingexplorer: id,
+ * winner, speed, players, year and month). A book keeps no players' names, only their ratings;
+ * `id` is the game's number in the book (`/api/game?id=`).
+ */
+export interface ExplorerGame {
+  id: string;
+  winner: 'white' | 'black' | null;
+  /** "1-0", "0-1", "1/2-1/2", or "*" for a game that did not finish. */
+  result: string;
+  speed: string | null;
+  white: { name: null; rating: number | null };
+  black: { name: null; rating: number | null };
+  year: number | null;
+  /** "2024-03" (null when the game's date was unknown). */
+  month: string | null;
 }
 
 export interface ExplorerAnswer {
@@ -103,7 +124,7 @@ export function explorerAnswer(pos: Position, facts: readonly MoveFacts[], openi
       averageRating: f.avgElo > 0 ? f.avgElo : null,
       averageOpponentRating: f.opponentElo > 0 ? Math.round(f.opponentElo) : null,
       performance: performanceRating(f.opponentElo, f.wins, f.draws, f.losses),
-      game: null,
+      game: f.game,
       weight: f.weight,
       probability: f.probability,
       userValue: f.userValue,

@@ -23,11 +23,15 @@ import type { BookMove } from '../book/polyglot/select.js';
 import { BookMoves } from '../book/rich/bookMoves.js';
 import { noteHasData } from '../book/rich/notes.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
+import type { GameReader } from '../book/rich/gameReader.js';
+import { RESULT_BLACK, RESULT_WHITE, replayGame } from '../book/rich/games.js';
+import { SPEEDS, formatMonth } from '../book/rich/splits.js';
+import { makeFen } from '../notation/fen.js';
 import { parsePolicy, policyProbabilities, type BookPolicyConfig } from '../book/select/index.js';
-import type { Position } from '../core/position.js';
+import { Position } from '../core/position.js';
 import { makeSan } from '../notation/san.js';
 import { makeUci } from '../notation/uci.js';
-import type { MoveFacts } from './explorer.js';
+import type { ExplorerGame, MoveFacts } from './explorer.js';
 import { KeyTable } from './keyTable.js';
 
 /** What a change to a move's notes sets; a field left out stays as it is, null clears it. */
@@ -158,6 +162,7 @@ export class ServedBook {
           forbidden: false,
           byHand: false,
           repeats: null,
+          game: null,
           audit: null,
           learned: m.learn === 0 ? null : { games: l.games, points: l.points / 2 },
         };
@@ -186,6 +191,7 @@ export class ServedBook {
       // position (a repeat, docs/rich-books.md) has no game and may have no weight, but was played.
       byHand: !e.postBook && played(e) + (e.unfinished ?? 0) + (e.weight ?? 0) + (e.pgN ?? 0) === 0,
       repeats: repeatsOf(e),
+      game: typeof e.game === 'number' && e.game >= 0 ? this.gameFacts(e.game) : null,
       audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, pos.chess960) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));
@@ -355,6 +361,57 @@ export class ServedBook {
     if (this.version !== 2) throw new EditError(409, `book ${this.id} is a version 1 .tbk: upgrade it (tabiya book upgrade) to edit it`);
   }
 
+  /** The games a version 2 .tbk keeps (undefined for a .bin, a version 1 book, or a book built without them). */
+  private gameReader(): GameReader | undefined {
+    return this.rich?.v2?.games;
+  }
+
+  /** What the Lichess explorer tells of a game, from the book's record of game `g`. */
+  private gameFacts(g: number): ExplorerGame | null {
+    const games = this.gameReader();
+    if (games === undefined || g >= games.count) return null;
+    const rec = games.record(g);
+    const rating = (elo: number): number | null => (elo > 0 ? elo : null);
+    return {
+      id: String(g),
+      winner: rec.result === RESULT_WHITE ? 'white' : rec.result === RESULT_BLACK ? 'black' : null,
+      result: RESULT_TEXT[rec.result]!,
+      speed: rec.speed < SPEEDS.length ? SPEEDS[rec.speed]! : null,
+      white: { name: null, rating: rating(rec.whiteElo) },
+      black: { name: null, rating: rating(rec.blackElo) },
+      year: rec.month > 0 ? Math.floor(rec.month / 12) : null,
+      month: rec.month > 0 ? formatMonth(rec.month) : null,
+    };
+  }
+
+  /**
+   * Game `g` of the book whole: its start, its moves, what the explorer tells of it, and the
+   * ply at which it last stands in `pos` (null: never), from where the page follows it.
+   * Undefined when the book keeps no such game.
+   */
+  game(g: number, pos: Position): BookGame | undefined {
+    const games = this.gameReader();
+    const facts = this.gameFacts(g);
+    if (games === undefined || facts === null) return undefined;
+    const rec = games.record(g);
+    const at = new Position();
+    games.setStart(g, at);
+    const fen = makeFen(at);
+    const moves: string[] = [];
+    const sans: string[] = [];
+    let ply: number | null = null;
+    const visit = (p: Position, m: number, i: number): boolean => {
+      if (p.keyHi === pos.keyHi && p.keyLo === pos.keyLo) ply = i;
+      moves.push(makeUci(m, p.chess960));
+      sans.push(makeSan(p, m));
+      return true;
+    };
+    replayGame(games, g, rec, at, visit);
+    // The position after the last move (a game that ended in the position asked for).
+    if (at.keyHi === pos.keyHi && at.keyLo === pos.keyLo) ply = moves.length;
+    return { ...facts, fen, moves, sans, ply };
+  }
+
   /**
    * Opens the book again when another process changed its file (a `tabiya book` command: notes
    * appended to a .tbk, or either kind replaced by `book make -o`, `book merge -o`), so the next
@@ -465,3 +522,17 @@ export function bookIds(paths: readonly string[]): string[] {
 export function policyOf(name: string | undefined): BookPolicyConfig {
   return parsePolicy(name === undefined ? {} : { BookPolicy: name });
 }
+
+/** A game of the book whole (`/api/game`). */
+export interface BookGame extends ExplorerGame {
+  /** The game's start (the initial position unless its PGN gave a FEN). */
+  fen: string;
+  /** Its moves in UCI and SAN. */
+  moves: string[];
+  sans: string[];
+  /** Moves played before it last stood in the position asked for (null: it never did). */
+  ply: number | null;
+}
+
+/** PGN's results by the book's result codes (games.ts: draw, white, black, unfinished). */
+const RESULT_TEXT = ['1/2-1/2', '1-0', '0-1', '*'];

@@ -386,7 +386,56 @@ function renderExplorer(): void {
   $<HTMLSelectElement>('policy').disabled = ex.format === 'bin';
   $('policy').title = ex.format === 'bin' ? 'A Polyglot .bin is played by its weights' : 'How the engine would choose among these moves';
   $('bookinfo').textContent = `${ex.format === 'bin' ? 'Polyglot .bin' : '.tbk'}${ex.editable ? '' : ex.format === 'tbk' ? ', read-only' : ''}`;
+  renderOneGame();
   markMoreRows();
+}
+
+/** The line that *Follow the game* made (start, moves), to say so while it is still the line. */
+let followedLine = '';
+
+/**
+ * A position that only one game of the book reached (a `.tbk` keeps it as that game): what the
+ * book knows of the game, and *Follow the game*, which puts the rest of its moves into the line
+ * (the Lichess explorer links such a game the same way).
+ */
+function renderOneGame(): void {
+  const box = $('one-game');
+  const g = game === undefined ? explorer?.moves.find((m) => m.game !== null)?.game : undefined;
+  box.hidden = g == null;
+  if (g == null) return;
+  const rating = (r: number | null): string => (r === null ? 'unrated' : String(r));
+  const facts = [resultText(g.result), `White ${rating(g.white.rating)}`, `Black ${rating(g.black.rating)}`, g.month ?? '', g.speed ?? ''].filter((f) => f !== '');
+  const following = followedLine === lineKey();
+  $('one-game-text').innerHTML = `<b>One game</b> of the book reached this position: ${esc(facts.join(' · '))}${following ? '. Its moves follow in the line: step through them with → or ›.' : ''}`;
+  const follow = $<HTMLButtonElement>('follow-game');
+  follow.dataset.id = g.id;
+  follow.hidden = following;
+}
+
+/** A PGN result as a reader writes it: ½ for a half point. */
+function resultText(r: string): string {
+  return r === '1/2-1/2' ? '½–½' : r === '1-0' ? '1–0' : r === '0-1' ? '0–1' : 'unfinished';
+}
+
+/** Puts the moves of the one game that reached this position after it in the line. */
+async function followGame(): Promise<void> {
+  const id = $('follow-game').dataset.id;
+  if (id === undefined) return;
+  const q = new URLSearchParams({ book: bookId, id, fen: line.startFen, play: line.moves.slice(0, line.at).join(',') });
+  try {
+    const r = await fetch(`/api/game?${q.toString()}`);
+    const body = (await r.json()) as { moves?: string[]; ply?: number | null; error?: string };
+    if (!r.ok) throw new Error(body.error ?? `HTTP ${r.status}`);
+    if (body.ply == null || body.moves === undefined) throw new Error('the game does not reach this position');
+    // Stale: the user moved on while the game was fetched.
+    if (q.get('play') !== line.moves.slice(0, line.at).join(',')) return;
+    line.set(line.startFen, [...line.moves.slice(0, line.at), ...body.moves.slice(body.ply)], line.at);
+    followedLine = lineKey();
+    changed(false);
+    $('fwd').focus();
+  } catch (e) {
+    status(`Game: ${unreachable(e)}`, true);
+  }
 }
 
 /**
@@ -976,6 +1025,7 @@ function init(): void {
   };
   $('pgn').addEventListener('input', () => (pgnBoxFor = undefined));
   $('pgn-load').onclick = loadPgn;
+  $('follow-game').onclick = () => void followGame();
   $('link-copy').onclick = () => void copy(location.href, 'Link');
   document.addEventListener('keydown', (e) => {
     const tag = (e.target as HTMLElement).tagName;

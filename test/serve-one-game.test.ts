@@ -1,0 +1,162 @@
+/**
+ * A position that only one game of a `.tbk` reached: the explorer names the game (Lichess's
+ * `game` of a move: result, ratings, month), `/api/game` gives its moves, checked against the
+ * PGN it came from as chess.js reads it, and the page's *Follow the game* puts the rest of them
+ * into the line, in Debian's Chromium (skipped, saying so, where it is missing). A screenshot
+ * goes to /tmp/serve-shots/one-game.png.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { Chess } from 'chess.js';
+import type { Browser } from 'puppeteer-core';
+import { startServer, type RunningServer } from '../src/serve/server.js';
+
+// The page's globals, as the functions run inside the browser see them (this file compiles for Node).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any, location: { search: string };
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
+const SHOTS = '/tmp/serve-shots';
+/** A hang bound for the page's steps, not a speed: nothing is judged by how much of it a step takes. */
+const WAIT_MS = 30_000;
+const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-one-game-'));
+const TBK = join(tmp, 'sample.tbk');
+const BIN = join(tmp, 'sample.bin');
+let server: RunningServer;
+
+interface Game {
+  id: string;
+  winner: string | null;
+  result: string;
+  white: { name: null; rating: number | null };
+  black: { name: null; rating: number | null };
+  year: number | null;
+  month: string | null;
+}
+interface Explorer {
+  moves: { uci: string; white: number; draws: number; black: number; game: Game | null }[];
+}
+
+const get = async <T>(path: string): Promise<{ status: number; body: T }> => {
+  const r = await fetch(server.url + path.replace(/^\//, ''));
+  return { status: r.status, body: (await r.json()) as T };
+};
+
+/** From the start, the most played move each time, until a move that only one game played from a position it alone reached. */
+async function lineToOneGame(): Promise<{ play: string[]; game: Game }> {
+  const play: string[] = [];
+  for (;;) {
+    const { body } = await get<Explorer>(`/api/explorer?book=sample.tbk&play=${play.join(',')}`);
+    const first = body.moves[0];
+    assert.ok(first !== undefined, `no book move after ${play.join(' ')}`);
+    if (first.game !== null) return { play, game: first.game };
+    play.push(first.uci);
+  }
+}
+
+before(async () => {
+  for (const out of [TBK, BIN]) {
+    const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', out, '--quiet'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+  server = await startServer({ books: [TBK, BIN], port: 0, host: '127.0.0.1', engineThreads: 1 });
+});
+after(async () => {
+  try {
+    if (server !== undefined) await server.close();
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('the one game of a position: what the explorer says of it, and its moves, are those of the PGN game (chess.js)', async () => {
+  const { play, game } = await lineToOneGame();
+  assert.ok(play.length > 4, 'the walk went into the book');
+  const { status, body } = await get<Game & { fen: string; moves: string[]; sans: string[]; ply: number | null }>(`/api/game?book=sample.tbk&id=${game.id}&play=${play.join(',')}`);
+  assert.equal(status, 200);
+  assert.deepEqual({ ...body, fen: undefined, moves: undefined, sans: undefined, ply: undefined }, { ...game, fen: undefined, moves: undefined, sans: undefined, ply: undefined });
+  assert.equal(body.fen, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  // The game stands in the position after the line at the line's own ply (no transposition on this walk).
+  assert.equal(body.ply, play.length);
+  assert.deepEqual(body.moves.slice(0, play.length), play);
+  // The PGN game it came from, found by its tags and read by chess.js: the same moves, result, ratings and month.
+  const texts = gunzipSync(readFileSync(SAMPLE_GZ)).toString('latin1').split(/\n(?=\[Event )/);
+  const tag = (t: string, name: string): string | undefined => new RegExp(`^\\[${name} "([^"]*)"\\]`, 'm').exec(t)?.[1];
+  const matches = texts.filter((t) => {
+    if (tag(t, 'Result') !== body.result || Number(tag(t, 'WhiteElo')) !== body.white.rating || Number(tag(t, 'BlackElo')) !== body.black.rating) return false;
+    if (body.month !== null && !tag(t, 'Date')!.startsWith(body.month.replace('-', '.'))) return false;
+    const c = new Chess();
+    c.loadPgn(t);
+    return c.history({ verbose: true }).map((m) => m.lan).join(' ') === body.moves.join(' ');
+  });
+  assert.equal(matches.length, 1, 'exactly one game of the PGN is that game');
+  const c = new Chess();
+  c.loadPgn(matches[0]!);
+  assert.deepEqual(body.sans, c.history());
+  assert.equal(game.winner, body.result === '1-0' ? 'white' : body.result === '0-1' ? 'black' : null);
+  assert.equal(game.year, Number(tag(matches[0]!, 'Date')!.slice(0, 4)));
+
+  // A position the game never reached: no ply to follow it from. A game the book does not keep, and a .bin, are refused.
+  const other = await get<{ ply: number | null }>(`/api/game?book=sample.tbk&id=${game.id}&play=g1f3,g8f6,g2g3`);
+  assert.equal(other.body.ply, null);
+  const none = await get<{ error: string }>('/api/game?book=sample.tbk&id=999999');
+  assert.equal(none.status, 404);
+  assert.match(none.body.error, /keeps no game 999999/);
+  const bin = await get<{ error: string }>(`/api/game?book=sample.bin&id=${game.id}`);
+  assert.equal(bin.status, 404);
+  assert.match(bin.body.error, /a Polyglot \.bin keeps no games/);
+  // Positions that many games reached name none.
+  const start = await get<Explorer>('/api/explorer?book=sample.tbk');
+  assert.ok(start.body.moves.every((m) => m.game === null));
+});
+
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+
+test('the page: a position one game reached names it, and Follow the game puts its moves into the line', { skip, timeout: 180_000 }, async () => {
+  const { play, game } = await lineToOneGame();
+  const { body } = await get<{ moves: string[] }>(`/api/game?book=sample.tbk&id=${game.id}`);
+  const puppeteer = (await import('puppeteer-core')).default;
+  let browser: Browser | undefined;
+  try {
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewport({ width: 1300, height: 900 });
+    // One position before: many games, no game named.
+    await page.goto(`${server.url}?book=sample.tbk&play=${play.slice(0, -1).join(',')}`, { waitUntil: 'load' });
+    await page.waitForSelector('#explorer[aria-busy="false"] #rows tr[data-uci]', { timeout: WAIT_MS });
+    assert.equal(await page.$eval('#one-game', (e) => (e as unknown as { hidden: boolean }).hidden), true);
+    // The last move of the walk, clicked in the table, reaches the position of one game.
+    await page.click(`#rows tr[data-uci="${play.at(-1)!}"]`);
+    await page.waitForSelector('#one-game:not([hidden])', { timeout: WAIT_MS });
+    const text = await page.$eval('#one-game-text', (e) => e.textContent!);
+    const rating = (r: number | null): string => (r === null ? 'unrated' : String(r));
+    assert.ok(text.includes(`White ${rating(game.white.rating)}`) && text.includes(`Black ${rating(game.black.rating)}`), text);
+    assert.ok(text.includes({ '1-0': '1–0', '0-1': '0–1', '1/2-1/2': '½–½' }[game.result] ?? 'unfinished'), text);
+    if (game.month !== null) assert.ok(text.includes(game.month), text);
+    await page.click('#follow-game');
+    // The line now runs to the game's end, and the board stays where it was.
+    await page.waitForFunction((p) => new URLSearchParams(location.search).get('play') === p, { timeout: WAIT_MS }, body.moves.join(','));
+    assert.equal(new URL(page.url()).searchParams.get('at'), String(play.length));
+    assert.equal(await page.$$eval('#moves .mv', (b) => b.length), body.moves.length);
+    await page.waitForFunction(() => document.querySelector('#one-game-text')?.textContent?.includes('Its moves follow in the line'), { timeout: WAIT_MS });
+    assert.equal(await page.$eval('#follow-game', (e) => (e as unknown as { hidden: boolean }).hidden), true);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'one-game.png') });
+    // → steps into the game.
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((n) => new URLSearchParams(location.search).get('at') === n, { timeout: WAIT_MS }, String(play.length + 1));
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser?.close();
+  }
+});
