@@ -4,7 +4,9 @@
  * magic-byte detection, the zstd program in a child process, chunks handed to the parser)
  * delivers; the anchor is the zstd program alone, `zstd -dc FILE > /dev/null`. Then whole
  * `tabiya pgn stats` runs on the same games as .pgn.zst, plain .pgn and .pgn.gz, to show what
- * decompression adds to a real read. Best of R runs (default 3), interleaved.
+ * decompression adds to a real read. Best of R runs (default 3), interleaved. With the default
+ * input, the `.pgn.gz` it is made from is read the same way: openPgnFile (Node's zlib, in this
+ * process) against the gzip program alone, `gzip -dc FILE > /dev/null`.
  *
  * Default input: the 389k master games (../shared/data/games/pgnmentor_players_dedup.pgn.gz)
  * recompressed with `zstd -L` (default 3; `--long` adds --long=31, as large dumps are made).
@@ -50,10 +52,11 @@ async function ours(file: string): Promise<{ seconds: number; bytes: number }> {
   return { seconds: (performance.now() - t0) / 1000, bytes };
 }
 
-function anchor(zstd: string, file: string): number {
+/** Seconds for `program -dc [flags] file > /dev/null`: the decompressor alone. */
+function anchor(program: string, file: string, flags = ['-q', '--long=31']): number {
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', `"$0" -dcq --long=31 "$1" > /dev/null`, zstd, file]);
-  if (r.status !== 0) throw new Error(`zstd -dc failed: ${r.stderr}`);
+  const r = spawnSync('bash', ['-c', `"$0" -dc ${flags.join(' ')} "$1" > /dev/null`, program, file]);
+  if (r.status !== 0) throw new Error(`${program} -dc failed: ${r.stderr}`);
   return (performance.now() - t0) / 1000;
 }
 
@@ -100,6 +103,20 @@ export async function main(args: string[]): Promise<void> {
     process.stdout.write(`zstd -dc > /dev/null              ${(mb / bestAnchor).toFixed(0).padStart(8)}\n`);
     process.stdout.write(`ratio tabiya / zstd -dc: ${(bestAnchor / best.seconds).toFixed(2)}x\n\n`);
     if (input.plain === undefined) return;
+    const gzip = findProgram('gzip');
+    if (gzip !== undefined && input.gz !== undefined) {
+      let bestGz = { seconds: Infinity, bytes: 0 };
+      let bestGzip = Infinity;
+      for (let r = 0; r < runs; r++) {
+        const o = await ours(input.gz);
+        if (o.seconds < bestGz.seconds) bestGz = o;
+        bestGzip = Math.min(bestGzip, anchor(gzip, input.gz, []));
+      }
+      const gzMb = bestGz.bytes / 1e6;
+      process.stdout.write(`tabiya openPgnFile (.gz, zlib)    ${(gzMb / bestGz.seconds).toFixed(0).padStart(8)}\n`);
+      process.stdout.write(`gzip -dc > /dev/null              ${(gzMb / bestGzip).toFixed(0).padStart(8)}\n`);
+      process.stdout.write(`ratio tabiya / gzip -dc: ${(bestGzip / bestGz.seconds).toFixed(2)}x\n\n`);
+    }
     const kinds: [string, string][] = [
       ['.pgn.zst', input.zst],
       ['.pgn', input.plain],
