@@ -5,7 +5,10 @@
  * search thread has started and made its WebAssembly core), against Stockfish started the same
  * way in the same run (and Ethereal 12 when Debian's `ethereal-chess` is installed). Then
  * `tabiya xboard`: from the spawn to `feature done=1` after `xboard` and `protover 2` (the end
- * of the handshake; the engine says `feature done=0` first, CECP §9).
+ * of the handshake; the engine says `feature done=0` first, CECP §9), against the xboard
+ * engines of docs/strength.md started the same way, those installed: HoiChess (which also says
+ * `done=0` first and `done=1` when it is ready) and Phalanx (book and learning off, as the
+ * matches run it).
  *
  * Runs alternate between the programs and the median of each is printed, with the ratio of ours
  * over the anchor's. Stockfish reads its network before it answers (about 20 MB), so its start
@@ -20,6 +23,11 @@ import { ownChild } from './cleanup.js';
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
 const ETHEREAL = '/usr/games/ethereal-chess';
+/** The xboard anchors: Debian's packages of the engines docs/strength.md plays. */
+const XBOARD_ANCHORS: { name: string; cmd: string; args: string[] }[] = [
+  { name: 'hoichess', cmd: '/usr/games/hoichess', args: [] },
+  { name: 'phalanx', cmd: '/usr/games/phalanx', args: ['-b-', '-l-'] },
+];
 
 export interface StartTimes {
   /** Milliseconds from the spawn to the answer of the handshake (uciok; xboard: feature done=1). */
@@ -86,6 +94,9 @@ export async function main(args: string[]): Promise<void> {
   if (existsSync(ETHEREAL)) programs.push({ name: 'ethereal', cmd: ETHEREAL, args: [], proto: 'uci' });
   else process.stderr.write(`${ETHEREAL} is not installed (apt-get install ethereal-chess): Stockfish only\n`);
   programs.push({ name: 'tabiya xboard', cmd: process.execPath, args: [CLI, 'xboard'], proto: 'xboard' });
+  const xboardAnchors = XBOARD_ANCHORS.filter((a) => existsSync(a.cmd));
+  for (const a of xboardAnchors) programs.push({ ...a, proto: 'xboard' });
+  if (xboardAnchors.length === 0) process.stderr.write('neither hoichess nor phalanx is installed (apt-get install hoichess phalanx): tabiya xboard without an anchor\n');
   const seen = programs.map(() => [] as StartTimes[]);
   for (let i = 0; i < runs; i++) {
     const line: string[] = [];
@@ -103,9 +114,11 @@ export async function main(args: string[]): Promise<void> {
     else console.log(`${p.name}: feature done=1 ${m.first.toFixed(0)} ms after the spawn (median of ${runs})`);
   }
   const ours = med[0]!;
+  const oursX = med[programs.findIndex((p) => p.name === 'tabiya xboard')]!;
   for (const [k, p] of programs.entries()) {
-    if (k === 0 || p.proto !== 'uci') continue;
+    if (p.name.startsWith('tabiya')) continue;
     const a = med[k]!;
-    console.log(`ratio tabiya / ${p.name}: uciok ${(ours.first / Math.max(1, a.first)).toFixed(2)}, readyok ${(ours.ready / Math.max(1, a.ready)).toFixed(2)}`);
+    if (p.proto === 'uci') console.log(`ratio tabiya / ${p.name}: uciok ${(ours.first / Math.max(1, a.first)).toFixed(2)}, readyok ${(ours.ready / Math.max(1, a.ready)).toFixed(2)}`);
+    else console.log(`ratio tabiya xboard / ${p.name}: feature done=1 ${(oursX.first / Math.max(1, a.first)).toFixed(2)}`);
   }
 }
