@@ -103,7 +103,7 @@ export async function main(args: string[]): Promise<void> {
     const binBuild = rows.find((r) => r[0] === 'tabiya .bin')!;
     const same = readFileSync(join(dir, 'x.tbk')).subarray(4096).equals(readFileSync(join(dir, 't.tbk')).subarray(4096));
     console.log(
-      `threads: .tbk on ${threads} threads ${fmt(one[1].wall / many[1].wall)}× faster than on 1 (medians of ${repeat} runs each, taken in turns: ${fmt(many[1].wall)} s against ${fmt(one[1].wall)} s; ` +
+      `threads: .tbk on ${threads} threads at ${fmt(one[1].wall / many[1].wall)}× the speed of 1 thread (above 1: faster; medians of ${repeat} runs each, taken in turns: ${fmt(many[1].wall)} s against ${fmt(one[1].wall)} s; ` +
         `run by run ${ones.map((r, k) => fmt(r.wall / manys[k]!.wall)).join(', ')}×), ` +
         `peak ${fmt(many[1].peak, 0)} MiB against ${fmt(one[1].peak, 0)} MiB (the whole process: worker threads share it) with --memory ${memory}; ` +
         `rich build against tabiya .bin: ${fmt(one[1].wall / binBuild[1].wall)}× the time (goal: at most 1); books ${same ? 'identical' : 'DIFFERENT'} past the superblock`,
