@@ -72,6 +72,7 @@ test('a value out of range, a missing value, a stray argument are errors too', (
     [['audit', '--runs', '0'], /^bench audit: --runs: "0" is not a whole number \(at least 1\)$/m],
     [['reach', '--runs', 'x'], /^bench reach: --runs: "x" is not a whole number \(at least 1\)$/m],
     [['hash', '--runs', '0'], /^bench hash: --runs: "0" is not a whole number \(at least 1\)$/m],
+    [['match', '--runs', '0'], /^bench match: --runs: "0" is not a whole number \(at least 1\)$/m],
     [['engine', '--runs'], /^bench engine: --runs: a value is needed$/m],
     [['wasm-ab', 'a.wasm'], /^bench wasm-ab: 1 of 2 arguments given: it takes BASE\.wasm and NEW\.wasm$/m],
     [['pgn', '--games', '10', '--full'], /^bench pgn: --games and --full: one or the other$/m],
