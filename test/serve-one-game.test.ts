@@ -2,7 +2,7 @@
  * A position that only one game of a `.tbk` reached: the explorer names the game (Lichess's
  * `game` of a move: result, ratings, month), `/api/game` gives its moves, checked against the
  * PGN it came from as chess.js reads it, and the page's *Follow the game* puts the rest of them
- * into the line, in Debian's Chromium (skipped, saying so, where it is missing). A screenshot
+ * into the line, in Debian's Chromium; `book probe` names the same game and its continuation (skipped, saying so, where it is missing). A screenshot
  * goes to /tmp/serve-shots/one-game.png.
  */
 import { after, before, test } from 'node:test';
@@ -104,6 +104,16 @@ test('the one game of a position: what the explorer says of it, and its moves, a
   assert.equal(game.winner, body.result === '1-0' ? 'white' : body.result === '0-1' ? 'black' : null);
   assert.equal(game.year, Number(tag(matches[0]!, 'Date')!.slice(0, 4)));
 
+  // book probe names the same game and goes on along it.
+  const probed = spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--moves', body.sans.slice(0, play.length).join(' '), '--json'], { encoding: 'utf8' });
+  assert.equal(probed.status, 0, probed.stderr);
+  const probeGame = (JSON.parse(probed.stdout) as { moves: { game: (Game & { continuation: string[] }) | null }[] }).moves[0]!.game!;
+  assert.deepEqual({ ...probeGame, continuation: undefined }, { ...game, continuation: undefined });
+  assert.deepEqual(probeGame.continuation, body.moves.slice(play.length));
+  const text = spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--moves', body.sans.slice(0, play.length).join(' ')], { encoding: 'utf8' }).stdout;
+  assert.match(text, new RegExp(`one game reached this position: game ${game.id} of the book \\(${body.result.replace(/[/]/g, '\\/')}, `));
+  // Games are numbered from 1, as the book's errors count them: there is no game 0.
+  assert.equal((await get('/api/game?book=sample.tbk&id=0')).status, 400);
   // A position the game never reached: no ply to follow it from. A game the book does not keep, and a .bin, are refused.
   const other = await get<{ ply: number | null }>(`/api/game?book=sample.tbk&id=${game.id}&play=g1f3,g8f6,g2g3`);
   assert.equal(other.body.ply, null);

@@ -368,7 +368,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         querystring: {
           type: 'object',
           required: ['id'],
-          properties: { book: BOOK, id: { type: 'integer', minimum: 0 }, fen: FEN, play: PLAY },
+          properties: { book: BOOK, id: { type: 'integer', minimum: 1 }, fen: FEN, play: PLAY },
         },
       },
     },

@@ -3,7 +3,8 @@
  * (https://lichess.org/api#tag/Opening-Explorer): position totals `white`, `draws`, `black`,
  * `moves[]` with `uci`, `san`, the same three counts, `averageRating`, `averageOpponentRating`
  * and `performance` (as the Lichess player explorer computes it: performance.ts), and
- * `opening` {eco, name}; so a tool written for Lichess can read it. tabiya adds, per move, the
+ * `opening` {eco, name}, and a move's `game` where only one game reached the position
+ * (bookGame.ts); so a tool written for Lichess can read it. tabiya adds, per move, the
  * book's `weight`, the policy's `probability`, `userValue`, `nag`, `comment`, `forbidden`,
  * `byHand`, `repeats` and `learned`, and names the book, its format and the FEN.
  *
@@ -12,6 +13,7 @@
  * counts: its counts are 0 and only weight and probability say anything. Browser-safe (the
  * page reads these types).
  */
+import type { GameFacts } from '../book/rich/bookGame.js';
 import type { Position } from '../core/position.js';
 import { makeFen } from '../notation/fen.js';
 import { makeSans } from '../notation/san.js';
@@ -71,23 +73,8 @@ export interface ExplorerMove extends Pick<MoveFacts, 'uci' | 'weight' | 'probab
   game: ExplorerGame | null;
 }
 
-/**
- * A game of the book as the Lichess explorer names one (lichess-org/lila-openingexplorer: id,
- * winner, speed, players, year and month). A book keeps no players' names, only their ratings;
- * `id` is the game's number in the book (`/api/game?id=`).
- */
-export interface ExplorerGame {
-  id: string;
-  winner: 'white' | 'black' | null;
-  /** "1-0", "0-1", "1/2-1/2", or "*" for a game that did not finish. */
-  result: string;
-  speed: string | null;
-  white: { name: null; rating: number | null };
-  black: { name: null; rating: number | null };
-  year: number | null;
-  /** "2024-03" (null when the game's date was unknown). */
-  month: string | null;
-}
+/** A move's game as the Lichess explorer gives it (bookGame.ts). */
+export type ExplorerGame = GameFacts;
 
 export interface ExplorerAnswer {
   white: number;

@@ -24,14 +24,12 @@ import { BookMoves } from '../book/rich/bookMoves.js';
 import { noteHasData } from '../book/rich/notes.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
 import type { GameReader } from '../book/rich/gameReader.js';
-import { RESULT_BLACK, RESULT_WHITE, replayGame } from '../book/rich/games.js';
-import { SPEEDS, formatMonth } from '../book/rich/splits.js';
-import { makeFen } from '../notation/fen.js';
+import { bookGame, gameFacts, type BookGame, type GameFacts } from '../book/rich/bookGame.js';
 import { parsePolicy, policyProbabilities, type BookPolicyConfig } from '../book/select/index.js';
-import { Position } from '../core/position.js';
+import type { Position } from '../core/position.js';
 import { makeSan } from '../notation/san.js';
 import { makeUci } from '../notation/uci.js';
-import type { ExplorerGame, MoveFacts } from './explorer.js';
+import type { MoveFacts } from './explorer.js';
 import { KeyTable } from './keyTable.js';
 
 /** What a change to a move's notes sets; a field left out stays as it is, null clears it. */
@@ -366,50 +364,19 @@ export class ServedBook {
     return this.rich?.v2?.games;
   }
 
-  /** What the Lichess explorer tells of a game, from the book's record of game `g`. */
-  private gameFacts(g: number): ExplorerGame | null {
+  /** What the Lichess explorer tells of a move's game, game `g` (from 0) of the book. */
+  private gameFacts(g: number): GameFacts | null {
     const games = this.gameReader();
-    if (games === undefined || g >= games.count) return null;
-    const rec = games.record(g);
-    const rating = (elo: number): number | null => (elo > 0 ? elo : null);
-    return {
-      id: String(g),
-      winner: rec.result === RESULT_WHITE ? 'white' : rec.result === RESULT_BLACK ? 'black' : null,
-      result: RESULT_TEXT[rec.result]!,
-      speed: rec.speed < SPEEDS.length ? SPEEDS[rec.speed]! : null,
-      white: { name: null, rating: rating(rec.whiteElo) },
-      black: { name: null, rating: rating(rec.blackElo) },
-      year: rec.month > 0 ? Math.floor(rec.month / 12) : null,
-      month: rec.month > 0 ? formatMonth(rec.month) : null,
-    };
+    return (games && gameFacts(games, g)) ?? null;
   }
 
   /**
-   * Game `g` of the book whole: its start, its moves, what the explorer tells of it, and the
-   * ply at which it last stands in `pos` (null: never), from where the page follows it.
-   * Undefined when the book keeps no such game.
+   * Game `id` (from 1) of the book whole, and the ply at which it last stands in `pos`, from
+   * where the page follows it; undefined when the book keeps no such game.
    */
-  game(g: number, pos: Position): BookGame | undefined {
+  game(id: number, pos: Position): BookGame | undefined {
     const games = this.gameReader();
-    const facts = this.gameFacts(g);
-    if (games === undefined || facts === null) return undefined;
-    const rec = games.record(g);
-    const at = new Position();
-    games.setStart(g, at);
-    const fen = makeFen(at);
-    const moves: string[] = [];
-    const sans: string[] = [];
-    let ply: number | null = null;
-    const visit = (p: Position, m: number, i: number): boolean => {
-      if (p.keyHi === pos.keyHi && p.keyLo === pos.keyLo) ply = i;
-      moves.push(makeUci(m, p.chess960));
-      sans.push(makeSan(p, m));
-      return true;
-    };
-    replayGame(games, g, rec, at, visit);
-    // The position after the last move (a game that ended in the position asked for).
-    if (at.keyHi === pos.keyHi && at.keyLo === pos.keyLo) ply = moves.length;
-    return { ...facts, fen, moves, sans, ply };
+    return games === undefined ? undefined : bookGame(games, id - 1, pos);
   }
 
   /**
@@ -523,16 +490,3 @@ export function policyOf(name: string | undefined): BookPolicyConfig {
   return parsePolicy(name === undefined ? {} : { BookPolicy: name });
 }
 
-/** A game of the book whole (`/api/game`). */
-export interface BookGame extends ExplorerGame {
-  /** The game's start (the initial position unless its PGN gave a FEN). */
-  fen: string;
-  /** Its moves in UCI and SAN. */
-  moves: string[];
-  sans: string[];
-  /** Moves played before it last stood in the position asked for (null: it never did). */
-  ply: number | null;
-}
-
-/** PGN's results by the book's result codes (games.ts: draw, white, black, unfinished). */
-const RESULT_TEXT = ['1/2-1/2', '1-0', '0-1', '*'];

@@ -6,6 +6,7 @@
  */
 import type { RichEntry } from '../../book/rich/reader.js';
 import type { BookEntry } from '../../book/rich/tbkBook.js';
+import { bookGame, type BookGame } from '../../book/rich/bookGame.js';
 import { choose, explainPolicy, parsePolicy, seededRandom, type BookPolicyConfig, type PolicyRow } from '../../book/select/index.js';
 import { PolicyError, findPolicyOption, parsePolicyKind } from '../../book/select/options.js';
 import { makeUci } from '../../notation/uci.js';
@@ -54,11 +55,20 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
     throw e;
   }
   const filter = splitFilterOf(opts);
+  // A position that only one game reached: that game, read while the book is open.
+  const oneGame = new Map<number, BookGame>();
   const moves = await bookErrors(() => {
     const book = openAnyRichBook(file);
     try {
       checkFilterFits(file, book, filter);
-      return book.probe(pos, filter);
+      const found = book.probe(pos, filter);
+      const games = book.v2?.games;
+      for (const m of found) {
+        const g = (m as Partial<BookEntry>).game ?? -1;
+        const whole = games !== undefined && g >= 0 ? bookGame(games, g, pos) : undefined;
+        if (whole !== undefined) oneGame.set(m.move, whole);
+      }
+      return found;
     } finally {
       book.close();
     }
@@ -70,7 +80,7 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
   const chosen = opts.choose === undefined ? undefined : choose(config, moves, seed === undefined ? Math.random : seededRandom(seed));
   const fen = makeFen(pos);
   const key = keyToHex(pos.keyHi, pos.keyLo);
-  const out = moves.map((m, i) => row(pos, m, rows[i]!));
+  const out = moves.map((m, i) => ({ ...row(pos, m, rows[i]!), game: gameOf(oneGame.get(m.move)) }));
   const value: Record<string, unknown> = { fen, key, opening, policy: config, moves: out };
   if (chosen !== undefined) value.chosen = chosen === 0 ? null : { uci: makeUci(chosen, pos.chess960), san: makeSan(pos, chosen) };
   report(opts.json, value, () => {
@@ -101,6 +111,15 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
         lines.push(`${r.san}: ${loses} at depth ${r.audit.depth}; best ${r.audit.bestSan ?? '?'}; refutation ${uciLineToSan(after, r.audit.refutation)}`);
       });
     }
+    for (const r of out) {
+      if (r.game === null) continue;
+      const g = r.game;
+      const rating = (x: number | null): string => (x === null ? 'unrated' : String(x));
+      const facts = [g.result, `White ${rating(g.white.rating)}`, `Black ${rating(g.black.rating)}`, g.month ?? '', g.speed ?? ''].filter((f) => f !== '').join(', ');
+      const shown = g.continuation.slice(0, CONTINUATION_SHOWN);
+      const more = g.continuation.length - shown.length;
+      lines.push(`one game reached this position: game ${g.id} of the book (${facts}); it went on ${uciLineToSan(pos, shown, true)}${more > 0 ? ` … (${more} plies more: --json gives them all)` : ` ${g.result}`}`);
+    }
     if (chosen !== undefined) lines.push(chosen === 0 ? `chosen (${config.policy}): none` : `chosen (${config.policy}): ${makeSan(pos, chosen)}`);
     return lines.join('\n');
   });
@@ -110,6 +129,15 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
 function flagMessage(e: PolicyError): string {
   const o = findPolicyOption(e.option);
   return o !== undefined && e.message.startsWith(`${o.name}: `) ? `--${o.flag}: ${e.message.slice(o.name.length + 2)}` : e.message;
+}
+
+/** Plies of a one-game position's continuation that the text shows (--json gives them all). */
+const CONTINUATION_SHOWN = 20;
+
+/** A move's one game as probe reports it: what the book tells of it, and its moves from here (UCI). */
+function gameOf(g: BookGame | undefined) {
+  if (g === undefined || g.ply === null) return null;
+  return { id: g.id, winner: g.winner, result: g.result, speed: g.speed, white: g.white, black: g.black, year: g.year, month: g.month, continuation: g.moves.slice(g.ply) };
 }
 
 function games(m: RichEntry): number {
