@@ -262,6 +262,30 @@ test('book upgrade counts the games of a book made before repeats were kept apar
   assert.match(again.stderr, /already a version 2 book that counts each game once a position: nothing to upgrade/);
 });
 
+test('book upgrade of a book made before repeats were kept apart and then added to counts only the moves whose stored counts changed', async () => {
+  const old = join(tmp, 'mixed.tbk');
+  writeFileSync(old, readFileSync(FIXTURE));
+  // Added games count once a position already: this one's repeats (2.Nc3 Nc6 3.Nb1 Nb8 twice) are kept apart.
+  const pgn = join(tmp, 'mixed-added.pgn');
+  writeFileSync(pgn, '[Event "x"]\n[Result "1-0"]\n\n1. c4 c5 2. Nc3 Nc6 3. Nb1 Nb8 4. Nc3 Nc6 5. Nb1 Nb8 6. Nc3 Nc6 1-0\n');
+  assert.equal(cli('book', 'add', old, pgn).status, 0);
+  assert.match(cli('book', 'info', old).stdout, /W\/D\/L +: a repeated move counts each time it was played/, 'a book added to stays of the older kind');
+  const stored = (path: string): Map<string, string> => {
+    const b = open(path);
+    const out = new Map<string, string>();
+    for (let i = 0; i < b.blockCount; i++) for (const p of b.blockPositions(i)) for (const { move, ...counts } of p.moves) out.set(`${p.keyHi}:${p.keyLo}:${move}`, JSON.stringify(counts));
+    return out;
+  };
+  const before = stored(old);
+  const r = cli('book', 'upgrade', old, '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const after = stored(old);
+  assert.equal(after.size, before.size);
+  const changed = [...after].filter(([k, v]) => before.get(k) !== v).length;
+  assert.ok(changed > 0);
+  assert.equal((JSON.parse(r.stdout) as { movesChanged: number }).movesChanged, changed, 'the summary counts the moves whose stored counts changed, not those the added game repeated');
+});
+
 test('a book imported from a .bin counts no game twice: games added to it or merged with it count once a position, as book info says', async () => {
   const pgn = join(tmp, 'imported.pgn');
   writeFileSync(pgn, games.slice(0, 200).join('\n'));

@@ -14,6 +14,7 @@ import { FLAG_GAMES_ONCE, FLAG_PARTIAL, SECTION, countsGamesOnce, type BookField
 import { RunMerger, type MergeInput, type RowSource } from '../rich/mergeRuns.js';
 import { Notes } from '../rich/notes.js';
 import { RunReader, type RunRow } from '../rich/runs.js';
+import type { CellStats, MoveStats } from '../rich/positions.js';
 import type { SplitKinds } from '../rich/splits.js';
 import { TbkBook } from '../rich/tbkBook.js';
 import { BookRows, gameRows, singleRows, storedPositions } from './bookRows.js';
@@ -129,7 +130,7 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
 export interface TbkRecountSummary {
   output: string;
   games: number;
-  /** Moves whose W/D/L counted a game more than once, now counted once. */
+  /** Moves whose stored counts changed: their W/D/L had counted a game more than once. */
   movesChanged: number;
   entries: number;
   bytesWritten: number;
@@ -160,7 +161,7 @@ export function recountTbk(path: string, output: string, opts: { memory?: number
     const memory = opts.memory ?? DEFAULT_MEMORY;
     const store = new GameStore(work);
     store.appendBook(book);
-    const rows = countChanges(gameRows(book, memory, work), () => changed++);
+    const rows = countChanges(gameRows(book, memory, work), book, () => changed++);
     const fields: BookFields = { ...book.fields, flags: book.fields.flags | FLAG_GAMES_ONCE, changes: book.fields.changes + 1, modified: bookTime() };
     const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
     const meta = { ...book.meta, runs: [...runs, { at: fields.modified, tool: 'tabiya book upgrade', recounted: 'each game once a position' }] };
@@ -174,27 +175,69 @@ export function recountTbk(path: string, output: string, opts: { memory?: number
   }
 }
 
-/** Passes rows through, calling `changed` once for each (position, move) with repeats in any of its cells. */
-function countChanges(inner: RowSource, changed: () => void): RowSource {
+/**
+ * Passes rows through, calling `changed` once for each (position, move) whose counts differ from
+ * what `book` stores for it. Only a move with repeats can differ: a game that came back to a
+ * position is what a book made before repeats were kept apart counted more than once. But a
+ * book added to or merged after such a build already holds the later games' repeats apart, so
+ * a move with repeats is compared with its stored record rather than counted as changed.
+ */
+function countChanges(inner: RowSource, book: TbkBook, changed: () => void): RowSource {
   const take = inner.takeSingles?.bind(inner);
   const same = inner.sameKey?.bind(inner);
   let hi = -1;
   let lo = -1;
   let move = -1;
+  let cells: CellStats[] = [];
+  let repeats = false;
+  const settle = (): void => {
+    if (move >= 0 && repeats && !sameCounts(cells, book.stored(hi, lo)?.moves.find((m) => m.move === move))) changed();
+    cells = [];
+    repeats = false;
+  };
   return {
     next(row: RunRow): boolean {
-      if (!inner.next(row)) return false;
-      if (row.repeats() > 0 && (row.keyHi !== hi || row.keyLo !== lo || row.move !== move)) {
+      if (!inner.next(row)) {
+        settle();
+        move = -1;
+        return false;
+      }
+      if (row.keyHi !== hi || row.keyLo !== lo || row.move !== move) {
+        settle();
         hi = row.keyHi;
         lo = row.keyLo;
         move = row.move;
-        changed();
       }
+      if (row.repeats() > 0) repeats = true;
+      cells.push({ cell: row.cell, wins: row.wins, draws: row.draws, losses: row.losses, unfinished: row.unfinished, rated: row.rated, ratingSum: row.ratingSum, repeatWins: row.repeatWins, repeatDraws: row.repeatDraws, repeatLosses: row.repeatLosses, repeatUnfinished: row.repeatUnfinished });
       return true;
     },
     takeSingles: take,
     sameKey: same,
   };
+}
+
+/** Whether a move's counts, cell by cell, are those a book stores for it. */
+function sameCounts(cells: readonly CellStats[], stored: MoveStats | undefined): boolean {
+  if (stored === undefined) return false;
+  const was = stored.cells !== undefined && stored.cells.length > 0 ? stored.cells : [stored];
+  if (was.length !== cells.length) return false;
+  return cells.every((c, i) => {
+    const w = was[i]!;
+    return (
+      c.cell === w.cell &&
+      c.wins === w.wins &&
+      c.draws === w.draws &&
+      c.losses === w.losses &&
+      c.unfinished === w.unfinished &&
+      c.rated === w.rated &&
+      c.ratingSum === w.ratingSum &&
+      (c.repeatWins ?? 0) === (w.repeatWins ?? 0) &&
+      (c.repeatDraws ?? 0) === (w.repeatDraws ?? 0) &&
+      (c.repeatLosses ?? 0) === (w.repeatLosses ?? 0) &&
+      (c.repeatUnfinished ?? 0) === (w.repeatUnfinished ?? 0)
+    );
+  });
 }
 
 export interface TbkMergeOptions {
