@@ -130,3 +130,21 @@ test('stats sprt --model cutechess at extreme draw ratios: a finite LLR, 0 for s
   assert.match(none.stdout, /^LLR: - \(cannot be computed, see the warning\) .*: continue$/m);
   assert.equal(none.stderr.match(/^warning: the cutechess model's LLR cannot be computed for these results/gm)?.length, 1, none.stderr);
 });
+
+test('stats sprt --model normalized with counts far beyond any match: the LLR cannot be computed, said as the other models say it, not an internal error', async () => {
+  // 9e15 wins and nothing else: the t-value search's σ rounds to 0 in double precision.
+  for (const [flag, counts] of [
+    ['--wdl', '9007199254740991,0,0'],
+    ['--wdl', '9000000000000000,1,0'],
+    ['--penta', '9007199254740991,0,0,0,0'],
+  ] as const) {
+    const r = await runCli(['stats', 'sprt', flag, counts]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^LLR: - \(cannot be computed, see the warning\) \(-2\.94, 2\.94\) \[0, 5\] nElo, model normalized, .*: continue$/m);
+    assert.equal(r.stderr.match(/^warning: the normalized model's LLR cannot be computed for these results \(\d+ (games|pairs)[^)]*\): its maximum-likelihood search has no solution in double precision; the test takes no decision on it$/gm)?.length, 1, r.stderr);
+    const j = JSON.parse((await runCli(['stats', 'sprt', flag, counts, '--json'])).stdout) as Record<string, unknown>;
+    assert.equal(j.llr, null);
+    assert.equal(j.decision, null);
+    assert.match(String(j.llrNote), /normalized model's LLR cannot be computed/);
+  }
+});

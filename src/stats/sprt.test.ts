@@ -96,3 +96,15 @@ test('the LLR as text shows it: floating-point noise around 0 is 0', () => {
   assert.equal(shownLlr(0.0012), 0.0012);
   assert.equal(shownLlr(-2.5), -2.5);
 });
+
+test('counts whose arithmetic is not finite give the note, not an exception, in every model', () => {
+  for (const model of ['normalized', 'logistic', 'bayesian', 'cutechess'] as const) {
+    for (const counts of [[1e308, 0, 0], [0, 0, 1e308], [1e308, 1e308, 1e308], [9007199254740991, 0, 0], [1e308, 1e6, 1]]) {
+      const s = sprt(counts, { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model });
+      assert.ok(Number.isFinite(s.llr) || (Number.isNaN(s.llr) && s.note !== undefined && s.decision === undefined), `${model} ${counts.join(',')}: ${s.llr}`);
+    }
+  }
+  const s = sprt([1e308, 1e308, 1e308, 1, 1], { elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: 'normalized' });
+  assert.ok(Number.isNaN(s.llr));
+  assert.match(s.note!, /normalized model's LLR cannot be computed for these results \(more than 1\.8e308 pairs\): its maximum-likelihood search has no solution/);
+});

@@ -117,10 +117,30 @@ export function secularRoot(x: ArrayLike<number>, p: ArrayLike<number>): number 
   return (lo + hi) / 2;
 }
 
+/**
+ * Whether the secular equation of `x` and `p` has a root: every value finite, and `x` on both
+ * sides of 0. Counts far beyond any match (10^16 games and more, where a regularized empty bin
+ * is a probability of 10^-19 beside 1) make the searches' values degenerate in double precision:
+ * the t-value search's σ rounds to 0 and its values come out NaN or all of one sign, and a
+ * BayesElo draw-Elo becomes infinite. The maximum-likelihood distribution then has no value
+ * (NaN), and so has the LLR, which sprt() reports as not computable.
+ */
+function hasRoot(x: ArrayLike<number>, p: ArrayLike<number>): boolean {
+  let below = false;
+  let above = false;
+  for (let i = 0; i < x.length; i++) {
+    if (!Number.isFinite(x[i]!) || !Number.isFinite(p[i]!)) return false;
+    if (x[i]! < 0) below = true;
+    if (x[i]! > 0) above = true;
+  }
+  return below && above;
+}
+
 /** The ML distribution near `pdf` whose mean is `s`: pᵢ/(1 + θ(aᵢ − s)). */
 export function mleExpectation(pdf: Float64Array, a: Float64Array, s: number): Float64Array {
   const x = new Float64Array(a.length);
   for (let i = 0; i < a.length; i++) x[i] = a[i]! - s;
+  if (!hasRoot(x, pdf)) return new Float64Array(a.length).fill(NaN);
   const theta = secularRoot(x, pdf);
   const out = new Float64Array(a.length);
   for (let i = 0; i < a.length; i++) out[i] = pdf[i]! / (1 + theta * x[i]!);
@@ -139,6 +159,7 @@ export function mleTValue(pdf: Float64Array, a: Float64Array, t: number): Float6
     for (let i = 0; i < k; i++) v += p[i]! * (a[i]! - mu) ** 2;
     const sigma = Math.sqrt(v);
     for (let i = 0; i < k; i++) phi[i] = a[i]! - 0.5 - ((t * sigma) / 2) * (1 + ((a[i]! - mu) / sigma) ** 2);
+    if (!hasRoot(phi, pdf)) return new Float64Array(k).fill(NaN);
     const theta = secularRoot(phi, pdf);
     const next = new Float64Array(k);
     let delta = 0;
@@ -269,7 +290,7 @@ export function sprt(counts: readonly number[] | Penta, cfg: SprtConfig): SprtSt
     const drawRatio = counts.length === 3 ? (100 * counts[1]!) / total : NaN;
     const drawn = Number.isNaN(drawRatio) ? '' : `, ${drawRatio < 0.05 && drawRatio > 0 ? drawRatio.toExponential(1) : drawRatio.toFixed(1)} % draws`;
     const note =
-      `the ${cfg.model} model's LLR cannot be computed for these results (${total} ${counts.length === 3 ? 'games' : 'pairs'}${drawn}): ` +
+      `the ${cfg.model} model's LLR cannot be computed for these results (${Number.isFinite(total) ? total : 'more than 1.8e308'} ${counts.length === 3 ? 'games' : 'pairs'}${drawn}): ` +
       (cfg.model === 'cutechess' || cfg.model === 'bayesian' ? 'a win, draw or loss probability of its BayesElo draw model rounds to 0 or 1 in double precision' : 'its maximum-likelihood search has no solution in double precision') +
       '; the test takes no decision on it';
     return { llr: NaN, lower, upper, decision: undefined, note };
