@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { performanceRating } from '../src/serve/performance.js';
 import { loadAssets, loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
-import { buildApp } from '../src/serve/app.js';
+import { buildApp, stopImport } from '../src/serve/app.js';
 import { ServedBook, policyOf } from '../src/serve/library.js';
 import { subtreePgn, walkSubtree } from '../src/serve/subtree.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
@@ -885,5 +885,100 @@ test('a Chess960 position of a .tbk: castling is listed king-takes-rook, as for 
     assert.match(pgn, /O-O-O/);
   } finally {
     await book.close();
+  }
+});
+
+/** The first `bytes` of the big master-game collection (cut after a whole game): an import that runs for a while. */
+async function bigPgn(bytes: number): Promise<Buffer> {
+  const { createReadStream } = await import('node:fs');
+  const { createGunzip } = await import('node:zlib');
+  const source = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const stream = createReadStream(source).pipe(createGunzip());
+  for await (const c of stream as AsyncIterable<Buffer>) {
+    chunks.push(c);
+    size += c.length;
+    if (size >= bytes) break;
+  }
+  stream.destroy();
+  const text = Buffer.concat(chunks).subarray(0, bytes);
+  return text.subarray(0, text.lastIndexOf('\n[Event ') + 1);
+}
+
+/** Polls the import job until `ready` says so (its progress, not a time). */
+async function importReaches(url: string, ready: (j: { done: number; finished: boolean }) => boolean): Promise<{ done: number; finished: boolean }> {
+  for (;;) {
+    const j = (await http(url, '/api/import')).json as unknown as { done: number; finished: boolean };
+    if (ready(j) || j.finished) return j;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('import: a server stopped (SIGINT, SIGTERM, close) while an import runs cancels it, says so, and leaves the book and no temporary file', { timeout: 180_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const pgn = await bigPgn(30_000_000);
+  const dir = join(tmp, 'cancel');
+  const scratch = join(dir, 'tmp');
+  mkdirSync(scratch, { recursive: true });
+  const book = join(dir, 'cancel.tbk');
+  copyFileSync(TBK, book);
+  const original = readFileSync(book);
+  const post = (url: string, token: string): Promise<Reply> => http(url, '/api/import?book=cancel.tbk&name=big.pgn', { method: 'POST', body: pgn, headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': token } });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const child = spawn(process.execPath, [MAIN, 'serve', book, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: scratch } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | string | null>((resolve) => child.on('exit', (c, sig) => resolve(c ?? sig)));
+    const deadline = Date.now() + 20_000;
+    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
+    assert.ok(url !== undefined, out + err);
+    const token = /name="tabiya-token" content="([^"]+)"/.exec((await http(url, '/')).body)?.[1];
+    assert.ok(token !== undefined);
+    const r = await post(url, token);
+    assert.equal(r.status, 202, r.body);
+    const j = await importReaches(url, (s) => s.done > 0);
+    assert.equal(j.finished, false, 'the import is still running');
+    child.kill(signal);
+    const code = await settlesWithin(`the server stopping on ${signal} during an import`, 30_000, exited, () => {
+      child.kill('SIGKILL');
+      return 'killed';
+    });
+    assert.equal(code, 0, `${signal}: ${err}`);
+    assert.match(err, /^tabiya serve: the import of big\.pgn into cancel\.tbk was cancelled: the server stopped before it finished; nothing was written to the book$/m, err);
+    assert.doesNotMatch(err, /process is ending/);
+    assert.ok(readFileSync(book).equals(original), `${signal}: the book is as it was`);
+    assert.deepEqual(readdirSync(dir).sort(), ['cancel.tbk', 'tmp'], `${signal}: no temporary file or lock beside the book`);
+    assert.deepEqual(readdirSync(scratch), [], `${signal}: the import's copy of the PGN is removed`);
+  }
+  // In the process: the job says it was cancelled, and close() says what to tell the operator.
+  const s = await startServer({ books: [book], port: 0, host: '127.0.0.1', token: TOKEN });
+  const open = new Set<RunningServer>([s]);
+  try {
+    const r = await post(s.url, TOKEN);
+    assert.equal(r.status, 202, r.body);
+    assert.equal((await importReaches(s.url, (x) => x.done > 0)).finished, false);
+    // What close() does first; a page polling then reads the job's end.
+    assert.equal(await stopImport(s.app), 'the import of big.pgn into cancel.tbk was cancelled: the server stopped before it finished; nothing was written to the book');
+    const job = (await http(s.url, '/api/import')).json;
+    assert.deepEqual([job.finished, job.cancelled, job.error], [true, true, 'cancelled: the server was stopped before the import of big.pgn finished; nothing was written to cancel.tbk']);
+    open.delete(s);
+    assert.deepEqual(await s.close(), {}, 'nothing more to cancel');
+    // And close() itself cancels an import, saying what to tell the operator.
+    const s2 = await startServer({ books: [book], port: 0, host: '127.0.0.1', token: TOKEN });
+    open.add(s2);
+    assert.equal((await post(s2.url, TOKEN)).status, 202);
+    assert.equal((await importReaches(s2.url, (x) => x.done > 0)).finished, false);
+    open.delete(s2);
+    assert.match((await s2.close()).importCancelled ?? '', /^the import of big\.pgn into cancel\.tbk was cancelled/);
+    assert.ok(readFileSync(book).equals(original), 'the book is as it was');
+    assert.deepEqual(readdirSync(dir).sort(), ['cancel.tbk', 'tmp'], 'no temporary file or lock beside the book');
+    assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith(`tabiya-serve-import-${process.pid}@`)), [], "the import's copy of the PGN is removed");
+  } finally {
+    // A failed assertion must not leave a server (and its import) holding the test run open.
+    for (const o of open) await o.close();
   }
 });

@@ -84,7 +84,7 @@ function closePage(page: Page): Promise<void> {
 
 /** Closes a server; a close that hangs fails the test, saying how many connections held it, which are then cut. */
 function closeServer(s: RunningServer): Promise<void> {
-  return settlesWithin('closing the server', CLOSE_BOUND_MS, s.close(), async () => {
+  return settlesWithin('closing the server', CLOSE_BOUND_MS, s.close().then(() => undefined), async () => {
     const open = await new Promise<number>((resolve) => s.app.server.getConnections((_e, n) => resolve(n)));
     s.app.server.closeAllConnections();
     return `${open} connections were still open (now cut)`;

@@ -59,8 +59,8 @@ export interface TempLink {
 /** The process's gate: made by the main thread, handed on to every worker (and their workers). */
 let gateBuffer: SharedArrayBuffer | undefined;
 let gate: Int32Array | undefined;
-/** On the main thread: the ports the job workers report their temporaries on. */
-const ports = new Set<MessagePort>();
+/** On the main thread: the ports the job workers report their temporaries on, and what records a report. */
+const ports = new Map<MessagePort, (e: TempEvent) => void>();
 
 function sharedGate(): SharedArrayBuffer {
   if (gateBuffer === undefined) {
@@ -87,19 +87,36 @@ export function tempGateLink(): TempLink {
  * yet delivered when the signal came, is still seen, where a message on the worker's own port
  * waited behind the signal and the file stayed. `close` reads what is left and closes the port.
  */
-export function openTempLink(): { link: TempLink; close(): void } {
+export function openTempLink(): { link: TempLink; close(): void; abandon(): void } {
   const { port1, port2 } = new MessageChannel();
-  port1.on('message', (e: TempEvent) => recordTempEvent(e));
+  // This worker's temporaries still live (true: a directory), for `abandon`.
+  const mine = new Map<string, boolean>();
+  const record = (e: TempEvent): void => {
+    recordTempEvent(e);
+    if (e.op === 'release') mine.delete(e.path);
+    else mine.set(e.path, e.op === 'dir');
+  };
+  port1.on('message', record);
   // The job's own promise keeps the process alive; this port must not.
   port1.unref();
-  ports.add(port1);
+  ports.set(port1, record);
   if (!installed) install();
+  const close = (): void => {
+    drain(port1, record);
+    port1.close();
+    ports.delete(port1);
+  };
   return {
     link: { gate: sharedGate(), port: port2 },
-    close: () => {
-      drain(port1);
-      port1.close();
-      ports.delete(port1);
+    close,
+    // The worker was terminated (a job cancelled): what it left is removed now, not at exit.
+    abandon: () => {
+      close();
+      for (const [path, dir] of mine) {
+        removeQuietly(path, dir);
+        releaseTemp(path);
+      }
+      mine.clear();
     },
   };
 }
@@ -138,11 +155,11 @@ function settleWorkers(): void {
   // A creation is one system call or two; a file system that hangs is not waited for long.
   const deadline = Date.now() + 2000;
   for (let n = Atomics.load(gate, 0); n !== 0 && Date.now() < deadline; n = Atomics.load(gate, 0)) Atomics.wait(gate, 0, n, 20);
-  for (const p of ports) drain(p);
+  for (const [p, record] of ports) drain(p, record);
 }
 
-function drain(port: MessagePort): void {
-  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) recordTempEvent(m.message as TempEvent);
+function drain(port: MessagePort, record: (e: TempEvent) => void): void {
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) record(m.message as TempEvent);
 }
 
 /** Records, on the main thread, a temporary a worker thread registered or released. */

@@ -23,7 +23,7 @@ import { parseUci } from '../notation/uci.js';
 import { PolicyError } from '../book/select/options.js';
 import { POLICY_KINDS } from '../book/select/config.js';
 import { explorerAnswer } from './explorer.js';
-import { EditError, policyOf, type NotePatch, type ServedBook } from './library.js';
+import { EditError, ImportCancelled, policyOf, type NotePatch, type ServedBook } from './library.js';
 import type { Opening, OpeningIndex } from './openings.js';
 import { ResponseCache } from './responseCache.js';
 import { subtreeBin, subtreePgn, walkSubtree } from './subtree.js';
@@ -171,6 +171,18 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
   const body = JSON.stringify({ error: message });
   if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
   socket.destroy(err);
+}
+
+/** Each app's way to cancel its running import (stopImport). */
+const stoppers = new WeakMap<FastifyInstance, () => Promise<string | undefined>>();
+
+/**
+ * Cancels the app's running import, if any, as the server stops: its book job is terminated,
+ * its temporary files removed and the book left as it was, and the job says so to a page still
+ * polling it. Resolves with what to tell the server's operator (undefined: no import ran).
+ */
+export function stopImport(app: FastifyInstance): Promise<string | undefined> {
+  return stoppers.get(app)?.() ?? Promise.resolve(undefined);
 }
 
 export function buildApp(opts: AppOptions): FastifyInstance {
@@ -417,8 +429,19 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   );
 
   // One import at a time; the page polls its progress.
-  let job: { id: number; book: string; done: number; total: number; games: number; writing?: { done: number; total: number }; finished: boolean; result?: unknown; error?: string } | undefined;
+  let job: { id: number; book: string; done: number; total: number; games: number; writing?: { done: number; total: number }; finished: boolean; cancelled?: boolean; result?: unknown; error?: string } | undefined;
   let jobs = 0;
+  /** The running import's cancellation and its end, for stopImport. */
+  let running: { name: string; cancel: AbortController; ended: Promise<void>; written?: boolean } | undefined;
+  stoppers.set(app, async () => {
+    const r = running;
+    if (r === undefined || job === undefined || job.finished) return undefined;
+    const j = job;
+    r.cancel.abort();
+    await r.ended;
+    if (j.cancelled === true) return `the import of ${r.name} into ${j.book} was cancelled: the server stopped before it finished; nothing was written to the book`;
+    return j.error === undefined || r.written === true ? `the import of ${r.name} into ${j.book} had finished as the server stopped: the book holds its games` : `the import of ${r.name} into ${j.book} failed as the server stopped: ${j.error}`;
+  });
   // The page sends the file's bytes as they are (Windows-1252 names, a .pgn.gz, a UTF-16 export
   // it must refuse): the same reader as the command line then decides, by content, what they are.
   app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'buffer', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
@@ -435,18 +458,33 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       if (!book.editable) throw new EditError(409, `book ${book.id} cannot take games: only a version 2 .tbk can`);
       if (job !== undefined && !job.finished) throw new HttpError(409, `an import into ${job.book} is running: wait for it`);
       const j: NonNullable<typeof job> = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(pgn), games: 0, finished: false });
-      book
+      const name = query.name ?? 'the PGN sent';
+      const cancel = new AbortController();
+      const ended = book
         .importPgn(
           pgn,
-          query.name ?? 'the PGN sent',
+          name,
           (done, total, games) => Object.assign(j, { done, total, games }),
           (done, total) => (j.writing = { done, total }),
+          cancel.signal,
         )
         .then(
           // The games of the last report can miss the last game (read at the end of the file).
-          (r) => Object.assign(j, { finished: true, result: r, done: j.total, games: r.gamesUsed }),
-          (e: Error) => Object.assign(j, { finished: true, error: e.message }),
-        );
+          (r) => void Object.assign(j, { finished: true, result: r, done: j.total, games: r.gamesUsed }),
+          (e: Error) => {
+            if (e instanceof ImportCancelled && running?.cancel === cancel) running.written = e.written;
+            Object.assign(
+              j,
+              e instanceof ImportCancelled
+                ? { finished: true, cancelled: !e.written, error: e.written ? `the server was stopped as the import of ${name} finished: ${j.book} holds its games` : `cancelled: the server was stopped before the import of ${name} finished; nothing was written to ${j.book}` }
+                : { finished: true, error: e.message },
+            );
+          },
+        )
+        .finally(() => {
+          if (running?.cancel === cancel) running = undefined;
+        });
+      running = { name, cancel, ended };
       return reply.code(202).send({ job: j.id });
     },
   );

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { runBookJob } from '../book/node/bookJob.js';
+import { JobCancelled, runBookJob } from '../book/node/bookJob.js';
 import { sweepStaleWorkDirs } from '../book/node/workDir.js';
 import { ioReason } from '../book/node/atomicWrite.js';
 import { hostTag, registerTempDir, releaseTemp } from '../node/tempFiles.js';
@@ -87,6 +87,14 @@ class HeldBin {
   async retire(): Promise<void> {
     this.retired = true;
     if (this.users === 0) await this.book.close();
+  }
+}
+
+/** An import cancelled before it finished (the server stopping); `written`: it had already renamed the new book into place. */
+export class ImportCancelled extends Error {
+  constructor(readonly written: boolean) {
+    super(written ? 'the import was cancelled as it finished: the book holds its games' : 'the import was cancelled: nothing was written to the book');
+    this.name = 'ImportCancelled';
   }
 }
 
@@ -292,8 +300,11 @@ export class ServedBook {
     name: string,
     onProgress: (done: number, total: number, games: number) => void,
     onWriting?: (done: number, total: number) => void,
+    signal?: AbortSignal,
   ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
     this.mustEdit();
+    // Whether a cancelled import wrote the book: a rewrite is a new file renamed into place.
+    const before = fileId(this.path);
     // The PGN's copy: named with our pid and machine (TMPDIR may be shared by several) and
     // removed if the server stops (SIGINT, SIGTERM, SIGHUP) before the import ends; one left by a
     // server of this machine killed outright is removed here, next time.
@@ -327,10 +338,14 @@ export class ServedBook {
           onError: (e) => {
             if (errors.length < 20) errors.push(`line ${e.line}: ${e.message}`);
           },
+          signal,
         },
       );
       return { gamesUsed: r.gamesUsed, gamesSkipped: r.gamesSkipped, errors };
     } catch (e) {
+      // Cancelled (the server stopping): the book job stopped before renaming its new book into
+      // place, or, at the very end, just after.
+      if (e instanceof JobCancelled || signal?.aborted === true) throw new ImportCancelled(fileId(this.path) !== before);
       // The user knows the file by its own name, not by the server's temporary copy.
       if (e instanceof Error) e.message = e.message.split(pgn).join(name);
       throw e;

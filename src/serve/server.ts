@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type Asset } from './app.js';
+import { buildApp, stopImport, type Asset } from './app.js';
 import { ServedBook, bookIds } from './library.js';
 import { loadOpenings } from '../node/openingNames.js';
 
@@ -46,7 +46,8 @@ export interface RunningServer {
   url: string;
   app: FastifyInstance;
   books: ServedBook[];
-  close(): Promise<void>;
+  /** Stops the server; resolves with what to tell its operator of an import it cancelled. */
+  close(): Promise<{ importCancelled?: string }>;
 }
 
 /** The built page's files, by name, read once (empty when the page was not built). */
@@ -112,6 +113,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     app,
     books,
     async close() {
+      // First, while the page can still poll it: an import running is cancelled, and its job says so.
+      const importCancelled = await stopImport(app);
       const closed = app.close();
       for (const socket of unused) socket.destroy();
       // Requests under way may finish; past the grace period their connections are cut.
@@ -122,6 +125,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         clearTimeout(cut);
       }
       for (const b of books) await b.close();
+      return importCancelled === undefined ? {} : { importCancelled };
     },
   };
 }

@@ -631,7 +631,11 @@ async function importPgn(file: File): Promise<void> {
     bar.hidden = false;
     for (;;) {
       await new Promise((res) => setTimeout(res, 300));
-      const j = (await (await fetch('/api/import')).json()) as { done: number; total: number; games: number; writing?: { done: number; total: number }; finished: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } };
+      // A server that stops cancels its import (the book left as it was), then answers 503 while
+      // it closes and nothing after: said as such, not as a network error or a bad answer.
+      const poll = await fetch('/api/import').catch(() => undefined);
+      if (poll === undefined || !poll.ok) throw new Error(`the server stopped before ${file.name} was imported (${poll === undefined ? 'no answer' : `HTTP ${poll.status}`}): an import cut short leaves the book as it was; start the server again and import the file again`);
+      const j = (await poll.json()) as { done: number; total: number; games: number; writing?: { done: number; total: number }; finished: boolean; cancelled?: boolean; error?: string; result?: { gamesUsed: number; gamesSkipped: number; errors: string[] } };
       // Once the file is read, the book is written anew: on a big book that takes a while, so
       // the bar then follows the writing.
       const w = j.writing;

@@ -53,6 +53,16 @@ export interface BookJobCallbacks {
   onProgress?(...args: number[]): void;
   onFinishProgress?(done: number, total: number, unit?: string): void;
   onError?(e: PgnGameError): void;
+  /** Cancels the job: its worker is terminated, its temporaries removed, and the promise rejects with JobCancelled. */
+  signal?: AbortSignal;
+}
+
+/** A job cancelled by its `signal` before it finished. */
+export class JobCancelled extends Error {
+  constructor() {
+    super('the book job was cancelled');
+    this.name = 'JobCancelled';
+  }
 }
 
 /** What the worker says. */
@@ -92,7 +102,25 @@ export function runBookJob<J extends BookJob>(job: J, callbacks: BookJobCallback
       }
     });
     worker.on('error', (e) => settle(() => reject(reviveWorkerError(e))));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the book job's worker thread ended (exit code ${code}) without a result`))));
+    let cancelled = false;
+    worker.on('exit', (code) => {
+      if (!cancelled) settle(() => reject(new Error(`the book job's worker thread ended (exit code ${code}) without a result`)));
+    });
+    const cancel = (): void => {
+      if (settled) return;
+      cancelled = true;
+      // Once the thread has stopped, nothing more is made: its temporaries (an output's
+      // temporary file, the book's lock, scratch directories) can go, and the output stays as it was.
+      void worker.terminate().then(() => {
+        if (settled) return;
+        settled = true;
+        if (stdin) process.stdin.unpipe(worker.stdin!);
+        temps.abandon();
+        reject(new JobCancelled());
+      });
+    };
+    if (callbacks.signal?.aborted) cancel();
+    else callbacks.signal?.addEventListener('abort', cancel, { once: true });
   });
 }
 

@@ -54,7 +54,11 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
     const stop = (sig: NodeJS.Signals): void => {
       stoppedBy = sig;
       offSignals();
-      server.close().then(resolve, (e: unknown) => {
+      server.close().then((r) => {
+        // Said even with --quiet: the operator must know the games were not counted.
+        if (r.importCancelled !== undefined) sayOnStderr(`tabiya serve: ${r.importCancelled}\n`);
+        resolve();
+      }, (e: unknown) => {
         sayOnStderr(`tabiya serve: closing: ${(e as Error).message}\n`);
         resolve();
       });
