@@ -982,3 +982,20 @@ test('import: a server stopped (SIGINT, SIGTERM, close) while an import runs can
     for (const o of open) await o.close();
   }
 });
+
+test('a comment with a } is refused: a PGN comment ends at its first }, so the PGN export could not carry it and reading it back would change it', async () => {
+  const q = 'book=masters.tbk&play=e2e4,c7c5';
+  const set = await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'g1f3', comment: 'the main line (2...d6)' });
+  assert.equal(set.status, 200, set.body);
+  const r = await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'g1f3', comment: 'a {braced} note' });
+  assert.equal(r.status, 400, r.body);
+  assert.equal(r.json.error, "comment: a } cannot be kept: a PGN comment ends at its first }, so the book's PGN export could not carry it; write ) or ] instead");
+  const moves = (await explore(q)).json.moves as { uci: string; comment: string | null }[];
+  assert.equal(moves.find((m) => m.uci === 'g1f3')?.comment, 'the main line (2...d6)', 'the book keeps the comment it had');
+  // A { alone is fine in a comment, and comes back through the PGN export as written.
+  assert.equal((await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'g1f3', comment: 'see {the Open' })).status, 200);
+  const pgn = (await http(server.url, '/api/export?book=masters.tbk&format=pgn&play=e2e4,c7c5&depth=1')).body;
+  assert.match(pgn, /Nf3 \{[^}]*\} \{see \{the Open\}/);
+  const back = readGames(pgn).games[0]!;
+  assert.ok(JSON.stringify(back).includes('see {the Open'), 'read back as written');
+});

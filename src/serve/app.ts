@@ -517,6 +517,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     const patch: NotePatch = {};
     if (body.userValue !== undefined) patch.userValue = body.userValue;
     if (body.nag !== undefined) patch.nag = body.nag;
+    // A PGN comment ends at its first } (PGN standard 8.2.5, no escape): the book's PGN export
+    // could carry such a comment only changed (python-chess drops the }, tabiya's writer makes it
+    // a ")"), and reading that PGN back with book annotate --notes --replace would change the
+    // book's comment. Refused here, where the user can still choose the words.
+    if (typeof body.comment === 'string' && body.comment.includes('}')) throw new HttpError(400, 'comment: a } cannot be kept: a PGN comment ends at its first }, so the book\'s PGN export could not carry it; write ) or ] instead');
     if (body.comment !== undefined) patch.comment = body.comment === null ? null : body.comment.replace(/[\r\n]+/g, ' ');
     if (body.forbidden !== undefined) patch.forbidden = body.forbidden;
     if (Object.keys(patch).length === 0) throw new HttpError(400, 'nothing to change: give userValue, nag, comment or forbidden');
