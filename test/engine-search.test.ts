@@ -129,74 +129,135 @@ test('engine: MultiPV and Skill Level; Threads 2 without the shared build search
 });
 
 /**
- * A thread that writes `value` at `slot` of the signal array after `ms`, and the time it did so
- * (Date.now(), the same clock in every thread) in `when`: the main thread's own timing starts only
- * when it hears the thread is online, which on a loaded machine can be late.
+ * How long a test waits for a step that takes milliseconds (a worker's cue, a search ending):
+ * only a step that would wait forever reaches it, and the test then fails saying which.
  */
-function signalLater(signals: Int32Array, slot: number, value: number, ms: number): { worker: Worker; when: Float64Array } {
-  const when = new Float64Array(new SharedArrayBuffer(8));
+const HANG_MS = 30_000;
+/** The core checks its stop and ponder signals every 512 nodes (CHECK_INTERVAL, src/wasm/search/limits.ts). */
+const CHECK_INTERVAL = 512;
+/** A node limit many times what the searches below need: a search that misses its stop ends here instead of never. */
+const BACKSTOP_NODES = 3_000_000;
+
+/**
+ * A thread that writes `value` at `slot` of the signal array when cued. `cue()` is called by the
+ * searching thread (in an info callback, during the search) and returns once the value is
+ * written, so the search goes on only with the signal raised: what the search does next does not
+ * depend on how soon the machine runs the other thread. `finish()` (after the search) tells
+ * whether the cue came and whether the search ended only by a backstop: a stop the thread writes
+ * when the search has not ended HANG_MS after the signal. With `lateMs`, the thread writes that
+ * long after the cue and `cue()` returns at once: a signal that comes while the engine waits.
+ */
+function signalOnCue(signals: Int32Array, slot: number, value: number, lateMs = 0): { online: Promise<unknown>; cue: () => void; finish: () => Promise<{ cued: boolean; backstop: boolean }> } {
+  const control = new Int32Array(new SharedArrayBuffer(12)); // cue, done, what happened
   const code = `
-    const { workerData: { buffer, when, slot, value, ms } } = require('node:worker_threads');
+    const { workerData: { buffer, control, slot, value, stop, hang, late } } = require('node:worker_threads');
     const s = new Int32Array(buffer);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-    new Float64Array(when)[0] = Date.now();
+    const c = new Int32Array(control);
+    if (Atomics.wait(c, 0, 0, hang) === 'timed-out') Atomics.or(c, 2, 1);
+    if (late > 0) Atomics.wait(c, 1, 0, late);
     Atomics.store(s, slot, value);
-    Atomics.notify(s, 0);`;
-  return { worker: new Worker(code, { eval: true, workerData: { buffer: signals.buffer, when: when.buffer, slot, value, ms } }), when };
+    Atomics.notify(s, slot);
+    if (Atomics.wait(c, 1, 0, hang) === 'timed-out') {
+      Atomics.or(c, 2, 2);
+      Atomics.store(s, stop, 1);
+      Atomics.notify(s, stop);
+    }`;
+  const worker = new Worker(code, { eval: true, workerData: { buffer: signals.buffer, control: control.buffer, slot, value, stop: SIG_STOP, hang: HANG_MS, late: lateMs } });
+  const exited = new Promise((res) => worker.once('exit', res));
+  return {
+    online: new Promise((res) => worker.once('online', res)),
+    cue: () => {
+      Atomics.store(control, 0, 1);
+      Atomics.notify(control, 0);
+      if (lateMs > 0) return;
+      for (let old = Atomics.load(signals, slot); old !== value; old = Atomics.load(signals, slot)) {
+        if (Atomics.wait(signals, slot, old, HANG_MS) === 'timed-out') throw new Error(`the signalling thread did not write ${value} at ${slot} in ${HANG_MS / 1000} s (hang bound)`);
+      }
+    },
+    finish: async () => {
+      Atomics.store(control, 1, 1);
+      Atomics.notify(control, 1);
+      await exited;
+      const how = Atomics.load(control, 2);
+      return { cued: (how & 1) === 0, backstop: (how & 2) !== 0 };
+    },
+  };
 }
 
 test('engine: stop and ponderhit from another thread', async () => {
   const signals = new Int32Array(new SharedArrayBuffer(SIG_SIZE * 4));
   const engine = new Engine({ hashMB: 8, signals, wasm: wasmCoreModule() });
   engine.setPosition(BENCH_POSITIONS[1]);
-  engine.go({ depth: 3 }); // instantiate and warm up before timing
 
-  // go infinite: runs until stopped, and not long after.
-  const stopper = signalLater(signals, SIG_STOP, 1, 300);
-  await new Promise((r) => stopper.worker.once('online', r));
-  const r = engine.go({ infinite: true });
-  const ended = Date.now();
+  // go infinite: runs until stopped, and stops at the first check of its signals after the stop
+  // (not at the node backstop, which a search that misses the stop reaches).
+  const stopper = signalOnCue(signals, SIG_STOP, 1);
+  await stopper.online;
+  let atStop: SearchInfo | undefined;
+  const r = engine.go({ infinite: true, nodes: BACKSTOP_NODES }, (i) => {
+    if (atStop === undefined && i.depth >= 7 && i.bound === undefined) {
+      atStop = i;
+      stopper.cue();
+    }
+  });
+  assert.deepEqual(await stopper.finish(), { cued: true, backstop: false }, 'the search ran until the stop, and ended at it');
   assert.equal(engine.lastCore, 'wasm');
-  assert.equal(Atomics.load(signals, SIG_STOP), 1, 'the search ran until the stop');
-  assert.ok(r.bestMove !== 0 && ended >= stopper.when[0]! && ended - stopper.when[0]! < 1000, `stopped ${ended - stopper.when[0]!} ms after the stop`);
-  await new Promise((res) => stopper.worker.once('exit', res));
+  assert.ok(atStop !== undefined && r.bestMove !== 0);
+  assert.ok(r.nodes - atStop.nodes <= CHECK_INTERVAL, `${r.nodes - atStop.nodes} nodes searched after the stop (${r.nodes} in all), more than the ${CHECK_INTERVAL} between two checks`);
+  // The iteration the stop interrupts counts when its first move has a score (iterate.ts); no later one.
+  assert.ok(r.depth <= atStop.depth + 1, `depth ${r.depth} reached after the stop at depth ${atStop.depth}`);
 
-  // go ponder with a 200 ms movetime: the clock starts at ponderhit, 300 ms in.
+  // go ponder with a 200 ms movetime: pondering knows no clock, so the search goes on past 200 ms
+  // until the ponderhit; the clock starts at the ponderhit, and the search then ends by it.
+  const movetime = 200;
+  const overhead = 10; // Move Overhead's default (timeman.ts takes it off the movetime)
   Atomics.store(signals, SIG_STOP, 0);
   Atomics.store(signals, SIG_PONDER, 1);
-  const hitter = signalLater(signals, SIG_PONDER, 0, 300);
-  await new Promise((res) => hitter.worker.once('online', res));
+  const hitter = signalOnCue(signals, SIG_PONDER, 0);
+  await hitter.online;
   const infos: SearchInfo[] = [];
-  const p = engine.go({ ponder: true, movetime: 200 }, (i) => infos.push(i));
-  const afterHit = Date.now() - hitter.when[0]!;
+  let atHit: SearchInfo | undefined;
+  const p = engine.go({ ponder: true, movetime }, (i) => {
+    infos.push(i);
+    if (atHit === undefined && i.time >= 2 * movetime) {
+      atHit = i;
+      hitter.cue();
+    }
+  });
+  const how = await hitter.finish();
+  assert.ok(how.cued && atHit !== undefined, `the ponder search ended before the ponderhit, after ${infos.at(-1)?.time} ms, as if its movetime ran while it pondered`);
+  assert.equal(how.backstop, false, 'the search did not end by its clock after the ponderhit');
   assert.equal(engine.lastCore, 'wasm');
-  assert.ok(hitter.when[0]! > 0, 'the search pondered until the ponderhit');
   assert.ok(p.bestMove !== 0 && p.ponderMove !== 0, 'best and ponder moves');
-  // The search takes the movetime less the move overhead (10 ms by default, timeman.ts); Date.now()
-  // is in whole milliseconds, so 190 ms may read as 189.
-  assert.ok(afterHit >= 189 && afterHit < 1500, `the 200 ms search ended ${afterHit} ms after the ponderhit`);
+  // Both times are on the search's own clock (ms since go); the ponderhit is seen after atHit.time.
+  assert.ok(p.time - atHit.time >= movetime - overhead, `the search ended ${p.time - atHit.time} ms after the ponderhit, before its ${movetime} ms movetime less ${overhead}`);
   assert.ok(infos.length >= 5, `${infos.length} info lines`);
   assert.ok(infos.every((i, k) => i.pv.length > 0 && (k === 0 || i.depth >= infos[k - 1]!.depth)));
-  await new Promise((res) => hitter.worker.once('exit', res));
 });
 
 test('engine: pondering on a book position answers the book move at the ponderhit, without a search', async () => {
   const signals = new Int32Array(new SharedArrayBuffer(SIG_SIZE * 4));
   const engine = new Engine({ hashMB: 8, signals, wasm: wasmCoreModule() });
   engine.setPosition(BENCH_POSITIONS[1]);
-  engine.go({ depth: 3 }); // warm up before timing
   const move = legalMoves(engine.pos)[0]!;
-  engine.book = { choose: () => move, avoided: () => [], knowsWell: () => false } as unknown as BookProbe;
+  // The ponderhit comes a while after the book has answered: while the engine waits for it.
+  const hitter = signalOnCue(signals, SIG_PONDER, 0, 100);
+  await hitter.online;
+  let asked = 0;
+  const choose = (): number => {
+    asked++;
+    hitter.cue();
+    return move;
+  };
+  engine.book = { choose, avoided: () => [], knowsWell: () => false } as unknown as BookProbe;
   engine.settings.ownBook = true;
   Atomics.store(signals, SIG_STOP, 0);
   Atomics.store(signals, SIG_PONDER, 1);
-  const hitter = signalLater(signals, SIG_PONDER, 0, 300);
-  await new Promise((res) => hitter.worker.once('online', res));
-  const r = engine.go({ ponder: true, wtime: 60_000, btime: 60_000 });
-  const afterHit = Date.now() - hitter.when[0]!;
-  assert.ok(hitter.when[0]! > 0, 'no answer before the ponderhit');
-  assert.deepEqual([r.bestMove, r.reason], [move, 'book']);
+  const infos: SearchInfo[] = [];
+  const r = engine.go({ ponder: true, wtime: 60_000, btime: 60_000 }, (i) => infos.push(i));
+  assert.equal(Atomics.load(signals, SIG_PONDER), 0, 'answered before the ponderhit');
+  assert.deepEqual(await hitter.finish(), { cued: true, backstop: false });
+  assert.deepEqual([r.bestMove, r.reason, asked], [move, 'book', 1]);
   // Until 2026-12-06 the ponder search went on after the ponderhit, on the clock (3.3 s of 60 s).
-  assert.ok(afterHit < 200, `answered ${afterHit} ms after the ponderhit`);
-  await new Promise((res) => hitter.worker.once('exit', res));
+  assert.deepEqual([engine.lastCore, infos.length, r.nodes], ['none', 0, 0], 'no search, before or after the ponderhit');
 });
