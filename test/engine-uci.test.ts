@@ -38,37 +38,33 @@ test('uci process: handshake, every go mode, isready during search, stop, ponder
     assert.ok(legalFromStart(['e2e4', 'e7e5'], best.split(' ')[1]!), `${go}: ${best}`);
   }
 
-  // go infinite: keeps searching until stop; isready is answered meanwhile.
-  e.send('go infinite');
-  await e.expect(/^info depth 6 /);
-  const ready = e.send('isready');
-  await e.expect(/^readyok$/, 2000);
-  assert.ok(Number.isNaN(e.arrival(/^bestmove /)) || e.arrival(/^bestmove /) < ready, 'no bestmove before stop');
-  const stopLatencies: number[] = [];
+  // go infinite: keeps searching until stop; isready is answered meanwhile (readyok comes while no
+  // bestmove has). Three times over: each stop ends its search and the engine answers the next go.
+  // A stop not read during the search (only after it, which go infinite never reaches) leaves the
+  // bestmove to expect's hang bound; that the search stops within a few hundred nodes of the
+  // stop is test/engine-search.test.ts's, where the stop comes at a known point of the search.
   for (let i = 0; i < 3; i++) {
-    if (i > 0) {
-      e.send('go infinite');
-      await e.expect(/^info depth 5 /);
-    }
-    const sent = e.send('stop');
-    await e.expect(/^bestmove /);
-    stopLatencies.push(e.arrival(/^bestmove /) - sent);
+    const from = e.lines.length;
+    e.send('go infinite');
+    await e.expect(/^info depth 6 /);
+    e.send('isready');
+    await e.expect(/^readyok$/);
+    assert.ok(!e.since(from).some((l) => l.startsWith('bestmove ')), `go infinite answered before stop: ${e.since(from).join(' | ')}`);
+    e.send('stop');
+    const best = await e.expect(/^bestmove /);
+    assert.ok(legalFromStart(['e2e4', 'e7e5'], best.split(' ')[1]!), best);
   }
-  stopLatencies.sort((a, b) => a - b);
-  // The best of three shows stop is read mid-search (the 50 ms the protocol needs); the worst
-  // bounds scheduling noise on a loaded machine.
-  const shown = `stop answered in ${stopLatencies.map((x) => x.toFixed(1)).join(', ')} ms`;
-  assert.ok(stopLatencies[0]! < 50, shown);
-  assert.ok(stopLatencies[2]! < 500, shown);
 
   // Pondering: no bestmove until ponderhit, then a timed search.
   e.send('position startpos moves e2e4 e7e5 g1f3');
+  const pondering = e.lines.length;
   e.send('go ponder wtime 2000 btime 2000 winc 0 binc 0');
   await e.expect(/^info depth 4 /);
   e.send('isready');
   await e.expect(/^readyok$/);
+  assert.ok(!e.since(pondering).some((l) => l.startsWith('bestmove ')), 'go ponder answered before ponderhit');
   e.send('ponderhit');
-  const afterHit = await e.expect(/^bestmove /, 5000);
+  const afterHit = await e.expect(/^bestmove /);
   assert.ok(legalFromStart(['e2e4', 'e7e5', 'g1f3'], afterHit.split(' ')[1]!));
   e.send('go ponder wtime 2000 btime 2000');
   await e.expect(/^info depth 3 /);
@@ -113,16 +109,18 @@ test('uci process: Threads 2 (Lazy SMP helpers) searches, stops and keeps answer
   assert.ok(legalFromStart(['d2d4'], best.split(' ')[1]!), best);
   e.send('go infinite');
   await e.expect(/^info depth 6 /);
+  const searching = e.lines.length;
   e.send('isready');
-  await e.expect(/^readyok$/, 2000);
+  await e.expect(/^readyok$/);
+  assert.ok(!e.since(searching).some((l) => l.startsWith('bestmove ')), 'go infinite answered before stop');
   e.send('stop');
-  await e.expect(/^bestmove /, 2000);
+  await e.expect(/^bestmove /);
   // A new size of the shared table reaches both threads; then a timed search ends by its clock.
   e.send('setoption name Hash value 64');
   e.send('isready');
   await e.expect(/^readyok$/);
   e.send('go movetime 300');
-  const timed = await e.expect(/^bestmove /, 5000);
+  const timed = await e.expect(/^bestmove /);
   assert.ok(legalFromStart(['d2d4'], timed.split(' ')[1]!), timed);
   e.send('setoption name Threads value 1');
   e.send('go depth 4');
@@ -165,8 +163,8 @@ test('uci process: Hash N costs N once, not twice (the TypeScript table of a one
   e.send('setoption name Hash value 2048');
   e.send('isready');
   await e.expect(/^readyok$/, TABLE_BOUND_MS);
-  const note = e.arrival(/^info string Hash 2048 MB: the search uses 1024 MB of it/);
-  assert.ok(note < e.arrival(/^readyok$/), 'the note on the hash size comes before readyok');
+  const note = e.lastIndex(/^info string Hash 2048 MB: the search uses 1024 MB of it/);
+  assert.ok(note >= 0 && note < e.lastIndex(/^readyok$/), 'the note on the hash size comes before readyok');
   e.send('go depth 4');
   await e.expect(/^bestmove /);
   assert.equal(await e.quit(), 0);

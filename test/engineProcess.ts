@@ -1,15 +1,22 @@
 /**
  * A scripted client for `tabiya uci` / `tabiya xboard` run as a child process: write lines,
- * wait for a line matching a pattern (with a timeout), and measure how long answers take.
+ * wait for a line matching a pattern (with a hang bound), and tell in which order lines came.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
+/**
+ * How long `expect` waits for a line by default: a hang bound, not a speed. Every answer the
+ * tests wait for comes in well under a second on an idle machine; the bound is there so that a
+ * line that never comes fails the test saying which, with the last lines seen.
+ */
+export const EXPECT_HANG_MS = 30_000;
+
 export class EngineProcess {
   readonly child: ChildProcessWithoutNullStreams;
-  readonly lines: { text: string; at: number }[] = [];
+  readonly lines: { text: string }[] = [];
   private buffer = '';
   private waiters: { re: RegExp; from: number; resolve: (l: string) => void }[] = [];
 
@@ -22,7 +29,7 @@ export class EngineProcess {
       while ((nl = this.buffer.indexOf('\n')) >= 0) {
         const text = this.buffer.slice(0, nl);
         this.buffer = this.buffer.slice(nl + 1);
-        this.lines.push({ text, at: performance.now() });
+        this.lines.push({ text });
         this.waiters = this.waiters.filter((w) => {
           if (this.lines.length - 1 >= w.from && w.re.test(text)) {
             w.resolve(text);
@@ -34,13 +41,12 @@ export class EngineProcess {
     });
   }
 
-  send(line: string): number {
+  send(line: string): void {
     this.child.stdin.write(line + '\n');
-    return performance.now();
   }
 
   /** The next line (from now on) matching `re`. */
-  expect(re: RegExp, timeoutMs = 10000): Promise<string> {
+  expect(re: RegExp, timeoutMs = EXPECT_HANG_MS): Promise<string> {
     const from = this.lines.length;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}; last lines: ${this.lines.slice(-5).map((l) => l.text).join(' | ')}`)), timeoutMs);
@@ -48,10 +54,15 @@ export class EngineProcess {
     });
   }
 
-  /** Time at which the last line matching `re` arrived. */
-  arrival(re: RegExp): number {
-    for (let i = this.lines.length - 1; i >= 0; i--) if (re.test(this.lines[i]!.text)) return this.lines[i]!.at;
-    return NaN;
+  /** The index in `lines` of the last line matching `re` (-1: none). */
+  lastIndex(re: RegExp): number {
+    for (let i = this.lines.length - 1; i >= 0; i--) if (re.test(this.lines[i]!.text)) return i;
+    return -1;
+  }
+
+  /** The text of the lines from index `from` on. */
+  since(from: number): string[] {
+    return this.lines.slice(from).map((l) => l.text);
   }
 
   /** Kills the process if it is still running (cleanup after a failed test). */
