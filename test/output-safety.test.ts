@@ -407,7 +407,9 @@ test("Ctrl-C ends book learn, set and annotate at once while they wait for the b
     await new Promise((w) => setTimeout(w, 2000));
     child.kill('SIGINT');
     // A synchronous wait for the lock on the main thread held the signal back until it gave up (30 s, exit 1).
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    // The input is never closed: a command that reads it before refusing never ends, and is
+    // killed at this hang bound (a refusal takes well under a second on an idle machine).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const end = await exited;
     clearTimeout(timer);
     assert.deepEqual(end, { code: null, signal: 'SIGINT' }, `${what}: ${stderr}`);
@@ -474,20 +476,23 @@ test('an output in a directory that cannot be written is refused before any inpu
     const child = spawn(process.execPath, [MAIN, ...args, '--quiet'], { cwd: tmp, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    // The input is never closed: a command that reads it before refusing never ends, and is
+    // killed at this hang bound (a refusal takes well under a second on an idle machine).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     clearTimeout(timer);
     child.stdin.destroy();
     assert.equal(code, 1, `${args.join(' ')}: still reading its input (${stderr})`);
     assert.match(stderr, /^tabiya: \/proc\/tabiya-x\.(bin|tbk|pgn): cannot write: /, args.join(' '));
   }
-  // tune fit used to run for its time budget before finding it could not write its output.
+  // tune fit used to run for its time budget before finding it could not write its output. Its
+  // budget here is an hour, past the run's 60 s hang bound: the refusal must come before the fit
+  // has read its positions (whose summary goes to stderr) or printed an epoch (to stdout).
   writeFileSync(at('fit.epd'), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 "1-0";\n'.repeat(50));
-  const started = Date.now();
-  const fit = tabiya(['tune', 'fit', 'fit.epd', '-o', '/proc/tabiya-x.json', '--max-seconds', '30', '--epochs', '100000000', '--threads', '1', '--quiet']);
-  assert.equal(fit.code, 1, fit.stderr);
-  assert.match(fit.stderr, /^tabiya: \/proc\/tabiya-x\.json: cannot write: /);
-  assert.ok(Date.now() - started < 15_000, 'refused before the fit');
+  const fit = tabiya(['tune', 'fit', 'fit.epd', '-o', '/proc/tabiya-x.json', '--max-seconds', '3600', '--epochs', '100000000', '--threads', '1']);
+  assert.equal(fit.code, 1, `${fit.signal ?? ''} ${fit.stderr}`);
+  assert.match(fit.stderr, /^tabiya: \/proc\/tabiya-x\.json: cannot write: [^\n]*\n$/, 'refused before the fit: the refusal alone');
+  assert.equal(fit.stdout, '', 'refused before the fit: no epoch');
 });
 
 test('a write that fails midway (file size limit) is an error naming the output; the old file stays and no temporary is left', () => {
