@@ -406,9 +406,9 @@ test("Ctrl-C ends book learn, set and annotate at once while they wait for the b
     child.stdin.end(games.slice(0, 20).join('\n\n') + '\n');
     await new Promise((w) => setTimeout(w, 2000));
     child.kill('SIGINT');
-    // A synchronous wait for the lock on the main thread held the signal back until it gave up (30 s, exit 1).
-    // The input is never closed: a command that reads it before refusing never ends, and is
-    // killed at this hang bound (a refusal takes well under a second on an idle machine).
+    // A synchronous wait for the lock on the main thread held the signal back until it gave up (30 s,
+    // exit 1): the end is judged by how the command ended (by SIGINT, not by giving up), and this
+    // only bounds a hang.
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const end = await exited;
     clearTimeout(timer);
