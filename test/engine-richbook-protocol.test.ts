@@ -43,10 +43,15 @@ async function bk(e: EngineProcess): Promise<string[]> {
   return lines.slice(0, lines.indexOf(''));
 }
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
+/**
+ * Waits until `check` holds (the book as learning writes it, which may come after the engine has
+ * answered). `ms` is a hang bound, far above what a loaded machine needs: only a change that
+ * never comes reaches it.
+ */
+async function until(check: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
+    if (Date.now() > end) throw new Error(`condition not met in ${ms / 1000} s (hang bound)`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
