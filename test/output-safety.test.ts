@@ -104,7 +104,7 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
     const before = bytes(c.keep);
     const stdin = c.stdin === undefined ? 'pipe' : openSync(at(c.stdin), 'r');
     const stdout = c.stdout === undefined ? 'pipe' : openSync(at(c.stdout), 'a');
-    const r = tabiya(c.args, { stdio: [stdin, stdout, 'pipe'], timeout: 20_000 });
+    const r = tabiya(c.args, { stdio: [stdin, stdout, 'pipe'] });
     for (const fd of [stdin, stdout]) if (typeof fd === 'number') closeSync(fd);
     const what = c.args.join(' ');
     if (c.message.source === '^$') {
