@@ -315,6 +315,7 @@ export function registerCommands(program: Command): void {
     .option('--from-start', 'skip games set up from a [FEN] tag')
     .option('--date-from <date>', 'use only games played on or after YYYY[.MM[.DD]]')
     .option('--date-to <date>', 'use only games played on or before YYYY[.MM[.DD]]')
+    .option('--threads <n>', 'replay the book\'s games on n threads ("auto": one per core); the book is the same', '1')
     .option('--memory <size>', 'memory for counting (e.g. 1G, 512M; default 1G)')
     .option('--tmp-dir <dir>', 'where spilled runs go (default: the system temporary directory)')
     .option('--errors <n>', 'broken games to list on stderr', '20')

@@ -16,7 +16,7 @@ import { RunReader, RunRow } from '../rich/runs.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { GamePlies } from '../rich/repeats.js';
 import { TableCursor, spillTable } from './tbkBuild.js';
-import type { ScratchFile, WorkDir } from './workDir.js';
+import type { ScratchFile, ScratchFiles, WorkDir } from './workDir.js';
 
 /** The stored positions of a book in key order. */
 export function* storedPositions(book: TbkBook): Generator<StoredPosition> {
@@ -26,18 +26,42 @@ export function* storedPositions(book: TbkBook): Generator<StoredPosition> {
 /**
  * The single positions of a book, as rows sorted by key (candidates: see the module comment).
  * Replaying every game is most of the time of adding games to a big book: `onGames(done,
- * total)` is told every 4,096 games and at the end.
+ * total)` is told every 4,096 games and at the end. singlesThreads.ts shares the replay out.
  */
 export function singleRows(book: TbkBook, memory: number, work: WorkDir, onGames?: (done: number, total: number) => void): RowSource {
   const games = book.gameReader(1 << 20);
-  // The replay looks up every ply in the single-position index: held in memory when it takes
-  // at most a quarter of the budget (on the 389,323 master games, 67 MB of a 143 MB book, the
-  // page cache's reads were a third of `book add`'s time), the rest left to the table.
-  const held = games !== undefined && book.singlesBytes <= memory / 4 ? book.singlesBytes : 0;
+  const held = games !== undefined && holdsSingles(book, memory) ? book.singlesBytes : 0;
   if (held > 0) book.holdSingles();
   const table = new PlyLog(PlyLog.capacityFor(memory - held));
   if (games === undefined) return new TableCursor(table);
   const runs: ScratchFile[] = [];
+  replaySingles(book, 0, games.count, table, runs, work, onGames && ((done) => onGames(done, games.count)));
+  onGames?.(games.count, games.count);
+  if (runs.length === 0) return new TableCursor(table);
+  const last = work.create('singles');
+  spillTable(table, last);
+  runs.push(last);
+  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 })));
+}
+
+/**
+ * Whether a replay holds the book's single-position index in memory: it looks up every ply
+ * there, at random across the index, which through the file's page cache costs a read a lookup
+ * once the index outgrows it (on the 389,323 master games, 67 MB of a 143 MB book, those reads
+ * were a third of `book add`'s time). Held when it takes at most a quarter of the budget; the
+ * rest is left to the logs.
+ */
+export function holdsSingles(book: TbkBook, memory: number): boolean {
+  return book.singlesBytes > 0 && book.singlesBytes <= memory / 4;
+}
+
+/**
+ * Replays games [from, to) of the book, counting into `table` each ply whose key the
+ * single-position index maps to the game replayed; a full table is spilled as a run (appended
+ * to `runs`). `onGames(done)` is told the games replayed (from `from`) every 4,096 games.
+ */
+export function replaySingles(book: TbkBook, from: number, to: number, table: PlyLog, runs: ScratchFile[], files: ScratchFiles, onGames?: (done: number) => void): void {
+  const games = book.gameReader(1 << 20)!;
   const pos = new Position();
   let g = 0;
   let result = 0;
@@ -50,7 +74,7 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir, onGames
     const res = moverResult(result, black);
     const elo = black ? blackElo : whiteElo;
     if (!table.count(p.keyLo, p.keyHi, black, m, cell, res, elo, g, ply)) {
-      const run = work.create('singles');
+      const run = files.create('singles');
       spillTable(table, run);
       runs.push(run);
       table.clear();
@@ -58,21 +82,15 @@ export function singleRows(book: TbkBook, memory: number, work: WorkDir, onGames
     }
     return true;
   };
-  for (g = 0; g < games.count; g++) {
+  for (g = from; g < to; g++) {
     const rec = games.record(g);
     result = rec.result;
     whiteElo = rec.whiteElo;
     blackElo = rec.blackElo;
     cell = book.cellOfGame(rec);
     replayGame(games, g, rec, pos, visit);
-    if (onGames !== undefined && (g & 4095) === 4095) onGames(g + 1, games.count);
+    if (onGames !== undefined && ((g - from) & 4095) === 4095) onGames(g + 1 - from);
   }
-  onGames?.(games.count, games.count);
-  if (runs.length === 0) return new TableCursor(table);
-  const last = work.create('singles');
-  spillTable(table, last);
-  runs.push(last);
-  return new RunMerger(runs.map((f) => ({ reader: new RunReader((o, n) => f.read(o, n), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 })));
 }
 
 /**

@@ -61,8 +61,13 @@ export interface TbkBuildOptions {
   partial?: boolean;
   /** Build shard I of N of the inputs (shards.ts): a partial book. */
   shard?: Shard;
-  /** Worker threads that parse the PGN (default 1: the main thread parses; tbkParallel.ts). */
+  /**
+   * Worker threads that parse the PGN (default 1: the main thread parses; tbkParallel.ts); in
+   * `book add`, threads that replay the book's games (singlesThreads.ts).
+   */
   threads?: number;
+  /** `book add`: the fewest games a replay thread takes (default 20,000; fewer games, fewer threads). */
+  replayThreadGames?: number;
   /**
    * Of those, how many own key ranges (default: all; 0: the main thread counts and finishes, as
    * for a shard). `book make` gives fewer when the memory would leave each a log too small to be

@@ -18,6 +18,7 @@ import type { CellStats, MoveStats } from '../rich/positions.js';
 import type { SplitKinds } from '../rich/splits.js';
 import { TbkBook } from '../rich/tbkBook.js';
 import { BookRows, gameRows, singleRows, storedPositions } from './bookRows.js';
+import { singleRowsThreaded } from './singlesThreads.js';
 import { expectedEntries, openInput } from './inputs.js';
 import { fastCrc32, withBookLock } from './richFile.js';
 import { FileReader } from './tbkFile.js';
@@ -94,7 +95,9 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       // One percentage for the phase: the book's games replayed, then the rows merged and written.
       const finish = opts.onFinishProgress;
       const percent = finish && ((share: number): void => finish(Math.round(share * 1000) / 10, 100, '%'));
-      const old = rowsOf(book, 0, memory, work, percent && ((done, total) => percent((REPLAY_SHARE * done) / Math.max(1, total))));
+      const replayed = percent && ((done: number, total: number): void => percent((REPLAY_SHARE * done) / Math.max(1, total)));
+      // The replay on opts.threads threads (singlesThreads.ts); `threads` of a make parse PGN.
+      const old = book.partial || (opts.threads ?? 1) < 2 ? rowsOf(book, 0, memory, work, replayed) : { reader: new BookRows(book, await singleRowsThreaded(book, path, memory, work, opts.threads ?? 1, replayed, opts.replayThreadGames)), gameOffset: 0 };
       const merged = new RunMerger([old, { reader: fresh.source, gameOffset: 0 }]);
       const rows = withKeyProgress(merged, percent && ((share) => percent(REPLAY_SHARE + (1 - REPLAY_SHARE) * share)));
       fields.games = book.fields.games + (builder.games - firstNew);

@@ -168,14 +168,17 @@ export class TbkBook {
    * Reads the single-position index into memory, for a job that looks up every position of
    * every game (a rebuild's replay): the lookups fall at random across the index, and once it
    * outgrows the file's page cache each of them would cost a read from the file. The caller
-   * counts its bytes (`singlesBytes`) against its memory budget.
+   * counts its bytes (`singlesBytes`) against its memory budget. Into `bytes` when given (a
+   * shared buffer, for threads that replay together), which already holds the index when
+   * `filled`.
    */
-  holdSingles(): void {
+  holdSingles(bytes?: Uint8Array, filled = false): void {
     const s = this.sections.get(SECTION.SINGLES);
     if (s === undefined || this.singles === undefined) return;
-    const bytes = new Uint8Array(s.length);
+    if (bytes !== undefined && bytes.length !== s.length) throw new RangeError(`the single-position index takes ${s.length} bytes, not ${bytes.length}`);
+    bytes ??= new Uint8Array(s.length);
     const chunk = 1 << 24;
-    for (let at = 0; at < s.length; at += chunk) bytes.set(this.source.read(s.offset + at, Math.min(chunk, s.length - at)), at);
+    if (!filled) for (let at = 0; at < s.length; at += chunk) bytes.set(this.source.read(s.offset + at, Math.min(chunk, s.length - at)), at);
     const r = Retrieval.open(bytes);
     if (!r.ok) throw new RangeError(`section singles is damaged (${r.error.message})`);
     this.singles = r.value;

@@ -124,7 +124,14 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
       {
         kind: 'add',
         path: book,
-        opts: { inputs: files, maxPly: intOption('--max-ply', opts.maxPly, 1), memory: sizeOption('--memory', opts.memory), tmpDir: opts.tmpDir, filter },
+        opts: {
+          inputs: files,
+          maxPly: intOption('--max-ply', opts.maxPly, 1),
+          memory: sizeOption('--memory', opts.memory),
+          tmpDir: opts.tmpDir,
+          filter,
+          threads: opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!,
+        },
       },
       { onProgress: job.onProgress, onFinishProgress: job.onFinishProgress, onError: job.onError },
     ),

@@ -1,0 +1,92 @@
+/**
+ * The replay of a book's games for its single positions (bookRows.ts, singleRows) shared out to
+ * worker threads: `book add --threads N` spends most of its time there on a big book. Each
+ * worker replays a contiguous range of the games against the single-position index (one copy
+ * in shared memory when it is held, else each worker reads it through its own page cache) into
+ * a ply log of its own, spilling runs as the single-threaded replay does, and sorts its log.
+ * A key's candidates all come from one game (the one the index names), so from one worker; the
+ * runs and logs are merged in game order (each worker's runs, then its log), as the
+ * single-threaded replay merges its runs, and give the same rows.
+ */
+import { Worker } from 'node:worker_threads';
+import { LogMerge } from '../rich/logMerge.js';
+import { RunMerger, type MergeInput, type RowSource } from '../rich/mergeRuns.js';
+import { PlyLog } from '../rich/plyLog.js';
+import { RunReader } from '../rich/runs.js';
+import type { TbkBook } from '../rich/tbkBook.js';
+import { sharedBytes } from '../sharedBuffers.js';
+import { holdsSingles, singleRows } from './bookRows.js';
+import type { SinglesDone, SinglesProgress, SinglesSetup } from './singlesWorker.js';
+import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
+import { tempGateLink } from '../../node/tempFiles.js';
+
+/** Fewer games than this a thread are replayed on one thread: starting workers would cost more. */
+const MIN_GAMES_A_THREAD = 20_000;
+
+/**
+ * The single positions of the book at `path` (open as `book`), as singleRows gives them,
+ * replayed on up to `threads` threads. `onGames(done, total)` as in singleRows.
+ */
+export async function singleRowsThreaded(
+  book: TbkBook,
+  path: string,
+  memory: number,
+  work: WorkDir,
+  threads: number,
+  onGames?: (done: number, total: number) => void,
+  minGames = MIN_GAMES_A_THREAD,
+): Promise<RowSource> {
+  const count = book.games?.count ?? 0;
+  const n = Math.min(threads, Math.floor(count / Math.max(1, minGames)));
+  if (n < 2) return singleRows(book, memory, work, onGames);
+  let held = 0;
+  let singles: Uint8Array | undefined;
+  if (holdsSingles(book, memory)) {
+    held = book.singlesBytes;
+    singles = sharedBytes(held);
+    book.holdSingles(singles);
+  }
+  const capacity = PlyLog.capacityFor((memory - held) / n);
+  const per = Math.ceil(count / n);
+  const done = new Array<number>(n).fill(0);
+  const workers = Array.from({ length: n }, (_, worker) => {
+    const setup: SinglesSetup = { path, worker, from: worker * per, to: Math.min(count, (worker + 1) * per), capacity, dir: work.path, temps: tempGateLink(), singles: singles?.buffer as SharedArrayBuffer | undefined };
+    return new Worker(new URL('./singlesWorker.js', import.meta.url), { workerData: setup });
+  });
+  try {
+    const results = await new Promise<SinglesDone[]>((resolve, reject) => {
+      const got = new Array<SinglesDone | undefined>(n).fill(undefined);
+      let left = n;
+      workers.forEach((w, i) => {
+        w.on('message', (m: SinglesDone | SinglesProgress) => {
+          if (m.kind === 'progress') {
+            done[i] = m.done;
+            onGames?.(
+              done.reduce((a, b) => a + b, 0),
+              count,
+            );
+            return;
+          }
+          got[i] = m;
+          if (--left === 0) resolve(got as SinglesDone[]);
+        });
+        w.on('error', (e) => reject(reviveWorkerError(e)));
+        w.on('exit', (code) => {
+          if (got[i] === undefined) reject(new Error(`a replay thread stopped (exit code ${code})`));
+        });
+      });
+    });
+    onGames?.(count, count);
+    const inputs: MergeInput[] = [];
+    for (const r of results) {
+      for (const run of r.runs) {
+        const f = ScratchFile.closed(run.path, run.size, run.crc);
+        inputs.push({ reader: new RunReader((o, k) => f.read(o, k), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 });
+      }
+      if (r.size > 0) inputs.push({ reader: new LogMerge([{ words: new Int32Array(r.log), from: 0, to: r.size }]), gameOffset: 0 });
+    }
+    return inputs.length === 0 ? { next: () => false } : new RunMerger(inputs);
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Worker thread of a threaded replay of a book's single positions (singlesThreads.ts): opens
+ * the book (checked whole by the thread that started it), replays its range of the games into
+ * a ply log of its own, spilling runs when the log is full, sorts the log and hands it over,
+ * with its runs, to the thread that merges them.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PlyLog } from '../rich/plyLog.js';
+import { TbkBook } from '../rich/tbkBook.js';
+import { replaySingles } from './bookRows.js';
+import { fastCrc32 } from './richFile.js';
+import { FileReader } from './tbkFile.js';
+import { threadFiles, type ScratchFile } from './workDir.js';
+import { joinTemps, type TempLink } from '../../node/tempFiles.js';
+
+export interface SinglesSetup {
+  path: string;
+  worker: number;
+  /** Games [from, to) to replay. */
+  from: number;
+  to: number;
+  /** Records of the worker's ply log (its share of the memory budget). */
+  capacity: number;
+  /** The job's scratch directory. */
+  dir: string;
+  /** The process's temporaries: no file is made here while a signal removes the directory. */
+  temps: TempLink;
+  /** The single-position index, when the job holds it in memory. */
+  singles?: SharedArrayBuffer;
+}
+
+export interface SinglesProgress {
+  kind: 'progress';
+  /** Games of the range replayed. */
+  done: number;
+}
+
+export interface SinglesDone {
+  kind: 'done';
+  runs: { path: string; size: number; crc: number }[];
+  /** The sorted log's buffer and its records. */
+  log: SharedArrayBuffer;
+  size: number;
+}
+
+if (parentPort !== null) {
+  const port = parentPort;
+  const setup = workerData as SinglesSetup;
+  joinTemps(setup.temps);
+  const file = new FileReader(setup.path);
+  try {
+    const r = TbkBook.open(file, setup.path, fastCrc32);
+    if (!r.ok) throw r.error;
+    const book = r.value;
+    if (setup.singles !== undefined) book.holdSingles(new Uint8Array(setup.singles), true);
+    const table = new PlyLog(setup.capacity, true);
+    const runs: ScratchFile[] = [];
+    replaySingles(book, setup.from, setup.to, table, runs, threadFiles(setup.dir, `s${setup.worker}`), (done) => port.postMessage({ kind: 'progress', done } satisfies SinglesProgress));
+    table.sort();
+    const done: SinglesDone = { kind: 'done', runs: runs.map((f) => ({ path: f.path, size: f.size, crc: f.crc })), log: table.buffer as SharedArrayBuffer, size: table.size };
+    for (const f of runs) f.close();
+    port.postMessage(done);
+  } finally {
+    file.close();
+  }
+}
