@@ -1,6 +1,6 @@
 /**
- * `book add --threads N`: the book's games replayed for its single positions on N threads
- * (singlesThreads.ts) give the book one thread gives, byte for byte: with the index held in
+ * `book add --threads N` and `book merge --threads N`: the books' games replayed for their single
+ * positions on N threads (singlesThreads.ts) give the book one thread gives, byte for byte: with the index held in
  * shared memory and without it (a budget too small to hold it, each thread then reading it
  * through its own page cache), with each thread's log spilling runs, and with more threads than
  * the machine has cores. Real games: the 2,000-game sample.
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { buildTbk } from '../src/book/node/tbkBuild.js';
-import { addToTbk } from '../src/book/node/tbkCombine.js';
+import { addToTbk, mergeTbk, mergeTbkToBin } from '../src/book/node/tbkCombine.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -51,6 +51,26 @@ test('book add on several threads writes the book one thread writes', async () =
     ['small.tbk', { threads: 3, memory: 512 << 10 }],
   ] as const) {
     assert.ok((await add(name, opts)).equals(one), `${name}: ${JSON.stringify(opts)}`);
+  }
+});
+
+test('book merge on several threads writes the book (and the .bin) one thread writes', async () => {
+  const more = join(tmp, 'more.tbk');
+  await buildTbk(more, { inputs: [MORE] });
+  const merge = async (name: string, threads: number, memory?: number): Promise<[Buffer, Buffer]> => {
+    const out = join(tmp, name);
+    await mergeTbk([join(tmp, 'base.tbk'), more], out, { threads, memory, replayThreadGames: 100, tmpDir: tmp });
+    await mergeTbkToBin([join(tmp, 'base.tbk'), more], `${out}.bin`, { threads, memory, replayThreadGames: 100, tmpDir: tmp });
+    return [readFileSync(out), readFileSync(`${out}.bin`)];
+  };
+  const [one, oneBin] = await merge('m1.tbk', 1);
+  for (const [threads, memory] of [
+    [2, undefined],
+    [3, 512 << 10],
+  ] as const) {
+    const [many, manyBin] = await merge(`m${threads}.tbk`, threads, memory);
+    assert.ok(many.equals(one), `${threads} threads`);
+    assert.ok(manyBin.equals(oneBin), `${threads} threads, .bin`);
   }
 });
 

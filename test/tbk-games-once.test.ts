@@ -167,7 +167,7 @@ test('a repetition counts once whether the build spilled between its occurrences
   await buildTbk(paths.threads, { inputs: [pgn], tmpDir: tmp, threads: 2, memory: 1 << 30 });
   const parts = [0, 1, 2].map((i) => join(tmp, `part${i}.tbk`));
   for (let i = 0; i < 3; i++) assert.equal(cli('book', 'make', pgn, '--shard', `${i}/3`, '-o', parts[i]!).status, 0);
-  mergeTbk(parts, paths.merged, { tmpDir: tmp });
+  await mergeTbk(parts, paths.merged, { tmpDir: tmp });
   const after = unwrap(positionFromFen('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'));
   const nf3 = (path: string): string => {
     const e = open(path).probe(after).find((x) => makeUci(x.move) === 'g1f3')!;
@@ -296,7 +296,7 @@ test('a book imported from a .bin counts no game twice: games added to it or mer
   const fresh = join(tmp, 'fresh200.tbk');
   await buildTbk(fresh, { inputs: [pgn], tmpDir: tmp });
   const merged = join(tmp, 'imported-merged.tbk');
-  mergeTbk([imported, fresh], merged, { tmpDir: tmp });
+  await mergeTbk([imported, fresh], merged, { tmpDir: tmp });
   assert.equal(cli('book', 'add', imported, pgn).status, 0);
   for (const path of [imported, merged]) {
     assert.notEqual(open(path).fields.flags & FLAG_GAMES_ONCE, 0, path);

@@ -133,7 +133,7 @@ test('partial books of shards merge into the single build, byte for byte; add co
   const merged = join(tmp, 'merged.tbk');
   const shares: number[] = [];
   let rows = 0;
-  const m = mergeTbk([p0, p1], merged, { memory: 300_000, tmpDir: tmp, onProgress: (share, n) => (shares.push(share), (rows = n)) });
+  const m = await mergeTbk([p0, p1], merged, { memory: 300_000, tmpDir: tmp, onProgress: (share, n) => (shares.push(share), (rows = n)) });
   assert.equal(m.partials, 2);
   // Progress by key: rising through the key space, ending at 1 when the last row is written.
   assert.ok(shares.length > 2, `${shares.length} progress reports`);
@@ -157,7 +157,7 @@ test('partial books of shards merge into the single build, byte for byte; add co
   for (const id of [2, 3, 5, 6, 7, 8]) assert.equal(x.section(id)?.crc, y.section(id)?.crc, `section ${id} of the added book`);
   // Whole books merge after their games are replayed: that is the progress's first 80%.
   const wholeShares: number[] = [];
-  mergeTbk([single, added], join(tmp, 'twice.tbk'), { tmpDir: tmp, onProgress: (share) => wholeShares.push(share) });
+  await mergeTbk([single, added], join(tmp, 'twice.tbk'), { tmpDir: tmp, onProgress: (share) => wholeShares.push(share) });
   assert.ok(wholeShares.every((v, i) => i === 0 || v >= wholeShares[i - 1]!), `shares ${wholeShares.join(' ')}`);
   assert.ok(Math.abs(wholeShares[0]! - 0.4) < 1e-9, `the first book's games (half of them) replayed: ${wholeShares[0]}`);
   assert.ok(wholeShares.includes(0.8));

@@ -193,6 +193,7 @@ export function registerCommands(program: Command): void {
     .option('--polyglot-compat', '.bin: wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
     .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book (default: 0, keep all); partial books into a .bin: make-book\'s --min-games (default 3)')
     .option('--memory <size>', '.tbk and partial books: memory for sorting (e.g. 1G; default 1G)')
+    .option('--threads <n>', '.tbk: replay each book\'s games on n threads ("auto": one per core); the book is the same', '1')
     .option('--tmp-dir <dir>', '.tbk and partial books: where spilled runs go')
     .option('--json', 'print one JSON object')
     .option('--quiet', 'no progress')

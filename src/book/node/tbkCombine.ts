@@ -250,6 +250,10 @@ export interface TbkMergeOptions {
   names?: readonly string[];
   memory?: number;
   tmpDir?: string;
+  /** Threads that replay each whole book's games for its single positions (singlesThreads.ts; default 1). */
+  threads?: number;
+  /** The fewest games a replay thread takes (default 20,000). */
+  replayThreadGames?: number;
   /** Called now and then while the merged rows are written: the share of the key space done (0 to 1) and the rows so far. */
   onProgress?(share: number, rows: number): void;
 }
@@ -271,7 +275,7 @@ export interface TbkMergeSummary {
  * with a user value, NAG, comment or mark for a move wins; learned results add). Partial books
  * (shards) merge into the book a single build of all their games would have made.
  */
-export function mergeTbk(paths: readonly string[], output: string, opts: TbkMergeOptions = {}): TbkMergeSummary {
+export async function mergeTbk(paths: readonly string[], output: string, opts: TbkMergeOptions = {}): Promise<TbkMergeSummary> {
   const started = performance.now();
   const opened = paths.map((p) => openForRebuild(p));
   const work = new WorkDir(opts.tmpDir);
@@ -283,7 +287,7 @@ export function mergeTbk(paths: readonly string[], output: string, opts: TbkMerg
       if (s.rating !== first.splits.rating || s.speed !== first.splits.speed || s.month !== first.splits.month) throw new BookError('ERR_BOOK_MERGE', `${b.name}: split by ${describe(s)}, but ${first.name} by ${describe(first.splits)}: books merge only with the same splits`);
       if (b.fields.maxPly !== first.fields.maxPly && books.every((x) => x.partial)) throw new BookError('ERR_BOOK_MERGE', `${b.name}: shards of one build must have the same max-ply (${b.fields.maxPly} against ${first.fields.maxPly})`);
     }
-    const { store, inputs, games, progress } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work, opts.onProgress);
+    const { store, inputs, games, progress } = await mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work, opts);
     const allPartial = books.every((b) => b.partial);
     const minGames = opts.minGames ?? (allPartial ? first.fields.minGames : 0);
     const now = bookTime();
@@ -392,12 +396,13 @@ function buildDifference(meta: Record<string, unknown>, first: Record<string, un
  * positions first, the most of a merge's time: `onProgress` is told that as the first
  * REPLAY_SHARE of the work, and the returned `progress` maps the rows' merge onto the rest.
  */
-function mergeSources(
+async function mergeSources(
   books: readonly TbkBook[],
   memory: number,
   work: WorkDir,
-  onProgress?: TbkMergeOptions['onProgress'],
-): { store: GameStore; inputs: MergeInput[]; games: number; progress: TbkMergeOptions['onProgress'] } {
+  opts: Pick<TbkMergeOptions, 'onProgress' | 'threads' | 'replayThreadGames'>,
+): Promise<{ store: GameStore; inputs: MergeInput[]; games: number; progress: TbkMergeOptions['onProgress'] }> {
+  const onProgress = opts.onProgress;
   const store = new GameStore(work);
   const inputs: MergeInput[] = [];
   let games = 0;
@@ -406,7 +411,9 @@ function mergeSources(
   for (const b of books) {
     const base = before;
     const replay = onProgress && replayed > 0 ? (done: number, total: number) => onProgress((REPLAY_SHARE * (base + (done * b.fields.games) / Math.max(1, total))) / replayed, 0) : undefined;
-    inputs.push(rowsOf(b, store.count, memory, work, replay));
+    // A book's name is its path (openForRebuild): the replay's threads open it again.
+    const threaded = !b.partial && (opts.threads ?? 1) >= 2;
+    inputs.push(threaded ? { reader: new BookRows(b, await singleRowsThreaded(b, b.name, memory, work, opts.threads!, replay, opts.replayThreadGames)), gameOffset: store.count } : rowsOf(b, store.count, memory, work, replay));
     if (!b.partial) before += b.fields.games;
     store.appendBook(b);
     games += b.fields.games;
@@ -419,12 +426,12 @@ function mergeSources(
  * The Polyglot `.bin` of books merged: what `book export` of their `.tbk` merge would write. For
  * the partial books of a sharded `.bin` build, byte for byte the `.bin` a single build writes.
  */
-export function mergeTbkToBin(paths: readonly string[], output: string, opts: TbkMergeOptions & MakeOptions = {}): { games: number; kept: number; bytes: number } {
+export async function mergeTbkToBin(paths: readonly string[], output: string, opts: TbkMergeOptions & MakeOptions = {}): Promise<{ games: number; kept: number; bytes: number }> {
   const opened = paths.map((p) => openForRebuild(p));
   const work = new WorkDir(opts.tmpDir);
   try {
     const books = shardOrder(opened.map((o) => o.book));
-    const { store, inputs, games, progress } = mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work, opts.onProgress);
+    const { store, inputs, games, progress } = await mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work, opts);
     const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), progress), store.reader(`the games of ${paths.join(', ')}`), opts, work, sink));
     return { games, kept, bytes };
   } catch (e) {

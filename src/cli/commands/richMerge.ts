@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { runBookJob } from '../../book/node/bookJob.js';
+import { defaultThreads } from '../../book/node/makeBook.js';
 import { upgradeV1 } from '../../book/node/tbkUpgrade.js';
 import { WorkDir } from '../../book/node/workDir.js';
 import { checkOutputs } from '../../node/outputs.js';
@@ -21,6 +22,7 @@ export interface RichMergeCliOptions {
   output: string;
   minGames?: string;
   memory?: string;
+  threads?: string;
   tmpDir?: string;
   json?: boolean;
   force?: boolean;
@@ -60,7 +62,7 @@ export async function richMergeCommand(files: string[], opts: RichMergeCliOption
   try {
     const { paths, notes } = v2Inputs(files, work);
     const progress = mergeProgress(opts);
-    const r = await bookErrors(() => runBookJob({ kind: 'merge', paths, output: opts.output, opts: { minGames, memory, tmpDir: opts.tmpDir, names: files } }, { onProgress: progress.onProgress })).finally(() => progress.stop());
+    const r = await bookErrors(() => runBookJob({ kind: 'merge', paths, output: opts.output, opts: { minGames, memory, tmpDir: opts.tmpDir, names: files, threads: threadsOf(opts.threads) } }, { onProgress: progress.onProgress })).finally(() => progress.stop());
     if (files.length < 2 && r.partials === 0) throw new CliError('book merge needs at least two books (or the partial books of a sharded build)', 2);
     if (!opts.json) for (const n of notes) process.stderr.write(`note: ${n}\n`);
     report(opts.json, { ...r, inputs: files, minGames, notes }, () =>
@@ -85,10 +87,15 @@ export async function richMergeToBinCommand(files: string[], opts: RichMergeCliO
   try {
     const { paths } = v2Inputs(files, work);
     const progress = mergeProgress(opts);
-    const r = await bookErrors(() => runBookJob({ kind: 'mergeToBin', paths, output: opts.output, opts: { minGame, memory, tmpDir: opts.tmpDir } }, { onProgress: progress.onProgress })).finally(() => progress.stop());
+    const r = await bookErrors(() => runBookJob({ kind: 'mergeToBin', paths, output: opts.output, opts: { minGame, memory, tmpDir: opts.tmpDir, threads: threadsOf(opts.threads) } }, { onProgress: progress.onProgress })).finally(() => progress.stop());
     const seconds = (performance.now() - t0) / 1000;
     report(opts.json, { output: opts.output, inputs: files, minGames: minGame, ...r, seconds }, () => `wrote ${opts.output}: ${r.kept} entries from ${r.games} games in ${seconds.toFixed(2)} s`);
   } finally {
     work.remove();
   }
+}
+
+/** `--threads`: a count, or "auto" (one per core); default 1. */
+function threadsOf(text: string | undefined): number {
+  return text === undefined ? 1 : text === 'auto' ? defaultThreads() : intOption('--threads', text, 1, 64)!;
 }
