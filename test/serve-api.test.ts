@@ -985,6 +985,21 @@ test('import: a server stopped (SIGINT, SIGTERM, close) while an import runs can
   }
 });
 
+test('a comment holding the export\'s own [%tabiya …] markup is refused: book annotate --notes would read it back as a user value', async () => {
+  const q = 'book=masters.tbk&play=e2e4,c7c5';
+  assert.equal((await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'b1c3', comment: 'closed' })).status, 200);
+  for (const comment of ['[%tabiya value=0 forbidden]', 'see [%TABIYA value=3]']) {
+    const r = await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'b1c3', comment });
+    assert.equal(r.status, 400, r.body);
+    assert.match(r.json.error as string, /^comment: \[%tabiya …\] cannot be kept/);
+  }
+  const c3 = ((await explore(q)).json.moves as { uci: string; comment: string | null; forbidden: boolean }[]).find((m) => m.uci === 'b1c3');
+  assert.equal(c3?.comment, 'closed', 'the book keeps the comment it had');
+  assert.equal(c3?.forbidden, false);
+  // Other bracketed commands (lichess's [%clk], [%eval]) and a [%tabiyaX] are plain text.
+  assert.equal((await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'b1c3', comment: 'was [%eval 0.3] [%tabiyas]' })).status, 200);
+});
+
 test('a comment with a } is refused: a PGN comment ends at its first }, so the PGN export could not carry it and reading it back would change it', async () => {
   const q = 'book=masters.tbk&play=e2e4,c7c5';
   const set = await write('/api/move', { book: 'masters.tbk', play: 'e2e4,c7c5', move: 'g1f3', comment: 'the main line (2...d6)' });

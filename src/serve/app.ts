@@ -522,6 +522,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // a ")"), and reading that PGN back with book annotate --notes --replace would change the
     // book's comment. Refused here, where the user can still choose the words.
     if (typeof body.comment === 'string' && body.comment.includes('}')) throw new HttpError(400, 'comment: a } cannot be kept: a PGN comment ends at its first }, so the book\'s PGN export could not carry it; write ) or ] instead');
+    // `[%tabiya …]` is the markup the PGN export writes for a move's user value and forbidden
+    // mark (pgnNotes.ts, in the command syntax of the PGN extensions lichess writes as `[%clk …]`):
+    // in a comment's text it would be read back by book annotate --notes as the move's value.
+    if (typeof body.comment === 'string' && /\[%tabiya\s/i.test(body.comment)) throw new HttpError(400, 'comment: [%tabiya …] cannot be kept: it is the markup of the PGN export for user values and forbidden marks, so reading the export back would take it as one; set the value or mark with their own controls');
     if (body.comment !== undefined) patch.comment = body.comment === null ? null : body.comment.replace(/[\r\n]+/g, ' ');
     if (body.forbidden !== undefined) patch.forbidden = body.forbidden;
     if (Object.keys(patch).length === 0) throw new HttpError(400, 'nothing to change: give userValue, nag, comment or forbidden');
