@@ -85,3 +85,17 @@ test('book add --threads: a bad count is refused before the book is touched', ()
   const ok = spawnSync(process.execPath, [MAIN, 'book', 'add', book, MORE, '--threads', 'auto', '--quiet'], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
 });
+
+test('book add says how many threads replayed the book, and why fewer than asked', () => {
+  const book = join(tmp, 'said.tbk');
+  copyFileSync(join(tmp, 'base.tbk'), book);
+  const r = spawnSync(process.execPath, [MAIN, 'book', 'add', book, MORE, '--threads', '3', '--quiet'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^replayed on {7}one thread \(the book's games, for its single positions\)$/m);
+  assert.match(r.stderr, /^note: the book's games were replayed on one thread, not 3: a thread takes at least 20,000 of them$/m);
+  const json = spawnSync(process.execPath, [MAIN, 'book', 'add', book, MORE, '--json', '--quiet'], { encoding: 'utf8' });
+  assert.equal(json.status, 0, json.stderr);
+  const s = JSON.parse(json.stdout) as { replayThreads: number; notes: string[] };
+  assert.equal(s.replayThreads, 1);
+  assert.deepEqual(s.notes, [], 'one thread asked, one used: nothing to say');
+});

@@ -568,6 +568,7 @@ export function registerCommands(program: Command): void {
     .option('--port <n>', 'TCP port (0: any free one)', '8080')
     .option('--host <address>', 'address to listen on (anything but loopback is reachable from other machines)', '127.0.0.1')
     .option('--engine-threads <n>', 'search threads of the page\'s engine ("auto": half the browser\'s cores, at most 8)', 'auto')
+    .option('--import-threads <n>', 'threads that replay a .tbk\'s games when an import adds to it, as book add --threads ("auto": one per core)', 'auto')
     .option('--read-only', 'refuse every change to the books')
     .option('--quiet', 'nothing said while building the default book')
     .action(async (books, opts) => (await import('./commands/serve.js')).serveCommand(books, opts));

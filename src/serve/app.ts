@@ -42,6 +42,10 @@ export interface AppOptions {
   readOnly?: boolean;
   /** Search threads of the page's engine (0: the page chooses from the browser's cores). */
   engineThreads?: number;
+  /** Threads that replay a .tbk's games when an import adds to it (default 1; startServer: one per core). */
+  importThreads?: number;
+  /** The fewest games a replay thread takes (book add's default; tests lower it). */
+  replayThreadGames?: number;
   /** Largest request body in bytes (default 64 KiB). */
   bodyLimit?: number;
   /** The token writes must carry (default: random). */
@@ -467,6 +471,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           (done, total, games) => Object.assign(j, { done, total, games }),
           (done, total) => (j.writing = { done, total }),
           cancel.signal,
+          { threads: opts.importThreads ?? 1, replayThreadGames: opts.replayThreadGames },
         )
         .then(
           // The games of the last report can miss the last game (read at the end of the file).

@@ -301,7 +301,8 @@ export class ServedBook {
     onProgress: (done: number, total: number, games: number) => void,
     onWriting?: (done: number, total: number) => void,
     signal?: AbortSignal,
-  ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[] }> {
+    replay: { threads?: number; replayThreadGames?: number } = {},
+  ): Promise<{ gamesUsed: number; gamesSkipped: number; errors: string[]; threads: number }> {
     this.mustEdit();
     // Whether a cancelled import wrote the book: a rewrite is a new file renamed into place.
     const before = fileId(this.path);
@@ -327,9 +328,10 @@ export class ServedBook {
       const problem = textInputProblem(pgn, 'PGN text');
       if (problem !== undefined) throw new Error(problem);
       // In a worker thread (bookJob.ts): writing a large book takes seconds to minutes of
-      // synchronous work, which on the server's thread would stall every other request.
+      // synchronous work, which on the server's thread would stall every other request. The
+      // book's games are replayed on `replay.threads` more (book add --threads).
       const r = await runBookJob(
-        { kind: 'add', path: this.path, opts: { inputs: [pgn] } },
+        { kind: 'add', path: this.path, opts: { inputs: [pgn], inputNames: [name], threads: replay.threads, replayThreadGames: replay.replayThreadGames } },
         {
           onProgress: (done, total, games) => onProgress(done, total, games),
           // The book written anew once the games are read: most of an import into a big book
@@ -341,7 +343,7 @@ export class ServedBook {
           signal,
         },
       );
-      return { gamesUsed: r.gamesUsed, gamesSkipped: r.gamesSkipped, errors };
+      return { gamesUsed: r.gamesUsed, gamesSkipped: r.gamesSkipped, errors, threads: r.replayThreads ?? 1 };
     } catch (e) {
       // Cancelled (the server stopping): the book job stopped before renaming its new book into
       // place, or, at the very end, just after.

@@ -2,6 +2,7 @@
  * Starting and stopping `tabiya serve`: opens the books, reads the opening list and the built
  * page (dist/web, made by `npm run build:web`), listens, and closes everything on request.
  */
+import { defaultThreads } from '../book/node/makeBook.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
@@ -39,6 +40,10 @@ export interface ServeOptions {
   host: string;
   readOnly?: boolean;
   engineThreads?: number;
+  /** Threads that replay a .tbk's games when an import adds to it (default: one per core, as `book add --threads auto`). */
+  importThreads?: number;
+  /** The fewest games a replay thread takes (book add's default; tests lower it). */
+  replayThreadGames?: number;
   token?: string;
 }
 
@@ -84,6 +89,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     assets: loadAssets(),
     readOnly: opts.readOnly,
     engineThreads: opts.engineThreads,
+    importThreads: opts.importThreads ?? defaultThreads(),
+    replayThreadGames: opts.replayThreadGames,
     token: opts.token,
     loopbackOnly: isLoopback(opts.host),
     // Elsewhere: IP addresses, and the names of this machine (a name of the user's own DNS: --host it).

@@ -21,11 +21,12 @@ import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
 import { tempGateLink } from '../../node/tempFiles.js';
 
 /** Fewer games than this a thread are replayed on one thread: starting workers would cost more. */
-const MIN_GAMES_A_THREAD = 20_000;
+export const MIN_GAMES_A_THREAD = 20_000;
 
 /**
  * The single positions of the book at `path` (open as `book`), as singleRows gives them,
- * replayed on up to `threads` threads. `onGames(done, total)` as in singleRows.
+ * replayed on up to `threads` threads, and the threads used (1: the book has too few games
+ * for more). `onGames(done, total)` as in singleRows.
  */
 export async function singleRowsThreaded(
   book: TbkBook,
@@ -35,10 +36,10 @@ export async function singleRowsThreaded(
   threads: number,
   onGames?: (done: number, total: number) => void,
   minGames = MIN_GAMES_A_THREAD,
-): Promise<RowSource> {
+): Promise<{ rows: RowSource; threads: number }> {
   const count = book.games?.count ?? 0;
   const n = Math.min(threads, Math.floor(count / Math.max(1, minGames)));
-  if (n < 2) return singleRows(book, memory, work, onGames);
+  if (n < 2) return { rows: singleRows(book, memory, work, onGames), threads: 1 };
   let held = 0;
   let singles: Uint8Array | undefined;
   if (holdsSingles(book, memory)) {
@@ -85,7 +86,7 @@ export async function singleRowsThreaded(
       }
       if (r.size > 0) inputs.push({ reader: new LogMerge([{ words: new Int32Array(r.log), from: 0, to: r.size }]), gameOffset: 0 });
     }
-    return inputs.length === 0 ? { next: () => false } : new RunMerger(inputs);
+    return { rows: inputs.length === 0 ? { next: () => false } : new RunMerger(inputs), threads: n };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }

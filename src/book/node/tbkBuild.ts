@@ -66,6 +66,8 @@ export interface TbkBuildOptions {
    * `book add`, threads that replay the book's games (singlesThreads.ts).
    */
   threads?: number;
+  /** `book add`: the inputs as the book's history names them (default `inputs`; an import through the explorer: the user's file, not the server's copy). */
+  inputNames?: readonly string[];
   /** `book add`: the fewest games a replay thread takes (default 20,000; fewer games, fewer threads). */
   replayThreadGames?: number;
   /**
@@ -106,6 +108,8 @@ export interface TbkBuildSummary {
   memoryToFit?: number;
   bytesWritten: number;
   seconds: number;
+  /** `book add`: the threads the book's games were replayed on (fewer than asked when it has too few games). */
+  replayThreads?: number;
 }
 
 export interface CountedInputs {

@@ -97,12 +97,19 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
       const percent = finish && ((share: number): void => finish(Math.round(share * 1000) / 10, 100, '%'));
       const replayed = percent && ((done: number, total: number): void => percent((REPLAY_SHARE * done) / Math.max(1, total)));
       // The replay on opts.threads threads (singlesThreads.ts); `threads` of a make parse PGN.
-      const old = book.partial || (opts.threads ?? 1) < 2 ? rowsOf(book, 0, memory, work, replayed) : { reader: new BookRows(book, await singleRowsThreaded(book, path, memory, work, opts.threads ?? 1, replayed, opts.replayThreadGames)), gameOffset: 0 };
+      let replayThreads = 1;
+      let old: MergeInput;
+      if (book.partial || (opts.threads ?? 1) < 2) old = rowsOf(book, 0, memory, work, replayed);
+      else {
+        const singles = await singleRowsThreaded(book, path, memory, work, opts.threads ?? 1, replayed, opts.replayThreadGames);
+        old = { reader: new BookRows(book, singles.rows), gameOffset: 0 };
+        replayThreads = singles.threads;
+      }
       const merged = new RunMerger([old, { reader: fresh.source, gameOffset: 0 }]);
       const rows = withKeyProgress(merged, percent && ((share) => percent(REPLAY_SHARE + (1 - REPLAY_SHARE) * share)));
       fields.games = book.fields.games + (builder.games - firstNew);
       const runs = Array.isArray(book.meta.runs) ? (book.meta.runs as unknown[]) : [];
-      const meta = { ...book.meta, runs: [...runs, { at: fields.modified, inputs: [...opts.inputs], games: builder.games - firstNew, maxPly }] };
+      const meta = { ...book.meta, runs: [...runs, { at: fields.modified, inputs: [...(opts.inputNames ?? opts.inputs)], games: builder.games - firstNew, maxPly }] };
       const { summary: fin, bytes } = writeBook(path, { rows, store, fields, meta, notes: book.notes.encode(), split, minGames: book.fields.minGames, work });
       return {
         output: path,
@@ -119,6 +126,7 @@ export async function addToTbk(path: string, opts: TbkBuildOptions): Promise<Tbk
         runs: acc.runs.length,
         bytesWritten: bytes,
         seconds: (performance.now() - started) / 1000,
+        replayThreads,
         notes,
       };
     } catch (e) {
@@ -413,7 +421,7 @@ async function mergeSources(
     const replay = onProgress && replayed > 0 ? (done: number, total: number) => onProgress((REPLAY_SHARE * (base + (done * b.fields.games) / Math.max(1, total))) / replayed, 0) : undefined;
     // A book's name is its path (openForRebuild): the replay's threads open it again.
     const threaded = !b.partial && (opts.threads ?? 1) >= 2;
-    inputs.push(threaded ? { reader: new BookRows(b, await singleRowsThreaded(b, b.name, memory, work, opts.threads!, replay, opts.replayThreadGames)), gameOffset: store.count } : rowsOf(b, store.count, memory, work, replay));
+    inputs.push(threaded ? { reader: new BookRows(b, (await singleRowsThreaded(b, b.name, memory, work, opts.threads!, replay, opts.replayThreadGames)).rows), gameOffset: store.count } : rowsOf(b, store.count, memory, work, replay));
     if (!b.partial) before += b.fields.games;
     store.appendBook(b);
     games += b.fields.games;

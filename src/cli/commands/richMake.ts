@@ -5,6 +5,7 @@
  * `book export` and are refused here; --min-games, when given, leaves rarer moves out of the
  * .tbk (Terra's createbook "minimum number of games"); without it every move is kept.
  */
+import { MIN_GAMES_A_THREAD } from '../../book/node/singlesThreads.js';
 import { runBookJob } from '../../book/node/bookJob.js';
 import { DEFAULT_MEMORY, buildTbk, type TbkBuildOptions, type TbkBuildSummary } from '../../book/node/tbkBuild.js';
 import { MIN_THREAD_LOG, THREAD_RESERVE, memoryForThreadCount, threadsFor } from '../../book/node/tbkRanges.js';
@@ -119,6 +120,7 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
     report(opts.json, { ...s1, skippedGames: job.skipped }, () => `games read        ${s1.gamesRead}\nentries           ${s1.entries} (${s1.entries - s1.entriesBefore} new)\nwrote ${s1.output}: ${s1.bytesWritten} bytes in ${s1.seconds.toFixed(2)} s`);
     return;
   }
+  const threads = opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!;
   const s = await bookErrors(() =>
     runBookJob(
       {
@@ -130,13 +132,19 @@ export async function richAddCommand(book: string, files: string[], opts: RichMa
           memory: sizeOption('--memory', opts.memory),
           tmpDir: opts.tmpDir,
           filter,
-          threads: opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!,
+          threads,
         },
       },
       { onProgress: job.onProgress, onFinishProgress: job.onFinishProgress, onError: job.onError },
     ),
   ).finally(() => job.stop());
+  if (s.replayThreads !== undefined && s.replayThreads < threads) s.notes.push(replayThreadsNote(s.replayThreads, threads));
   printSummary(s, s.notes, job, opts.json);
+}
+
+/** Why an add replayed the book on fewer threads than asked. */
+export function replayThreadsNote(used: number, asked: number): string {
+  return `the book's games were replayed on ${used === 1 ? 'one thread' : `${used} threads`}, not ${asked}: a thread takes at least ${MIN_GAMES_A_THREAD.toLocaleString('en-US')} of them`;
 }
 
 /** A --memory value at least `bytes`: "1.7G", "850M" (rounded up). */
@@ -155,6 +163,7 @@ function printSummary(s: TbkBuildSummary, notes: string[], job: PgnJob, json: bo
     lines.push(`positions scanned ${s.positions}`);
     if (shard !== undefined) lines.push(`${shard}: ${s.entries} rows, to be merged with the other shards (tabiya book merge)`);
     else lines.push(`entries           ${s.entries} (${s.storedPositions} positions stored, ${s.singlePositions} seen in one game)`);
+    if (s.replayThreads !== undefined) lines.push(`replayed on       ${s.replayThreads === 1 ? 'one thread' : `${s.replayThreads} threads`} (the book's games, for its single positions)`);
     if (s.runs > 0) lines.push(`spilled           ${s.runs} sorted runs (--memory${s.memoryToFit === undefined ? '' : `; ${formatBudget(s.memoryToFit)} would keep them in memory`})`);
     lines.push(`wrote ${s.output}: ${s.bytesWritten} bytes in ${s.seconds.toFixed(2)} s (${formatRate(gps)} games/s)`);
     return lines.join('\n');

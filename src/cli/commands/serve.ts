@@ -15,6 +15,7 @@ export interface ServeCliOptions {
   port?: string;
   host?: string;
   engineThreads?: string;
+  importThreads?: string;
   readOnly?: boolean;
   quiet?: boolean;
 }
@@ -23,6 +24,7 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
   const port = intOption('--port', opts.port ?? '8080', 0, 65535)!;
   // 0: the page chooses (half the browser's logical cores, src/web/engineClient.ts).
   const engineThreads = opts.engineThreads === undefined || opts.engineThreads === 'auto' ? 0 : intOption('--engine-threads', opts.engineThreads, 1, MAX_THREADS)!;
+  const importThreads = opts.importThreads === undefined || opts.importThreads === 'auto' ? undefined : intOption('--import-threads', opts.importThreads, 1, 64)!;
   const host = opts.host ?? '127.0.0.1';
   let books = files;
   if (books.length === 0) {
@@ -38,7 +40,7 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
   for (const b of books) if (!/\.(bin|tbk)$/i.test(b)) throw new CliError(`${b}: not a book (.bin or .tbk)`, 2);
   let server;
   try {
-    server = await startServer({ books, port, host, readOnly: opts.readOnly, engineThreads });
+    server = await startServer({ books, port, host, readOnly: opts.readOnly, engineThreads, importThreads });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new CliError(`--port ${port}: the port is in use (choose another, or 0 for any free one)`, 1);
