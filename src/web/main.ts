@@ -639,8 +639,10 @@ async function importPgn(file: File): Promise<void> {
       // Once the file is read, the book is written anew: on a big book that takes a while, so
       // the bar then follows the writing.
       const w = j.writing;
-      bar.value = w !== undefined && w.total > 0 ? w.done / w.total : j.total > 0 ? j.done / j.total : 0;
       const writing = w !== undefined || (j.total > 0 && j.done >= j.total);
+      // The file read whole and the writing not yet reported: the bar starts the writing at 0
+      // rather than stand full while the longer half of the work begins.
+      bar.value = w !== undefined && w.total > 0 ? w.done / w.total : writing ? 0 : j.total > 0 ? j.done / j.total : 0;
       const share = w !== undefined && w.total > 0 ? ` ${Math.floor((100 * w.done) / w.total)}%` : '';
       status(`Importing ${file.name}: ${plural(j.games, 'game')}${writing ? ` read; writing the book…${share}` : ''}`);
       if (!j.finished) continue;
