@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { Chess } from 'chess.js';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { startServer, type RunningServer } from '../src/serve/server.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
@@ -42,7 +42,10 @@ interface Game {
   month: string | null;
 }
 interface Explorer {
-  moves: { uci: string; white: number; draws: number; black: number; game: Game | null }[];
+  white: number;
+  draws: number;
+  black: number;
+  moves: { uci: string; san: string; white: number; draws: number; black: number; game: Game | null }[];
 }
 
 const get = async <T>(path: string): Promise<{ status: number; body: T }> => {
@@ -57,7 +60,7 @@ async function lineToOneGame(): Promise<{ play: string[]; game: Game }> {
     const { body } = await get<Explorer>(`/api/explorer?book=sample.tbk&play=${play.join(',')}`);
     const first = body.moves[0];
     assert.ok(first !== undefined, `no book move after ${play.join(' ')}`);
-    if (first.game !== null) return { play, game: first.game };
+    if (first.game !== null && body.white + body.draws + body.black <= 1) return { play, game: first.game };
     play.push(first.uci);
   }
 }
@@ -123,16 +126,58 @@ test('the one game of a position: what the explorer says of it, and its moves, a
   const bin = await get<{ error: string }>(`/api/game?book=sample.bin&id=${game.id}`);
   assert.equal(bin.status, 404);
   assert.match(bin.body.error, /a Polyglot \.bin keeps no games/);
-  // Positions that many games reached name none.
+  // Positions that many games reached name none, but for their moves that one game played.
   const start = await get<Explorer>('/api/explorer?book=sample.tbk');
-  assert.ok(start.body.moves.every((m) => m.game === null));
+  assert.ok(start.body.moves.every((m) => (m.game !== null) === (m.white + m.draws + m.black === 1)));
+});
+
+/** The PGN's games as chess.js reads them: each game's FENs (without the move counters) before each move, and its moves in UCI. */
+function pgnGames(): { fens: string[]; moves: string[]; result: string }[] {
+  const texts = gunzipSync(readFileSync(SAMPLE_GZ)).toString('latin1').split(/\n(?=\[Event )/);
+  return texts.map((t) => {
+    const c = new Chess();
+    c.loadPgn(t);
+    const moves = c.history({ verbose: true });
+    return { fens: moves.map((m) => m.before.split(' ').slice(0, 4).join(' ')), moves: moves.map((m) => m.lan), result: /^\[Result "([^"]*)"\]/m.exec(t)?.[1] ?? '*' };
+  });
+}
+
+test('a move that one game played from a position many games reached names that game, the one the PGN (chess.js) has play it there', async () => {
+  const games = pgnGames();
+  // Along the most played line, the first positions with moves of one game.
+  const play: string[] = [];
+  let checked = 0;
+  for (let depth = 0; depth < 6 && checked < 4; depth++) {
+    const { body } = await get<Explorer>(`/api/explorer?book=sample.tbk&play=${play.join(',')}`);
+    assert.ok(body.white + body.draws + body.black > 1, 'a position many games reached');
+    const fen = new Chess();
+    for (const m of play) fen.move(m);
+    const here = fen.fen().split(' ').slice(0, 4).join(' ');
+    for (const m of body.moves.filter((x) => x.white + x.draws + x.black === 1)) {
+      // The oracle: the games that play this move from this position, by any move order.
+      const players = games.flatMap((g, i) => (g.fens.some((f, k) => f === here && g.moves[k] === m.uci) ? [i] : []));
+      assert.equal(players.length, 1, `${m.san} after ${play.join(' ')}: one game of the PGN plays it`);
+      assert.ok(m.game !== null, `${m.san} after ${play.join(' ')} names its game`);
+      const g = games[players[0]!]!;
+      assert.equal(m.game.result, g.result);
+      const whole = await get<{ moves: string[]; ply: number | null }>(`/api/game?book=sample.tbk&id=${m.game.id}&play=${play.join(',')}`);
+      assert.deepEqual(whole.body.moves, g.moves, 'the game named is the PGN game that plays the move');
+      assert.equal(whole.body.moves[whole.body.ply!], m.uci, 'and it plays the move where it stands in the position');
+      if (checked === 0) {
+        const text = spawnSync(process.execPath, [MAIN, 'book', 'probe', TBK, '--moves', play.join(' ')], { encoding: 'utf8' }).stdout;
+        assert.match(text, new RegExp(`^${m.san.replace(/[+]/g, '\\+')}: one game played it: game ${m.game.id} of the book \\(`, 'm'));
+      }
+      checked++;
+    }
+    play.push(body.moves[0]!.uci);
+  }
+  assert.ok(checked > 0, 'moves of one game were found and checked');
 });
 
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 
-test('the page: a position one game reached names it, and Follow the game puts its moves into the line', { skip, timeout: 180_000 }, async () => {
-  const { play, game } = await lineToOneGame();
-  const { body } = await get<{ moves: string[] }>(`/api/game?book=sample.tbk&id=${game.id}`);
+/** Runs `use` on a page of Debian's Chromium, with the page's uncaught errors; closes the browser. */
+async function withPage(use: (page: Page, errors: string[]) => Promise<void>): Promise<void> {
   const puppeteer = (await import('puppeteer-core')).default;
   let browser: Browser | undefined;
   try {
@@ -141,6 +186,16 @@ test('the page: a position one game reached names it, and Follow the game puts i
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.setViewport({ width: 1300, height: 900 });
+    await use(page, errors);
+  } finally {
+    await browser?.close();
+  }
+}
+
+test('the page: a position one game reached names it, and Follow the game puts its moves into the line', { skip, timeout: 180_000 }, async () => {
+  const { play, game } = await lineToOneGame();
+  const { body } = await get<{ moves: string[] }>(`/api/game?book=sample.tbk&id=${game.id}`);
+  await withPage(async (page, errors) => {
     // One position before: many games, no game named.
     await page.goto(`${server.url}?book=sample.tbk&play=${play.slice(0, -1).join(',')}`, { waitUntil: 'load' });
     await page.waitForSelector('#explorer[aria-busy="false"] #rows tr[data-uci]', { timeout: WAIT_MS });
@@ -166,7 +221,26 @@ test('the page: a position one game reached names it, and Follow the game puts i
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((n) => new URLSearchParams(location.search).get('at') === n, { timeout: WAIT_MS }, String(play.length + 1));
     assert.deepEqual(errors, []);
-  } finally {
-    await browser?.close();
-  }
+  });
+});
+
+test('the page: a move one game played from a position many games reached has a game link, which puts that game into the line', { skip, timeout: 180_000 }, async () => {
+  const start = await get<Explorer>('/api/explorer?book=sample.tbk');
+  const move = start.body.moves.find((m) => m.game !== null);
+  assert.ok(move !== undefined, 'the start position has a move of one game');
+  const { body } = await get<{ moves: string[]; ply: number }>(`/api/game?book=sample.tbk&id=${move.game!.id}&play=`);
+  assert.equal(body.ply, 0);
+  await withPage(async (page, errors) => {
+    await page.goto(`${server.url}?book=sample.tbk`, { waitUntil: 'load' });
+    await page.waitForSelector('#explorer[aria-busy="false"] #rows tr[data-uci]', { timeout: WAIT_MS });
+    // Many games reached the start: no game box, and links only in the rows of one-game moves.
+    assert.equal(await page.$eval('#one-game', (e) => (e as unknown as { hidden: boolean }).hidden), true);
+    const linked = await page.$$eval('#rows tr[data-uci]', (rows) => rows.filter((r) => r.querySelector('.game-link') !== null).map((r) => r.dataset.uci));
+    assert.deepEqual(linked, start.body.moves.filter((m) => m.game !== null).map((m) => m.uci));
+    await page.click(`#rows tr[data-uci="${move.uci}"] .game-link`);
+    // The line is the game's, and the board stays at the start.
+    await page.waitForFunction((p) => new URLSearchParams(location.search).get('play') === p, { timeout: WAIT_MS }, body.moves.join(','));
+    assert.equal(new URL(page.url()).searchParams.get('at'), '0');
+    assert.deepEqual(errors, []);
+  });
 });

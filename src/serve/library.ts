@@ -24,7 +24,7 @@ import { BookMoves } from '../book/rich/bookMoves.js';
 import { noteHasData } from '../book/rich/notes.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
 import type { GameReader } from '../book/rich/gameReader.js';
-import { bookGame, gameFacts, type BookGame, type GameFacts } from '../book/rich/bookGame.js';
+import { bookGame, gameFacts, gameOfMove, type BookGame, type GameFacts } from '../book/rich/bookGame.js';
 import { parsePolicy, policyProbabilities, type BookPolicyConfig } from '../book/select/index.js';
 import type { Position } from '../core/position.js';
 import { makeSan } from '../notation/san.js';
@@ -197,7 +197,7 @@ export class ServedBook {
       // position (a repeat, docs/rich-books.md) has no game and may have no weight, but was played.
       byHand: !e.postBook && played(e) + (e.unfinished ?? 0) + (e.weight ?? 0) + (e.pgN ?? 0) === 0,
       repeats: repeatsOf(e),
-      game: typeof e.game === 'number' && e.game >= 0 ? this.gameFacts(e.game) : null,
+      game: typeof e.game === 'number' && e.game >= 0 ? this.gameFacts(e.game) : this.oneGameOf(pos, e),
       audit: e.audit ? { loss: e.audit.loss, best: e.audit.best !== 0 ? makeUci(e.audit.best, pos.chess960) : null, depth: e.audit.depth, refutation: e.audit.refutation === '' ? [] : e.audit.refutation.split(' ') } : null,
       learned: e.dynWins + e.dynDraws + e.dynLosses > 0 ? { wins: e.dynWins, draws: e.dynDraws, losses: e.dynLosses } : null,
     }));
@@ -379,6 +379,17 @@ export class ServedBook {
   /** The games a version 2 .tbk keeps (undefined for a .bin, a version 1 book, or a book built without them). */
   private gameReader(): GameReader | undefined {
     return this.rich?.v2?.games;
+  }
+
+  /**
+   * The game of a move that one game played from a position several games reached (the Lichess
+   * explorer gives a move's game whenever it has one): null for any other move.
+   */
+  private oneGameOf(pos: Position, e: BookEntry): GameFacts | null {
+    const book = this.rich?.v2;
+    if (book === undefined || e.postBook || played(e) + (e.unfinished ?? 0) !== 1) return null;
+    const g = gameOfMove(book, pos, e.move);
+    return g === undefined ? null : this.gameFacts(g);
   }
 
   /** What the Lichess explorer tells of a move's game, game `g` (from 0) of the book. */

@@ -334,7 +334,10 @@ function gamesCell(m: ExplorerMove, games: number, total: number): string {
     return `<td class="stat" title="${esc(why)}."><span class="tag" aria-hidden="true">repeat</span><span class="offscreen">${esc(why)}</span></td>`;
   }
   const more = r > 0 ? ` title="Played ${times(r)} more by games that came back to this position later (each game counts once here, under its last move)."` : '';
-  return `<td class="stat"${more}>${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}</td>`;
+  // A move one game played, from a position several games reached: that game, to follow (the
+  // Lichess explorer links a move's one game the same way).
+  const link = m.game !== null && !oneGamePosition() ? ` <button type="button" class="game-link small" data-id="${esc(m.game.id)}" title="Follow the one game that played ${esc(m.san)}: ${esc(gameFacts(m.game))}" aria-label="Follow the game that played ${esc(m.san)}">game ›</button>` : '';
+  return `<td class="stat"${more}>${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}${link}</td>`;
 }
 
 function renderExplorer(): void {
@@ -400,16 +403,29 @@ let followedLine = '';
  */
 function renderOneGame(): void {
   const box = $('one-game');
-  const g = game === undefined ? explorer?.moves.find((m) => m.game !== null)?.game : undefined;
+  const g = game === undefined && oneGamePosition() ? explorer?.moves.find((m) => m.game !== null)?.game : undefined;
   box.hidden = g == null;
   if (g == null) return;
-  const rating = (r: number | null): string => (r === null ? 'unrated' : String(r));
-  const facts = [resultText(g.result), `White ${rating(g.white.rating)}`, `Black ${rating(g.black.rating)}`, g.month ?? '', g.speed ?? ''].filter((f) => f !== '');
   const following = followedLine === lineKey();
-  $('one-game-text').innerHTML = `<b>One game</b> of the book reached this position: ${esc(facts.join(' · '))}${following ? '. Its moves follow in the line: step through them with → or ›.' : ''}`;
+  $('one-game-text').innerHTML = `<b>One game</b> of the book reached this position: ${esc(gameFacts(g))}${following ? '. Its moves follow in the line: step through them with → or ›.' : ''}`;
   const follow = $<HTMLButtonElement>('follow-game');
   follow.dataset.id = g.id;
   follow.hidden = following;
+}
+
+/**
+ * Whether one game alone reached this position (its moves then name that game); a move that one
+ * game played from a position several games reached names its game too, in its row.
+ */
+function oneGamePosition(): boolean {
+  const ex = explorer;
+  return ex !== undefined && ex.white + ex.draws + ex.black <= 1 && ex.moves.some((m) => m.game !== null);
+}
+
+/** What the book tells of a game, in a line: result, ratings, month, speed. */
+function gameFacts(g: NonNullable<ExplorerMove['game']>): string {
+  const rating = (r: number | null): string => (r === null ? 'unrated' : String(r));
+  return [resultText(g.result), `White ${rating(g.white.rating)}`, `Black ${rating(g.black.rating)}`, g.month ?? '', g.speed ?? ''].filter((f) => f !== '').join(' · ');
 }
 
 /** A PGN result as a reader writes it: ½ for a half point. */
@@ -417,9 +433,8 @@ function resultText(r: string): string {
   return r === '1/2-1/2' ? '½–½' : r === '1-0' ? '1–0' : r === '0-1' ? '0–1' : 'unfinished';
 }
 
-/** Puts the moves of the one game that reached this position after it in the line. */
-async function followGame(): Promise<void> {
-  const id = $('follow-game').dataset.id;
+/** Puts the moves of game `id` (the one game that reached this position, or that played a move from it) after it in the line. */
+async function followGame(id = $('follow-game').dataset.id): Promise<void> {
   if (id === undefined) return;
   const q = new URLSearchParams({ book: bookId, id, fen: line.startFen, play: line.moves.slice(0, line.at).join(',') });
   try {
@@ -984,6 +999,7 @@ function init(): void {
   $('rows').onclick = (e) => {
     const t = e.target as HTMLElement;
     if (t.classList.contains('edit')) return openEditor(Number(t.dataset.i));
+    if (t.classList.contains('game-link')) return void followGame(t.dataset.id);
     const tr = t.closest('tr');
     if (tr?.dataset.i !== undefined) playRow(Number(tr.dataset.i));
   };

@@ -10,6 +10,7 @@ import { makeFen } from '../../notation/fen.js';
 import { makeSan } from '../../notation/san.js';
 import { makeUci } from '../../notation/uci.js';
 import type { GameReader } from './gameReader.js';
+import type { TbkBook } from './tbkBook.js';
 import { RESULT_BLACK, RESULT_WHITE, replayGame } from './games.js';
 import { SPEEDS, formatMonth } from './splits.js';
 
@@ -77,4 +78,27 @@ export function bookGame(games: GameReader, g: number, pos: Position): BookGame 
   // The position after the last move: a game that ended in the position asked for.
   if (at.keyHi === pos.keyHi && at.keyLo === pos.keyLo) ply = moves.length;
   return { ...facts, fen, moves, sans, ply };
+}
+
+/**
+ * The game that played `move` from `pos`, for a move that one game of the book played (undefined
+ * when the book cannot tell; a move of a stored position is kept as counts, not games). The position
+ * after the move names it when that game alone reached it (the single-position index); it is
+ * that game if the game played `move` from `pos` within the book's plies, so counted it there.
+ */
+export function gameOfMove(book: TbkBook, pos: Position, move: number): number | undefined {
+  const games = book.games;
+  if (games === undefined) return undefined;
+  const after = pos.clone();
+  after.play(move);
+  const s = book.single(after.keyHi, after.keyLo, after);
+  if (s === undefined) return undefined;
+  const maxPly = book.fields.maxPly;
+  let played = false;
+  replayGame(games, s.game, s.record, new Position(), (p, m, ply) => {
+    if (ply >= maxPly) return false;
+    played = m === move && p.keyHi === pos.keyHi && p.keyLo === pos.keyLo;
+    return !played;
+  });
+  return played ? s.game : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import type { RichEntry } from '../../book/rich/reader.js';
 import type { BookEntry } from '../../book/rich/tbkBook.js';
-import { bookGame, type BookGame } from '../../book/rich/bookGame.js';
+import { bookGame, gameOfMove, type BookGame } from '../../book/rich/bookGame.js';
 import { choose, explainPolicy, parsePolicy, seededRandom, type BookPolicyConfig, type PolicyRow } from '../../book/select/index.js';
 import { PolicyError, findPolicyOption, parsePolicyKind } from '../../book/select/options.js';
 import { makeUci } from '../../notation/uci.js';
@@ -55,17 +55,22 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
     throw e;
   }
   const filter = splitFilterOf(opts);
-  // A position that only one game reached: that game, read while the book is open.
+  // A position that only one game reached: that game, read while the book is open; and in a
+  // position several games reached, the game of each move that one game played (`viaMove`).
   const oneGame = new Map<number, BookGame>();
+  const viaMove = new Set<number>();
   const moves = await bookErrors(() => {
     const book = openAnyRichBook(file);
     try {
       checkFilterFits(file, book, filter);
       const found = book.probe(pos, filter);
-      const games = book.v2?.games;
       for (const m of found) {
-        const g = (m as Partial<BookEntry>).game ?? -1;
-        const whole = games !== undefined && g >= 0 ? bookGame(games, g, pos) : undefined;
+        let g = (m as Partial<BookEntry>).game ?? -1;
+        if (g < 0 && book.v2 !== undefined && !m.postBook && games(m) + ((m as Partial<BookEntry>).unfinished ?? 0) === 1) {
+          g = gameOfMove(book.v2, pos, m.move) ?? -1;
+          if (g >= 0) viaMove.add(m.move);
+        }
+        const whole = book.v2?.games !== undefined && g >= 0 ? bookGame(book.v2.games, g, pos) : undefined;
         if (whole !== undefined) oneGame.set(m.move, whole);
       }
       return found;
@@ -111,15 +116,16 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
         lines.push(`${r.san}: ${loses} at depth ${r.audit.depth}; best ${r.audit.bestSan ?? '?'}; refutation ${uciLineToSan(after, r.audit.refutation)}`);
       });
     }
-    for (const r of out) {
-      if (r.game === null) continue;
+    out.forEach((r, i) => {
+      if (r.game === null) return;
       const g = r.game;
       const rating = (x: number | null): string => (x === null ? 'unrated' : String(x));
       const facts = [g.result, `White ${rating(g.white.rating)}`, `Black ${rating(g.black.rating)}`, g.month ?? '', g.speed ?? ''].filter((f) => f !== '').join(', ');
       const shown = g.continuation.slice(0, CONTINUATION_SHOWN);
       const more = g.continuation.length - shown.length;
-      lines.push(`one game reached this position: game ${g.id} of the book (${facts}); it went on ${uciLineToSan(pos, shown, true)}${more > 0 ? ` … (${more} plies more: --json gives them all)` : ` ${g.result}`}`);
-    }
+      const whose = viaMove.has(moves[i]!.move) ? `${r.san}: one game played it` : 'one game reached this position';
+      lines.push(`${whose}: game ${g.id} of the book (${facts}); it went on ${uciLineToSan(pos, shown, true)}${more > 0 ? ` … (${more} plies more: --json gives them all)` : ` ${g.result}`}`);
+    });
     if (chosen !== undefined) lines.push(chosen === 0 ? `chosen (${config.policy}): none` : `chosen (${config.policy}): ${makeSan(pos, chosen)}`);
     return lines.join('\n');
   });
