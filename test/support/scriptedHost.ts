@@ -20,6 +20,8 @@ interface Search {
   /** The side to move has a clock, or there is a depth, node or time limit. */
   limited: boolean;
   best: string | null;
+  /** The first legal reply to best, given with it when `ponderReplies` is on. */
+  ponder: string | null;
 }
 
 export class ScriptedHost implements EngineHost {
@@ -29,6 +31,8 @@ export class ScriptedHost implements EngineHost {
   readonly configs: Partial<EngineConfig>[] = [];
   readonly learned: LearnGame[] = [];
   closed = false;
+  /** Answer each bestmove with a ponder move (the first legal reply), as a search does. */
+  ponderReplies = false;
   private search: Search | undefined;
   private readyWaiters: (() => void)[] = [];
 
@@ -58,6 +62,7 @@ export class ScriptedHost implements EngineHost {
     this.gos.push(req);
     const pos = positionFromFen(req.fen);
     let best: string | null = null;
+    let ponder: string | null = null;
     let turn = 0;
     if (pos.ok) {
       for (const m of req.moves) {
@@ -68,11 +73,16 @@ export class ScriptedHost implements EngineHost {
       const moves = legalMoves(pos.value);
       best = moves.length > 0 ? makeUci(moves[0]!) : null;
       turn = pos.value.turn;
+      if (moves.length > 0) {
+        pos.value.play(moves[0]!);
+        const replies = legalMoves(pos.value);
+        ponder = replies.length > 0 ? makeUci(replies[0]!) : null;
+      }
     }
     const l = req.limits;
     const clock = turn === 0 ? l.wtime : l.btime;
     const limited = l.depth !== undefined || l.nodes !== undefined || l.movetime !== undefined || clock !== undefined;
-    this.search = { req, onBest, stopped: false, pondering: l.ponder === true, limited: limited && !l.infinite, best };
+    this.search = { req, onBest, stopped: false, pondering: l.ponder === true, limited: limited && !l.infinite, best, ponder };
   }
   stop(): void {
     this.calls.push('stop');
@@ -105,6 +115,6 @@ export class ScriptedHost implements EngineHost {
     const s = this.search;
     if (!s || !(s.stopped || (s.limited && !s.pondering))) return;
     this.search = undefined;
-    s.onBest({ best: s.best, ponder: null, depth: 1, nodes: 1 });
+    s.onBest({ best: s.best, ponder: this.ponderReplies ? s.ponder : null, depth: 1, nodes: 1 });
   }
 }

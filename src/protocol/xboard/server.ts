@@ -73,7 +73,7 @@ export class XboardServer {
   private sdDepth = 0;
   private engineClock = 300000;
   private otherClock = 300000;
-  private search: { id: number; kind: SearchKind; ponderMove?: string } | undefined;
+  private search: { id: number; kind: SearchKind; ponderMove?: string; startedAt: number } | undefined;
   private searchId = 0;
   /** Pings that came while the engine thought about its move: answered after the move. */
   private pongsAfterMove: string[] = [];
@@ -454,6 +454,8 @@ export class XboardServer {
       // Ponder hit: the search already on the board continues as our move's search.
       this.playMove(m, uci);
       s.kind = 'think';
+      // The engine's clock runs from here, not from the start of pondering.
+      s.startedAt = Date.now();
       this.host.ponderhit();
       return;
     }
@@ -478,7 +480,11 @@ export class XboardServer {
     }
   }
 
-  private limits(): WireLimits {
+  /**
+   * The limits of the engine's search for its move. `ahead`: for the move after the expected
+   * reply (pondering), with the engine's clock as it will be then and that reply counted.
+   */
+  private limits(ahead?: { clock: number }): WireLimits {
     if (this.sdDepth > 0 && this.stMs === 0 && this.baseMs <= 0) return { depth: this.sdDepth };
     const l: WireLimits = {};
     if (this.sdDepth > 0) l.depth = this.sdDepth;
@@ -487,7 +493,7 @@ export class XboardServer {
       return l;
     }
     const us = this.engineColor === -1 ? this.pos.turn : this.engineColor;
-    const mine = Math.max(1, this.engineClock);
+    const mine = Math.max(1, ahead?.clock ?? this.engineClock);
     const theirs = Math.max(1, this.otherClock);
     l.wtime = us === 0 ? mine : theirs;
     l.btime = us === 0 ? theirs : mine;
@@ -497,7 +503,7 @@ export class XboardServer {
       // The period counts the moves of this game, as XBoard and cutechess count them: from the
       // position of \`new\` or \`setboard\`, whatever move number its FEN gives. The side to move
       // has made half the plies since then, rounded down (it moved first when they are even).
-      const played = Math.floor(this.moves.length / 2) % this.mps;
+      const played = Math.floor((this.moves.length + (ahead ? 1 : 0)) / 2) % this.mps;
       l.movestogo = this.mps - played;
     }
     return l;
@@ -520,7 +526,7 @@ export class XboardServer {
   private start(kind: SearchKind, limits: WireLimits, extraMove?: string): void {
     const id = ++this.searchId;
     limits.startTime = Date.now();
-    this.search = { id, kind, ponderMove: extraMove };
+    this.search = { id, kind, ponderMove: extraMove, startedAt: limits.startTime };
     const moves = extraMove ? [...this.moves, extraMove] : this.moves.slice();
     this.host.go(
       { fen: this.startFen, moves, limits },
@@ -563,11 +569,25 @@ export class XboardServer {
       this.claim(over);
       return;
     }
-    if (this.ponderOn && best.ponder && !this.analyzing && !this.inputEnded) this.start('ponder', { ...this.limitsForPonder(), ponder: true }, best.ponder);
+    if (this.ponderOn && best.ponder && !this.analyzing && !this.inputEnded) {
+      this.start('ponder', { ...this.limitsForPonder(Date.now() - s.startedAt), ponder: true }, best.ponder);
+    }
   }
 
-  private limitsForPonder(): WireLimits {
-    return this.limits();
+  /**
+   * The limits of the search started on the expected reply: the engine's next move, planned at
+   * once, before XBoard's `time` for that move (sent only with the reply) and kept at the
+   * ponder hit, when the clock starts. So it is planned as a UCI GUI plans `go ponder`: on the
+   * engine's clock after the move just made (`thinkMs` off, the increment on, and the next
+   * period's time at the end of a `level` period, as XBoard adds them), the reply counted.
+   * The clock of the last `time` (before that move) overstated what is left by the move's
+   * thinking time, which a search that used half of it could then use up.
+   */
+  private limitsForPonder(thinkMs: number): WireLimits {
+    let clock = this.engineClock - thinkMs + this.incMs;
+    // The move just made (the last of this.moves) ended a period: its time comes again.
+    if (this.mps > 0 && Math.floor((this.moves.length - 1) / 2) % this.mps === this.mps - 1) clock += this.baseMs;
+    return this.limits({ clock });
   }
 
   private claim(result: GameResult): void {
