@@ -97,9 +97,13 @@ const RENAMED: ReadonlyMap<string, string> = new Map([['booktreshold', 'BookThre
 /** The current name of an option given by an old name, else the name as given. */
 const renamed = (name: string): string => RENAMED.get(name.toLowerCase().replace(/[^a-z0-9]/g, '')) ?? name;
 
-/** The option a name denotes among `options` (any case, spaces around it ignored; old names of renamed options too). */
+/**
+ * The option a name denotes among `options` (any case, spaces around it ignored and a run of
+ * spaces inside it read as one, as Stockfish reads the name word by word; old names of renamed
+ * options too).
+ */
 export function findOption(name: string, options: readonly OptionSpec[] = OPTIONS): OptionSpec | undefined {
-  const wanted = renamed(name.trim()).toLowerCase();
+  const wanted = renamed(name.trim().replace(/\s+/g, ' ')).toLowerCase();
   return options.find((o) => o.name.toLowerCase() === wanted);
 }
 

@@ -87,6 +87,14 @@ test('setoption: names without regard to case and spacing; bad values are report
   assert.deepEqual(host.configs.slice(2), [{ bookFile: '/tmp/book.bin' }, { chess960: true }]);
 });
 
+test('setoption: a name with a run of spaces (or a tab) between its words is the option, as Stockfish reads it', () => {
+  const host = new RecordingHost();
+  const s = session(host);
+  assert.deepEqual(s.send('setoption name Move   Overhead value 120', 'setoption name Skill\tLevel value 5', 'setoption name  clear   hash '), []);
+  assert.deepEqual(host.configs, [{ moveOverhead: 120 }, { skillLevel: 5 }]);
+  assert.deepEqual(host.calls, ['clearHash']);
+});
+
 test('setoption: out-of-range, fractional and empty values are refused with the range, and the option keeps its value', () => {
   const host = new RecordingHost();
   const s = session(host);

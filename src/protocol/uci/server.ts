@@ -12,7 +12,7 @@
  * Commands: uci, debug, isready, setoption, register, ucinewgame, position, go (wtime btime winc
  * binc movestogo movetime depth nodes mate infinite ponder searchmoves), stop, ponderhit, quit,
  * plus `d` (show the position) for people at a terminal. Option names are matched without
- * regard to case or surrounding spaces. Bad input never stops the engine: it is reported with
+ * regard to case or spacing. Bad input never stops the engine: it is reported with
  * `info string` and ignored (a bad `go` starts no search).
  *
  * Every command is carried out in the order it came, as by Stockfish, whose command loop waits
