@@ -564,4 +564,11 @@ test('a .tbk\'s positions no walk from the start reaches are indexed from its ga
   const binJson = JSON.parse(tabiya(['book', 'reach', 'roots.bin', '--fen', fen, '--plies', '2', '--no-cache', '--json']).stdout);
   // The eight positions of the FEN games (the transposed lines are walked: a .bin follows moves of any weight).
   assert.deepEqual([binJson.index.notIndexed, binJson.index.fromGames], [8, 0]);
+  // A key the index lacks is still a book position: `book probe` plays from it, so reach says
+  // "in book" there, not "out of book".
+  assert.match(tabiya(['book', 'probe', 'roots.bin', '--fen', fenAt]).stdout, new RegExp(`^${tail[0]!}\\s`, 'm'));
+  const unindexed = tabiya(['book', 'reach', 'roots.bin', '--fen', fenAt, '--plies', '1', '--no-cache']);
+  assert.equal(unindexed.code, 0, unindexed.stderr);
+  assert.match(unindexed.stdout.split('\n')[0]!, / {2}in book$/);
+  assert.equal(JSON.parse(tabiya(['book', 'reach', 'roots.bin', '--fen', fenAt, '--plies', '1', '--no-cache', '--json']).stdout).inBook, true);
 });

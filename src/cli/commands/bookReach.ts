@@ -143,6 +143,9 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
       searching?.stop();
     }
     const searchMs = performance.now() - t1;
+    // The index holds what the walk from the start (or a .tbk's games) reaches; a .bin key that no
+    // book line leads to is not in it, but the book still plays from it, as `book probe` shows.
+    const inBook = result.inBook || movesOf(pos).length > 0;
     const likelihood = new MoveLikelihood();
     const t2 = performance.now();
     const scored = scoreHits(index, pos, result.hits, movesOf, (p, m) => likelihood.of(p, m));
@@ -195,7 +198,7 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
     const out: Record<string, unknown> = {
       fen,
       key: keyToHex(pos.keyHi, pos.keyLo),
-      inBook: result.inBook,
+      inBook,
       plies,
       index: {
         positions: index.size,
@@ -213,7 +216,7 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
     if (nearest) out.nearest = { ms: round(nearestMs, 1), positions: nearest };
     if (cached.note !== undefined) process.stderr.write(`note: ${cached.note}\n`);
     report(opts.json, out, () => {
-      const lines = [`${fen}  (key ${keyToHex(pos.keyHi, pos.keyLo)})${result.inBook ? '  in book' : '  out of book'}`];
+      const lines = [`${fen}  (key ${keyToHex(pos.keyHi, pos.keyLo)})${inBook ? '  in book' : '  out of book'}`];
       const indexed = cached.cached ? `read from the cache in ${(indexMs / 1000).toFixed(2)} s` : `walked from the start in ${(indexMs / 1000).toFixed(1)} s`;
       const fromGames = index.fromOtherRoots > 0 ? ` (${index.fromOtherRoots} reached by no book line from the start, set up from the book's games)` : '';
       lines.push(
