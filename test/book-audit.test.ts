@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -368,4 +368,34 @@ test('--journal never replaces the book or another file, even with --fresh', () 
   assert.equal(first.code, 0, first.stderr);
   const again = tabiya(['book', 'audit', 'own.tbk', '--depth', '2', '--max-ply', '1', '--journal', 'own.audit', '--fresh']);
   assert.equal(again.code, 0, again.stderr);
+});
+
+// Root writes a read-only file: the test then runs the CLI as the unprivileged user nobody.
+const asUser = process.getuid?.() === 0 ? (spawnSync('runuser', ['--help']).status === 0 ? 'runuser' : undefined) : 'self';
+test('--mark on a book that cannot be written is refused before the search, naming the book', { skip: asUser === undefined ? 'root without runuser(1)' : false }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-audit-ro-'));
+  try {
+    chmodSync(dir, 0o777);
+    const book = join(dir, 'ro.tbk');
+    copyFileSync(PLAIN, book);
+    chmodSync(book, 0o444);
+    const before = readFileSync(book);
+    const run = (args: string[]): { code: number; stderr: string } => {
+      const argv = [process.execPath, MAIN, ...args];
+      const r = asUser === 'runuser' ? spawnSync('runuser', ['-u', 'nobody', '--', ...argv], { cwd: dir, encoding: 'utf8' }) : spawnSync(argv[0]!, argv.slice(1), { cwd: dir, encoding: 'utf8' });
+      return { code: r.status ?? -1, stderr: r.stderr };
+    };
+    // It used to search the whole book, then fail with "EACCES: permission denied, open 'ro.tbk'".
+    const audit = run(['book', 'audit', 'ro.tbk', '--depth', '2', '--mark', '--quiet']);
+    assert.equal(audit.code, 1, audit.stderr);
+    assert.match(audit.stderr, /^tabiya: ro\.tbk: cannot write: permission denied .*nothing was searched\n$/);
+    assert.ok(!existsSync(join(dir, 'ro.tbk.audit')), 'no journal written');
+    // book set changes the notes the same way: the reason, not the system call.
+    const set = run(['book', 'set', 'ro.tbk', '--moves', 'e4 e5', '--move', 'Nf3', '--value', '50']);
+    assert.equal(set.code, 1, set.stderr);
+    assert.match(set.stderr, /^tabiya: ro\.tbk: cannot write: permission denied\n$/);
+    assert.deepEqual(readFileSync(book), before, 'the book is untouched');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -323,7 +323,14 @@ export function changeNotes<T>(path: string, change: (book: TbkBook) => { result
       }
       const sections = slot.sections.filter((s) => s.id !== SECTION.NOTES);
       sections.push({ id: SECTION.NOTES, crc: fastCrc32(bytes, 0) >>> 0, offset: at, length: bytes.length });
-      const fd = openSync(path, 'r+');
+      let fd: number;
+      try {
+        fd = openSync(path, 'r+');
+      } catch (e) {
+        // A read-only book (or one the user may not write) is named with the reason, as every
+        // other write failure is, rather than as a bare system error.
+        throw new BookError('ERR_BOOK_WRITE', `${path}: cannot write: ${ioReason(e)}`);
+      }
       let committing = false;
       try {
         writeAll(fd, bytes, at);

@@ -5,7 +5,8 @@
  * the best move, with the line that refutes them (src/book/node/audit.ts).
  */
 import { availableParallelism } from 'node:os';
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
+import { ioReason } from '../../book/node/atomicWrite.js';
 import { bookFormat, markBook, runAudit, type AuditedMove, type AuditResult } from '../../book/node/audit.js';
 import { tbkFileVersion } from '../../book/node/openTbk.js';
 import { tbkNotNamedTbk } from '../../book/polyglot/reader.js';
@@ -65,6 +66,15 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
   if (format === '.tbk' && opts.minWeight !== undefined) throw new CliError('--min-weight applies to .bin books only (use --min-games)', 2);
   if (opts.mark && format === '.bin') throw new CliError(`${file}: --mark writes into a .tbk; a Polyglot .bin has nowhere to keep verdicts (make a .tbk with: tabiya book import ${file} -o ${file.replace(/\.bin$/i, '')}.tbk)`, 2);
   if (opts.mark && version !== 2) throw new CliError(`${file}: --mark writes into a version 2 .tbk; upgrade it first with: tabiya book upgrade ${file}`, 2);
+  // --mark changes the book in place at the end: a book that cannot be written is refused now,
+  // not after the whole audit has been searched.
+  if (opts.mark) {
+    try {
+      closeSync(openSync(file, 'r+'));
+    } catch (e) {
+      throw new CliError(`${file}: cannot write: ${ioReason(e)} (--mark writes the verdicts into the book); nothing was searched`, 1);
+    }
+  }
   const minGames = intOption('--min-games', opts.minGames ?? '3', 1)!;
   const minWeight = intOption('--min-weight', opts.minWeight ?? '1', 0, 65535)!;
   const journal = opts.journal ?? `${file}.audit`;
