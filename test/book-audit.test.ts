@@ -368,6 +368,10 @@ test('--journal never replaces the book or another file, even with --fresh', () 
   assert.equal(first.code, 0, first.stderr);
   const again = tabiya(['book', 'audit', 'own.tbk', '--depth', '2', '--max-ply', '1', '--journal', 'own.audit', '--fresh']);
   assert.equal(again.code, 0, again.stderr);
+  // --json keeps the documented shape: maxPly is the limit given, null for the whole book.
+  assert.equal(json(['book', 'audit', 'own.tbk', '--depth', '2', '--max-ply', '1', '--journal', 'own.audit', '--quiet']).maxPly, 1);
+  const whole = json(['book', 'audit', 'own.tbk', '--depth', '2', '--journal', 'own.audit', '--quiet']);
+  assert.ok('maxPly' in whole && whole.maxPly === null, JSON.stringify(whole));
 });
 
 // Root writes a read-only file: the test then runs the CLI as the unprivileged user nobody.

@@ -130,7 +130,8 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
     margin,
     minGames: format === '.tbk' ? minGames : undefined,
     minWeight: format === '.bin' ? minWeight : undefined,
-    maxPly: maxPly >= 1024 ? undefined : maxPly,
+    // Always present (docs/books.md lists it): null when the whole book is audited.
+    maxPly: maxPly >= 1024 ? null : maxPly,
     positions: result.positions.length,
     searched: result.searched,
     fromJournal: result.fromJournal,
