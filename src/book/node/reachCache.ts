@@ -6,8 +6,9 @@
  * `~/.cache/tabiya/reach`; `TABIYA_CACHE_DIR` overrides), as ccache and pip keep derived data.
  *
  * A cached index is used only when its fingerprint matches the book as it is now: resolved path,
- * size, modification time, inode and device (a book rewritten by `book add`, `set` or learning
- * gets a new file), and the walk's options. A file that is damaged or of another book is rebuilt
+ * size, modification time, inode and device (a book rewritten by `book add` gets a new file; one
+ * whose notes `book set`, `book audit --mark` or learning change in place, a new size and
+ * modification time), and the walk's options. A file that is damaged or of another book is rebuilt
  * and replaced; a cache that cannot be written (read-only home) costs only the time.
  */
 import { createHash } from 'node:crypto';
