@@ -20,6 +20,7 @@ import { positionFromFen } from '../src/notation/fen.js';
 import { parseSan } from '../src/notation/san.js';
 import { parseUci } from '../src/notation/uci.js';
 import { ServedBook } from '../src/serve/library.js';
+import { hostTag } from '../src/node/tempFiles.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const STOCKFISH = '/usr/games/stockfish';
@@ -402,4 +403,21 @@ test('--mark on a book that cannot be written is refused before the search, nami
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('two audits never share a journal: the second is refused at once while the first runs', () => {
+  // Two runs appending to one journal (the same command in two terminals) wrote over each other's
+  // lines, and the next run refused the journal as damaged. A live audit holds JOURNAL.lock; here
+  // this test process holds it, as a running audit would.
+  const journal = join(tmp, 'shared.audit');
+  writeFileSync(`${journal}.lock`, `${process.pid}@${hostTag()}\n`);
+  const busy = tabiya(['book', 'audit', 'traps.tbk', '--depth', '1', '--max-ply', '2', '--journal', 'shared.audit', '--quiet']);
+  assert.equal(busy.code, 1, busy.stderr);
+  assert.match(busy.stderr, new RegExp(`^tabiya: shared\\.audit: locked by process ${process.pid} \\(.*shared\\.audit\\.lock\\); try again when it has finished\\n$`));
+  assert.ok(!existsSync(journal), 'nothing written to the journal');
+  // Once the other run has finished (its lock gone), the audit runs and leaves no lock behind.
+  rmSync(`${journal}.lock`);
+  const ok = tabiya(['book', 'audit', 'traps.tbk', '--depth', '1', '--max-ply', '2', '--journal', 'shared.audit', '--quiet']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.ok(existsSync(journal) && !existsSync(`${journal}.lock`));
 });

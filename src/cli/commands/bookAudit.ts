@@ -23,7 +23,7 @@ import { configureV8ForSearch } from '../../node/v8flags.js';
 import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 import { bookErrors } from './richCommon.js';
-import { whenUnlocked } from '../../book/node/richFile.js';
+import { whenUnlocked, withBookLock } from '../../book/node/richFile.js';
 
 export interface BookAuditCliOptions {
   depth?: string;
@@ -95,7 +95,11 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
     exitAfterSignal(signal);
   };
   const offSignals = onStopSignals(onSignal);
-  const result = await bookErrors(() =>
+  // One audit at a time per journal: two runs appending to the same journal (the same command in
+  // two terminals) wrote over each other's lines, and the next run refused the journal as
+  // damaged. The journal's lock (JOURNAL.lock, as a book's) is refused at once, not waited for:
+  // the other audit may run for hours. A lock left by a killed run is taken over.
+  const audit = (): Promise<AuditResult> =>
     runAudit(file, format, {
       limits,
       minGames,
@@ -115,11 +119,15 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
         done = n;
         bar?.update(n, `${flagged} flagged`);
       },
-    }).finally(() => {
+    });
+  const result = await bookErrors(async () => {
+    try {
+      return await withBookLock(journal, audit, { timeoutMs: 0 });
+    } finally {
       bar?.stop();
       offSignals();
-    }),
-  );
+    }
+  });
   if (opts.mark) await whenUnlocked(file);
   const marked = opts.mark ? await bookErrors(() => markBook(file, result.moves, margin)) : undefined;
   const flagged = result.moves.filter((m) => m.flagged).map((m) => flaggedRow(m));
