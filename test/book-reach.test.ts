@@ -46,6 +46,9 @@ const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-reach-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+// The indexes of this file's books go to its own cache, removed with it, not the user's
+// ~/.cache/tabiya/reach (where the runs left one file per temporary book).
+process.env.TABIYA_CACHE_DIR = join(tmp, 'test-cache');
 
 function tabiya(args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8' });
