@@ -224,7 +224,7 @@ test('the page: a position one game reached names it, and Follow the game puts i
   });
 });
 
-test('the page: a move one game played from a position many games reached has a game link, which puts that game into the line', { skip, timeout: 180_000 }, async () => {
+test('the page: a move one game played from a position many games reached has its count as a link to the game, which puts that game into the line', { skip, timeout: 180_000 }, async () => {
   const start = await get<Explorer>('/api/explorer?book=sample.tbk');
   const move = start.body.moves.find((m) => m.game !== null);
   assert.ok(move !== undefined, 'the start position has a move of one game');

@@ -334,10 +334,10 @@ function gamesCell(m: ExplorerMove, games: number, total: number): string {
     return `<td class="stat" title="${esc(why)}."><span class="tag" aria-hidden="true">repeat</span><span class="offscreen">${esc(why)}</span></td>`;
   }
   const more = r > 0 ? ` title="Played ${times(r)} more by games that came back to this position later (each game counts once here, under its last move)."` : '';
-  // A move one game played, from a position several games reached: that game, to follow (the
-  // Lichess explorer links a move's one game the same way).
-  const link = m.game !== null && !oneGamePosition() ? ` <button type="button" class="game-link small" data-id="${esc(m.game.id)}" title="Follow the one game that played ${esc(m.san)}: ${esc(gameFacts(m.game))}" aria-label="Follow the game that played ${esc(m.san)}">game ›</button>` : '';
-  return `<td class="stat"${more}>${games.toLocaleString('en')}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}${link}</td>`;
+  // A move one game played, from a position several games reached: its count is a link to that
+  // game, to follow (the Lichess explorer links a move's one game the same way).
+  const count = m.game !== null && !oneGamePosition() ? `<button type="button" class="game-link" data-id="${esc(m.game.id)}" title="The one game that played ${esc(m.san)}: ${esc(gameFacts(m.game))}. Follow it." aria-label="1: follow the game that played ${esc(m.san)}">1</button>` : games.toLocaleString('en');
+  return `<td class="stat"${more}>${count}${total > 0 ? ` <span class="muted">${pct(games, total).toFixed(0)}%</span>` : ''}</td>`;
 }
 
 function renderExplorer(): void {
