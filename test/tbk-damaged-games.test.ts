@@ -99,8 +99,8 @@ test('a game with a wrong move code and right checksums: probes, exports and the
   assert.throws(() => damaged.movesOf(...lateKey), says);
 
   // The Polyglot export of single games replays every game.
-  assert.throws(() => exportTbkToBin(damaged, { minGame: 1, tmpDir: tmp }, () => {}), says);
-  exportTbkToBin(intact, { minGame: 1, tmpDir: tmp }, () => {});
+  await assert.rejects(exportTbkToBin(damaged, { minGame: 1, tmpDir: tmp }, () => {}), says);
+  await exportTbkToBin(intact, { minGame: 1, tmpDir: tmp }, () => {});
 
   // The commands: exit 1, the error on stderr, no output file.
   const out = join(tmp, 'bad.bin');

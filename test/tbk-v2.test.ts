@@ -44,9 +44,9 @@ function open(path: string): TbkBook {
   return r.value;
 }
 
-function exported(book: TbkBook, opts: MakeOptions & { memory?: number }): Buffer {
+async function exported(book: TbkBook, opts: MakeOptions & { memory?: number }): Promise<Buffer> {
   const parts: Uint8Array[] = [];
-  exportTbkToBin(book, { ...opts, tmpDir: tmp }, (b) => parts.push(b.slice()));
+  await exportTbkToBin(book, { ...opts, tmpDir: tmp }, (b) => parts.push(b.slice()));
   return Buffer.concat(parts);
 }
 
@@ -171,7 +171,7 @@ test('Polyglot export equals make-book on the sample for every option set, singl
   for (const o of [{}, { minGame: 1 }, { minGame: 2, colour: 'white' as const }, { minGame: 5, uniform: true }, { minGame: 1, minScore: 60 }, { minGame: 3, colour: 'black' as const }]) {
     const ref = join(tmp, 'ref.bin');
     await makeBook({ inputs: [SAMPLE_GZ], output: ref, ...o, colour: o.colour ?? 'both' });
-    assert.ok(exported(book, { ...o, memory: 200_000 }).equals(readFileSync(ref)), JSON.stringify(o));
+    assert.ok((await exported(book, { ...o, memory: 200_000 })).equals(readFileSync(ref)), JSON.stringify(o));
   }
 });
 
@@ -213,7 +213,7 @@ test('halving: the bundled masters (positions past 16,384 games) export as make-
   assert.ok(readFileSync(mem).equals(readFileSync(spilled)));
   const ref = join(tmp, 'masters.bin');
   await makeBook({ inputs: [MASTERS_GZ], output: ref, maxPly: 30 });
-  assert.ok(exported(open(mem), {}).equals(readFileSync(ref)));
+  assert.ok((await exported(open(mem), {})).equals(readFileSync(ref)));
 });
 
 test('Polyglot export equals polyglot make-book itself', { skip: existsSync(POLYGLOT) ? false : 'polyglot is not installed' }, async () => {
@@ -224,7 +224,7 @@ test('Polyglot export equals polyglot make-book itself', { skip: existsSync(POLY
   const out = join(tmp, 'theirs.bin');
   const r = spawnSync(POLYGLOT, ['make-book', '-pgn', pgn, '-bin', out, '-max-ply', '40', '-min-game', '2'], { cwd: tmp, encoding: 'utf8' });
   assert.match(r.stdout, /all done!\s*$/);
-  assert.ok(exported(open(path), { minGame: 2 }).equals(readFileSync(out)));
+  assert.ok((await exported(open(path), { minGame: 2 })).equals(readFileSync(out)));
 });
 
 test('probes answer what the version 1 book of the same games answers, and v1 upgrades without loss', async () => {

@@ -350,6 +350,7 @@ export function registerCommands(program: Command): void {
     .option('--since <YYYY-MM>', 'a book built with --split month: only games of this month or later')
     .option('--until <YYYY-MM>', 'a book built with --split month: only games of this month or earlier')
     .option('--memory <size>', 'memory for sorting what is replayed from the games (e.g. 1G; default 1G)')
+    .option('--threads <n>', 'replay the book\'s games (--min-games 1, another --max-ply, a split filter) on n threads ("auto": one per core); the .bin is the same', '1')
     .option('--tmp-dir <dir>', 'where spilled runs go')
     .option('--json', 'print one JSON object')
     .option('--quiet', 'no progress')

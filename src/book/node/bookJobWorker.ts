@@ -47,7 +47,7 @@ async function run(): Promise<unknown> {
       const { book, file } = openForRebuild(job.path);
       try {
         const parts: Uint8Array[] = [];
-        exportTbkToBin(book, {}, (b) => parts.push(b.slice()));
+        await exportTbkToBin(book, {}, (b) => parts.push(b.slice()));
         return Buffer.concat(parts);
       } finally {
         file.close();

@@ -10,6 +10,7 @@
 import { Position } from '../../core/position.js';
 import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/plyLog.js';
 import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayGame } from '../rich/games.js';
+import { cellPasses, type SplitFilter } from '../rich/splits.js';
 import { RunMerger, type RowSource } from '../rich/mergeRuns.js';
 import type { StoredPosition } from '../rich/positions.js';
 import { RunReader, RunRow } from '../rich/runs.js';
@@ -91,6 +92,45 @@ export function replaySingles(book: TbkBook, from: number, to: number, table: Pl
     replayGame(games, g, rec, pos, visit);
     if (onGames !== undefined && ((g - from) & 4095) === 4095) onGames(g + 1 - from);
   }
+}
+
+/**
+ * Games [from, to) of the book that pass `filter`, replayed to `maxPly` into `table` as a build
+ * counts them (book export with another --max-ply or a split filter): the games kept are
+ * numbered from 0 in the order met (their stamps' game numbers; a thread's share is shifted by
+ * the games kept before it when the shares are merged); a full table is spilled as a run
+ * (appended to `runs`). Returns the kept games' numbers in the book. `onGames(done)` is told
+ * the games looked at (from `from`) every 4,096 games.
+ */
+export function replayFiltered(book: TbkBook, from: number, to: number, filter: SplitFilter, maxPly: number, table: PlyLog, runs: ScratchFile[], files: ScratchFiles, onGames?: (done: number) => void): number[] {
+  const games = book.gameReader(1 << 20)!;
+  const kept: number[] = [];
+  const pos = new Position();
+  let g = 0;
+  let result = 0;
+  const visit = (p: Position, m: number, ply: number): boolean => {
+    if (ply >= maxPly) return false;
+    const black = p.turn;
+    const res = moverResult(result, black);
+    if (!table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply)) {
+      const run = files.create('export');
+      spillTable(table, run);
+      runs.push(run);
+      table.clear();
+      table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply);
+    }
+    return true;
+  };
+  for (let all = from; all < to; all++) {
+    if (onGames !== undefined && all > from && ((all - from) & 4095) === 0) onGames(all - from);
+    const rec = games.record(all);
+    if (!cellPasses(filter, book.cellOfGame(rec))) continue;
+    g = kept.length;
+    kept.push(all);
+    result = rec.result;
+    replayGame(games, all, rec, pos, visit);
+  }
+  return kept;
 }
 
 /**

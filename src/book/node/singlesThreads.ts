@@ -6,7 +6,8 @@
  * a ply log of its own, spilling runs as the single-threaded replay does, and sorts its log.
  * A key's candidates all come from one game (the one the index names), so from one worker; the
  * runs and logs are merged in game order (each worker's runs, then its log), as the
- * single-threaded replay merges its runs, and give the same rows.
+ * single-threaded replay merges its runs, and give the same rows. `book export` with another
+ * --max-ply or a split filter shares out its replay of the games the same way.
  */
 import { Worker } from 'node:worker_threads';
 import { LogMerge } from '../rich/logMerge.js';
@@ -16,7 +17,8 @@ import { RunReader } from '../rich/runs.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { sharedBytes } from '../sharedBuffers.js';
 import { holdsSingles, singleRows } from './bookRows.js';
-import type { SinglesDone, SinglesProgress, SinglesSetup } from './singlesWorker.js';
+import type { ReplayTask, SinglesDone, SinglesProgress, SinglesSetup } from './singlesWorker.js';
+import type { SplitFilter } from '../rich/splits.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
 import { tempGateLink } from '../../node/tempFiles.js';
 
@@ -37,8 +39,7 @@ export async function singleRowsThreaded(
   onGames?: (done: number, total: number) => void,
   minGames = MIN_GAMES_A_THREAD,
 ): Promise<{ rows: RowSource; threads: number }> {
-  const count = book.games?.count ?? 0;
-  const n = Math.min(threads, Math.floor(count / Math.max(1, minGames)));
+  const n = replayThreads(book, threads, minGames);
   if (n < 2) return { rows: singleRows(book, memory, work, onGames), threads: 1 };
   let held = 0;
   let singles: Uint8Array | undefined;
@@ -47,11 +48,59 @@ export async function singleRowsThreaded(
     singles = sharedBytes(held);
     book.holdSingles(singles);
   }
-  const capacity = PlyLog.capacityFor((memory - held) / n);
+  const results = await replayOnThreads(path, book.games?.count ?? 0, n, PlyLog.capacityFor((memory - held) / n), work, { kind: 'singles', singles: singles?.buffer as SharedArrayBuffer | undefined }, onGames);
+  return { rows: mergeShares(results, () => 0), threads: n };
+}
+
+/**
+ * `book export` with another --max-ply or a split filter: the games that pass `filter`
+ * replayed to `maxPly` on up to `threads` threads (bookRows.ts, replayFiltered), as rows in
+ * run order with the stamps one thread gives (each thread numbers the games it keeps from 0;
+ * its share is shifted by the games kept by the threads before it), and the kept games' numbers
+ * in the book, in order (the halving replay's games). Undefined when the book has too few games
+ * for two threads: the caller replays them itself.
+ */
+export async function filteredRowsThreaded(
+  book: TbkBook,
+  path: string,
+  o: { maxPly: number; filter: SplitFilter; memory: number; work: WorkDir; threads: number; onGames?: (done: number, total: number) => void; minGames?: number },
+): Promise<{ rows: RowSource; kept: number[]; threads: number } | undefined> {
+  const n = replayThreads(book, o.threads, o.minGames ?? MIN_GAMES_A_THREAD);
+  if (n < 2) return undefined;
+  const results = await replayOnThreads(path, book.games?.count ?? 0, n, PlyLog.capacityFor(o.memory / n), o.work, { kind: 'filtered', maxPly: o.maxPly, filter: o.filter }, o.onGames);
+  const kept: number[] = [];
+  const offsets = results.map((r) => {
+    const before = kept.length;
+    for (const g of r.kept!) kept.push(g);
+    return before;
+  });
+  return { rows: mergeShares(results, (i) => offsets[i]!), kept, threads: n };
+}
+
+/** The threads a replay of the book's games runs on: at most `threads`, each with `minGames` games or more. */
+function replayThreads(book: TbkBook, threads: number, minGames: number): number {
+  return Math.min(threads, Math.floor((book.games?.count ?? 0) / Math.max(1, minGames)));
+}
+
+/** Each thread's runs then its log, in game order; thread i's stamps shifted by `gameOffset(i)` games. */
+function mergeShares(results: readonly SinglesDone[], gameOffset: (thread: number) => number): RowSource {
+  const inputs: MergeInput[] = [];
+  results.forEach((r, i) => {
+    for (const run of r.runs) {
+      const f = ScratchFile.closed(run.path, run.size, run.crc);
+      inputs.push({ reader: new RunReader((o, k) => f.read(o, k), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: gameOffset(i) });
+    }
+    if (r.size > 0) inputs.push({ reader: new LogMerge([{ words: new Int32Array(r.log), from: 0, to: r.size }]), gameOffset: gameOffset(i) });
+  });
+  return inputs.length === 0 ? { next: () => false } : new RunMerger(inputs);
+}
+
+/** Games [0, count) of the book at `path` replayed by `n` workers, each a contiguous share; their results in game order. */
+async function replayOnThreads(path: string, count: number, n: number, capacity: number, work: WorkDir, task: ReplayTask, onGames?: (done: number, total: number) => void): Promise<SinglesDone[]> {
   const per = Math.ceil(count / n);
   const done = new Array<number>(n).fill(0);
   const workers = Array.from({ length: n }, (_, worker) => {
-    const setup: SinglesSetup = { path, worker, from: worker * per, to: Math.min(count, (worker + 1) * per), capacity, dir: work.path, temps: tempGateLink(), singles: singles?.buffer as SharedArrayBuffer | undefined };
+    const setup: SinglesSetup = { path, worker, from: worker * per, to: Math.min(count, (worker + 1) * per), capacity, dir: work.path, temps: tempGateLink(), task };
     return new Worker(new URL('./singlesWorker.js', import.meta.url), { workerData: setup });
   });
   try {
@@ -78,15 +127,7 @@ export async function singleRowsThreaded(
       });
     });
     onGames?.(count, count);
-    const inputs: MergeInput[] = [];
-    for (const r of results) {
-      for (const run of r.runs) {
-        const f = ScratchFile.closed(run.path, run.size, run.crc);
-        inputs.push({ reader: new RunReader((o, k) => f.read(o, k), 0, f.size, f.path, (into, o) => f.readInto(into, o)), gameOffset: 0 });
-      }
-      if (r.size > 0) inputs.push({ reader: new LogMerge([{ words: new Int32Array(r.log), from: 0, to: r.size }]), gameOffset: 0 });
-    }
-    return { rows: inputs.length === 0 ? { next: () => false } : new RunMerger(inputs), threads: n };
+    return results;
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }

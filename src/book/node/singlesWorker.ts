@@ -1,5 +1,6 @@
 /**
- * Worker thread of a threaded replay of a book's single positions (singlesThreads.ts): opens
+ * Worker thread of a threaded replay of a book's games (singlesThreads.ts), for its single
+ * positions or, for book export, the games that pass a split filter to a max-ply: opens
  * the book (checked whole by the thread that started it), replays its range of the games into
  * a ply log of its own, spilling runs when the log is full, sorts the log and hands it over,
  * with its runs, to the thread that merges them.
@@ -7,7 +8,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PlyLog } from '../rich/plyLog.js';
 import { TbkBook } from '../rich/tbkBook.js';
-import { replaySingles } from './bookRows.js';
+import { replayFiltered, replaySingles } from './bookRows.js';
+import type { SplitFilter } from '../rich/splits.js';
 import { fastCrc32 } from './richFile.js';
 import { FileReader } from './tbkFile.js';
 import { threadFiles, type ScratchFile } from './workDir.js';
@@ -25,9 +27,20 @@ export interface SinglesSetup {
   dir: string;
   /** The process's temporaries: no file is made here while a signal removes the directory. */
   temps: TempLink;
-  /** The single-position index, when the job holds it in memory. */
-  singles?: SharedArrayBuffer;
+  task: ReplayTask;
 }
+
+/**
+ * What the worker replays: the plies of single positions (book add, merge, and an export's
+ * single games), or the games that pass a split filter, to a max-ply (replayFiltered).
+ */
+export type ReplayTask =
+  | {
+      kind: 'singles';
+      /** The single-position index, when the job holds it in memory. */
+      singles?: SharedArrayBuffer;
+    }
+  | { kind: 'filtered'; maxPly: number; filter: SplitFilter };
 
 export interface SinglesProgress {
   kind: 'progress';
@@ -41,6 +54,8 @@ export interface SinglesDone {
   /** The sorted log's buffer and its records. */
   log: SharedArrayBuffer;
   size: number;
+  /** A filtered replay: the games it kept (their numbers in the book), in order. */
+  kept?: Uint32Array;
 }
 
 if (parentPort !== null) {
@@ -52,14 +67,19 @@ if (parentPort !== null) {
     const r = TbkBook.open(file, setup.path, fastCrc32);
     if (!r.ok) throw r.error;
     const book = r.value;
-    if (setup.singles !== undefined) book.holdSingles(new Uint8Array(setup.singles), true);
+    const task = setup.task;
+    if (task.kind === 'singles' && task.singles !== undefined) book.holdSingles(new Uint8Array(task.singles), true);
     const table = new PlyLog(setup.capacity, true);
     const runs: ScratchFile[] = [];
-    replaySingles(book, setup.from, setup.to, table, runs, threadFiles(setup.dir, `s${setup.worker}`), (done) => port.postMessage({ kind: 'progress', done } satisfies SinglesProgress));
+    const files = threadFiles(setup.dir, `s${setup.worker}`);
+    const progress = (done: number): void => port.postMessage({ kind: 'progress', done } satisfies SinglesProgress);
+    let kept: number[] | undefined;
+    if (task.kind === 'singles') replaySingles(book, setup.from, setup.to, table, runs, files, progress);
+    else kept = replayFiltered(book, setup.from, setup.to, task.filter, task.maxPly, table, runs, files, progress);
     table.sort();
-    const done: SinglesDone = { kind: 'done', runs: runs.map((f) => ({ path: f.path, size: f.size, crc: f.crc })), log: table.buffer as SharedArrayBuffer, size: table.size };
+    const done: SinglesDone = { kind: 'done', runs: runs.map((f) => ({ path: f.path, size: f.size, crc: f.crc })), log: table.buffer as SharedArrayBuffer, size: table.size, kept: kept === undefined ? undefined : Uint32Array.from(kept) };
     for (const f of runs) f.close();
-    port.postMessage(done);
+    port.postMessage(done, done.kept === undefined ? [] : [done.kept.buffer as ArrayBuffer]);
   } finally {
     file.close();
   }

@@ -3,13 +3,15 @@
  * (halved where make-book halved them), and, when min-game lets single games through (1 or
  * less), the positions seen in one game only, found by replaying the games. The singles come
  * out of the replay in game order; they are sorted by key in the accumulator, spilled to disk
- * if they do not fit the memory budget, and merged with the stored positions.
+ * if they do not fit the memory budget, and merged with the stored positions. Both replays (the
+ * singles, and another max-ply or a split filter) can run on worker threads (singlesThreads.ts)
+ * and give the same .bin.
  */
 import type { MakeOptions } from '../polyglot/make.js';
-import { PlyLog, MOVER_DRAW, MOVER_LOSS, MOVER_UNFINISHED, MOVER_WIN } from '../rich/plyLog.js';
-import { RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayGame, type GameRecord } from '../rich/games.js';
+import { PlyLog } from '../rich/plyLog.js';
+import type { GameRecord } from '../rich/games.js';
 import type { GameSource } from '../rich/halving.js';
-import { cellPasses, type SplitFilter } from '../rich/splits.js';
+import type { SplitFilter } from '../rich/splits.js';
 import { BookError } from '../polyglot/select.js';
 import { binFromRows } from './binFromRows.js';
 import type { RowSource } from '../rich/mergeRuns.js';
@@ -19,8 +21,9 @@ import type { Note } from '../rich/notes.js';
 import { RunRow } from '../rich/runs.js';
 import type { TbkBook } from '../rich/tbkBook.js';
 import { Position } from '../../core/position.js';
-import { DEFAULT_MEMORY, runMerger, spillTable } from './tbkBuild.js';
-import { BookRows, singleRows } from './bookRows.js';
+import { DEFAULT_MEMORY, runMerger } from './tbkBuild.js';
+import { BookRows, replayFiltered } from './bookRows.js';
+import { filteredRowsThreaded, singleRowsThreaded } from './singlesThreads.js';
 import { ScratchFile, WorkDir } from './workDir.js';
 import { withKeyProgress } from './tbkCombine.js';
 
@@ -33,16 +36,32 @@ export interface TbkExportOptions extends MakeOptions {
   onGames?(done: number, total: number): void;
   /** Progress: the share of the key space written (book keys are spread evenly over it). */
   onKeys?(share: number): void;
+  /**
+   * Threads that replay the book's games (singlesThreads.ts; default 1): for the single
+   * positions (--min-games 1 or less) and for another max-ply or a split filter; the .bin is
+   * the same. The halving replay of hot positions stays on one thread.
+   */
+  threads?: number;
+  /** Games a replay thread takes at least (default MIN_GAMES_A_THREAD); tests lower it. */
+  replayThreadGames?: number;
+  /** Set to the threads that replayed the games, when they were replayed (1: too few games for more). */
+  replayed?: { threads: number };
 }
 
 /** Writes the book's Polyglot entries, in order, to `sink`; returns the number of entries. */
-export function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uint8Array) => void): number {
+export async function exportTbkToBin(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uint8Array) => void): Promise<number> {
   if (opts.userValues) return withUserValues(book, opts, sink, (s) => exportTbkToBin(book, { ...opts, userValues: false }, s));
   const emitter = new PolyglotEmitter(opts, sink);
   // Single games pass make-book's thresholds only when --min-games is 1 or less.
   const work = (opts.minGame ?? 3) <= 1 && book.games !== undefined ? new WorkDir(opts.tmpDir) : undefined;
   try {
-    const singles: RowSource = work === undefined ? { next: () => false } : singleRows(book, opts.memory ?? DEFAULT_MEMORY, work, opts.onGames);
+    let singles: RowSource = { next: () => false };
+    if (work !== undefined) {
+      // A book's name is the path it was opened from: the replay's threads open it again.
+      const r = await singleRowsThreaded(book, book.name, opts.memory ?? DEFAULT_MEMORY, work, opts.threads ?? 1, opts.onGames, opts.replayThreadGames);
+      singles = r.rows;
+      if (opts.replayed !== undefined) opts.replayed.threads = r.threads;
+    }
     const rows = withKeyProgress(new BookRows(book, singles), opts.onKeys);
     const row = new RunRow();
     let have = rows.next(row);
@@ -125,42 +144,29 @@ class GameSubset implements GameSource {
  * `maxPly` (at most the book's): the games are replayed into the accumulator, as a build
  * counts them, and finished by binFromRows (make-book's halving replayed over the same games).
  */
-export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly: number; filter: SplitFilter }, sink: (bytes: Uint8Array) => void): number {
+export async function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly: number; filter: SplitFilter }, sink: (bytes: Uint8Array) => void): Promise<number> {
   if (opts.userValues) return withUserValues(book, opts, sink, (s) => exportFromGames(book, { ...opts, userValues: false }, s));
   const games = book.gameReader(1 << 20);
   if (games === undefined) throw new BookError('ERR_BOOK_EXPORT', `${book.name} keeps no games: it cannot be exported with another --max-ply or a split filter`);
   const work = new WorkDir(opts.tmpDir);
   try {
-    const table = new PlyLog(PlyLog.capacityFor(opts.memory ?? DEFAULT_MEMORY));
-    const runs: ScratchFile[] = [];
-    const kept: number[] = [];
-    const pos = new Position();
-    let g = 0;
-    let result = 0;
-    const visit = (p: Position, m: number, ply: number): boolean => {
-      if (ply >= opts.maxPly) return false;
-      const black = p.turn;
-      const res = result === RESULT_UNFINISHED ? MOVER_UNFINISHED : result === RESULT_DRAW ? MOVER_DRAW : (result === RESULT_WHITE) === (black === 0) ? MOVER_WIN : MOVER_LOSS;
-      if (!table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply)) {
-        const run = work.create('export');
-        spillTable(table, run);
-        runs.push(run);
-        table.clear();
-        table.count(p.keyLo, p.keyHi, black, m, 0, res, 0, g, ply);
-      }
-      return true;
-    };
-    for (let all = 0; all < games.count; all++) {
-      if (opts.onGames !== undefined && all > 0 && (all & 4095) === 0) opts.onGames(all, games.count);
-      const rec = games.record(all);
-      if (!cellPasses(opts.filter, book.cellOfGame(rec))) continue;
-      g = kept.length;
-      kept.push(all);
-      result = rec.result;
-      replayGame(games, all, rec, pos, visit);
+    const memory = opts.memory ?? DEFAULT_MEMORY;
+    const onGames = opts.onGames;
+    let replayed: RowSource;
+    let kept: number[];
+    const threaded = await filteredRowsThreaded(book, book.name, { maxPly: opts.maxPly, filter: opts.filter, memory, work, threads: opts.threads ?? 1, onGames, minGames: opts.replayThreadGames });
+    if (threaded !== undefined) {
+      ({ rows: replayed, kept } = threaded);
+      if (opts.replayed !== undefined) opts.replayed.threads = threaded.threads;
+    } else {
+      const table = new PlyLog(PlyLog.capacityFor(memory));
+      const runs: ScratchFile[] = [];
+      kept = replayFiltered(book, 0, games.count, opts.filter, opts.maxPly, table, runs, work, onGames && ((done) => onGames(done, games.count)));
+      onGames?.(games.count, games.count);
+      replayed = runMerger(runs, table);
+      if (opts.replayed !== undefined) opts.replayed.threads = 1;
     }
-    opts.onGames?.(games.count, games.count);
-    const rows: RowSource = withKeyProgress(runMerger(runs, table), opts.onKeys);
+    const rows: RowSource = withKeyProgress(replayed, opts.onKeys);
     return binFromRows(rows, new GameSubset(games, kept), opts, work, sink);
   } finally {
     work.remove();
@@ -175,7 +181,7 @@ export function exportFromGames(book: TbkBook, opts: TbkExportOptions & { maxPly
  * played) is written all the same. The entries come in key order, a position's together; the
  * notes are sorted the same way, so the two are merged in one pass. Returns the entries written.
  */
-function withUserValues(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uint8Array) => void, run: (sink: (bytes: Uint8Array) => void) => number): number {
+async function withUserValues(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uint8Array) => void, run: (sink: (bytes: Uint8Array) => void) => Promise<number>): Promise<number> {
   const drop = opts.colour === 'white' ? true : opts.colour === 'black' ? false : undefined;
   const notes = book.notes.all().filter((n) => !n.postBook && (n.userValue >= 0 || n.forbidden) && n.black !== drop);
   let ni = 0;
@@ -236,7 +242,7 @@ function withUserValues(book: TbkBook, opts: TbkExportOptions, sink: (bytes: Uin
     cur = [];
   };
   let rest = new Uint8Array(0);
-  run((bytes) => {
+  await run((bytes) => {
     let b = bytes;
     if (rest.length > 0) {
       b = new Uint8Array(rest.length + bytes.length);

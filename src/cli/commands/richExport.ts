@@ -12,6 +12,8 @@ import { startProgress, type Progress } from '../../node/progress.js';
 import { exportPolyglot } from '../../book/rich/export.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { CliError, intOption, numberOption, sizeOption } from '../errors.js';
+import { defaultThreads } from '../../book/node/makeBook.js';
+import { replayThreadsNote } from './richMake.js';
 import { report } from '../output.js';
 import { bookErrors, splitFilterOf, tbkFileVersion } from './richCommon.js';
 import { fastCrc32 } from '../../book/node/richFile.js';
@@ -36,6 +38,7 @@ export interface RichExportCliOptions {
   since?: string;
   until?: string;
   memory?: string;
+  threads?: string;
   tmpDir?: string;
   json?: boolean;
   force?: boolean;
@@ -50,6 +53,7 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   const maxPly = intOption('--max-ply', opts.maxPly, 1);
   const minScore = given('minScore') ? numberOption('--min-score', opts.minScore, 0, 100) : undefined;
   const memory = sizeOption('--memory', opts.memory);
+  const threads = opts.threads === undefined ? 1 : opts.threads === 'auto' ? defaultThreads() : intOption('--threads', opts.threads, 1, 64)!;
   checkOutputs([{ path: opts.output, kind: 'polyglot' }], [file], { force: opts.force });
   const t0 = performance.now();
   const filter = splitFilterOf(opts);
@@ -60,13 +64,15 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   const plain: ExportJob['opts'] = { ...opts };
   delete (plain as RichExportCliOptions).json;
   delete (plain as RichExportCliOptions).quiet;
-  const job: ExportJob = { file, output: opts.output, opts: plain, minGame, minScore, maxPly, memory, filter };
+  const job: ExportJob = { file, output: opts.output, opts: plain, minGame, minScore, maxPly, memory, filter, threads };
   const r = await bookErrors(() => runBookJob({ kind: 'export', job }, progress)).finally(() => progress.stop());
   if (r.data !== undefined) await writeFileAtomic('-', r.data);
   const seconds = (performance.now() - t0) / 1000;
   const exact = r.notes.length === 0;
   if (!opts.json) for (const n of r.notes) process.stderr.write(`note: ${n}\n`);
-  const value = { input: file, output: opts.output, exact, kind: r.kind, notes: r.notes, entries: r.entries, bytes: r.bytes, maxPly: r.maxPly, seconds };
+  // Not among the notes: those say why the .bin may differ from make-book, and this one does not.
+  if (!opts.json && r.replayThreads !== undefined && r.replayThreads < threads) process.stderr.write(`note: ${replayThreadsNote(r.replayThreads, threads)}\n`);
+  const value = { input: file, output: opts.output, exact, kind: r.kind, notes: r.notes, entries: r.entries, bytes: r.bytes, maxPly: r.maxPly, ...(r.replayThreads === undefined ? {} : { replayThreads: r.replayThreads }), seconds };
   if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : summary()) + '\n');
   else report(opts.json, value, summary);
   function summary(): string {
@@ -113,6 +119,10 @@ export interface ExportJob {
   maxPly: number | undefined;
   memory: number | undefined;
   filter: SplitFilter;
+  /** Threads that replay the book's games (--threads). */
+  threads: number;
+  /** Games a replay thread takes at least (tests lower it; default MIN_GAMES_A_THREAD). */
+  replayThreadGames?: number;
 }
 
 export interface ExportJobResult {
@@ -121,6 +131,8 @@ export interface ExportJobResult {
   entries: number;
   bytes: number;
   maxPly: number;
+  /** Threads that replayed the book's games, when they were replayed (a .tbk version 2). */
+  replayThreads?: number;
   /** The .bin for standard output (`-o -`), written by the main thread; a file is written by the job. */
   data?: Uint8Array;
 }
@@ -134,7 +146,7 @@ export async function runExportJob(j: ExportJob, progress: { onGames(done: numbe
     await writeFileAtomic(j.output, data);
     return undefined;
   };
-  if (tbkFileVersion(file) === 2) return exportV2(file, opts, { minGame, minScore, maxPly, filter: j.filter, memory: j.memory, write, ...progress });
+  if (tbkFileVersion(file) === 2) return exportV2(file, opts, { minGame, minScore, maxPly, filter: j.filter, memory: j.memory, threads: j.threads, replayThreadGames: j.replayThreadGames, write, ...progress });
   const { book, close } = openRichBook(file, { memoryLimit: Infinity, verify: true });
   try {
     if (maxPly !== undefined && Math.min(maxPly, 0xffff) !== book.header.maxPly) throw new CliError(maxPlyRefusal(file, book.header.maxPly, maxPly), 1);
@@ -163,6 +175,8 @@ async function exportV2(
     maxPly: number | undefined;
     filter: SplitFilter;
     memory: number | undefined;
+    threads: number;
+    replayThreadGames: number | undefined;
     write(parts: Uint8Array[]): Promise<Uint8Array | undefined>;
     onGames(done: number, total: number): void;
     onKeys(share: number): void;
@@ -178,7 +192,8 @@ async function exportV2(
     if (book.partial) throw new CliError(`${file} is a partial book (one shard of a sharded build): merge the shards first (tabiya book merge part-*.tbk -o ${opts.output})`, 1);
     const kind = exportKind(book.fields);
     const notes: string[] = [];
-    const options = { minGame: o.minGame, minScore: o.minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true, memory: o.memory, tmpDir: opts.tmpDir, onGames: o.onGames, onKeys: o.onKeys } as const;
+    const replayed = { threads: 0 };
+    const options = { minGame: o.minGame, minScore: o.minScore, colour: opts.colour ?? 'both', uniform: opts.uniform === true, userValues: opts.userValues === true, memory: o.memory, tmpDir: opts.tmpDir, onGames: o.onGames, onKeys: o.onKeys, threads: o.threads, replayThreadGames: o.replayThreadGames, replayed } as const;
     const maxPly = o.maxPly === undefined ? book.fields.maxPly : Math.min(o.maxPly, 0xffff);
     const fromGames = maxPly !== book.fields.maxPly || !isOpenFilter(o.filter);
     if (maxPly > book.fields.maxPly) throw new CliError(`${file} was counted with --max-ply ${book.fields.maxPly}: its games are kept to that ply, so an export can go up to it, not to ${maxPly}`, 1);
@@ -198,14 +213,14 @@ async function exportV2(
     };
     let entries: number;
     try {
-      entries = fromGames ? exportFromGames(book, { ...options, maxPly, filter: o.filter }, sink) : exportTbkToBin(book, options, sink);
+      entries = fromGames ? await exportFromGames(book, { ...options, maxPly, filter: o.filter }, sink) : await exportTbkToBin(book, options, sink);
     } catch (e) {
       // Spilled runs that do not fit (a full --tmp-dir): named as book make names them, with
       // the output and the directory the user chose, not the removed build directory.
       throw e instanceof ScratchError ? e.forOutput(opts.output) : e;
     }
     const data = await o.write(parts);
-    return { kind, notes, entries, bytes: size, maxPly, data };
+    return { kind, notes, entries, bytes: size, maxPly, replayThreads: replayed.threads === 0 ? undefined : replayed.threads, data };
   } finally {
     reader.close();
   }
