@@ -8,13 +8,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTbk } from '../src/book/node/tbkBuild.js';
 import { runExportJob, type ExportJob } from '../src/cli/commands/richExport.js';
 import { splitFilterOf } from '../src/cli/commands/richCommon.js';
+import { exportFromGames } from '../src/book/node/tbkExport.js';
+import { fastCrc32 } from '../src/book/node/richFile.js';
+import { FileReader } from '../src/book/node/tbkFile.js';
+import { TbkBook } from '../src/book/rich/tbkBook.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const MASTERS_GZ = fileURLToPath(new URL('../../data/masters-2550.pgn.gz', import.meta.url));
@@ -112,6 +116,27 @@ test('book export --threads: a bad count is refused before anything is written; 
   const said = spawnSync(process.execPath, [MAIN, 'book', 'export', BOOK, '-o', out, '--max-ply', '20', '--threads', '3', '--force', '--quiet'], { encoding: 'utf8' });
   assert.equal(said.status, 0, said.stderr);
   assert.match(said.stderr, /^note: the book's games were replayed on one thread, not 3: a thread takes at least 20,000 of them$/m);
+});
+
+test('a book written over (renamed onto its path) after the export opened it is refused by the replay threads, not read as the same book', async () => {
+  const path = join(tmp, 'replaced.tbk');
+  copyFileSync(BOOK, path);
+  const reader = new FileReader(path);
+  try {
+    const r = TbkBook.open(reader, path, fastCrc32);
+    if (!r.ok) throw r.error;
+    // What another command's atomic write does: a new file renamed over the path (the same
+    // bytes here, so only the file's identity tells them apart).
+    copyFileSync(BOOK, `${path}.new`);
+    renameSync(`${path}.new`, path);
+    const work = join(tmp, 'work-replaced');
+    mkdirSync(work);
+    const bin = exportFromGames(r.value, { maxPly: 20, filter: {}, threads: 2, replayThreadGames: 100, tmpDir: work }, () => {});
+    await assert.rejects(bin, /replaced\.tbk was written over while it was read/);
+    assert.deepEqual(readdirSync(work), [], 'the scratch files are gone');
+  } finally {
+    reader.close();
+  }
 });
 
 test('book export --threads 2 on 83,561 master games: make-book\'s halving replayed over the games the threads kept', () => {

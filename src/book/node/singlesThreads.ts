@@ -21,6 +21,7 @@ import type { ReplayTask, SinglesDone, SinglesProgress, SinglesSetup } from './s
 import type { SplitFilter } from '../rich/splits.js';
 import { ScratchFile, reviveWorkerError, type WorkDir } from './workDir.js';
 import { tempGateLink } from '../../node/tempFiles.js';
+import { FileReader } from './tbkFile.js';
 
 /** Fewer games than this a thread are replayed on one thread: starting workers would cost more. */
 export const MIN_GAMES_A_THREAD = 20_000;
@@ -48,7 +49,7 @@ export async function singleRowsThreaded(
     singles = sharedBytes(held);
     book.holdSingles(singles);
   }
-  const results = await replayOnThreads(path, book.games?.count ?? 0, n, PlyLog.capacityFor((memory - held) / n), work, { kind: 'singles', singles: singles?.buffer as SharedArrayBuffer | undefined }, onGames);
+  const results = await replayOnThreads(book, path, n, PlyLog.capacityFor((memory - held) / n), work, { kind: 'singles', singles: singles?.buffer as SharedArrayBuffer | undefined }, onGames);
   return { rows: mergeShares(results, () => 0), threads: n };
 }
 
@@ -67,7 +68,7 @@ export async function filteredRowsThreaded(
 ): Promise<{ rows: RowSource; kept: number[]; threads: number } | undefined> {
   const n = replayThreads(book, o.threads, o.minGames ?? MIN_GAMES_A_THREAD);
   if (n < 2) return undefined;
-  const results = await replayOnThreads(path, book.games?.count ?? 0, n, PlyLog.capacityFor(o.memory / n), o.work, { kind: 'filtered', maxPly: o.maxPly, filter: o.filter }, o.onGames);
+  const results = await replayOnThreads(book, path, n, PlyLog.capacityFor(o.memory / n), o.work, { kind: 'filtered', maxPly: o.maxPly, filter: o.filter }, o.onGames);
   const kept: number[] = [];
   const offsets = results.map((r) => {
     const before = kept.length;
@@ -95,12 +96,18 @@ function mergeShares(results: readonly SinglesDone[], gameOffset: (thread: numbe
   return inputs.length === 0 ? { next: () => false } : new RunMerger(inputs);
 }
 
-/** Games [0, count) of the book at `path` replayed by `n` workers, each a contiguous share; their results in game order. */
-async function replayOnThreads(path: string, count: number, n: number, capacity: number, work: WorkDir, task: ReplayTask, onGames?: (done: number, total: number) => void): Promise<SinglesDone[]> {
+/**
+ * The games of the book at `path` (open as `book`) replayed by `n` workers, each a contiguous
+ * share; their results in game order. The workers open the path again: a book written over it
+ * since (a rename by another command) is refused, not read as if it were this one.
+ */
+async function replayOnThreads(book: TbkBook, path: string, n: number, capacity: number, work: WorkDir, task: ReplayTask, onGames?: (done: number, total: number) => void): Promise<SinglesDone[]> {
+  const count = book.games?.count ?? 0;
+  const identity = book.source instanceof FileReader ? book.source.identity() : undefined;
   const per = Math.ceil(count / n);
   const done = new Array<number>(n).fill(0);
   const workers = Array.from({ length: n }, (_, worker) => {
-    const setup: SinglesSetup = { path, worker, from: worker * per, to: Math.min(count, (worker + 1) * per), capacity, dir: work.path, temps: tempGateLink(), task };
+    const setup: SinglesSetup = { path, identity, worker, from: worker * per, to: Math.min(count, (worker + 1) * per), capacity, dir: work.path, temps: tempGateLink(), task };
     return new Worker(new URL('./singlesWorker.js', import.meta.url), { workerData: setup });
   });
   try {

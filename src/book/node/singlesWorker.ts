@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PlyLog } from '../rich/plyLog.js';
 import { TbkBook } from '../rich/tbkBook.js';
+import { BookError } from '../polyglot/select.js';
 import { replayFiltered, replaySingles } from './bookRows.js';
 import type { SplitFilter } from '../rich/splits.js';
 import { fastCrc32 } from './richFile.js';
@@ -17,6 +18,8 @@ import { joinTemps, type TempLink } from '../../node/tempFiles.js';
 
 export interface SinglesSetup {
   path: string;
+  /** The book the starting thread has open (FileReader.identity), when it is a file. */
+  identity?: string;
   worker: number;
   /** Games [from, to) to replay. */
   from: number;
@@ -64,6 +67,7 @@ if (parentPort !== null) {
   joinTemps(setup.temps);
   const file = new FileReader(setup.path);
   try {
+    if (setup.identity !== undefined && file.identity() !== setup.identity) throw new BookError('ERR_BOOK_READ', `${setup.path} was written over while it was read (by another command): run this one again`);
     const r = TbkBook.open(file, setup.path, fastCrc32);
     if (!r.ok) throw r.error;
     const book = r.value;

@@ -276,6 +276,12 @@ export class FileReader implements PinnedSource {
     this.fd = -1;
     this.cache.release();
   }
+
+  /** The file open (device and inode): another open of the same path may find another file, written over it by a rename. */
+  identity(): string {
+    const st = fstatSync(this.fd);
+    return `${st.dev}:${st.ino}`;
+  }
 }
 
 /**
