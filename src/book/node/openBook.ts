@@ -8,10 +8,9 @@
  * unsorted file; `verify()` scans it all in a stream.
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
-import type { Position } from '../../core/position.js';
 import { ENTRY_SIZE, KeyInterval, readEntry, u32, type RawEntry } from '../polyglot/format.js';
 import { PolyglotReader, firstUnsorted, notABookError, notSortedError, sizeError } from '../polyglot/reader.js';
-import { BookError, bestMove, bookMoves, chooseMove, type BookMove, type ChooseOptions, type ProbeOptions } from '../polyglot/select.js';
+import { BookError, bestMove, bookMoves, chooseMove, positionOf, type BookMove, type ChooseOptions, type Probed, type ProbeOptions } from '../polyglot/select.js';
 import { ioReason } from './atomicWrite.js';
 
 /** The lookups every opened book offers, whether in memory or on disk. */
@@ -22,10 +21,10 @@ export interface Book {
   /** The in-memory reader when the book was loaded whole. */
   readonly memory: PolyglotReader | undefined;
   entriesOf(hi: number, lo: number): Promise<RawEntry[]>;
-  moves(pos: Position, opts?: ProbeOptions): Promise<BookMove[]>;
-  find(pos: Position, opts?: ProbeOptions): Promise<BookMove | undefined>;
-  get(pos: Position, opts?: ProbeOptions): Promise<BookMove>;
-  choose(pos: Position, opts?: ChooseOptions): Promise<BookMove | undefined>;
+  moves(pos: Probed, opts?: ProbeOptions): Promise<BookMove[]>;
+  find(pos: Probed, opts?: ProbeOptions): Promise<BookMove | undefined>;
+  get(pos: Probed, opts?: ProbeOptions): Promise<BookMove>;
+  choose(pos: Probed, opts?: ChooseOptions): Promise<BookMove | undefined>;
   /** Checks that the whole file is sorted (a book in memory was checked when opened). */
   verify(): Promise<void>;
   close(): Promise<void>;
@@ -162,21 +161,22 @@ class FileBook implements Book {
     return out;
   }
 
-  async moves(pos: Position, opts?: ProbeOptions): Promise<BookMove[]> {
+  async moves(board: Probed, opts?: ProbeOptions): Promise<BookMove[]> {
+    const pos = positionOf(board);
     return bookMoves(pos, await this.entriesOf(pos.keyHi, pos.keyLo), opts);
   }
 
-  async find(pos: Position, opts?: ProbeOptions): Promise<BookMove | undefined> {
+  async find(pos: Probed, opts?: ProbeOptions): Promise<BookMove | undefined> {
     return bestMove(await this.moves(pos, opts));
   }
 
-  async get(pos: Position, opts?: ProbeOptions): Promise<BookMove> {
+  async get(pos: Probed, opts?: ProbeOptions): Promise<BookMove> {
     const m = await this.find(pos, opts);
     if (m === undefined) throw new BookError('ERR_BOOK_NO_MOVE', `${this.name}: no book move in this position`);
     return m;
   }
 
-  async choose(pos: Position, opts?: ChooseOptions): Promise<BookMove | undefined> {
+  async choose(pos: Probed, opts?: ChooseOptions): Promise<BookMove | undefined> {
     return chooseMove(await this.moves(pos, opts), opts);
   }
 

@@ -4,13 +4,12 @@
  * version 1 book as before (read whole and checked when it is small).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { Position } from '../../core/position.js';
 import { tbkVersion } from '../rich/container.js';
 import type { BookMoves } from '../rich/bookMoves.js';
 import type { RichBook, RichEntry } from '../rich/reader.js';
 import { isOpenFilter, type SplitFilter } from '../rich/splits.js';
 import { TbkBook } from '../rich/tbkBook.js';
-import { BookError } from '../polyglot/select.js';
+import { BookError, type Probed } from '../polyglot/select.js';
 import { fastCrc32, openRichBook } from './richFile.js';
 import { FileReader } from './tbkFile.js';
 
@@ -21,9 +20,9 @@ export interface AnyRichBook {
   v1?: RichBook;
   v2?: TbkBook;
   /** The book moves of a position (legal there), under a split filter (version 2 only). */
-  probe(pos: Position, filter?: SplitFilter): RichEntry[];
+  probe(pos: Probed, filter?: SplitFilter): RichEntry[];
   /** The same into typed arrays, without an object a move (version 2 only: bookMoves.ts); returns their number. */
-  probeMoves?(pos: Position, out: BookMoves, filter?: SplitFilter): number;
+  probeMoves?(pos: Probed, out: BookMoves, filter?: SplitFilter): number;
   close(): void;
 }
 

@@ -14,11 +14,10 @@
  *   book.find(pos)?.uci;                                   // the highest-weight move
  *   book.choose(pos, { policy: 'weighted', random: seededRandom(1) });
  */
-import type { Position } from '../../core/position.js';
 import { err, ok, type Result } from '../../core/result.js';
 import { TBK_MAGIC } from '../rich/format.js';
 import { ENTRY_SIZE, readEntry, u32, type RawEntry } from './format.js';
-import { BookError, bestMove, bookMoves, chooseMove, type BookMove, type ChooseOptions, type ProbeOptions } from './select.js';
+import { BookError, bestMove, bookMoves, chooseMove, positionOf, type BookMove, type ChooseOptions, type Probed, type ProbeOptions } from './select.js';
 
 export class PolyglotReader {
   /** Number of entries. */
@@ -81,24 +80,25 @@ export class PolyglotReader {
   }
 
   /** The book moves of a position: legal, at least `minWeight`, not excluded; file order. */
-  moves(pos: Position, opts?: ProbeOptions): BookMove[] {
+  moves(board: Probed, opts?: ProbeOptions): BookMove[] {
+    const pos = positionOf(board);
     return bookMoves(pos, this.entriesOf(pos.keyHi, pos.keyLo), opts);
   }
 
   /** The move with the highest weight (the first one on ties), or undefined. */
-  find(pos: Position, opts?: ProbeOptions): BookMove | undefined {
+  find(pos: Probed, opts?: ProbeOptions): BookMove | undefined {
     return bestMove(this.moves(pos, opts));
   }
 
   /** Like `find`, but a position without book moves is an error. */
-  get(pos: Position, opts?: ProbeOptions): BookMove {
+  get(pos: Probed, opts?: ProbeOptions): BookMove {
     const m = this.find(pos, opts);
     if (m === undefined) throw new BookError('ERR_BOOK_NO_MOVE', `${this.name}: no book move in this position`);
     return m;
   }
 
   /** A move picked by policy ('weighted' by default), or undefined. */
-  choose(pos: Position, opts?: ChooseOptions): BookMove | undefined {
+  choose(pos: Probed, opts?: ChooseOptions): BookMove | undefined {
     return chooseMove(this.moves(pos, opts), opts);
   }
 }

@@ -15,6 +15,29 @@ import { makeUci } from '../../notation/uci.js';
 import { encodeMove, type RawEntry } from './format.js';
 
 /** A book move of a position: the decoded legal move plus what the entry stores. */
+/**
+ * What a book is probed with: the core `Position`, or a `Board` (its `position`), as
+ * python-chess's `reader.find(board)` takes its board.
+ */
+export type Probed = Position | { readonly position: Position };
+
+/**
+ * The position of `p`. Anything else is a TypeError: read as a position, it would have no key
+ * (undefined), and the lookup would say "no book moves" instead of naming the mistake.
+ */
+export function positionOf(p: Probed): Position {
+  const pos = p !== null && typeof p === 'object' && 'position' in p ? p.position : p;
+  if (pos === null || typeof pos !== 'object' || typeof (pos as Position).keyHi !== 'number' || typeof (pos as Position).keyLo !== 'number') {
+    throw new TypeError(`a book is probed with a Board or a Position, not ${describe(p)}`);
+  }
+  return pos as Position;
+}
+
+function describe(x: unknown): string {
+  if (x === null || typeof x !== 'object') return typeof x === 'string' ? `the string ${JSON.stringify(x.slice(0, 60))}` : String(x);
+  return `an object of class ${(x as object).constructor?.name ?? 'none'}`;
+}
+
 export interface BookMove {
   /** Core 16-bit move (castling as king takes rook). */
   move: number;

@@ -21,12 +21,11 @@
  * Every failure is a BookError naming the book, with the byte offset where it was found.
  */
 import { generateLegal } from '../../core/movegen.js';
-import type { Position } from '../../core/position.js';
 import { err, ok, type Result } from '../../core/result.js';
 import { MAX_MOVES } from '../../core/types.js';
 import { KeyInterval, encodeMove } from '../polyglot/format.js';
 import { firstUnsorted, sniffNonBook } from '../polyglot/reader.js';
-import { BookError } from '../polyglot/select.js';
+import { BookError, positionOf, type Probed } from '../polyglot/select.js';
 import {
   E_DRAWS, E_DYN_DRAWS, E_DYN_LOSSES, E_DYN_WINS, E_ELO_SUM, E_EVAL, E_EVAL_N, E_FLAGS, E_KEY_HI, E_KEY_LO, E_LEARN, E_LOSSES,
   E_MOVE, E_PG_N, E_PG_SUM, E_RATED, E_SEQ, E_USER, E_WINS, EF_BLACK, EF_POSTBOOK, ENTRY_SIZE, HEADER_SIZE, TBK_MAGIC, USER_NONE,
@@ -253,7 +252,8 @@ export class RichBook {
   }
 
   /** The stored moves of the position that are legal there, with `move` as generated. */
-  probe(pos: Position): RichEntry[] {
+  probe(board: Probed): RichEntry[] {
+    const pos = positionOf(board);
     const stored = this.movesOf(pos.keyHi, pos.keyLo);
     if (stored.length === 0) return stored;
     const n = generateLegal(pos, BUF, 0);

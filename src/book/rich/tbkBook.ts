@@ -18,7 +18,7 @@ import { Position } from '../../core/position.js';
 import { err, ok, type Result } from '../../core/result.js';
 import { MAX_MOVES } from '../../core/types.js';
 import { encodeMove } from '../polyglot/format.js';
-import { BookError } from '../polyglot/select.js';
+import { BookError, positionOf, type Probed } from '../polyglot/select.js';
 import { FLAG_PARTIAL, SECTION, SUPERBLOCK, readSuperblock, type BookFields, type SectionRef, type Slot } from './container.js';
 import { crc32, type Crc32 } from './format.js';
 import { GameReader } from './gameReader.js';
@@ -406,7 +406,8 @@ export class TbkBook {
    * The moves of the book that are legal in `pos`, with `move` as generated there, into `out`
    * (no object a move); returns their number.
    */
-  probeMoves(pos: Position, out: BookMoves, filter: SplitFilter = {}): number {
+  probeMoves(board: Probed, out: BookMoves, filter: SplitFilter = {}): number {
+    const pos = positionOf(board);
     const held = this.collect(pos.keyHi, pos.keyLo, out, filter, pos);
     if (held === 0) return 0;
     let n = -1;
@@ -435,7 +436,8 @@ export class TbkBook {
   }
 
   /** The moves of the book that are legal in `pos`, with `move` as generated there. */
-  probe(pos: Position, filter: SplitFilter = {}): BookEntry[] {
+  probe(board: Probed, filter: SplitFilter = {}): BookEntry[] {
+    const pos = positionOf(board);
     this.probeMoves(pos, this.scratch, filter);
     return this.scratch.toEntries(pos.keyHi >>> 0, pos.keyLo >>> 0);
   }
