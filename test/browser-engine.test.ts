@@ -168,4 +168,9 @@ test('outside a browser: a clear error, not a crash', async () => {
   assert.throws(() => new BrowserEngine({ assets: 'vendor/' }), /assets "vendor\/" is not a URL/);
   const e = new BrowserEngine({ assets: 'http://127.0.0.1/vendor/' });
   await assert.rejects(e.search({ depth: 1 }), /needs Web Workers/);
+  // One thread here (Node is no cross-origin isolated page): its core's table is at most 512 MB,
+  // and hashMB says what the search will have, not what was asked for.
+  assert.equal(new BrowserEngine({ assets: 'http://127.0.0.1/vendor/', hashMB: 100 }).hashMB, 100);
+  const big = new BrowserEngine({ assets: 'http://127.0.0.1/vendor/', threads: 2, hashMB: 2048 });
+  assert.deepEqual([big.threads, big.hashMB], [1, 512]);
 });

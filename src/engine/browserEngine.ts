@@ -21,7 +21,7 @@
  */
 import { MAX_THREADS, SIG_GEN, SIG_NODES, SIG_SIZE, SIG_STOP } from './signals.js';
 import { compileCoreFrom } from './wasm/load.js';
-import { sharedCoreMemory } from './wasm/smp.js';
+import { MAX_SHARED_HASH_MB, WASM_MAX_HASH_MB, sharedCoreMemory } from './wasm/smp.js';
 
 /** One line of a search's progress, as UCI's `info`. */
 export interface EngineInfo {
@@ -75,7 +75,10 @@ export interface BrowserEngineOptions {
   assets: string | URL;
   /** Search threads wanted (default 1, at most 56); more than one needs a cross-origin isolated page. */
   threads?: number;
-  /** Hash table in MB, one for all threads (default 32). */
+  /**
+   * Hash table in MB, one for all threads (default 32); at most 512 on one thread and 1024 on
+   * more, the WebAssembly core's limits (`tabiya uci` says the same of a larger Hash).
+   */
   hashMB?: number;
 }
 
@@ -116,6 +119,7 @@ export class BrowserEngine {
   readonly threads: number;
   /** Why fewer threads than asked for are used ('' when all are). */
   readonly limitedBy: string = '';
+  /** The hash table's size in MB: the one asked for, within the core's limit (512 MB on one thread, 1024 MB on more). */
   readonly hashMB: number;
   /** Called with an error that is not any one search's (a worker that fails after it started). */
   onError: (message: string) => void = () => {};
@@ -139,20 +143,23 @@ export class BrowserEngine {
     }
     const dir = base.href.endsWith('/') ? base : new URL(`${base.href}/`);
     this.urls = { worker: new URL('worker.js', dir).href, core: new URL('core.wasm', dir).href, shared: new URL('core-shared.wasm', dir).href };
-    this.hashMB = Math.max(1, Math.floor(options.hashMB ?? 32));
+    const hashMB = Math.max(1, Math.floor(options.hashMB ?? 32));
     let threads = Math.max(1, Math.min(MAX_THREADS, Math.floor(options.threads ?? 1)));
     if (threads > 1 && !this.isolated) {
       this.limitedBy = 'the page is not cross-origin isolated, so it has no SharedArrayBuffer';
       threads = 1;
     }
     if (threads > 1) {
-      const memory = sharedCoreMemory(this.hashMB);
+      const memory = sharedCoreMemory(hashMB);
       if (typeof memory === 'string') {
         this.limitedBy = memory;
         threads = 1;
       } else this.memory = memory;
     }
     this.threads = threads;
+    // What the worker's core will use (wasmSearch.ts caps the table the same way), so that
+    // `hashMB` does not claim a table the search does not have.
+    this.hashMB = Math.min(hashMB, this.memory === undefined ? WASM_MAX_HASH_MB : MAX_SHARED_HASH_MB);
   }
 
   /** Whether a search is running. */

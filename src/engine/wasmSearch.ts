@@ -17,7 +17,7 @@ import { MATE_IN_MAX, mateInMoves } from './score.js';
 import type { SearchInfo, SearchResult } from './searchResult.js';
 import { NODE_UNIT, SIG_GEN, SIG_NODES, SIG_NODES_GEN, SIG_PONDER, SIG_STOP, waitForStopSignal } from './signals.js';
 import { POLL_NODES, POLL_PONDER, POLL_STOP, WasmCore } from './wasm/core.js';
-import { MAX_SHARED_HASH_MB } from './wasm/smp.js';
+import { MAX_SHARED_HASH_MB, WASM_MAX_HASH_MB } from './wasm/smp.js';
 
 export interface WasmGoOptions {
   /** MultiPV lines (default 1). */
@@ -35,8 +35,7 @@ export interface WasmGoOptions {
   rootBonus?: { move: number; cp: number };
 }
 
-/** The largest hash table of the core (an AssemblyScript array holds less than 1 GB). */
-export const WASM_MAX_HASH_MB = 512;
+export { WASM_MAX_HASH_MB };
 
 export class WasmSearcher {
   readonly core: WasmCore;

@@ -26,6 +26,8 @@ export const TABLE_BASE = SLOT_BYTES * (MAX_THREADS + 1);
 export const TABLE_PTR = TABLE_BASE + 64;
 /** The largest shared table: a 32-bit memory holds it after the slots, and i32 bytes count it. */
 export const MAX_SHARED_HASH_MB = 1024;
+/** The largest table of the core in a memory of its own (an AssemblyScript array holds less than 1 GB). */
+export const WASM_MAX_HASH_MB = 512;
 const PAGE = 65536;
 /** The shared build's declared maximum (`--maximumMemory`): 4 GB, the most a 32-bit memory has. */
 const MAX_PAGES = 65536;
