@@ -55,6 +55,9 @@ before(async () => {
   const require = createRequire(join(dir, 'package.json'));
   for (const f of ['worker.js', 'core.wasm', 'core-shared.wasm']) copyFileSync(require.resolve(`tabiya/${f}`), join(app, 'vendor/tabiya', f));
   copyFileSync(require.resolve('tabiya/worker.js'), join(app, 'broken/worker.js')); // and forgot the cores
+  // A server that does not know .js: it serves the worker as bytes, which a browser refuses.
+  mkdirSync(join(app, 'octet'));
+  for (const f of ['worker.js', 'core.wasm']) copyFileSync(require.resolve(`tabiya/${f}`), join(app, 'octet', f));
   // /iso/... is served cross-origin isolated, /plain/... is not; both from SITE.
   server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -66,7 +69,8 @@ before(async () => {
       res.writeHead(404, headers).end('not found');
       return;
     }
-    res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    const type = path.includes('/octet/') ? 'application/octet-stream' : (TYPES[extname(file)] ?? 'application/octet-stream');
+    res.writeHead(200, { ...headers, 'Content-Type': type }).end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -96,8 +100,16 @@ test('not isolated: one thread, and a depth search node for node as tabiya analy
     const e = new window.BrowserEngine({ assets: 'vendor/tabiya/', threads: 2, hashMB: 32 });
     const infos: number[] = [];
     const r = await e.search({ fen, moves: ['f1b5', 'a7a6'], depth: 12, onInfo: (i: { depth: number }) => infos.push(i.depth) });
-    return { threads: e.threads, limitedBy: e.limitedBy, isolated: e.isolated, r, infos };
+    // The worker's script missing, or served as bytes: the error says which (the browser's own
+    // error event has no message at all).
+    const failures: string[] = [];
+    for (const assets of ['vendor/nothing/', 'octet/']) {
+      await new window.BrowserEngine({ assets }).search({ depth: 1 }).catch((err: Error) => failures.push(err.message));
+    }
+    return { threads: e.threads, limitedBy: e.limitedBy, isolated: e.isolated, r, infos, failures };
   }, FEN);
+  assert.match(got.failures[0]!, /^engine worker http:\/\/127\.0\.0\.1:\d+\/plain\/app\/vendor\/nothing\/worker\.js: HTTP 404/);
+  assert.match(got.failures[1]!, /\/plain\/app\/octet\/worker\.js: served as application\/octet-stream, and a module worker's script must be served as text\/javascript/);
   assert.equal(got.isolated, false);
   assert.equal(got.threads, 1);
   assert.match(got.limitedBy, /not cross-origin isolated/);

@@ -294,11 +294,15 @@ export class BrowserEngine {
               });
             }
           };
-          // A worker whose script cannot be fetched gets an ErrorEvent without a message.
+          // A worker whose script cannot be fetched, or is refused, gets an ErrorEvent without
+          // a message: the script is fetched again to say why (its status, its MIME type).
           w.onerror = (e) => {
-            const message = `engine worker ${this.urls.worker}: ${e.message || 'could not be loaded (is the server still running?)'}`;
-            if (ready) this.onError(message);
-            else fail(message);
+            const said = e.message;
+            void (said ? Promise.resolve(said) : workerScriptProblem(this.urls.worker)).then((why) => {
+              const message = `engine worker ${this.urls.worker}: ${why}`;
+              if (ready) this.onError(message);
+              else fail(message);
+            });
           };
         }),
       );
@@ -323,4 +327,25 @@ export class BrowserEngine {
     });
     return this.ready;
   }
+}
+
+/**
+ * Why a module worker's script did not run, found by fetching it: the browser's error event
+ * says nothing. A module worker's script must come with a JavaScript MIME type (the HTML
+ * standard's "fetch a single module script"), which a server that does not know `.js` (or maps
+ * it to application/octet-stream) does not give.
+ */
+async function workerScriptProblem(url: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    return `could not be loaded (${(e as Error).message}: is the server still running?)`;
+  }
+  if (!res.ok) return `HTTP ${res.status}${res.statusText === '' ? '' : ` ${res.statusText}`}`;
+  const type = (res.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!/^(text|application)\/(javascript|ecmascript|x-javascript)$/.test(type)) {
+    return `served as ${type === '' ? 'no MIME type' : type}, and a module worker's script must be served as text/javascript`;
+  }
+  return 'could not be loaded';
 }
