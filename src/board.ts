@@ -98,10 +98,15 @@ export class Board {
 
   /** Legal moves with their notation. */
   moves(): MoveInfo[] {
-    return this.legalMoves().map((m) => this.describe(m));
+    return this.legalMoves().map((m) => this.info(m));
   }
 
+  /** A legal move with its notation (throws RangeError on a move not legal here, as `push`). */
   describe(m: number): MoveInfo {
+    return this.info(this.legal(m));
+  }
+
+  private info(m: number): MoveInfo {
     const from = (m >>> 6) & 63;
     const info: MoveInfo = {
       move: m,
@@ -115,8 +120,13 @@ export class Board {
     return info;
   }
 
+  /**
+   * The SAN of a legal move. A move not legal here has none (SAN names a move by what the
+   * position allows), so it is a RangeError, as python-chess's `san()` raises, rather than
+   * letters that read as some move.
+   */
   san(m: number): string {
-    return makeSan(this.position, m);
+    return makeSan(this.position, this.legal(m));
   }
 
   uci(m: number): string {
@@ -135,13 +145,17 @@ export class Board {
   push(move: number | string): number {
     let m: number;
     if (typeof move === 'number') {
-      if (!legalMoves(this.position).includes(move)) throw new RangeError(`illegal move ${move} in position ${this.fen()}`);
-      m = move;
+      m = this.legal(move);
     } else {
       const viaSan = sanToMove(this.position, move);
       m = viaSan >= 0 ? viaSan : unwrap(/^[a-h][1-8][a-h][1-8][nbrqNBRQ]?$/.test(move.trim()) ? parseUci(this.position, move) : parseSan(this.position, move));
     }
     this.position.play(m);
+    return m;
+  }
+
+  private legal(m: number): number {
+    if (!legalMoves(this.position).includes(m)) throw new RangeError(`illegal move ${m} in position ${this.fen()}`);
     return m;
   }
 
