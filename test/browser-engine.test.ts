@@ -185,4 +185,12 @@ test('outside a browser: a clear error, not a crash', async () => {
   assert.equal(new BrowserEngine({ assets: 'http://127.0.0.1/vendor/', hashMB: 100 }).hashMB, 100);
   const big = new BrowserEngine({ assets: 'http://127.0.0.1/vendor/', threads: 2, hashMB: 2048 });
   assert.deepEqual([big.threads, big.hashMB], [1, 512]);
+  // NaN, what Number('') or parseInt gives for an empty field: an engine of NaN threads started
+  // no worker and its searches never ended; a limit of NaN or 0 searched until stop().
+  assert.throws(() => new BrowserEngine({ assets: 'http://127.0.0.1/vendor/', threads: NaN }), /^RangeError: BrowserEngine: threads NaN is not a number$/);
+  assert.throws(() => new BrowserEngine({ assets: 'http://127.0.0.1/vendor/', hashMB: NaN }), /hashMB NaN is not a number/);
+  for (const [name, value] of [['depth', 0], ['depth', NaN], ['nodes', -1], ['movetime', Infinity]] as const) {
+    await assert.rejects(e.search({ [name]: value }), new RegExp(`^RangeError: ${name} ${value}: a limit is a positive number`));
+  }
+  await assert.rejects(e.search({ multiPV: 0, depth: 1 }), /^RangeError: multiPV 0: the number of lines is a positive number$/);
 });

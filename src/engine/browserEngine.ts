@@ -143,6 +143,12 @@ export class BrowserEngine {
     }
     const dir = base.href.endsWith('/') ? base : new URL(`${base.href}/`);
     this.urls = { worker: new URL('worker.js', dir).href, core: new URL('core.wasm', dir).href, shared: new URL('core-shared.wasm', dir).href };
+    // NaN (a number read from an empty field) would pass every bound below as it is, and an
+    // engine of NaN threads starts no worker: its searches would never end.
+    for (const name of ['threads', 'hashMB'] as const) {
+      const x = options[name];
+      if (x !== undefined && (typeof x !== 'number' || Number.isNaN(x))) throw new RangeError(`BrowserEngine: ${name} ${String(x)} is not a number`);
+    }
     const hashMB = Math.max(1, Math.floor(options.hashMB ?? 32));
     let threads = Math.max(1, Math.min(MAX_THREADS, Math.floor(options.threads ?? 1)));
     if (threads > 1 && !this.isolated) {
@@ -175,9 +181,18 @@ export class BrowserEngine {
 
   /**
    * Searches a position. A running search is stopped first (its promise resolves with what it
-   * had found, `stopped: true`). Rejects when the engine cannot be loaded or a move is illegal.
+   * had found, `stopped: true`). Rejects when the engine cannot be loaded or a move is illegal,
+   * and at once, with the running search left alone, on a limit that is not a positive number.
    */
   async search(options: SearchOptions): Promise<EngineResult> {
+    // A limit of 0 or NaN (an empty field) would read as no limit, a search until stop(): said
+    // instead, as `tabiya analyse --depth 0` is refused.
+    for (const name of ['depth', 'nodes', 'movetime', 'multiPV'] as const) {
+      const x = options[name];
+      if (x !== undefined && !(typeof x === 'number' && x > 0 && x < Infinity)) {
+        throw new RangeError(`${name} ${String(x)}: ${name === 'multiPV' ? 'the number of lines is a positive number' : 'a limit is a positive number (leave it out to search until stop())'}`);
+      }
+    }
     this.stop();
     const request = ++this.requests;
     const done = new Promise<EngineResult>((resolve, reject) => {
