@@ -44,7 +44,12 @@ export interface EngineInfo {
 
 /** What a search ends with. */
 export interface EngineResult {
-  /** The move to play in UCI, or null when the position has none (mate, stalemate). */
+  /**
+   * The move to play in UCI, or null when the position has none (mate, stalemate), and also
+   * when the search was stopped or overtaken (`stopped`) before it finished its first iteration:
+   * it had no line yet (the page does not wait for the worker, which a page that is not
+   * isolated ends at once).
+   */
   bestMove: string | null;
   score: number;
   mate?: number;
