@@ -24,6 +24,7 @@ import { SECTION } from '../src/book/rich/container.js';
 import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from '../src/book/rich/games.js';
 import { repeatsOf, type StoredPosition } from '../src/book/rich/positions.js';
 import { TbkBook, type BookEntry } from '../src/book/rich/tbkBook.js';
+import { memorySource } from '../src/book/rich/reader.js';
 import { generateLegal } from '../src/core/movegen.js';
 import { Position } from '../src/core/position.js';
 import { unwrap } from '../src/core/result.js';
@@ -227,8 +228,9 @@ test('a flipped byte in a position block is reported by the first probe that rea
     }
     file.close();
   }
-  // The same bytes in memory.
-  const mem = TbkBook.open(new Uint8Array(bad), damaged);
+  // The same bytes in memory, read through a source (bytes given as they are are checked whole
+  // at opening: the next test).
+  const mem = TbkBook.open(memorySource(new Uint8Array(bad)), damaged);
   assert.ok(mem.ok);
   assert.throws(() => mem.value.stored(victim.keyHi, victim.keyLo), /position block \d+ fails its checksum/);
 });
@@ -262,8 +264,15 @@ test('a book small enough to be read whole is checked whole when opened to be pr
       (e: unknown) => e instanceof BookError && e.code === 'ERR_TBK_CHECKSUM' && / fails its checksum: the file is damaged$/.test(e.message),
       `section ${id}`,
     );
+    // The same bytes in memory, as a page fetches a book: refused at opening too, where probes
+    // answered with a game's result changed or a position seen once lost.
+    const mem = TbkBook.open(new Uint8Array(bad), 'fetched.tbk');
+    assert.ok(!mem.ok, `section ${id} in memory`);
+    assert.equal(mem.error.code, 'ERR_TBK_CHECKSUM');
+    assert.match(mem.error.message, /^fetched\.tbk: section \w+ fails its checksum: the file is damaged$/);
   }
   openAnyRichBook(path).close();
+  assert.ok(TbkBook.open(new Uint8Array(good), 'fetched.tbk').ok);
 });
 
 test('the page cache gives the file bytes back for reads of every size, in any order, as it evicts', () => {

@@ -8,7 +8,7 @@ import { tbkVersion } from '../rich/container.js';
 import type { BookMoves } from '../rich/bookMoves.js';
 import type { RichBook, RichEntry } from '../rich/reader.js';
 import { isOpenFilter, type SplitFilter } from '../rich/splits.js';
-import { TbkBook } from '../rich/tbkBook.js';
+import { TbkBook, VERIFY_WHOLE_BYTES } from '../rich/tbkBook.js';
 import { BookError, type Probed } from '../polyglot/select.js';
 import { fastCrc32, openRichBook } from './richFile.js';
 import { FileReader } from './tbkFile.js';
@@ -51,7 +51,7 @@ export function tbkFileVersion(path: string): number | undefined {
  * Commands that read a book through (merge, add, export) keep FileReader's smaller default.
  */
 /** A version 2 book up to this size has every section's CRC-32 checked when it is opened to be probed. */
-export const VERIFY_WHOLE_BYTES = 64 * 2 ** 20;
+export { VERIFY_WHOLE_BYTES };
 
 export const PROBE_CACHE_BYTES = 256 * 2 ** 20;
 
