@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PgnParser, parsePgn } from './parser.js';
+import { makeUci } from '../notation/uci.js';
 import type { PgnGameError } from './visitor.js';
 
 const PGN = '[Event "a"]\n[Result "1-0"]\n\n1. e4 {c} e5 2. Nf3 (2. f4) Nc6 3. Bb5 1-0\n\n[Event "b"]\n\n1. d4 d5 2. Zz9 *\n\n[Event "c"]\n\n1. c4 e5 0-1\n';
@@ -74,4 +75,34 @@ test('a piece of a file reports locations relative to the whole file', () => {
   p.push(new TextEncoder().encode(PGN));
   p.end();
   assert.deepEqual(errors.map((e) => [e.file, e.line, e.column, e.game]), [['big.pgn', 1008, 13, 42]]);
+});
+
+test('after a broken game the reader starts again past its result token, so games without tags after it are read, whatever the chunking', () => {
+  // Game 2 is broken (Bxx); its result ends it. A "1-0" in its comment, or after ";", does not;
+  // nor does a result inside a variation (the game goes on to its own result).
+  const text =
+    '1. e4 e5 *\n\n1. e4 e5 2. Nf3 {won 1-0 later} Nc6 3. Bxx ; 0-1 here\n a6 1-0\n\n1. d4 d5 *\n' +
+    '1. c4 (1. b3 1/2-1/2) e5 2. Qxx e4 0-1 1. g3 *\n[Event "x"]\n\n1. f4 1-0\n';
+  const bytes = new TextEncoder().encode(text);
+  const expected = { games: [['e2e4 e7e5', '*'], ['d2d4 d7d5', '*'], ['g2g3', '*'], ['f2f4', '1-0']], errors: [[3, 'unreadable-move'], [7, 'unmatched-parenthesis']] };
+  for (const size of [bytes.length, 1, 2, 5]) {
+    const games: string[][] = [];
+    const errors: [number, string][] = [];
+    let moves: string[] = [];
+    const p = new PgnParser({
+      move: (pos, m) => void moves.push(makeUci(m, pos.chess960)),
+      endGame: (r) => {
+        games.push([moves.join(' '), r]);
+        moves = [];
+      },
+      error: (e) => {
+        errors.push([e.line, e.kind]);
+        moves = [];
+      },
+    });
+    p.begin('x');
+    for (let i = 0; i < bytes.length; i += size) p.push(bytes.subarray(i, i + size));
+    p.end();
+    assert.deepEqual({ games, errors }, expected, `chunks of ${size}`);
+  }
 });

@@ -38,6 +38,10 @@ export abstract class PgnScanner extends ChunkedInput {
   /** SKIP state: at the start of a line (only blanks so far), and was the previous line blank. */
   private skipAtStart = false;
   private skipPrevBlank = false;
+  /** SKIP state: inside a {comment} or a ;comment, and whether the last byte ended a token. */
+  private skipBrace = false;
+  private skipSemi = false;
+  private skipDelim = false;
   /** Absolute offset of the end of the line holding the last tag read. */
   private tagLineEnd = -1;
 
@@ -96,6 +100,9 @@ export abstract class PgnScanner extends ChunkedInput {
     this.lex = NORMAL;
     this.skipAtStart = false;
     this.skipPrevBlank = false;
+    this.skipBrace = false;
+    this.skipSemi = false;
+    this.skipDelim = false;
   }
 
   // ----- the scan loop ------------------------------------------------------------------
@@ -428,7 +435,9 @@ export abstract class PgnScanner extends ChunkedInput {
 
   /**
    * Skipping a broken game: up to a line that starts with "[" + letter after a blank line, or
-   * with "[Event ". Lines are only looked at, never buffered.
+   * with "[Event ", or just past the game's result token (outside comments), where the next game
+   * may start without tags, as python-chess and pgn-extract read on after a broken game. Lines
+   * are only looked at, never buffered.
    */
   private scanSkip(buf: Uint8Array, i: number, end: number, final: boolean): number {
     while (i < end) {
@@ -442,11 +451,16 @@ export abstract class PgnScanner extends ChunkedInput {
         this.lineStart = this.base + i + 1;
         this.skipPrevBlank = this.skipAtStart;
         this.skipAtStart = true;
+        this.skipSemi = false;
+        this.skipDelim = true;
         i++;
         continue;
       }
       if (!this.skipAtStart) {
-        while (i < end && buf[i] !== 10 && buf[i] !== 13) i++;
+        const n = this.skipText(buf, i, end, final);
+        if (n < 0) return i;
+        if (this.g !== SKIP) return n;
+        i = n;
         continue;
       }
       if (c === 0xef) {
@@ -466,10 +480,72 @@ export abstract class PgnScanner extends ChunkedInput {
         }
       }
       if (c !== 32 && c !== 9) this.skipAtStart = false;
+      else {
+        this.skipDelim = true;
+        i++;
+      }
+    }
+    return i;
+  }
+
+  /**
+   * The text of a broken game, from `i` to the end of its line (or of the bytes at hand): comments
+   * are passed over, and a result token that stands alone ends the game, returning the index just
+   * past it with the state back between games. Returns -1 to wait for more bytes.
+   */
+  private skipText(buf: Uint8Array, i: number, end: number, final: boolean): number {
+    while (i < end) {
+      const c = buf[i]!;
+      if (c === 10 || c === 13) return i;
+      if (this.skipSemi) {
+        i++;
+        continue;
+      }
+      if (this.skipBrace) {
+        if (c === 125) {
+          this.skipBrace = false;
+          this.skipDelim = true;
+        }
+        i++;
+        continue;
+      }
+      if (c === 123) this.skipBrace = true;
+      else if (c === 59) this.skipSemi = true;
+      else if (this.skipDelim && (c === 49 || c === 48 || c === 42)) {
+        const n = resultLength(buf, i, end, final);
+        if (n < 0) return -1;
+        if (n > 0) {
+          this.g = OUTSIDE;
+          return i + n;
+        }
+      }
+      this.skipDelim = SPACE[c] === 1 || c === 41 || c === 40;
       i++;
     }
     return i;
   }
+}
+
+const RESULTS = ['1-0', '0-1', '1/2-1/2', '*'].map((r) => Uint8Array.from(r, (ch) => ch.charCodeAt(0)));
+
+/**
+ * The length of the result token at `i` when one stands there, followed by white space, a
+ * comment, a parenthesis, a tag or the end of the input; 0 when none does; -1 when the bytes at
+ * hand end too soon to tell.
+ */
+function resultLength(buf: Uint8Array, i: number, end: number, final: boolean): number {
+  for (const r of RESULTS) {
+    let k = 0;
+    while (k < r.length && i + k < end && buf[i + k] === r[k]) k++;
+    if (k < r.length) {
+      if (i + k >= end && !final) return -1;
+      continue;
+    }
+    if (i + k >= end) return final ? k : -1;
+    const after = buf[i + k]!;
+    if (SPACE[after] === 1 || after === 123 || after === 59 || after === 40 || after === 41 || after === 91) return k;
+  }
+  return 0;
 }
 
 /**
