@@ -88,7 +88,8 @@ test('book export on several threads writes the .bin one thread writes', async (
     const one = await exportBin(c, 1, `${name}-1`);
     assert.equal(one.replayThreads, 1, name);
     assert.ok(one.bin.length > 0, `${name}: entries written`);
-    for (const threads of [2, 3]) {
+    // Three threads (ranges that do not divide the games evenly) where the threads spill, two elsewhere.
+    for (const threads of name.endsWith('spilled') ? [2, 3] : [2]) {
       const many = await exportBin(c, threads, `${name}-${threads}`);
       assert.equal(many.replayThreads, threads, `${name}: ${threads} threads replayed the games`);
       if (!many.bin.equals(one.bin)) differ.push(`${name} on ${threads} threads`);
