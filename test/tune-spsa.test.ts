@@ -86,7 +86,7 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   // A copy of the suite, changed at the end: a resume checks its content, not only its name.
   const suite = join(dir, 'suite.epd.gz');
   copyFileSync(UHO, suite);
-  const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '12', '--nodes', '3000', '--openings', suite, '-o', out, '--pgnout', pgn];
+  const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '8', '--nodes', '3000', '--openings', suite, '-o', out, '--pgnout', pgn];
   const child = spawn(process.execPath, [MAIN, 'tune', 'spsa', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
@@ -115,7 +115,7 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   assert.equal(code, 130, err);
   const cut = readState(out);
-  assert.ok(cut.finished >= 3 && cut.nextStep <= 12, `stopped at ${cut.nextStep}`);
+  assert.ok(cut.finished >= 3 && cut.nextStep <= 8, `stopped at ${cut.nextStep}`);
   assert.deepEqual(leftovers(), []);
   // The PGN holds the two games of every pair the state counts, and their results are its pentanomial.
   assert.deepEqual(pentaOfPgn(pgn).penta, cut.penta);
@@ -123,9 +123,9 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const again = run(...args);
   assert.equal(again.code, 1);
   assert.match(again.err, /resume\.json exists: give --resume to continue its run, or --force/);
-  const changed = run(...args.map((a) => (a === '12' ? '20' : a)), '--resume');
+  const changed = run(...args.map((a) => (a === '8' ? '20' : a)), '--resume');
   assert.equal(changed.code, 1);
-  assert.match(changed.err, /is a run with --pairs 12.*give the same command to resume it/);
+  assert.match(changed.err, /is a run with --pairs 8.*give the same command to resume it/);
   assert.equal(readState(out).nextStep, cut.nextStep, 'a refused resume leaves the state alone');
 
   // A PGN that lost games the state counts is refused; a torn tail (a pair written, its state
@@ -140,8 +140,8 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const resumed = run(...args, '--resume', '--json');
   assert.equal(resumed.code, 0, resumed.err);
   const end = readState(out);
-  assert.equal(end.nextStep, 13);
-  assert.ok(end.finished >= cut.finished + 12 - cut.nextStep + 1);
+  assert.equal(end.nextStep, 9);
+  assert.ok(end.finished >= cut.finished + 8 - cut.nextStep + 1);
   assert.equal(end.penta.reduce((a, b) => a + b, 0), end.finished - end.dropped);
   const kept = pentaOfPgn(pgn);
   assert.deepEqual(kept.penta, end.penta);
@@ -150,7 +150,7 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   assert.ok(readFileSync(pgn, 'utf8').startsWith(games), 'the games before the stop are kept as they were');
   const done = run(...args, '--resume');
   assert.equal(done.code, 2);
-  assert.match(done.err, /run is complete \(12 pairs\)/);
+  assert.match(done.err, /run is complete \(8 pairs\)/);
   writeFileSync(suite, gzipSync(gunzipSync(readFileSync(UHO)).toString('utf8').split('\n').slice(1).join('\n')));
   const otherSuite = run(...args, '--resume');
   assert.equal(otherSuite.code, 1);
@@ -164,7 +164,7 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const text = run('-o', out, '--status');
   const moved = ((end.theta['Skill Level']! - 10) / 2).toFixed(2);
   assert.match(text.out, new RegExp(`^Skill Level +10 -> +${end.theta['Skill Level']!.toFixed(2)} +\\(${end.values['Skill Level']}\\) +[+-]${moved.replace('-', '')} C$`, 'm'));
-  assert.match(text.out, /^pairs +12 of 12 played \(complete\)/m);
+  assert.match(text.out, /^pairs +8 of 8 played \(complete\)/m);
   const notState = join(dir, 'not-state.json');
   writeFileSync(notState, '{"format": "something else"}');
   const refused = run('-o', notState, '--status');
