@@ -103,6 +103,12 @@ const INITIAL_STACK = 256;
  */
 const SLOW = 1 << 31;
 
+/**
+ * A position with its move stack, for legal move generation and make/undo. `new Position()` is
+ * an empty board with no kings, a buffer to fill, not a game: moves generated on it mean nothing.
+ * Make one with `setupPosition` (from a `Setup`) or `positionFromFen` (tabiya/notation), or use
+ * the `Board` class of the package's main entry, which starts from the initial position.
+ */
 export class Position {
   /** Piece code per square (EMPTY = 0). */
   readonly board = new Int8Array(64);
