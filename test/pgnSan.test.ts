@@ -57,6 +57,8 @@ function checkPosition(pos: Position, rand: () => number): number {
     const letter = san[0]! >= 'A' && san[0]! <= 'Z' && san[0] !== 'O' ? san[0]! : '';
     forms.push(`${letter}${uci.slice(0, 2)}x${uci.slice(2, 4)}`, `${letter}${uci.slice(0, 4)}`);
     if (uci.length === 5) forms.push(`${uci.slice(0, 4)}=${uci[4]!.toUpperCase()}`, san.replace('=', ''));
+    // Reversible algebraic notation names the captured piece, rightly or wrongly.
+    if (san.includes('x')) for (const p of 'PNBRQK') forms.push(san.replace('x', `x${p}`), `${letter}${uci.slice(0, 2)}:${p}${uci.slice(2)}`);
     for (const f of forms) {
       check(pos, f);
       n++;
@@ -137,4 +139,26 @@ test('SAN matchers agree in the perft suites (castling, en passant, promotion, p
     }
   }
   assert.ok(positions > 600);
+});
+
+test('the captured piece of reversible algebraic notation is read and must be the piece captured', () => {
+  // polyglot make-book reads "exPd5" and "Nf3xPe5"; python-chess and chessops do not.
+  const pos = unwrap(positionFromFen('r1bqkbnr/pppp1ppp/2n5/3Pp3/8/5N2/PPP2PPP/RNBQKB1R w KQkq e6 0 4'));
+  const uciOf = (text: string): string | number => {
+    const m = sanToMove(pos, text);
+    const bytes = enc.encode(text);
+    assert.equal(sanBytesToMove(pos, bytes, 0, bytes.length), m, text);
+    return m >= 0 ? makeUci(m, false) : m;
+  };
+  for (const s of ['NxPe5', 'Nf3xPe5', 'N:Pe5', 'NxPe5+']) assert.equal(uciOf(s), 'f3e5', s);
+  for (const s of ['dxPe6', 'd5xPe6', 'dxPe6 e.p.']) assert.equal(uciOf(s), 'd5e6', s);
+  for (const s of ['dxNc6', 'd5xNc6']) assert.equal(uciOf(s), 'd5c6', s);
+  // A wrong captured piece, or one on an empty square, is an illegal move.
+  for (const s of ['NxQe5', 'dxPc6', 'dxNe6', 'NxPg5', 'Bf1xPb5']) assert.equal(uciOf(s), -2, s);
+  const ucis: string[] = [];
+  parsePgn(enc.encode('[Result "1-0"]\n\n1. e4 d5 2. exPd5 Qd8xPd5 3. Nc3 Qd8 4. d4 e5 5. d4xPe5 Qd8xQd1+ 6. Ke1xQd1 1-0\n'), {
+    move: (p, m) => void ucis.push(makeUci(m, p.chess960)),
+    error: (e) => assert.fail(e.message),
+  });
+  assert.deepEqual(ucis, ['e2e4', 'd7d5', 'e4d5', 'd8d5', 'b1c3', 'd5d8', 'd2d4', 'e7e5', 'd4e5', 'd8d1', 'e1d1']);
 });

@@ -76,6 +76,12 @@ export function referenceSanToMove(pos: Position, text: string): number {
   if (tf < 0 || tf > 7 || tr < 0 || tr > 7) return SAN_UNREADABLE;
   const to = tr * 8 + tf;
   end -= 2;
+  // The captured piece of reversible algebraic notation ("Bb5xNc6", "exPd5").
+  let captured = 0;
+  if (end - start >= 2 && 'PNBRQ'.includes(text[end - 1]!) && 'x:'.includes(text[end - 2]!)) {
+    captured = PIECE_LETTERS.indexOf(text[end - 1]!) + 1;
+    end--;
+  }
   // Capture or dash separator.
   if (end > start) {
     const c = text.charCodeAt(end - 1);
@@ -101,6 +107,11 @@ export function referenceSanToMove(pos: Position, text: string): number {
   if (start !== end) return SAN_UNREADABLE;
   // Without a piece letter it is a pawn move, unless the full origin is given (LAN "g1f3").
   if (type === 0 && !(fromFile >= 0 && fromRank >= 0)) type = PAWN;
+  if (captured !== 0) {
+    const target = pos.board[to]!;
+    const there = target === 0 ? (to === pos.epSquare ? PAWN : 0) : target >> 3 === pos.turn ? 0 : target & 7;
+    if (there !== captured) return SAN_ILLEGAL;
+  }
 
   const n = generateLegal(pos, BUF, 0);
   let found = -1;

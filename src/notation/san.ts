@@ -1,7 +1,8 @@
 /**
  * Standard Algebraic Notation: `makeSan` writes minimal disambiguation and +/#; `parseSan`
  * reads SAN as real PGN files spell it: 0-0, over-disambiguation, e8=Q/e8Q/e8q, trailing
- * + # ! ?, long algebraic (e2e4, e2-e4, Ng1f3, Nb8xc6), king-takes-rook castling, "e.p.".
+ * + # ! ?, long algebraic (e2e4, e2-e4, Ng1f3, Nb8xc6), the captured piece of reversible algebraic
+ * notation (Nf3xPe5), king-takes-rook castling, "e.p.".
  * A move that cannot be read, is illegal or is ambiguous is an error naming move and position.
  */
 import { generateLegal } from '../core/movegen.js';
@@ -176,6 +177,17 @@ export function sanToMove(pos: Position, text: string): number {
   if (tf < 0 || tf > 7 || tr < 0 || tr > 7) return SAN_UNREADABLE;
   const to = tr * 8 + tf;
   end -= 2;
+  // The captured piece before the destination, as reversible algebraic notation writes it
+  // ("Bb5xNc6", "exPd5"); polyglot make-book reads these too. It must name what stands there.
+  let captured = 0;
+  if (end - start >= 2) {
+    const cl = PIECE_LETTERS.indexOf(text[end - 1]!);
+    const sep = text.charCodeAt(end - 2);
+    if (cl >= 0 && cl < 5 && (sep === 120 || sep === 58)) {
+      captured = cl + 1;
+      end--;
+    }
+  }
   // Capture or dash separator.
   if (end > start) {
     const c = text.charCodeAt(end - 1);
@@ -201,8 +213,16 @@ export function sanToMove(pos: Position, text: string): number {
   if (start !== end) return SAN_UNREADABLE;
   // Without a piece letter it is a pawn move, unless the full origin is given (LAN "g1f3").
   if (type === 0 && !(fromFile >= 0 && fromRank >= 0)) type = PAWN;
+  if (captured !== 0 && capturedOn(pos, to) !== captured) return SAN_ILLEGAL;
 
   return resolveSan(pos, type, fromFile, fromRank, to, promo);
+}
+
+/** The type of the opponent's piece a move to `to` would capture (a pawn on the en passant square), else 0. */
+export function capturedOn(pos: Position, to: number): number {
+  const target = pos.board[to]!;
+  if (target === EMPTY) return to === pos.epSquare ? PAWN : 0;
+  return target >> 3 === pos.turn ? 0 : target & 7;
 }
 
 /**

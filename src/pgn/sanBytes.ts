@@ -5,7 +5,7 @@
  * it agrees with `sanToMove` on every input.
  */
 import type { Position } from '../core/position.js';
-import { SAN_UNREADABLE, findCastling, resolveSan } from '../notation/san.js';
+import { SAN_ILLEGAL, SAN_UNREADABLE, capturedOn, findCastling, resolveSan } from '../notation/san.js';
 
 /** Promotion letter → type (KNIGHT..QUEEN), 0 for anything else. */
 const PROMO = new Uint8Array(128);
@@ -74,6 +74,16 @@ export function sanBytesToMove(pos: Position, buf: Uint8Array, start: number, en
   if (tf < 0 || tf > 7 || tr < 0 || tr > 7) return SAN_UNREADABLE;
   const to = tr * 8 + tf;
   end -= 2;
+  // The captured piece of reversible algebraic notation ("Bb5xNc6", "exPd5"), as in sanToMove.
+  let captured = 0;
+  if (end - start >= 2) {
+    const cl = buf[end - 1]!;
+    const sep = buf[end - 2]!;
+    if (cl < 128 && PIECE[cl]! !== 0 && PIECE[cl]! !== 6 && (sep === 120 || sep === 58)) {
+      captured = PIECE[cl]!;
+      end--;
+    }
+  }
   // Capture or dash separator.
   if (end > start) {
     const c = buf[end - 1]!;
@@ -99,5 +109,6 @@ export function sanBytesToMove(pos: Position, buf: Uint8Array, start: number, en
   if (start !== end) return SAN_UNREADABLE;
   // Without a piece letter it is a pawn move, unless the full origin is given (LAN "g1f3").
   if (type === 0 && !(fromFile >= 0 && fromRank >= 0)) type = 1;
+  if (captured !== 0 && capturedOn(pos, to) !== captured) return SAN_ILLEGAL;
   return resolveSan(pos, type, fromFile, fromRank, to, promo);
 }
