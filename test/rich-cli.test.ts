@@ -138,6 +138,20 @@ test('a learned mate counts as 10 pawns in the mean evaluation, not as 200', () 
   assert.deepEqual([nf6.postBook, nf6.dynWins, nf6.dynDraws, nf6.dynLosses, nf6.evalCp], [true, 0, 1, 1, (-1000 + 30) / 2]);
 });
 
+test('learn counts a game as one with evaluations only when an evaluation was learned from it', () => {
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'we.tbk'));
+  // The first game's evaluations are on the opponent's moves and the engine's book moves: no
+  // PostBook move takes one. The second game's PostBook move a3 has one.
+  writeFileSync(
+    join(tmp, 'we.pgn'),
+    '[White "x"] [Black "engine"] [Result "0-1"]\n1. e4 {+0.30/10} e5 {-0.10/10} 2. Nf3 {[%eval 0.2]} Nc6 0-1\n\n' +
+      '[White "engine"] [Black "x"] [Result "1-0"]\n1. e4 c5 2. Nf3 d6 3. a3 {+0.25/12} 1-0\n\n',
+  );
+  const learned = json(['book', 'learn', 'we.tbk', 'we.pgn', '--player', 'engine']);
+  assert.deepEqual([learned.gamesLearned, learned.withEvals, learned.postBookMoves], [2, 1, 1]);
+  assert.match(tabiya(['book', 'learn', 'we.tbk', 'we.pgn', '--player', 'engine']).stdout, /games learned +2 \(1 with evaluations\)/);
+});
+
 test('set, annotate and learn change the book; probe shows them', () => {
   copyFileSync(join(tmp, 'g.tbk'), join(tmp, 's.tbk'));
   let r = tabiya(['book', 'set', 's.tbk', '--moves', 'e2e4', '--move', 'c7c5', '--value', '!']);

@@ -143,8 +143,14 @@ export async function learnFromPgn(bookPath: string, files: readonly string[], o
   return learnChange(
     bookPath,
     (patch) => {
+      // A game counts as one with evaluations when an evaluation was learned from it (a PostBook
+      // move's): evaluations on the opponent's moves or on book moves teach nothing.
+      let evals = 0;
+      const target = countingEvals(patch, () => evals++);
       for (const g of games) {
-        const r = learnInto(patch, g, opts);
+        const before = evals;
+        const r = learnInto(target, g, opts);
+        if (evals > before) sum.withEvals++;
         sum.bookMoves += r.bookMoves;
         sum.userValued += r.userValued;
         sum.postBookMoves += r.postBookMoves;
@@ -158,6 +164,26 @@ export async function learnFromPgn(bookPath: string, files: readonly string[], o
   );
 }
 
+/** `t` as it is, telling `onEval` of every evaluation learned. */
+function countingEvals(t: LearnTarget, onEval: () => void): LearnTarget {
+  return {
+    get size() {
+      return t.size;
+    },
+    hasBookMoves: (keyLo, keyHi) => t.hasBookMoves(keyLo, keyHi),
+    find: (keyLo, keyHi, move) => t.find(keyLo, keyHi, move),
+    findOrCreate: (keyLo, keyHi, move, black) => t.findOrCreate(keyLo, keyHi, move, black),
+    isPostBook: (r) => t.isPostBook(r),
+    hasUserValue: (r) => t.hasUserValue(r),
+    markPostBook: (r) => t.markPostBook(r),
+    addDynamic: (r, result) => t.addDynamic(r, result),
+    addEval: (r, cp) => {
+      onEval();
+      t.addEval(r, cp);
+    },
+  };
+}
+
 /** Collects each game of the player: start, moves, evaluations from the comments. */
 class LearnVisitor implements PgnVisitor {
   private white = '';
@@ -166,7 +192,6 @@ class LearnVisitor implements PgnVisitor {
   private start: Position | undefined;
   private moves: number[] = [];
   private evals: (number | null)[] = [];
-  private hasEval = false;
   /** This game's tags named neither player as the learner (counted in notPlayer). */
   private notPlayer = false;
 
@@ -182,7 +207,6 @@ class LearnVisitor implements PgnVisitor {
     this.white = this.black = this.result = '';
     this.moves = [];
     this.evals = [];
-    this.hasEval = false;
     this.start = undefined;
   }
 
@@ -212,10 +236,7 @@ class LearnVisitor implements PgnVisitor {
     const ply = this.moves.length - 1;
     const moverBlack = (this.start.turn + ply) & 1;
     const e = evalOfComment(text, moverBlack === 1);
-    if (e !== undefined) {
-      this.evals[ply] = e;
-      this.hasEval = true;
-    }
+    if (e !== undefined) this.evals[ply] = e;
   }
 
   endGame(): void {
@@ -225,7 +246,6 @@ class LearnVisitor implements PgnVisitor {
       this.sum.unfinished++;
       return;
     }
-    if (this.hasEval) this.sum.withEvals++;
     for (const player of [0, 1]) {
       if ((player === 0 ? this.white : this.black) !== this.player) continue;
       this.emit({ start: this.start, moves: this.moves, whiteResult: r, player, evals: this.evals });
