@@ -152,6 +152,21 @@ test('learn counts a game as one with evaluations only when an evaluation was le
   assert.match(tabiya(['book', 'learn', 'we.tbk', 'we.pgn', '--player', 'engine']).stdout, /games learned +2 \(1 with evaluations\)/);
 });
 
+test('book set clear and a second annotate add nothing to the book, and say so', () => {
+  copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'add.tbk'));
+  // Clearing a move the book lacks: nothing to clear, nothing added.
+  const cleared = json(['book', 'set', 'add.tbk', '--moves', 'e4', '--move', 'a6', '--value', 'clear']);
+  assert.equal(cleared.added, false);
+  assert.equal(rows(['add.tbk', '--moves', 'e4']).find((m) => m.san === 'a6'), undefined);
+  writeFileSync(join(tmp, 'add.pgn'), '[Event "1"]\n1. e4 a6? *\n');
+  assert.match(tabiya(['book', 'annotate', 'add.tbk', 'add.pgn']).stdout, /\(1 added to the book\)/);
+  // The same lines again: a6 is in the book now.
+  assert.match(tabiya(['book', 'annotate', 'add.tbk', 'add.pgn']).stdout, /\(0 added to the book\)/);
+  assert.equal(json(['book', 'set', 'add.tbk', '--moves', 'e4', '--move', 'a6', '--value', '?']).added, false);
+  const r = tabiya(['book', 'set', 'add.tbk', '--moves', 'e4', '--move', 'a6', '--value', 'clear']);
+  assert.equal(r.stdout, 'a6 (a7a6): user value and learned statistics cleared\n');
+});
+
 test('set, annotate and learn change the book; probe shows them', () => {
   copyFileSync(join(tmp, 'g.tbk'), join(tmp, 's.tbk'));
   let r = tabiya(['book', 'set', 's.tbk', '--moves', 'e2e4', '--move', 'c7c5', '--value', '!']);

@@ -59,7 +59,10 @@ export async function richAnnotateCommand(file: string, pgns: string[], opts: Ri
             const hi = scratch.keyHi[q]!;
             const lo = scratch.keyLo[q]!;
             const move = scratch.move[q]!;
-            if (!book.movesOf(hi, lo).some((e) => e.move === move && e.wins + e.draws + e.losses + e.unfinished > 0)) added++;
+            // Added as book set counts it: a move the book lacked, or one only its PostBook had
+            // (a move an earlier run added is in the book already).
+            const e = book.movesOf(hi, lo).find((x) => x.move === move);
+            if (e === undefined || (e.postBook && e.wins + e.draws + e.losses + e.unfinished === 0)) added++;
             const note = book.notes.edit(hi, lo, move, (scratch.flags[q]! & 1) === 1);
             note.userValue = scratch.user[q]!;
             note.postBook = false;

@@ -48,9 +48,13 @@ export async function richSetCommand(file: string, opts: RichSetCliOptions): Pro
             note.postBook = false;
           }
           const games = stats === undefined ? 0 : stats.wins + stats.draws + stats.losses;
-          return { result: { added: stats === undefined || (stats.postBook && games === 0), games } };
+          // Clearing adds nothing: a move the book did not have stays out of it, and a PostBook
+          // record cleared of its learning is gone.
+          return { result: { added: v.value !== 'clear' && (stats === undefined || (stats.postBook && games === 0)), games } };
         }, { verify: true })
       : updateRichBook(file, (t) => {
+      // Clearing a move the book does not have changes nothing (and adds no empty row).
+      if (v.value === 'clear' && t.find(pos.keyLo, pos.keyHi, move) < 0) return { added: false, games: 0 };
       const before = t.size;
       const row = setUserValue(t, pos.keyLo, pos.keyHi, move, pos.turn, v.value);
       // A hand-set value makes the move a book move, even where only the PostBook had it.
