@@ -341,3 +341,9 @@ test('a forbidden move (book audit) is out of play for every policy, whatever it
   // Nothing but forbidden moves: out of book.
   assert.equal(choose(defaultPolicy(), [best, always], seededRandom(1)), 0);
 });
+
+test('--explain says "1 game", not "1 games", for a move under MinBookGames', () => {
+  const rows = explainPolicy(parsePolicy({ policy: 'terra' }), [rm(1, [10, 0, 0]), rm(2, [1, 0, 0]), rm(3, [2, 0, 0])]);
+  assert.equal(rows[1]!.reason, '1 game < MinBookGames 4');
+  assert.equal(rows[2]!.reason, '2 games < MinBookGames 4');
+});

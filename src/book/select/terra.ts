@@ -112,7 +112,7 @@ export function planTerra(c: BookPolicyConfig, moves: readonly RichMove[], expla
       const few = explain && tGames > 0 ? `only ${tGames} own game${tGames > 1 ? 's' : ''} (< MinTerraGames ${c.minTerraGames}), so fixed statistics: ` : '';
       const win = winPercent(m.wins, m.draws, m.losses);
       if (games < c.minBookGames) {
-        if (explain) reasons[i] = `${few}${games} games < MinBookGames ${c.minBookGames}`;
+        if (explain) reasons[i] = `${few}${games} game${games === 1 ? '' : 's'} < MinBookGames ${c.minBookGames}`;
       } else if (win < c.bookLimit) {
         if (explain) reasons[i] = `${few}fixed Win% ${pct(win)} < BookLimit ${c.bookLimit}`;
       } else {
