@@ -107,6 +107,11 @@ test('tune fit and tune loss: bad lines named and skipped, params file, plot, lo
   assert.ok(Math.abs(before.loss - j.start.validation) < 1e-9, `${before.loss} vs ${j.start.validation}`);
   assert.ok(Math.abs(after.loss - j.end.validation) < 1e-9);
   assert.ok(after.loss <= before.loss);
+  // --quiet hides the lines naming the skipped ones, but the summary still counts them.
+  const quiet = run('tune', 'fit', data, '-o', params, '--epochs', '2', '--threads', '1', '--quiet');
+  assert.equal(quiet.code, 0, quiet.err);
+  assert.doesNotMatch(quiet.err, /skipped/);
+  assert.match(quiet.out, /^positions +\d+ training, \d+ validation \(2502 lines, 2\d{3} positions used, .*skipped: 2 unreadable, /m);
   const bad = run('tune', 'fit', data, '-o', params, '--method', 'gradient');
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--method gradient is not one of adam, adagrad, local, anneal, genetic/);

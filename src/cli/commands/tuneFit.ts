@@ -139,7 +139,8 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
       ...shown,
       '',
       `K                ${result.K.toFixed(4)}`,
-      `positions        ${train.n} training, ${validation?.n ?? 0} validation (${data.counts.lines} lines read)`,
+      // The skipped counts, also under --quiet, which hides the lines printed while reading.
+      `positions        ${train.n} training, ${validation?.n ?? 0} validation (${describeCounts(data.counts)})`,
       ...(blend.lambda > 0 ? [`targets          ${blend.lambda} x evaluation (${blend.labelled} positions, scale K ${blend.labelK!.toFixed(4)}) + ${(1 - blend.lambda).toFixed(2)} x result`] : []),
       `method           ${method}, ${result.epochs} epochs in ${result.seconds.toFixed(1)} s on ${threads} thread(s), best epoch ${result.bestEpoch}`,
       `training loss    ${f6(result.start.train)} -> ${f6(result.end.train)}${gain(result.start.train, result.end.train)}`,
