@@ -135,6 +135,11 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const short = run(...args, '--resume');
   assert.equal(short.code, 1);
   assert.match(short.err, /resume\.pgn holds \d+ bytes, but the state counts pairs whose games end at byte \d+/);
+  // Without its --pgnout the games from here on would be lost while the state names the PGN as holding them all.
+  const noPgn = run(...args.slice(0, -2), '--resume');
+  assert.equal(noPgn.code, 1);
+  assert.match(noPgn.err, /resume\.json is a run with --pgnout \S*resume\.pgn; give the same command to resume it/);
+  assert.equal(readState(out).nextStep, cut.nextStep, 'a refused resume leaves the state alone');
   writeFileSync(pgn, games + '[Event "torn"]\n[Site "?"]\n\n1. e4 e5 2. Nf3');
 
   const resumed = run(...args, '--resume', '--json');

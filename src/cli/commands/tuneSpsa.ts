@@ -171,6 +171,11 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   if (resumed) {
     const diff = identityDiff(resumed.identity, identity);
     if (diff !== undefined) throw new CliError(`tune spsa: --resume: ${opts.output} is a run with ${diff}; give the same command to resume it`, 1);
+    // Without --pgnout the games from here on would go nowhere while the state still names the
+    // PGN as holding every pair it counts (and a later resume with it would build on that).
+    if (resumed.pgn !== undefined && opts.pgnout === undefined) {
+      throw new CliError(`tune spsa: --resume: ${opts.output} is a run with --pgnout ${resumed.pgn.path}; give the same command to resume it`, 1);
+    }
   }
   const spsa = new Spsa(params, schedule, resumed ? params.map((p) => resumed.theta[p.name]!) : undefined);
   const state: State = resumed ?? {
