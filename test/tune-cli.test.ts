@@ -13,6 +13,14 @@ import { EngineProcess, MAIN } from './engineProcess.js';
 import { FIXTURES } from './matchHelpers/cli.js';
 import { sprtLine } from '../src/cli/commands/tuneVerify.js';
 import { sprt } from '../src/stats/sprt.js';
+import { Engine } from '../src/engine/engine.js';
+import { resetWeights, weightsToJson } from '../src/engine/evalParams.js';
+import { EngineConfigurator } from '../src/engine/host.js';
+import { wasmCoreModule } from '../src/node/wasmCore.js';
+import { makeFen, positionFromFen } from '../src/notation/fen.js';
+import { parseLabeled } from '../src/tune/labels.js';
+import { formatParams, readParamsFile, type ParamsTable } from '../src/tune/paramsFile.js';
+import { QuietResolver, RESOLVED } from '../src/tune/resolve.js';
 
 const SHARED = new URL('../../../shared/data/', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'tabiya-tune-'));
@@ -495,4 +503,48 @@ test('tune fit on one thread stops at once on Ctrl-C during the fit and writes n
   assert.deepEqual(end, { code: null, signal: 'SIGINT' }, err);
   assert.equal(existsSync(out), false, 'no parameters from an interrupted fit');
   assert.deepEqual(readdirSync(dir).filter((f) => f.includes('fit-signal.json.tabiya-')), [], 'no temporary file');
+});
+
+test('tune loss is the mean squared error of the engine\'s own evaluations of the quiet positions, its integer truncations included', (t) => {
+  t.after(() => resetWeights());
+  const text = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8');
+  // Ten pieces or more: no special endgame evaluator, which the tuner leaves out.
+  const lines = text.split('\n', 600).filter((l) => l.split(' ')[0]!.replace(/[^a-z]/gi, '').length >= 10);
+  const data = join(dir, 'exact.epd');
+  writeFileSync(data, lines.join('\n') + '\n');
+  // The leaves of the engine's quiescence search, found with the built-in weights as tune loss finds them.
+  const resolver = new QuietResolver();
+  const leaves: { fen: string; result: number }[] = [];
+  for (const l of lines) {
+    const lab = parseLabeled(l);
+    assert.ok(lab.ok);
+    const p = positionFromFen(lab.value.fen);
+    assert.ok(p.ok);
+    assert.equal(resolver.resolve(p.value), RESOLVED);
+    leaves.push({ fen: makeFen(p.value), result: lab.value.result / 2 });
+  }
+  const table = weightsToJson() as ParamsTable;
+  const params = join(dir, 'exact.json');
+  writeFileSync(params, formatParams({ 'mobility.knight': table['mobility.knight']!.map(([mg, eg]) => [mg + 3, eg - 2]) }));
+  const K = 1.17;
+  for (const file of [undefined, params]) {
+    // The engine loads the file as `setoption name EvalParams` does and evaluates each leaf.
+    const engine = new Engine({ hashMB: 1, wasm: wasmCoreModule() });
+    assert.deepEqual(new EngineConfigurator(engine, undefined, readParamsFile).apply({ evalParams: file ?? '' }), []);
+    let sum = 0;
+    for (const { fen, result } of leaves) {
+      const p = positionFromFen(fen);
+      assert.ok(p.ok);
+      const v = engine.wasm!.evaluate(p.value);
+      const white = p.value.turn === 0 ? v : -v;
+      sum += (result - 1 / (1 + Math.pow(10, (-K * white) / 400))) ** 2;
+    }
+    for (const threads of ['1', '2']) {
+      const r = run('tune', 'loss', data, '--k', String(K), '--threads', threads, '--json', ...(file ? ['--params', file] : []));
+      assert.equal(r.code, 0, r.err);
+      const j = JSON.parse(r.out) as { loss: number; positions: number };
+      assert.equal(j.positions, leaves.length);
+      assert.ok(Math.abs(j.loss - sum / leaves.length) < 1e-12, `${file ?? 'built-in'}, ${threads} thread(s): ${j.loss} vs ${sum / leaves.length}`);
+    }
+  }
 });

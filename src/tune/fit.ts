@@ -57,8 +57,8 @@ export async function runFit(train: Objective, validation: Objective | null, spa
   const t0 = Date.now();
   const w = Float64Array.from(start);
   const K = opts.K ?? (await fitK(train, w)).K;
-  const startTrain = await train.loss(rounded(w), K);
-  const startVal = validation ? await validation.loss(rounded(w), K) : undefined;
+  const startTrain = await train.exactLoss(rounded(w), K);
+  const startVal = validation ? await validation.exactLoss(rounded(w), K) : undefined;
   const curve: CurvePoint[] = [];
   let best = Float64Array.from(w);
   let bestVal = startVal ?? Infinity;
@@ -114,8 +114,8 @@ export async function runFit(train: Objective, validation: Objective | null, spa
   }
   const weights = rounded(validation ? best : w);
   if (!validation) bestEpoch = epochs;
-  const endTrain = await train.loss(weights, K);
-  const endVal = validation ? await validation.loss(weights, K) : undefined;
+  const endTrain = await train.exactLoss(weights, K);
+  const endVal = validation ? await validation.exactLoss(weights, K) : undefined;
   return {
     K,
     method: opts.method,

@@ -4,7 +4,7 @@
  * positions each). Both return means; the gradient is the mean gradient.
  */
 import { Worker } from 'node:worker_threads';
-import { lossGradRange, lossRange } from './linear.js';
+import { exactLossRange, lossGradRange, lossRange } from './linear.js';
 import { TraceStore } from './traceStore.js';
 import type { TuneWorkerReply, TuneWorkerRequest } from './worker.js';
 
@@ -15,6 +15,8 @@ export interface Objective {
   loss(w: Float64Array, K: number): Promise<number>;
   /** Loss, with its gradient written into `grad` (same length as w). */
   lossGrad(w: Float64Array, K: number, grad: Float64Array): Promise<number>;
+  /** The loss of integer weights as the engine evaluates with them (its truncations included). */
+  exactLoss(w: Float64Array, K: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,10 @@ export class LocalObjective implements Objective {
     const sum = lossGradRange(this.store, w, K, 0, n, grad);
     for (let i = 0; i < grad.length; i++) grad[i] /= n;
     return Promise.resolve(sum / n);
+  }
+
+  exactLoss(w: Float64Array, K: number): Promise<number> {
+    return Promise.resolve(this.store.n === 0 ? 0 : exactLossRange(this.store, w, K, 0, this.store.n) / this.store.n);
   }
 
   close(): Promise<void> {
@@ -122,10 +128,18 @@ export class PoolObjective implements Objective {
     return this.store.n;
   }
 
-  async loss(w: Float64Array, K: number): Promise<number> {
+  loss(w: Float64Array, K: number): Promise<number> {
+    return this.sum(w, K, false);
+  }
+
+  exactLoss(w: Float64Array, K: number): Promise<number> {
+    return this.sum(w, K, true);
+  }
+
+  private async sum(w: Float64Array, K: number, exact: boolean): Promise<number> {
     if (this.n === 0) return 0;
     this.weights.set(w);
-    await Promise.all(this.workers.map((x) => x.request({ type: 'loss', K })));
+    await Promise.all(this.workers.map((x) => x.request({ type: 'loss', K, exact })));
     const width = w.length + 1;
     let sum = 0;
     for (let s = 0; s < this.workers.length; s++) sum += this.out[s * width]!;

@@ -59,6 +59,10 @@ export class PenalisedObjective implements Objective {
     return (await this.inner.loss(w, K)) + this.penalty.value(w);
   }
 
+  async exactLoss(w: Float64Array, K: number): Promise<number> {
+    return (await this.inner.exactLoss(w, K)) + this.penalty.value(w);
+  }
+
   async lossGrad(w: Float64Array, K: number, grad: Float64Array): Promise<number> {
     const l = await this.inner.lossGrad(w, K, grad);
     this.penalty.addGradient(w, grad);

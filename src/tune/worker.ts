@@ -6,13 +6,13 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { buildTraces } from './build.js';
-import { lossGradRange, lossRange } from './linear.js';
+import { exactLossRange, lossGradRange, lossRange } from './linear.js';
 import { TraceStore, type TraceBuffers } from './traceStore.js';
 
 export type TuneWorkerRequest =
   | { type: 'build'; lines: string[]; lineNos: Int32Array; resolve: boolean }
   | { type: 'attach'; store: TraceBuffers; weights: SharedArrayBuffer; out: SharedArrayBuffer; slot: number; from: number; to: number }
-  | { type: 'loss'; K: number }
+  | { type: 'loss'; K: number; exact?: boolean }
   | { type: 'grad'; K: number };
 
 export type TuneWorkerReply =
@@ -50,7 +50,7 @@ if (port) {
         reply({ type: 'done' });
         return;
       case 'loss':
-        out[slot * width] = lossRange(store!, weights, msg.K, from, to);
+        out[slot * width] = (msg.exact ? exactLossRange : lossRange)(store!, weights, msg.K, from, to);
         reply({ type: 'done' });
         return;
       case 'grad': {

@@ -186,7 +186,9 @@ export async function tuneLossCommand(file: string, opts: TuneLossOptions): Prom
   if (store.n === 0) throw new CliError(`tune loss: the ${part} part of ${file} holds no position (${data.store.n} in all)`, 1);
   const obj = await makeObjective(store, threads, w.length);
   try {
-    const fit = fixedK === undefined ? await fitK(obj, w) : { K: fixedK, loss: await obj.loss(w, fixedK) };
+    // K is fitted on the smooth loss; the loss shown is that of the engine's integer arithmetic.
+    const K = fixedK ?? (await fitK(obj, w)).K;
+    const fit = { K, loss: await obj.exactLoss(w, K) };
     report(opts.json, { k: fit.K, loss: fit.loss, positions: store.n, part, params: opts.params ?? null, counts: data.counts, labels: blend }, () =>
       [
         `K         ${fit.K.toFixed(4)}${fixedK === undefined ? ' (fitted)' : ''}`,
