@@ -140,7 +140,9 @@ export class EnginePlayer {
     try {
       for (const line of spec.initStrings) transport.send(line);
       await within(p.client.start(), timeouts.startupMs, spec.proto === 'uci' ? '"uci" (uciok)' : 'the xboard handshake');
-      p.warnings = p.client.setOptions(spec.options);
+      // Warnings name the engine as the match does: two builds of one engine share their id name.
+      const id = p.client.engineName;
+      p.warnings = p.client.setOptions(spec.options, id !== undefined && id !== spec.name ? `${spec.name} (${id})` : spec.name);
       if (p.client instanceof XboardClient && spec.tc.nodes > 0 && p.client.features.get('nps') !== '1') {
         throw new EngineFault('config', `nodes=${spec.tc.nodes} needs the xboard feature nps=1, which this engine does not offer`);
       }

@@ -164,3 +164,13 @@ test('restart=on gives every game fresh processes', async () => {
   assert.equal(spawn.spawned.length, 8);
   assert.ok(spawn.spawned.every((s) => !s.t.alive));
 });
+
+test('option warnings name the engine as the match does, not by its id name (two builds of one engine)', async () => {
+  const p = plan(['new', 'base'], { games: 2 });
+  p.engines[1]!.options = [['Hash', '999'], ['Skil Level', '3']];
+  const warnings: string[] = [];
+  const out = await runMatch(p, fakeSpawner({}), { onWarning: (w) => void warnings.push(w) });
+  assert.equal(out.stopped, 'completed');
+  // Both fakes call themselves "Fake": only the match's name says which one was misconfigured.
+  assert.deepEqual(warnings.sort(), ['base (Fake) has no option "Skil Level"', 'base (Fake) option "Hash": 999 is outside 1..64']);
+});

@@ -122,8 +122,8 @@ export interface EngineClient {
   closed(reason?: string): void;
   /** Handshake: `uci` → `uciok`, or `xboard`/`protover 2` → features. */
   start(): Promise<void>;
-  /** Sends configured options; returns warnings for those the engine does not offer or accept. */
-  setOptions(options: ReadonlyArray<readonly [string, string]>): string[];
+  /** Sends configured options; returns warnings for those the engine does not offer or accept, naming `who` (default: the engine's own name). */
+  setOptions(options: ReadonlyArray<readonly [string, string]>, who?: string): string[];
   /** Prepares a new game from `fen`; settles once the engine is ready. */
   newGame(game: NewGame): Promise<void>;
   /** Round trip that proves the engine is alive and has processed everything sent so far. */

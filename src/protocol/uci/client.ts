@@ -123,14 +123,15 @@ export class UciClient implements EngineClient {
     s?.reject(e);
   }
 
-  setOptions(options: ReadonlyArray<readonly [string, string]>): string[] {
+  /** Sends the options the engine has, with valid values; returns a warning for each other one, naming `who`. */
+  setOptions(options: ReadonlyArray<readonly [string, string]>, who = this.engineName ?? 'engine'): string[] {
     const warnings: string[] = [];
     // Threads first: some engines size per-thread tables when Hash arrives.
     const ordered = [...options].sort((a, b) => Number(b[0].toLowerCase() === 'threads') - Number(a[0].toLowerCase() === 'threads'));
     for (const [name, value] of ordered) {
       const opt = this.options.get(name.toLowerCase());
       if (!opt) {
-        warnings.push(`${this.engineName ?? 'engine'} has no option "${name}"`);
+        warnings.push(`${who} has no option "${name}"`);
         continue;
       }
       if (opt.type === 'button') {
@@ -139,7 +140,7 @@ export class UciClient implements EngineClient {
       }
       const v = checkOptionValue(opt, value);
       if (!v.ok) {
-        warnings.push(`${this.engineName ?? 'engine'} option "${opt.name}": ${v.reason}`);
+        warnings.push(`${who} option "${opt.name}": ${v.reason}`);
         continue;
       }
       if (opt.name.toLowerCase() === 'uci_chess960') this.chess960 = v.value === 'true';

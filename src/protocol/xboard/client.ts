@@ -220,9 +220,9 @@ export class XboardClient implements EngineClient {
     s?.reject(e);
   }
 
-  setOptions(options: ReadonlyArray<readonly [string, string]>): string[] {
+  /** Sends the options (memory/cores as commands); returns a warning for each one the engine lacks or refuses, naming `who`. */
+  setOptions(options: ReadonlyArray<readonly [string, string]>, who = this.engineName ?? 'engine'): string[] {
     const warnings: string[] = [];
-    const who = this.engineName ?? 'engine';
     for (const [name, value] of options) {
       const lower = name.toLowerCase();
       if ((lower === 'memory' || lower === 'hash') && this.feature('memory', '0') === '1') this.send(`memory ${value}`);
