@@ -91,3 +91,19 @@ test('a game without moves (an engine failed to start) still reads back', () => 
   assert.equal(result, '0-1');
   assert.match(text, /\{White's connection stalls: no answer to "uci" within 10 ms\} 0-1/);
 });
+
+test('an engine text with braces in the last comment stays as the engine wrote it, not glued into another move', () => {
+  const said = 'e2}{e4';
+  const text = formatGamePgn(record({ result: '0-1', reason: `White makes an illegal move: ${said}`, detail: `illegal move "${said}" in the position after 6 plies (White to move)`, termination: 'illegal move' }), {
+    event: '?',
+    site: '?',
+    round: '1',
+    comments: true,
+  });
+  const comments: string[] = [];
+  const p = parsePgn(text, { comment: (c) => void comments.push(c.replace(/\s+/g, ' ')) });
+  assert.equal(p.errors, 0);
+  const last = comments[comments.length - 1]!;
+  assert.ok(last.includes('illegal move: e2)(e4'), last);
+  assert.ok(!last.includes('e2e4'), `the record must not name the legal e2e4: ${last}`);
+});

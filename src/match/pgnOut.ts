@@ -80,7 +80,9 @@ export function formatGamePgn(g: GameRecord, opts: PgnOptions): string {
   if (wtc === btc) tags.push(['TimeControl', wtc]);
   else tags.push(['WhiteTimeControl', wtc], ['BlackTimeControl', btc]);
 
-  const ending = (g.reason + (g.detail ? `: ${g.detail}` : '')).replace(/[{}]/g, '');
+  // A brace would end the comment (PGN standard 8.2.5); dropping it could turn an engine's
+  // "e2}{e4" into a legal "e2e4" in the record, so braces become parentheses.
+  const ending = (g.reason + (g.detail ? `: ${g.detail}` : '')).replace(/\{/g, '(').replace(/\}/g, ')');
   const comments = g.moves.map((m) => (opts.comments ? moveComment(m) : ''));
   const last = comments.length - 1;
   if (last >= 0) comments[last] = comments[last] ? `${comments[last]}, ${ending}` : ending;
