@@ -152,3 +152,26 @@ test('--resume after a journal line torn by a crash: the next record starts its 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--resume refuses another initstr= as it refuses another option (exit 2); the same one resumes', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-resume-'));
+  const pgn = join(dir, 'i.pgn');
+  const args = (initstr: string): string[] => [
+    'match',
+    '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`, `initstr=${initstr}`,
+    '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--each', 'depth=1', '--games', '2', '--maxmoves', '2', '--pgnout', pgn,
+  ];
+  try {
+    const first = await runCli(args('setoption name Hash value 1'));
+    assert.equal(first.code, 0, first.stderr);
+    const other = await runCli([...args('setoption name Hash value 64'), '--resume']);
+    assert.equal(other.code, 2, other.stderr);
+    assert.match(other.stderr, /--resume: .*i\.pgn\.journal was written by a different match \(engines differs\)/);
+    const same = await runCli([...args('setoption name Hash value 1'), '--resume']);
+    assert.equal(same.code, 0, same.stderr);
+    assert.match(same.stdout, /Resuming: 2 of 2 games already played/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -131,7 +131,12 @@ const UNORDERED_IDENTITY = ['openings', 'sprt', 'draw', 'resign'] as const;
 /** What identifies a match for --resume: everything that decides which games are played and how. */
 function identity(a: MatchArgs, engines: EngineSpec[]): Record<string, unknown> {
   return {
-    engines: engines.map((e) => ({ name: e.name, cmd: e.cmd, args: e.args, dir: e.dir ?? null, proto: e.proto, options: e.options, tc: e.tc, restart: e.restart })),
+    // initstr= sets up the engine as option.= does (cutechess users send setoption lines with it);
+    // kept only when given, so journals of matches without it still resume.
+    engines: engines.map((e) => ({
+      name: e.name, cmd: e.cmd, args: e.args, dir: e.dir ?? null, proto: e.proto, options: e.options, tc: e.tc, restart: e.restart,
+      ...(e.initStrings.length > 0 ? { initstr: e.initStrings } : {}),
+    })),
     tournament: a.tournament,
     seeds: a.seeds,
     games: a.games,
