@@ -175,3 +175,36 @@ test('--resume refuses another initstr= as it refuses another option (exit 2); t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--resume refuses an openings file edited since (the pairs still to play would take other openings), exit 2', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-resume-'));
+  const pgn = join(dir, 'o.pgn');
+  const epd = join(dir, 'o.epd');
+  const lines = ['rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -', 'rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -'];
+  const args = [
+    'match',
+    '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--each', 'depth=1', '--games', '2', '--repeat', '--maxmoves', '2', '--openings', `file=${epd}`, 'format=epd', '--pgnout', pgn,
+  ];
+  try {
+    writeFileSync(epd, `${lines.join('\n')}\n`);
+    const first = await runCli(args);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(readFileSync(`${pgn}.journal`, 'utf8').includes('"openingsContent":"sha256:'), true);
+    writeFileSync(epd, `${[...lines].reverse().join('\n')}\n`);
+    const edited = await runCli([...args, '--resume']);
+    assert.equal(edited.code, 2, edited.stderr);
+    assert.match(edited.stderr, /was written by a different match \(openingsContent differs\)/);
+    // A journal written before the content was kept still resumes.
+    const [header, ...rest] = readFileSync(`${pgn}.journal`, 'utf8').split('\n');
+    const h = JSON.parse(header!) as { identity: Record<string, unknown> };
+    delete h.identity.openingsContent;
+    writeFileSync(`${pgn}.journal`, [JSON.stringify(h), ...rest].join('\n'));
+    const old = await runCli([...args, '--resume']);
+    assert.equal(old.code, 0, old.stderr);
+    assert.match(old.stdout, /Resuming: 2 of 2 games already played/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

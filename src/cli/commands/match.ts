@@ -4,6 +4,7 @@
  * reads the opening suite, appends every finished game to the PGN and the resume journal, prints
  * cutechess's lines as games finish, and the final report (or one JSON object with --json).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -178,6 +179,16 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   // Resume: the journal next to the PGN says which games are done and which seed made the schedule.
   const journalPath = a.pgnout ? `${a.pgnout}.journal` : undefined;
   const id = identity(a, engines);
+  // The suite's bytes, not only its name: an edited or replaced file would give the games still
+  // to play other openings, splitting pairs between two suites. An unreadable file is left to
+  // the openings loader, which says why.
+  if (openingsFile !== undefined) {
+    try {
+      id.openingsContent = `sha256:${createHash('sha256').update(readFileSync(openingsFile)).digest('hex')}`;
+    } catch {
+      /* reported by loadOpenings */
+    }
+  }
   let seed = a.srand ?? randomSeed();
   const done = new Map<number, DoneGame>();
   let pgnSize: number | undefined;
@@ -193,6 +204,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     } catch (e) {
       badData(`--resume: ${(e as Error).message}`);
     }
+    // Journals written before the suite's content was kept resume as they did.
+    if (!('openingsContent' in j.header.identity)) delete id.openingsContent;
+    else if (!('openingsContent' in id)) id.openingsContent = j.header.identity.openingsContent;
     // A header whose fields are not a match's own is damaged, not another match's.
     const fields = identityFieldsDiff(j.header.identity, id);
     if (fields) badData(`--resume: ${journalPath}:1: the match header is damaged or from another version of tabiya: ${fields}`);
