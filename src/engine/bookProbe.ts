@@ -58,6 +58,13 @@ export interface BookSource {
   /** Legal moves with full statistics (rich books); when present the policy reads these. */
   probe?(pos: Position): RichMove[];
   /**
+   * The weight of the entries the book holds under the position's key that are not playable
+   * moves (illegal here, move 0, another position's by a key collision). PolyGlot takes its
+   * shares of the total of every entry of the key (polyglot.md §5.1), so these lower the
+   * shares of the playable moves; `candidates` leaves them out.
+   */
+  unplayableWeight?(pos: Position): number;
+  /**
    * Boards of the book's stored positions (of at least `minGames` games, reached by a game
    * before ply `beforePly`) that `indexed` lacks, where the book can give them: a version 2
    * `.tbk` replays its games (a walk from the start misses positions of games set up from a FEN,
@@ -159,7 +166,13 @@ export class BookProbe {
 
   /** The book move to play, or 0 when out of book. */
   choose(pos: Position, only?: readonly number[]): number {
-    return choose(this.policy, this.moves(pos, only), this.random);
+    return choose(this.policy, this.moves(pos, only), this.random, this.unplayableWeight(pos));
+  }
+
+  /** The weight of the position's entries that cannot be played (see `BookSource.unplayableWeight`). */
+  unplayableWeight(pos: Position): number {
+    const source = this.source;
+    return source.unplayableWeight && !source.probe ? this.guard(() => source.unplayableWeight!(pos), 0) : 0;
   }
 
   /** The policy's avoid list in this position: moves the search should leave out. */
@@ -221,6 +234,12 @@ export function polyglotSource(reader: PolyglotReader): BookSource {
     name: reader.name,
     candidates(pos: Position): BookCandidate[] {
       return reader.moves(pos, { minWeight: 0 }).map((m) => ({ move: m.move, weight: m.weight }));
+    },
+    unplayableWeight(pos: Position): number {
+      let total = 0;
+      for (const e of reader.entriesOf(pos.keyHi, pos.keyLo)) total += e.weight;
+      for (const m of reader.moves(pos, { minWeight: 0 })) total -= m.weight;
+      return total;
     },
   };
 }

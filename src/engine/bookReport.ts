@@ -31,8 +31,9 @@ export interface BookReportRow {
 
 /** Book moves of `pos`, most likely first (then most played). */
 export function bookReport(source: BookSource, policy: BookPolicyConfig, pos: Position): BookReportRow[] {
-  const moves = new BookProbe(source, { policy }).moves(pos);
-  const rows = explainPolicy(policy, moves);
+  const probe = new BookProbe(source, { policy });
+  const moves = probe.moves(pos);
+  const rows = explainPolicy(policy, moves, probe.unplayableWeight(pos));
   const out: BookReportRow[] = moves.map((m, i) => {
     const games = m.wins + m.draws + m.losses;
     const dynGames = m.dynWins + m.dynDraws + m.dynLosses;

@@ -34,19 +34,27 @@ function veto(config: BookPolicyConfig, m: RichMove): string {
 }
 
 
-/** The policy's probabilities for the moves the vetoes kept, with the reasons when `explain`. */
-function runPolicy(config: BookPolicyConfig, kept: readonly RichMove[], explain: boolean): { probability: number[]; reasons: string[] } {
-  return config.policy === 'terra' ? explainTerra(planTerra(config, kept, explain), kept.length, explain) : explainWeights(planWeights(config, kept, explain), kept.length, explain);
+/**
+ * The policy's probabilities for the moves the vetoes kept, with the reasons when `explain`.
+ * `unplayableWeight`: the weight of a Polyglot book's entries for the position that cannot be
+ * played, which PolyGlot's shares count (see `planWeights`).
+ */
+function runPolicy(config: BookPolicyConfig, kept: readonly RichMove[], explain: boolean, unplayableWeight = 0): { probability: number[]; reasons: string[] } {
+  return config.policy === 'terra'
+    ? explainTerra(planTerra(config, kept, explain), kept.length, explain)
+    : explainWeights(planWeights(config, kept, explain, unplayableWeight), kept.length, explain);
 }
 
 /**
  * The probability `choose` gives each move (same order as `moves`), and why it is in or out.
  * The rating filter acts first: the policy then runs as if the book held only the moves it kept.
+ * `unplayableWeight`: a Polyglot book's weight on entries the position cannot play (illegal,
+ * move 0, key collisions), which PolyGlot's shares count (polyglot.md §5.1).
  */
-export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove[]): PolicyRow[] {
+export function explainPolicy(config: BookPolicyConfig, moves: readonly RichMove[], unplayableWeight = 0): PolicyRow[] {
   const vetoes = moves.map((m) => veto(config, m));
   const kept = moves.filter((_, i) => vetoes[i] === '');
-  const { probability, reasons } = runPolicy(config, kept, true);
+  const { probability, reasons } = runPolicy(config, kept, true, unplayableWeight);
   let k = 0;
   return moves.map((m, i) => {
     const veto = vetoes[i]!;
@@ -72,12 +80,13 @@ export function policyProbabilities(config: BookPolicyConfig, moves: readonly Ri
 /**
  * The move the policy plays, or 0 when it plays none (out of book). `random` gives uniform
  * numbers in [0, 1); with a seeded one (`seededRandom`) the choice is reproducible.
+ * `unplayableWeight` as for `explainPolicy`.
  */
-export function choose(config: BookPolicyConfig, moves: readonly RichMove[], random: () => number = Math.random): number {
+export function choose(config: BookPolicyConfig, moves: readonly RichMove[], random: () => number = Math.random, unplayableWeight = 0): number {
   // The policy's own procedure sees only the moves the vetoes (forbidden, rating filter) let through.
   moves = moves.filter((m) => veto(config, m) === '');
   if (moves.length === 0) return 0;
-  const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves, false), random) : chooseWeights(planWeights(config, moves, false), random);
+  const i = config.policy === 'terra' ? chooseTerra(planTerra(config, moves, false), random) : chooseWeights(planWeights(config, moves, false, unplayableWeight), random);
   return i < 0 ? 0 : moves[i]!.move;
 }
 

@@ -3,7 +3,8 @@
  * and a uniform choice, over rich-book moves whose weight is Polyglot's `2·wins + draws`.
  *
  * PolyGlot (polyglot.md §5.1): w = 1000·weight, times (2W+D+4)/(2L+D+4) of the engine's own
- * games with BookLearn; share = trunc(10000·w/Σw) with Σ over every book move of the position;
+ * games with BookLearn; share = trunc(10000·w/Σw) with Σ over every entry of the position's key,
+ * playable or not;
  * a move is a candidate when share > 10·BookThreshold; `best` is the first strictly highest
  * share, `weighted` the reservoir pick (probability share/Σshare).
  * GNU Chess (polyglot.md §5.2): `best` the first strictly largest weight, `worst` the first
@@ -41,8 +42,13 @@ export interface WeightPlan {
   rule: 'best' | 'worst' | 'random' | 'uniform';
 }
 
-/** `explain` false: the reasons stay empty (the explorer and the engine only need the numbers). */
-export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[], explain = true): WeightPlan {
+/**
+ * `explain` false: the reasons stay empty (the explorer and the engine only need the numbers).
+ * `unplayableWeight`: the weight of the position's book entries that are not among `moves`
+ * because they cannot be played (illegal here, move 0, a key collision); PolyGlot counts them in
+ * the total its shares are taken of, so they lower every share.
+ */
+export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[], explain = true, unplayableWeight = 0): WeightPlan {
   const reasons: string[] = moves.map(() => '');
   const always: number[] = [];
   const cands: number[] = [];
@@ -56,7 +62,7 @@ export function planWeights(c: BookPolicyConfig, moves: readonly RichMove[], exp
     if (c.bookLearn) w = Math.trunc((w * (2 * m.dynWins + m.dynDraws + 4)) / (2 * m.dynLosses + m.dynDraws + 4));
     return m.postBook ? 0 : w;
   });
-  let total = 0;
+  let total = polyglot ? 1000 * unplayableWeight : 0;
   for (const w of scaled) total += w;
 
   for (const i of polyglotOrder(moves)) {
