@@ -219,6 +219,11 @@ test('tune spsa: an option the engine lacks, one that is not a number, a bad ran
   const bad = run(...base.map((a) => (a === out ? join(dir, 'x.json') : a)), '--param', 'Skill Level', '--resume');
   assert.equal(bad.code, 1);
   assert.match(bad.err, /x\.json: not a tune spsa state/);
+  // Without --resume, a file that is not a saved run is not offered --resume.
+  const taken = run(...base.map((a) => (a === out ? join(dir, 'x.json') : a)), '--param', 'Skill Level');
+  assert.equal(taken.code, 1);
+  assert.match(taken.err, /x\.json exists and is not a saved tune spsa run: give another -o, or --force/);
+  assert.equal(readFileSync(join(dir, 'x.json'), 'utf8'), 'not a state');
   assert.deepEqual(leftovers(), []);
 });
 

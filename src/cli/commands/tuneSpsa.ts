@@ -132,7 +132,19 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     if (!existsSync(opts.output)) fail(`--resume: ${opts.output} does not exist (start the run without --resume)`);
     resumed = readState(opts.output);
   } else if (existsSync(opts.output) && !opts.force) {
-    throw new CliError(`tune spsa: ${opts.output} exists: give --resume to continue its run, or --force to start a new one over it`, 1);
+    // Offer --resume only for a file that is a saved run; anything else is named for what it is.
+    let isRun = true;
+    try {
+      readState(opts.output);
+    } catch {
+      isRun = false;
+    }
+    throw new CliError(
+      isRun
+        ? `tune spsa: ${opts.output} exists: give --resume to continue its run, or --force to start a new one over it`
+        : `tune spsa: ${opts.output} exists and is not a saved tune spsa run: give another -o, or --force to write over it`,
+      1,
+    );
   }
   const warn = (m: string): void => {
     if (!opts.quiet) process.stderr.write(`warning: ${m}\n`);
