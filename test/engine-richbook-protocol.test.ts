@@ -131,6 +131,32 @@ test('uci: book policy options, BookDepth, Terra limits, leaving the book, learn
   assert.deepEqual(ownStats(path, 'f2f3 e7e5', 'g2g4'), [0, 0, 2]);
 });
 
+test('uci: a GUI that never sends ucinewgame: each finished game is learned when the next one is set up', { timeout: 60000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-uci-nonew-'));
+  const e = new EngineProcess('uci');
+  t.after(() => {
+    e.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const path = join(dir, 'fool.tbk');
+  writeFileSync(path, tbkBytes(ROWS));
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  for (const o of [`BookFile value ${path}`, 'OwnBook value true', 'BookLearning value true', 'BookPolicy value gnu-best']) e.send(`setoption name ${o}`);
+  for (let game = 0; game < 3; game++) {
+    e.send('position startpos');
+    assert.deepEqual(await go(e), { move: 'f2f3', searched: false });
+    e.send('position startpos moves f2f3 e7e5');
+    assert.deepEqual(await go(e), { move: 'g2g4', searched: false });
+    e.send('position startpos moves f2f3 e7e5 g2g4 d8h4');
+    // The same finished game shown again (a GUI's last look at it) is not another game.
+    e.send('position startpos moves f2f3 e7e5 g2g4 d8h4');
+  }
+  assert.equal(await e.quit(), 0);
+  assert.deepEqual(ownStats(path, '', 'f2f3'), [0, 0, 3], 'three games, three losses');
+  assert.deepEqual(ownStats(path, 'f2f3 e7e5', 'g2g4'), [0, 0, 3]);
+});
+
 test('uci: BookLearning with a Polyglot .bin says that such a book does not learn', { timeout: 60000 }, async (t) => {
   const e = new EngineProcess('uci');
   t.after(() => e.kill());

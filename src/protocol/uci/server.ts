@@ -339,6 +339,12 @@ export class UciServer {
       }
       r.value.play(m.value);
     }
+    // Another game, or a takeback: a finished game is learned now (the UCI protocol lets a GUI
+    // never send ucinewgame, and the next finished game would replace it), and the engine's
+    // evaluations are kept only along the line the two share.
+    const shared = fen === this.fen ? sharedPrefix(this.moves, moves) : 0;
+    if (this.finished !== undefined && (fen !== this.finished.startFen || sharedPrefix(this.finished.moves, moves) < this.finished.moves.length)) this.learnFinished();
+    if (this.evals.length > shared) this.evals.length = shared;
     this.fen = fen;
     this.moves = moves;
     // A game the engine played that the opponent's move ended (mate, stalemate, a draw by
@@ -422,7 +428,8 @@ export class UciServer {
     if (pos === undefined) return;
     this.engineColor = pos.turn;
     // The engine's view after its move: what the book's PostBook keeps (book moves have none).
-    if (b.depth > 0) this.evals[moves.length] = b.mate !== undefined ? Math.sign(b.mate) * (20000 - Math.abs(b.mate)) : (b.cp ?? null);
+    // A book move (depth 0) has none; null also clears one left from a line taken back.
+    this.evals[moves.length] = b.depth === 0 ? null : b.mate !== undefined ? Math.sign(b.mate) * (20000 - Math.abs(b.mate)) : (b.cp ?? null);
     const m = parseUci(pos, b.best);
     if (!m.ok) return;
     pos.play(m.value);
@@ -454,4 +461,11 @@ function playedOut(fen: string, moves: readonly string[]): Position | undefined 
     r.value.play(m.value);
   }
   return r.value;
+}
+
+/** How many moves two lines share from their start. */
+function sharedPrefix(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }

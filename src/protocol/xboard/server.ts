@@ -472,12 +472,15 @@ export class XboardServer {
 
   private takeBack(n: number): void {
     const keep = this.moves.slice(0, Math.max(0, this.moves.length - n));
+    // The engine's evaluations of the moves kept stay theirs (book learning reads them).
+    const evals = this.evals.slice(0, keep.length);
     const fen = this.startFen;
     this.setPosition(fen);
     for (const mv of keep) {
       const m = parseUci(this.pos, mv);
       if (m.ok) this.playMove(m.value, mv);
     }
+    this.evals = evals;
   }
 
   /**
@@ -560,7 +563,8 @@ export class XboardServer {
     this.send(`move ${best.best}`);
     this.playedColor = this.pos.turn;
     // The engine's view after its move, for the book's PostBook (book moves have none).
-    if (best.depth > 0) this.evals[this.moves.length] = best.mate !== undefined ? Math.sign(best.mate) * (20000 - Math.abs(best.mate)) : (best.cp ?? null);
+    // A book move (depth 0) has none; null also clears one left from a line taken back.
+    this.evals[this.moves.length] = best.depth === 0 ? null : best.mate !== undefined ? Math.sign(best.mate) * (20000 - Math.abs(best.mate)) : (best.cp ?? null);
     this.playMove(m.value, best.best);
     this.expected = best.ponder ? { move: best.ponder, game: this.gameLine() } : undefined;
     this.flushPongs();
