@@ -7,7 +7,8 @@ import { encodeBook } from '../book/polyglot/writer.js';
 import { defaultPolicy } from '../book/select/index.js';
 import { STARTING_FEN, positionFromFen } from '../notation/fen.js';
 import { parseUci } from '../notation/uci.js';
-import { polyglotSource } from './bookProbe.js';
+import type { RichMove } from '../book/rich/types.js';
+import { polyglotSource, weightOnlyMove, type BookSource } from './bookProbe.js';
 import { bookReport, formatBookReport } from './bookReport.js';
 
 const START_KEY = '463b96181691fc9c';
@@ -29,4 +30,22 @@ test('a Polyglot book reports weights, most likely first, with the policy chance
   assert.deepEqual(best.map((r) => r.probability), [1, 0, 0]);
   pos.play(unwrap(parseUci(pos, 'a2a3')));
   assert.deepEqual(bookReport(source, weighted, pos), [], 'out of book');
+});
+
+test('a rich book marks forbidden moves and PostBook records, which the policy gives no chance', () => {
+  const pos = unwrap(positionFromFen(STARTING_FEN));
+  const mv = (u: string): number => unwrap(parseUci(pos, u));
+  const moves: RichMove[] = [
+    { ...weightOnlyMove({ move: mv('e2e4'), weight: 0 }), wins: 6, draws: 2, losses: 2 },
+    { ...weightOnlyMove({ move: mv('f2f3'), weight: 0 }), wins: 9, draws: 0, losses: 1, forbidden: true },
+    { ...weightOnlyMove({ move: mv('g1f3'), weight: 0 }), postBook: true, dynWins: 1, evalCp: 35 },
+  ];
+  const source: BookSource = { name: 'test.tbk', candidates: () => [], probe: () => moves };
+  const rows = bookReport(source, { ...defaultPolicy(), policy: 'gnu-best' }, pos);
+  assert.deepEqual(rows.map((r) => [r.san, r.probability, r.forbidden, r.postBook]), [['e4', 1, false, false], ['f3', 0, true, false], ['Nf3', 0, false, true]]);
+  assert.deepEqual(formatBookReport(rows), [
+    'e4   play   100%  10 games, 70.0% (+6 =2 -2)',
+    'f3   play     0%  10 games, 90.0% (+9 =0 -1)  forbidden',
+    'Nf3  play     0%  own 1 game 100%  PostBook +0.35',
+  ]);
 });

@@ -27,6 +27,11 @@ export interface BookReportRow {
   weight: number | undefined;
   /** Probability the policy plays the move (0..1). */
   probability: number;
+  /** Marked forbidden (book audit, or by hand): never played. */
+  forbidden: boolean;
+  /** A PostBook record (the engine's own move after the book), with its evaluation in centipawns (0: unknown). */
+  postBook: boolean;
+  evalCp: number;
 }
 
 /** Book moves of `pos`, most likely first (then most played). */
@@ -50,6 +55,9 @@ export function bookReport(source: BookSource, policy: BookPolicyConfig, pos: Po
       userValue: m.userValue,
       weight: games === 0 && dynGames === 0 ? m.weight : undefined,
       probability: rows[i]!.probability,
+      forbidden: m.forbidden === true,
+      postBook: m.postBook,
+      evalCp: m.evalCp,
     };
   });
   return out.sort((a, b) => b.probability - a.probability || b.games - a.games || (b.weight ?? 0) - (a.weight ?? 0));
@@ -58,7 +66,10 @@ export function bookReport(source: BookSource, policy: BookPolicyConfig, pos: Po
 const games = (n: number): string => `${n} game${n === 1 ? '' : 's'}`;
 const pct = (x: number): string => `${(x * 100).toFixed(x >= 0.995 || x === 0 ? 0 : 1)}%`;
 
-/** One line per move, e.g. `Nf6  play  41.2%  149 games, 58.4% (+58 =58 -33)  own 3 games 66.7%  value 75`. */
+/**
+ * One line per move, e.g. `Nf6  play  41.2%  149 games, 58.4% (+58 =58 -33)  own 3 games 66.7%  value 75`;
+ * a forbidden move ends with `forbidden`, a PostBook record with `PostBook` and its evaluation.
+ */
 export function formatBookReport(rows: readonly BookReportRow[]): string[] {
   const w = Math.max(0, ...rows.map((r) => r.san.length));
   return rows.map((r) => {
@@ -67,6 +78,8 @@ export function formatBookReport(rows: readonly BookReportRow[]): string[] {
     else if (r.weight !== undefined) parts.push(`weight ${r.weight}`);
     if (r.dynGames > 0) parts.push(`own ${games(r.dynGames)} ${pct(r.dynScore)}`);
     if (r.userValue >= 0) parts.push(`value ${r.userValue}`);
+    if (r.postBook) parts.push(r.evalCp === 0 ? 'PostBook' : `PostBook ${r.evalCp > 0 ? '+' : ''}${(r.evalCp / 100).toFixed(2)}`);
+    if (r.forbidden) parts.push('forbidden');
     return parts.join('  ');
   });
 }
