@@ -502,14 +502,23 @@ function repeatsOf(e: BookEntry): number | null {
   return Math.max(0, n - played(e) - (e.unfinished ?? 0));
 }
 
-/** Ids for book files: the file name, with -2, -3 ... where two files share one. */
+/**
+ * Ids for book files: the file name, with -2, -3 ... where two files share one. A numbered id
+ * is never another file's own name (`a.tbk x/a.tbk a-2.tbk`: a.tbk, a-3.tbk, a-2.tbk): a
+ * request names a book by id alone, so two books with one id would send the edits meant for
+ * one into the other.
+ */
 export function bookIds(paths: readonly string[]): string[] {
-  const seen = new Map<string, number>();
-  return paths.map((p) => {
-    const base = basename(p).replace(/[^A-Za-z0-9._-]/g, '_');
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return n === 1 ? base : `${base.replace(/(\.[^.]*)?$/, `-${n}$1`)}`;
+  const bases = paths.map((p) => basename(p).replace(/[^A-Za-z0-9._-]/g, '_'));
+  const ids: (string | undefined)[] = bases.map((base, i) => (bases.indexOf(base) === i ? base : undefined));
+  const taken = new Set(bases);
+  return ids.map((id, i) => {
+    if (id !== undefined) return id;
+    let n = 2;
+    let next: string;
+    while (taken.has((next = bases[i]!.replace(/(\.[^.]*)?$/, `-${n}$1`)))) n++;
+    taken.add(next);
+    return next;
   });
 }
 
