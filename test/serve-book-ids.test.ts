@@ -1,7 +1,9 @@
 /**
  * `tabiya serve` names each book by an id made from its file name: no two books served may share
  * one (a request names a book by id alone, so an edit would land in the other), even where a
- * numbered id of one file would be another file's own name. A real server on 127.0.0.1, port 0, over three tiny constructed books.
+ * numbered id of one file would be another file's own name. And a path the router cannot decode
+ * is answered as every other error: `{"error": ...}` with the safety headers. A real server on
+ * 127.0.0.1, port 0, over three copies of a two-game book.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,4 +84,19 @@ test('serve a.tbk a-2.tbk x/a.tbk: three ids, and an edit of a-2.tbk lands in a-
   assert.equal(await commentOnE4(A2), 'meant for a-2.tbk');
   assert.equal(await commentOnE4(XA), null);
   assert.equal(await commentOnE4(A), null);
+});
+
+test('a path that cannot be decoded: 400 {"error"} with the safety headers, as every other error', async () => {
+  for (const path of ['/%', '/assets/%E0%A4%A', '/api/explorer%zz']) {
+    const r = await http(path);
+    assert.equal(r.status, 400, path);
+    assert.deepEqual(Object.keys(r.json), ['error'], path);
+    assert.match(r.json.error!, /malformed path/, path);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', path);
+  }
+  const long = await http(`/assets/${'a'.repeat(150)}`);
+  assert.equal(long.status, 414);
+  assert.deepEqual(Object.keys(long.json), ['error']);
+  // The server still answers.
+  assert.equal((await http('/api/books')).status, 200);
 });

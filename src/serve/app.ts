@@ -218,6 +218,13 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
     clientErrorHandler: answerClientError,
+    // A path the router cannot decode (a % not followed by two hex digits, bytes that are not
+    // UTF-8) or with a part over 100 characters: answered as every other error, instead of
+    // Fastify's default body (error, code, message, statusCode) without the safety headers.
+    frameworkErrors: (e, _req, reply: FastifyReply) => {
+      const status = e.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : e.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+      void reply.headers(SAFETY_HEADERS).code(status).send({ error: e.code === 'FST_ERR_BAD_URL' ? `malformed path: ${e.message} (a % must start an escape of two hex digits, of UTF-8 bytes)` : e.message });
+    },
   });
 
   /** Refuses what no route may see (a Host or a write it must not take); undefined: go on. */
