@@ -2,7 +2,8 @@
  * `tabiya serve` names each book by an id made from its file name: no two books served may share
  * one (a request names a book by id alone, so an edit would land in the other), even where a
  * numbered id of one file would be another file's own name. And a path the router cannot decode
- * is answered as every other error: `{"error": ...}` with the safety headers. A real server on
+ * is answered as every other error: `{"error": ...}` with the safety headers, and a method a path
+ * does not take as such (405 with Allow), not as a page that does not exist. A real server on
  * 127.0.0.1, port 0, over three copies of a two-game book.
  */
 import { after, before, test } from 'node:test';
@@ -29,7 +30,7 @@ let server: RunningServer;
 function http(path: string, opts: { method?: string; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; json: { error?: string } & Record<string, unknown> }> {
   const u = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const headers = opts.body === undefined ? {} : { 'content-type': 'application/json', 'x-tabiya-token': TOKEN };
+    const headers = opts.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)), 'x-tabiya-token': TOKEN };
     const req = request({ host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -99,4 +100,22 @@ test('a path that cannot be decoded: 400 {"error"} with the safety headers, as e
   assert.deepEqual(Object.keys(long.json), ['error']);
   // The server still answers.
   assert.equal((await http('/api/books')).status, 200);
+});
+
+test('a method a path does not take: 405 with Allow; a path that does not exist: 404', async () => {
+  for (const [method, path, allow] of [
+    ['PUT', '/api/move', 'POST'],
+    ['GET', '/api/move', 'POST'],
+    ['DELETE', '/api/books', 'GET, HEAD'],
+    ['PUT', '/assets/app.js', 'GET, HEAD'],
+    ['POST', '/?x=1', 'GET, HEAD'],
+  ] as const) {
+    const r = await http(path, { method, body: '{}' });
+    assert.equal(r.status, 405, `${method} ${path}`);
+    assert.equal(r.headers.allow, allow, `${method} ${path}`);
+    assert.match(r.json.error!, new RegExp(`^${method} is not a method of ${path.replace(/\?.*/, '').replace(/[/.]/g, '\\$&')}: it takes ${allow}$`));
+  }
+  const missing = await http('/api/nothing', { method: 'PUT', body: '{}' });
+  assert.equal(missing.status, 404);
+  assert.match(missing.json.error!, /^no such page: PUT \/api\/nothing/);
 });

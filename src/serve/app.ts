@@ -295,7 +295,22 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     if (e.code === 'ERR_BOOK_LOCK') return reply.code(503).send({ error: e.message });
     return reply.code(500).send({ error: e.message });
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: `no such page: ${req.method} ${req.url.slice(0, 200)}` }));
+  // The methods each route takes, to tell a method a path does not take (405 with Allow, RFC
+  // 9110 15.5.6: `PUT /api/move`) from a path that does not exist (404).
+  const routeMethods: { path: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    const path = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}$`);
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const known = routeMethods.find((r) => r.path.source === path.source);
+    if (known === undefined) routeMethods.push({ path, methods: [...methods] });
+    else known.methods.push(...methods);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.replace(/\?.*$/s, '');
+    const allow = routeMethods.find((r) => r.path.test(path))?.methods;
+    if (allow !== undefined) return reply.code(405).header('Allow', [...new Set(allow)].sort().join(', ')).send({ error: `${req.method} is not a method of ${path.slice(0, 200)}: it takes ${[...new Set(allow)].sort().join(', ')}` });
+    return reply.code(404).send({ error: `no such page: ${req.method} ${req.url.slice(0, 200)}` });
+  });
 
   // --- the page and its assets -------------------------------------------------------------
   const config = JSON.stringify({
