@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { startServer, type RunningServer } from '../src/serve/server.js';
+import { pageAddress } from './support/servePage.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -66,7 +67,7 @@ async function open(path: string, theme: 'light' | 'dark' = 'light'): Promise<{ 
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.setViewport({ width: 1300, height: 900 });
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
-  await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
+  await page.goto(pageAddress(server, path), { waitUntil: 'load' });
   await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
   // Rows of this position's table, and no other load under way that could redraw them.
   await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });

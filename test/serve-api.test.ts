@@ -378,15 +378,22 @@ test('writes need the token and a same-origin request; Host must be loopback', a
   for (const headers of [{}, { 'x-tabiya-token': 'guess' }, { 'x-tabiya-token': TOKEN, origin: 'http://evil.example' }] as Record<string, string>[]) {
     const r = await write('/api/move', body, headers);
     assert.equal(r.status, 403, JSON.stringify(headers));
-    // A page left open across a restart of the server carries the old token: it is told to reload.
-    if (headers['x-tabiya-token'] === 'guess') assert.match(r.body, /must be reloaded/);
+    // A page left open across a restart of the server carries the old token: it is told where the new one is.
+    if (headers['x-tabiya-token'] === 'guess') assert.match(r.body, /open the new address it printed/);
   }
   assert.deepEqual(readFileSync(TBK), before, 'refused writes change nothing');
   const rebinding = await http(server.url, '/api/books', { headers: { host: 'evil.example:80' } });
   assert.equal(rebinding.status, 403);
+  // The page carries the token only when opened with it, as the address tabiya serve prints
+  // gives it (Jupyter's way): another account of the machine can open the page, not learn it.
   const page = await http(server.url, '/');
   assert.equal(page.status, 200);
-  assert.match(page.body, new RegExp(`name="tabiya-token" content="${TOKEN}"`));
+  assert.match(page.body, /name="tabiya-token" content=""/);
+  assert.ok(!page.body.includes(TOKEN));
+  for (const guess of ['guess', `${TOKEN}x`, TOKEN.slice(1), '']) assert.ok(!(await http(server.url, `/?token=${guess}`)).body.includes(TOKEN), guess);
+  assert.equal(server.pageUrl, `${server.url}?token=${TOKEN}`);
+  const opened = await http(server.url, `/?play=e2e4&token=${TOKEN}`);
+  assert.match(opened.body, new RegExp(`name="tabiya-token" content="${TOKEN}"`));
   assert.equal((await http(server.url, '/api/books')).status, 200);
 });
 
@@ -574,7 +581,8 @@ test('the command: Ctrl-C and SIGTERM stop it cleanly (exit 0) after an import t
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const copy = join(tmp, `stop-${signal}.tbk`);
     copyFileSync(TBK, copy);
-    const child = spawn(process.execPath, [MAIN, 'serve', copy, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // TABIYA_SERVE_TOKEN chooses the token (a script driving the API); the address carries it.
+    const child = spawn(process.execPath, [MAIN, 'serve', copy, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TABIYA_SERVE_TOKEN: `env-${signal}` } });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -584,8 +592,10 @@ test('the command: Ctrl-C and SIGTERM stop it cleanly (exit 0) after an import t
     while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
     assert.ok(url !== undefined, out + err);
-    const token = /name="tabiya-token" content="([^"]+)"/.exec((await http(url, '/')).body)?.[1];
-    assert.ok(token !== undefined);
+    // The token is in the address the server printed, not in a page opened without it.
+    const token = /http:\/\/127\.0\.0\.1:\d+\/\?token=(\S+) /.exec(out)?.[1];
+    assert.equal(token, `env-${signal}`, out);
+    assert.match((await http(url, '/')).body, /name="tabiya-token" content=""/);
     const games = '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n';
     const r = await http(url, `/api/import?book=stop-${signal}.tbk`, { method: 'POST', body: games, headers: { 'content-type': 'application/x-chess-pgn', 'x-tabiya-token': token } });
     assert.equal(r.status, 202, r.body);
@@ -938,8 +948,10 @@ test('import: a server stopped (SIGINT, SIGTERM, close) while an import runs can
     while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0];
     assert.ok(url !== undefined, out + err);
-    const token = /name="tabiya-token" content="([^"]+)"/.exec((await http(url, '/')).body)?.[1];
-    assert.ok(token !== undefined);
+    // The token is in the address the server printed, not in a page opened without it.
+    const token = /http:\/\/127\.0\.0\.1:\d+\/\?token=(\S+) /.exec(out)?.[1];
+    assert.ok(token !== undefined, out);
+    assert.match((await http(url, '/')).body, /name="tabiya-token" content=""/);
     const r = await post(url, token);
     assert.equal(r.status, 202, r.body);
     const j = await importReaches(url, (s) => s.done > 0);

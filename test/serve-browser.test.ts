@@ -21,6 +21,7 @@ import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { playMoveList } from '../src/notation/moveList.js';
 import { parseSan } from '../src/notation/san.js';
 import { startServer, type RunningServer } from '../src/serve/server.js';
+import { pageAddress } from './support/servePage.js';
 import { settlesWithin } from './support/timeBounds.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
@@ -126,7 +127,7 @@ async function open(path: string, width = 1300, height = 900): Promise<{ page: P
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.setViewport({ width, height });
-  await page.goto(server.url + path.replace(/^\//, ''), { waitUntil: 'load' });
+  await page.goto(pageAddress(server, path), { waitUntil: 'load' });
   await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
   // Rows of this position's table, and no other load under way that could redraw them.
   await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
@@ -546,7 +547,7 @@ test('import: a PGN file chosen on the page is counted into the .tbk with progre
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.setViewport({ width: 1300, height: 900 });
-    await page.goto(served.url, { waitUntil: 'load' });
+    await page.goto(served.pageUrl, { waitUntil: 'load' });
     await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
     const sumBefore = await page.$eval('#sum td.stat', (e) => Number(e.textContent!.replace(/,/g, '')));
     // What the page shows while it imports: the status lines and the progress bar.
@@ -594,7 +595,7 @@ test('import: the page sends the file as it is, so a .pgn.gz and a Windows-1252 
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(served.url, { waitUntil: 'load' });
+    await page.goto(served.pageUrl, { waitUntil: 'load' });
     await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
     for (const [name, bytes, said] of files) {
       const path = join(tmp, name);

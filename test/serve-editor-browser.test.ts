@@ -42,10 +42,35 @@ before(async () => {
   const r = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '-o', TBK, '--quiet'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
-  token = /name="tabiya-token" content="([^"]*)"/.exec(await (await fetch(server.url)).text())![1]!;
+  token = server.token;
   mkdirSync(SHOTS, { recursive: true });
   const puppeteer = (await import('puppeteer-core')).default;
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  // The address tabiya serve prints, with the token: the browser keeps the token for this
+  // server, so the pages below, opened without it, edit (as a reload or a link would).
+  const first = await browser.newPage();
+  await first.goto(server.pageUrl, { waitUntil: 'load' });
+  assert.equal(new URL(first.url()).searchParams.has('token'), false, 'the address bar loses the token');
+  await first.close();
+});
+
+test('a page opened without the token (another account of the machine) shows the book and cannot edit it', { skip }, async () => {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${server.url}?play=e2e4`, { waitUntil: 'load' });
+    await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+    await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
+    assert.equal(await page.$eval('#explorer', (t) => t.classList.contains('can-edit')), false);
+    assert.equal(await page.$eval('#add-move', (b) => (b as unknown as { hidden: boolean }).hidden), true);
+    assert.equal(await page.$eval('#import-label', (b) => (b as unknown as { hidden: boolean }).hidden), true);
+    assert.match(await page.$eval('#bookinfo', (e) => e.textContent ?? ''), /read-only here: open the address tabiya serve printed to edit/);
+    // Opened with the token in the same context, it edits.
+    await page.goto(server.pageUrl, { waitUntil: 'load' });
+    await page.waitForSelector('#explorer.can-edit', { timeout: WAIT_MS });
+  } finally {
+    await context.close();
+  }
 });
 after(async () => {
   try {

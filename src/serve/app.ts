@@ -10,7 +10,7 @@
  * sends one; `--read-only` refuses them all. On a loopback address the Host header must name
  * loopback too, which stops DNS-rebinding pages from reading the API.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -48,7 +48,11 @@ export interface AppOptions {
   replayThreadGames?: number;
   /** Largest request body in bytes (default 64 KiB). */
   bodyLimit?: number;
-  /** The token writes must carry (default: random). */
+  /**
+   * The token writes must carry (default: random). The page carries it only when it is opened
+   * with `?token=` (the address `tabiya serve` prints), as Jupyter's server does: another
+   * account of the machine can open the page on 127.0.0.1 but not learn the token.
+   */
   token?: string;
   /** Check that Host names a loopback address (true when bound to loopback). */
   loopbackOnly?: boolean;
@@ -191,6 +195,17 @@ export function stopImport(app: FastifyInstance): Promise<string | undefined> {
 
 export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
+  const tokenBytes = Buffer.from(token);
+  /** Does a request's `?token=` give the token (compared in constant time)? */
+  const tokenGiven = (url: string): boolean => {
+    const q = url.indexOf('?');
+    const given = q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get('token');
+    if (given === null) return false;
+    const b = Buffer.from(given);
+    return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
+  };
+  // Which start of the server a page's stored token belongs to (public: it tells nothing of the token).
+  const serverId = randomBytes(9).toString('base64url');
   const byId = new Map(opts.books.map((b) => [b.id, b]));
   const positions: Position[] = [];
   const starts = new StartPositions();
@@ -236,7 +251,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     }
     if (req.method === 'GET' || req.method === 'HEAD') return undefined;
     if (opts.readOnly) return new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
-    if (req.headers['x-tabiya-token'] !== token) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from the page itself; a page opened before the server was last started must be reloaded)');
+    if (req.headers['x-tabiya-token'] !== token) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from a page opened with the address tabiya serve printed, with its ?token=; after a restart of the server, open the new address it printed)');
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return new HttpError(403, `Origin ${origin} is not this server`);
     return undefined;
@@ -318,14 +333,16 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     readOnly: opts.readOnly === true,
     engineThreads: opts.engineThreads ?? 0,
     policies: POLICY_KINDS,
+    serverId,
   });
-  const page = (): Asset | undefined => {
+  const page = (withToken: boolean): Asset | undefined => {
     const a = opts.assets.get('index.html');
     if (a === undefined) return undefined;
-    return { type: a.type, body: String(a.body).replace('%TOKEN%', token).replace('%CONFIG%', config.replace(/</g, '\\u003c').replace(/"/g, '&quot;')) };
+    return { type: a.type, body: String(a.body).replace('%TOKEN%', withToken ? token : '').replace('%CONFIG%', config.replace(/</g, '\\u003c').replace(/"/g, '&quot;')) };
   };
-  const index = page();
-  const sendPage = (reply: FastifyReply): FastifyReply => {
+  const pages = { withToken: page(true), without: page(false) };
+  const sendPage = (reply: FastifyReply, withToken: boolean): FastifyReply => {
+    const index = withToken ? pages.withToken : pages.without;
     if (index === undefined) return reply.code(503).send({ error: 'the page is not built: run npm run build' });
     // The engine's worker shares memory with the page (stop signals): that needs isolation.
     return reply
@@ -336,7 +353,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       .type(index.type)
       .send(index.body);
   };
-  app.get('/', async (_req, reply) => sendPage(reply));
+  app.get('/', async (req, reply) => sendPage(reply, tokenGiven(req.url)));
   app.get('/assets/:name', { schema: { params: { type: 'object', properties: { name: { type: 'string', maxLength: 64 } } } } }, async (req, reply) => {
     const name = (req.params as { name: string }).name;
     const a = name === 'index.html' ? undefined : opts.assets.get(name);

@@ -2,6 +2,7 @@
  * Starting and stopping `tabiya serve`: opens the books, reads the opening list and the built
  * page (dist/web, made by `npm run build:web`), listens, and closes everything on request.
  */
+import { randomBytes } from 'node:crypto';
 import { defaultThreads } from '../book/node/makeBook.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -44,11 +45,17 @@ export interface ServeOptions {
   importThreads?: number;
   /** The fewest games a replay thread takes (book add's default; tests lower it). */
   replayThreadGames?: number;
+  /** The write token (default: random at every start). */
   token?: string;
 }
 
 export interface RunningServer {
+  /** The server's address (for the API). */
   url: string;
+  /** The page's address with the write token (`?token=`): the one to open to edit; `url` when read-only. */
+  pageUrl: string;
+  /** The token writes must carry (X-Tabiya-Token). */
+  token: string;
   app: FastifyInstance;
   books: ServedBook[];
   /** Stops the server; resolves with what to tell its operator of an import it cancelled. */
@@ -83,6 +90,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     for (const b of books) await b.close();
     throw e;
   }
+  const token = opts.token ?? randomBytes(18).toString('base64url');
   const app = buildApp({
     books,
     openings: loadOpenings(),
@@ -91,7 +99,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     engineThreads: opts.engineThreads,
     importThreads: opts.importThreads ?? defaultThreads(),
     replayThreadGames: opts.replayThreadGames,
-    token: opts.token,
+    token,
     loopbackOnly: isLoopback(opts.host),
     // Elsewhere: IP addresses, and the names of this machine (a name of the user's own DNS: --host it).
     hostNames: [...new Set([hostname().toLowerCase(), `${hostname().toLowerCase()}.local`, ...(isIP(opts.host) === 0 ? [opts.host.toLowerCase()] : [])])],
@@ -115,8 +123,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : opts.port;
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const url = `http://${shown}:${port}/`;
   return {
-    url: `http://${shown}:${port}/`,
+    url,
+    pageUrl: opts.readOnly ? url : `${url}?token=${encodeURIComponent(token)}`,
+    token,
     app,
     books,
     async close() {

@@ -24,6 +24,8 @@ interface Config {
   readOnly: boolean;
   engineThreads: number;
   policies: string[];
+  /** Which start of the server this is (a stored token is used only with the same one). */
+  serverId: string;
 }
 
 type Explorer = ExplorerAnswer;
@@ -32,7 +34,33 @@ type ExplorerMove = Explorer['moves'][number];
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 const meta = (name: string): string => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
 const config = JSON.parse(meta('tabiya-config')) as Config;
-const token = meta('tabiya-token');
+/**
+ * The write token: the server puts it in the page only when the page is opened with the address
+ * `tabiya serve` printed (`?token=…`), which other accounts of the machine do not see. It is
+ * kept in this browser for this server's start, so that reloads and links without it still
+ * edit; the address bar loses it, so a copied link does not carry it.
+ */
+const TOKEN_KEY = 'tabiya-token';
+const token = ((): string => {
+  const given = meta('tabiya-token');
+  if (given !== '') {
+    localStorage.setItem(TOKEN_KEY, JSON.stringify({ server: config.serverId, token: given }));
+    return given;
+  }
+  try {
+    const kept = JSON.parse(localStorage.getItem(TOKEN_KEY) ?? 'null') as { server?: string; token?: string } | null;
+    return kept?.server === config.serverId && typeof kept.token === 'string' ? kept.token : '';
+  } catch {
+    return '';
+  }
+})();
+if (new URLSearchParams(location.search).has('token')) {
+  const q = new URLSearchParams(location.search);
+  q.delete('token');
+  history.replaceState(null, '', q.toString() === '' ? location.pathname : `?${q.toString()}`);
+}
+/** Can this page write (the server is not read-only and the page has the token)? */
+const mayWrite = token !== '' && !config.readOnly;
 const NAGS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 /**
  * How the table shows a NAG: the move NAGs of the menu and the common position NAGs as the
@@ -344,7 +372,7 @@ function renderExplorer(): void {
   const ex = explorer!;
   const table = $('explorer');
   table.classList.toggle('is-bin', ex.format === 'bin');
-  const editable = ex.editable && game === undefined;
+  const editable = ex.editable && mayWrite && game === undefined;
   table.classList.toggle('can-edit', editable);
   $('add-move').hidden = !editable;
   $('undo').hidden = !editable;
@@ -388,7 +416,10 @@ function renderExplorer(): void {
   repertoireLink();
   $<HTMLSelectElement>('policy').disabled = ex.format === 'bin';
   $('policy').title = ex.format === 'bin' ? 'A Polyglot .bin is played by its weights' : 'How the engine would choose among these moves';
-  $('bookinfo').textContent = `${ex.format === 'bin' ? 'Polyglot .bin' : '.tbk'}${ex.editable ? '' : ex.format === 'tbk' ? ', read-only' : ''}`;
+  $('bookinfo').textContent = `${ex.format === 'bin' ? 'Polyglot .bin' : '.tbk'}${ex.editable && mayWrite ? '' : ex.format === 'tbk' ? ', read-only' : ''}`;
+  // A book this server would let the page edit, but the page was not opened with the token.
+  $('bookinfo').title = ex.editable && !mayWrite ? 'To edit, open the address tabiya serve printed (with its ?token=)' : '';
+  if (ex.editable && !mayWrite) $('bookinfo').textContent += ' here: open the address tabiya serve printed to edit';
   renderOneGame();
   markMoreRows();
 }
@@ -472,7 +503,7 @@ function focusRow(uci: string | undefined, edit: boolean): void {
 }
 
 function canEdit(): boolean {
-  return explorer?.editable === true && game === undefined;
+  return explorer?.editable === true && mayWrite && game === undefined;
 }
 
 function playRow(i: number): void {

@@ -40,15 +40,18 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
   for (const b of books) if (!/\.(bin|tbk)$/i.test(b)) throw new CliError(`${b}: not a book (.bin or .tbk)`, 2);
   let server;
   try {
-    server = await startServer({ books, port, host, readOnly: opts.readOnly, engineThreads, importThreads });
+    // TABIYA_SERVE_TOKEN sets the write token (a script that drives the API chooses it, as
+    // JUPYTER_TOKEN does); never an option, which other accounts could read in the process list.
+    const token = process.env.TABIYA_SERVE_TOKEN === undefined || process.env.TABIYA_SERVE_TOKEN === '' ? undefined : process.env.TABIYA_SERVE_TOKEN;
+    server = await startServer({ books, port, host, readOnly: opts.readOnly, engineThreads, importThreads, token });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new CliError(`--port ${port}: the port is in use (choose another, or 0 for any free one)`, 1);
     if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') throw new CliError(`--host ${host}: cannot listen there (${err.message})`, 1);
     throw e instanceof Error && typeof err.code === 'string' ? new CliError(err.message, 1) : e;
   }
-  // The token is in the page, so whoever can open the page can write: other machines can.
-  if (!isLoopback(host)) process.stderr.write(`warning: listening on ${host}: other machines can read ${opts.readOnly ? 'the books' : 'and change the books (the write token is in the page, which they can open)'}; requests must name the server by IP address or host name\n`);
+  // Elsewhere than loopback the page travels in clear text (HTTP): whoever sees the address with its token can write.
+  if (!isLoopback(host)) process.stderr.write(`warning: listening on ${host}: other machines can read the books${opts.readOnly ? '' : ', and change them with the address printed below, whose token travels unencrypted (HTTP)'}; requests must name the server by IP address or host name\n`);
   // Ctrl-C and SIGTERM are the way to stop a server: exit 0. SIGHUP (its terminal closed, its
   // ssh session dropped) closes it as cleanly, but it was not asked to stop: exit 129.
   let stoppedBy: NodeJS.Signals | undefined;
@@ -69,7 +72,7 @@ export async function serveCommand(files: string[], opts: ServeCliOptions): Prom
   });
   // The URL only once the signals are ours: a script that stops the server as soon as it reads
   // the URL would otherwise kill it by the signal's default action (exit by signal, not 0).
-  process.stdout.write(`tabiya serve: ${server.url} (${server.books.map((b) => b.id).join(', ')}${opts.readOnly ? ', read-only' : ''}); Ctrl-C stops it\n`);
+  process.stdout.write(`tabiya serve: ${server.pageUrl} (${server.books.map((b) => b.id).join(', ')}${opts.readOnly ? ', read-only' : ''}); Ctrl-C stops it\n`);
   await stopped;
   const hangup = stoppedBy === 'SIGHUP';
   if (!opts.quiet) sayOnStderr(`tabiya serve: stopped${hangup ? ' (SIGHUP: its terminal or session closed)' : ''}\n`);
