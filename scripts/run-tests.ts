@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missingVerdicts } from './test-verdicts.js';
+import { missingVerdicts, slowest } from './test-verdicts.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = join(ROOT, 'dist');
@@ -93,7 +93,14 @@ if (watchdog !== undefined) clearTimeout(watchdog);
 
 let failed = status !== 0 || timedOut;
 if (!timedOut) {
-  const { unfinished, silentFiles } = missingVerdicts(existsSync(verdictFile) ? readFileSync(verdictFile, 'utf8') : '', files);
+  const record = existsSync(verdictFile) ? readFileSync(verdictFile, 'utf8') : '';
+  const slow = slowest(record, 8);
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1).padStart(6)} s`;
+  console.log('\n# slowest test files (sum of their tests):');
+  for (const f of slow.files) console.log(`#  ${seconds(f.ms)}  ${relative(ROOT, f.file)}`);
+  console.log('# slowest tests:');
+  for (const t of slow.tests) console.log(`#  ${seconds(t.ms)}  ${relative(ROOT, t.file)}: ${t.name.length > 100 ? `${t.name.slice(0, 100)}…` : t.name}`);
+  const { unfinished, silentFiles } = missingVerdicts(record, files);
   if (unfinished.length > 0 || silentFiles.length > 0) {
     failed = true;
     console.error(`\nrun-tests: the test runner lost results, so this run proves nothing about them:`);

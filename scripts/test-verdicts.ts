@@ -13,11 +13,13 @@ export interface VerdictEvent {
   file: string;
   nesting: number;
   name: string;
+  /** A verdict's duration in milliseconds, as the runner measured it. */
+  ms?: number;
 }
 
 interface RunnerEvent {
   type: string;
-  data?: { file?: string; nesting?: number; name?: string };
+  data?: { file?: string; nesting?: number; name?: string; details?: { duration_ms?: number } };
 }
 
 export default async function* verdicts(source: AsyncIterable<RunnerEvent>): AsyncGenerator<string> {
@@ -25,6 +27,8 @@ export default async function* verdicts(source: AsyncIterable<RunnerEvent>): Asy
     const kind = event.type === 'test:start' ? 'start' : event.type === 'test:pass' ? 'pass' : event.type === 'test:fail' ? 'fail' : null;
     if (kind === null || event.data === undefined) continue;
     const line: VerdictEvent = { kind, file: event.data.file ?? '', nesting: event.data.nesting ?? 0, name: event.data.name ?? '' };
+    const ms = event.data.details?.duration_ms;
+    if (kind !== 'start' && typeof ms === 'number') line.ms = Math.round(ms);
     yield JSON.stringify(line) + '\n';
   }
 }
@@ -49,4 +53,26 @@ export function missingVerdicts(lines: string, files: readonly string[]): { unfi
   const unfinished: VerdictEvent[] = [];
   for (const { event, count } of open.values()) for (let i = 0; i < count; i++) unfinished.push(event);
   return { unfinished, silentFiles: files.filter((f) => !seen.has(f)) };
+}
+
+/**
+ * The slowest top-level tests and test files of a run, from the reporter's lines, slowest first:
+ * a file's time is the sum of its top-level tests (their set-up included, the file's import not).
+ * The suite has a time bound (README), so the run ends by saying where the time went.
+ */
+export function slowest(lines: string, count: number): { tests: { file: string; name: string; ms: number }[]; files: { file: string; ms: number }[] } {
+  const tests: { file: string; name: string; ms: number }[] = [];
+  const files = new Map<string, number>();
+  for (const text of lines.split('\n')) {
+    if (text === '') continue;
+    const event = JSON.parse(text) as VerdictEvent;
+    if (event.kind === 'start' || event.nesting !== 0 || event.ms === undefined) continue;
+    tests.push({ file: event.file, name: event.name, ms: event.ms });
+    files.set(event.file, (files.get(event.file) ?? 0) + event.ms);
+  }
+  const byTime = <T extends { ms: number }>(a: T, b: T): number => b.ms - a.ms;
+  return {
+    tests: tests.sort(byTime).slice(0, count),
+    files: [...files].map(([file, ms]) => ({ file, ms })).sort(byTime).slice(0, count),
+  };
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missingVerdicts, type VerdictEvent } from '../scripts/test-verdicts.js';
+import { missingVerdicts, slowest, type VerdictEvent } from '../scripts/test-verdicts.js';
 
 const REPORTER = fileURLToPath(new URL('../scripts/test-verdicts.js', import.meta.url));
 
@@ -26,6 +26,7 @@ test('skipped', { skip: 'not here' }, () => {});
 const FILE_B = `import { test } from 'node:test';
 test('fails', () => { throw new Error('on purpose'); });
 test('passes', () => {});
+test('waits', () => new Promise((done) => setTimeout(done, 300)));
 `;
 
 function runRunner(files: string[], out: string): number {
@@ -51,7 +52,17 @@ test('the reporter pairs every start with its verdict, by file, nesting and name
     const verdicts = (file: string, kind: string): string[] => events.filter((e) => e.file === file && e.kind === kind).map((e) => `${e.nesting}:${e.name}`).sort();
     assert.deepEqual(verdicts(a, 'pass'), ['0:outer', '0:same name', '0:same name', '0:skipped', '1:inner # two', '1:inner one']);
     assert.deepEqual(verdicts(b, 'fail'), ['0:fails']);
-    assert.deepEqual(verdicts(b, 'pass'), ['0:passes']);
+    assert.deepEqual(verdicts(b, 'pass'), ['0:passes', '0:waits']);
+    // Every verdict carries its duration, and the run's summary of the slowest finds the test
+    // that waits (a timer never fires early: its duration is at least the wait).
+    assert.ok(events.every((e) => e.kind === 'start' || (Number.isInteger(e.ms) && e.ms! >= 0)), 'durations');
+    const waits = events.find((e) => e.name === 'waits' && e.kind === 'pass')!;
+    assert.ok(waits.ms! >= 290, `waits took ${waits.ms} ms`);
+    const slow = slowest(text, 3);
+    assert.equal(slow.tests.length, 3);
+    assert.ok(slow.tests.every((t, i) => t.ms >= 0 && (i === 0 || t.ms <= slow.tests[i - 1]!.ms)), 'slowest first');
+    assert.ok(slow.tests.some((t) => t.name === 'waits'), 'the slowest tests include the one that waits');
+    assert.deepEqual(slow.files.map((f) => f.file).sort(), [a, b]);
     assert.deepEqual(missingVerdicts(text, [a, b]), { unfinished: [], silentFiles: [] });
 
     // A runner that loses the tail of a file's events (nodejs/node#64833): a test that started and
@@ -67,4 +78,18 @@ test('the reporter pairs every start with its verdict, by file, nesting and name
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('slowest: top-level tests by duration, and files by the sum of their top-level tests', () => {
+  const line = (kind: string, file: string, nesting: number, name: string, ms?: number): string => JSON.stringify({ kind, file, nesting, name, ...(ms === undefined ? {} : { ms }) });
+  const lines = [
+    line('start', 'x', 0, 'slow'), line('start', 'x', 1, 'inner'), line('pass', 'x', 1, 'inner', 900), line('pass', 'x', 0, 'slow', 1000),
+    line('start', 'x', 0, 'quick'), line('pass', 'x', 0, 'quick', 5),
+    line('start', 'y', 0, 'middle'), line('fail', 'y', 0, 'middle', 700),
+    line('start', 'y', 0, 'also'), line('pass', 'y', 0, 'also', 600),
+  ].join('\n') + '\n';
+  assert.deepEqual(slowest(lines, 2), {
+    tests: [{ file: 'x', name: 'slow', ms: 1000 }, { file: 'y', name: 'middle', ms: 700 }],
+    files: [{ file: 'y', ms: 1300 }, { file: 'x', ms: 1005 }],
+  });
 });
