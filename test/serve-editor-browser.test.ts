@@ -405,3 +405,85 @@ test("the board's orientation is kept in the link: a reload or a shared link ope
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the editor says what it needs: Save with nothing changed closes it, a move added without a note is asked for one, Remove is offered only for a move no game played', { skip, timeout: 120_000 }, async () => {
+  const { page, errors } = await open('/?play=d2d4,d7d5');
+  const statusText = (): Promise<string> => page.$eval('#status', (e) => e.textContent!);
+  const hidden = (id: string): Promise<boolean> => page.$eval(`#${id}`, (e) => (e as unknown as { hidden: boolean }).hidden);
+  const first = await page.$eval('#rows tr[data-uci]', (e) => e.getAttribute('data-uci')!);
+
+  // Opened and saved as it was: a close, not the API's "nothing to change: give userValue, …".
+  await page.click(`#rows tr[data-uci="${first}"] button.edit`);
+  await page.waitForSelector('#editor:not([hidden])');
+  assert.equal(await hidden('edit-remove'), true, 'a move played in games cannot be removed: Remove is not offered');
+  await page.click('#edit-save');
+  await page.waitForSelector('#editor[hidden]', { timeout: WAIT_MS });
+  assert.equal(await statusText(), 'Nothing changed.');
+  assert.equal(await page.$eval('#status', (e) => e.classList.contains('error')), false);
+
+  // A move the book lacks, with no note: the editor stays open and says what to give it, in its own words.
+  await page.click('#add-move');
+  await page.type('#edit-move', 'h3');
+  await page.click('#edit-save');
+  await page.waitForFunction(() => document.getElementById('status')?.classList.contains('error'), { timeout: WAIT_MS });
+  assert.equal(await statusText(), 'h3 is added with its notes: give it a user value, a NAG, a comment or the forbidden mark.');
+  assert.equal(await hidden('editor'), false);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'edit-user');
+  await page.type('#edit-user', '20');
+  await page.click('#edit-save');
+  await page.waitForSelector('#rows tr[data-uci="h2h3"]', { timeout: WAIT_MS });
+  assert.deepEqual(notes('d2d4 d7d5', 'h2h3'), { userValue: 20, nag: null, comment: null, forbidden: false });
+
+  // The move added by hand can be removed: Remove is offered there.
+  await page.click('#rows tr[data-uci="h2h3"] button.edit');
+  await page.waitForSelector('#editor:not([hidden])');
+  assert.equal(await hidden('edit-remove'), false);
+  await page.click('#edit-remove');
+  await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="h2h3"]') === null, { timeout: WAIT_MS });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a phone the move stays in view when the table scrolls sideways, in its row colours; the link keeps its commas', { skip, timeout: 120_000 }, async () => {
+  await setNotes({ play: 'g1f3', move: 'd7d5', userValue: 100 });
+  const { page, errors } = await open('/?play=g1f3');
+  await page.click('#rows tr[data-uci="d7d5"]');
+  await page.waitForFunction(() => location.search.includes('d7d5'), { timeout: WAIT_MS });
+  // A comma may stand in a query (RFC 3986, 3.4): the link a user copies reads as the docs write it.
+  assert.equal(await page.evaluate(() => location.search), '?play=g1f3,d7d5');
+  await page.click('#back');
+  await page.waitForFunction(() => location.search === '?play=g1f3,d7d5&at=1', { timeout: WAIT_MS });
+  await page.waitForSelector('#explorer[aria-busy="false"] #rows tr[data-uci="d7d5"]', { timeout: WAIT_MS });
+
+  await page.setViewport({ width: 375, height: 800 });
+  const wrap = await page.$('.table-wrap');
+  await page.$eval('.table-wrap', (e) => (e.scrollLeft = e.scrollWidth));
+  const seen = await page.evaluate(() => {
+    const w = document.querySelector('.table-wrap').getBoundingClientRect();
+    const inView = (el: { getBoundingClientRect(): { left: number; right: number } }): boolean => {
+      const r = el.getBoundingClientRect();
+      return r.left >= w.left - 0.5 && r.right <= w.right + 0.5;
+    };
+    const cell = (sel: string) => document.querySelector(sel);
+    const san = cell('#rows tr[data-uci="d7d5"] td:first-child');
+    // What is painted at the middle of the move's cell: the cell itself (or its text), not a cell scrolled under it.
+    const r = san.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {
+      scrolled: document.querySelector('.table-wrap').scrollLeft > 0,
+      san: inView(san),
+      head: inView(cell('#explorer thead th:first-child')),
+      sum: inView(cell('#sum td:first-child')),
+      edit: inView(cell('#rows tr[data-uci="d7d5"] button.edit')),
+      onTop: san.contains(top),
+      rowBg: getComputedStyle(san.parentElement).backgroundColor,
+      cellBg: getComputedStyle(san).backgroundColor,
+    };
+  });
+  await wrap!.screenshot({ path: join(SHOTS, 'table-scrolled-375.png') });
+  assert.deepEqual({ ...seen, rowBg: undefined, cellBg: undefined }, { scrolled: true, san: true, head: true, sum: true, edit: true, onTop: true, rowBg: undefined, cellBg: undefined });
+  assert.equal(seen.cellBg, seen.rowBg, "the move's cell has its row's colour (a chosen move's tint)");
+  assert.notEqual(seen.cellBg, 'rgba(0, 0, 0, 0)', 'an opaque cell: what scrolls under it does not show through');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

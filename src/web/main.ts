@@ -233,7 +233,9 @@ function saveUrl(): void {
   if (line.at !== line.moves.length) p.set('at', String(line.at));
   if (policy !== 'terra') p.set('policy', policy);
   if (orientation === COLOR.black) p.set('orientation', 'black');
-  const q = p.toString();
+  // Commas may stand unescaped in a query (RFC 3986, 3.4: sub-delims): the link reads
+  // play=e2e4,c7c5 as written in docs/serve.md, not play=e2e4%2Cc7c5.
+  const q = p.toString().replace(/%2C/gi, ',');
   history.replaceState(null, '', q === '' ? location.pathname : `?${q}`);
 }
 
@@ -552,7 +554,9 @@ function openEditor(i: number | undefined): void {
   nagSel.value = m?.nag === null || m === undefined ? '' : String(m.nag);
   $<HTMLInputElement>('edit-comment').value = m?.comment ?? '';
   $<HTMLInputElement>('edit-forbidden').checked = m?.forbidden ?? false;
-  $('edit-remove').hidden = m === undefined;
+  // Only a move no game played can be removed (the server refuses the others: mark them
+  // forbidden instead), so Remove is offered for those alone.
+  $('edit-remove').hidden = m === undefined || m.white + m.draws + m.black > 0;
   editing = { book: bookId, fen: line.startFen, play: line.moves.slice(0, line.at).join(','), row: m, shown: editorValues() };
   (m === undefined ? move : $<HTMLInputElement>('edit-user')).focus();
 }
@@ -611,6 +615,18 @@ async function saveEdit(ev: Event): Promise<void> {
   // Only what the user changed: a field sent as null would clear what the book holds.
   const patch: Partial<MoveNotes> = {};
   for (const k of ['userValue', 'nag', 'comment', 'forbidden'] as const) if (now[k] !== was[k]) (patch as Record<string, unknown>)[k] = now[k];
+  if (Object.keys(patch).length === 0) {
+    // A book keeps a move added by hand through its notes: one with none would not be kept.
+    if (editing.row === undefined) {
+      status(`${$<HTMLInputElement>('edit-move').value.trim()} is added with its notes: give it a user value, a NAG, a comment or the forbidden mark.`, true);
+      $('edit-user').focus();
+      return;
+    }
+    // Save with nothing changed is a close, as in a dialog, not an error.
+    closeEditor();
+    status('Nothing changed.');
+    return;
+  }
   const out = await send({ path: '/api/move', body: { ...t.target, ...patch } }, 'Not saved');
   if (out !== undefined) {
     edits.record(noteEdit(t.target, patch, was, out.added === true, t.label));
