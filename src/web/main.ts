@@ -765,7 +765,11 @@ function analyse(): void {
   // The depth and speed shown are the last position's until this search reports.
   $('engineinfo').textContent = '\u00a0';
   if (countLegal(pos) === 0) {
+    // The search of the position before goes on until stopped: its lines (a mate in 6 in a
+    // stalemate) would be shown for this one.
+    engine.stop();
     $('engineinfo').textContent = pos.inCheck() ? 'Checkmate' : 'Stalemate';
+    renderPvs(pos);
     return;
   }
   const start = line.position();
@@ -826,6 +830,15 @@ function renderPvs(pos: Position): void {
   $('pvs').innerHTML = items.join('');
   const best = pvLines[0];
   const fill = $('evalfill');
+  if (best === undefined && analysing && countLegal(pos) === 0) {
+    // The game is over: the bar gives its result, not the last position's score.
+    const winner = pos.inCheck() ? (pos.turn === 0 ? 'Black' : 'White') : '';
+    fill.style.height = winner === 'White' ? '100%' : winner === 'Black' ? '0%' : '50%';
+    $('evaltext').textContent = winner === 'White' ? '1-0' : winner === 'Black' ? '0-1' : '½-½';
+    $('evaltext').classList.toggle('black', winner === 'Black');
+    $('evalbar').setAttribute('aria-label', winner === '' ? 'Evaluation: stalemate, a draw' : `Evaluation: checkmate, ${winner} wins`);
+    return;
+  }
   if (best === undefined) {
     if (!analysing) fill.style.height = '50%';
     $('evaltext').textContent = '';
