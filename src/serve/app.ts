@@ -500,6 +500,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       const pgn = body as string | Buffer;
       if (!book.editable) throw new EditError(409, `book ${book.id} cannot take games: only a version 2 .tbk can`);
       if (job !== undefined && !job.finished) throw new HttpError(409, `an import into ${job.book} is running: wait for it`);
+      // A book whose file is gone is said now, not as the error of a job.
+      book.mustEdit();
       const j: NonNullable<typeof job> = (job = { id: ++jobs, book: book.id, done: 0, total: Buffer.byteLength(pgn), games: 0, finished: false });
       const name = query.name ?? 'the PGN sent';
       const cancel = new AbortController();

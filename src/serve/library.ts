@@ -246,7 +246,7 @@ export class ServedBook {
   editMove(pos: Position, move: number, patch: NotePatch): { added: boolean } {
     this.mustEdit();
     const black = pos.turn === 1;
-    const r = changeNotes(
+    const r = this.onFile(() => changeNotes(
       this.path,
       (book) => {
         const known = book.movesOf(pos.keyHi, pos.keyLo).find((e) => e.move === move);
@@ -271,7 +271,7 @@ export class ServedBook {
         return { result: { added: known === undefined } };
       },
       EDIT_LOCK,
-    );
+    ));
     this.reopen();
     return r;
   }
@@ -279,14 +279,14 @@ export class ServedBook {
   /** Removes a move that only notes hold (one added by hand); a move with games cannot go. */
   removeMove(pos: Position, move: number): void {
     this.mustEdit();
-    changeNotes(this.path, (book) => {
+    this.onFile(() => changeNotes(this.path, (book) => {
       const known = book.movesOf(pos.keyHi, pos.keyLo).find((e) => e.move === move);
       if (known === undefined) throw new EditError(404, `${makeUci(move, pos.chess960)} is not in the book here`);
       const games = played(known) + known.unfinished;
       if (games > 0) throw new EditError(409, `${makeUci(move, pos.chess960)} was played in ${games} games of the book: mark it forbidden instead`);
       book.notes.remove(pos.keyHi, pos.keyLo, move);
       return { result: undefined };
-    }, EDIT_LOCK);
+    }, EDIT_LOCK));
     this.reopen();
   }
 
@@ -371,9 +371,39 @@ export class ServedBook {
     return runBookJob({ kind: 'exportBin', path: this.path });
   }
 
-  private mustEdit(): void {
+  /**
+   * Refuses a change the book cannot take: a .bin, a version 1 .tbk, or a file that is no longer
+   * there (removed or renamed since the server opened it), before anything is written. Without
+   * the last, an edit got a 500, and an import a job whose error named the server's own path.
+   */
+  mustEdit(): void {
     if (this.format !== 'tbk') throw new EditError(409, `book ${this.id} is a Polyglot .bin: only a .tbk keeps notes`);
     if (this.version !== 2) throw new EditError(409, `book ${this.id} is a version 1 .tbk: upgrade it (tabiya book upgrade) to edit it`);
+    let st;
+    try {
+      st = statSync(this.path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new EditError(409, `book ${this.id}: its file ${this.path} is gone (removed or renamed since tabiya serve opened it); nothing was written: put the file back, or start tabiya serve again with its new path (the page shows the book as it was opened)`);
+      throw e;
+    }
+    if (!st.isFile()) throw new EditError(409, `book ${this.id}: ${this.path} is no longer a file (replaced since tabiya serve opened it); nothing was written`);
+  }
+
+  /**
+   * A change of the book's file (changeNotes): a file that is no longer a book it can edit
+   * (replaced by another file since the server opened it, or cut short) is refused as an edit
+   * the book cannot take (409), naming the book; a lock held elsewhere (503) or a failed write
+   * (500) go on as they are.
+   */
+  private onFile<T>(change: () => T): T {
+    try {
+      return change();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (e instanceof EditError || code === 'ERR_BOOK_LOCK' || code === 'ERR_BOOK_WRITE' || !(e instanceof Error) || typeof code !== 'string' || !/^ERR_(BOOK|TBK)_/.test(code)) throw e;
+      const changed = fileId(this.path) !== this.seen;
+      throw new EditError(409, `book ${this.id}: ${e.message.startsWith(this.path) ? e.message : `${this.path}: ${e.message}`}${changed ? ' (the file was replaced or changed since tabiya serve opened it)' : ''}; nothing was written`);
+    }
   }
 
   /** The games a version 2 .tbk keeps (undefined for a .bin, a version 1 book, or a book built without them). */
