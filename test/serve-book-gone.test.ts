@@ -1,8 +1,9 @@
 /**
  * `tabiya serve` editing a book whose file was removed, renamed or replaced after the server
  * opened it: the edit, the removal and the import are refused as edits the book cannot take
- * (409), naming the book, and nothing is written, neither where the file was nor elsewhere. A
- * real server on 127.0.0.1, port 0.
+ * (409), naming the book, and nothing is written, neither where the file was nor elsewhere. And
+ * an import's name with a control character is refused (400), the book left as it was. A real
+ * server on 127.0.0.1, port 0.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,4 +93,38 @@ test('a book whose file was replaced by one that is not a book, or cut short: 40
   }
   // Put back, the book takes the edit again.
   assert.equal((await post('/api/move', JSON.stringify({ book: 'b.tbk', move: 'e4', comment: 'back' }))).status, 200);
+});
+
+test('an import named with a control character is refused (400, the character named) and the book left as it was', async () => {
+  const before = readFileSync(A);
+  for (const [name, code] of [
+    ['games%0A.pgn', 'U+000A'],
+    ['%1B%5B31mred.pgn', 'U+001B'],
+    ['a%C2%85b.pgn', 'U+0085'],
+  ] as const) {
+    const r = await post(`/api/import?book=a.tbk&name=${name}`, PGN, 'application/x-chess-pgn');
+    assert.equal(r.status, 400, `${name}: ${JSON.stringify(r.json)}`);
+    assert.match(r.json.error ?? '', new RegExp(`^name: a file name cannot hold control characters \\(${code.replace('+', '\\+')} at character \\d+`), name);
+  }
+  assert.deepEqual(readFileSync(A), before);
+  // A name in any script, spaces included, is taken.
+  const ok = await post(`/api/import?book=a.tbk&name=${encodeURIComponent('Партии 2024 ♞.pgn')}`, PGN, 'application/x-chess-pgn');
+  assert.equal(ok.status, 202, JSON.stringify(ok.json));
+  for (let i = 0; i < 500; i++) {
+    const u = new URL(server.url);
+    const job = await new Promise<{ finished: boolean; error?: string }>((resolve, reject) => {
+      request({ host: u.hostname, port: u.port, path: '/api/import' }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      })
+        .on('error', reject)
+        .end();
+    });
+    if (job.finished) {
+      assert.equal(job.error, undefined);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
 });

@@ -48,6 +48,8 @@ export interface AppOptions {
   replayThreadGames?: number;
   /** Largest request body in bytes (default 64 KiB). */
   bodyLimit?: number;
+  /** The longest a request may take to arrive, headers and body, in ms (default REQUEST_TIMEOUT_MS). */
+  requestTimeout?: number;
   /**
    * The token writes must carry (default: random). The page carries it only when it is opened
    * with `?token=` (the address `tabiya serve` prints), as Jupyter's server does: another
@@ -84,6 +86,31 @@ const EXPORT_BUDGET = 20_000;
 
 /** The largest PGN text an import takes (bigger collections: tabiya book make -o X.tbk). */
 const IMPORT_LIMIT = 32 * 1024 * 1024;
+
+/**
+ * The longest a request may take to arrive, body included: Node's own default for
+ * `server.requestTimeout` (5 minutes, nodejs.org/api/http.html#serverrequesttimeout), which
+ * Fastify turns off (its `requestTimeout` defaults to 0, and its docs ask for a bound where no
+ * proxy stands in front, as here). Without one, a client holding the token could keep a
+ * connection by sending a body a byte at a time. Five minutes cut no real import: the largest
+ * (IMPORT_LIMIT, 32 MiB) arrives in well under a second on loopback and within the bound over
+ * any link faster than about 1 Mbit/s (--host); a JSON edit is at most 64 KiB.
+ */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+/** A request that announces a body (Content-Length above 0, or chunked: RFC 9112 6.3). */
+const hasBody = (req: FastifyRequest): boolean => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+/**
+ * An answer sent before the request's body has arrived (refused by the token check, a Host, a
+ * Content-Type or a name, or a GET that carries a body) closes the connection after it. Node
+ * would otherwise read the rest of the body to keep the connection for another request, and a
+ * client trickling a body nobody reads, a byte now and then, held the connection for as long as
+ * it liked; a refused client gains nothing by keeping it. (Fastify does the same for a 413.)
+ */
+const closeIfBodyUnread = (req: FastifyRequest, reply: FastifyReply): void => {
+  if (hasBody(req) && !req.raw.complete) void reply.header('connection', 'close');
+};
 
 const INT = { type: 'integer' } as const;
 const INT_OR_NULL = { type: ['integer', 'null'] } as const;
@@ -227,8 +254,13 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   };
   // Fastify's validator drops unknown fields by default (Ajv's removeAdditional): a misspelt
   // field ("usrValue") would then be ignored while the rest is saved. Refuse it instead.
+  const requestTimeout = opts.requestTimeout ?? REQUEST_TIMEOUT_MS;
   const app = fastify({
     bodyLimit: opts.bodyLimit ?? 64 * 1024,
+    requestTimeout,
+    // Node looks at the connections every connectionsCheckingInterval (30 s by default) for a
+    // request past its time, and the headers may take at most headersTimeout (60 s by default).
+    http: { connectionsCheckingInterval: Math.max(1, Math.min(30_000, Math.floor(requestTimeout / 4))), headersTimeout: Math.min(60_000, requestTimeout) },
     logger: false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
@@ -268,6 +300,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     reply.headers(SAFETY_HEADERS);
     const refused = refusal(req);
     if (refused !== undefined) return done(refused);
+    // No GET route reads a body: the answer goes before it arrives.
+    if ((req.method === 'GET' || req.method === 'HEAD') && hasBody(req)) void reply.header('connection', 'close');
     // An explorer answer kept for this very URL: sent before the query is even parsed (the
     // URL was validated when the answer was made), unless another process changed a book.
     if (req.method !== 'GET' || !req.url.startsWith(EXPLORER_PREFIX)) return done();
@@ -290,6 +324,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
 
   app.setErrorHandler((e: Error & { statusCode?: number; validation?: unknown; code?: string }, req, reply) => {
+    closeIfBodyUnread(req, reply);
     if (e instanceof HttpError || e instanceof EditError) return reply.code(e.status).send({ error: e.message });
     if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Say the bound, and for a PGN what to do instead.
@@ -321,6 +356,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     else known.methods.push(...methods);
   });
   app.setNotFoundHandler((req, reply) => {
+    closeIfBodyUnread(req, reply);
     const path = req.url.replace(/\?.*$/s, '');
     const allow = routeMethods.find((r) => r.path.test(path))?.methods;
     if (allow !== undefined) return reply.code(405).header('Allow', [...new Set(allow)].sort().join(', ')).send({ error: `${req.method} is not a method of ${path.slice(0, 200)}: it takes ${[...new Set(allow)].sort().join(', ')}` });
@@ -490,7 +526,20 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.addContentTypeParser(['application/x-chess-pgn'], { parseAs: 'buffer', bodyLimit: IMPORT_LIMIT }, (_req, body, done) => done(null, body));
   app.post(
     '/api/import',
-    { bodyLimit: IMPORT_LIMIT, schema: { querystring: { type: 'object', properties: { book: BOOK, name: { type: 'string', maxLength: 200 } } } } },
+    {
+      bodyLimit: IMPORT_LIMIT,
+      schema: { querystring: { type: 'object', properties: { book: BOOK, name: { type: 'string', maxLength: 200 } } } },
+      // Before the body is read (up to 32 MiB): the name is written into the book's history and
+      // said on the server's terminal (a cancelled import), where a line break or an escape
+      // sequence (ESC, any of Unicode's category Cc) would forge lines or recolour it.
+      onRequest: (req, _reply, done) => {
+        const name = (req.query as { name?: unknown }).name;
+        const control = typeof name === 'string' ? /\p{Cc}/u.exec(name) : null;
+        if (control === null || typeof name !== 'string') return done();
+        const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+        done(new HttpError(400, `name: a file name cannot hold control characters (U+${code} at character ${[...name.slice(0, control.index)].length + 1}: line breaks, tabs, escapes)`));
+      },
+    },
     async (req, reply) => {
       const query = req.query as { book?: string; name?: string };
       const book = bookOf(query.book);

@@ -687,7 +687,10 @@ function showHistory(): void {
 async function importPgn(file: File): Promise<void> {
   const bar = $<HTMLProgressElement>('import-progress');
   try {
-    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}&name=${encodeURIComponent(file.name.slice(0, 200))}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: file });
+    // The server takes a name of at most 200 characters without control characters (it goes into
+    // the book's history): cut by code points, since half an emoji cannot be URI-encoded.
+    const name = Array.from(file.name.replace(/\p{Cc}/gu, '?')).slice(0, 200).join('');
+    const r = await fetch(`/api/import?book=${encodeURIComponent(bookId)}&name=${encodeURIComponent(name)}`, { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn', 'X-Tabiya-Token': token }, body: file });
     const out = (await r.json()) as { error?: string };
     if (!r.ok) throw new Error(out.error ?? `HTTP ${r.status}`);
     bar.hidden = false;
