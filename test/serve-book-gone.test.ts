@@ -128,3 +128,18 @@ test('an import named with a control character is refused (400, the character na
     await new Promise((r) => setTimeout(r, 20));
   }
 });
+
+test('a comment with a control character (an escape sequence, a bell) is refused (400), the book left as it was; a tab and line breaks are taken', async () => {
+  const before = readFileSync(A);
+  for (const [comment, code] of [
+    ['\u001b[31mred', 'U+001B'],
+    ['ring\u0007', 'U+0007'],
+    ['a\u0085b', 'U+0085'],
+  ] as const) {
+    const r = await post('/api/move', JSON.stringify({ book: 'a.tbk', move: 'e4', comment }));
+    assert.equal(r.status, 400, `${JSON.stringify(comment)}: ${JSON.stringify(r.json)}`);
+    assert.equal(r.json.error, `comment: a control character (${code}) cannot be kept: the book's PGN export could not carry it`);
+  }
+  assert.deepEqual(readFileSync(A), before);
+  assert.equal((await post('/api/move', JSON.stringify({ book: 'a.tbk', move: 'e4', comment: 'main\tline\r\nof the repertoire' }))).status, 200);
+});

@@ -621,6 +621,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // mark (pgnNotes.ts, in the command syntax of the PGN extensions lichess writes as `[%clk …]`):
     // in a comment's text it would be read back by book annotate --notes as the move's value.
     if (typeof body.comment === 'string' && /\[%tabiya\s/i.test(body.comment)) throw new HttpError(400, 'comment: [%tabiya …] cannot be kept: it is the markup of the PGN export for user values and forbidden marks, so reading the export back would take it as one; set the value or mark with their own controls');
+    // An escape sequence or a bell in a comment went into the PGN export as it was, where the
+    // PGN standard (4.1) allows no control character but newline and tab, and onto the terminal
+    // of whoever printed that file. Line breaks and tabs are taken (line breaks become spaces).
+    const control = typeof body.comment === 'string' ? /[^\P{Cc}\t\r\n]/u.exec(body.comment) : null;
+    if (control !== null) throw new HttpError(400, `comment: a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}) cannot be kept: the book's PGN export could not carry it`);
     if (body.comment !== undefined) patch.comment = body.comment === null ? null : body.comment.replace(/[\r\n]+/g, ' ');
     if (body.forbidden !== undefined) patch.forbidden = body.forbidden;
     if (Object.keys(patch).length === 0) throw new HttpError(400, 'nothing to change: give userValue, nag, comment or forbidden');
