@@ -375,7 +375,8 @@ test('path traversal, plain and encoded, reaches no file', async () => {
 test('writes need the token and a same-origin request; Host must be loopback', async () => {
   const body = { book: 'masters.tbk', move: 'e2e4', userValue: 60 };
   const before = readFileSync(TBK);
-  for (const headers of [{}, { 'x-tabiya-token': 'guess' }, { 'x-tabiya-token': TOKEN, origin: 'http://evil.example' }] as Record<string, string>[]) {
+  const near = [TOKEN.slice(0, -1), `${TOKEN}x`, '', `${TOKEN.slice(0, -1)}é`].map((t) => ({ 'x-tabiya-token': t }));
+  for (const headers of [{}, { 'x-tabiya-token': 'guess' }, ...near, { 'x-tabiya-token': TOKEN, origin: 'http://evil.example' }] as Record<string, string>[]) {
     const r = await write('/api/move', body, headers);
     assert.equal(r.status, 403, JSON.stringify(headers));
     // A page left open across a restart of the server carries the old token: it is told where the new one is.

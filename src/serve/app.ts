@@ -223,13 +223,16 @@ export function stopImport(app: FastifyInstance): Promise<string | undefined> {
 export function buildApp(opts: AppOptions): FastifyInstance {
   const token = opts.token ?? randomBytes(18).toString('base64url');
   const tokenBytes = Buffer.from(token);
-  /** Does a request's `?token=` give the token (compared in constant time)? */
-  const tokenGiven = (url: string): boolean => {
-    const q = url.indexOf('?');
-    const given = q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get('token');
-    if (given === null) return false;
+  /** Is `given` the token? Compared in constant time, so that timing tells nothing of it. */
+  const isToken = (given: string | string[] | null | undefined): boolean => {
+    if (typeof given !== 'string') return false;
     const b = Buffer.from(given);
     return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
+  };
+  /** Does a request's `?token=` give the token? */
+  const tokenGiven = (url: string): boolean => {
+    const q = url.indexOf('?');
+    return isToken(q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get('token'));
   };
   // Which start of the server a page's stored token belongs to (public: it tells nothing of the token).
   const serverId = randomBytes(9).toString('base64url');
@@ -283,7 +286,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     }
     if (req.method === 'GET' || req.method === 'HEAD') return undefined;
     if (opts.readOnly) return new HttpError(403, 'the server is read-only (--read-only): no change is accepted');
-    if (req.headers['x-tabiya-token'] !== token) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from a page opened with the address tabiya serve printed, with its ?token=; after a restart of the server, open the new address it printed)');
+    if (!isToken(req.headers['x-tabiya-token'])) return new HttpError(403, 'missing or wrong X-Tabiya-Token header (writes come from a page opened with the address tabiya serve printed, with its ?token=; after a restart of the server, open the new address it printed)');
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return new HttpError(403, `Origin ${origin} is not this server`);
     return undefined;
