@@ -162,8 +162,7 @@ export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions)
   if (s.entriesKept === 0) process.stderr.write(`note: ${emptyBookNote(s.output, s.gamesUsed, s.positions, `--min-games ${opts.minGames ?? 3}, --min-score, --only-white/--only-black`)}\n`);
   const value = { ...s, skippedGames: skipped.slice(0, 100) };
   // With the book on stdout, the summary goes to stderr.
-  if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : formatSummary(s)) + '\n');
-  else report(opts.json, value, () => formatSummary(s));
+  report(opts.json, value, () => formatSummary(s), opts.output);
 }
 
 /**

@@ -73,8 +73,7 @@ export async function richExportCommand(file: string, opts: RichExportCliOptions
   // Not among the notes: those say why the .bin may differ from make-book, and this one does not.
   if (!opts.json && r.replayThreads !== undefined && r.replayThreads < threads) process.stderr.write(`note: ${replayThreadsNote(r.replayThreads, threads)}\n`);
   const value = { input: file, output: opts.output, exact, kind: r.kind, notes: r.notes, entries: r.entries, bytes: r.bytes, maxPly: r.maxPly, ...(r.replayThreads === undefined ? {} : { replayThreads: r.replayThreads }), seconds };
-  if (opts.output === '-') process.stderr.write((opts.json ? JSON.stringify(value) : summary()) + '\n');
-  else report(opts.json, value, summary);
+  report(opts.json, value, summary, opts.output);
   function summary(): string {
     const same = exact && r.kind === 'exact' ? ` (= polyglot make-book${r.maxPly > 0 && r.maxPly !== 1024 ? ` -max-ply ${r.maxPly}` : ''} with these options on the same games)` : exact ? ' (the imported .bin, as it was)' : ' (approximate)';
     return `wrote ${opts.output}: ${r.entries} entries${same} in ${seconds.toFixed(2)} s`;
