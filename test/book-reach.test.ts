@@ -284,6 +284,12 @@ test('book reach on the CLI: .bin and .tbk, JSON and text, the nearest positions
       assert.deepEqual([ours[0], ours[1], ours[2], ours[4], ours[5]], [board, turn, castling, half, full], `${h.san.join(' ')}: ${h.fen}`);
     }
   }
+  // One ply is "1 ply", in the header and on a line one move long (it said "1 plies").
+  const one = tabiya(['book', 'reach', 'small.bin', '--moves', sanMoves(games(0, 1)[0]!).slice(0, 6).join(' '), '--plies', '1']);
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(one.stdout, /reachable within 1 ply: [1-9]/);
+  assert.match(one.stdout, /\[1 ply, opponent/);
+  assert.doesNotMatch(one.stdout, /\b1 plies\b/);
   const r = tabiya(['book', 'reach', 'small.bin', '--moves', 'a3 h6 Nf3']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /reachable within 4 plies: 0/);

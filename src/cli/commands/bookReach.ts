@@ -226,10 +226,10 @@ export async function bookReachCommand(file: string, opts: BookReachCliOptions):
       if (notIndexed !== undefined && notIndexed > 0) {
         lines.push(`not indexed: ${notIndexed} keys of the book that no book line from the start reaches (a .bin keeps keys, not boards or games: such a position cannot be set up)`);
       }
-      lines.push(`book positions reachable within ${plies} plies: ${result.hits.length}${result.hits.length > reachable.length ? ` (best ${reachable.length} shown)` : ''}`);
+      lines.push(`book positions reachable within ${count(plies, 'ply', 'plies')}: ${result.hits.length}${result.hits.length > reachable.length ? ` (best ${reachable.length} shown)` : ''}`);
       reachable.forEach((r, i) => {
-        const stats = index.hasCounts ? `${r.games} games, result ${r.result.toFixed(2)}` : `weight ${r.weight}`;
-        lines.push(`${String(i + 1).padStart(3)}. ${r.line}   [${r.plies} plies, opponent ${(100 * r.cooperation).toFixed(1)}%, ${stats}, value ${r.value.toFixed(3)}]`);
+        const stats = index.hasCounts ? `${count(r.games ?? 0, 'game', 'games')}, result ${r.result.toFixed(2)}` : `weight ${r.weight}`;
+        lines.push(`${String(i + 1).padStart(3)}. ${r.line}   [${count(r.plies, 'ply', 'plies')}, opponent ${(100 * r.cooperation).toFixed(1)}%, ${stats}, value ${r.value.toFixed(3)}]`);
         lines.push(`     ${r.fen}  book: ${r.bookMoves.join(' ')}`);
       });
       if (nearest) {
@@ -258,4 +258,9 @@ function arrivalFen(from: Position, moves: readonly number[]): string {
   const p = from.clone();
   for (const m of moves) p.play(m);
   return makeFen(p);
+}
+
+/** `1 ply`, `2 plies`: a line one move long is not read as several. */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
