@@ -137,7 +137,12 @@ test('make: an input without a game fails (exit 1) and writes nothing; games wit
   // Games were read, but no move passed the thresholds: the empty book is the truthful answer.
   const none = tabiya(['book', 'make', join(V, 'pgn/main.pgn'), '-o', 'none.bin', '--min-games', '100']);
   assert.equal(none.code, 0, none.stderr);
-  assert.match(none.stderr, /note: none\.bin is empty: no move of the 9 games passed --min-games 100, --min-score, --only-white\/--only-black/);
+  assert.match(none.stderr, /note: none\.bin is empty: no move of the 9 games passed --min-games 100, with a draw or a win for the side that played it\n/);
+  // Only the thresholds given are named (it named --min-score and --only-white/--only-black
+  // when neither was given).
+  const shaped = tabiya(['book', 'make', join(V, 'pgn/main.pgn'), '-o', 'none.bin', '--min-games', '100', '--min-score', '60', '--only-black', '--quiet']);
+  assert.equal(shaped.code, 0, shaped.stderr);
+  assert.match(shaped.stderr, /passed --min-games 100, --min-score 60 and --only-black, with a draw/);
   assert.equal(readFileSync(join(tmp, 'none.bin')).length, 0);
   const filtered = tabiya(['book', 'make', join(V, 'pgn/main.pgn'), '-o', 'none.bin', '--player', 'nobody at all', '--quiet']);
   assert.equal(filtered.code, 0);

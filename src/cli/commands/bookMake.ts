@@ -159,10 +159,24 @@ function boundedBuild(files: readonly string[], maxPly: number, memory: number |
 
 export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions): Promise<void> {
   const { summary: s, skipped } = await runBookMake(files, opts);
-  if (s.entriesKept === 0) process.stderr.write(`note: ${emptyBookNote(s.output, s.gamesUsed, s.positions, `--min-games ${opts.minGames ?? 3}, --min-score, --only-white/--only-black`)}\n`);
+  if (s.entriesKept === 0) process.stderr.write(`note: ${emptyBookNote(s.output, s.gamesUsed, s.positions, binThresholds(opts))}\n`);
   const value = { ...s, skippedGames: skipped.slice(0, 100) };
   // With the book on stdout, the summary goes to stderr.
   report(opts.json, value, () => formatSummary(s), opts.output);
+}
+
+/**
+ * The make-book thresholds a move of a .bin had to pass, as given: naming --min-score or a
+ * colour the user did not give sent them looking for options they never used. make-book also
+ * drops a move whose side lost every game with it (weight 0, polyglot.md §2.5), whatever the
+ * options, which can empty a book of few games by itself.
+ */
+function binThresholds(opts: BookMakeCliOptions): string {
+  const given = [`--min-games ${opts.minGames ?? 3}`];
+  if (opts.minScore !== undefined && Number(opts.minScore) > 0) given.push(`--min-score ${opts.minScore}`);
+  if (opts.colour !== undefined) given.push(`--only-${opts.colour}`);
+  const last = given.pop()!;
+  return `${given.length > 0 ? `${given.join(', ')} and ` : ''}${last}, with a draw or a win for the side that played it`;
 }
 
 /**
@@ -172,8 +186,8 @@ export async function bookMakeCommand(files: string[], opts: BookMakeCliOptions)
 export function emptyBookNote(output: string, gamesUsed: number, positions: number, thresholds: string): string {
   if (gamesUsed === 0) return `${output} is empty: no game passed the game filters`;
   // Games without a move (Lichess's abandoned games, a file of headers): no threshold is to blame.
-  if (positions === 0) return `${output} is empty: the ${gamesUsed} games used have no moves`;
-  return `${output} is empty: no move of the ${gamesUsed} games passed ${thresholds}`;
+  if (positions === 0) return `${output} is empty: ${gamesUsed === 1 ? 'the game used has' : `the ${gamesUsed} games used have`} no moves`;
+  return `${output} is empty: no move of ${gamesUsed === 1 ? 'the one game' : `the ${gamesUsed} games`} passed ${thresholds}`;
 }
 
 /** The summary, in the spirit of GNU Chess's book report. */
