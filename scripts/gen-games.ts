@@ -26,6 +26,7 @@ import { GameGenerator, type GeneratorOptions } from './genGames/generator.js';
 import { loadOpenings } from './genGames/openings.js';
 import { makePlayers } from './genGames/players.js';
 import { openSink, type Sink } from './genGames/sink.js';
+import { exitAfterSignal, onStopSignals } from '../src/node/stopSignals.js';
 import type { BatchRequest, WorkerSetup } from './genGames/worker.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
@@ -106,6 +107,12 @@ const log = (s: string): void => void process.stderr.write(`gen-games: ${s}\n`);
 const t0 = performance.now();
 const openings = loadOpenings(values.openings);
 const sink = openSink(out, level);
+// Ctrl-C, SIGTERM or a hangup before the end: the temporary file goes with the run, as tabiya's
+// own outputs' do (docs/cli.md), instead of staying beside OUT as OUT.PID.tmp; 128 + n after.
+onStopSignals((sig) => {
+  sink.abort();
+  exitAfterSignal(sig);
+});
 let corpus: Corpus;
 try {
   corpus = await buildCorpus(values.source, openings);

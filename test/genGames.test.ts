@@ -6,7 +6,8 @@
  * whatever the number of threads.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,4 +238,17 @@ test('a missing --source or --openings is said as such, exit 2, and leaves no te
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
     assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('missing-input')), [], 'no output, no temporary file');
   }
+});
+
+test('stopped by SIGTERM while it works: exit 143 and no temporary file left beside the output', async () => {
+  const out = join(dir, 'stopped.pgn');
+  const child = spawn(process.execPath, [GEN, '--games', '10000000', '--source', SOURCE, '--out', out], { stdio: 'ignore' });
+  const exited = once(child, 'exit');
+  // The temporary file is made before the source is read; stop the run once it is there.
+  const temp = `${out}.${child.pid}.tmp`;
+  while (!existsSync(temp) && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+  child.kill('SIGTERM');
+  const [code] = await exited;
+  assert.equal(code, 143);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('stopped')), [], 'no output, no temporary file');
 });
