@@ -28,7 +28,7 @@ import {
 } from './attacks.js';
 import { CASTLING as CASTLING_, EN_PASSANT as EN_PASSANT_, KIND_MASK as KIND_MASK_, PROMOTION as PROMOTION_ } from './move.js';
 import type { Position } from './position.js';
-import { BISHOP as BISHOP_, KING as KING_, KNIGHT as KNIGHT_, NO_SQUARE as NO_SQUARE_, PAWN as PAWN_, QUEEN as QUEEN_, ROOK as ROOK_ } from './types.js';
+import { BISHOP as BISHOP_, KING as KING_, KNIGHT as KNIGHT_, MAX_MOVES, NO_SQUARE as NO_SQUARE_, PAWN as PAWN_, QUEEN as QUEEN_, ROOK as ROOK_ } from './types.js';
 
 // Module-local copies of the imports used in hot code: why, and the measurement, in docs/core.md
 // ("Imports copied into module-local constants", `npm run bench -- aliases`).
@@ -355,7 +355,7 @@ function epIsLegal(pos: Position, from: number, ep: number, capSq: number, occLo
 }
 
 /** Scratch buffer for cold-path helpers below. */
-const SCRATCH = new Uint16Array(256);
+const SCRATCH = new Uint16Array(MAX_MOVES);
 
 /** Number of legal moves (cold path helper; perft has its own bulk counting). */
 export function countLegal(pos: Position): number {

@@ -35,6 +35,7 @@ import {
   EMPTY as EMPTY_,
   KING as KING_,
   KNIGHT as KNIGHT_,
+  MAX_MOVES,
   NO_SQUARE as NO_SQUARE_,
   PAWN as PAWN_,
   QUEEN as QUEEN_,
@@ -85,7 +86,7 @@ const ZP = Z_PIECE_;
 const ZC = Z_CASTLE_;
 const ZE = Z_EP_;
 /** Scratch for `sameButDeadEp` (cold: only positions right after a double push). */
-const REPETITION_MOVES = new Uint16Array(256);
+const REPETITION_MOVES = new Uint16Array(MAX_MOVES);
 const TURN_LO = Z_TURN_LO_;
 const TURN_HI = Z_TURN_HI_;
 

@@ -27,7 +27,16 @@ export const OCC = 0;
 
 export const NO_SQUARE = -1;
 
-export const MAX_MOVES = 256;
+/**
+ * Room for the legal moves of any position a FEN can set up, not only of positions that can
+ * arise in a game (218 at most there): 20 queens can have more than 256 moves, and a shorter
+ * list would silently lose the moves past its end. Counted by destination, a move arrives
+ * along one of 8 rays (only the first piece on a ray can) or by one of 8 knight jumps, so at
+ * most 16 moves reach each of the 63 squares not holding our king; a pawn reaching the last rank
+ * counts 4 times (3 pawns per square, 3 more moves each: 72) and castling adds 2.
+ * 63 * 16 + 72 + 2 = 1082.
+ */
+export const MAX_MOVES = 1088;
 
 export const pieceOf = (color: number, type: number): number => (color << 3) | type;
 export const typeOf = (piece: number): number => piece & 7;

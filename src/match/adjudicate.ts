@@ -14,7 +14,7 @@
  */
 import { generateLegal } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
-import { WHITE } from '../core/types.js';
+import { MAX_MOVES, WHITE } from '../core/types.js';
 import type { EngineScore } from '../protocol/engineClient.js';
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -31,7 +31,7 @@ export interface GameEnd {
 
 export const COLOR_WORD = ['White', 'Black'] as const;
 
-const BUF = new Uint16Array(256);
+const BUF = new Uint16Array(MAX_MOVES);
 
 /** The result by the rules of chess, or undefined while the game goes on. */
 export function boardOutcome(pos: Position): GameEnd | undefined {

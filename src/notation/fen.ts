@@ -9,7 +9,7 @@ import { EN_PASSANT, KIND_MASK } from '../core/move.js';
 import type { Position } from '../core/position.js';
 import { err, ok, ParseError, quote, type Result } from '../core/result.js';
 import { setupPosition, type Setup } from '../core/setup.js';
-import { BLACK, EMPTY, KING, NO_SQUARE, PIECE_CHARS, ROOK, WHITE, parseSquare, pieceFromChar, squareName } from '../core/types.js';
+import { BLACK, EMPTY, KING, MAX_MOVES, NO_SQUARE, PIECE_CHARS, ROOK, WHITE, parseSquare, pieceFromChar, squareName } from '../core/types.js';
 
 export const STARTING_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -121,7 +121,7 @@ export function positionFromFen(fen: string, pos?: Position): Result<Position, F
   return r;
 }
 
-const EP_SCRATCH = new Uint16Array(256);
+const EP_SCRATCH = new Uint16Array(MAX_MOVES);
 
 /** The e.p. square if an en-passant capture is legal now (what FEN shows), else NO_SQUARE. */
 export function legalEpSquare(pos: Position): number {

@@ -10,14 +10,14 @@ import { CASTLING, EN_PASSANT, KIND_MASK, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
 import { err, ok, ParseError, quote, type Result } from '../core/result.js';
 import { OUT, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO, PAWN_HI, PAWN_LO, bishopAttacks, queenAttacks, rookAttacks } from '../core/attacks.js';
-import { BISHOP, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK, TYPE_LETTERS, WHITE, squareName } from '../core/types.js';
+import { BISHOP, EMPTY, KING, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK, TYPE_LETTERS, WHITE, squareName } from '../core/types.js';
 import { makeFen } from './fen.js';
 
 export class SanError extends ParseError {}
 
-const BUF = new Uint16Array(256);
+const BUF = new Uint16Array(MAX_MOVES);
 /** The legal moves of the position `makeSans` names moves in (BUF serves the check test meanwhile). */
-const LEGAL = new Uint16Array(256);
+const LEGAL = new Uint16Array(MAX_MOVES);
 
 /** SAN of a legal move in the position. */
 export function makeSan(pos: Position, m: number): string {

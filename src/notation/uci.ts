@@ -6,12 +6,12 @@ import { generateLegal } from '../core/movegen.js';
 import { CASTLING, KIND_MASK, MOVE_NULL, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
 import { err, ok, ParseError, quote, type Result } from '../core/result.js';
-import { parseSquare, squareName } from '../core/types.js';
+import { MAX_MOVES, parseSquare, squareName } from '../core/types.js';
 import { makeFen } from './fen.js';
 
 export class UciError extends ParseError {}
 
-const BUF = new Uint16Array(256);
+const BUF = new Uint16Array(MAX_MOVES);
 
 /** UCI string of a move; castling as king→rook when `chess960`. */
 export function makeUci(m: number, chess960 = false): string {

@@ -7,10 +7,10 @@
 import { generateLegal } from '../core/movegen.js';
 import { CASTLING, EN_PASSANT, KIND_MASK, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
-import { EMPTY, KING, PAWN, TYPE_LETTERS, squareName } from '../core/types.js';
+import { EMPTY, KING, MAX_MOVES, PAWN, TYPE_LETTERS, squareName } from '../core/types.js';
 import { resolveSan } from '../notation/san.js';
 
-const BUF = new Uint16Array(256);
+const BUF = new Uint16Array(MAX_MOVES);
 const FILES = 'abcdefgh';
 
 /** SAN of a legal move, with + or #. */
