@@ -12,7 +12,7 @@
  * and integer moves directly.
  */
 import { legalMoves } from './core/movegen.js';
-import { CASTLING, KIND_MASK, PROMOTION } from './core/move.js';
+import { CASTLING, KIND_MASK, MOVE_NULL, PROMOTION } from './core/move.js';
 import { Position } from './core/position.js';
 import { unwrap } from './core/result.js';
 import { COLOR_NAMES, ROLE_NAMES, squareName, type ColorName, type RoleName } from './core/types.js';
@@ -55,6 +55,9 @@ export interface Outcome {
   winner: ColorName | undefined;
   termination: Termination;
 }
+
+/** The spellings of a null move the PGN reader takes (src/pgn/parser.ts). */
+const NULL_MOVES = new Set(['--', 'Z0', '0000']);
 
 export class Board {
   readonly position: Position;
@@ -126,6 +129,7 @@ export class Board {
    * letters that read as some move.
    */
   san(m: number): string {
+    if (m === MOVE_NULL) return '--';
     return makeSan(this.position, this.legal(m));
   }
 
@@ -141,9 +145,18 @@ export class Board {
     return unwrap(parseUci(this.position, uci));
   }
 
-  /** Plays a move given as an integer, SAN or UCI; returns the integer move. Throws on illegal input. */
+  /**
+   * Plays a move given as an integer, SAN or UCI; returns the integer move. Throws on illegal input.
+   * A null move (MOVE_NULL, or `--`, `Z0`, `0000` as PGN files and UCI write it, as python-chess's
+   * `push_san` and `push_uci` read it) passes the turn; it is refused in check, as the PGN reader does.
+   */
   push(move: number | string): number {
     let m: number;
+    if (move === MOVE_NULL || (typeof move === 'string' && NULL_MOVES.has(move.trim()))) {
+      if (this.position.inCheck()) throw new RangeError(`null move while in check in position ${this.fen()}`);
+      this.position.playNull();
+      return MOVE_NULL;
+    }
     if (typeof move === 'number') {
       m = this.legal(move);
     } else {
