@@ -19,9 +19,15 @@ export interface Setup {
 
 export class SetupError extends ParseError {}
 
-/** Validates a Setup into `into` (a fresh Position by default). */
+/** Where a set-up into a caller's Position is built, so that one that fails leaves it as it was. */
+let scratch: Position | undefined;
+
+/**
+ * Validates a Setup into `into` (a fresh Position by default). `into` is changed only when the
+ * set-up is valid: a caller that keeps its position after an error keeps a playable one.
+ */
 export function setupPosition(setup: Setup, into?: Position): Result<Position, SetupError> {
-  const pos = into ?? new Position();
+  const pos = into === undefined ? new Position() : (scratch ??= new Position());
   pos.clear();
   const kings = [0, 0];
   for (let sq = 0; sq < 64; sq++) {
@@ -91,5 +97,7 @@ export function setupPosition(setup: Setup, into?: Position): Result<Position, S
     }
   }
   pos.finishSetup();
-  return ok(pos);
+  if (into === undefined) return ok(pos);
+  into.copyFrom(pos);
+  return ok(into);
 }
