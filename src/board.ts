@@ -159,6 +159,8 @@ export class Board {
     }
     if (typeof move === 'number') {
       m = this.legal(move);
+    } else if (typeof move !== 'string') {
+      m = unwrap(parseSan(this.position, move));
     } else {
       const viaSan = sanToMove(this.position, move);
       m = viaSan >= 0 ? viaSan : unwrap(/^[a-h][1-8][a-h][1-8][nbrqNBRQ]?$/.test(move.trim()) ? parseUci(this.position, move) : parseSan(this.position, move));

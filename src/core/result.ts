@@ -48,6 +48,14 @@ export function excerpt(text: string, max = 100): string {
 }
 
 /** `excerpt` in double quotes. */
+/**
+ * What a reader of text says it was given instead, for untyped callers (a JSON key missing, a
+ * form field not filled in): "undefined", "null", "number"...
+ */
+export function typeName(x: unknown): string {
+  return x === null ? 'null' : typeof x;
+}
+
 export function quote(text: string, max = 100): string {
   return `"${excerpt(text, max)}"`;
 }

@@ -3,7 +3,7 @@
  * Also reads the perft-suite dialect (full six-field FEN, then `;D1 20 ;D2 400`) and the
  * `hmvc`/`fmvn` opcodes for the move counters.
  */
-import { err, ok, ParseError, quote, type Result } from '../core/result.js';
+import { err, ok, ParseError, quote, typeName, type Result } from '../core/result.js';
 import type { Position } from '../core/position.js';
 import { makeFen } from './fen.js';
 
@@ -30,6 +30,7 @@ const isBlank = (c: string | undefined): boolean => c !== undefined && /\s/.test
 
 /** Parses one EPD line. */
 export function parseEpd(line: string): Result<EpdRecord, EpdError> {
+  if (typeof line !== 'string') return err(new EpdError('ERR_EPD_FIELDS', `an EPD line is a string, not ${typeName(line)}`, 1));
   const text = line.trimEnd();
   const fail = (code: string, at: number, why: string): { ok: false; error: EpdError } =>
     err(new EpdError(code, `EPD ${quote(line)}, column ${at + 1}: ${why}`, at + 1));

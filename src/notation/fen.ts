@@ -7,7 +7,7 @@
 import { generateLegal } from '../core/movegen.js';
 import { EN_PASSANT, KIND_MASK } from '../core/move.js';
 import type { Position } from '../core/position.js';
-import { err, ok, ParseError, quote, type Result } from '../core/result.js';
+import { err, ok, ParseError, quote, typeName, type Result } from '../core/result.js';
 import { setupPosition, type Setup } from '../core/setup.js';
 import { BLACK, EMPTY, KING, MAX_MOVES, NO_SQUARE, PIECE_CHARS, ROOK, WHITE, parseSquare, pieceFromChar, squareName } from '../core/types.js';
 
@@ -32,7 +32,7 @@ const fail = (code: string, field: FenField, message: string): { ok: false; erro
 /** Parses a FEN (4 to 6 fields) into an unchecked Setup. */
 export function parseFen(fen: string): Result<Setup, FenError> {
   // A FEN from untyped code (a form field not filled in, a JSON key missing) is said to be what it is.
-  if (typeof fen !== 'string') return fail('ERR_FEN', 'fen', `a FEN is a string, not ${fen === null ? 'null' : typeof fen}`);
+  if (typeof fen !== 'string') return fail('ERR_FEN', 'fen', `a FEN is a string, not ${typeName(fen)}`);
   const parts = fen.trim().split(/\s+/);
   if (parts[0] === '') return fail('ERR_FEN', 'fen', 'empty FEN');
   if (parts.length > 6) return fail('ERR_FEN', 'fen', `FEN ${quote(fen)} has ${parts.length} fields; at most 6 are allowed`);

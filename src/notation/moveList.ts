@@ -8,7 +8,7 @@
  *     if (!r.ok) console.error(r.error.message);  // move 3 of the list: illegal move "Nf6" in position ...
  */
 import type { Position } from '../core/position.js';
-import { err, ok, ParseError, type Result } from '../core/result.js';
+import { err, ok, ParseError, typeName, type Result } from '../core/result.js';
 import { makeSan, parseSan } from './san.js';
 import { parseUci } from './uci.js';
 
@@ -41,6 +41,7 @@ export function moveListWords(text: string): string[] {
  */
 export function playMoveList(pos: Position, text: string): Result<number[], MoveListError> {
   const moves: number[] = [];
+  if (typeof text !== 'string') return err(new MoveListError('ERR_SAN_SYNTAX', `a move list is a string, not ${typeName(text)}`, 1, String(text)));
   const words = moveListWords(text);
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;

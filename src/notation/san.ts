@@ -8,7 +8,7 @@
 import { generateLegal } from '../core/movegen.js';
 import { CASTLING, EN_PASSANT, KIND_MASK, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
-import { err, ok, ParseError, quote, type Result } from '../core/result.js';
+import { err, ok, ParseError, quote, typeName, type Result } from '../core/result.js';
 import { OUT, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO, PAWN_HI, PAWN_LO, bishopAttacks, queenAttacks, rookAttacks } from '../core/attacks.js';
 import { BISHOP, EMPTY, KING, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK, TYPE_LETTERS, WHITE, squareName } from '../core/types.js';
 import { makeFen } from './fen.js';
@@ -94,6 +94,7 @@ const PROMO_LETTERS = 'nbrqNBRQ';
 
 /** Parses SAN (leniently) into a legal move of the position. */
 export function parseSan(pos: Position, text: string): Result<number, SanError> {
+  if (typeof text !== 'string') return err(new SanError('ERR_SAN_SYNTAX', `a SAN move is a string, not ${typeName(text)}`));
   const m = sanToMove(pos, text);
   if (m >= 0) return ok(m);
   return err(sanError(pos, text, m));

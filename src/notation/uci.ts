@@ -5,7 +5,7 @@
 import { generateLegal } from '../core/movegen.js';
 import { CASTLING, KIND_MASK, MOVE_NULL, PROMOTION } from '../core/move.js';
 import type { Position } from '../core/position.js';
-import { err, ok, ParseError, quote, type Result } from '../core/result.js';
+import { err, ok, ParseError, quote, typeName, type Result } from '../core/result.js';
 import { MAX_MOVES, parseSquare, squareName } from '../core/types.js';
 import { makeFen } from './fen.js';
 
@@ -27,6 +27,7 @@ export function makeUci(m: number, chess960 = false): string {
 
 /** The legal move a UCI string denotes in the position, or an error naming move and position. */
 export function parseUci(pos: Position, text: string): Result<number, UciError> {
+  if (typeof text !== 'string') return err(new UciError('ERR_UCI_SYNTAX', `a UCI move is a string, not ${typeName(text)}`));
   const s = text.trim();
   const bad = (code: string, why: string): { ok: false; error: UciError } =>
     err(new UciError(code, `${why} ${quote(text, 40)} in position ${makeFen(pos)}`));
