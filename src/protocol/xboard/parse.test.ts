@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { levelCommand, parseClaim, parseFeatures, parseMoveLine, parseThinking, parseXboardOption } from './parse.js';
+import { levelCommand, parseClaim, parseFeatures, parseMoveLine, parseThinking, parseXboardOption, xboardScore } from './parse.js';
 
 test('features: quoted and bare values, in order', () => {
   assert.deepEqual(parseFeatures('feature myname="Fairy-Max 5.0b" setboard=0 xedit=1 ping=1 done=0'), [
@@ -25,6 +25,21 @@ test('thinking output as fairymax and hoichess print it', () => {
   assert.deepEqual(parseThinking('5 -7 0 15083 1. ... e5 2. d4 exd4'), { depth: 5, score: { kind: 'cp', value: -7 }, timeMs: 0, nodes: 15083, pv: ['e5', 'd4', 'exd4'] });
   assert.deepEqual(parseThinking('12& 100003 10 5 Qh5'), { depth: 12, score: { kind: 'mate', value: 3 }, timeMs: 100, nodes: 5, pv: ['Qh5'] });
   assert.equal(parseThinking('No time for another iteration.'), undefined);
+});
+
+test('mate scores of older engines, as cutechess-cli reads them: a large score short of a thousand by the plies to mate', () => {
+  // HoiChess 0.10.3 (Debian) in K+Q v K: +99993 is mate in 7 plies (4 moves), -99992 mated in 8 plies.
+  assert.deepEqual(xboardScore(99993), { kind: 'mate', value: 4 });
+  assert.deepEqual(xboardScore(-99992), { kind: 'mate', value: -4 });
+  assert.deepEqual(xboardScore(99999), { kind: 'mate', value: 1 });
+  assert.deepEqual(parseThinking(' 2 99999 0 24 Qb8#')?.score, { kind: 'mate', value: 1 });
+  // Crafty-style 32000 - plies.
+  assert.deepEqual(xboardScore(31997), { kind: 'mate', value: 2 });
+  assert.deepEqual(xboardScore(-31996), { kind: 'mate', value: -2 });
+  // The protocol's own convention is unchanged.
+  assert.deepEqual(xboardScore(-100002), { kind: 'mate', value: -2 });
+  // Ordinary scores, large ones included, stay centipawns.
+  for (const cp of [0, 35, -250, 1040, 9900, -9899, 10000, 32767, 31000]) assert.deepEqual(xboardScore(cp), { kind: 'cp', value: cp });
 });
 
 test('moves, claims and level', () => {

@@ -3,7 +3,7 @@
  * output, moves in both the current (`move e2e4`) and the old (`1. ... e2e4`) form, result
  * claims, and the `option` feature's control descriptions.
  */
-import type { EngineOption, SearchInfo } from '../engineClient.js';
+import type { EngineOption, EngineScore, SearchInfo } from '../engineClient.js';
 
 /** `feature k=v k="quoted v" …` as an ordered list of pairs. */
 export function parseFeatures(line: string): [string, string][] {
@@ -39,18 +39,36 @@ export function parseXboardOption(desc: string): EngineOption | undefined {
 }
 
 /**
+ * An xboard engine's score as a centipawn or a mate score. The protocol's own mate scores are
+ * ±(100000 + moves). Older engines give mate as a large score just short of a round thousand,
+ * less the plies to mate: HoiChess ±(100000 − plies), Crafty-style ±(32000 − plies). As
+ * cutechess-cli reads them (XboardEngine::adaptScore), a score above 9900 that lies less than
+ * 100 below a multiple of 1000 is a mate in the plies it lacks; else a +999.93 in a PGN is a
+ * mate in 4.
+ */
+export function xboardScore(score: number): EngineScore {
+  const abs = Math.abs(score);
+  if (abs >= 100000) return { kind: 'mate', value: score > 0 ? score - 100000 : score + 100000 };
+  const plies = 1000 - (abs % 1000);
+  if (abs > 9900 && plies < 100) {
+    const moves = Math.ceil(plies / 2);
+    return { kind: 'mate', value: score > 0 ? moves : -moves };
+  }
+  return { kind: 'cp', value: score };
+}
+
+/**
  * Thinking output `ply score time nodes pv…`: score in centipawns from the engine's side, time in
- * centiseconds. Mate scores follow the protocol's ±(100000 + moves) convention.
+ * centiseconds; mate scores as `xboardScore` reads them.
  */
 export function parseThinking(line: string): SearchInfo | undefined {
   const m = /^\s*(\d+)[.&?!]*\s+(-?\d+)\s+(\d+)\s+(\d+)\s*(.*)$/.exec(line);
   if (!m) return undefined;
-  const score = parseInt(m[2]!, 10);
   const info: SearchInfo = {
     depth: parseInt(m[1]!, 10),
     timeMs: parseInt(m[3]!, 10) * 10,
     nodes: parseInt(m[4]!, 10),
-    score: Math.abs(score) >= 100000 ? { kind: 'mate', value: score > 0 ? score - 100000 : score + 100000 } : { kind: 'cp', value: score },
+    score: xboardScore(parseInt(m[2]!, 10)),
   };
   const pv = m[5]!
     .split(/\s+/)
