@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -233,6 +233,30 @@ test('a flipped byte in a position block is reported by the first probe that rea
   const mem = TbkBook.open(memorySource(new Uint8Array(bad)), damaged);
   assert.ok(mem.ok);
   assert.throws(() => mem.value.stored(victim.keyHi, victim.keyLo), /position block \d+ fails its checksum/);
+});
+
+test('a book cut short while open (a copy still being written, truncate) says so, not that a block fails its checksum', () => {
+  const path = join(tmp, 'sample.tbk');
+  const good = readFileSync(path);
+  const whole = unwrap(TbkBook.open(new Uint8Array(good), path));
+  // A block in the middle: the last one may share its page with the section after it, read at opening.
+  const middle = whole.blockPositions(Math.floor(whole.blockCount / 2))[0]!;
+  const first = whole.blockPositions(0)[0]!;
+  const cut = join(tmp, 'cut.tbk');
+  for (const cache of [16 * 4096, 64 << 20]) {
+    writeFileSync(cut, good);
+    const { book, file } = openFile(cut, cache);
+    assert.ok(book.stored(first.keyHi, first.keyLo) !== undefined);
+    const positions = whole.section(SECTION.POSITIONS)!;
+    truncateSync(cut, positions.offset + 100);
+    for (let i = 0; i < 2; i++) {
+      assert.throws(
+        () => book.stored(middle.keyHi, middle.keyLo),
+        (e: unknown) => e instanceof BookError && e.code === 'ERR_TBK_READ' && e.message === `${cut}: the file is shorter than when it was opened (${good.length} bytes then, ${positions.offset + 100} now): it was cut, or is still being written`,
+      );
+    }
+    file.close();
+  }
 });
 
 test('a flipped byte in a section read whole at opening names the section, not its number', () => {

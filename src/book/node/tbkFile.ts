@@ -201,6 +201,7 @@ export class FileReader implements PinnedSource {
    * `this.data[returned index]`, valid until the next read. Allocates no buffer once warm.
    */
   locate(offset: number, length: number): number {
+    this.checkWhole();
     const end = Math.min(offset + length, this.size);
     if (end <= offset) {
       this.data = this.scratch;
@@ -248,6 +249,7 @@ export class FileReader implements PinnedSource {
    * cache, valid until the next read: copy what must outlive it.
    */
   read(offset: number, length: number): Uint8Array {
+    this.checkWhole();
     const end = Math.min(offset + length, this.size);
     if (end <= offset) return new Uint8Array(0);
     // Large reads go straight to the file, into their own array.
@@ -259,8 +261,14 @@ export class FileReader implements PinnedSource {
     return this.data.subarray(at, at + end - offset);
   }
 
-  /** Reads up to `length` bytes at `offset` into `out[at..]`; returns the bytes read. */
+  /**
+   * Reads up to `length` bytes at `offset` into `out[at..]`, as far as the file reached when it
+   * was opened; returns the bytes read. A file that ends sooner was cut since (a copy or a
+   * download still being written, `truncate`): that is said in so many words, not left to show
+   * as a block of zeros that fails its checksum.
+   */
   private readInto(out: Uint8Array, at: number, length: number, offset: number): number {
+    this.checkWhole();
     const want = Math.max(0, Math.min(length, this.size - offset));
     let got = 0;
     while (got < want) {
@@ -268,7 +276,19 @@ export class FileReader implements PinnedSource {
       if (n === 0) break;
       got += n;
     }
+    if (got < want) {
+      this.cutTo = fstatSync(this.fd).size;
+      this.checkWhole();
+    }
     return got;
+  }
+
+  /** The file's size when a read found it shorter than when it was opened (-1: not found so). */
+  private cutTo = -1;
+
+  /** Throws once a read has found the file cut: the cache may hold a page that read nothing. */
+  private checkWhole(): void {
+    if (this.cutTo >= 0) throw new BookError('ERR_TBK_READ', `${this.path}: the file is shorter than when it was opened (${this.size} bytes then, ${this.cutTo} now): it was cut, or is still being written`);
   }
 
   close(): void {
