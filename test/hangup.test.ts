@@ -95,7 +95,7 @@ test('match: SIGHUP stops the games, reports, says how to resume (129), with std
   const run = [...MATCH, '--games', '4', '--pgnout', pgn];
   const r = await hangUpWithoutStderr(run, (out) => out.includes('Finished game 1 '));
   assert.equal(r.status, EXIT_129, r.stdout);
-  const m = /Match interrupted after (\d+) games\. To resume it, run the same command with --resume\./.exec(r.stdout);
+  const m = /Match interrupted after (\d+) games?\. To resume it, run the same command with --resume\./.exec(r.stdout);
   assert.ok(m, r.stdout);
   const played = Number(m[1]);
   assert.ok(played >= 1 && played < 4, r.stdout);
@@ -117,7 +117,7 @@ test('match: its terminal closed, it exits 129 (not an abort), the report in its
   assert.ok(r.seen);
   const out = readFileSync(log, 'utf8');
   assert.equal(r.status, EXIT_129, `${out}${readFileSync(`${log}.err`, 'utf8')}`);
-  const played = Number(/Match interrupted after (\d+) games\. To resume it, run the same command with --resume\./.exec(out)?.[1]);
+  const played = Number(/Match interrupted after (\d+) games?\. To resume it, run the same command with --resume\./.exec(out)?.[1]);
   assert.ok(played >= 1, out);
   assert.equal(journalGames(pgn), played);
   assert.match(readFileSync(`${log}.err`, 'utf8'), /Interrupting the match/);

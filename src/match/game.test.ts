@@ -85,6 +85,11 @@ test('an illegal move loses, with the move in the reason', async () => {
   assert.equal(rec.moves.length, 3);
 });
 
+test('the illegal move\'s detail counts the plies in words that agree with the number', async () => {
+  const { rec } = await game({}, { go: () => ({ do: 'send', move: 'e1e8' }) });
+  assert.equal(rec.detail, 'illegal move "e1e8" in the position after 1 ply (Black to move)');
+});
+
 test('a forfeit against a bare king is a draw', async () => {
   const opening: Opening = { fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 0 1', moves: [], source: 'ending' };
   const { rec } = await game({ go: () => ({ do: 'send', move: 'a1a9' }) }, {}, { opening });

@@ -18,6 +18,7 @@ import { Adjudicator, COLOR_WORD, boardOutcome, forfeit, type AdjudicationRules,
 import { Clock } from './clock.js';
 import type { Opening } from './openings.js';
 import { EngineFault, quoteEngineLine, type EnginePlayer, type Timeouts } from './player.js';
+import { countOf } from './report.js';
 import type { TimeControl } from './tc.js';
 import { gameTimeUse, type GameTimeUse } from './timeUse.js';
 
@@ -335,7 +336,7 @@ function moveRecord(uci: string, san: string, info: SearchInfo, elapsed: number,
 }
 
 function positionDescription(pos: Position): string {
-  return `the position after ${pos.ply} plies (${pos.turn === WHITE ? 'White' : 'Black'} to move)`;
+  return `the position after ${countOf(pos.ply, 'ply', 'plies')} (${pos.turn === WHITE ? 'White' : 'Black'} to move)`;
 }
 
 export type { GameResult };

@@ -13,6 +13,11 @@ import { shownLlr, type SprtConfig, type SprtStatus } from '../stats/sprt.js';
 import type { EncounterStats, PlayerStats, Scoreboard } from './scoreboard.js';
 import { summarizeTime, timeUseText } from './timeUse.js';
 
+/** `1 game`, `2 games`: a count with its noun in the number it takes. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
 function total(w: Wdl): number {
   return w.wins + w.draws + w.losses;
 }

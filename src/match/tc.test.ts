@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatTc, isTimed, parseTc, timeControlFrom } from './tc.js';
+import { describeTc, formatTc, isTimed, parseTc, timeControlFrom } from './tc.js';
 import { Clock } from './clock.js';
 
 test('time controls parse to milliseconds', () => {
@@ -39,6 +39,18 @@ test('formatting as cutechess writes the TimeControl tag', () => {
   assert.equal(f({ st: '2' }), '2/move');
   assert.equal(f({ depth: '6' }), 'depth=6');
   assert.equal(f({ tc: 'inf' }), 'inf');
+});
+
+test('the header line shows a node or depth limit beside the clock', () => {
+  const d = (k: Parameters<typeof timeControlFrom>[0]): string => {
+    const r = timeControlFrom(k);
+    assert.ok(r.ok);
+    return describeTc(r.value);
+  };
+  assert.equal(d({ tc: '1+0', nodes: '1000' }), '1 nodes=1000');
+  assert.equal(d({ st: '2', depth: '8' }), '2/move depth=8');
+  assert.equal(d({ tc: '10+0.1' }), '10+0.1');
+  assert.equal(d({ depth: '6', nodes: '500' }), 'depth=6 nodes=500');
 });
 
 function clock(text: string, margin = 0): Clock {

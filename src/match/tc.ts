@@ -97,3 +97,16 @@ export function formatTc(tc: TimeControl): string {
   if (tc.nodes > 0) limits.push(`nodes=${tc.nodes}`);
   return limits.length > 0 && tc.infinite ? limits.join(' ') : s;
 }
+
+/**
+ * The whole limit of an engine's searches, for the match's header line: the clock and the
+ * depth and node limits beside it (`1+0.01 nodes=1000`). `formatTc` leaves the limits out when
+ * there is a clock, as the PGN TimeControl tag has no place for them.
+ */
+export function describeTc(tc: TimeControl): string {
+  const limits: string[] = [];
+  if (tc.depth > 0) limits.push(`depth=${tc.depth}`);
+  if (tc.nodes > 0) limits.push(`nodes=${tc.nodes}`);
+  if (tc.infinite && tc.movetimeMs === 0) return formatTc(tc);
+  return [formatTc(tc), ...limits].join(' ');
+}

@@ -34,6 +34,9 @@ test('a match: mean time a move, lowest clock and the median of the games\' lows
   addTimeUse(t, { moves: 0, thinkMs: 0 });
   assert.equal(summarizeTime(t).medianGameLowMs, 1200, 'an untimed side adds no low');
   assert.equal(timeUseText(summarizeTime(emptyTimeTotals())), 'no timed moves');
+  const one = emptyTimeTotals();
+  addTimeUse(one, { moves: 1, thinkMs: 7, lowestMs: 993 });
+  assert.equal(timeUseText(summarizeTime(one)), '0.007 s a move (1 move), lowest clock 0.993 s, median game low 0.993 s');
 });
 
 test('the runner\'s clock: each move records the time left before the increment', async () => {

@@ -74,7 +74,7 @@ export function summarizeTime(t: TimeTotals): TimeSummary {
 /** `0.188 s a move (1,234 moves), lowest clock 1.72 s, median game low 3.24 s` */
 export function timeUseText(s: TimeSummary): string {
   const sec = (ms: number): string => `${(ms / 1000).toFixed(ms < 10000 ? 3 : 1)} s`;
-  let text = s.avgMoveMs === null ? 'no timed moves' : `${sec(s.avgMoveMs)} a move (${s.moves.toLocaleString('en-US')} moves)`;
+  let text = s.avgMoveMs === null ? 'no timed moves' : `${sec(s.avgMoveMs)} a move (${s.moves.toLocaleString('en-US')} ${s.moves === 1 ? 'move' : 'moves'})`;
   if (s.lowestClockMs !== null && s.medianGameLowMs !== null) text += `, lowest clock ${sec(s.lowestClockMs)}, median game low ${sec(s.medianGameLowMs)}`;
   return text;
 }

@@ -16,12 +16,12 @@ import type { GameRecord } from '../../match/game.js';
 import { identityDiff, identityFieldsDiff, journalLine, parseJournal, type JournalGame } from '../../match/journal.js';
 import { formatGamePgn } from '../../match/pgnOut.js';
 import { DEFAULT_TIMEOUTS, type EnginePlayer, type Timeouts } from '../../match/player.js';
-import { encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
+import { countOf, encounterBlock, faultLines, jsonSummary, rankingTable, reportLines, scoreLine, timeLines } from '../../match/report.js';
 import { randomSeed } from '../../match/rng.js';
 import { EngineStartError, runMatch, startEngines, type DoneGame, type MatchPlan } from '../../match/runner.js';
 import { buildSchedule, encounters, type ScheduledGame, type TournamentKind } from '../../match/schedule.js';
 import type { Scoreboard } from '../../match/scoreboard.js';
-import { formatTc } from '../../match/tc.js';
+import { describeTc } from '../../match/tc.js';
 import { sprtConfigError, type SprtConfig, type SprtModel, type SprtStatus } from '../../stats/sprt.js';
 import { killAllEngines, spawnEngine } from '../../node/engineProcess.js';
 import { AppendFile } from '../../node/matchFiles.js';
@@ -235,7 +235,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
       fail(`${(e as Error).message}; a new match would overwrite it: delete it or choose another --pgnout`);
     }
     if (!j.end && j.games.length > 0) {
-      fail(`${journalPath} holds an unfinished match (${j.games.length} games played): run the same command with --resume to continue it, or delete the journal to start a new match (its games are appended to ${a.pgnout})`);
+      fail(`${journalPath} holds an unfinished match (${countOf(j.games.length, 'game')} played): run the same command with --resume to continue it, or delete the journal to start a new match (its games are appended to ${a.pgnout})`);
     }
   }
 
@@ -326,7 +326,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   if (started) plan.started = started;
 
   if (text) {
-    out(`Match of ${engines.length} engines, ${total} games (${engines.map((e) => `${e.name}: ${formatTc(e.tc)}`).join(', ')}), seed ${seed}`);
+    out(`Match of ${engines.length} engines, ${countOf(total, 'game')} (${engines.map((e) => `${e.name}: ${describeTc(e.tc)}`).join(', ')}), seed ${seed}`);
     if (done.size > 0) out(`Resuming: ${done.size} of ${total} games already played`);
   }
   const onGameStart = (g: ScheduledGame): void => {
@@ -392,9 +392,9 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     lines.push(...faultLines(outcome.board.players), ...timeLines(outcome.board.players));
     if (outcome.message) lines.push(outcome.message);
     if (outcome.stopped === 'interrupted') {
-      lines.push(`Match interrupted after ${outcome.board.games} games.${a.pgnout ? ' To resume it, run the same command with --resume.' : ''}`);
+      lines.push(`Match interrupted after ${countOf(outcome.board.games, 'game')}.${a.pgnout ? ' To resume it, run the same command with --resume.' : ''}`);
     } else if (outcome.stopped === 'fault' || outcome.stopped === 'error') {
-      lines.push(`Match stopped after ${outcome.board.games} games.`);
+      lines.push(`Match stopped after ${countOf(outcome.board.games, 'game')}.`);
     } else {
       lines.push('Finished match');
     }
