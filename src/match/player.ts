@@ -8,6 +8,7 @@ import { EngineClosedError, type EngineClient, type EngineReply, type GoLimits, 
 import { UciClient } from '../protocol/uci/client.js';
 import { XboardClient } from '../protocol/xboard/client.js';
 import type { EngineSpec } from './engineSpec.js';
+import { isTimed } from './tc.js';
 
 /** A line-based connection to an engine. */
 export interface EngineTransport {
@@ -145,6 +146,17 @@ export class EnginePlayer {
       p.warnings = p.client.setOptions(spec.options, id !== undefined && id !== spec.name ? `${spec.name} (${id})` : spec.name);
       if (p.client instanceof XboardClient && spec.tc.nodes > 0 && p.client.features.get('nps') !== '1') {
         throw new EngineFault('config', `nodes=${spec.tc.nodes} needs the xboard feature nps=1, which this engine does not offer`);
+      }
+      const depth = spec.tc.depth;
+      if (p.client instanceof XboardClient && depth > 0) {
+        // An engine that does not take `sd` would search each move until its clock (or, with
+        // depth= its only limit, --move-ms: ten minutes a move) ends it: say so before the match.
+        const refusal = await within(p.client.probeDepth(depth), timeouts.readyMs, '"sd"/"ping"');
+        if (refusal !== undefined) {
+          const said = quoteEngineLine(refusal);
+          if (!isTimed(spec.tc) && spec.tc.nodes === 0) throw new EngineFault('config', `depth=${depth} needs the xboard command sd, which this engine refuses (${said}); give it tc= or st= instead`);
+          p.warnings.push(`${spec.name} refuses "sd ${depth}" (${said}): depth=${depth} has no effect on it, its clock alone ends its searches`);
+        }
       }
       await within(p.client.isReady(), timeouts.readyMs, spec.proto === 'uci' ? '"isready"' : '"ping"');
     } catch (e) {

@@ -174,3 +174,24 @@ test('option warnings name the engine as the match does, not by its id name (two
   // Both fakes call themselves "Fake": only the match's name says which one was misconfigured.
   assert.deepEqual(warnings.sort(), ['base (Fake) has no option "Skil Level"', 'base (Fake) option "Hash": 999 is outside 1..64']);
 });
+
+test('an xboard engine that refuses sd (Phalanx): refused when depth= is its only limit, a warning beside a clock', async () => {
+  // Before, the refusal went unnoticed: with depth= alone each search ran until --move-ms.
+  const depthOnly = plan(['P', 'S'], { games: 2 });
+  depthOnly.engines = [fakeSpec('P', { depth: 3 }, 'xboard'), fakeSpec('S', { depth: 3 }, 'xboard')];
+  const spawn = fakeSpawner({ P: { xboard: true, noDepth: true }, S: { xboard: true } });
+  await assert.rejects(runMatch(depthOnly, spawn, {}), (e: unknown) => {
+    assert.ok(e instanceof EngineStartError);
+    assert.deepEqual(e.failures.map((f) => f.engine), ['P']);
+    assert.match(e.message, /depth=3 needs the xboard command sd, which this engine refuses \(Illegal move: sd 3\); give it tc= or st= instead/);
+    return true;
+  });
+  assert.ok(spawn.spawned.every((s) => !s.t.alive));
+
+  const clocked = plan(['P', 'S'], { games: 2 });
+  clocked.engines = [fakeSpec('P', { depth: 3, infinite: false, baseMs: 2000 }, 'xboard'), fakeSpec('S', { depth: 3, infinite: false, baseMs: 2000 }, 'xboard')];
+  const warnings: string[] = [];
+  const out = await runMatch(clocked, fakeSpawner({ P: { xboard: true, noDepth: true }, S: { xboard: true } }), { onWarning: (w) => void warnings.push(w) });
+  assert.equal(out.stopped, 'completed');
+  assert.deepEqual(warnings, ['P refuses "sd 3" (Illegal move: sd 3): depth=3 has no effect on it, its clock alone ends its searches']);
+});

@@ -43,6 +43,8 @@ export interface FakeScript {
   afterResult?: string[];
   /** xboard: make the move after the claim (a draw claimed before the move that makes it). */
   moveAfterClaim?: boolean;
+  /** xboard: answer `sd N` as Phalanx does, `Illegal move: sd N` (it does not know the command). */
+  noDepth?: boolean;
 }
 
 const BUF = new Uint16Array(256);
@@ -158,6 +160,9 @@ export class FakeTransport implements EngineTransport {
       }
       case 'ping':
         return this.say(`pong ${t[1]}`);
+      case 'sd':
+        if (this.script.noDepth) this.say(`Illegal move: ${line}`);
+        return;
       case 'new':
         this.pos = unwrap(positionFromFen(STARTING_FEN));
         this.forced = false;

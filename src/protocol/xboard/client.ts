@@ -88,6 +88,26 @@ export class XboardClient implements EngineClient {
     return this.state;
   }
 
+  /**
+   * The engine's answer to an `sd` it does not take, when it gave one: Phalanx XXV answers
+   * `Illegal move: sd 3` (it reads a command it does not know as a move), others
+   * `Error (unknown command): sd`.
+   */
+  depthRefusal: string | undefined;
+
+  /**
+   * Sends `sd depth` and waits for the engine's `pong`, which comes after its answer to `sd`;
+   * resolves to the engine's refusal, if it refused. `new` clears the limit again (CECP: "Remove
+   * any search depth limit previously set by the sd command"). An engine without `ping` is not
+   * asked: nothing would tell when its answer has come.
+   */
+  async probeDepth(depth: number): Promise<string | undefined> {
+    if (this.feature('ping', '0') !== '1') return undefined;
+    this.send(`sd ${depth}`);
+    await this.isReady();
+    return this.depthRefusal;
+  }
+
   /** The engine asked to be restarted between games (`feature reuse=0`). */
   get wantsRestart(): boolean {
     return this.features.get('reuse') === '0';
@@ -147,6 +167,10 @@ export class XboardClient implements EngineClient {
       const r: EngineReply = { kind: 'move', move: mv, info: this.info };
       if (this.drawClaim !== undefined && this.state === 'searching') r.drawClaim = this.drawClaim;
       return this.reply(r);
+    }
+    if ((head === 'Illegal' || head === 'Error') && /:\s*sd\b/.test(line)) {
+      this.depthRefusal ??= line;
+      return;
     }
     if (head === 'resign') return this.reply({ kind: 'resign', info: this.info }, { kind: 'resign', text: line });
     if (head === 'Illegal' && tokens[1]?.startsWith('move')) {
