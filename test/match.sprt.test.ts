@@ -48,3 +48,25 @@ test('SPRT bounds the LLR cannot be computed for are refused before any engine s
   assert.match(run.stderr, /--sprt: elo1 \(400\) is outside -200\.\.200 nElo, the range the normalized model can test/);
   assert.doesNotMatch(run.stdout, /Started game/);
 });
+
+test('the end of a match does not print again the score line and block the last game printed, as cutechess-cli', { timeout: 60_000 }, async () => {
+  const args = (interval: string): string[] => [
+    'match',
+    '--engine', 'name=A', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--engine', 'name=B', 'cmd=node', `arg=${join(FIXTURES, 'instant.mjs')}`,
+    '--each', 'tc=5+0.05', '--games', '2', '--maxmoves', '3', '--ratinginterval', interval,
+  ];
+  for (const interval of ['10', '2']) {
+    const run = await runCli(args(interval));
+    assert.equal(run.code, 0, run.stderr);
+    const out = run.stdout.split('\n');
+    assert.equal(out.filter((l) => l.startsWith('Score of A vs B')).length, 2, `one score line a game (interval ${interval}):\n${run.stdout}`);
+    assert.equal(out.filter((l) => l.startsWith('Elo difference')).length, 1, `one block (interval ${interval}):\n${run.stdout}`);
+    const last = out.lastIndexOf('Score of A vs B: 0 - 0 - 2  [0.500] 2');
+    assert.match(out[last + 1]!, /^\.\.\. {6}A playing White: /);
+    assert.equal(out.at(-2), 'Finished match');
+  }
+  // --quiet prints only the report: its score line stays.
+  const quiet = await runCli([...args('10'), '--quiet']);
+  assert.match(quiet.stdout, /^Match of 2 engines, 2 games .*\nScore of A vs B: 0 - 0 - 2 {2}\[0\.500\] 2\n\.\.\. {6}A playing White/);
+});

@@ -333,6 +333,8 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     if (text && !a.quiet) out(`Started game ${g.number} of ${total} (${names[g.white]} vs ${names[g.black]})`);
   };
   let finished = done.size;
+  /** What the last finished game printed: its score line (always), and the block after it. */
+  let shown: { games: number; block: boolean } | undefined;
   const onGameEnd = (rec: GameRecord, g: ScheduledGame, board: Scoreboard, status: SprtStatus | undefined): void => {
     if (pgn && journal) {
       const bytes = pgn.append(formatGamePgn(rec, { event: a.event, site: a.site, round: String(g.group + 1), comments: !a.pgnMin }));
@@ -347,9 +349,11 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     if (!text || a.quiet) return;
     out(`Finished game ${g.number} (${rec.white} vs ${rec.black}): ${rec.result} {${rec.reason}}`);
     if (e) out(scoreLine(names[0]!, names[1]!, e.wdl));
-    if (a.ratingInterval > 0 && board.games % a.ratingInterval === 0) {
+    const block = a.ratingInterval > 0 && board.games % a.ratingInterval === 0;
+    if (block) {
       for (const line of e ? encounterBlock(e, names, status).slice(1) : rankingTable(board.players)) out(line);
     }
+    shown = { games: board.games, block };
   };
 
   // First Ctrl-C (or SIGTERM, or SIGHUP: a closed terminal, a dropped ssh session): stop games,
@@ -388,7 +392,16 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
     ...(outcome.message ? { message: outcome.message } : {}),
   });
   report(a.json, summary, () => {
-    const lines = reportLines(outcome.board, outcome.sprt);
+    let lines = reportLines(outcome.board, outcome.sprt);
+    // As cutechess-cli ends a match (EngineMatch::onTournamentFinished): the score line the last
+    // game printed, and the block when the rating interval printed it after that game, are not
+    // printed again.
+    if (shown !== undefined && shown.games === outcome.board.games) {
+      const two = engines.length === 2;
+      const sprtDecided = outcome.sprt?.decision !== undefined;
+      if (shown.block && !sprtDecided) lines = lines.slice(two ? (outcome.sprt ? 6 : 5) : rankingTable(outcome.board.players).length);
+      else if (two) lines = lines.slice(1);
+    }
     lines.push(...faultLines(outcome.board.players), ...timeLines(outcome.board.players));
     if (outcome.message) lines.push(outcome.message);
     if (outcome.stopped === 'interrupted') {
