@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
-import { parseUci } from '../src/notation/uci.js';
+import { makeUci, parseUci } from '../src/notation/uci.js';
+import { legalMoves } from '../src/core/movegen.js';
 import { EngineProcess, MAIN, pipeInto } from './engineProcess.js';
 
 const STOCKFISH = '/usr/games/stockfish';
@@ -191,6 +192,21 @@ test('uci piped in: every command before the end of the input is answered, bestm
   const a = answers(two.out);
   assert.deepEqual(a.map((l) => l.split(' ')[0]), ['bestmove', 'readyok', 'bestmove']);
   assert.ok(legalFromStart(['d2d4'], a[2]!.split(' ')[1]!), a[2]);
+});
+
+test('uci: a position set up with more than 256 legal moves (twenty queens) is searched, searchmoves included', { timeout: 120000 }, async () => {
+  // 259 legal moves (chessops counts the same): more than the 256 the search's lists once held.
+  const fen = 'BQQQQQQB/Q6Q/Q6Q/Q6Q/Q6Q/QQ4QQ/pp3Q2/kBQQQK1Q w - - 0 1';
+  const moves = legalMoves(unwrap(positionFromFen(fen))).map((m) => makeUci(m));
+  assert.equal(moves.length, 259);
+  const r = await pipeInto('uci', ['uci', `position fen ${fen}`, 'go depth 4']);
+  assert.equal(r.code, 0, r.out.join('\n'));
+  assert.equal(answers(r.out).at(-1), 'bestmove b1a2', 'Bxa2 mates');
+  assert.ok(r.out.some((l) => /^info depth 4 .*score mate 1 /.test(l)), r.out.join('\n'));
+  // 256 other moves, then the mate: a filter that held 256 moves dropped it.
+  const list = [...moves.filter((m) => m !== 'b1a2').slice(0, 256), 'b1a2'];
+  const f = await pipeInto('uci', ['uci', `position fen ${fen}`, `go depth 2 searchmoves ${list.join(' ')}`]);
+  assert.equal(answers(f.out).at(-1), 'bestmove b1a2', 'the 257th move of searchmoves is searched');
 });
 
 test('uci piped in: quit in the middle stops the search at once and nothing after it is read', { timeout: 60000 }, async () => {

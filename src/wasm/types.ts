@@ -9,7 +9,10 @@ export const QUEEN = 5;
 export const KING = 6;
 export const EMPTY = 0;
 export const NO_SQUARE = -1;
-export const MAX_MOVES = 256;
+// Room for the legal moves of any position a FEN can set up (1082 at most; src/core/types.ts says
+// why), not only the 218 of a position a game can reach: with 256, twenty queens overflowed the
+// search's move lists and stopped the engine.
+export const MAX_MOVES = 1088;
 
 // 16-bit moves, Stockfish layout (see move.ts).
 export const NORMAL = 0;

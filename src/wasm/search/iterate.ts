@@ -12,6 +12,7 @@
  */
 import { psqtDelta, psqtFromScratch } from '../eval/psqt';
 import { generateLegal } from '../movegen';
+import { MAX_MOVES } from '../types';
 import { LMR, aspFailHighReduce, aspirationDelta, aspirationDepth, timeNodeBase, timeNodeMul } from './params';
 import { now, scheduleCheck } from './limits';
 
@@ -33,13 +34,13 @@ export const ITERATE_REPORT = 1;
 export const ITERATE_HOOK = 2;
 
 /** Root moves allowed (`searchmoves`); none: all. */
-export const rootFilter = new StaticArray<u16>(256);
+export const rootFilter = new StaticArray<u16>(MAX_MOVES);
 export let rootFilterN = 0;
 export function clearRootFilter(): void {
   rootFilterN = 0;
 }
 export function addRootFilter(m: i32): void {
-  if (rootFilterN < 256) unchecked(rootFilter[rootFilterN++] = <u16>m);
+  if (rootFilterN < MAX_MOVES) unchecked(rootFilter[rootFilterN++] = <u16>m);
 }
 function allowedAtRoot(m: i32): bool {
   if (rootFilterN == 0) return true;
