@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { barLine, bytes, duration, formatRate, progressNote, startProgress } from './progress.js';
+import { barLine, bytes, duration, formatRate, progressNote, singular, startProgress } from './progress.js';
 import { screen } from '../../test/support/terminal.js';
 
 test('rates keep their meaning from millions a second down to a game every few seconds; bytes read as kB, MB, GB', () => {
@@ -76,6 +76,27 @@ test('a resumed job (start) counts only what this run did in its rate and ETA', 
     process.stderr.write = write;
     process.stderr.isTTY = isTTY;
   }
+});
+
+test('a count of one is written in the singular: 1 game, 1 pair, 1 entry', () => {
+  assert.deepEqual(['games', 'pairs', 'entries', 'positions', 'epochs', 'B'].map(singular), ['game', 'pair', 'entry', 'position', 'epoch', 'B']);
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  const isTTY = process.stderr.isTTY;
+  process.stderr.isTTY = false;
+  process.stderr.write = ((s: string) => (lines.push(s), true)) as typeof process.stderr.write;
+  try {
+    for (const done of [1, 2]) {
+      const p = startProgress({ label: 'match', total: 10, unit: 'games', interval: 0 });
+      p.update(done);
+      p.stop();
+    }
+  } finally {
+    process.stderr.write = write;
+    process.stderr.isTTY = isTTY;
+  }
+  assert.match(lines[0]!, /^match: 10\.0% 1 game, /);
+  assert.match(lines.find((l) => l.startsWith('match: 20.0%'))!, /^match: 20\.0% 2 games, /);
 });
 
 let written: string[] = [];

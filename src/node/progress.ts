@@ -93,7 +93,7 @@ export function startProgress(opts: ProgressOptions): Progress {
     const rate = (done - start) / Math.max(secs, 1e-3);
     const pct = opts.total > 0 ? ` ${((100 * done) / opts.total).toFixed(1)}%` : '';
     // A job counted in percent says it once, not "26.0% 26 %".
-    const amount = opts.unit === '%' && opts.total > 0 ? '' : ` ${opts.unit === 'B' ? bytes(done) : `${done} ${opts.unit}`}`;
+    const amount = opts.unit === '%' && opts.total > 0 ? '' : ` ${opts.unit === 'B' ? bytes(done) : `${done} ${done === 1 ? singular(opts.unit) : opts.unit}`}`;
     const eta = final ? `, in ${secs.toFixed(1)} s` : opts.total > 0 && rate > 0 ? `, ETA ${Math.round((opts.total - done) / rate)} s` : '';
     process.stderr.write(`${opts.label}:${pct}${amount}, ${rateOf(rate, opts.unit)}/s${eta}${extra === '' ? '' : `, ${extra}`}\n`);
     printed = true;
@@ -190,6 +190,12 @@ export function bytes(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(2)} MB`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB`;
   return `${Math.round(n)} B`;
+}
+
+/** One of a unit counted in the plural ("1 game", "1 entry"), for the units the commands count in. */
+export function singular(unit: string): string {
+  if (unit.endsWith('ies')) return `${unit.slice(0, -3)}y`;
+  return unit.endsWith('s') ? unit.slice(0, -1) : unit;
 }
 
 /** A rate in `unit` a second, without the "/s": bytes as kB and MB, others as formatRate. */
