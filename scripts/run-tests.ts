@@ -92,14 +92,15 @@ const status = await new Promise<number>((done) => child.on('exit', (code) => do
 if (watchdog !== undefined) clearTimeout(watchdog);
 
 let failed = status !== 0 || timedOut;
+const record = existsSync(verdictFile) ? readFileSync(verdictFile, 'utf8') : '';
+// Where the time went, also (above all) when the run was stopped for taking too long.
+const slow = slowest(record, 8);
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1).padStart(6)} s`;
+console.log(`\n# slowest test files (sum of their tests${timedOut ? ', those that finished' : ''}):`);
+for (const f of slow.files) console.log(`#  ${seconds(f.ms)}  ${relative(ROOT, f.file)}`);
+console.log('# slowest tests:');
+for (const t of slow.tests) console.log(`#  ${seconds(t.ms)}  ${relative(ROOT, t.file)}: ${t.name.length > 100 ? `${t.name.slice(0, 100)}…` : t.name}`);
 if (!timedOut) {
-  const record = existsSync(verdictFile) ? readFileSync(verdictFile, 'utf8') : '';
-  const slow = slowest(record, 8);
-  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1).padStart(6)} s`;
-  console.log('\n# slowest test files (sum of their tests):');
-  for (const f of slow.files) console.log(`#  ${seconds(f.ms)}  ${relative(ROOT, f.file)}`);
-  console.log('# slowest tests:');
-  for (const t of slow.tests) console.log(`#  ${seconds(t.ms)}  ${relative(ROOT, t.file)}: ${t.name.length > 100 ? `${t.name.slice(0, 100)}…` : t.name}`);
   const { unfinished, silentFiles } = missingVerdicts(record, files);
   if (unfinished.length > 0 || silentFiles.length > 0) {
     failed = true;
