@@ -215,7 +215,7 @@ export async function main(args: string[]): Promise<void> {
           records[g.number - 1] = rec;
           if (rec.fault?.kind === 'time') timeLosses++;
           else if (rec.fault) faults++;
-          pgn.append(formatGamePgn(rec, { event: 'bench', site: '?', round: String(g.group + 1), comments: true }));
+          pgn.append(formatGamePgn(rec, { event: 'bench', site: '?', round: String(g.group + 1), minimal: false }));
         },
       },
     );

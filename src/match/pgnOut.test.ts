@@ -44,7 +44,7 @@ test('move comments: score in pawns from the mover, depth, time; book moves', ()
 });
 
 test('the PGN reads back with our reader: tags, moves, comments, result', () => {
-  const text = formatGamePgn(record(), { event: 'Test', site: 'here', round: '2', comments: true });
+  const text = formatGamePgn(record(), { event: 'Test', site: 'here', round: '2', minimal: false });
   const tags = new Map<string, string>();
   const sans: string[] = [];
   const comments: string[] = [];
@@ -73,9 +73,14 @@ test('the PGN reads back with our reader: tags, moves, comments, result', () => 
 test('set-up positions carry FEN and SetUp; min output drops comments but keeps the reason', () => {
   const fen = '4k3/8/8/8/8/8/4P3/4K3 b - - 0 40';
   const rec = record({ fen, moves: [{ uci: 'e8d7', san: 'Kd7', book: false, timeMs: 5 }], result: '1/2-1/2', reason: 'Draw by adjudication', termination: 'adjudication' });
-  const text = formatGamePgn(rec, { event: '?', site: '?', round: '1', comments: false });
+  const text = formatGamePgn(rec, { event: '?', site: '?', round: '1', minimal: true });
   assert.match(text, /\[FEN "4k3\/8\/8\/8\/8\/8\/4P3\/4K3 b - - 0 40"\]\n\[SetUp "1"\]/);
   assert.match(text, /40\.\.\. Kd7 \{Draw by adjudication\} 1\/2-1\/2/);
+  // Only the tags the PGN standard requires, as cutechess-cli's min writes them.
+  assert.deepEqual([...text.matchAll(/^\[(\w+) /gm)].map((m) => m[1]), ['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result', 'FEN', 'SetUp']);
+  const full = formatGamePgn(rec, { event: '?', site: '?', round: '1', minimal: false });
+  assert.match(full, /^\[PlyCount "1"\]$/m);
+  assert.match(full, /^\[Termination "adjudication"\]$/m);
 });
 
 test('a game without moves (an engine failed to start) still reads back', () => {
@@ -83,7 +88,7 @@ test('a game without moves (an engine failed to start) still reads back', () => 
     event: '?',
     site: '?',
     round: '1',
-    comments: true,
+    minimal: false,
   });
   let result = '';
   const p = parsePgn(text, { endGame: (r) => void (result = r) });
@@ -98,7 +103,7 @@ test('an engine text with braces in the last comment stays as the engine wrote i
     event: '?',
     site: '?',
     round: '1',
-    comments: true,
+    minimal: false,
   });
   const comments: string[] = [];
   const p = parsePgn(text, { comment: (c) => void comments.push(c.replace(/\s+/g, ' ')) });

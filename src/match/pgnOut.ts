@@ -15,8 +15,12 @@ export interface PgnOptions {
   site: string;
   /** Round tag value (the pair number by default). */
   round: string;
-  /** Per-move `{score/depth time}` comments (cutechess's default; `min` drops them). */
-  comments: boolean;
+  /**
+   * cutechess-cli's minimal PGN (`--pgnout FILE min`): the tags the PGN standard requires (the
+   * Seven Tag Roster, FEN and SetUp for a set-up position, the variant) and no per-move
+   * `{score/depth time}` comments; the result's reason is kept.
+   */
+  minimal: boolean;
 }
 
 function two(n: number): string {
@@ -72,6 +76,21 @@ export function formatGamePgn(g: GameRecord, opts: PgnOptions): string {
     tags.push(['FEN', g.fen], ['SetUp', '1']);
     if (g.chess960) tags.push(['Variant', 'fischerandom']);
   }
+  if (!opts.minimal) addTimingTags(tags, g);
+
+  // A brace would end the comment (PGN standard 8.2.5); dropping it could turn an engine's
+  // "e2}{e4" into a legal "e2e4" in the record, so braces become parentheses.
+  const ending = (g.reason + (g.detail ? `: ${g.detail}` : '')).replace(/\{/g, '(').replace(/\}/g, ')');
+  const comments = g.moves.map((m) => (opts.minimal ? '' : moveComment(m)));
+  const last = comments.length - 1;
+  if (last >= 0) comments[last] = comments[last] ? `${comments[last]}, ${ending}` : ending;
+  // A game without moves (an engine failed to start) carries the reason before its result.
+  if (last < 0) return writeGame({ tags, moves: [], gameComments: [ending], result: g.result });
+  return writeGame({ tags, moves: g.moves.map((m) => m.san), comments, result: g.result });
+}
+
+/** cutechess-cli's tags beyond the standard's: game times, PlyCount, Termination, the clocks. */
+function addTimingTags(tags: [string, string][], g: GameRecord): void {
   const end = new Date(g.startedAt.getTime() + g.durationMs);
   tags.push(['GameDuration', duration(g.durationMs)], ['GameEndTime', timeTag(end)], ['GameStartTime', timeTag(g.startedAt)]);
   tags.push(['PlyCount', String(g.moves.length)], ['Termination', g.termination]);
@@ -79,14 +98,4 @@ export function formatGamePgn(g: GameRecord, opts: PgnOptions): string {
   const btc = pgnTimeControl(g.blackTc);
   if (wtc === btc) tags.push(['TimeControl', wtc]);
   else tags.push(['WhiteTimeControl', wtc], ['BlackTimeControl', btc]);
-
-  // A brace would end the comment (PGN standard 8.2.5); dropping it could turn an engine's
-  // "e2}{e4" into a legal "e2e4" in the record, so braces become parentheses.
-  const ending = (g.reason + (g.detail ? `: ${g.detail}` : '')).replace(/\{/g, '(').replace(/\}/g, ')');
-  const comments = g.moves.map((m) => (opts.comments ? moveComment(m) : ''));
-  const last = comments.length - 1;
-  if (last >= 0) comments[last] = comments[last] ? `${comments[last]}, ${ending}` : ending;
-  // A game without moves (an engine failed to start) carries the reason before its result.
-  if (last < 0) return writeGame({ tags, moves: [], gameComments: [ending], result: g.result });
-  return writeGame({ tags, moves: g.moves.map((m) => m.san), comments, result: g.result });
 }

@@ -337,7 +337,7 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   let shown: { games: number; block: boolean } | undefined;
   const onGameEnd = (rec: GameRecord, g: ScheduledGame, board: Scoreboard, status: SprtStatus | undefined): void => {
     if (pgn && journal) {
-      const bytes = pgn.append(formatGamePgn(rec, { event: a.event, site: a.site, round: String(g.group + 1), comments: !a.pgnMin }));
+      const bytes = pgn.append(formatGamePgn(rec, { event: a.event, site: a.site, round: String(g.group + 1), minimal: a.pgnMin }));
       const entry: JournalGame = { type: 'game', number: g.number, result: rec.result, reason: rec.reason, termination: rec.termination, pgnBytes: bytes };
       if (rec.fault) entry.fault = rec.fault;
       if (rec.time) entry.time = rec.time;

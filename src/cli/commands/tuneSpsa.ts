@@ -234,7 +234,7 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
       warn(`pair ${p.step.k} dropped: ${p.dropped}`);
     } else state.penta[p.result + 2]!++;
     if (pgn !== undefined) {
-      for (const g of p.games) pgn.append(formatGamePgn(g, { event: 'tabiya tune spsa', site: '?', round: String(p.step.k), comments: true }));
+      for (const g of p.games) pgn.append(formatGamePgn(g, { event: 'tabiya tune spsa', site: '?', round: String(p.step.k), minimal: false }));
       state.pgn = { path: opts.pgnout!, bytes: pgn.size };
     }
     if (state.finished % every === 0) state.history.push(historyPoint());
