@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { performanceRating } from '../src/serve/performance.js';
-import { loadAssets, loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
+import { addressToOpen, loadAssets, loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
 import { buildApp, stopImport } from '../src/serve/app.js';
 import { ServedBook, policyOf } from '../src/serve/library.js';
 import { subtreePgn, walkSubtree } from '../src/serve/subtree.js';
@@ -1028,4 +1028,14 @@ test('a comment with a } is refused: a PGN comment ends at its first }, so the P
   assert.match(pgn, /Nf3 \{[^}]*\} \{see \{the Open\}/);
   const back = readGames(pgn).games[0]!;
   assert.ok(JSON.stringify(back).includes('see {the Open'), 'read back as written');
+});
+
+test('the printed address names the machine when the server listens on every address (0.0.0.0, ::), which no browser elsewhere can open', () => {
+  assert.equal(addressToOpen('0.0.0.0', 'Studio'), 'studio');
+  assert.equal(addressToOpen('::', 'studio'), 'studio');
+  assert.equal(addressToOpen('127.0.0.1', 'studio'), '127.0.0.1');
+  assert.equal(addressToOpen('192.168.1.20', 'studio'), '192.168.1.20');
+  assert.equal(addressToOpen('::1', 'studio'), '[::1]');
+  assert.equal(addressToOpen('fe80::1', 'studio'), '[fe80::1]');
+  assert.equal(addressToOpen('chess.example', 'studio'), 'chess.example');
 });

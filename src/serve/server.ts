@@ -122,8 +122,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : opts.port;
-  const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-  const url = `http://${shown}:${port}/`;
+  const url = `http://${addressToOpen(opts.host, hostname())}:${port}/`;
   return {
     url,
     pageUrl: opts.readOnly ? url : `${url}?token=${encodeURIComponent(token)}`,
@@ -146,4 +145,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       return importCancelled === undefined ? {} : { importCancelled };
     },
   };
+}
+
+/**
+ * The host part of the address to open. A wildcard (0.0.0.0, ::) is where the server listens,
+ * not an address to open: another machine cannot reach it, and browsers are closing it to
+ * pages (Chromium refuses 0.0.0.0 from public pages). It is named by the machine's name, as
+ * Jupyter's server prints it, which the Host check accepts; an IPv6 literal is bracketed (RFC 3986 §3.2.2).
+ */
+export function addressToOpen(host: string, machine: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return machine.toLowerCase();
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
