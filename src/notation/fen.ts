@@ -50,6 +50,7 @@ export function parseFen(fen: string): Result<Setup, FenError> {
         file += ch.charCodeAt(0) - 48;
       } else {
         const p = pieceFromChar(ch);
+        if (p === EMPTY && (ch === '0' || ch === '9')) return fail('ERR_FEN_BOARD', 'board', `board field: a count of empty squares is 1 to 8, not ${ch} (rank ${8 - r}, ${quote(text)})`);
         if (p === EMPTY) return fail('ERR_FEN_BOARD', 'board', `board field: invalid piece letter ${quote(ch)} on rank ${8 - r}`);
         if (file > 7) return fail('ERR_FEN_BOARD', 'board', `board field: rank ${8 - r} (${quote(text)}) has more than 8 squares`);
         board[(7 - r) * 8 + file] = p;
