@@ -332,9 +332,16 @@ test('bad input: 400 for an invalid FEN, an illegal move, a bad policy; 404 for 
   const wrongRemove = await write('/api/move/remove', { book: 'masters.tbk', move: 5 });
   assert.equal(wrongRemove.status, 400);
   assert.ok(readFileSync(TBK).equals(before), 'a refused edit changes nothing');
-  const notJson = await http(server.url, '/api/move', { method: 'POST', body: '{"move":', headers: { 'x-tabiya-token': TOKEN } });
+  const notJson = await http(server.url, '/api/move', { method: 'POST', body: '{"move":', headers: { 'content-type': 'application/json', 'x-tabiya-token': TOKEN } });
   assert.equal(notJson.status, 400);
   assert.ok(typeof notJson.json.error === 'string');
+  // JSON sent as text (fetch's default type for a string body): the type is what is wrong.
+  for (const path of ['/api/move', '/api/move/remove']) {
+    const asText = await http(server.url, path, { method: 'POST', body: JSON.stringify({ book: 'masters.tbk', move: 'e2e4', comment: 'x' }), headers: { 'content-type': 'text/plain', 'x-tabiya-token': TOKEN } });
+    assert.equal(asText.status, 415, path);
+    assert.match(asText.json.error ?? '', /^unsupported Content-Type "text\/plain": send JSON \(Content-Type: application\/json\)$/, path);
+  }
+  assert.ok(readFileSync(TBK).equals(before), 'a refused edit changes nothing');
   const r = await http(server.url, '/nowhere');
   assert.equal(r.status, 404);
   assert.match(r.json.error ?? '', /no such page/);

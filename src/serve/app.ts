@@ -607,7 +607,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       forbidden: { type: 'boolean' },
     },
   } as const;
-  app.post('/api/move', { schema: { body: editBody }, preValidation: exactTypes(editBody.properties) }, async (req) => {
+  app.post('/api/move', { schema: { body: editBody }, preValidation: [jsonOnly, exactTypes(editBody.properties)] }, async (req) => {
     const body = req.body as NotePatch & { book?: string; fen?: string; play?: string; move: string };
     const book = bookOf(body.book);
     const { pos } = positionOf(opts.openings, body.fen, body.play);
@@ -637,7 +637,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     return { ok: true, added: r.added };
   });
   const removeProperties = { book: BOOK, fen: FEN, play: PLAY, move: MOVE };
-  app.post('/api/move/remove', { schema: { body: { ...editBody, properties: removeProperties } }, preValidation: exactTypes(removeProperties) }, async (req) => {
+  app.post('/api/move/remove', { schema: { body: { ...editBody, properties: removeProperties } }, preValidation: [jsonOnly, exactTypes(removeProperties)] }, async (req) => {
     const body = req.body as { book?: string; fen?: string; play?: string; move: string };
     const book = bookOf(body.book);
     const { pos } = positionOf(opts.openings, body.fen, body.play);
@@ -655,6 +655,15 @@ export function buildApp(opts: AppOptions): FastifyInstance {
  * body, `"userValue": ""` became null and cleared the value, `"nag": false` cleared the NAG,
  * `"comment": true` was saved as "true" and `"forbidden": 1` marked the move forbidden.
  */
+/**
+ * An edit's body is JSON. Fastify also parses text/plain (the import's type) into a string, which
+ * the schema would refuse as "body must be object": the type is what is wrong, so 415 says so.
+ */
+function jsonOnly(req: FastifyRequest, _reply: FastifyReply, done: (e?: Error) => void): void {
+  if (typeof req.body !== 'string' && !Buffer.isBuffer(req.body)) return done();
+  done(new HttpError(415, `unsupported Content-Type "${String(req.headers['content-type'] ?? '').slice(0, 100)}": send JSON (Content-Type: application/json)`));
+}
+
 function exactTypes(properties: Record<string, { type: string | readonly string[] }>) {
   const is = (v: unknown, t: string): boolean =>
     t === 'null' ? v === null : t === 'integer' ? Number.isInteger(v) : t === 'array' ? Array.isArray(v) : t === 'object' ? v !== null && typeof v === 'object' && !Array.isArray(v) : typeof v === t;
