@@ -3,14 +3,14 @@
  * moves played by clicking book rows and by dragging on the board, the table checked against
  * `tabiya book probe --json`, a link restoring position and line, the engine worker giving a
  * legal best move in SAN, and a user value edited on the page that is still there after the
- * server restarts. Screenshots (light and dark, phone and wide) go to /tmp/serve-shots/.
+ * server restarts. Screenshots (light and dark, phone and wide) go to $TABIYA_SHOTS (test/support/shots.ts).
  * Skipped, saying so, where /usr/bin/chromium is missing.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { parseSan } from '../src/notation/san.js';
 import { startServer, type RunningServer } from '../src/serve/server.js';
 import { pageAddress } from './support/servePage.js';
 import { settlesWithin } from './support/timeBounds.js';
+import { shotsDir } from './support/shots.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,7 +33,6 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const OTHER_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_dedup.pgn.gz', import.meta.url));
-const SHOTS = '/tmp/serve-shots';
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-browser-'));
 const TBK = join(tmp, 'sample.tbk');
@@ -98,7 +98,6 @@ before(async () => {
   assert.equal(r.status, 0, r.stderr);
   server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
   browser = await launch();
-  mkdirSync(SHOTS, { recursive: true });
 });
 after(
   async () => {
@@ -642,7 +641,7 @@ test('a user value edited on the page survives a server restart; screenshots', {
       assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${name}: the page fits its width`);
       // From 800 px up every column of the table shows, the comment's header too.
       if (width >= 800) assert.ok(await p.evaluate(() => document.querySelector('.table-wrap').scrollWidth <= document.querySelector('.table-wrap').clientWidth), `${name}: the table fits its panel`);
-      await p.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: width < 1250 });
+      await p.screenshot({ path: join(shotsDir(), `${name}-${theme}.png`), fullPage: width < 1250 });
       await closePage(p);
     }
   }

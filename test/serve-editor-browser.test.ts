@@ -12,12 +12,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { startServer, type RunningServer } from '../src/serve/server.js';
+import { shotsDir } from './support/shots.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,7 +33,6 @@ const TBK = join(tmp, 'sample.tbk');
 /** A hang bound for a step that waits for the page, not a speed. */
 const WAIT_MS = 30_000;
 /** Screenshots of the table's marks and of a turned board, to look at. */
-const SHOTS = '/tmp/serve-shots';
 let server: RunningServer;
 let browser: Browser;
 let token = '';
@@ -43,7 +43,6 @@ before(async () => {
   assert.equal(r.status, 0, r.stderr);
   server = await startServer({ books: [TBK], port: 0, host: '127.0.0.1', engineThreads: 1 });
   token = server.token;
-  mkdirSync(SHOTS, { recursive: true });
   const puppeteer = (await import('puppeteer-core')).default;
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   // The address tabiya serve prints, with the token: the browser keeps the token for this
@@ -347,7 +346,7 @@ test("the table shows the repertoire's choices: chosen moves stand out, never an
       if (width >= 800) assert.ok(await page.evaluate(() => document.querySelector('.table-wrap').scrollWidth <= document.querySelector('.table-wrap').clientWidth), `${theme} ${width}: the table fits its panel`);
       // The screenshot shows every row (the table otherwise keeps its height and scrolls).
       await page.evaluate(() => (document.querySelector('.table-wrap').style.height = 'auto'));
-      await (await page.$('.side-col .panel'))!.screenshot({ path: join(SHOTS, `marks-${theme}-${width}.png`) });
+      await (await page.$('.side-col .panel'))!.screenshot({ path: join(shotsDir(), `marks-${theme}-${width}.png`) });
       assert.deepEqual(errors, []);
       await page.close();
     }
@@ -383,7 +382,7 @@ test("the board's orientation is kept in the link: a reload or a shared link ope
   await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
   await whiteBelow(false);
   assert.deepEqual(await blackSide(), [true, 'Black repertoire .pgn'], 'the reloaded page is turned, the evaluation bar and the repertoire export with it');
-  await page.screenshot({ path: join(SHOTS, 'orientation-black.png') });
+  await page.screenshot({ path: join(shotsDir(), 'orientation-black.png') });
   // Flipped twice in a row, faster than the board turns (the second flip comes while the board
   // still has the side it had): back where it was, in the link too.
   await page.evaluate(() => {
@@ -480,7 +479,7 @@ test('on a phone the move stays in view when the table scrolls sideways, in its 
       cellBg: getComputedStyle(san).backgroundColor,
     };
   });
-  await wrap!.screenshot({ path: join(SHOTS, 'table-scrolled-375.png') });
+  await wrap!.screenshot({ path: join(shotsDir(), 'table-scrolled-375.png') });
   assert.deepEqual({ ...seen, rowBg: undefined, cellBg: undefined }, { scrolled: true, san: true, head: true, sum: true, edit: true, onTop: true, rowBg: undefined, cellBg: undefined });
   assert.equal(seen.cellBg, seen.rowBg, "the move's cell has its row's colour (a chosen move's tint)");
   assert.notEqual(seen.cellBg, 'rgba(0, 0, 0, 0)', 'an opaque cell: what scrolls under it does not show through');

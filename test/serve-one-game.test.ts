@@ -2,13 +2,13 @@
  * A position that only one game of a `.tbk` reached: the explorer names the game (Lichess's
  * `game` of a move: result, ratings, month), `/api/game` gives its moves, checked against the
  * PGN it came from as chess.js reads it, and the page's *Follow the game* puts the rest of them
- * into the line, in Debian's Chromium; `book probe` names the same game and its continuation (skipped, saying so, where it is missing). A screenshot
- * goes to /tmp/serve-shots/one-game.png.
+ * into the line, in Debian's Chromium; `book probe` names the same game and its continuation (skipped, saying so, where it is missing). A screenshot,
+ * one-game.png, goes to $TABIYA_SHOTS (test/support/shots.ts).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { Chess } from 'chess.js';
 import type { Browser, Page } from 'puppeteer-core';
 import { startServer, type RunningServer } from '../src/serve/server.js';
+import { shotsDir } from './support/shots.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -24,7 +25,6 @@ declare const document: any, location: { search: string };
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
-const SHOTS = '/tmp/serve-shots';
 /** A hang bound for the page's steps, not a speed: nothing is judged by how much of it a step takes. */
 const WAIT_MS = 30_000;
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-serve-one-game-'));
@@ -227,8 +227,7 @@ test('the page: a position one game reached names it, and Follow the game puts i
     assert.equal(await page.$$eval('#moves .mv', (b) => b.length), body.moves.length);
     await page.waitForFunction(() => document.querySelector('#one-game-text')?.textContent?.includes('Its moves follow in the line'), { timeout: WAIT_MS });
     assert.equal(await page.$eval('#follow-game', (e) => (e as unknown as { hidden: boolean }).hidden), true);
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, 'one-game.png') });
+    await page.screenshot({ path: join(shotsDir(), 'one-game.png') });
     // → steps into the game.
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((n) => new URLSearchParams(location.search).get('at') === n, { timeout: WAIT_MS }, String(play.length + 1));
