@@ -762,8 +762,16 @@ function engineFailed(m: string): void {
 }
 engine.onError = engineFailed;
 
+/**
+ * Which analysis the lines belong to. A search stopped for a new position can still report,
+ * and a drawing scheduled for the old one can still be pending: both are dropped, or they would
+ * overwrite the new position's lines (or its result, when the game is over there).
+ */
+let analysisGen = 0;
+
 function analyse(): void {
   const pos = line.position();
+  const gen = ++analysisGen;
   pvLines = [];
   // The depth and speed shown are the last position's until this search reports.
   $('engineinfo').textContent = '\u00a0';
@@ -782,25 +790,28 @@ function analyse(): void {
       moves: line.moves.slice(0, line.at),
       multiPV: Number($<HTMLSelectElement>('multipv').value),
       onInfo: (info) => {
-        if (info.bound !== undefined) return;
+        if (info.bound !== undefined || gen !== analysisGen) return;
         pvLines[info.multipv - 1] = info;
         if (info.multipv === 1) {
           $('engineinfo').textContent = `depth ${info.depth} · ${fmtNodes(info.nps)} nodes/s`;
           $('engineinfo').dataset.nps = String(info.nps);
         }
-        scheduleRender(start);
+        scheduleRender(start, gen);
       },
     })
     .catch((e: unknown) => engineFailed((e as Error).message));
 }
 
-let renderPending = false;
-function scheduleRender(pos: Position): void {
-  if (renderPending) return;
-  renderPending = true;
+/** The lines are drawn once a frame, for the last report's analysis, and only while it is current. */
+let pending: { pos: Position; gen: number } | undefined;
+function scheduleRender(pos: Position, gen: number): void {
+  const first = pending === undefined;
+  pending = { pos, gen };
+  if (!first) return;
   requestAnimationFrame(() => {
-    renderPending = false;
-    renderPvs(pos);
+    const p = pending!;
+    pending = undefined;
+    if (p.gen === analysisGen) renderPvs(p.pos);
   });
 }
 
@@ -882,6 +893,7 @@ function toggleAnalysis(): void {
     renderPvs(line.position());
   } else {
     engine.stop();
+    analysisGen++;
     $('engineinfo').textContent = '\u00a0';
     // A stop before the first line: the hint again, not "Searching…".
     renderPvs(line.position());
