@@ -58,16 +58,37 @@ function epdOf(chess: Chess): string {
   return chess.fen().split(' ').slice(0, 4).join(' ');
 }
 
-/** The list replayed by chess.js: each position's name, the first line in file order keeping it, and that line's moves. */
-function chessJsIndex(): Map<string, Opening & { sans: string[] }> {
+/** A line played by chess.js: the SAN chess.js writes for each move, and the EPD after it. */
+interface ChessJsLine {
+  sans: string[];
+  epds: string[];
+}
+
+function chessJsLine(sans: readonly string[]): ChessJsLine {
+  const chess = new Chess();
+  const out: ChessJsLine = { sans: [], epds: [] };
+  for (const san of sans) {
+    out.sans.push(chess.move(san).san);
+    out.epds.push(epdOf(chess));
+  }
+  return out;
+}
+
+/**
+ * The list replayed by chess.js: each position's name, the first line in file order keeping it,
+ * and that line's moves; and each line as chess.js played it, kept so that the comparison below
+ * walks the list's lines without playing them through chess.js a second time.
+ */
+function chessJsIndex(): { byEpd: Map<string, Opening & { sans: string[] }>; lines: { eco: string; name: string; played: ChessJsLine }[] } {
   const byEpd = new Map<string, Opening & { sans: string[] }>();
+  const lines: { eco: string; name: string; played: ChessJsLine }[] = [];
   for (const l of listLines()) {
-    const chess = new Chess();
-    for (const san of l.sans) chess.move(san);
-    const epd = epdOf(chess);
+    const played = chessJsLine(l.sans);
+    lines.push({ eco: l.eco, name: l.name, played });
+    const epd = played.epds.at(-1) ?? epdOf(new Chess());
     if (!byEpd.has(epd)) byEpd.set(epd, { eco: l.eco, name: l.name, sans: l.sans });
   }
-  return byEpd;
+  return { byEpd, lines };
 }
 
 function tabiya(args: string[]): { code: number; stdout: string; stderr: string } {
@@ -99,27 +120,25 @@ test('the table of named positions is the opening list replayed, line for line',
 });
 
 test("names agree with the list replayed by chess.js at every position of the list's lines and of master games, transpositions included", () => {
-  const oracle = chessJsIndex();
+  const { byEpd: oracle, lines } = chessJsIndex();
   const names = loadOpenings();
   assert.equal(names.size, oracle.size, 'as many named positions');
   const start = unwrap(positionFromFen(STARTING_FEN));
   let positions = 0;
   let named = 0;
   let transposed = 0;
-  /** Plays `sans` in both, comparing the name of every position and the deepest name along the line. */
-  const compare = (sans: readonly string[], what: string): void => {
-    const chess = new Chess();
+  /** Plays the line chess.js played in ours, comparing the name of every position and the deepest name along the line. */
+  const compare = ({ sans, epds }: ChessJsLine, what: string): void => {
     const pos = start.clone();
     const moves: number[] = [];
     let deepest: Opening | undefined;
     const played: string[] = [];
     for (let i = 0; i < sans.length; i++) {
-      const last = chess.move(sans[i]!);
-      played.push(last.san);
-      const m = unwrap(parseSan(pos, last.san));
+      played.push(sans[i]!);
+      const m = unwrap(parseSan(pos, sans[i]!));
       pos.play(m);
       moves.push(m);
-      const want = oracle.get(epdOf(chess));
+      const want = oracle.get(epds[i]!);
       const got = names.of(pos);
       assert.deepEqual(got, want === undefined ? undefined : { eco: want.eco, name: want.name }, `${what}, after ${sans.slice(0, i + 1).join(' ')}`);
       positions++;
@@ -131,7 +150,7 @@ test("names agree with the list replayed by chess.js at every position of the li
     }
     assert.deepEqual(names.along(start, moves), deepest, `${what}: the deepest name along ${sans.join(' ')}`);
   };
-  for (const l of listLines()) compare(l.sans, `the list's ${l.eco} ${l.name}`);
+  for (const l of lines) compare(l.played, `the list's ${l.eco} ${l.name}`);
   // The first 400 games of the bundled master games, to move 25 (about 2 MB of text: the start of the gzip stream).
   const fd = openSync(MASTERS_GZ, 'r');
   const head = Buffer.alloc(600_000);
@@ -142,7 +161,7 @@ test("names agree with the list replayed by chess.js at every position of the li
   const standard = games.filter((g) => gameTag(g, 'FEN') === undefined).slice(0, 400);
   assert.equal(standard.length, 400);
   const before = transposed;
-  for (const g of standard) compare(g.moves.slice(0, 50).map((n) => n.san), `game ${gameTag(g, 'White')} - ${gameTag(g, 'Black')}`);
+  for (const g of standard) compare(chessJsLine(g.moves.slice(0, 50).map((n) => n.san)), `game ${gameTag(g, 'White')} - ${gameTag(g, 'Black')}`);
   assert.ok(positions > 50_000 && named > 5_000, `${positions} positions, ${named} named`);
   assert.ok(transposed - before > 100, `${transposed - before} named positions of the games reached by another move order than the list's`);
   // The Nimzo-Indian by its two move orders.
