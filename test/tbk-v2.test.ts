@@ -18,7 +18,7 @@ import { makeBook } from '../src/book/node/makeBook.js';
 import { makeRichBook } from '../src/book/node/richMake.js';
 import { openRichBook, fastCrc32 } from '../src/book/node/richFile.js';
 import { learnGameSync } from '../src/book/node/richLearn.js';
-import { buildBinBounded, buildTbk } from '../src/book/node/tbkBuild.js';
+import { buildBinBounded, buildTbk, type TbkBuildOptions, type TbkBuildSummary } from '../src/book/node/tbkBuild.js';
 import { THREAD_RESERVE } from '../src/book/node/tbkRanges.js';
 import { mergeTbk, addToTbk } from '../src/book/node/tbkCombine.js';
 import type { BookJob, BookJobCallbacks } from '../src/book/node/bookJob.js';
@@ -50,6 +50,23 @@ async function exported(book: TbkBook, opts: MakeOptions & { memory?: number }):
   return Buffer.concat(parts);
 }
 
+/**
+ * Books several tests read, each built once per file: the sample as book make builds it, and the
+ * bundled masters to ply 30 (positions past 16,384 games: halving), both in memory on one thread.
+ * Every build of the same games is the same book byte for byte whatever its memory or threads (the
+ * first test's point), so one build serves as the reference of each test that compares with it.
+ */
+const built = new Map<string, Promise<TbkBuildSummary>>();
+function builtOnce(name: string, opts: TbkBuildOptions): Promise<TbkBuildSummary> {
+  let b = built.get(name);
+  if (b === undefined) built.set(name, (b = buildTbk(join(tmp, name), opts)));
+  return b;
+}
+const sampleBook = async (): Promise<{ path: string; summary: TbkBuildSummary }> =>
+  ({ path: join(tmp, 'sample.tbk'), summary: await builtOnce('sample.tbk', { inputs: [SAMPLE_GZ], tmpDir: tmp }) });
+const mastersBook = async (): Promise<{ path: string; summary: TbkBuildSummary }> =>
+  ({ path: join(tmp, 'masters.tbk'), summary: await builtOnce('masters.tbk', { inputs: [MASTERS_GZ], maxPly: 30, tmpDir: tmp }) });
+
 /** The first and second halves of the sample, as two PGN files. */
 function halves(): [string, string] {
   const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('utf8').split(/\n(?=\[Event )/);
@@ -61,9 +78,8 @@ function halves(): [string, string] {
 }
 
 test('a build spilled in a hundred runs is the in-memory build, byte for byte', async () => {
-  const mem = join(tmp, 'mem.tbk');
+  const { path: mem, summary: a } = await sampleBook();
   const spilled = join(tmp, 'spilled.tbk');
-  const a = await buildTbk(mem, { inputs: [SAMPLE_GZ], tmpDir: tmp });
   const b = await buildTbk(spilled, { inputs: [SAMPLE_GZ], memory: 50_000, tmpDir: tmp });
   assert.equal(a.runs, 0);
   assert.ok(b.runs > 50, `${b.runs} runs`);
@@ -98,14 +114,14 @@ test('--threads: key ranges built on worker threads give the single-threaded boo
   // chunk may need, so every chunk waits aside for its games' numbers; then 600,000 plies of 30 a
   // game, so chunks are parsed into the log until it is nearly full, then spilled or set aside.
   const masters = { inputs: [MASTERS_GZ], tmpDir: tmp, maxPly: 12 };
-  for (const m of [{ ...o, minGames: 3 }, { ...masters, memory: THREAD_RESERVE + 4_000_000 }, { ...masters, maxPly: 30, memory: THREAD_RESERVE + 2 * 24 * 600_000 }]) {
-    const whole = join(tmp, 'whole.tbk');
-    const a2 = await buildTbk(whole, m);
+  for (const m of [{ ...o, minGames: 3 }, { ...masters, memory: THREAD_RESERVE + 4_000_000 }, { ...masters, maxPly: 30, memory: THREAD_RESERVE + 2 * 24 * 600_000 }] as TbkBuildOptions[]) {
+    // The single-threaded reference: to ply 30, the masters book the halving test reads too.
+    const { path: whole, summary: a2 } = m.maxPly === 30 ? await mastersBook() : { path: join(tmp, 'whole.tbk'), summary: await buildTbk(join(tmp, 'whole.tbk'), m) };
     // The halving replay in slices of 5,000 games: 9 a thread, counted in order as they come back.
     const b2 = await buildTbk(join(tmp, 'two.tbk'), { ...m, threads: 2, halvingSlice: 5000 });
     assert.ok(b2.runs > 2, `${b2.runs} runs`);
     assert.deepEqual({ ...b2, seconds: 0, runs: 0, output: '', memoryToFit: 0 }, { ...a2, seconds: 0, runs: 0, output: '', memoryToFit: 0 });
-    assert.ok(readFileSync(whole).equals(readFileSync(join(tmp, 'two.tbk'))), m.inputs[0]);
+    assert.ok(readFileSync(whole).equals(readFileSync(join(tmp, 'two.tbk'))), `${m.inputs[0]} to ply ${m.maxPly}`);
     if (m.inputs[0] === MASTERS_GZ) assert.ok(a2.hotPositions > 0, 'halving replayed');
     else assert.equal(a2.singlePositions, 0);
   }
@@ -165,9 +181,7 @@ test('partial books of shards merge into the single build, byte for byte; add co
 });
 
 test('Polyglot export equals make-book on the sample for every option set, singles included', async () => {
-  const path = join(tmp, 'sample.tbk');
-  await buildTbk(path, { inputs: [SAMPLE_GZ], tmpDir: tmp });
-  const book = open(path);
+  const book = open((await sampleBook()).path);
   for (const o of [{}, { minGame: 1 }, { minGame: 2, colour: 'white' as const }, { minGame: 5, uniform: true }, { minGame: 1, minScore: 60 }, { minGame: 3, colour: 'black' as const }]) {
     const ref = join(tmp, 'ref.bin');
     await makeBook({ inputs: [SAMPLE_GZ], output: ref, ...o, colour: o.colour ?? 'both' });
@@ -204,9 +218,8 @@ test('a build that spilled says the least --memory that keeps it in memory, on o
 });
 
 test('halving: the bundled masters (positions past 16,384 games) export as make-book, and spill identically', async () => {
-  const mem = join(tmp, 'masters.tbk');
+  const { path: mem, summary: s } = await mastersBook();
   const spilled = join(tmp, 'masters-spilled.tbk');
-  const s = await buildTbk(mem, { inputs: [MASTERS_GZ], maxPly: 30, tmpDir: tmp });
   assert.ok(s.hotPositions > 0, 'the masters have positions where make-book halves');
   // Spilled, and the halving replayed 7,000 games at a time (12 slices counted one after the other).
   await buildTbk(spilled, { inputs: [MASTERS_GZ], maxPly: 30, memory: 8_000_000, tmpDir: tmp, halvingSlice: 7000 });
@@ -228,9 +241,8 @@ test('Polyglot export equals polyglot make-book itself', { skip: existsSync(POLY
 });
 
 test('probes answer what the version 1 book of the same games answers, and v1 upgrades without loss', async () => {
-  const v2 = join(tmp, 'probe.tbk');
+  const v2 = (await sampleBook()).path;
   const v1 = join(tmp, 'probe-v1.tbk');
-  await buildTbk(v2, { inputs: [SAMPLE_GZ], tmpDir: tmp });
   await makeRichBook(v1, { inputs: [SAMPLE_GZ] });
   learnGameSync(v1, { startFen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', moves: ['e2e4', 'c7c5', 'g1f3', 'd7d6', 'a2a3', 'h7h6', 'h2h3'], result: '1-0', engineColor: 0, evals: [null, null, 30, null, 25, null, 10] });
   const up = join(tmp, 'upgraded.tbk');
