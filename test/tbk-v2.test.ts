@@ -125,7 +125,11 @@ test('--threads: key ranges built on worker threads give the single-threaded boo
     if (m.inputs[0] === MASTERS_GZ) assert.ok(a2.hotPositions > 0, 'halving replayed');
     else assert.equal(a2.singlePositions, 0);
   }
-  const bins = await Promise.all([1, 2].map((threads) => buildBinBounded(join(tmp, `t${threads}.bin`), { inputs: [SAMPLE_GZ, MASTERS_GZ], tmpDir: tmp, memory: 1_000_000, threads, minGame: 3 })));
+  // To ply 30 (not make-book's 1,024): the masters still pass 16,384 games there (halving) and
+  // still spill dozens of runs into 1 MB; the threads split the games, not the plies, so deeper
+  // plies would add more rows of the same kind, not another case.
+  const bins = await Promise.all([1, 2].map((threads) => buildBinBounded(join(tmp, `t${threads}.bin`), { inputs: [SAMPLE_GZ, MASTERS_GZ], tmpDir: tmp, memory: 1_000_000, threads, minGame: 3, maxPly: 30 })));
+  assert.ok(bins.every((b) => b.runs > 10), `${bins.map((b) => b.runs).join(' and ')} runs`);
   assert.deepEqual(bins[1]!.counted, bins[0]!.counted);
   assert.ok(readFileSync(join(tmp, 't1.bin')).equals(readFileSync(join(tmp, 't2.bin'))));
 });
