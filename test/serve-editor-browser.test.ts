@@ -22,7 +22,7 @@ import { shotsDir } from './support/shots.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-declare const document: any, location: { search: string }, MutationObserver: any, getComputedStyle: any;
+declare const document: any, location: { search: string }, MutationObserver: any, getComputedStyle: any, window: { scrollY: number; innerHeight: number; scrollTo(o: { top: number; behavior: string }): void };
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -458,6 +458,10 @@ test('on a phone the move stays in view when the table scrolls sideways, in its 
   const wrap = await page.$('.table-wrap');
   await page.$eval('.table-wrap', (e) => (e.scrollLeft = e.scrollWidth));
   const seen = await page.evaluate(() => {
+    // The page scrolled (vertically) so that the row is on the screen: elementFromPoint sees
+    // only what is in the viewport, and at 375 x 800 the table may start below it.
+    const row = document.querySelector('#rows tr[data-uci="d7d5"]').getBoundingClientRect();
+    window.scrollTo({ top: window.scrollY + row.top - window.innerHeight / 2, behavior: 'instant' });
     const w = document.querySelector('.table-wrap').getBoundingClientRect();
     const inView = (el: { getBoundingClientRect(): { left: number; right: number } }): boolean => {
       const r = el.getBoundingClientRect();
