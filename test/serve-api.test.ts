@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { performanceRating } from '../src/serve/performance.js';
 import { addressToOpen, loadAssets, loadOpenings, startServer, type RunningServer } from '../src/serve/server.js';
+import { isLoopback } from '../src/serve/loopback.js';
 import { buildApp, stopImport } from '../src/serve/app.js';
 import { ServedBook, policyOf } from '../src/serve/library.js';
 import { subtreePgn, walkSubtree } from '../src/serve/subtree.js';
@@ -425,6 +426,43 @@ test("on another address than loopback, Host must be an IP address or the machin
   } finally {
     await app.close();
   }
+});
+
+test('--host ::ffff:127.0.0.1 is loopback: no warning, and Host must name loopback in any of its spellings', async () => {
+  for (const host of ['127.0.0.1', '127.8.9.10', '::1', 'localhost', '::ffff:127.0.0.1', '::FFFF:7f00:1']) assert.ok(isLoopback(host), host);
+  for (const host of ['0.0.0.0', '::', '10.1.2.3', '::ffff:10.1.2.3', 'fe80::1', 'example.com']) assert.ok(!isLoopback(host), host);
+  const s = await startServer({ books: [BIN], port: 0, host: '::ffff:127.0.0.1', token: TOKEN });
+  try {
+    // A browser writes the mapped address compressed (WHATWG URL): [::ffff:7f00:1].
+    assert.match(s.url, /^http:\/\/\[::ffff:127\.0\.0\.1\]:\d+\/$/);
+    const port = new URL(s.url).port;
+    // The mapped address is 127.0.0.1 to an IPv4 client.
+    const url = `http://127.0.0.1:${port}/`;
+    for (const host of [`[::ffff:7f00:1]:${port}`, `[::ffff:127.0.0.1]:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      assert.equal((await http(url, '/api/books', { headers: { host } })).status, 200, host);
+    }
+    for (const host of ['evil.example', '127.0.0.1.evil.example', `[::ffff:a01:203]:${port}`, `mybox:${port}`]) {
+      const r = await http(url, '/api/books', { headers: { host } });
+      assert.equal(r.status, 403, host);
+      assert.match(r.body, /is not a loopback address/);
+    }
+  } finally {
+    await s.close();
+  }
+  // And from the command: no warning that other machines can read the books.
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [MAIN, 'serve', BIN, '--host', '::ffff:127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const deadline = Date.now() + 20_000;
+  while (!/Ctrl-C stops it/.test(out + err) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0, err);
+  assert.match(out, /http:\/\/\[::ffff:127\.0\.0\.1\]:\d+\//, out + err);
+  assert.ok(!err.includes('warning: listening on'), err);
 });
 
 test('byHand: true only for a move the book holds through its notes, not for one of games or of an imported .bin', async () => {

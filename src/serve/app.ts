@@ -25,6 +25,7 @@ import { POLICY_KINDS } from '../book/select/config.js';
 import { explorerAnswer } from './explorer.js';
 import { EditError, ImportCancelled, policyOf, type NotePatch, type ServedBook } from './library.js';
 import type { Opening, OpeningIndex } from './openings.js';
+import { hostIsLoopback } from './loopback.js';
 import { ResponseCache } from './responseCache.js';
 import { subtreeBin, subtreePgn, walkSubtree } from './subtree.js';
 
@@ -179,8 +180,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const SAFETY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-resource-policy': 'same-origin' };
 const EXPLORER_PREFIX = '/api/explorer';
 
-const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
-
 /** A Host header (name or address, port optional) that names this server: an IP address, localhost or one of `names`. */
 function hostAllowed(header: string, names: readonly string[]): boolean {
   const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]]+))(?::\d+)?$/i.exec(header);
@@ -279,7 +278,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   /** Refuses what no route may see (a Host or a write it must not take); undefined: go on. */
   const refusal = (req: FastifyRequest): HttpError | undefined => {
-    if (opts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? '')) return new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
+    if (opts.loopbackOnly && !hostIsLoopback(req.headers.host ?? '')) return new HttpError(403, `Host "${req.headers.host ?? ''}" is not a loopback address`);
     if (!opts.loopbackOnly && !hostAllowed(req.headers.host ?? '', opts.hostNames ?? [])) {
       const names = (opts.hostNames ?? []).map((n) => `"${n}"`).join(' or ');
       return new HttpError(403, `Host "${(req.headers.host ?? '').slice(0, 100)}" is not this server's address: open the page by IP address${names === '' ? '' : ` or as ${names}`} (another name could be a page pointing its own name here, DNS rebinding)`);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, stopImport, type Asset } from './app.js';
 import { ServedBook, bookIds } from './library.js';
+import { isLoopback } from './loopback.js';
 import { loadOpenings } from '../node/openingNames.js';
 
 export { loadOpenings };
@@ -75,10 +76,6 @@ export function loadAssets(dir = WEB_DIR): Map<string, Asset> {
     if (existsSync(file)) assets.set(name, { type: TYPES['.wasm']!, body: readFileSync(file) });
   }
   return assets;
-}
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {

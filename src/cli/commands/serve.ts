@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_BOOK, DEFAULT_BOOK_OPTIONS, DEFAULT_GAMES } from '../../book/node/defaultBook.js';
 import { MAX_THREADS } from '../../engine/signals.js';
-import { isLoopback, startServer } from '../../serve/server.js';
+import { isLoopback } from '../../serve/loopback.js';
+import { startServer } from '../../serve/server.js';
 import { CliError, intOption } from '../errors.js';
 import { onStopSignals, sayOnStderr, signalExitCode } from '../../node/stopSignals.js';
 import { runBookMake } from './bookMake.js';
