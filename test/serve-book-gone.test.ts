@@ -86,6 +86,12 @@ test('a book whose file was replaced by one that is not a book, or cut short: 40
       const r = await post('/api/move', JSON.stringify({ book: 'b.tbk', move: 'e4', comment: 'lost?' }));
       assert.equal(r.status, 409, `${what}: ${JSON.stringify(r.json)}`);
       assert.match(r.json.error ?? '', /^book b\.tbk: .*b\.tbk: .*\(the file was replaced or changed since tabiya serve opened it\); nothing was written$/, what);
+      // An import is refused at once too, not accepted (202) to fail as a job.
+      if (what === 'text') {
+        const imp = await post('/api/import?book=b.tbk&name=games.pgn', PGN, 'application/x-chess-pgn');
+        assert.equal(imp.status, 409, `${what}: ${JSON.stringify(imp.json)}`);
+        assert.match(imp.json.error ?? '', /^book b\.tbk: .*b\.tbk: not a \.tbk book \(the file was replaced or changed since tabiya serve opened it\); nothing was written$/);
+      }
       assert.deepEqual(readFileSync(B), bytes, what);
     }
   } finally {

@@ -387,6 +387,10 @@ export class ServedBook {
       throw e;
     }
     if (!st.isFile()) throw new EditError(409, `book ${this.id}: ${this.path} is no longer a file (replaced since tabiya serve opened it); nothing was written`);
+    // Replaced by a file of another kind (a .bin or a version 1 book written over it): said now,
+    // before an import is accepted, not as the error of its job.
+    const version = tbkFileVersion(this.path);
+    if (version !== 2) throw new EditError(409, `book ${this.id}: ${this.path}: ${version === 1 ? 'now a version 1 .tbk' : 'not a .tbk book'} (the file was replaced or changed since tabiya serve opened it); nothing was written`);
   }
 
   /**
