@@ -40,23 +40,30 @@ function setBit(lo: Int32Array, hi: Int32Array, i: number, sq: number): void {
   else hi[i]! |= 1 << (sq - 32);
 }
 
+/**
+ * Fills the tables once at load. Every command loads this module, so the loops are plain
+ * counters over flat arrays: the first version, with destructured pairs and arrays made per
+ * square, took tens of milliseconds of each start-up in V8's interpreter.
+ */
 function init(): void {
-  const leap = (lo: Int32Array, hi: Int32Array, i: number, sq: number, deltas: number[][]): void => {
+  // Knight, king, then the two pawn captures of each colour, as (file, rank) steps.
+  const KNIGHT_STEPS = [1, 2, 2, 1, 2, -1, 1, -2, -1, -2, -2, -1, -2, 1, -1, 2];
+  const KING_STEPS = [1, 0, 1, 1, 0, 1, -1, 1, -1, 0, -1, -1, 0, -1, 1, -1];
+  const leap = (lo: Int32Array, hi: Int32Array, i: number, sq: number, steps: readonly number[], first: number, end: number): void => {
     const f = sq & 7;
     const r = sq >> 3;
-    for (const [df, dr] of deltas) {
-      const nf = f + df!;
-      const nr = r + dr!;
+    for (let k = first; k < end; k += 2) {
+      const nf = f + steps[k]!;
+      const nr = r + steps[k + 1]!;
       if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) setBit(lo, hi, i, nr * 8 + nf);
     }
   };
-  const knight = [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]];
-  const king = [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]];
+  const PAWN_STEPS = [-1, 1, 1, 1, -1, -1, 1, -1];
   for (let sq = 0; sq < 64; sq++) {
-    leap(KNIGHT_LO, KNIGHT_HI, sq, sq, knight);
-    leap(KING_LO, KING_HI, sq, sq, king);
-    leap(PAWN_LO, PAWN_HI, sq, sq, [[-1, 1], [1, 1]]);
-    leap(PAWN_LO, PAWN_HI, 64 + sq, sq, [[-1, -1], [1, -1]]);
+    leap(KNIGHT_LO, KNIGHT_HI, sq, sq, KNIGHT_STEPS, 0, 16);
+    leap(KING_LO, KING_HI, sq, sq, KING_STEPS, 0, 16);
+    leap(PAWN_LO, PAWN_HI, sq, sq, PAWN_STEPS, 0, 4);
+    leap(PAWN_LO, PAWN_HI, 64 + sq, sq, PAWN_STEPS, 4, 8);
     const f = sq & 7;
     const r = sq >> 3;
     for (let s = 0; s < 64; s++) {
@@ -81,30 +88,31 @@ function init(): void {
   for (let n = 0; n < 16; n++) {
     FILE_SPREAD[n] = (n & 1) | ((n & 2) << 7) | ((n & 4) << 14) | ((n & 8) << 21);
   }
-  const dirs = [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]];
+  // For each square a and direction: the full line through a (both ways), then every square s
+  // met walking from a, whose squares between grow by one square a step.
   for (let a = 0; a < 64; a++) {
-    for (const [df, dr] of dirs) {
-      // Walk from a; every square s met is aligned with a along this direction.
-      let f = (a & 7) + df!;
-      let r = (a >> 3) + dr!;
-      const between: number[] = [];
-      while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+    for (let k = 0; k < 16; k += 2) {
+      const df = KING_STEPS[k]!;
+      const dr = KING_STEPS[k + 1]!;
+      let lineLo = 0;
+      let lineHi = 0;
+      for (let sign = 1; sign >= -1; sign -= 2) {
+        for (let lf = a & 7, lr = a >> 3; lf >= 0 && lf < 8 && lr >= 0 && lr < 8; lf += sign * df, lr += sign * dr) {
+          if (lr < 4) lineLo |= 1 << (lr * 8 + lf);
+          else lineHi |= 1 << (lr * 8 + lf - 32);
+        }
+      }
+      let betweenLo = 0;
+      let betweenHi = 0;
+      for (let f = (a & 7) + df, r = (a >> 3) + dr; f >= 0 && f < 8 && r >= 0 && r < 8; f += df, r += dr) {
         const s = r * 8 + f;
         const i = a * 64 + s;
-        for (const b of between) setBit(BETWEEN_LO, BETWEEN_HI, i, b);
-        // Full line: extend both ways from a.
-        for (const sign of [1, -1]) {
-          let lf = a & 7;
-          let lr = a >> 3;
-          while (lf >= 0 && lf < 8 && lr >= 0 && lr < 8) {
-            setBit(LINE_LO, LINE_HI, i, lr * 8 + lf);
-            lf += sign * df!;
-            lr += sign * dr!;
-          }
-        }
-        between.push(s);
-        f += df!;
-        r += dr!;
+        BETWEEN_LO[i] = betweenLo;
+        BETWEEN_HI[i] = betweenHi;
+        LINE_LO[i] = lineLo;
+        LINE_HI[i] = lineHi;
+        if (s < 32) betweenLo |= 1 << s;
+        else betweenHi |= 1 << (s - 32);
       }
     }
   }

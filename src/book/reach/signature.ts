@@ -164,30 +164,36 @@ export function pawnsAllow(aLo: number, aHi: number, bLo: number, bHi: number, c
 
 const IMPOSSIBLE = 1000;
 
-/** Knight moves between two squares on an empty board (breadth-first from every square). */
-const KNIGHT_DISTANCE = (() => {
+/**
+ * Knight moves between two squares on an empty board (breadth-first from every square), made on
+ * first use: every process that loads the engine loads this module, and a table built at load
+ * time cost tens of milliseconds of its start-up (interpreted code) for a book return few use.
+ */
+let knightDistance: Uint8Array | undefined;
+
+function knightDistances(): Uint8Array {
   const d = new Uint8Array(64 * 64).fill(255);
-  const jumps = [
-    [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2],
-  ];
+  const df = [1, 2, 2, 1, -1, -2, -2, -1];
+  const dr = [2, 1, -1, -2, -2, -1, 1, 2];
+  const queue = new Uint8Array(64);
   for (let s = 0; s < 64; s++) {
     d[s * 64 + s] = 0;
-    const queue = [s];
-    for (let q = 0; q < queue.length; q++) {
+    queue[0] = s;
+    for (let q = 0, n = 1; q < n; q++) {
       const x = queue[q]!;
-      for (const [df, dr] of jumps) {
-        const f = (x & 7) + df!;
-        const r = (x >> 3) + dr!;
+      for (let j = 0; j < 8; j++) {
+        const f = (x & 7) + df[j]!;
+        const r = (x >> 3) + dr[j]!;
         if (f < 0 || f > 7 || r < 0 || r > 7) continue;
         const y = r * 8 + f;
         if (d[s * 64 + y] !== 255) continue;
         d[s * 64 + y] = d[s * 64 + x]! + 1;
-        queue.push(y);
+        queue[n++] = y;
       }
     }
   }
   return d;
-})();
+}
 
 /**
  * Least moves a piece of `type` and `color` needs from `from` to `to` on an empty board
@@ -209,7 +215,7 @@ export function pieceDistance(type: number, color: number, from: number, to: num
       return second && ahead - df >= 2 ? ahead - 1 : ahead;
     }
     case 2:
-      return KNIGHT_DISTANCE[from * 64 + to]!;
+      return (knightDistance ??= knightDistances())[from * 64 + to]!;
     case 3:
       if (((df + dr) & 1) !== 0) return IMPOSSIBLE;
       return df === dr ? 1 : 2;
