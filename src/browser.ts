@@ -1,7 +1,7 @@
 /**
  * The package for a browser (`tabiya/browser`): what runs without Node: the board, notation,
- * the PGN parser and game trees, Polyglot and rich books read from bytes, book policies and the
- * statistics. The package root adds the Node adapters (files, threads, processes), which a
+ * the PGN parser and game trees, Polyglot and rich books read from bytes, book policies, the
+ * statistics and the match runner (its engines' transport is the caller's: a Worker, a socket). The package root adds the Node adapters (files, threads, processes), which a
  * bundler for the browser cannot resolve; test/browser-bundle.test.ts bundles this entry with
  * esbuild for the browser.
  */
@@ -21,4 +21,5 @@ export * as book from './book/browser.js';
 export { PolyglotReader, seededRandom, type BookMove } from './book/browser.js';
 export * as bookPolicy from './book/select/index.js';
 export * as richBook from './book/rich/index.js';
-export { TbkBook, type RichMove, type RichEntry } from './book/rich/index.js';
+export { RichBook, TbkBook, type RichMove, type RichEntry } from './book/rich/index.js';
+export * as match from './match/index.js';
