@@ -62,6 +62,22 @@ test('choose: best, weighted by an injected random draw, uniform', () => {
   assert.equal(b.choose(start(), { random: again })!.uci, b.choose(start(), { random: seededRandom(42) })!.uci);
 });
 
+test('options from untyped code: a misspelt policy or a value of the wrong kind is an error naming it, in the book or out of it', () => {
+  const b = book('main_min1.bin');
+  const outOfBook = unwrap(positionFromFen('8/8/8/4k3/8/8/8/4K3 w - - 0 1'));
+  for (const pos of [start(), outOfBook]) {
+    // Before, 'Best' and 'weigted' played weighted picks, minWeight 'x' dropped nothing and a
+    // string's exclude was read letter by letter, so 'e2e4' was still played.
+    assert.throws(() => b.choose(pos, { policy: 'Best' as 'best' }), /^RangeError: policy "Best" is not one of best, weighted, uniform$/);
+    assert.throws(() => b.choose(pos, { policy: 'weigted' as 'weighted' }), /^RangeError: policy "weigted" is not one of/);
+    assert.throws(() => b.moves(pos, { minWeight: 'x' as unknown as number }), /^TypeError: minWeight "x" is not a number$/);
+    assert.throws(() => b.find(pos, { minWeight: NaN }), /^TypeError: minWeight NaN is not a number$/);
+    assert.throws(() => b.choose(pos, { exclude: 'e2e4' as unknown as string[] }), /^TypeError: exclude is a list of moves \(UCI strings or core moves\), not "e2e4"$/);
+    assert.throws(() => b.choose(pos, { random: 7 as unknown as () => number }), /^TypeError: random is a function/);
+  }
+  assert.equal(b.choose(start(), { policy: 'best', minWeight: 0, exclude: [], random: seededRandom(1) })?.uci, 'e2e4');
+});
+
 test('castling entries (king takes rook) come out as castling moves', () => {
   const b = book('main_min1.bin');
   const pos = unwrap(positionFromFen('r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4'));

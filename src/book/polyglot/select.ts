@@ -85,8 +85,26 @@ export class BookError extends ParseError {
 
 const BUF = new Uint16Array(MAX_MOVES);
 
+const POLICIES: readonly Policy[] = ['best', 'weighted', 'uniform'];
+
+/**
+ * Options from untyped code (a settings file, a form's field) are checked: a misspelt policy,
+ * a `minWeight` that is not a number or an `exclude` that is one move instead of a list would
+ * otherwise pick by another rule without a word (a string's `exclude` was read letter by letter).
+ * Checked in every position, in the book or not, so a mistake shows at its first use.
+ */
+function checkOptions(opts: ChooseOptions): void {
+  const { minWeight, exclude, policy, random } = opts;
+  const said = (x: unknown): string => (typeof x === 'string' ? JSON.stringify(x) : String(x));
+  if (minWeight !== undefined && (typeof minWeight !== 'number' || Number.isNaN(minWeight))) throw new TypeError(`minWeight ${said(minWeight)} is not a number`);
+  if (exclude !== undefined && !Array.isArray(exclude)) throw new TypeError(`exclude is a list of moves (UCI strings or core moves), not ${said(exclude)}`);
+  if (policy !== undefined && !POLICIES.includes(policy)) throw new RangeError(`policy ${said(policy)} is not one of ${POLICIES.join(', ')}`);
+  if (random !== undefined && typeof random !== 'function') throw new TypeError('random is a function giving numbers in [0, 1), such as seededRandom(seed)');
+}
+
 /** The legal, non-excluded moves among `entries` (all of one key), in file order. */
 export function bookMoves(pos: Position, entries: readonly RawEntry[], opts: ProbeOptions = {}): BookMove[] {
+  checkOptions(opts);
   if (entries.length === 0) return [];
   const minWeight = opts.minWeight ?? 1;
   const n = generateLegal(pos, BUF, 0);
@@ -119,6 +137,7 @@ export function bestMove(moves: readonly BookMove[]): BookMove | undefined {
 
 /** Picks a move by policy, or undefined when there is none. */
 export function chooseMove(moves: readonly BookMove[], opts: ChooseOptions = {}): BookMove | undefined {
+  checkOptions(opts);
   if (moves.length === 0) return undefined;
   const policy = opts.policy ?? 'weighted';
   if (policy === 'best') return bestMove(moves);
