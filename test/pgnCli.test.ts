@@ -112,6 +112,18 @@ test('pgn filter --dedupe keeps one of each identical game, also across files; o
   assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), []);
 });
 
+test('pgn filter drops a game broken after a null move, and --dedupe tells games apart after one', () => {
+  const input = join(dir, 'nulls.pgn');
+  const games = ['1. e4 -- 2. d4 -- 3. c4 *', '1. e4 -- 2. Nf3 -- 3. Bc4 *', '1. e4 -- 2. d4 -- 3. Ke7 *'];
+  writeFileSync(input, games.map((g, i) => `[Event "${i + 1}"]\n\n${g}\n\n`).join(''));
+  for (const extra of [[], ['--dedupe']]) {
+    const r = tabiya('pgn', 'filter', input, '-o', join(dir, 'nulls.out.pgn'), '--json', '--quiet', ...extra);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual((r.json.brokenGames as { game: number; kind: string; line: number }[]).map((e) => [e.game, e.kind, e.line]), [[3, 'illegal-move', 11]], extra.join(' '));
+    assert.equal(r.json.written, 2, extra.join(' '));
+  }
+});
+
 test('pgn filter copies a CRLF file as it stands: no condition gives the input back, blank lines included', () => {
   const input = join(dir, 'crlf.pgn');
   const crlf = raw.slice(0, 20).map((g) => g.replace(/\n/g, '\r\n') + '\r\n\r\n').join('');

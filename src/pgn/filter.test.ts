@@ -102,3 +102,25 @@ test('a game rejected by its tags that turns out broken counts as broken, not al
   assert.deepEqual(errors, ['bad-token']);
   assert.deepEqual([f.accepted, f.rejected.elo], [1, 0]);
 });
+
+test('null moves belong to the main line: counted as plies, told apart by --dedupe, replayed to a visitor that takes them', () => {
+  const pgn = '[Event "a"]\n\n1. e4 -- 2. d4 -- 3. c4 *\n\n[Event "b"]\n\n1. e4 -- 2. Nf3 -- 3. Bc4 *\n\n[Event "c"]\n\n1. e4 -- 2. d4 -- 3. c4 *\n';
+  const f = new PgnFilter({ dedupe: true, minPlies: 5, maxPlies: 5 });
+  const seen: string[] = [];
+  let cur = '';
+  parsePgn(
+    pgn,
+    filterVisitor(f, {
+      tag: (n, v) => void (n === 'Event' && (cur = v)),
+      move: (_p, _m, ply) => void (cur += ply),
+      nullMove: (_p, ply) => void (cur += `-${ply}`),
+      endGame: (r) => void seen.push(`${cur} ${r}`),
+    }),
+  );
+  assert.deepEqual(seen, ['a0-12-34 *', 'b0-12-34 *']);
+  assert.deepEqual([f.accepted, f.rejected.plies, f.rejected.duplicate], [2, 0, 1]);
+  // A visitor without the hook sees its main line end at the null move, as the reader ends it.
+  const b = collect();
+  parsePgn(pgn, filterVisitor(new PgnFilter({ minPlies: 5 }), b.visitor));
+  assert.deepEqual(b.seen, ['a0 *', 'b0 *', 'c0 *']);
+});

@@ -7,6 +7,7 @@
  *     await readPgn(files, filterVisitor(filter, bookBuilder));
  *     filter.accepted; filter.rejected.elo;
  */
+import { MOVE_NULL } from '../core/move.js';
 import { Position } from '../core/position.js';
 import { GameHash, HashSet64 } from './dedupe.js';
 import { copyPosition } from './setup.js';
@@ -174,6 +175,16 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
   const hash = new GameHash();
   let text: Uint8Array | undefined;
 
+  const record = (m: number): void => {
+    if (plies === moves.length) {
+      const grown = new Uint16Array(moves.length * 2);
+      grown.set(moves);
+      moves = grown;
+    }
+    moves[plies++] = m;
+    hash.add(m);
+  };
+
   const forwardHead = (): void => {
     inner.beginGame?.(loc!);
     if (inner.tag !== undefined) for (const [n, v] of tags) inner.tag(n, v);
@@ -212,13 +223,15 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
     },
     move(pos, m, ply) {
       if (mode === STREAM) return inner.move?.(pos, m, ply);
-      if (plies === moves.length) {
-        const grown = new Uint16Array(moves.length * 2);
-        grown.set(moves);
-        moves = grown;
-      }
-      moves[plies++] = m;
-      hash.add(m);
+      record(m);
+      return undefined;
+    },
+    // Null moves are part of the main line: counted as plies (as `pgn stats` counts them) and
+    // hashed, so games that differ only after one are not taken for duplicates. An inner visitor
+    // without this hook sees its main line end there, as the reader would end it.
+    nullMove(pos, ply, depth) {
+      if (mode === STREAM) return inner.nullMove === undefined ? false : inner.nullMove(pos, ply, depth);
+      record(MOVE_NULL);
       return undefined;
     },
     gameText(bytes) {
@@ -241,8 +254,14 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
         copyPosition(replay, start);
         if (inner.endTags?.(replay) !== false && inner.move !== undefined) {
           for (let i = 0; i < plies; i++) {
-            if (inner.move(replay, moves[i]!, i) === false) break;
-            replay.play(moves[i]!);
+            const m = moves[i]!;
+            if (m === MOVE_NULL) {
+              if (inner.nullMove === undefined || inner.nullMove(replay, i, 0) === false) break;
+              replay.playNull();
+              continue;
+            }
+            if (inner.move(replay, m, i) === false) break;
+            replay.play(m);
           }
         }
         if (text !== undefined) inner.gameText?.(text);

@@ -96,6 +96,9 @@ export async function pgnFilterCommand(files: string[], opts: PgnFilterCliOption
           out.write(eol + eol);
           written++;
         },
+        // The reader goes on past a null move only for a visitor that takes them, so the moves
+        // after one are checked too and a game broken there is dropped, not copied.
+        nullMove() {},
         error(e) {
           if (errors.length < MAX_LISTED) errors.push(e);
           lister.add(e);
