@@ -4,13 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { readGames } from '../src/pgn/game.js';
+
+const PGN_EXTRACT = ['/usr/games/pgn-extract', '/usr/bin/pgn-extract'].find((p) => existsSync(p));
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -98,6 +100,33 @@ test('pgn filter: each condition selects what an independent count selects', () 
   assert.equal(run('--date-from', '1990', '--date-to', '1999.12.31'), count((g) => /^199\d/.test(tag(g, 'Date') ?? '')));
   assert.equal(run('--min-plies', '100'), count((g) => (g.split('\n\n')[1]!.match(/[A-Za-z][^\s.]*/g) ?? []).length >= 100));
   assert.equal(run('--from-start'), 2000);
+});
+
+test('pgn filter --position selects the games pgn-extract -x selects (the position reached in any move order)', { skip: PGN_EXTRACT === undefined && 'pgn-extract not installed' }, () => {
+  const lines: [string, string][] = [
+    ['1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *', 'rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6'],
+    ['1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 *', 'rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4'],
+  ];
+  const plain = join(dir, 'sample.pgn');
+  writeFileSync(plain, text);
+  for (const [moves, fen] of lines) {
+    const line = join(dir, 'line.txt');
+    writeFileSync(line, `${moves}\n`);
+    const theirs = join(dir, 'x.pgn');
+    const pe = spawnSync(PGN_EXTRACT!, [`-x${line}`, '-s', '-o', theirs, plain], { encoding: 'utf8' });
+    assert.equal(pe.status, 0, pe.stderr);
+    const ours = join(dir, 'position.pgn');
+    const r = tabiya('pgn', 'filter', SAMPLE_GZ, '-o', ours, '--position', fen, '--json', '--quiet');
+    assert.equal(r.status, 0, r.stderr);
+    const sites = (f: string): string[] => readGames(readFileSync(f)).games.map((g) => g.tags.map(([n, v]) => `${n}=${v}`).join('|'));
+    const expected = sites(theirs);
+    assert.ok(expected.length > 50, moves);
+    assert.deepEqual(sites(ours), expected, moves);
+    assert.equal((r.json.rejected as { position: number }).position, 2000 - expected.length);
+  }
+  const bad = tabiya('pgn', 'filter', SAMPLE_GZ, '-o', join(dir, 'bad.pgn'), '--position', '8/8/8 w');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--position: "8\/8\/8 w" is not a FEN: board field/);
 });
 
 test('pgn filter --dedupe keeps one of each identical game, also across files; output is the input text', () => {

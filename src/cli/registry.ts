@@ -113,6 +113,7 @@ export function registerCommands(program: Command): void {
     .option('--date-from <date>', 'played on or after YYYY[.MM[.DD]]')
     .option('--date-to <date>', 'played on or before YYYY[.MM[.DD]]')
     .option('--tag <Name=value>', 'tag equals value (repeatable: all)', collect)
+    .option('--position <fen>', 'main line reaches the position, in any move order (repeatable: any)', collect)
     .option('--dedupe', 'keep only the first of identical games (same start, main line and result)')
     .option('--errors <n>', 'broken games to list on stderr', '20')
     .option('--quiet', 'no progress, no list of skipped games')

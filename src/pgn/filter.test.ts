@@ -124,3 +124,28 @@ test('null moves belong to the main line: counted as plies, told apart by --dedu
   parsePgn(pgn, filterVisitor(new PgnFilter({ minPlies: 5 }), b.visitor));
   assert.deepEqual(b.seen, ['a0 *', 'b0 *', 'c0 *']);
 });
+
+test('positions: a game passes when its main line reaches one, at its start, its end or by transposition', () => {
+  const afterE4 = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1';
+  const openSicilian = 'rnbqkbnr/pp2pppp/3p4/8/3NP3/8/PPP2PPP/RNBQKB1R b KQkq - 0 4';
+  const pgn = [
+    '[Event "open"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 1-0',
+    // The same position by another order, reached with the last move.
+    '[Event "transposed"]\n\n1. Nf3 d6 2. e4 c5 3. d4 cxd4 4. Nxd4 0-1',
+    '[Event "other"]\n\n1. d4 d5 1/2-1/2',
+    `[Event "set up"]\n[FEN "${openSicilian}"]\n\n4... Nf6 *`,
+  ].join('\n\n');
+  const events = (positions: string[]): string[] => {
+    const seen: string[] = [];
+    let cur = '';
+    const f = new PgnFilter({ positions });
+    parsePgn(pgn, filterVisitor(f, { tag: (n, v) => void (n === 'Event' && (cur = v)), endGame: () => void seen.push(cur) }));
+    assert.equal(f.rejected.position, 4 - seen.length);
+    return seen;
+  };
+  assert.deepEqual(events([openSicilian]), ['open', 'transposed', 'set up']);
+  // Move counters and an en-passant square no pawn can use do not matter.
+  assert.deepEqual(events([afterE4.replace(' e3 0 1', ' - 7 30')]), ['open']);
+  assert.deepEqual(events([afterE4, 'rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2']), ['open', 'other']);
+  assert.throws(() => new PgnFilter({ positions: ['8/8/8 w'] }), RangeError);
+});

@@ -9,6 +9,7 @@
  */
 import { MOVE_NULL } from '../core/move.js';
 import { Position } from '../core/position.js';
+import { positionFromFen } from '../notation/fen.js';
 import { GameHash, HashSet64 } from './dedupe.js';
 import { copyPosition } from './setup.js';
 import type { PgnGameError, PgnLocation, PgnVisitor } from './visitor.js';
@@ -36,11 +37,17 @@ export interface PgnFilterOptions {
   dateTo?: string;
   /** Tags that must have exactly these values. */
   tags?: readonly { name: string; value: string }[];
+  /**
+   * Keep games whose main line reaches one of these positions (FEN), from its start to its last
+   * move, in any move order: positions are compared by their Polyglot key (pieces, side to move,
+   * castling rights, an en-passant capture that can be made), not by move counters.
+   */
+  positions?: readonly string[];
   /** Keep only the first of games with the same start position, main line and result. */
   dedupe?: boolean;
 }
 
-export type FilterReason = 'elo' | 'player' | 'result' | 'setup' | 'date' | 'tag' | 'plies' | 'duplicate';
+export type FilterReason = 'elo' | 'player' | 'result' | 'setup' | 'date' | 'tag' | 'plies' | 'position' | 'duplicate';
 
 /** Parses `Name=value` (a --tag condition). */
 export function parseTagCondition(s: string): { name: string; value: string } | undefined {
@@ -81,7 +88,7 @@ function dateRange(d: string | undefined): [number, number] | undefined {
 }
 
 export class PgnFilter {
-  readonly rejected: Record<FilterReason, number> = { elo: 0, player: 0, result: 0, setup: 0, date: 0, tag: 0, plies: 0, duplicate: 0 };
+  readonly rejected: Record<FilterReason, number> = { elo: 0, player: 0, result: 0, setup: 0, date: 0, tag: 0, plies: 0, position: 0, duplicate: 0 };
   accepted = 0;
   private readonly players: string[];
   private readonly whites: string[];
@@ -89,6 +96,8 @@ export class PgnFilter {
   private readonly from: number | undefined;
   private readonly to: number | undefined;
   private readonly seen: HashSet64 | undefined;
+  /** The keys of the positions a game must reach (options.positions), as lo/hi pairs. */
+  private readonly targets: number[] = [];
 
   constructor(readonly options: PgnFilterOptions) {
     this.players = (options.players ?? []).map((p) => p.toLowerCase());
@@ -99,11 +108,29 @@ export class PgnFilter {
     if (options.dateFrom !== undefined && this.from === undefined) throw new RangeError(`date-from: ${dateBoundError(options.dateFrom)}`);
     if (options.dateTo !== undefined && this.to === undefined) throw new RangeError(`date-to: ${dateBoundError(options.dateTo)}`);
     this.seen = options.dedupe ? new HashSet64() : undefined;
+    const pos = new Position();
+    for (const fen of options.positions ?? []) {
+      const r = positionFromFen(fen, pos);
+      if (!r.ok) throw new RangeError(`position: "${fen}" is not a FEN: ${r.error.message}`);
+      this.targets.push(pos.keyLo, pos.keyHi);
+    }
+  }
+
+  /** Whether the game must reach a position (options.positions). */
+  get wantsPosition(): boolean {
+    return this.targets.length > 0;
+  }
+
+  /** Whether `pos` is one of the positions of options.positions. */
+  isTarget(pos: Position): boolean {
+    const t = this.targets;
+    for (let i = 0; i < t.length; i += 2) if (t[i] === pos.keyLo && t[i + 1] === pos.keyHi) return true;
+    return false;
   }
 
   /** Whether conditions on the main line exist (then games must be replayed before deciding). */
   get needsMoves(): boolean {
-    return this.options.minPlies !== undefined || this.options.maxPlies !== undefined || this.seen !== undefined;
+    return this.options.minPlies !== undefined || this.options.maxPlies !== undefined || this.seen !== undefined || this.targets.length > 0;
   }
 
   /** Why the tags exclude the game, or undefined. */
@@ -137,10 +164,14 @@ export class PgnFilter {
     return undefined;
   }
 
-  /** Why the main line excludes the game, or undefined; records the game as seen. */
-  checkMoves(plies: number, hashLo: number, hashHi: number): FilterReason | undefined {
+  /**
+   * Why the main line excludes the game, or undefined; records the game as seen. `reached`: the
+   * line passed through one of options.positions (ignored without them).
+   */
+  checkMoves(plies: number, hashLo: number, hashHi: number, reached = false): FilterReason | undefined {
     const o = this.options;
     if ((o.minPlies !== undefined && plies < o.minPlies) || (o.maxPlies !== undefined && plies > o.maxPlies)) return 'plies';
+    if (this.targets.length > 0 && !reached) return 'position';
     if (this.seen !== undefined && !this.seen.add(hashLo, hashHi)) return 'duplicate';
     return undefined;
   }
@@ -174,6 +205,10 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
   let plies = 0;
   const hash = new GameHash();
   let text: Uint8Array | undefined;
+  const wantsPosition = filter.wantsPosition;
+  /** The reader's position (one object for the whole game), to see the one after the last move. */
+  let line: Position | undefined;
+  let reached = false;
 
   const record = (m: number): void => {
     if (plies === moves.length) {
@@ -219,10 +254,13 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
       copyPosition(start, pos);
       hash.reset(pos.keyLo, pos.keyHi);
       plies = 0;
+      line = pos;
+      reached = wantsPosition && filter.isTarget(pos);
       return true;
     },
     move(pos, m, ply) {
       if (mode === STREAM) return inner.move?.(pos, m, ply);
+      if (wantsPosition && !reached) reached = filter.isTarget(pos);
       record(m);
       return undefined;
     },
@@ -231,6 +269,7 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
     // without this hook sees its main line end there, as the reader would end it.
     nullMove(pos, ply, depth) {
       if (mode === STREAM) return inner.nullMove === undefined ? false : inner.nullMove(pos, ply, depth);
+      if (wantsPosition && !reached) reached = filter.isTarget(pos);
       record(MOVE_NULL);
       return undefined;
     },
@@ -244,7 +283,9 @@ export function filterVisitor(filter: PgnFilter, inner: PgnVisitor): PgnVisitor 
         inner.endGame?.(result);
       } else if (mode === BUFFER) {
         hash.add(result.charCodeAt(0) * 256 + result.length);
-        const reason = filter.checkMoves(plies, hash.lo, hash.hi);
+        // The position after the last move: the reader has played it on its position by now.
+        if (wantsPosition && !reached) reached = filter.isTarget(line!);
+        const reason = filter.checkMoves(plies, hash.lo, hash.hi, reached);
         if (reason !== undefined) {
           filter.reject(reason);
           return;

@@ -5,6 +5,7 @@
  */
 import { PgnFilter, dateBoundError, parseDateBound, parseTagCondition, type PgnFilterOptions } from '../../pgn/filter.js';
 import { filterVisitor } from '../../pgn/filter.js';
+import { positionFromFen } from '../../notation/fen.js';
 import { readPgn } from '../../pgn/reader.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
 import { CliError, intOption } from '../errors.js';
@@ -26,6 +27,7 @@ export interface PgnFilterCliOptions {
   dateFrom?: string;
   dateTo?: string;
   tag?: string[];
+  position?: string[];
   dedupe?: boolean;
   json?: boolean;
   quiet?: boolean;
@@ -51,6 +53,10 @@ export function filterOptionsFromCli(opts: Omit<PgnFilterCliOptions, 'output'>):
   if (opts.dateFrom !== undefined && opts.dateTo !== undefined && parseDateBound(opts.dateFrom, '00')! > parseDateBound(opts.dateTo, '99')!) {
     throw new CliError(`--date-from ${opts.dateFrom} is after --date-to ${opts.dateTo}: no game could pass`, 2);
   }
+  for (const fen of opts.position ?? []) {
+    const r = positionFromFen(fen);
+    if (!r.ok) throw new CliError(`--position: "${fen}" is not a FEN: ${r.error.message}`, 2);
+  }
   const minPlies = intOption('--min-plies', opts.minPlies, 0);
   const maxPlies = intOption('--max-plies', opts.maxPlies, 0);
   if (minPlies !== undefined && maxPlies !== undefined && minPlies > maxPlies) throw new CliError(`--min-plies ${minPlies} is above --max-plies ${maxPlies}: no game could pass`, 2);
@@ -66,6 +72,7 @@ export function filterOptionsFromCli(opts: Omit<PgnFilterCliOptions, 'output'>):
     dateFrom: opts.dateFrom,
     dateTo: opts.dateTo,
     tags,
+    positions: opts.position,
     dedupe: opts.dedupe,
   };
 }
