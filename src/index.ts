@@ -16,6 +16,7 @@ export * as stats from './stats/index.js';
 export * as tune from './tune/index.js';
 export * as match from './match/index.js';
 export { spawnEngine } from './node/engineProcess.js';
+export { openEngine, type OpenEngineOptions, type UciEngine, type EnginePosition, type EngineMove } from './node/openEngine.js';
 export * as book from './book/index.js';
 export { PolyglotReader, openBook, makeBook, seededRandom, type BookMove } from './book/index.js';
 export * as bookPolicy from './book/select/index.js';

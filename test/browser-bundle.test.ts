@@ -51,7 +51,7 @@ test('tabiya in a browser bundle: the root through its "browser" condition, and 
   for (const name of Object.keys(browser)) assert.ok(name in node, `${name} is in the Node root too`);
   // Left out are exactly the names that need Node (files, locks, processes, the tuner's data
   // files); whatever a bundle for the browser can take is there under the same name.
-  const nodeOnly = ['addToRichBook', 'learnFromPgn', 'learnGame', 'learnGameSync', 'makeBook', 'makeRichBook', 'openAnyRichBook', 'openBook', 'openRichBook',
+  const nodeOnly = ['addToRichBook', 'learnFromPgn', 'learnGame', 'learnGameSync', 'makeBook', 'makeRichBook', 'openAnyRichBook', 'openBook', 'openEngine', 'openRichBook',
     'patchRichBook', 'readPgn', 'spawnEngine', 'tune', 'updateRichBook', 'withBookLock', 'writeBookFile'];
   assert.deepEqual(Object.keys(node).filter((name) => !(name in browser)).sort(), nodeOnly);
   await assert.rejects(bundle('tune', "import * as tune from './node_modules/tabiya/dist/src/tune/index.js';\nglobalThis.t = tune;\n"), /Could not resolve "node:/, 'the tuner needs Node');

@@ -261,7 +261,7 @@ export class BrowserEngine {
 
   private start(): Promise<void> {
     const Worker = (globalThis as { Worker?: WorkerClass }).Worker;
-    if (Worker === undefined) return Promise.reject(new Error("BrowserEngine needs Web Workers (a browser); in Node, run `tabiya uci` with the package root's spawnEngine and match.UciClient (README, \"The library\")"));
+    if (Worker === undefined) return Promise.reject(new Error("BrowserEngine needs Web Workers (a browser); in Node, use the package root's openEngine, which runs `tabiya uci` as a process (README, \"The library\")"));
     const wasm = this.memory === undefined ? this.urls.core : this.urls.shared;
     // Isolated, one compile serves every thread (a compiled module is handed to workers as it
     // is); a page that is not isolated cannot hand it to its worker (which is, by its COEP
