@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +108,25 @@ test('a .bin cut short or extended is refused by every command that reads it (ex
     assert.equal(r.stdout, '');
   }
   assert.ok(!existsSync(join(tmp, 'sm.bin')) && !existsSync(join(tmp, 'short.tbk')));
+});
+
+test('a .bin over 2 GiB: the commands that read a book whole say so naming it (exit 1); probe reads it on disk', () => {
+  // Sparse: 3 GiB of zero entries (all one key, so sorted) that take no disk space.
+  const big = join(tmp, 'big.bin');
+  closeSync(openSync(big, 'w'));
+  truncateSync(big, 3 * 2 ** 30);
+  try {
+    for (const args of [['info', 'big.bin'], ['dump', 'big.bin', '--color', 'white'], ['import', 'big.bin', '-o', 'big.tbk'], ['audit', 'big.bin', '--max-ply', '1']]) {
+      const r = tabiya(['book', ...args]);
+      assert.equal(r.code, 1, args[0]);
+      assert.equal(r.stderr, 'tabiya: big.bin: 3221225472 bytes is too large to read into memory (at most 2 GiB); book probe and book merge read books of any size\n', args[0]);
+    }
+    const r = tabiya(['book', 'probe', 'big.bin']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /no book moves/);
+  } finally {
+    rmSync(big);
+  }
 });
 
 test('make: an input without a game fails (exit 1) and writes nothing; games without a kept move give an empty book and a note', () => {

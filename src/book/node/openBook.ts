@@ -39,7 +39,7 @@ export interface OpenOptions {
 export async function openBook(path: string, opts: OpenOptions = {}): Promise<Book> {
   const info = await statOrThrow(path);
   if (!info.isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`, path);
-  if (info.size <= (opts.memoryLimit ?? 64 * 1024 * 1024)) return memoryBook(path, await readFile(path));
+  if (info.size <= (opts.memoryLimit ?? 64 * 1024 * 1024)) return memoryBook(path, await readWhole(path));
   return FileBook.open(path, info.size);
 }
 
@@ -47,9 +47,30 @@ export async function openBook(path: string, opts: OpenOptions = {}): Promise<Bo
 export async function loadBook(path: string): Promise<PolyglotReader> {
   const info = await statOrThrow(path);
   if (!info.isFile()) throw new BookError('ERR_BOOK_READ', `${path}: not a regular file`, path);
-  const r = PolyglotReader.from(await readFile(path), path);
+  const r = PolyglotReader.from(await readWhole(path), path);
   if (!r.ok) throw r.error;
   return r.value;
+}
+
+async function readWhole(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    throw bookReadError(path, e, '; book probe and book merge read books of any size');
+  }
+}
+
+/**
+ * The error for a book that cannot be read whole. Node reads at most 2 GiB in one call and said
+ * so without the file's name ("File size (…) is greater than 2 GiB"); a book that large is 134
+ * million entries, which `book probe` and `book merge` still read (on disk, and streamed).
+ */
+export function bookReadError(path: string, e: unknown, tooLargeHint = ''): BookError {
+  if ((e as NodeJS.ErrnoException | undefined)?.code === 'ERR_FS_FILE_TOO_LARGE') {
+    const size = /\((\d+)\)/.exec((e as Error).message)?.[1];
+    return new BookError('ERR_BOOK_READ', `${path}: ${size === undefined ? 'the book' : `${size} bytes`} is too large to read into memory (at most 2 GiB)${tooLargeHint}`, path);
+  }
+  return new BookError('ERR_BOOK_READ', `${path}: cannot read: ${ioReason(e)}`, path);
 }
 
 async function statOrThrow(path: string): Promise<import('node:fs').Stats> {
