@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENTRY_SIZE as BIN_ENTRY, encodeMove, writeEntry } from '../src/book/polyglot/format.js';
@@ -131,4 +131,43 @@ test('uci: commands piped at start-up are answered in their order: the bad book\
   assert.equal(said[1], 'readyok');
   assert.match(said[2]!, /^bestmove /);
   assert.equal(await e.quit(), 0);
+});
+
+test('uci and xboard: a .bin over 2 GiB is searched on disk, as PolyGlot seeks in its book file, and played from', { timeout: 60000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-uci-bigbin-'));
+  const uci = new EngineProcess('uci');
+  const xb = new EngineProcess('xboard');
+  t.after(() => {
+    uci.kill();
+    xb.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // Sparse: 3 GiB of zero entries (key 0, sorted before any real key) that take no disk space,
+  // then the start position's entry, 1.f3, last. Read whole, the file could not be read at all.
+  const big = join(dir, 'big.bin');
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  const last = new Uint8Array(BIN_ENTRY);
+  writeEntry(last, 0, start.keyHi, start.keyLo, encodeMove(unwrap(parseUci(start, 'f2f3'))), 100, 0);
+  const fd = openSync(big, 'w');
+  writeSync(fd, last, 0, BIN_ENTRY, 3 * 2 ** 30 - BIN_ENTRY);
+  closeSync(fd);
+  uci.send('uci');
+  await uci.expect(/^uciok$/);
+  uci.send('setoption name OwnBook value true');
+  uci.send('setoption name BookPolicy value polyglot-best');
+  uci.send(`setoption name BookFile value ${big}`);
+  uci.send('position startpos');
+  const from = uci.lines.length;
+  uci.send('go depth 2');
+  assert.equal(await uci.expect(/^bestmove /), 'bestmove f2f3');
+  assert.ok(!uci.lines.slice(from).some((l) => l.text.startsWith('info string')), uci.since(from).join('\n'));
+  assert.equal(await uci.quit(), 0);
+  xb.send('xboard');
+  xb.send('protover 2');
+  await xb.expect(/^feature .*done=1/);
+  xb.send(`option BookFile=${big}`);
+  xb.send('new');
+  xb.send('bk');
+  assert.match(await xb.expect(/^ /), /^ f3 /);
+  assert.equal(await xb.quit(), 0);
 });

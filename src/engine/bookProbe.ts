@@ -228,8 +228,8 @@ export class BookProbe {
   }
 }
 
-/** A Polyglot book (read into memory) as a book source. */
-export function polyglotSource(reader: PolyglotReader): BookSource {
+/** A Polyglot book (read into memory, or searched on disk) as a book source. */
+export function polyglotSource(reader: Pick<PolyglotReader, 'name' | 'entriesOf' | 'moves'>): BookSource {
   return {
     name: reader.name,
     candidates(pos: Position): BookCandidate[] {

@@ -7,7 +7,7 @@
  * change of the file under its lock per game), then the engine opens the new version; the
  * engine's own moves learn, the opponent's do not.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { PolyglotReader, emptyWarning } from '../book/polyglot/reader.js';
 import { BookError } from '../book/polyglot/select.js';
 import { isRichBookFile } from '../book/node/richFile.js';
@@ -15,21 +15,30 @@ import { openAnyRichBook } from '../book/node/openTbk.js';
 import { learnGameSync } from '../book/node/richLearn.js';
 import { polyglotSource, type BookSource } from '../engine/bookProbe.js';
 import { RichBookSource } from '../engine/richBookSource.js';
-import { ioReason } from '../book/node/atomicWrite.js';
+import { bookReadError } from '../book/node/openBook.js';
+import { DiskBook } from '../book/node/diskBook.js';
 
-/** Reads a Polyglot book whole; errors name the file. */
-export function loadPolyglotFile(path: string): BookSource {
+/** Books up to this size are read whole (and their order checked at once); larger ones are searched on disk. */
+const MEMORY_LIMIT = 64 * 1024 * 1024;
+
+/** Opens a Polyglot book (read whole up to 64 MiB, else on disk); errors name the file. */
+export function loadPolyglotFile(path: string): BookSource & { close(): void } {
   let bytes: Uint8Array;
   try {
+    if (statSync(path).size > MEMORY_LIMIT) return diskSource(new DiskBook(path));
     bytes = readFileSync(path);
   } catch (e) {
-    throw new BookError('ERR_BOOK_READ', `${path}: cannot read: ${ioReason(e)}`, path);
+    throw e instanceof BookError ? e : bookReadError(path, e);
   }
   const r = PolyglotReader.from(bytes, path);
   if (!r.ok) throw r.error;
   // An empty book is valid but never what an engine was given a book for: said, not silent.
   if (r.value.size === 0) throw new BookError('ERR_BOOK_EMPTY', emptyWarning(path), path);
-  return polyglotSource(r.value);
+  return { ...polyglotSource(r.value), close: () => {} };
+}
+
+function diskSource(book: DiskBook): BookSource & { close(): void } {
+  return { ...polyglotSource(book), close: () => book.close() };
 }
 
 /** Opens a rich book as the engine's source, learning into the same file. */
@@ -72,5 +81,6 @@ export function openBookForReading(path: string): { source: BookSource; close():
     const opened = openAnyRichBook(path);
     return { source: new RichBookSource(opened), close: () => opened.close() };
   }
-  return { source: loadPolyglotFile(path), close: () => {} };
+  const source = loadPolyglotFile(path);
+  return { source, close: () => source.close() };
 }
