@@ -98,6 +98,28 @@ test('probe --json, dump to stdout, merge and info', () => {
   assert.ok(r.stdout.endsWith(vec('main_min1.info.txt').toString().split('PolyGlot 2.0.4 by Fabien Letouzey.\n')[2]!));
 });
 
+test('merge of three books: the summary counts every input and every step, not the last step alone', () => {
+  const [a, b] = [join(V, 'out/mA.bin'), join(V, 'out/mB.bin')];
+  const step = (args: string[]): Record<string, number | number[]> => {
+    const r = tabiya(['book', 'merge', ...args, '--json', '--quiet']);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const ab = step([a, b, '-o', 'ab.bin']);
+  const aba = step(['ab.bin', a, '-o', 'aba1.bin']);
+  const all = step([a, b, a, '-o', 'aba.bin']);
+  assert.deepEqual(readFileSync(join(tmp, 'aba.bin')), readFileSync(join(tmp, 'aba1.bin')));
+  const n = (f: string): number => readFileSync(f).length / 16;
+  assert.deepEqual(all.entries, [n(a), n(b), n(a)]);
+  assert.equal(all.entriesA, n(a));
+  assert.equal(all.entriesB, n(b) + n(a));
+  for (const k of ['sharedKeys', 'summed']) assert.equal(all[k], (ab[k] as number) + (aba[k] as number), k);
+  assert.ok((ab.summed as number) > 0 && (aba.summed as number) > 0);
+  assert.equal(all.written, aba.written);
+  const r = tabiya(['book', 'merge', a, b, a, '-o', 'aba.bin', '--quiet']);
+  assert.match(r.stdout, new RegExp(`^merged .*: ${n(a)} \\+ ${n(b)} \\+ ${n(a)} entries, ${all.sharedKeys} positions of a later book already in the books before it\n${all.summed} weights added\n`));
+});
+
 test('a .bin cut short or extended is refused by every command that reads it (exit 1), naming the file and the byte', () => {
   const b = vec('main_min1.bin');
   writeFileSync(join(tmp, 'short.bin'), b.subarray(0, b.length - 5));

@@ -82,7 +82,13 @@ export class FileCursor implements EntryCursor {
 }
 
 export interface MergeFilesResult {
+  /**
+   * Over every step of the merge: `entriesA` the first book's entries, `entriesB` the later
+   * books' together, `sharedKeys`, `summed`, `overflowed` and `skipped` added up over the steps.
+   */
   stats: MergeStats;
+  /** Entries of each input, in order. */
+  entries: number[];
   warnings: string[];
 }
 
@@ -116,13 +122,22 @@ export function mergeFiles(inputs: readonly string[], output: string, opts: Merg
   try {
     // Intermediate results of 3+ inputs stay in memory; the last merge streams to the file.
     let left: EntryCursor = cursors[0]!;
-    let stats: MergeStats | undefined;
+    const stats: MergeStats = { entriesA: cursors[0]!.count, entriesB: total - cursors[0]!.count, written: 0, sharedKeys: 0, summed: 0, overflowed: 0, skipped: 0 };
+    // A summary of the last step alone read as the whole merge's: with three books it gave the
+    // intermediate book's entries as the first book's, and none of the first step's sums.
+    const add = (step: MergeStats): void => {
+      stats.written = step.written;
+      stats.sharedKeys += step.sharedKeys;
+      stats.summed += step.summed;
+      stats.overflowed += step.overflowed;
+      stats.skipped += step.skipped;
+    };
     for (let k = 1; k < cursors.length; k++) {
       const last = k === cursors.length - 1;
       if (last) {
         const out = new AtomicFileSync(output);
         try {
-          stats = mergeBooks(left, cursors[k]!, new EntrySink((b) => out.write(b)), opts);
+          add(mergeBooks(left, cursors[k]!, new EntrySink((b) => out.write(b)), opts));
           out.commit();
         } catch (e) {
           out.abort();
@@ -130,7 +145,7 @@ export function mergeFiles(inputs: readonly string[], output: string, opts: Merg
         }
       } else {
         const chunks: Uint8Array[] = [];
-        mergeBooks(left, cursors[k]!, new EntrySink((b) => chunks.push(b)), opts);
+        add(mergeBooks(left, cursors[k]!, new EntrySink((b) => chunks.push(b)), opts));
         const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
         let o = 0;
         for (const c of chunks) {
@@ -141,7 +156,7 @@ export function mergeFiles(inputs: readonly string[], output: string, opts: Merg
       }
     }
     report?.(total, total);
-    return { stats: stats!, warnings };
+    return { stats, entries: cursors.map((c) => c.count), warnings };
   } finally {
     for (const c of cursors) c.close();
   }

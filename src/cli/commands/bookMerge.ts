@@ -44,12 +44,12 @@ export async function bookMergeCommand(files: string[], opts: BookMergeCliOption
   } finally {
     bar?.stop();
   }
-  const { stats, warnings } = result;
+  const { stats, entries, warnings } = result;
   if (!opts.json) for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
   const seconds = (performance.now() - t0) / 1000;
-  report(opts.json, { output: opts.output, inputs: files, priority, wrap: opts.polyglotCompat === true, ...stats, warnings, seconds }, () => {
+  report(opts.json, { output: opts.output, inputs: files, priority, wrap: opts.polyglotCompat === true, ...stats, entries, warnings, seconds }, () => {
     const lines = [
-      `merged ${files.join(' + ')}: ${stats.entriesA} + ${stats.entriesB} entries, ${stats.sharedKeys} positions in both`,
+      `merged ${files.join(' + ')}: ${entries.join(' + ')} entries, ${stats.sharedKeys} positions ${files.length > 2 ? 'of a later book already in the books before it' : 'in both'}`,
       priority === 'sum' ? `${stats.summed} weights added${stats.overflowed > 0 ? `, ${stats.overflowed} over 65535 (${opts.polyglotCompat ? 'wrapped' : 'saturated'})` : ''}` : `${stats.skipped} entries of the later book skipped`,
       `wrote ${opts.output}: ${stats.written} entries in ${seconds.toFixed(2)} s`,
     ];
