@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENTRY_SIZE as BIN_ENTRY, encodeMove, writeEntry } from '../src/book/polyglot/format.js';
@@ -15,6 +15,10 @@ import { unwrap } from '../src/core/result.js';
 import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
 import { parseUci } from '../src/notation/uci.js';
 import { EngineProcess } from './engineProcess.js';
+import { Engine } from '../src/engine/engine.js';
+import { LocalHost } from '../src/engine/host.js';
+import { loadEngineBook } from '../src/node/engineBook.js';
+import { wasmCoreModule } from '../src/node/wasmCore.js';
 import { tbkBytes, type BookRow } from './support/tbk.js';
 
 /** A book that plays 1.f3 (ten won games) when it is used. */
@@ -170,4 +174,40 @@ test('uci and xboard: a .bin over 2 GiB is searched on disk, as PolyGlot seeks i
   xb.send('bk');
   assert.match(await xb.expect(/^ /), /^ f3 /);
   assert.equal(await xb.quit(), 0);
+});
+
+test('a GUI switching books: the book given before lets go of its file', { skip: !existsSync('/proc/self/fd') && 'needs /proc/self/fd' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-book-switch-'));
+  try {
+    const { intact } = books(dir);
+    // Over 64 MiB, so searched on disk through an open file (sparse: no disk space taken).
+    const big = join(dir, 'big.bin');
+    const start = unwrap(positionFromFen(STARTING_FEN));
+    const last = new Uint8Array(BIN_ENTRY);
+    writeEntry(last, 0, start.keyHi, start.keyLo, encodeMove(unwrap(parseUci(start, 'f2f3'))), 100, 0);
+    const fd = openSync(big, 'w');
+    writeSync(fd, last, 0, BIN_ENTRY, 128 * 2 ** 20 - BIN_ENTRY);
+    closeSync(fd);
+    const openOn = (path: string): number => readdirSync('/proc/self/fd').filter((f) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${f}`) === path;
+      } catch {
+        return false;
+      }
+    }).length;
+    const errors: string[] = [];
+    const host = new LocalHost(new Engine({ wasm: wasmCoreModule() }), loadEngineBook);
+    host.onError = (m) => errors.push(m);
+    for (let i = 0; i < 3; i++) {
+      host.configure({ ownBook: true, bookFile: big });
+      assert.equal(openOn(big), 1, 'the book on disk is open while it is the book');
+      host.configure({ bookFile: intact });
+      assert.equal(openOn(big), 0, 'and closed when another book is given');
+    }
+    host.configure({ bookFile: '' });
+    assert.equal(openOn(intact), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

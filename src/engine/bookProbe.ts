@@ -73,6 +73,8 @@ export interface BookSource {
   unreachedBoards?(indexed: (keyHi: number, keyLo: number) => boolean, minGames: number, beforePly: number): Iterable<Position>;
   /** Book learning (optional): called once per finished game; may finish asynchronously. */
   learn?(game: LearnGame): void | Promise<void>;
+  /** Lets go of the file a source keeps open (a book searched on disk, a `.tbk`): the engine was given another book. */
+  close?(): void;
 }
 
 /** A policy name (src/book/select/config.ts), or one of the aliases best, weighted, worst, random. */

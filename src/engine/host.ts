@@ -159,6 +159,8 @@ export class EngineConfigurator {
     s.skill = { level: c.skillLevel, elo: c.limitStrength ? c.elo : 0 };
     if (c.bookFile !== this.loadedBook) {
       this.loadedBook = c.bookFile;
+      // The book given before lets go of its file (a GUI switching books must not pile up open files).
+      e.book?.source.close?.();
       e.book = null;
       if (c.bookFile !== '') {
         if (!this.loadBook) errors.push('books cannot be loaded here');

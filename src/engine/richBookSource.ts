@@ -33,6 +33,8 @@ export interface RichBookSourceOptions {
   learn?: (game: LearnGame) => void | Promise<void>;
   /** Opens the book again after learning changed it (default: keep the book as opened). */
   reopen?: () => RichBookLike;
+  /** Closes the book's file (the engine was given another book). */
+  close?: () => void;
 }
 
 export class RichBookSource implements BookSource {
@@ -45,6 +47,10 @@ export class RichBookSource implements BookSource {
 
   get name(): string {
     return this.book.name;
+  }
+
+  close(): void {
+    this.opts.close?.();
   }
 
   probe(pos: Position): RichMove[] {

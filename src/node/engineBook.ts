@@ -55,6 +55,7 @@ export function loadRichFile(path: string): RichBookSource {
       opened = next;
       return next;
     },
+    close: () => opened.close(),
   });
 }
 
