@@ -55,6 +55,20 @@ function books(dir: string): { intact: string; damaged: { path: string; says: Re
   };
 }
 
+/**
+ * A sparse .bin of `bytes`: zero entries (key 0, sorted before any real key) that take no disk
+ * space, then the start position's entry, 1.f3, last.
+ */
+function sparseBin(path: string, bytes: number): string {
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  const last = new Uint8Array(BIN_ENTRY);
+  writeEntry(last, 0, start.keyHi, start.keyLo, encodeMove(unwrap(parseUci(start, 'f2f3'))), 100, 0);
+  const fd = openSync(path, 'w');
+  writeSync(fd, last, 0, BIN_ENTRY, bytes - BIN_ENTRY);
+  closeSync(fd);
+  return path;
+}
+
 const LEGAL_FROM_START = new Set(['a2a3', 'a2a4', 'b2b3', 'b2b4', 'c2c3', 'c2c4', 'd2d3', 'd2d4', 'e2e3', 'e2e4', 'f2f3', 'f2f4', 'g2g3', 'g2g4', 'h2h3', 'h2h4', 'b1a3', 'b1c3', 'g1f3', 'g1h3']);
 
 test('uci: a damaged book is reported with info string and the engine searches without it', { timeout: 60000 }, async (t) => {
@@ -146,15 +160,8 @@ test('uci and xboard: a .bin over 2 GiB is searched on disk, as PolyGlot seeks i
     xb.kill();
     rmSync(dir, { recursive: true, force: true });
   });
-  // Sparse: 3 GiB of zero entries (key 0, sorted before any real key) that take no disk space,
-  // then the start position's entry, 1.f3, last. Read whole, the file could not be read at all.
-  const big = join(dir, 'big.bin');
-  const start = unwrap(positionFromFen(STARTING_FEN));
-  const last = new Uint8Array(BIN_ENTRY);
-  writeEntry(last, 0, start.keyHi, start.keyLo, encodeMove(unwrap(parseUci(start, 'f2f3'))), 100, 0);
-  const fd = openSync(big, 'w');
-  writeSync(fd, last, 0, BIN_ENTRY, 3 * 2 ** 30 - BIN_ENTRY);
-  closeSync(fd);
+  // Read whole, the file could not be read at all.
+  const big = sparseBin(join(dir, 'big.bin'), 3 * 2 ** 30);
   uci.send('uci');
   await uci.expect(/^uciok$/);
   uci.send('setoption name OwnBook value true');
@@ -180,14 +187,8 @@ test('a GUI switching books: the book given before lets go of its file', { skip:
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-book-switch-'));
   try {
     const { intact } = books(dir);
-    // Over 64 MiB, so searched on disk through an open file (sparse: no disk space taken).
-    const big = join(dir, 'big.bin');
-    const start = unwrap(positionFromFen(STARTING_FEN));
-    const last = new Uint8Array(BIN_ENTRY);
-    writeEntry(last, 0, start.keyHi, start.keyLo, encodeMove(unwrap(parseUci(start, 'f2f3'))), 100, 0);
-    const fd = openSync(big, 'w');
-    writeSync(fd, last, 0, BIN_ENTRY, 128 * 2 ** 20 - BIN_ENTRY);
-    closeSync(fd);
+    // Over 64 MiB, so searched on disk through an open file.
+    const big = sparseBin(join(dir, 'big.bin'), 128 * 2 ** 20);
     const openOn = (path: string): number => readdirSync('/proc/self/fd').filter((f) => {
       try {
         return readlinkSync(`/proc/self/fd/${f}`) === path;
