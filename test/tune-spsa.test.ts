@@ -18,6 +18,14 @@ const UHO = fileURLToPath(new URL('../../../shared/data/books/UHO_4060_v4.epd.gz
 const STOCKFISH = ['--engine', 'cmd=/usr/games/stockfish', 'option.Threads=1', 'option.Hash=8'];
 const dir = mkdtempSync(join(tmpdir(), 'tabiya-spsa-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
+/**
+ * The suite the runs draw their openings from: UHO's first 2,000 positions, gzipped as UHO is.
+ * Every run reads and checks its whole suite before it plays or refuses anything, which for UHO's
+ * 241,670 positions is about 3 s of processor time a run, and these tests start some twenty runs;
+ * the openings drawn are UHO's all the same.
+ */
+const SUITE = join(dir, 'uho-2000.epd.gz');
+writeFileSync(SUITE, gzipSync(gunzipSync(readFileSync(UHO)).toString('utf8').split('\n').slice(0, 2000).join('\n') + '\n'));
 
 function run(...args: string[]): { code: number; out: string; err: string } {
   const r = spawnSync(process.execPath, [MAIN, 'tune', 'spsa', ...args], { encoding: 'utf8' });
@@ -39,7 +47,7 @@ const leftovers = (): string[] => readdirSync(dir).filter((f) => /\.tmp|~/.test(
 
 test('tune spsa: Stockfish at Skill Level 2 against itself a little stronger and weaker: the level climbs', () => {
   const out = join(dir, 'skill.json');
-  const r = run(...STOCKFISH, '--param', 'Skill Level=2,0,20,3,0.01', '--pairs', '24', '--nodes', '1000', '--openings', UHO, '--concurrency', '2', '-o', out, '--json');
+  const r = run(...STOCKFISH, '--param', 'Skill Level=2,0,20,3,0.01', '--pairs', '24', '--nodes', '1000', '--openings', SUITE, '--concurrency', '2', '-o', out, '--json');
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out) as { engine: string; finished: number; theta: Record<string, number>; values: Record<string, number>; penta: number[] };
   assert.match(j.engine, /^Stockfish/);
@@ -85,7 +93,7 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const pgn = join(dir, 'resume.pgn');
   // A copy of the suite, changed at the end: a resume checks its content, not only its name.
   const suite = join(dir, 'suite.epd.gz');
-  copyFileSync(UHO, suite);
+  copyFileSync(SUITE, suite);
   const args = [...STOCKFISH, '--param', 'Skill Level=10,0,20,2', '--pairs', '8', '--nodes', '3000', '--openings', suite, '-o', out, '--pgnout', pgn];
   const child = spawn(process.execPath, [MAIN, 'tune', 'spsa', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
@@ -156,7 +164,7 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
   const done = run(...args, '--resume');
   assert.equal(done.code, 2);
   assert.match(done.err, /run is complete \(8 pairs\)/);
-  writeFileSync(suite, gzipSync(gunzipSync(readFileSync(UHO)).toString('utf8').split('\n').slice(1).join('\n')));
+  writeFileSync(suite, gzipSync(gunzipSync(readFileSync(SUITE)).toString('utf8').split('\n').slice(1).join('\n')));
   const otherSuite = run(...args, '--resume');
   assert.equal(otherSuite.code, 1);
   assert.match(otherSuite.err, /is a run with openings \S*suite\.\S+ as they were then \(the file has changed since\)/);
@@ -180,7 +188,7 @@ test('tune spsa: a run stopped by Ctrl-C keeps its state and games, --resume fin
 test('tune spsa: an engine that crashes costs the pair it crashed in, is restarted, and the run goes on; a run of nothing but crashes fails', () => {
   const out = join(dir, 'crash.json');
   // Each process dies at its 50th search; games end as draws after 20 moves each.
-  const crasher = (n: number): string[] => ['--engine', 'name=Crasher', 'cmd=node', `arg=${join(FIXTURES, 'crash.mjs')}`, `arg=${n}`, '--param', 'Skill Level', '--pairs', '6', '--nodes', '100', '--maxmoves', '20', '--openings', UHO];
+  const crasher = (n: number): string[] => ['--engine', 'name=Crasher', 'cmd=node', `arg=${join(FIXTURES, 'crash.mjs')}`, `arg=${n}`, '--param', 'Skill Level', '--pairs', '6', '--nodes', '100', '--maxmoves', '20', '--openings', SUITE];
   const r = run(...crasher(50), '-o', out, '--json');
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out) as { finished: number; dropped: number; restarts: number; penta: number[] };
@@ -198,7 +206,7 @@ test('tune spsa: an engine that crashes costs the pair it crashed in, is restart
 
 test('tune spsa: an option the engine lacks, one that is not a number, a bad range or a missing suite is refused before anything is written', () => {
   const out = join(dir, 'refused.json');
-  const base = [...STOCKFISH, '--pairs', '4', '--nodes', '100', '--openings', UHO, '-o', out];
+  const base = [...STOCKFISH, '--pairs', '4', '--nodes', '100', '--openings', SUITE, '-o', out];
   const unknown = run(...base, '--param', 'rfpMargin');
   assert.equal(unknown.code, 2);
   assert.match(unknown.err, /--param rfpMargin: the engine has no such option \(its spin options: .*Skill Level/);
@@ -211,7 +219,7 @@ test('tune spsa: an option the engine lacks, one that is not a number, a bad ran
   const twice = run(...base, '--param', 'Skill Level', 'skill level');
   assert.equal(twice.code, 2);
   assert.match(twice.err, /given twice/);
-  const suite = run(...base.map((a) => (a === UHO ? join(dir, 'none.epd') : a)), '--param', 'Skill Level');
+  const suite = run(...base.map((a) => (a === SUITE ? join(dir, 'none.epd') : a)), '--param', 'Skill Level');
   assert.equal(suite.code, 1);
   assert.match(suite.err, /none\.epd: no such file/);
   assert.equal(existsSync(out), false);
@@ -229,7 +237,7 @@ test('tune spsa: an option the engine lacks, one that is not a number, a bad ran
 
 test('tune spsa: without --engine it tunes tabiya itself, whose search parameters `uci --tunable` lists', () => {
   const out = join(dir, 'tabiya.json');
-  const r = run('--param', 'rfpMargin', '--param', 'lmrBase=80,40,160,10,0.01', '--pairs', '4', '--nodes', '500', '--concurrency', '2', '--openings', UHO, '-o', out, '--json');
+  const r = run('--param', 'rfpMargin', '--param', 'lmrBase=80,40,160,10,0.01', '--pairs', '4', '--nodes', '500', '--concurrency', '2', '--openings', SUITE, '-o', out, '--json');
   assert.equal(r.code, 0, r.err);
   assert.doesNotMatch(r.err, /warning/);
   const j = JSON.parse(r.out) as { engine: string; finished: number; values: Record<string, number> };
@@ -243,7 +251,7 @@ test('tune spsa: without --engine it tunes tabiya itself, whose search parameter
 
 test('--json gives each parameter\'s start and the option words of a verification match, as the text does (docs/tuning.md)', () => {
   const out = join(dir, 'json.json');
-  const r = run('--param', 'rfpMargin', '--pairs', '1', '--nodes', '200', '--maxmoves', '4', '--openings', UHO, '-o', out, '--json', '--quiet');
+  const r = run('--param', 'rfpMargin', '--pairs', '1', '--nodes', '200', '--maxmoves', '4', '--openings', SUITE, '-o', out, '--json', '--quiet');
   assert.equal(r.code, 0, r.err);
   const status = run('-o', out, '--status', '--json');
   assert.equal(status.code, 0, status.err);
