@@ -222,6 +222,18 @@ test('tune spsa: an option the engine lacks, one that is not a number, a bad ran
   const suite = run(...base.map((a) => (a === SUITE ? join(dir, 'none.epd') : a)), '--param', 'Skill Level');
   assert.equal(suite.code, 1);
   assert.match(suite.err, /none\.epd: no such file/);
+  // The suite is read last: a mistake in the command is said without reading it (a big suite
+  // takes seconds), here one that cannot be read at all.
+  const garbage = join(dir, 'garbage.epd');
+  writeFileSync(garbage, 'this is not an EPD line\n');
+  const withGarbage = base.map((a) => (a === SUITE ? garbage : a));
+  const badParam = run(...withGarbage, '--param', 'rfpMargin');
+  assert.equal(badParam.code, 2, badParam.err);
+  assert.match(badParam.err, /--param rfpMargin: the engine has no such option/);
+  const badPairs = run(...withGarbage.map((a) => (a === '4' ? '0' : a)), '--param', 'Skill Level');
+  assert.equal(badPairs.code, 2, badPairs.err);
+  assert.match(badPairs.err, /--pairs/);
+  assert.match(run(...withGarbage, '--param', 'Skill Level').err, /garbage\.epd/, 'and the suite is checked when the command is right');
   assert.equal(existsSync(out), false);
   writeFileSync(join(dir, 'x.json'), 'not a state');
   const bad = run(...base.map((a) => (a === out ? join(dir, 'x.json') : a)), '--param', 'Skill Level', '--resume');

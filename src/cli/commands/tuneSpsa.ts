@@ -120,6 +120,13 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const concurrency = intOption('--concurrency', opts.concurrency, 1, 64) ?? 1;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
   const maxMoves = intOption('--maxmoves', opts.maxmoves, 1, 100_000);
+  const pairs = intOption('--pairs', opts.pairs, 1, 100_000_000) ?? 1000;
+  const schedule: SpsaSchedule = {
+    pairs,
+    alpha: numberOption('--alpha', opts.alpha, 0.01, 2) ?? DEFAULT_SCHEDULE.alpha,
+    gamma: numberOption('--gamma', opts.gamma, 0.01, 1) ?? DEFAULT_SCHEDULE.gamma,
+    aRatio: numberOption('--a-ratio', opts.aRatio, 0, 10) ?? DEFAULT_SCHEDULE.aRatio,
+  };
   const clock = clockKeys(opts);
   const spec = engineSpec(opts.engine, clock.keys);
   checkOutputs(
@@ -149,8 +156,6 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const warn = (m: string): void => {
     if (!opts.quiet) process.stderr.write(`warning: ${m}\n`);
   };
-  const openings = loadOpenings(new Map([['file', opts.openings], ['order', 'random']]), seed, warn, 'tune spsa');
-
   // The parameters: each must be a spin option the engine lists, or nothing would be tuned.
   let probe: { name: string; options: ReadonlyMap<string, EngineOption> };
   try {
@@ -164,13 +169,8 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     if (names.has(p.name.toLowerCase())) fail(`--param ${p.name} is given twice`);
     names.add(p.name.toLowerCase());
   }
-  const pairs = intOption('--pairs', opts.pairs, 1, 100_000_000) ?? 1000;
-  const schedule: SpsaSchedule = {
-    pairs,
-    alpha: numberOption('--alpha', opts.alpha, 0.01, 2) ?? DEFAULT_SCHEDULE.alpha,
-    gamma: numberOption('--gamma', opts.gamma, 0.01, 1) ?? DEFAULT_SCHEDULE.gamma,
-    aRatio: numberOption('--a-ratio', opts.aRatio, 0, 10) ?? DEFAULT_SCHEDULE.aRatio,
-  };
+  // The suite last: a big one takes seconds to read and check, and every mistake above is said first.
+  const openings = loadOpenings(new Map([['file', opts.openings], ['order', 'random']]), seed, warn, 'tune spsa');
   const identity: Identity = {
     engine: { cmd: spec.cmd, args: spec.args, options: spec.options.map(([k, v]) => [k, v]), tc: clock.text },
     openings: opts.openings,
