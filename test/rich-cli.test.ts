@@ -82,6 +82,24 @@ test('make, info and probe: statistics per move, JSON shape, broken games skippe
   assert.deepEqual(chosen.chosen, { uci: 'e2e4', san: 'e4' });
 });
 
+test("probe gives Terra's select best the book's order, as the engine does: a tie goes to the move seen first, not to the most played", () => {
+  // After 1.e4, c5 (seen first, 4 games) and e5 (6 games) both score 50 %.
+  const games: string[] = [];
+  for (const r of ['1-0', '0-1', '1/2-1/2', '1/2-1/2']) games.push(`[Result "${r}"]\n\n1. e4 c5 2. Nf3 ${r}\n`);
+  for (const r of ['1-0', '0-1', '1-0', '0-1', '1/2-1/2', '1/2-1/2']) games.push(`[Result "${r}"]\n\n1. e4 e5 2. Nf3 ${r}\n`);
+  writeFileSync(join(tmp, 'tie.pgn'), games.join('\n'));
+  assert.equal(tabiya(['book', 'make', 'tie.pgn', '-o', 'tie.tbk', '--quiet']).code, 0);
+  const probe = json(['book', 'probe', 'tie.tbk', '--moves', 'e4', '--random-type', '0', '--choose', 'terra', '--seed', '1']);
+  const moves = probe.moves as Row[];
+  // The table still lists the most played first.
+  assert.deepEqual(moves.map((m) => [m.san, m.games, m.probability]), [['e5', 6, 0], ['c5', 4, 1]]);
+  assert.deepEqual(probe.chosen, { uci: 'c7c5', san: 'c5' });
+  assert.match(moves[0]!.reason, /^ties with the best value 50, which goes to the first in book order/);
+  // The engine's own report (xboard's bk) plays the same move.
+  const xb = spawnSync(process.execPath, [MAIN, 'xboard'], { cwd: tmp, encoding: 'utf8', input: `xboard\nprotover 2\noption BookFile=${join(tmp, 'tie.tbk')}\noption RandomType=0\nusermove e2e4\nbk\nquit\n` });
+  assert.match(xb.stdout, /^ c5 +play +100%/m);
+});
+
 test("make -o X.tbk takes the Polyglot builder's filters; make-book's finishing options are refused, they belong to export", () => {
   const won = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--result', '1-0', '--quiet']);
   assert.equal(won.gamesUsed, 2);

@@ -212,7 +212,10 @@ export function explainTerra(plan: TerraPlan, n: number, explain = true): { prob
         probability[i] = ps;
         if (explain) reasons[i] = `best value ${v} in the statistics group${statsChance}: ${reasons[i]}`;
       } else {
-        if (explain) reasons[i] = `not the best value (${v} < ${plan.statValues[b]!}): ${reasons[i]}`;
+        // A tie goes to the first in the book's order (make-book's first-seen order), as Terra's
+        // select best takes the first maximum; "50 < 50" would not say why.
+        const best = plan.statValues[b]!;
+        if (explain) reasons[i] = `${v < best ? `not the best value (${v} < ${best})` : `ties with the best value ${best}, which goes to the first in book order`}: ${reasons[i]}`;
       }
     });
   } else {

@@ -78,11 +78,16 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
       book.close();
     }
   });
-  // Most played first; PostBook records after the book moves.
-  moves.sort((a, b) => Number(a.postBook) - Number(b.postBook) || games(b) - games(a) || a.move - b.move);
-  const rows: PolicyRow[] = explainPolicy(config, moves);
+  // The policy sees the moves in the book's order, as the engine does (src/engine/bookProbe.ts):
+  // "the first on ties" (Terra's select best, PolyGlot's best without first-seen numbers) and a
+  // seeded draw mean that order. Only the table is then sorted: most played first, PostBook
+  // records after the book moves.
   const seed = intOption('--seed', opts.seed, 0);
   const chosen = opts.choose === undefined ? undefined : choose(config, moves, seed === undefined ? Math.random : seededRandom(seed));
+  const policyRows = explainPolicy(config, moves);
+  const order = moves.map((_, i) => i).sort((a, b) => Number(moves[a]!.postBook) - Number(moves[b]!.postBook) || games(moves[b]!) - games(moves[a]!) || moves[a]!.move - moves[b]!.move);
+  const rows: PolicyRow[] = order.map((i) => policyRows[i]!);
+  moves.splice(0, moves.length, ...order.map((i) => moves[i]!));
   const fen = makeFen(pos);
   const key = keyToHex(pos.keyHi, pos.keyLo);
   const out = moves.map((m, i) => ({ ...row(pos, m, rows[i]!), game: gameOf(oneGame.get(m.move)) }));
