@@ -44,3 +44,20 @@ test('a version 2 .tbk made by the command opens through the package entry point
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a .tbk whose version bytes are damaged is named as such, not as "this program reads version 1"', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-lib-tbk-'));
+  try {
+    writeFileSync(join(dir, 'g.pgn'), GAMES);
+    const book = join(dir, 'g.tbk');
+    assert.equal(spawnSync(process.execPath, [MAIN, 'book', 'make', join(dir, 'g.pgn'), '-o', book], { encoding: 'utf8' }).status, 0);
+    const bytes = readFileSync(book);
+    bytes[8] = 0x55;
+    writeFileSync(book, bytes);
+    const probe = spawnSync(process.execPath, [MAIN, 'book', 'probe', book], { encoding: 'utf8' });
+    assert.equal(probe.status, 1);
+    assert.match(probe.stderr, /g\.tbk: unknown \.tbk version \(bytes 8-9 are 55 00; tabiya reads versions 1 and 2\): the file is damaged or was written by a later version of tabiya/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -158,7 +158,12 @@ export function readHeader(head: Uint8Array, fileSize: number): RichHeader | str
   if (head[8] === 2 && head[9] === 0) {
     return 'a version 2 .tbk book, which this reader (version 1) cannot read: open it with TbkBook.open, or openAnyRichBook for a file';
   }
-  if (version !== TBK_VERSION) return `unsupported .tbk version ${version} (this program reads version ${TBK_VERSION})`;
+  // Version 1 stores its version big-endian, version 2 little-endian (container.ts): name the
+  // bytes, since a number read one way or the other means nothing to the reader of the message.
+  if (version !== TBK_VERSION) {
+    const hex = (x: number): string => x.toString(16).padStart(2, '0');
+    return `unknown .tbk version (bytes 8-9 are ${hex(head[8]!)} ${hex(head[9]!)}; tabiya reads versions 1 and 2): the file is damaged or was written by a later version of tabiya`;
+  }
   if (v.getUint16(10) !== HEADER_SIZE || v.getUint16(12) !== ENTRY_SIZE) return 'unsupported header or entry size';
   const metaLength = v.getUint32(28);
   const entries = v.getUint32(20);
