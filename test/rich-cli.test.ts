@@ -270,7 +270,7 @@ test('bad input: errors name the file and say what is wrong; nothing half-writte
   writeFileSync(join(tmp, 'flip.tbk'), flipped);
   r = tabiya(['book', 'info', 'flip.tbk']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /flip\.tbk: section \w+ (fails its checksum: the file is damaged|is damaged)/);
+  assert.match(r.stderr, /flip\.tbk: section \w+ (\(bytes \d+ to \d+\) fails its checksum: the file is damaged|is damaged)/);
   r = tabiya(['book', 'set', 'flip.tbk', '--move', 'e4', '--value', '50']);
   assert.equal(r.code, 1, 'a damaged book is not changed');
   assert.match(r.stderr, /fails its checksum|is damaged/);
@@ -344,7 +344,7 @@ test('a damaged .tbk is refused by every command that reads it, naming the file 
   ]) {
     const r = tabiya(['book', ...args]);
     assert.equal(r.code, 1, args.join(' '));
-    assert.match(r.stderr, /bad\.tbk: (section positions|position block \d+) fails its checksum: the file is damaged/, args.join(' '));
+    assert.match(r.stderr, /bad\.tbk: (section positions|position block \d+) \(bytes \d+ to \d+\) fails its checksum: the file is damaged/, args.join(' '));
     assert.doesNotMatch(r.stdout, /4294967/);
   }
   // Version 1 (still read): the damage that showed as 4294967296 games, the first entry's wins

@@ -20,10 +20,10 @@ import { BookMoves } from '../src/book/rich/bookMoves.js';
 import { RichBookSource } from '../src/engine/richBookSource.js';
 import { encodeMove } from '../src/book/polyglot/format.js';
 import { BookError } from '../src/book/polyglot/select.js';
-import { SECTION } from '../src/book/rich/container.js';
+import { SECTION, type SectionRef } from '../src/book/rich/container.js';
 import { RESULT_BLACK, RESULT_DRAW, RESULT_UNFINISHED, RESULT_WHITE, replayCodes, type GameRecord } from '../src/book/rich/games.js';
 import { repeatsOf, type StoredPosition } from '../src/book/rich/positions.js';
-import { TbkBook, type BookEntry } from '../src/book/rich/tbkBook.js';
+import { TbkBook, sectionName, type BookEntry } from '../src/book/rich/tbkBook.js';
 import { memorySource } from '../src/book/rich/reader.js';
 import { generateLegal } from '../src/core/movegen.js';
 import { Position } from '../src/core/position.js';
@@ -223,7 +223,7 @@ test('a flipped byte in a position block is reported by the first probe that rea
     for (let i = 0; i < 3; i++) {
       assert.throws(
         () => book.stored(victim.keyHi, victim.keyLo),
-        (e: unknown) => e instanceof BookError && e.code === 'ERR_TBK_CHECKSUM' && e.message === `${damaged}: position block ${b} fails its checksum: the file is damaged`,
+        (e: unknown) => e instanceof BookError && e.code === 'ERR_TBK_CHECKSUM' && e.message === `${damaged}: position block ${b} (bytes ${start} to ${start + line.readUInt32LE(16) - 1}) fails its checksum: the file is damaged` && e.file === damaged && e.offset === start,
       );
     }
     file.close();
@@ -232,7 +232,7 @@ test('a flipped byte in a position block is reported by the first probe that rea
   // at opening: the next test).
   const mem = TbkBook.open(memorySource(new Uint8Array(bad)), damaged);
   assert.ok(mem.ok);
-  assert.throws(() => mem.value.stored(victim.keyHi, victim.keyLo), /position block \d+ fails its checksum/);
+  assert.throws(() => mem.value.stored(victim.keyHi, victim.keyLo), /position block \d+ \(bytes \d+ to \d+\) fails its checksum/);
 });
 
 test('a book cut short while open (a copy still being written, truncate) says so, not that a block fails its checksum', () => {
@@ -269,7 +269,9 @@ test('a flipped byte in a section read whole at opening names the section, not i
   bad[index.offset + 5]! ^= 4;
   const r = TbkBook.open(new Uint8Array(bad), 'damaged.tbk');
   assert.ok(!r.ok);
-  assert.equal(r.error.message, 'damaged.tbk: section blocks fails its checksum: the file is damaged');
+  // The section's bytes, so that a copy can be compared (`cmp -l`) where the damage is.
+  assert.equal(r.error.message, `damaged.tbk: section blocks (bytes ${index.offset} to ${index.offset + index.length - 1}) fails its checksum: the file is damaged`);
+  assert.equal(r.error.offset, index.offset);
 });
 
 test('a book small enough to be read whole is checked whole when opened to be probed: a flipped byte of a game is refused, not a changed result', () => {
@@ -278,7 +280,7 @@ test('a book small enough to be read whole is checked whole when opened to be pr
   const opened = TbkBook.open(new Uint8Array(good), path);
   assert.ok(opened.ok);
   for (const id of [SECTION.GAMES, SECTION.MOVES, SECTION.SINGLES]) {
-    const s = opened.value.section(id)!;
+    const s: SectionRef = opened.value.section(id)!;
     const bad = Buffer.from(good);
     bad[s.offset + (s.length >>> 1)]! ^= 2;
     const damaged = join(tmp, `section-${id}.tbk`);
@@ -293,7 +295,7 @@ test('a book small enough to be read whole is checked whole when opened to be pr
     const mem = TbkBook.open(new Uint8Array(bad), 'fetched.tbk');
     assert.ok(!mem.ok, `section ${id} in memory`);
     assert.equal(mem.error.code, 'ERR_TBK_CHECKSUM');
-    assert.match(mem.error.message, /^fetched\.tbk: section \w+ fails its checksum: the file is damaged$/);
+    assert.equal(mem.error.message, `fetched.tbk: section ${sectionName(id)} (bytes ${s.offset} to ${s.offset + s.length - 1}) fails its checksum: the file is damaged`);
   }
   openAnyRichBook(path).close();
   assert.ok(TbkBook.open(new Uint8Array(good), 'fetched.tbk').ok);

@@ -88,7 +88,7 @@ export class TbkBook {
       if (s === undefined) return new Uint8Array(0);
       const b = source.read(s.offset, s.length).slice();
       if (b.length !== s.length) throw new RangeError(`section ${sectionName(id)} is cut short: the file is damaged`);
-      if ((crc(b, 0) >>> 0) !== s.crc) throw new RangeError(`section ${sectionName(id)} fails its checksum: the file is damaged`);
+      if ((crc(b, 0) >>> 0) !== s.crc) throw new BookError('ERR_TBK_CHECKSUM', `section ${sectionName(id)} (${byteRange(s.offset, s.length)}) fails its checksum: the file is damaged`, undefined, s.offset);
       return b;
     };
     const text = new TextDecoder('utf-8', { fatal: true });
@@ -133,6 +133,7 @@ export class TbkBook {
     try {
       book = new TbkBook(source, name, sb.slot, sb.which, crc);
     } catch (e) {
+      if (e instanceof BookError) return err(new BookError(e.code, `${name}: ${e.message}`, name, e.offset));
       return err(new BookError('ERR_TBK_DAMAGED', `${name}: ${(e as Error).message}`));
     }
     if (inMemory && source.size <= VERIFY_WHOLE_BYTES) {
@@ -223,7 +224,7 @@ export class TbkBook {
       let c = 0;
       const chunk = 1 << 22;
       for (let o = 0; o < s.length; o += chunk) c = crc(this.source.read(s.offset + o, Math.min(chunk, s.length - o)), c);
-      if ((c >>> 0) !== s.crc) return err(new BookError('ERR_TBK_CHECKSUM', `${this.name}: section ${sectionName(s.id)} fails its checksum: the file is damaged`));
+      if ((c >>> 0) !== s.crc) return err(new BookError('ERR_TBK_CHECKSUM', `${this.name}: section ${sectionName(s.id)} (${byteRange(s.offset, s.length)}) fails its checksum: the file is damaged`, this.name, s.offset));
     }
     return ok(undefined);
   }
@@ -263,7 +264,7 @@ export class TbkBook {
     } else this.blockData = this.source.read(offset, length);
     if (this.blockData.length < at + length) throw new BookError('ERR_TBK_READ', `${this.name}: position block ${b} is cut short: the file is shorter than when it was opened`);
     if (this.checked[b] === 0) {
-      if ((this.crc(this.blockData.subarray(at, at + length), 0) >>> 0) !== this.blocks.crc[b]) throw new BookError('ERR_TBK_CHECKSUM', `${this.name}: position block ${b} fails its checksum: the file is damaged`);
+      if ((this.crc(this.blockData.subarray(at, at + length), 0) >>> 0) !== this.blocks.crc[b]) throw new BookError('ERR_TBK_CHECKSUM', `${this.name}: position block ${b} (${byteRange(offset, length)}) fails its checksum: the file is damaged`, this.name, offset);
       this.checked[b] = 1;
     }
     return at;
@@ -545,3 +546,8 @@ export function sectionName(id: number): string {
 }
 
 export { monthOf };
+
+/** Where a damaged part lies in the file, for a message: compare it with a good copy (`cmp -l`). */
+function byteRange(offset: number, length: number): string {
+  return `bytes ${offset} to ${offset + length - 1}`;
+}
