@@ -100,6 +100,21 @@ test("probe gives Terra's select best the book's order, as the engine does: a ti
   assert.match(xb.stdout, /^ c5 +play +100%/m);
 });
 
+test('probe of a book imported from a .bin lists the moves by weight and shows it: they have no games to sort or show', () => {
+  // After 1.e4: e5 (two Black wins, weight 4) and c5 (one, weight 2); c5's move code is the lower.
+  const games = ['1. e4 e5 2. Nf3 0-1', '1. e4 e5 2. Nc3 0-1', '1. e4 c5 2. Nf3 0-1'].map((g) => `[Result "0-1"]\n\n${g}\n`);
+  writeFileSync(join(tmp, 'w.pgn'), games.join('\n'));
+  assert.equal(tabiya(['book', 'make', 'w.pgn', '-o', 'w.bin', '--min-games', '1']).code, 0);
+  assert.equal(tabiya(['book', 'import', 'w.bin', '-o', 'w.tbk']).code, 0);
+  assert.deepEqual(rows(['w.tbk', '--moves', 'e4']).map((m) => [m.san, m.games, (m as Row & { weight: number }).weight]), [['e5', 0, 4], ['c5', 0, 2]]);
+  const text = tabiya(['book', 'probe', 'w.tbk', '--moves', 'e4']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^move +uci +games weight +win%/m);
+  assert.match(text.stdout, /^e5 +e7e5 +0 +4 +0\.0/m);
+  // A book of games keeps its columns.
+  assert.doesNotMatch(tabiya(['book', 'probe', 'tie.tbk', '--moves', 'e4']).stdout, /weight/);
+});
+
 test("make -o X.tbk takes the Polyglot builder's filters; make-book's finishing options are refused, they belong to export", () => {
   const won = json(['book', 'make', 'g.pgn', '-o', 'f.tbk', '--result', '1-0', '--quiet']);
   assert.equal(won.gamesUsed, 2);

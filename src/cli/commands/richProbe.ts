@@ -81,11 +81,12 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
   // The policy sees the moves in the book's order, as the engine does (src/engine/bookProbe.ts):
   // "the first on ties" (Terra's select best, PolyGlot's best without first-seen numbers) and a
   // seeded draw mean that order. Only the table is then sorted: most played first, PostBook
-  // records after the book moves.
+  // records after the book moves; among moves of as many games (an imported .bin's have none),
+  // the heavier first, as the .bin's own probe lists them.
   const seed = intOption('--seed', opts.seed, 0);
   const chosen = opts.choose === undefined ? undefined : choose(config, moves, seed === undefined ? Math.random : seededRandom(seed));
   const policyRows = explainPolicy(config, moves);
-  const order = moves.map((_, i) => i).sort((a, b) => Number(moves[a]!.postBook) - Number(moves[b]!.postBook) || games(moves[b]!) - games(moves[a]!) || moves[a]!.move - moves[b]!.move);
+  const order = moves.map((_, i) => i).sort((a, b) => Number(moves[a]!.postBook) - Number(moves[b]!.postBook) || games(moves[b]!) - games(moves[a]!) || moves[b]!.weight - moves[a]!.weight || moves[a]!.move - moves[b]!.move);
   const rows: PolicyRow[] = order.map((i) => policyRows[i]!);
   moves.splice(0, moves.length, ...order.map((i) => moves[i]!));
   const fen = makeFen(pos);
@@ -98,8 +99,12 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
     if (out.length === 0) lines.push('no book moves');
     else {
       const audited = out.some((r) => r.audit !== null || r.forbidden);
+      // Moves imported from a .bin have a weight and no games: show the weight, or the table
+      // would hold nothing but zeros for them.
+      const weighted = out.some((r) => r.games === 0 && !r.postBook && r.weight > 0);
+      const weightCell = (r: (typeof out)[number]): string => (weighted ? ` ${String(r.weight).padStart(6)}` : '');
       const auditCell = (r: (typeof out)[number]): string => (audited ? `  ${(r.audit === null ? '' : (lossText(r.audit.loss) === 'mate' ? 'mate' : `${r.audit.loss > 0 ? '-' : ''}${lossText(r.audit.loss)}`)).padStart(6)} ${r.forbidden ? 'x' : ' '}` : '');
-      lines.push(`${'move'.padEnd(8)} ${'uci'.padEnd(6)} ${'games'.padStart(7)}  ${'win%'.padStart(5)} ${'draw%'.padStart(5)} ${'loss%'.padStart(5)}  ${'elo'.padStart(4)}  ${'learned'.padEnd(11)} ${'user'.padStart(4)}  ${'play%'.padStart(6)}${audited ? `  ${'audit'.padStart(6)}  ` : ''}${opts.explain ? '  why' : ''}`.trimEnd());
+      lines.push(`${'move'.padEnd(8)} ${'uci'.padEnd(6)} ${'games'.padStart(7)}${weighted ? ` ${'weight'.padStart(6)}` : ''}  ${'win%'.padStart(5)} ${'draw%'.padStart(5)} ${'loss%'.padStart(5)}  ${'elo'.padStart(4)}  ${'learned'.padEnd(11)} ${'user'.padStart(4)}  ${'play%'.padStart(6)}${audited ? `  ${'audit'.padStart(6)}  ` : ''}${opts.explain ? '  why' : ''}`.trimEnd());
       for (const r of out) {
         const ev = r.evalCp === null ? '' : ` ${r.evalCp >= 0 ? '+' : ''}${(r.evalCp / 100).toFixed(2)}`;
         const dyn = r.dynWins + r.dynDraws + r.dynLosses > 0 ? `${r.dynWins}/${r.dynDraws}/${r.dynLosses}${ev}` : '';
@@ -107,7 +112,7 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
         const name = r.postBook ? `${r.san}*` : r.san;
         const elo = r.avgElo > 0 ? String(r.avgElo) : '';
         lines.push(
-          `${name.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.games).padStart(7)}  ${r.winPct.toFixed(1).padStart(5)} ${r.drawPct.toFixed(1).padStart(5)} ${r.lossPct.toFixed(1).padStart(5)}  ${elo.padStart(4)}  ${dyn.padEnd(11)} ${user.padStart(4)}  ${(r.probability * 100).toFixed(1).padStart(6)}${auditCell(r)}${opts.explain ? `  ${r.reason}` : ''}`.trimEnd(),
+          `${name.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.games).padStart(7)}${weightCell(r)}  ${r.winPct.toFixed(1).padStart(5)} ${r.drawPct.toFixed(1).padStart(5)} ${r.lossPct.toFixed(1).padStart(5)}  ${elo.padStart(4)}  ${dyn.padEnd(11)} ${user.padStart(4)}  ${(r.probability * 100).toFixed(1).padStart(6)}${auditCell(r)}${opts.explain ? `  ${r.reason}` : ''}`.trimEnd(),
         );
       }
       if (out.some((r) => r.dynWins + r.dynDraws + r.dynLosses > 0)) lines.push('learned: W/D/L of the engine\'s own games (and its mean evaluation after a PostBook move)');
