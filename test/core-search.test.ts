@@ -3,12 +3,13 @@
  * array access bounds-checked) visits the release build's nodes on every bench position at
  * depths 1 to 6; node, depth and time limits; mate, stalemate, repetition, the fifty-move rule
  * and insufficient material; MultiPV and searchmoves; a fixed movetime is used to its end;
- * WAC positions solved; SEE on hand-worked exchanges. The node-for-node guard against any
+ * WAC positions solved; every reported PV legal, failed aspiration windows included; SEE on hand-worked exchanges. The node-for-node guard against any
  * change is the bench signature (test/engine-cli.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { legalMoves } from '../src/core/movegen.js';
 import { unwrap } from '../src/core/result.js';
 import { BENCH_POSITIONS, runBench } from '../src/engine/bench.js';
 import { Engine } from '../src/engine/engine.js';
@@ -166,6 +167,40 @@ test('core search: solves most of the first 20 WAC positions with 30 000 nodes e
     if (bm.includes(e.go({ nodes: 30000 }).bestMove)) solved++;
   }
   assert.ok(solved >= 16, `${solved}/20 solved`);
+});
+
+test('core search: every line reported is legal, a failed aspiration window\'s included', () => {
+  // A node's window can close to one (alpha = beta - 1), and its children then write no PV;
+  // on WAC.007 at depth 7 with three lines, the second line failed low at depth 7 once showed
+  // a move from another subtree at its fourth ply. A start 10 s back makes the core report
+  // every failed window (it does from 2 s on), so that the lines a GUI sees then are checked.
+  const lines = readFileSync(new URL('../../../shared/data/suites/wac_300.epd', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(0, 20);
+  const core = loadWasmCore();
+  let reports = 0;
+  let bounds = 0;
+  for (const line of lines) {
+    const { fen } = unwrap(parseEpd(line));
+    core.setPosition(unwrap(positionFromFen(fen)));
+    core.newGame();
+    core.search(
+      { depth: 7, multiPV: 3, startMs: Date.now() - 10_000 },
+      {
+        report: (k, depth, bound) => {
+          reports++;
+          if (bound !== 0) bounds++;
+          const pos = unwrap(positionFromFen(fen));
+          for (const [ply, m] of core.linePv(k).entries()) {
+            assert.ok(legalMoves(pos).includes(m), `${fen}: line ${k + 1} at depth ${depth} (bound ${bound}): ply ${ply + 1} of its PV is not legal`);
+            pos.play(m);
+          }
+        },
+      },
+    );
+  }
+  assert.ok(reports > 300 && bounds > 20, `${reports} lines, ${bounds} of them bounds`);
 });
 
 // Exchange values worked out by hand with P 100, N 320, B 330, R 500, Q 950.

@@ -307,7 +307,12 @@ export function search(t: SearchThread, depth: i32, alpha: i32, beta: i32, ply: 
     } else {
       score = alpha + 1;
     }
-    if (pvNode && (moveCount == 1 || score > alpha)) score = -child(t, newDepth, -beta, -alpha, ply + 1, false, givesCheck);
+    if (pvNode && (moveCount == 1 || score > alpha)) {
+      // The child writes its PV only if its window is wider than one (alpha may be beta - 1
+      // here): else updatePv must find it empty, not a line left from another subtree.
+      unchecked(t.pvLen[ply + 1] = <u8>(ply + 1));
+      score = -child(t, newDepth, -beta, -alpha, ply + 1, false, givesCheck);
+    }
     pos.undo();
     if (t.stopped) return 0;
 

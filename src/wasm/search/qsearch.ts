@@ -119,6 +119,8 @@ export function qsearch(t: SearchThread, alpha: i32, beta: i32, ply: i32, inChec
     unchecked(t.movePlayed[ply + STACK_OFFSET] = <u16>m);
     unchecked(t.psqt[ply + 1] = unchecked(t.psqt[ply]) + psqtDelta(pos, m));
     pos.play(m);
+    // As in search: a child whose window is one wide writes no PV, and must leave none behind.
+    if (pvNode) unchecked(t.pvLen[ply + 1] = <u8>(ply + 1));
     const score = -qsearch(t, -beta, -alpha, ply + 1, pos.inCheck());
     pos.undo();
     if (t.stopped) return 0;
