@@ -3,8 +3,9 @@
  * array access bounds-checked) visits the release build's nodes on every bench position at
  * depths 1 to 6; node, depth and time limits; mate, stalemate, repetition, the fifty-move rule
  * and insufficient material; MultiPV and searchmoves; a fixed movetime is used to its end;
- * WAC positions solved; every reported PV legal, failed aspiration windows included; SEE on hand-worked exchanges. The node-for-node guard against any
- * change is the bench signature (test/engine-cli.test.ts).
+ * WAC positions solved; every reported PV legal, failed aspiration windows included; a
+ * stopped search's last line marked as the bound it is; SEE on hand-worked exchanges. The
+ * node-for-node guard against any change is the bench signature (test/engine-cli.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -152,11 +153,15 @@ test('core search: a fixed movetime is thought through to its end, even when the
   assert.ok(r.bestMove !== 0 && r.depth >= 1);
 });
 
-test('core search: solves most of the first 20 WAC positions with 30 000 nodes each', () => {
-  const lines = readFileSync(new URL('../../../shared/data/suites/wac_300.epd', import.meta.url), 'utf8')
+/** The first `n` records of the WAC suite (Win at Chess, 300 tactical positions). */
+const firstWac = (n: number): string[] =>
+  readFileSync(new URL('../../../shared/data/suites/wac_300.epd', import.meta.url), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .slice(0, 20);
+    .slice(0, n);
+
+test('core search: solves most of the first 20 WAC positions with 30 000 nodes each', () => {
+  const lines = firstWac(20);
   const e = engine(16);
   let solved = 0;
   for (const line of lines) {
@@ -174,15 +179,11 @@ test('core search: every line reported is legal, a failed aspiration window\'s i
   // on WAC.007 at depth 7 with three lines, the second line failed low at depth 7 once showed
   // a move from another subtree at its fourth ply. A start 10 s back makes the core report
   // every failed window (it does from 2 s on), so that the lines a GUI sees then are checked.
-  const lines = readFileSync(new URL('../../../shared/data/suites/wac_300.epd', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .slice(0, 20);
+  const lines = firstWac(20);
   const core = loadWasmCore();
   let reports = 0;
   let bounds = 0;
-  for (const line of lines) {
-    const { fen } = unwrap(parseEpd(line));
+  for (const { fen } of lines.map((l) => unwrap(parseEpd(l)))) {
     core.setPosition(unwrap(positionFromFen(fen)));
     core.newGame();
     core.search(
@@ -201,6 +202,32 @@ test('core search: every line reported is legal, a failed aspiration window\'s i
     );
   }
   assert.ok(reports > 300 && bounds > 20, `${reports} lines, ${bounds} of them bounds`);
+});
+
+test('core search: a search stopped after a failed aspiration window reports the bound it has, as Stockfish does', () => {
+  // Its last line is the window's bound, not an exact score (UCI upperbound/lowerbound):
+  // WAC.001 at 3000 nodes failed low at depth 8 and was stopped in the search that followed,
+  // and its last line said `score cp 446` where the score was at most that.
+  const lines = firstWac(20);
+  const core = loadWasmCore();
+  let bounded = 0;
+  for (const { fen } of lines.map((l) => unwrap(parseEpd(l)))) {
+    for (const nodes of [3000, 7000]) {
+      core.setPosition(unwrap(positionFromFen(fen)));
+      core.newGame();
+      const reports: { depth: number; bound: number; score: number }[] = [];
+      // A start 10 s back makes the core report every failed window, so the last is known.
+      const r = core.search({ nodes, startMs: Date.now() - 10_000 }, { report: (k, depth, bound, score) => void (k === 0 && reports.push({ depth, bound, score })) });
+      const last = reports.at(-1)!;
+      if (!r.stopped || last.bound === 0) continue;
+      bounded++;
+      // The iteration it ends had failed a window (a second failure of the wider window is
+      // not reported before the stop, so the scores may differ).
+      const before = reports.at(-2)!;
+      assert.ok(before.depth === last.depth && before.bound !== 0, `${fen} at ${nodes} nodes: a bound at depth ${last.depth} with no failed window before it`);
+    }
+  }
+  assert.ok(bounded >= 3, `${bounded} stopped searches ended on a bound`);
 });
 
 // Exchange values worked out by hand with P 100, N 320, B 330, R 500, Q 950.

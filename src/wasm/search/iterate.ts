@@ -150,6 +150,8 @@ function searchRoot(t: SearchThread, depth: i32, alpha: i32, beta: i32, pvIdx: i
     if (bonus != 0 && !isMateScore(score)) score += bonus;
     if (i == pvIdx || score > alpha) {
       rm.score[i] = score;
+      // As Stockfish's rootMoves scoreLowerbound/scoreUpperbound: a stopped iteration reports it.
+      rm.bound[i] = score >= beta ? 2 : score <= alpha ? 1 : 0;
       rm.seldepth[i] = <u8>t.seldepth;
       const row = i * PL;
       rm.pv[row] = <u16>m;
@@ -289,9 +291,10 @@ export function iterate(t: SearchThread, maxDepthIn: i32, multiPVIn: i32, timed:
       rm.sort(0, pvIdx + 1);
     }
     if (t.stopped) {
-      // A stopped iteration still counts if its first line has a fresh score.
+      // A stopped iteration still counts if its first line has a fresh score, which may be the
+      // bound of a window it failed: its report says so.
       if (rm.score[0] != -INFINITE && depth > 1) {
-        if (reporting) for (let i = 0; i < multiPV; i++) reportLine(t, i, depth, 0);
+        if (reporting) for (let i = 0; i < multiPV; i++) reportLine(t, i, depth, rm.score[i] != -INFINITE ? <i32>rm.bound[i] : 0);
         completed = depth;
       }
       break;

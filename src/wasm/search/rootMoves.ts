@@ -16,6 +16,8 @@ export class RootMoves {
   pv: StaticArray<u16> = new StaticArray<u16>(MAX_MOVES * PL);
   pvLen: StaticArray<u8> = new StaticArray<u8>(MAX_MOVES);
   seldepth: StaticArray<u8> = new StaticArray<u8>(MAX_MOVES);
+  /** What the score is: 0 exact, 1 an upper bound (it failed low), 2 a lower bound (it failed high). */
+  bound: StaticArray<u8> = new StaticArray<u8>(MAX_MOVES);
   nodes: StaticArray<i64> = new StaticArray<i64>(MAX_MOVES);
   tmpPv: StaticArray<u16> = new StaticArray<u16>(PL);
   /** Scratch for generating the root moves. */
@@ -39,6 +41,7 @@ export class RootMoves {
     const ps = this.prevScore[i];
     const len = <i32>this.pvLen[i];
     const sd = this.seldepth[i];
+    const b = this.bound[i];
     const nd = this.nodes[i];
     const pv = this.pv;
     const tmp = this.tmpPv;
@@ -49,6 +52,7 @@ export class RootMoves {
       this.prevScore[k] = this.prevScore[k - 1];
       this.pvLen[k] = this.pvLen[k - 1];
       this.seldepth[k] = this.seldepth[k - 1];
+      this.bound[k] = this.bound[k - 1];
       this.nodes[k] = this.nodes[k - 1];
       const l = <i32>this.pvLen[k];
       for (let x = 0; x < l; x++) pv[k * PL + x] = pv[(k - 1) * PL + x];
@@ -58,6 +62,7 @@ export class RootMoves {
     this.prevScore[j] = ps;
     this.pvLen[j] = <u8>len;
     this.seldepth[j] = sd;
+    this.bound[j] = b;
     this.nodes[j] = nd;
     for (let k = 0; k < len; k++) pv[j * PL + k] = tmp[k];
   }
