@@ -84,6 +84,41 @@ test('a shard rebuilt with other options, or from an input that changed, is refu
   assert.match(r.stderr, /grown\.tbk: shard 2\/3 of another build than p-0\.tbk \(shard 0\/3\): its inputs' sizes in bytes \(an input changed between the shards' builds\)/);
 });
 
+test('--min-games on the shards or on the merge: the merged .tbk and .bin are the single build with that --min-games, byte for byte', () => {
+  writeFileSync(join(tmp, 'cut.pgn'), sampleGames(400).join(''));
+  const build = (out: string, ...extra: string[]): Buffer => {
+    const r = tabiya('book', 'make', 'cut.pgn', '--max-ply', '30', ...extra, '-o', out);
+    assert.equal(r.status, 0, r.stderr);
+    return readFileSync(join(tmp, out));
+  };
+  const merge = (out: string, parts: string, ...extra: string[]): { book: Buffer; json: { minGames: number } } => {
+    const r = tabiya('book', 'merge', ...[0, 1, 2].map((i) => `${parts}-${i}.tbk`), ...extra, '--json', '-o', out);
+    assert.equal(r.status, 0, r.stderr);
+    return { book: readFileSync(join(tmp, out)), json: JSON.parse(r.stdout) as { minGames: number } };
+  };
+  for (const i of [0, 1, 2]) {
+    build(`raw-${i}.tbk`, '--shard', `${i}/3`);
+    build(`cut3-${i}.tbk`, '--shard', `${i}/3`, '--min-games', '3');
+  }
+  const single3 = build('single3.tbk', '--min-games', '3');
+  assert.ok(single3.length < build('single-all.tbk').length, 'the cut leaves moves out');
+  // The shards' own --min-games is the merge's when none is given to it (the Slurm recipe's -m).
+  const a = merge('a.tbk', 'cut3');
+  assert.equal(a.json.minGames, 3);
+  assert.ok(a.book.equals(single3), 'shards built with --min-games 3, merged: not the single build with --min-games 3');
+  // The cut given to the merge alone (the recipe's -M): the book records it as the single build does.
+  const b = merge('b.tbk', 'raw', '--min-games', '3');
+  assert.ok(b.book.equals(single3), 'shards merged with --min-games 3: not the single build with --min-games 3');
+  // Into a .bin: the shards' --min-games, else make-book's 3.
+  const c = merge('c.bin', 'cut3');
+  assert.ok(c.book.equals(build('single3.bin', '--min-games', '3')));
+  for (const i of [0, 1, 2]) build(`cut5-${i}.tbk`, '--shard', `${i}/3`, '--min-games', '5');
+  const d = merge('d.bin', 'cut5');
+  assert.equal(d.json.minGames, 5);
+  assert.ok(d.book.equals(build('single5.bin', '--min-games', '5')), 'shards built with --min-games 5, merged into a .bin: not the single build\'s .bin');
+  assert.ok(merge('e.bin', 'raw').book.equals(build('single-default.bin')), 'raw shards into a .bin: make-book\'s default 3');
+});
+
 /** Another machine, as far as process ids and the host name go: new pid and UTS namespaces (root only). */
 const otherMachine = ((): string | false => {
   if (process.getuid?.() !== 0) return 'needs root, for unshare(1) to make a pid and a UTS namespace';

@@ -192,7 +192,7 @@ export function registerCommands(program: Command): void {
     .option('--force', FORCE_BOOK)
     .option('--priority <rule>', '.bin: sum: add weights of shared moves (PolyGlot 2.0); first: the earlier book wins a position (PolyGlot 1.4)', 'sum')
     .option('--polyglot-compat', '.bin: wrap summed weights modulo 65536 as PolyGlot does, instead of saturating')
-    .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book (default: 0, keep all); partial books into a .bin: make-book\'s --min-games (default 3)')
+    .option('--min-games <n>', '.tbk: leave out moves with fewer games in the merged book (default: 0, keep all); partial books into a .bin: make-book\'s --min-games (default 3); shards built with --min-games: theirs')
     .option('--memory <size>', '.tbk and partial books: memory for sorting (e.g. 1G; default 1G)')
     .option('--threads <n>', '.tbk: replay each book\'s games on n threads ("auto": one per core); the book is the same', '1')
     .option('--tmp-dir <dir>', '.tbk and partial books: where spilled runs go')

@@ -38,7 +38,7 @@ export type BookJob =
 
 export interface BookJobResults {
   merge: TbkMergeSummary;
-  mergeToBin: { games: number; kept: number; bytes: number };
+  mergeToBin: { games: number; kept: number; bytes: number; minGame: number };
   add: TbkBuildSummary & { notes: string[] };
   build: TbkBuildSummary;
   learn: LearnPgnSummary;

@@ -271,6 +271,8 @@ export interface TbkMergeSummary {
   inputs: readonly string[];
   games: number;
   partials: number;
+  /** The cut applied: opts.minGames, else the shards' own --min-games (0 for other books). */
+  minGames: number;
   entries: number;
   storedPositions: number;
   singlePositions: number;
@@ -320,8 +322,10 @@ export async function mergeTbk(paths: readonly string[], output: string, opts: T
     const firstMeta = { ...first.meta };
     delete firstMeta.shard;
     delete firstMeta.inputSizes;
+    // minGames as the merge applied it (the shards record their own --min-games, or none when
+    // the cut is given to the merge), so that the record is the single build's too.
     const meta = allPartial
-      ? { ...firstMeta, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
+      ? { ...firstMeta, minGames, inputs: allInputs, runs: [{ at: fields.created, inputs: allInputs, games }] }
       : { tool: 'tabiya book merge', merged: books.map((b) => ({ name: opts.names?.[paths.indexOf(b.name)] ?? b.name, games: b.fields.games, meta: b.meta })), minGames };
     const notes = mergeNotes(books.map((b) => b.notes));
     const rows = withKeyProgress(new RunMerger(inputs), progress);
@@ -331,6 +335,7 @@ export async function mergeTbk(paths: readonly string[], output: string, opts: T
       inputs: paths,
       games,
       partials: books.filter((b) => b.partial).length,
+      minGames,
       entries: summary.singles + summary.storedMoves,
       storedPositions: summary.stored,
       singlePositions: summary.singles,
@@ -434,14 +439,18 @@ async function mergeSources(
  * The Polyglot `.bin` of books merged: what `book export` of their `.tbk` merge would write. For
  * the partial books of a sharded `.bin` build, byte for byte the `.bin` a single build writes.
  */
-export async function mergeTbkToBin(paths: readonly string[], output: string, opts: TbkMergeOptions & MakeOptions = {}): Promise<{ games: number; kept: number; bytes: number }> {
+export async function mergeTbkToBin(paths: readonly string[], output: string, opts: TbkMergeOptions & MakeOptions = {}): Promise<{ games: number; kept: number; bytes: number; minGame: number }> {
   const opened = paths.map((p) => openForRebuild(p));
   const work = new WorkDir(opts.tmpDir);
   try {
     const books = shardOrder(opened.map((o) => o.book));
+    // Shards built with --min-games N are the .bin a single `book make --min-games N -o X.bin`
+    // writes; without one, make-book's default (3).
+    const recorded = books.every((b) => b.partial) ? books[0]!.fields.minGames : 0;
+    const minGame = opts.minGame ?? (recorded > 0 ? recorded : 3);
     const { store, inputs, games, progress } = await mergeSources(books, opts.memory ?? DEFAULT_MEMORY, work, opts);
-    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), progress), store.reader(`the games of ${paths.join(', ')}`), opts, work, sink));
-    return { games, kept, bytes };
+    const { kept, bytes } = writeBinAtomic(output, (sink) => binFromRows(withKeyProgress(new RunMerger(inputs), progress), store.reader(`the games of ${paths.join(', ')}`), { ...opts, minGame }, work, sink));
+    return { games, kept, bytes, minGame };
   } catch (e) {
     throw e instanceof ScratchError ? e.forOutput(output) : e;
   } finally {

@@ -55,7 +55,8 @@ function v2Inputs(files: string[], work: WorkDir): { paths: string[]; notes: str
 export async function richMergeCommand(files: string[], opts: RichMergeCliOptions): Promise<void> {
   if (files.length < 1) throw new CliError('book merge needs books to merge', 2);
   for (const f of files) if (!f.toLowerCase().endsWith('.tbk')) throw new CliError(`${f}: merging into a .tbk needs .tbk inputs (convert a .bin with book import)`, 2);
-  const minGames = intOption('--min-games', opts.minGames ?? '0', 0)!;
+  // Not given: the shards' own --min-games, or 0 (every move) for other books (mergeTbk).
+  const minGames = intOption('--min-games', opts.minGames, 0);
   const memory = sizeOption('--memory', opts.memory);
   checkOutputs([{ path: opts.output, kind: 'tbk' }], files, { force: opts.force, sameFileHint: MERGE_IN_PLACE });
   const work = new WorkDir(opts.tmpDir);
@@ -65,7 +66,7 @@ export async function richMergeCommand(files: string[], opts: RichMergeCliOption
     const r = await bookErrors(() => runBookJob({ kind: 'merge', paths, output: opts.output, opts: { minGames, memory, tmpDir: opts.tmpDir, names: files, threads: threadsOf(opts.threads) } }, { onProgress: progress.onProgress })).finally(() => progress.stop());
     if (files.length < 2 && r.partials === 0) throw new CliError('book merge needs at least two books (or the partial books of a sharded build)', 2);
     if (!opts.json) for (const n of notes) process.stderr.write(`note: ${n}\n`);
-    report(opts.json, { ...r, inputs: files, minGames, notes }, () =>
+    report(opts.json, { ...r, inputs: files, notes }, () =>
       [
         r.partials > 0 ? `merged ${r.partials} shards: ${r.games} games` : `merged ${files.join(' + ')}: ${r.games} games`,
         `entries           ${r.entries} (${r.storedPositions} positions stored, ${r.singlePositions} seen in one game)`,
@@ -79,7 +80,8 @@ export async function richMergeCommand(files: string[], opts: RichMergeCliOption
 
 /** `book merge A.tbk B.tbk -o OUT.bin`: the Polyglot book of the merged rich books (shards: the single build's .bin). */
 export async function richMergeToBinCommand(files: string[], opts: RichMergeCliOptions): Promise<void> {
-  const minGame = intOption('--min-games', opts.minGames ?? '3', 0, 65535)!;
+  // Not given: the shards' own --min-games, or make-book's 3 (mergeTbkToBin).
+  const minGame = intOption('--min-games', opts.minGames, 0, 65535);
   const memory = sizeOption('--memory', opts.memory);
   checkOutputs([{ path: opts.output, kind: 'polyglot' }], files, { force: opts.force, sameFileHint: MERGE_IN_PLACE });
   const t0 = performance.now();
@@ -89,7 +91,7 @@ export async function richMergeToBinCommand(files: string[], opts: RichMergeCliO
     const progress = mergeProgress(opts);
     const r = await bookErrors(() => runBookJob({ kind: 'mergeToBin', paths, output: opts.output, opts: { minGame, memory, tmpDir: opts.tmpDir, threads: threadsOf(opts.threads) } }, { onProgress: progress.onProgress })).finally(() => progress.stop());
     const seconds = (performance.now() - t0) / 1000;
-    report(opts.json, { output: opts.output, inputs: files, minGames: minGame, ...r, seconds }, () => `wrote ${opts.output}: ${r.kept} entries from ${r.games} games in ${seconds.toFixed(2)} s`);
+    report(opts.json, { output: opts.output, inputs: files, minGames: r.minGame, games: r.games, kept: r.kept, bytes: r.bytes, seconds }, () => `wrote ${opts.output}: ${r.kept} entries from ${r.games} games in ${seconds.toFixed(2)} s`);
   } finally {
     work.remove();
   }
