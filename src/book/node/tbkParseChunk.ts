@@ -54,6 +54,35 @@ export function chunkLogSize(bytes: number): number {
 }
 
 /**
+ * Parses chunk after chunk into one log, kept from chunk to chunk, and hands each chunk's plies
+ * out as a copy of the part used. A log for the worst case (chunkLogSize: 12 MiB for a chunk of
+ * 1 MiB, where a chunk of Lichess games logs about 0.8 MiB) made anew for each chunk is zeroed
+ * in full by the allocator once glibc's malloc serves it from its heap (its mmap threshold
+ * rises to the size of the blocks freed, up to 32 MiB: mallopt(3), M_MMAP_THRESHOLD), and the
+ * logs waiting for the collector made a .bin build of 100,000 generated games at --memory 32M
+ * peak at 336 MB on two threads against 144 MB on one (221 MB with one log a thread).
+ */
+export class ChunkParser {
+  private log: PlyLog | undefined;
+  /** Logs made so far: one, unless a chunk larger than all before it came. */
+  logsMade = 0;
+
+  constructor(private readonly setup: ParseSetup) {}
+
+  parse(req: ParseRequest): ParsedGames {
+    const room = chunkLogSize(req.bytes.length);
+    if (this.log === undefined || this.log.capacity < room) {
+      this.log = new PlyLog(room);
+      this.logsMade++;
+    }
+    this.log.clear();
+    const r = parseChunk(this.setup, req, this.log);
+    r.plies = this.log.records();
+    return r;
+  }
+}
+
+/**
  * Parses one chunk (whole games) into games and plies. With `into` (an empty log of at least
  * chunkLogSize records, kept by the caller from chunk to chunk), the plies stay there and
  * `plies` is empty.
