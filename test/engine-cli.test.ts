@@ -127,6 +127,36 @@ test('epd: graded suites (STS c0 "move=points") score the move played, in all an
   }
 });
 
+test('epd: mate problems (dm N, and bm #N as the Chest suites write it) are solved by a mate score within N', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    const file = join(dir, 'mates.epd');
+    // Rook and king against king: 1.Kb6 Kb8 2.Rh8# is a mate in two, and no mate in one exists;
+    // with the king already on b6, Black's only move Kb8 is mated in one.
+    writeFileSync(
+      file,
+      [
+        'k7/8/2K5/8/8/8/8/7R w - - dm 2; id "mate2";',
+        'k7/8/2K5/8/8/8/8/7R w - - dm 1; id "no mate in one";',
+        'k7/8/1K6/8/8/8/8/7R b - - bm #-1; id "mated in one";',
+        'k7/8/2K5/8/8/8/8/7R w - - bm #2; id "chest mate2";',
+        'k7/8/2K5/8/8/8/8/7R w - - dm 0; id "dm zero";',
+      ].join('\n'),
+    );
+    const p = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '6', '--json'], { encoding: 'utf8' });
+    assert.equal(p.status, 0, p.stderr);
+    const r = JSON.parse(p.stdout) as { solved: number; total: number; skipped: number; failed: { id: string; mate: number; foundMate: number | null }[]; solutions: { id: string }[] };
+    assert.deepEqual([r.solved, r.total, r.skipped], [3, 4, 1]);
+    assert.deepEqual(r.solutions.map((s) => s.id), ['mate2', 'mated in one', 'chest mate2']);
+    assert.deepEqual(r.failed.map((f) => [f.id, f.mate, f.foundMate]), [['no mate in one', 1, 2]]);
+    assert.match(p.stderr, /mates\.epd:5: dm 0: expected one whole number of moves, at least 1/);
+    const text = spawnSync(process.execPath, [MAIN, 'epd', file, '--depth', '6', '--quiet'], { encoding: 'utf8' });
+    assert.match(text.stdout, /no mate in one: played \S+, found mate in 2, wanted mate in 1/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('epd: a solution is found at the iteration from which the best move stays right', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
   try {

@@ -434,7 +434,7 @@ export function registerCommands(program: Command): void {
     .action(async (opts) => (await import('./commands/analyse.js')).analyseCommand(opts));
   program
     .command('epd')
-    .description('solve a test suite (EPD with bm/am): solved/total and the failures')
+    .description('solve a test suite (EPD with bm/am, or dm for mate problems): solved/total and the failures')
     .argument('<file>', 'EPD file')
     .option('--movetime <ms>', 'time per position in milliseconds')
     .option('--depth <n>', 'depth per position')

@@ -15,6 +15,12 @@
  * Suites that grade moves (the Strategic Test Suite: `c0 "f5=10, Be5+=2, Bf2=3"`) are scored
  * too: the points of the move played (0 for a move not listed) against the most any listed
  * move earns, in all and by theme (the id without its number, "STS(v1.0) Undermine").
+ *
+ * Mate problems name the mate instead of a move: `dm N` (EPD's "direct mate" in N moves,
+ * Edwards' PGN standard §16.2.5.5) or `bm #N` (the Chest suites that vondele/matetrack
+ * tracks, where N < 0 means the side to move is mated). Such a position is solved when the
+ * search ends with a mate score of that sign, no longer than N when the side to move mates and
+ * at least as long when it is mated (the longest defence).
  */
 import { wasmCoreModule } from '../../node/wasmCore.js';
 import { Engine } from '../../engine/engine.js';
@@ -66,6 +72,28 @@ interface Failure {
   expected: string[];
   avoid: string[];
   played: string;
+  /** Mate problems: the mate asked for (moves; negative: mated) and the engine's final mate score (null: none). */
+  mate?: number;
+  foundMate?: number | null;
+}
+
+/** The mate a record asks for, from `dm N` or `bm #N`: moves to mate (negative: mated), or an error. */
+function mateTarget(ops: Map<string, string[]>): { mate?: number; error?: string } {
+  const dm = ops.get('dm');
+  if (dm !== undefined) {
+    if (dm.length !== 1 || !/^[1-9]\d{0,3}$/.test(dm[0]!)) return { error: `dm ${dm.join(' ')}: expected one whole number of moves, at least 1` };
+    return { mate: Number(dm[0]) };
+  }
+  const sharp = (ops.get('bm') ?? []).filter((o) => o.startsWith('#'));
+  if (sharp.length === 0) return {};
+  if (sharp.length > 1 || !/^#-?[1-9]\d{0,3}$/.test(sharp[0]!)) return { error: `bm ${sharp.join(' ')}: expected one mate as #N or #-N (N at least 1)` };
+  return { mate: Number(sharp[0]!.slice(1)) };
+}
+
+/** Whether a final mate score (moves, negative: mated; undefined: no mate) is the mate asked for. */
+export function mateSolves(target: number, found: number | undefined): boolean {
+  if (found === undefined) return false;
+  return target > 0 ? found > 0 && found <= target : found < 0 && found <= target;
 }
 
 /** One search on the host, as a promise (a LocalHost answers before `go` returns). */
@@ -132,8 +160,11 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
     const bm: number[] = [];
     const am: number[] = [];
     let bad = '';
+    const target = mateTarget(ops);
+    if (target.error !== undefined) bad = target.error;
     for (const [op, out] of [['bm', bm], ['am', am]] as const) {
       for (const san of ops.get(op) ?? []) {
+        if (op === 'bm' && san.startsWith('#')) continue;
         const m = parseSan(pos, san);
         if (m.ok) out.push(m.value);
         else bad = `${op} ${san}: ${m.error.message}`;
@@ -152,18 +183,21 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
         else bad ||= `c0: ${g[1]}: ${m.error.message}`;
       }
     }
-    if (bad !== '' || (bm.length === 0 && am.length === 0)) {
-      errors.push({ line: rec.line, message: `${file}:${rec.line}: ${bad || 'no bm or am operation'}` });
+    if (bad !== '' || (bm.length === 0 && am.length === 0 && target.mate === undefined)) {
+      errors.push({ line: rec.line, message: `${file}:${rec.line}: ${bad || 'no bm, am or dm operation'}` });
       continue;
     }
+    const mate = target.mate;
     const isSolution = (m: number): boolean => (bm.length === 0 || bm.includes(m)) && !am.includes(m);
+    // A mate problem is solved by the score, whichever move delivers it.
+    const mateOk = (found: number | undefined): boolean => mate === undefined || mateSolves(mate, found);
     const solutionUci = new Set(legalMoves(pos).filter(isSolution).map((m) => makeUci(m, pos.chess960)));
     let found: { depth: number; nodes: number; time: number } | undefined;
     host.newGame();
     const started = performance.now();
     const best = await searchOn(host, fen, limits, (info) => {
       if (info.multipv !== 1 || info.bound !== undefined || info.pv.length === 0) return;
-      if (!solutionUci.has(info.pv[0]!)) found = undefined;
+      if (!solutionUci.has(info.pv[0]!) || !mateOk(info.mate)) found = undefined;
       else found ??= { depth: info.depth, nodes: info.nodes, time: info.time };
     });
     if (best.error !== undefined) {
@@ -186,7 +220,7 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
         p.positions++;
       }
     }
-    if (isSolution(r.bestMove)) {
+    if (isSolution(r.bestMove) && mateOk(best.mate)) {
       solved++;
       // A best move that no completed iteration reported (found within the last one) counts at the end.
       solutions.push({ id, ...(found ?? { depth: r.depth, nodes: r.nodes, time: r.time }) });
@@ -197,6 +231,7 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
         expected: ops.get('bm') ?? [],
         avoid: ops.get('am') ?? [],
         played: r.bestMove !== 0 ? makeSan(pos, r.bestMove) : '(none)',
+        ...(mate !== undefined ? { mate, foundMate: best.mate ?? null } : {}),
       });
     }
   }
@@ -209,7 +244,12 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
   const points = graded.positions > 0 ? { ...graded, byTheme } : undefined;
   // nodes and ms: every search's, solved or not (the nps above is their ratio).
   report(opts.json, { file, solved, total, skipped: errors.length, nodes: searched, ms: time, nps, found, points, failed: failures, solutions }, () => {
-    const out = failures.map((f) => `${f.id}: played ${f.played}, ${f.expected.length ? `best ${f.expected.join(' ')}` : `avoid ${f.avoid.join(' ')}`}`);
+    const mateText = (n: number): string => (n > 0 ? `mate in ${n}` : `mated in ${-n}`);
+    const out = failures.map((f) =>
+      f.mate !== undefined
+        ? `${f.id}: played ${f.played}, ${f.foundMate === null || f.foundMate === undefined ? 'no mate found' : `found ${mateText(f.foundMate)}`}, wanted ${mateText(f.mate)}`
+        : `${f.id}: played ${f.played}, ${f.expected.length ? `best ${f.expected.join(' ')}` : `avoid ${f.avoid.join(' ')}`}`,
+    );
     out.push(`solved ${solved}/${total}${errors.length ? ` (${errors.length} skipped)` : ''}, ${searched.toLocaleString('en-US')} nodes in ${(time / 1000).toFixed(1)} s, ${nps.toLocaleString('en-US')} nodes/s`);
     if (found) {
       out.push(`solutions found after ${found.nodes.total.toLocaleString('en-US')} nodes and ${(found.time.total / 1000).toFixed(1)} s in all; ` +
