@@ -173,6 +173,24 @@ test('uci: BookLearning with a Polyglot .bin says that such a book does not lear
   );
 });
 
+test('uci: BookReturn with Threads above 1 says that it steers only on one thread', { timeout: 60000 }, async (t) => {
+  const e = new EngineProcess('uci');
+  t.after(() => e.kill());
+  e.send('uci');
+  await e.expect(/^uciok$/);
+  // No book: setting BookReturn with one would index it into the user's cache directory.
+  e.send('setoption name Threads value 2');
+  e.send('setoption name BookReturn value true');
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  // Back to one thread: nothing to say; the option works again.
+  e.send('setoption name Threads value 1');
+  e.send('isready');
+  await e.expect(/^readyok$/);
+  const said = e.lines.filter((l) => l.text.startsWith('info string')).map((l) => l.text);
+  assert.deepEqual(said, ['info string BookReturn: works with one search thread; with Threads 2 the engine does not steer back into the book (set Threads 1 for it)']);
+});
+
 test('xboard: book options as features, the policy choosing, learning at result', { timeout: 60000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-xboard-book-'));
   const e = new EngineProcess('xboard');

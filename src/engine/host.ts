@@ -178,6 +178,11 @@ export class EngineConfigurator {
     if ((change.bookLearning === true || change.bookFile !== undefined) && c.bookLearning && e.book && !e.book.canLearn) {
       errors.push(`BookLearning: ${c.bookFile} is a Polyglot book, which keeps no learning; only a .tbk book learns (make one from the games with tabiya book make -o NAME.tbk)`);
     }
+    // The return move is found by a reach search before a search on one thread
+    // (Engine.returnPlan): on several threads the option would do nothing without a word.
+    if ((change.bookReturn === true || change.threads !== undefined) && c.bookReturn && c.threads > 1) {
+      errors.push(`BookReturn: works with one search thread; with Threads ${c.threads} the engine does not steer back into the book (set Threads 1 for it)`);
+    }
     // Index the book for BookReturn now rather than in the first move's time.
     if (c.bookReturn && e.book && e.bookReturn?.source !== e.book.source) {
       try {
