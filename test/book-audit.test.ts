@@ -346,6 +346,19 @@ test('bad input is refused before anything is searched or written', () => {
   assert.match(other.stderr, /full\.audit: the journal holds verdicts searched with --depth 13, not --depth 4/);
 });
 
+test('an empty book, or thresholds no move passes, is refused with nothing to audit, and no journal is written', () => {
+  writeFileSync(join(tmp, 'empty.bin'), new Uint8Array(0));
+  for (const [args, want] of [
+    [['book', 'audit', 'empty.bin'], /empty\.bin: no book move passes --min-weight 1 from the start position: nothing to audit/],
+    [['book', 'audit', 'traps.tbk', '--min-games', '100', '--journal', 'high.audit'], /traps\.tbk: no book move passes --min-games 100 from the start position or a game's set-up position: nothing to audit/],
+  ] as const) {
+    const r = tabiya([...args, '--depth', '2']);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout}`);
+    assert.match(r.stderr, want);
+  }
+  assert.ok(!existsSync(join(tmp, 'empty.bin.audit')) && !existsSync(join(tmp, 'high.audit')), 'no journal written');
+});
+
 test('--journal never replaces the book or another file, even with --fresh', () => {
   // The book given as its own journal: refused, the book untouched (it used to be overwritten by the journal).
   copyFileSync(BOOK, join(tmp, 'own.tbk'));

@@ -11,6 +11,7 @@
  * plays).
  */
 import { PolyglotReader } from '../polyglot/reader.js';
+import { BookError } from '../polyglot/select.js';
 import type { Position } from '../../core/position.js';
 import { keyToHex } from '../../core/zobrist.js';
 import { positionFromFen, STARTING_FEN } from '../../notation/fen.js';
@@ -215,6 +216,12 @@ export async function runAudit(path: string, format: '.bin' | '.tbk', opts: Audi
     }
   } finally {
     book.close();
+  }
+  // An empty book, or one whose moves all fall under the thresholds, leaves nothing to search:
+  // said before a journal is created beside the book, as `book reach` refuses such a book.
+  if (positions.length === 0) {
+    const thresholds = format === '.bin' ? `--min-weight ${opts.minWeight}` : `--min-games ${opts.minGames}`;
+    throw new BookError('ERR_AUDIT_NOTHING', `${path}: no book move passes ${thresholds} from the start position${format === '.tbk' ? " or a game's set-up position" : ''}: nothing to audit`, path);
   }
   const journal = AuditJournal.open(opts.journal, opts.limits, opts.fresh);
   let searched = 0;
