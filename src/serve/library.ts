@@ -21,6 +21,7 @@ import { changeNotes } from '../book/node/tbkFile.js';
 import { splitLearn } from '../book/polyglot/format.js';
 import type { BookMove } from '../book/polyglot/select.js';
 import { BookMoves } from '../book/rich/bookMoves.js';
+import { tableOrder } from '../book/rich/tableOrder.js';
 import { noteHasData } from '../book/rich/notes.js';
 import type { BookEntry } from '../book/rich/tbkBook.js';
 import type { GameReader } from '../book/rich/gameReader.js';
@@ -174,10 +175,13 @@ export class ServedBook {
         };
       });
     }
-    const entries = this.rich!.probe(pos) as BookEntry[];
-    // As `book probe` orders them: most played first, PostBook records last.
-    entries.sort((a, b) => Number(a.postBook) - Number(b.postBook) || played(b) - played(a) || a.move - b.move);
-    const probability = policyProbabilities(policy, entries);
+    const found = this.rich!.probe(pos) as BookEntry[];
+    // The policy sees the book's order, as the engine does (its ties go to the first); the table
+    // is listed as `book probe` lists it (tableOrder.ts).
+    const inBook = policyProbabilities(policy, found);
+    const order = tableOrder(found);
+    const entries = order.map((i) => found[i]!);
+    const probability = order.map((i) => inBook[i]!);
     return entries.map((e, i) => ({
       opponentElo: this.replyElo(pos, e.move),
       move: e.move,

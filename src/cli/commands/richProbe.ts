@@ -6,6 +6,7 @@
  */
 import type { RichEntry } from '../../book/rich/reader.js';
 import type { BookEntry } from '../../book/rich/tbkBook.js';
+import { tableOrder } from '../../book/rich/tableOrder.js';
 import { bookGame, gameOfMove, type BookGame } from '../../book/rich/bookGame.js';
 import { choose, explainPolicy, parsePolicy, seededRandom, type BookPolicyConfig, type PolicyRow } from '../../book/select/index.js';
 import { PolicyError, findPolicyOption, parsePolicyKind } from '../../book/select/options.js';
@@ -80,13 +81,11 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
   });
   // The policy sees the moves in the book's order, as the engine does (src/engine/bookProbe.ts):
   // "the first on ties" (Terra's select best, PolyGlot's best without first-seen numbers) and a
-  // seeded draw mean that order. Only the table is then sorted: most played first, PostBook
-  // records after the book moves; among moves of as many games (an imported .bin's have none),
-  // the heavier first, as the .bin's own probe lists them.
+  // seeded draw mean that order. Only the table is then sorted (tableOrder.ts).
   const seed = intOption('--seed', opts.seed, 0);
   const chosen = opts.choose === undefined ? undefined : choose(config, moves, seed === undefined ? Math.random : seededRandom(seed));
   const policyRows = explainPolicy(config, moves);
-  const order = moves.map((_, i) => i).sort((a, b) => Number(moves[a]!.postBook) - Number(moves[b]!.postBook) || games(moves[b]!) - games(moves[a]!) || moves[b]!.weight - moves[a]!.weight || moves[a]!.move - moves[b]!.move);
+  const order = tableOrder(moves);
   const rows: PolicyRow[] = order.map((i) => policyRows[i]!);
   moves.splice(0, moves.length, ...order.map((i) => moves[i]!));
   const fen = makeFen(pos);
