@@ -9,6 +9,10 @@ import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENTRY_SIZE as BIN_ENTRY, encodeMove, writeEntry } from '../src/book/polyglot/format.js';
+import { unwrap } from '../src/core/result.js';
+import { STARTING_FEN, positionFromFen } from '../src/notation/fen.js';
+import { parseUci } from '../src/notation/uci.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const V = fileURLToPath(new URL('../../../shared/docs/polyglot-vectors/', import.meta.url));
@@ -212,4 +216,28 @@ test('help: `help A B` shows the help of A B at any depth; defaults shown are th
   const unknown = tabiya(['help', 'book', 'nosuch']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command 'nosuch'/);
+});
+
+test('probe: the moves --min-weight leaves out are counted, not hidden behind "no book moves"', () => {
+  const start = unwrap(positionFromFen(STARTING_FEN));
+  const entry = (uci: string, weight: number): Uint8Array => {
+    const b = new Uint8Array(BIN_ENTRY);
+    writeEntry(b, 0, start.keyHi, start.keyLo, encodeMove(unwrap(parseUci(start, uci))), weight, 0);
+    return b;
+  };
+  // Entries of one key are kept in the order written; a probe sorts them by weight.
+  const zeros = join(tmp, 'zeros.bin');
+  writeFileSync(zeros, Buffer.concat([entry('d2d4', 0), entry('e2e4', 0)]));
+  let r = tabiya(['book', 'probe', zeros]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\nno book moves\n2 moves of weight below 1 not shown \(--min-weight 0 shows them\)\n$/);
+  assert.equal(JSON.parse(tabiya(['book', 'probe', zeros, '--json']).stdout).hidden, 2);
+  r = tabiya(['book', 'probe', zeros, '--min-weight', '0']);
+  assert.match(r.stdout, /\ne4 +e2e4 +0 +0\.0%\n/);
+  assert.ok(!r.stdout.includes('not shown'));
+  const mixed = join(tmp, 'mixed.bin');
+  writeFileSync(mixed, Buffer.concat([entry('e2e4', 5), entry('d2d4', 0)]));
+  r = tabiya(['book', 'probe', mixed]);
+  assert.match(r.stdout, /\n1 move of weight below 1 not shown \(--min-weight 0 shows it\)\nmove .*\ne4 +e2e4 +5 +100\.0%\n$/);
+  assert.equal(JSON.parse(tabiya(['book', 'probe', mixed, '--json']).stdout).hidden, 1);
 });

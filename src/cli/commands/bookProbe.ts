@@ -66,10 +66,13 @@ export async function bookProbeCommand(file: string, opts: BookProbeCliOptions):
   }
   let moves: BookMove[];
   let warnings: readonly string[];
+  // Moves the book holds here under --min-weight (weight 0 by default): named, not a bare "no book moves".
+  let hidden = 0;
   try {
     const book = await openBook(file);
     warnings = book.warnings;
     moves = await book.moves(pos, { minWeight });
+    if (minWeight > 0) hidden = (await book.moves(pos, { minWeight: 0 })).length - moves.length;
     await book.close();
   } catch (e) {
     throw e instanceof Error && 'code' in e ? new CliError(e.message, 1) : e;
@@ -96,12 +99,13 @@ export async function bookProbeCommand(file: string, opts: BookProbeCliOptions):
   const seed = intOption('--seed', opts.seed, 0);
   const chosen = policy === undefined ? undefined : chooseMove(moves, { policy, random: seed === undefined ? Math.random : seededRandom(seed) });
   const fen = makeFen(pos);
-  const out: Record<string, unknown> = { fen, key, opening, moves: rows, totalWeight: total };
+  const out: Record<string, unknown> = { fen, key, opening, moves: rows, totalWeight: total, hidden };
   if (policy !== undefined) out.chosen = chosen === undefined ? null : { uci: chosen.uci, san: makeSan(pos, chosen.move), policy };
   report(opts.json, out, () => {
     const lines = [`${fen}  (key ${key})`, ...openingLine(opening)];
     if (rows.length === 0) lines.push('no book moves');
-    else {
+    if (hidden > 0) lines.push(`${hidden} move${hidden === 1 ? '' : 's'} of weight below ${minWeight} not shown (--min-weight 0 shows ${hidden === 1 ? 'it' : 'them'})`);
+    if (rows.length > 0) {
       const withAudit = rows.some((r) => r.audit !== null);
       lines.push(`move     uci     weight   share${withAudit ? '   audit' : ''}  learn`);
       for (const r of rows) {
