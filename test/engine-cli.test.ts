@@ -175,6 +175,24 @@ test('epd: a solution is found at the iteration from which the best move stays r
   }
 });
 
+test('epd --json: progress still goes to stderr (docs/cli.md: in both modes; --quiet hides it), the JSON alone to stdout', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
+  try {
+    // Two positions of 3 s each: past the 5 s after which a job that is not on a terminal writes a line.
+    const file = join(dir, 'two.epd');
+    // Quiet positions: a search that finds a mate ends before its time.
+    writeFileSync(file, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4; id "start";\nr1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id "ruy";\n');
+    const r = spawnSync(process.execPath, [MAIN, 'epd', file, '--movetime', '3000', '--json'], { encoding: 'utf8', env: { ...process.env, TERM: 'dumb' } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { total: number }).total, 2);
+    assert.match(r.stderr, /^epd: 100\.0% 2 positions, .* in [\d.]+ s, \d solved$/m);
+    const quiet = spawnSync(process.execPath, [MAIN, 'epd', file, '--movetime', '3000', '--json', '--quiet'], { encoding: 'utf8', env: { ...process.env, TERM: 'dumb' } });
+    assert.equal(quiet.stderr, '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('epd --set NAME=V changes a search constant for the run; a name or value the engine does not take is refused before any search', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-'));
   try {

@@ -21,7 +21,7 @@ export interface BenchOptions {
 export function benchCommand(opts: BenchOptions): void {
   configureV8ForSearch();
   const depth = intOption('--depth', opts.depth ?? String(BENCH_DEPTH), 1, 64)!;
-  const progress = startProgress({ label: 'bench', total: BENCH_POSITIONS.length, unit: 'positions', quiet: opts.quiet || opts.json });
+  const progress = startProgress({ label: 'bench', total: BENCH_POSITIONS.length, unit: 'positions', quiet: opts.quiet });
   const r = runBench(wasmCoreModule(), depth, (i) => progress.update(i + 1), opts.warmup !== false);
   progress.stop();
   // At the recorded depth the node count is compared with the recorded signature.

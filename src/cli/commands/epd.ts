@@ -133,7 +133,7 @@ export async function epdCommand(file: string, opts: EpdOptions): Promise<void> 
 }
 
 async function runSuite(file: string, todo: { line: number; text: string }[], host: EngineHost, limits: WireLimits, opts: EpdOptions): Promise<void> {
-  const progress = startProgress({ label: 'epd', total: todo.length, unit: 'positions', quiet: opts.quiet || opts.json });
+  const progress = startProgress({ label: 'epd', total: todo.length, unit: 'positions', quiet: opts.quiet });
   const failures: Failure[] = [];
   const solutions: Solution[] = [];
   const errors: { line: number; message: string }[] = [];
@@ -235,6 +235,8 @@ async function runSuite(file: string, todo: { line: number; text: string }[], ho
       });
     }
   }
+  // The last position counted too: a run that ends past the interval says so, at 100%.
+  progress.update(total + errors.length, `${solved} solved`);
   progress.stop();
   for (const e of errors) process.stderr.write(`tabiya: skipped ${e.message}\n`);
   if (total === 0) throw new CliError(`${file}: none of its ${errors.length} positions could be searched`, 1);

@@ -56,7 +56,7 @@ export class PgnJob {
     if (this.finishing === undefined) {
       this.bar?.stop();
       this.bar = undefined;
-      this.finishing = startProgress({ label: `${this.label}: writing`, total, unit, quiet: this.opts.quiet || this.opts.json });
+      this.finishing = startProgress({ label: `${this.label}: writing`, total, unit, quiet: this.opts.quiet });
     }
     this.finishing.update(done);
   };

@@ -31,7 +31,7 @@ export interface RichMergeCliOptions {
 
 /** A bar over the merge's writing phase (by key: see KeyProgress in tbkCombine.ts), rows as the extra. */
 function mergeProgress(opts: RichMergeCliOptions): { onProgress(share: number, rows: number): void; stop(): void } {
-  const bar = startProgress({ label: 'merging', total: 100, unit: '%', quiet: opts.quiet || opts.json });
+  const bar = startProgress({ label: 'merging', total: 100, unit: '%', quiet: opts.quiet });
   return {
     onProgress: (share, rows) => bar.update(Math.round(share * 1000) / 10, `${rows} rows`),
     stop: () => bar.stop(),

@@ -82,7 +82,7 @@ export async function tuneLabelCommand(file: string, opts: TuneLabelOptions): Pr
   const out = new AtomicFileSync(opts.output);
   const skipped: string[] = [];
   const c = { labelled: 0, mates: 0, noScore: 0, faults: 0 };
-  const bar = startProgress({ label: 'tune label', total: jobs.length, unit: 'positions', quiet: opts.quiet || opts.json });
+  const bar = startProgress({ label: 'tune label', total: jobs.length, unit: 'positions', quiet: opts.quiet });
   const onResult = (i: number, r: LabelResult): void => {
     const job = jobs[i]!;
     if (r.kind === 'score') {

@@ -218,7 +218,7 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
 
   // The games.
   const every = Math.max(1, Math.floor(pairs / HISTORY_POINTS));
-  const bar = startProgress({ label: 'tune spsa', total: pairs, unit: 'pairs', start: state.nextStep - 1, quiet: opts.quiet || opts.json });
+  const bar = startProgress({ label: 'tune spsa', total: pairs, unit: 'pairs', start: state.nextStep - 1, quiet: opts.quiet });
   const dropped: string[] = [];
   const secondsBefore = state.seconds;
   const t0 = performance.now();
