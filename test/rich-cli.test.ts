@@ -15,21 +15,14 @@ import { makeRichBook } from '../src/book/node/richMake.js';
 import { SECTION } from '../src/book/rich/container.js';
 import { TbkBook } from '../src/book/rich/tbkBook.js';
 import { BlockIndex } from '../src/book/rich/positions.js';
+import { cliIn } from './support/cli.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const V = fileURLToPath(new URL('../../../shared/docs/polyglot-vectors/', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-tbk-cli-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
-function tabiya(args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8' });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-function json(args: string[]): Record<string, unknown> {
-  const r = tabiya([...args, '--json']);
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout) as Record<string, unknown>;
-}
+const { tabiya, json } = cliIn(tmp);
 type Row = { uci: string; san: string; games: number; wins: number; draws: number; losses: number; userValue: number | null; dynWins: number; dynDraws: number; dynLosses: number; postBook: boolean; evalCp: number | null; probability: number; reason: string; weight: number };
 const rows = (args: string[]): Row[] => json(['book', 'probe', ...args]).moves as Row[];
 
@@ -197,7 +190,7 @@ test('book set clear and a second annotate add nothing to the book, and say so',
   assert.match(tabiya(['book', 'annotate', 'add.tbk', 'add.pgn']).stdout, /\(0 added to the book\)/);
   assert.equal(json(['book', 'set', 'add.tbk', '--moves', 'e4', '--move', 'a6', '--value', '?']).added, false);
   const r = tabiya(['book', 'set', 'add.tbk', '--moves', 'e4', '--move', 'a6', '--value', 'clear']);
-  assert.equal(r.stdout, 'a6 (a7a6): user value and learned statistics cleared\n');
+  assert.equal(r.stdout, 'a6 (a7a6): user value and learned statistics cleared (no game played it and no note is left: it is no longer in the book)\n');
 });
 
 test('set, annotate and learn change the book; probe shows them', () => {

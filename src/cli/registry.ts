@@ -369,12 +369,17 @@ export function registerCommands(program: Command): void {
     .action(async (file, opts) => (await import('./commands/richUpgrade.js')).richUpgradeCommand(file, opts));
   book
     .command('set')
-    .description("set a move's user value in a .tbk (Terra's bookeval): 0..100, !!, !, !?, ?!, ?, ?? or clear")
+    .description("set a move's notes in a .tbk: user value (Terra's bookeval), NAG, comment, forbidden mark; or remove a move added by hand")
     .argument('<book.tbk>', 'rich book to change')
     .option('--fen <fen>', 'position (default: the start position)')
     .option('--moves <moves>', 'moves played from it, UCI or SAN, e.g. "e2e4 c7c6"')
     .requiredOption('--move <move>', 'the move to set, UCI or SAN')
-    .requiredOption('--value <value>', '0..100 (100 always play, 0 never), !!, !, !?, ?!, ?, ?? or clear')
+    .option('--value <value>', 'user value: 0..100 (100 always play, 0 never), !!, !, !?, ?!, ?, ?? or clear (also clears the learned statistics)')
+    .option('--nag <nag>', 'NAG: a glyph (!, ?!, +-, = …), $0..$255, or clear (sets no user value)')
+    .option('--comment <text>', 'comment ("" clears it)')
+    .option('--forbid', 'forbidden: never played from the book (the engine, probe and the explorer skip it)')
+    .option('--allow', 'takes the forbidden mark away')
+    .option('--remove', 'takes away a move that only notes hold (one added by hand); a move games played cannot go')
     .option('--json', 'print one JSON object')
     .action(async (file, opts) => (await import('./commands/richSet.js')).richSetCommand(file, opts));
   book

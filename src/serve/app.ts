@@ -28,6 +28,7 @@ import type { Opening, OpeningIndex } from './openings.js';
 import { hostIsLoopback } from './loopback.js';
 import { ResponseCache } from './responseCache.js';
 import { subtreeBin, subtreePgn, walkSubtree } from './subtree.js';
+import { COMMENT_MAX, commentProblem, commentText } from '../book/rich/noteText.js';
 
 /** A file the server hands out: its bytes and content type. */
 export interface Asset {
@@ -602,7 +603,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       move: MOVE,
       userValue: { type: ['integer', 'null'], minimum: 0, maximum: 100 },
       nag: { type: ['integer', 'null'], minimum: 0, maximum: 255 },
-      comment: { type: ['string', 'null'], maxLength: 2000 },
+      comment: { type: ['string', 'null'], maxLength: COMMENT_MAX },
       forbidden: { type: 'boolean' },
     },
   } as const;
@@ -614,21 +615,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     const patch: NotePatch = {};
     if (body.userValue !== undefined) patch.userValue = body.userValue;
     if (body.nag !== undefined) patch.nag = body.nag;
-    // A PGN comment ends at its first } (PGN standard 8.2.5, no escape): the book's PGN export
-    // could carry such a comment only changed (python-chess drops the }, tabiya's writer makes it
-    // a ")"), and reading that PGN back with book annotate --notes --replace would change the
-    // book's comment. Refused here, where the user can still choose the words.
-    if (typeof body.comment === 'string' && body.comment.includes('}')) throw new HttpError(400, 'comment: a } cannot be kept: a PGN comment ends at its first }, so the book\'s PGN export could not carry it; write ) or ] instead');
-    // `[%tabiya …]` is the markup the PGN export writes for a move's user value and forbidden
-    // mark (pgnNotes.ts, in the command syntax of the PGN extensions lichess writes as `[%clk …]`):
-    // in a comment's text it would be read back by book annotate --notes as the move's value.
-    if (typeof body.comment === 'string' && /\[%tabiya\s/i.test(body.comment)) throw new HttpError(400, 'comment: [%tabiya …] cannot be kept: it is the markup of the PGN export for user values and forbidden marks, so reading the export back would take it as one; set the value or mark with their own controls');
-    // An escape sequence or a bell in a comment went into the PGN export as it was, where the
-    // PGN standard (4.1) allows no control character but newline and tab, and onto the terminal
-    // of whoever printed that file. Line breaks and tabs are taken (line breaks become spaces).
-    const control = typeof body.comment === 'string' ? /[^\P{Cc}\t\r\n]/u.exec(body.comment) : null;
-    if (control !== null) throw new HttpError(400, `comment: a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}) cannot be kept: the book's PGN export could not carry it`);
-    if (body.comment !== undefined) patch.comment = body.comment === null ? null : body.comment.replace(/[\r\n]+/g, ' ');
+    // A comment the book's PGN export could not carry back unchanged is refused (noteText.ts).
+    const problem = typeof body.comment === 'string' ? commentProblem(body.comment) : undefined;
+    if (problem !== undefined) throw new HttpError(400, `comment: ${problem}`);
+    if (body.comment !== undefined) patch.comment = body.comment === null ? null : commentText(body.comment);
     if (body.forbidden !== undefined) patch.forbidden = body.forbidden;
     if (Object.keys(patch).length === 0) throw new HttpError(400, 'nothing to change: give userValue, nag, comment or forbidden');
     importing(book.id);

@@ -20,6 +20,7 @@ import { CliError, intOption } from '../errors.js';
 import { report } from '../output.js';
 import { openingLine, probedPosition } from './bookProbe.js';
 import { bookErrors, checkFilterFits, openAnyRichBook, pct, splitFilterOf } from './richCommon.js';
+import { nagSymbol } from '../../book/rich/noteText.js';
 
 export interface RichProbeCliOptions {
   fen?: string;
@@ -103,17 +104,23 @@ export async function richProbeCommand(file: string, opts: RichProbeCliOptions):
       const weighted = out.some((r) => r.games === 0 && !r.postBook && r.weight > 0);
       const weightCell = (r: (typeof out)[number]): string => (weighted ? ` ${String(r.weight).padStart(6)}` : '');
       const auditCell = (r: (typeof out)[number]): string => (audited ? `  ${(r.audit === null ? '' : (lossText(r.audit.loss) === 'mate' ? 'mate' : `${r.audit.loss > 0 ? '-' : ''}${lossText(r.audit.loss)}`)).padStart(6)} ${r.forbidden ? 'x' : ' '}` : '');
-      lines.push(`${'move'.padEnd(8)} ${'uci'.padEnd(6)} ${'games'.padStart(7)}${weighted ? ` ${'weight'.padStart(6)}` : ''}  ${'win%'.padStart(5)} ${'draw%'.padStart(5)} ${'loss%'.padStart(5)}  ${'elo'.padStart(4)}  ${'learned'.padEnd(11)} ${'user'.padStart(4)}  ${'play%'.padStart(6)}${audited ? `  ${'audit'.padStart(6)}  ` : ''}${opts.explain ? '  why' : ''}`.trimEnd());
+      // A move's NAG follows it as in printed annotation: a move assessment joined (e4!?), any
+      // other after a space (Nf3 +-); its comment is listed below the table.
+      const nagOf = (nag: number | null): string => (nag === null ? '' : nag >= 1 && nag <= 6 ? nagSymbol(nag) : ` ${nagSymbol(nag)}`);
+      const nameOf = (r: (typeof out)[number]): string => `${r.san}${r.postBook ? '*' : ''}${nagOf(r.nag)}`;
+      const nameWidth = Math.max(8, ...out.map((r) => nameOf(r).length));
+      lines.push(`${'move'.padEnd(nameWidth)} ${'uci'.padEnd(6)} ${'games'.padStart(7)}${weighted ? ` ${'weight'.padStart(6)}` : ''}  ${'win%'.padStart(5)} ${'draw%'.padStart(5)} ${'loss%'.padStart(5)}  ${'elo'.padStart(4)}  ${'learned'.padEnd(11)} ${'user'.padStart(4)}  ${'play%'.padStart(6)}${audited ? `  ${'audit'.padStart(6)}  ` : ''}${opts.explain ? '  why' : ''}`.trimEnd());
       for (const r of out) {
         const ev = r.evalCp === null ? '' : ` ${r.evalCp >= 0 ? '+' : ''}${(r.evalCp / 100).toFixed(2)}`;
         const dyn = r.dynWins + r.dynDraws + r.dynLosses > 0 ? `${r.dynWins}/${r.dynDraws}/${r.dynLosses}${ev}` : '';
         const user = r.userValue === null ? '' : String(r.userValue);
-        const name = r.postBook ? `${r.san}*` : r.san;
+        const name = nameOf(r);
         const elo = r.avgElo > 0 ? String(r.avgElo) : '';
         lines.push(
-          `${name.padEnd(8)} ${r.uci.padEnd(6)} ${String(r.games).padStart(7)}${weightCell(r)}  ${r.winPct.toFixed(1).padStart(5)} ${r.drawPct.toFixed(1).padStart(5)} ${r.lossPct.toFixed(1).padStart(5)}  ${elo.padStart(4)}  ${dyn.padEnd(11)} ${user.padStart(4)}  ${(r.probability * 100).toFixed(1).padStart(6)}${auditCell(r)}${opts.explain ? `  ${r.reason}` : ''}`.trimEnd(),
+          `${name.padEnd(nameWidth)} ${r.uci.padEnd(6)} ${String(r.games).padStart(7)}${weightCell(r)}  ${r.winPct.toFixed(1).padStart(5)} ${r.drawPct.toFixed(1).padStart(5)} ${r.lossPct.toFixed(1).padStart(5)}  ${elo.padStart(4)}  ${dyn.padEnd(11)} ${user.padStart(4)}  ${(r.probability * 100).toFixed(1).padStart(6)}${auditCell(r)}${opts.explain ? `  ${r.reason}` : ''}`.trimEnd(),
         );
       }
+      for (const r of out) if (r.comment !== null) lines.push(`${r.san}: {${r.comment}}`);
       if (out.some((r) => r.dynWins + r.dynDraws + r.dynLosses > 0)) lines.push('learned: W/D/L of the engine\'s own games (and its mean evaluation after a PostBook move)');
       if (out.some((r) => r.postBook)) lines.push('*: PostBook record (a move the engine chose after leaving the book)');
       if (audited) lines.push("audit: pawns (or a mate) the move loses against the engine's best move (book audit); x: forbidden, never played from the book");
