@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
 import { makeRichBook } from '../src/book/node/richMake.js';
 import { buildApp } from '../src/serve/app.js';
 import { ServedBook } from '../src/serve/library.js';
@@ -23,7 +24,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'tabiya-set-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
 const { tabiya, json } = cliIn(tmp);
-type Row = { san: string; uci: string; games: number; nag: number | null; comment: string | null; forbidden: boolean; probability: number; userValue: number | null };
+type Row = { san: string; uci: string; weight: number; games: number; nag: number | null; comment: string | null; forbidden: boolean; probability: number; userValue: number | null };
 const probe = (book: string, moves?: string): Row[] => json(['book', 'probe', book, ...(moves === undefined ? [] : ['--moves', moves])]).moves as Row[];
 
 // The first 300 games of the sample: enough for a real opening tree, quick to build.
@@ -111,11 +112,22 @@ test('notes set from the command line go out in the explorer PGN export and read
   assert.match(flat, /1\.\.\. Nf6 \$1 \{A45 Indian Defense\} \{\[%tabiya value=75\] Indian\}/);
   assert.match(flat, /2\. c4 \$14 /);
   assert.match(flat, /1\.\.\. f5 \{A80 Dutch Defense\} \{\[%tabiya forbidden\] too loose\}/);
+  // The command line writes the same PGN (book export -o X.pgn), and pgn-extract reads it.
+  const cli = tabiya(['book', 'export', 'g.tbk', '-o', 'cli.pgn', '--moves', 'd4', '--depth', '3']);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.equal(readFileSync(join(tmp, 'cli.pgn'), 'utf8'), pgn);
+  const extract = spawnSync('/usr/games/pgn-extract', ['-s', join(tmp, 'cli.pgn')], { encoding: 'utf8' });
+  assert.equal(extract.status, 0, extract.stderr);
+  assert.equal(extract.stderr, '');
+  const read = extract.stdout.replace(/\s+/g, ' ');
+  assert.match(read, /\[FEN "rnbqkbnr\/pppppppp\/8\/8\/3P4\/8\/PPP1PPPP\/RNBQKBNR b KQkq - 0 1"\]/);
+  assert.match(read, /1\.\.\. Nf6 \$1 \{ ?A45 Indian Defense ?\} \{ ?\[%tabiya value=75\] Indian ?\}/);
+  assert.match(read, /1\.\.\. f5 \{ ?A80 Dutch Defense ?\} \{ ?\[%tabiya forbidden\] too loose ?\}/);
   // A fresh book of the same games gets the notes only through that PGN.
   assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 'h.tbk', '--quiet']).code, 0);
   writeFileSync(join(tmp, 'tree.pgn'), pgn);
-  const read = tabiya(['book', 'annotate', 'h.tbk', 'tree.pgn', '--notes']);
-  assert.equal(read.code, 0, read.stderr);
+  const annotated = tabiya(['book', 'annotate', 'h.tbk', 'tree.pgn', '--notes']);
+  assert.equal(annotated.code, 0, annotated.stderr);
   const pick = (rows: Row[], san: string): unknown[] => {
     const m = rows.find((r) => r.san === san)!;
     return [m.nag, m.comment, m.forbidden, m.userValue];
@@ -124,6 +136,46 @@ test('notes set from the command line go out in the explorer PGN export and read
     assert.deepEqual(pick(probe('h.tbk', moves), san), pick(probe('g.tbk', moves), san), `${moves} ${san}`);
   }
   assert.deepEqual(pick(probe('h.tbk', 'd4'), 'Nf6'), [1, 'Indian', false, 75]);
+});
+
+test('book export of a tree: a repertoire as PGN and as a .bin an engine plays, from a .tbk or a .bin; whole-book options refused', () => {
+  assert.equal(made.code, 0, made.stderr);
+  json(['book', 'set', 'g.tbk', '--moves', 'e4 c5', '--move', 'c3', '--value', '100']);
+  const rep = json(['book', 'export', 'g.tbk', '-o', 'rep.bin', '--side', 'white', '--depth', '6']);
+  assert.deepEqual([rep.format, rep.side, rep.truncated], ['bin', 'white', false]);
+  // At White's moves only the chosen move; at Black's every book reply (a move of weight above 0:
+  // make-book's, which leaves out moves of fewer than 3 games).
+  const afterC5 = json(['book', 'probe', 'rep.bin', '--moves', 'e4 c5']).moves as { san: string }[];
+  assert.deepEqual(afterC5.map((m) => m.san), ['c3']);
+  const replies = json(['book', 'probe', 'rep.bin', '--moves', 'e4']).moves as { san: string }[];
+  assert.deepEqual(replies.map((m) => m.san).sort(), probe('g.tbk', 'e4').filter((m) => m.weight > 0).map((m) => m.san).sort());
+  const text = tabiya(['book', 'export', 'g.tbk', '-o', 'rep.pgn', '--side', 'white', '--depth', '6']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^wrote rep\.pgn: \d+ moves below rnbqkbnr\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/RNBQKBNR w KQkq - 0 1 \(White's repertoire\), 6 plies deep/);
+  assert.match(readFileSync(join(tmp, 'rep.pgn'), 'utf8'), /\[Event "tabiya book g\.tbk: White repertoire"\]/);
+  // A Polyglot book's tree, to standard output as PGN.
+  assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 'g.bin', '--quiet']).code, 0);
+  const fromBin = tabiya(['book', 'export', 'g.bin', '-o', '-', '--moves', 'd4 Nf6', '--depth', '2']);
+  assert.equal(fromBin.code, 0, fromBin.stderr);
+  assert.match(fromBin.stdout, /^\[Event "tabiya book g\.bin"\]/);
+  assert.match(fromBin.stdout, /\n2\. c4 /);
+  // A cut tree says so.
+  const cut = json(['book', 'export', 'g.tbk', '-o', 'cut.pgn', '--max-moves', '5']);
+  assert.deepEqual([cut.moves, cut.truncated], [5, true]);
+  assert.match(readFileSync(join(tmp, 'cut.pgn'), 'utf8'), /cut at 5 moves/);
+  const bytes = readFileSync(join(tmp, 'rep.pgn'));
+  for (const [args, message] of [
+    [['--min-games', '2'], /--min-games: shapes make-book's \.bin of the whole book, not a tree export/],
+    [['--side', 'both'], /--side: "both" is not a side: white or black/],
+    [['--depth', '0'], /--depth/],
+    [['--moves', 'e4 e4'], /--moves: /],
+  ] as [string[], RegExp][]) {
+    const r = tabiya(['book', 'export', 'g.tbk', '-o', 'rep.pgn', '--force', ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
+  assert.ok(readFileSync(join(tmp, 'rep.pgn')).equals(bytes), 'a refused export leaves the file as it was');
+  assert.equal(tabiya(['book', 'export', 'g.tbk', '-o', 'rep.txt', '--depth', '2']).code, 2);
 });
 
 test('refusals name what is wrong, exit 2 (usage) or 1 (the book), and leave the book as it was', async () => {

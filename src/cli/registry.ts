@@ -334,9 +334,14 @@ export function registerCommands(program: Command): void {
     .action(async (file, opts) => (await import('./commands/richImport.js')).richImportCommand(file, opts));
   const bookExport = book
     .command('export')
-    .description('.tbk: the Polyglot .bin of a rich book, byte-identical to polyglot make-book on the same games')
-    .argument('<book.tbk>', 'rich book')
-    .requiredOption('-o, --output <book.bin>', 'Polyglot book to write (- for stdout)')
+    .description('.tbk: the Polyglot .bin of a rich book, byte-identical to polyglot make-book on the same games; or a tree of a book (.tbk or .bin) below a position, as PGN with variations and notes or as a .bin')
+    .argument('<book>', 'rich book (.tbk); for a tree, a .tbk or a Polyglot .bin')
+    .requiredOption('-o, --output <file>', 'Polyglot book (.bin) or, for a tree, PGN (.pgn) to write (- for stdout)')
+    .option('--fen <fen>', 'tree: the position it starts from (default: the start position)')
+    .option('--moves <moves>', 'tree: moves played from it, UCI or SAN, e.g. "e4 c5"')
+    .option('--depth <plies>', 'tree: plies below the position (default 12)')
+    .option('--side <white|black>', "tree: a repertoire for that side: only its chosen moves (user value above 0, else the book's first), every book reply")
+    .option('--max-moves <n>', 'tree: cut the tree at n moves (default 1000000); the PGN says where')
     .option('--force', FORCE_BOOK)
     .option('--max-ply <n>', "count the first n plies of each game (default: the book's; a smaller one is replayed from the book's games)")
     .option('--min-games <n>', 'drop moves played in fewer than n games', '3')

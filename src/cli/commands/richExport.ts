@@ -23,6 +23,14 @@ import { ScratchError } from '../../book/node/workDir.js';
 import { TbkBook } from '../../book/rich/tbkBook.js';
 import { exportKind } from '../../book/rich/format.js';
 import { isOpenFilter, unanswerable, type SplitFilter } from '../../book/rich/splits.js';
+import { TREE_OPTIONS, bookTreeCommand, type BookTreeOptions } from './bookTree.js';
+
+/** The options of the whole-book export (make-book's), by their option names. */
+const WHOLE_BOOK_OPTIONS: [string, string][] = [
+  ['maxPly', '--max-ply'], ['minGames', '--min-games'], ['minScore', '--min-score'], ['colour', '--only-white/--only-black'], ['uniform', '--uniform'],
+  ['userValues', '--user-values'], ['exact', '--exact'], ['ratings', '--ratings'], ['speeds', '--speeds'], ['since', '--since'], ['until', '--until'],
+  ['memory', '--memory'], ['threads', '--threads'], ['tmpDir', '--tmp-dir'],
+];
 
 export interface RichExportCliOptions {
   output: string;
@@ -45,7 +53,13 @@ export interface RichExportCliOptions {
   quiet?: boolean;
 }
 
-export async function richExportCommand(file: string, opts: RichExportCliOptions, given: (name: string) => boolean = () => true): Promise<void> {
+export async function richExportCommand(file: string, opts: RichExportCliOptions & BookTreeOptions, given: (name: string) => boolean = () => true): Promise<void> {
+  // A tree (docs/serve.md's export): a .pgn, or a .bin of the positions below one.
+  if (/\.pgn$/i.test(opts.output) || TREE_OPTIONS.some((o) => given(o))) {
+    const wholeBook = WHOLE_BOOK_OPTIONS.filter(([o]) => given(o)).map(([, flag]) => flag);
+    if (wholeBook.length > 0) throw new CliError(`${wholeBook.join(', ')}: ${wholeBook.length === 1 ? 'shapes' : 'shape'} make-book's .bin of the whole book, not a tree export (-o X.pgn, or --fen, --moves, --depth, --side, --max-moves)`, 2);
+    return bookTreeCommand(file, opts);
+  }
   // A .bin under a .tbk name would then be refused by every .tbk command as "bad signature".
   if (opts.output.toLowerCase().endsWith('.tbk')) throw new CliError(`book export writes a Polyglot .bin book; ${opts.output} ends in .tbk`, 2);
   // Defaults are make-book's; only options the user gave can conflict with an imported book.
