@@ -252,3 +252,40 @@ test('quit in the middle of the input ends at once; nothing after it is read', (
   host.tick();
   assert.deepEqual(out, []);
 });
+
+test('new: the clocks go back to the start of the time control, which stays (level or st); only sd goes', () => {
+  const { host, send } = scripted();
+  // A game of 40 moves in 5 minutes that ended with the engine at 10 s and the opponent at 20 s.
+  send('new', 'level 40 5 0', 'sd 7', 'time 1000', 'otim 2000', 'usermove e2e4');
+  host.tick();
+  // The next game begins with the user's move: XBoard sends time/otim only before the engine's
+  // moves, and the first move of a game is planned on the control's full 5 minutes (CECP: new
+  // "resets clocks and time controls to the start of a new game").
+  send('new', 'usermove d2d4');
+  assert.deepEqual(host.gos[1]!.limits, { wtime: 300000, btime: 300000, winc: 0, binc: 0, movestogo: 40, startTime: host.gos[1]!.limits.startTime });
+  host.tick();
+  // st is a time control too: it stays for the next game, until a level replaces it.
+  send('st 2', 'new', 'usermove c2c4');
+  assert.equal(host.gos[2]!.limits.movetime, 2000);
+  host.tick();
+  send('new', 'level 0 1 1', 'usermove g1f3');
+  assert.deepEqual(host.gos[3]!.limits, { wtime: 60000, btime: 60000, winc: 1000, binc: 1000, startTime: host.gos[3]!.limits.startTime });
+});
+
+test('analyze mode: new sets up the start position and the analysis goes on (CECP, "Analyze Mode")', () => {
+  const { host, send, server } = scripted();
+  send('new', 'force', 'usermove e2e4', 'post', 'analyze');
+  assert.equal(host.gos.length, 1);
+  send('new');
+  assert.equal(server.fen, STARTING_FEN);
+  assert.equal(host.gos.length, 2, 'the start position is analysed');
+  assert.deepEqual([host.gos[1]!.moves, host.gos[1]!.limits.infinite], [[], true]);
+  // Still analysing, not playing: a move is analysed, never answered.
+  send('usermove d2d4');
+  assert.equal(host.gos.length, 3);
+  assert.equal(host.gos[2]!.limits.infinite, true);
+  send('exit');
+  host.tick();
+  assert.deepEqual(send('usermove d7d5'), []);
+  assert.equal(host.gos.length, 3, 'after exit a move is only played (force mode)');
+});

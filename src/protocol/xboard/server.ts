@@ -162,16 +162,20 @@ export class XboardServer {
         return;
       case 'new':
         this.stopSearch();
-        this.analyzing = false;
         this.chess960 = false;
         this.host.configure({ chess960: false });
         this.setPosition(STARTING_FEN);
-        this.engineColor = 1;
+        // CECP "new": the time control stays (level or st) and the clocks go back to its start;
+        // only the depth limit of sd is removed.
         this.sdDepth = 0;
-        this.stMs = 0;
+        this.engineClock = this.baseMs;
+        this.otherClock = this.baseMs;
         this.playedColor = -1;
         this.evals = [];
         this.host.newGame();
+        // In analyze mode new resets the position and the analysis goes on (CECP, "Analyze Mode").
+        this.engineColor = this.analyzing ? -1 : 1;
+        if (this.analyzing) this.analyze();
         return;
       case 'variant':
         this.chess960 = arg === 'fischerandom';
@@ -318,6 +322,8 @@ export class XboardServer {
     this.mps = r.mps;
     this.baseMs = r.baseMs;
     this.incMs = r.incMs;
+    // level and st are two kinds of time control: the last one given counts.
+    this.stMs = 0;
     this.engineClock = this.baseMs;
     this.otherClock = this.baseMs;
   }
