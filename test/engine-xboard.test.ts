@@ -134,3 +134,14 @@ test('xboard: exit right after a move in analysis mode ends the analysis that mo
   const r = await pipeInto('xboard', ['xboard', 'protover 2', 'new', 'force', 'analyze', 'usermove e2e4', 'exit', 'sd 3', 'go'], 30000);
   assert.deepEqual(answers(r.out).map((l) => l.split(' ')[0]), ['move']);
 });
+
+test('xboard: cores reaches the search threads (what needs one thread says so at once)', { timeout: 60000 }, async () => {
+  // BookReturn works on one search thread only, and the engine tells the user when there are
+  // more: the telluser shows that cores 2 gave the engine two.
+  const r = await pipeInto('xboard', ['xboard', 'protover 2', 'option BookReturn=1', 'cores 2', 'ping 1', 'cores 1', 'sd 3', 'go']);
+  const a = answers(r.out);
+  assert.match(a[0]!, /^telluser BookReturn: works with one search thread; with Threads 2 /);
+  assert.equal(a[1], 'pong 1');
+  assert.match(a[2]!, /^move /);
+  assert.equal(r.code, 0);
+});

@@ -173,7 +173,7 @@ test('numeric arguments: a bad one is answered "Error (bad argument: …): COMMA
   // Good values of every kind are taken without a word; memory beyond the largest table (the
   // core's 1024 MB) asks for that table.
   assert.deepEqual(send('force', 'sd 0', 'st 0.5', 'level 0 0:30 0.1', 'time -20', 'otim 500', 'memory 100000', 'cores 2', 'option Skill Level=5', 'option OwnBook=1', 'result *'), []);
-  assert.deepEqual(host.configs.slice(configs), [{ hashMB: 1024 }, { skillLevel: 5 }, { ownBook: true }]);
+  assert.deepEqual(host.configs.slice(configs), [{ hashMB: 1024 }, { threads: 2 }, { skillLevel: 5 }, { ownBook: true }]);
 });
 
 test('level MPS: moves to go count from the start position of the game, not from the FEN move number', () => {
@@ -288,4 +288,12 @@ test('analyze mode: new sets up the start position and the analysis goes on (CEC
   host.tick();
   assert.deepEqual(send('usermove d7d5'), []);
   assert.equal(host.gos.length, 3, 'after exit a move is only played (force mode)');
+});
+
+test('cores N (feature smp=1) sets the number of search threads, at most the engine\'s largest', () => {
+  const { host, send } = scripted();
+  // CECP: smp=1 asks the GUI for "cores"; without it XBoard never sends the command.
+  assert.match(send('protover 2').find((l) => l.includes('myname='))!, / smp=1 /);
+  assert.deepEqual(send('cores 2', 'cores 1', 'cores 500'), []);
+  assert.deepEqual(host.configs, [{ threads: 2 }, { threads: 1 }, { threads: 56 }]);
 });

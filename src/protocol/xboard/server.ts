@@ -2,7 +2,7 @@
  * tabiya's side of the xboard protocol (CECP v2), sans-I/O like the UCI server: `receive`
  * each line, `send` the answers, an EngineHost runs the searches.
  *
- * Supported: feature negotiation (setboard, usermove, ping, reuse, analyze, memory, colors=0,
+ * Supported: feature negotiation (setboard, usermove, ping, reuse, analyze, memory, smp, colors=0,
  * sigint/sigterm off), new, variant fischerandom, force, go, playother, usermove (coordinate
  * notation, castling as e1g1, O-O or king-takes-rook), level/st/sd, time/otim, ?, ping, draw,
  * result (hands the finished game to book learning), setboard, undo, remove, hard/easy
@@ -34,6 +34,7 @@ import { numberProblem, readNumber, type NumberRule } from '../numberArg.js';
 import { parseLevel } from './level.js';
 import { OrderedOutput } from '../orderedOutput.js';
 import { MAX_SHARED_HASH_MB } from '../../engine/wasm/smp.js';
+import { MAX_THREADS } from '../../engine/signals.js';
 
 type SearchKind = 'think' | 'ponder' | 'analyze';
 
@@ -150,7 +151,7 @@ export class XboardServer {
         if (this.host.whenReady) this.send('feature done=0');
         this.send(
           `feature myname="${ENGINE_NAME}" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 reuse=1 analyze=1 ` +
-            'colors=0 san=0 time=1 draw=0 memory=1 smp=0 name=0 variants="normal,fischerandom" ' +
+            'colors=0 san=0 time=1 draw=0 memory=1 smp=1 name=0 variants="normal,fischerandom" ' +
             'option="OwnBook -check 0" option="BookFile -file " option="Skill Level -spin 20 0 20" ' +
             'option="Move Overhead -spin 10 0 5000" option="BookAwareSearch -check 0" ' +
             'option="BookReturn -check 0" option="BookReturnMargin -spin 30 0 1000" option="BookReturnPlies -spin 4 1 8" ' +
@@ -281,10 +282,13 @@ export class XboardServer {
         if (mb !== undefined) this.host.configure({ hashMB: Math.min(MAX_SHARED_HASH_MB, mb) });
         return;
       }
-      case 'cores':
-        // Not used (feature smp=0): one search thread.
-        num(AT_LEAST_1, 'cores');
+      case 'cores': {
+        // CECP: the most CPU cores the engine may use, read as its number of search threads
+        // (Lazy SMP helpers, as the UCI option Threads), at most the engine's largest number.
+        const n = num(AT_LEAST_1, 'cores');
+        if (n !== undefined) this.host.configure({ threads: Math.min(MAX_THREADS, n) });
         return;
+      }
       case 'option':
         return this.option(arg, line);
       case 'quit':
