@@ -209,7 +209,6 @@ const XBOARD_NUMBERS: ReadonlyMap<string, RegExp> = new Map(Object.entries({
   otim: /^-?\d+$/,
   memory: /^0*[1-9]\d*$/,
   cores: /^0*[1-9]\d*$/,
-  nps: /^\d+$/,
   level: /^\d+ (\d+\.?\d*|\.\d+)(:(\d+\.?\d*|\.\d+))? (\d+\.?\d*|\.\d+)$/,
 }));
 

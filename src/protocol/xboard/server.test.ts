@@ -153,7 +153,6 @@ test('numeric arguments: a bad one is answered "Error (bad argument: …): COMMA
     ['memory 0', '"0" is not a whole number of megabytes, at least 1'],
     ['memory lots', '"lots" is not a whole number of megabytes, at least 1'],
     ['cores -1', '"-1" is not a whole number of cores, at least 1'],
-    ['nps fast', '"fast" is not a whole number of nodes per second, at least 0'],
     ['option Skill Level=abc', 'option Skill Level: "abc" is not a whole number from 0 to 20'],
     ['option Move Overhead=-5', 'option Move Overhead: "-5" is not a whole number from 0 to 5000'],
     ['option BookDepth=', 'option BookDepth: a value is missing: expected a whole number from 0 to 1000'],
@@ -296,4 +295,15 @@ test('cores N (feature smp=1) sets the number of search threads, at most the eng
   assert.match(send('protover 2').find((l) => l.includes('myname='))!, / smp=1 /);
   assert.deepEqual(send('cores 2', 'cores 1', 'cores 500'), []);
   assert.deepEqual(host.configs, [{ threads: 2 }, { threads: 1 }, { threads: 56 }]);
+});
+
+test('nps is refused as an unknown command (feature nps=0); feature debug=1 keeps the # lines out of the game', () => {
+  const { host, send } = scripted();
+  const features = send('protover 2').find((l) => l.includes('myname='))!;
+  host.answerReady();
+  assert.match(features, / nps=0 /);
+  assert.match(features, / debug=1 /);
+  // WinBoard sends nps unless told not to, and reads silence as "understood": the engine
+  // would be taken to count its time in nodes (CECP, feature nps).
+  assert.deepEqual(send('nps 10000'), ['Error (unknown command): nps']);
 });

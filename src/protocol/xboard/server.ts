@@ -42,7 +42,6 @@ type SearchKind = 'think' | 'ponder' | 'analyze';
 const SECONDS: NumberRule = { min: 0, fraction: true };
 const PLIES: NumberRule = { min: 0 };
 const CLOCK: NumberRule = { min: -Number.MAX_SAFE_INTEGER };
-const AT_LEAST_0: NumberRule = { min: 0 };
 const AT_LEAST_1: NumberRule = { min: 1 };
 
 const RESULT_TEXT: Record<GameResult, string> = { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'Draw' };
@@ -151,7 +150,7 @@ export class XboardServer {
         if (this.host.whenReady) this.send('feature done=0');
         this.send(
           `feature myname="${ENGINE_NAME}" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 reuse=1 analyze=1 ` +
-            'colors=0 san=0 time=1 draw=0 memory=1 smp=1 name=0 variants="normal,fischerandom" ' +
+            'colors=0 san=0 time=1 draw=0 memory=1 smp=1 name=0 nps=0 debug=1 variants="normal,fischerandom" ' +
             'option="OwnBook -check 0" option="BookFile -file " option="Skill Level -spin 20 0 20" ' +
             'option="Move Overhead -spin 10 0 5000" option="BookAwareSearch -check 0" ' +
             'option="BookReturn -check 0" option="BookReturnMargin -spin 30 0 1000" option="BookReturnPlies -spin 4 1 8" ' +
@@ -220,8 +219,9 @@ export class XboardServer {
         return;
       }
       case 'nps':
-        // Not supported (no `feature nps`), but a bad value is still said to be one.
-        num(AT_LEAST_0, 'nodes per second');
+        // Not supported (feature nps=0). A GUI that sends it anyway must be told, or it takes
+        // the engine to count time in nodes while it keeps to the wall clock (CECP, "nps").
+        this.send('Error (unknown command): nps');
         return;
       case 'usermove':
         return this.usermove(arg);
