@@ -307,3 +307,23 @@ test('nps is refused as an unknown command (feature nps=0); feature debug=1 keep
   // would be taken to count its time in nodes (CECP, feature nps).
   assert.deepEqual(send('nps 10000'), ['Error (unknown command): nps']);
 });
+
+test('after a refused setboard no move is played or searched on the position before it, until new or setboard', () => {
+  const { host, send, server } = scripted();
+  send('new', 'force', 'usermove e2e4');
+  const before = server.fen;
+  const refused = send('setboard 8/8/8/8/8/8/8/8 w - - 0 1');
+  assert.deepEqual(refused, ['tellusererror Illegal position: FEN "8/8/8/8/8/8/8/8 w - - 0 1": White has 0 kings; exactly one is required']);
+  // CECP, setboard: answer any move with "Illegal move" until the next new or setboard; e7e5
+  // is legal in the game before, which must not be played on in its place.
+  assert.deepEqual(send('usermove e7e5'), ['Illegal move (no position: the last setboard was refused): e7e5']);
+  assert.deepEqual(send('undo', 'go'), ['Error (no position: FEN "8/8/8/8/8/8/8/8 w - - 0 1": White has 0 kings; exactly one is required): go']);
+  assert.deepEqual(send('analyze', 'hint'), []);
+  assert.equal(host.gos.length, 0, 'nothing searched');
+  assert.equal(server.fen, before);
+  send('exit', 'setboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1');
+  assert.deepEqual(send('usermove e1g1'), []);
+  send('setboard 8/8/8/8/8/8/8/8 w - - 0 1', 'new');
+  assert.deepEqual(send('usermove e2e4'), []);
+  assert.equal(host.gos.length, 1, 'after new the engine answers moves again');
+});

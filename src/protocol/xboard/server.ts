@@ -87,6 +87,8 @@ export class XboardServer {
   private bookFile = '';
   /** The reply the last search expected, and the game (start and moves) it belongs after. */
   private expected: { move: string; game: string } | undefined;
+  /** Why the last setboard was refused: no move is played or searched until a position is set. */
+  private positionError: string | undefined;
   /** Replies (pongs, feature done=1) waiting for the search thread. */
   private pendingPongs = 0;
   private inputEnded = false;
@@ -308,8 +310,12 @@ export class XboardServer {
     const r = positionFromFen(fen);
     if (!r.ok) {
       this.send(`tellusererror Illegal position: ${r.error.message}`);
+      // CECP, setboard: until the next new or setboard there is no position to play on; the
+      // one before must not be played on in its place.
+      this.positionError = r.error.message;
       return;
     }
+    this.positionError = undefined;
     this.startFen = fen;
     this.moves = [];
     this.evals = [];
@@ -453,6 +459,10 @@ export class XboardServer {
   }
 
   private usermove(text: string): void {
+    if (this.positionError !== undefined) {
+      this.send(`Illegal move (no position: the last setboard was refused): ${text}`);
+      return;
+    }
     const m = this.parseMove(text);
     if (m === undefined) {
       this.send(`Illegal move: ${text}`);
@@ -481,6 +491,7 @@ export class XboardServer {
   }
 
   private takeBack(n: number): void {
+    if (this.positionError !== undefined) return;
     const keep = this.moves.slice(0, Math.max(0, this.moves.length - n));
     // The engine's evaluations of the moves kept stay theirs (book learning reads them).
     const evals = this.evals.slice(0, keep.length);
@@ -523,6 +534,10 @@ export class XboardServer {
   }
 
   private think(): void {
+    if (this.positionError !== undefined) {
+      this.send(`Error (no position: ${this.positionError}): go`);
+      return;
+    }
     const over = gameResult(this.pos, legalMoves(this.pos).length);
     if (over) {
       this.claim(over);
@@ -532,6 +547,7 @@ export class XboardServer {
   }
 
   private analyze(): void {
+    if (this.positionError !== undefined) return;
     if (legalMoves(this.pos).length === 0) return;
     this.start('analyze', { infinite: true });
   }
@@ -659,7 +675,8 @@ export class XboardServer {
 
   /** `bk`: lines starting with a space, ended by an empty line (the protocol's form). */
   private bookMoves(): void {
-    const r = this.withBook((source) => formatBookReport(bookReport(source, this.policy, this.pos)));
+    const r: { value?: string[]; error?: string } =
+      this.positionError !== undefined ? { error: `no position: ${this.positionError}` } : this.withBook((source) => formatBookReport(bookReport(source, this.policy, this.pos)));
     const lines = r.error !== undefined ? [r.error] : r.value!.length > 0 ? r.value! : ['no book moves in this position'];
     for (const l of lines) this.send(` ${l}`);
     this.send('');
@@ -667,6 +684,7 @@ export class XboardServer {
 
   /** `hint`: the book's choice, else the reply the engine's last search expected here. */
   private hint(): void {
+    if (this.positionError !== undefined) return;
     const r = this.withBook((source) => bookReport(source, this.policy, this.pos));
     const rows = r.value ?? [];
     let move: string | undefined;
