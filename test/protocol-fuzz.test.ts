@@ -209,7 +209,8 @@ const XBOARD_NUMBERS: ReadonlyMap<string, RegExp> = new Map(Object.entries({
   otim: /^-?\d+$/,
   memory: /^0*[1-9]\d*$/,
   cores: /^0*[1-9]\d*$/,
-  level: /^\d+ (\d+\.?\d*|\.\d+)(:(\d+\.?\d*|\.\d+))? (\d+\.?\d*|\.\d+)$/,
+  // BASE: minutes or minutes:seconds, then anything that does not go on with the number (ignored).
+  level: /^\d+ (\d+\.?\d*|\.\d+)(:(\d+\.?\d*|\.\d+))?([^\d.:\s]\S*)? (\d+\.?\d*|\.\d+)$/,
 }));
 
 test('xboard server: random and mutated sessions never throw, answer every bad number and move, and always end', { timeout: 120000 }, () => {

@@ -1,7 +1,7 @@
 /**
  * The xboard `level MPS BASE INC` command (CECP v2, "level"): MPS moves per time control (0:
- * the whole game), BASE the time of a control in minutes or `minutes:seconds`, INC the
- * increment in seconds (fractions accepted, as our own client sends them).
+ * the whole game), BASE the time of a control in minutes or `minutes:seconds` (what follows
+ * is ignored), INC the increment in seconds (fractions accepted, as our own client sends them).
  */
 import { numberProblem, readNumber, type NumberRule } from '../numberArg.js';
 
@@ -21,7 +21,9 @@ export function parseLevel(arg: string): Level | string {
   const [mpsText, baseText, incText] = words as [string, string, string];
   const mps = readNumber(mpsText, MOVES);
   if (mps === undefined) return `moves per control ${numberProblem(mpsText, MOVES, 'moves')}`;
-  const [minText, secText, extra] = baseText.split(':');
+  // CECP: engines should ignore what follows MIN or MIN:SEC (a later protocol may announce the
+  // next period's time there, as in "level 40 25+5 0").
+  const [minText, secText, extra] = /^[\d.:]*/.exec(baseText)![0].split(':');
   const min = readNumber(minText, AMOUNT);
   const sec = secText === undefined ? 0 : readNumber(secText, AMOUNT);
   if (min === undefined || sec === undefined || extra !== undefined) return `base time "${baseText}" is not minutes or minutes:seconds`;

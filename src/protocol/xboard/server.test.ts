@@ -327,3 +327,15 @@ test('after a refused setboard no move is played or searched on the position bef
   assert.deepEqual(send('usermove e2e4'), []);
   assert.equal(host.gos.length, 1, 'after new the engine answers moves again');
 });
+
+test('level: what follows MIN or MIN:SEC in BASE is ignored, as CECP asks ("level 40 25+5 0")', () => {
+  const { host, send } = scripted();
+  assert.deepEqual(send('new', 'level 40 25+5 0', 'usermove e2e4'), []);
+  assert.deepEqual([host.gos[0]!.limits.btime, host.gos[0]!.limits.movestogo], [1500000, 40]);
+  host.tick();
+  assert.deepEqual(send('new', 'level 40 0:30/5 0', 'usermove e2e4'), []);
+  assert.equal(host.gos[1]!.limits.btime, 30000);
+  host.tick();
+  // Without minutes in front it is still no time.
+  assert.deepEqual(send('level 40 +5 0'), ['Error (bad argument: base time "+5" is not minutes or minutes:seconds): level 40 +5 0']);
+});
