@@ -64,6 +64,10 @@ test('xboard process: a short game, ping, move now, analyze, hard, result, quit'
   e.send('ping 13');
   assert.equal(await e.expect(/^pong /), 'pong 13');
   assert.ok(ponderReply.length >= 4);
+  // Its thinking lines start with the reply it expects, which is not on the GUI's board, in
+  // parentheses as PolyGlot shows it.
+  const ponderLine = await e.expect(/^\d+ -?\d+ \d+ \d+ /);
+  assert.match(ponderLine, /^\d+ -?\d+ \d+ \d+ \([a-h][1-8][a-h][1-8][qrbn]?\) [a-h][1-8][a-h][1-8]/);
   e.send('result 1/2-1/2 {agreed}');
   e.send('ping 14');
   assert.equal(await e.expect(/^pong /), 'pong 14');

@@ -97,6 +97,8 @@ test('thinking lines: centipawns, mates as 100000 + moves, time in centiseconds'
   assert.equal(formatThinking({ depth: 9, seldepth: 12, multipv: 1, cp: -35, nodes: 1000, nps: 1, time: 1234, hashfull: 0, pv: ['e2e4', 'e7e5'] }), '9 -35 123 1000 e2e4 e7e5');
   assert.equal(formatThinking({ depth: 5, seldepth: 5, multipv: 1, mate: 3, nodes: 10, nps: 1, time: 0, hashfull: 0, pv: ['d1d8'] }), '5 100003 0 10 d1d8');
   assert.equal(formatThinking({ depth: 5, seldepth: 5, multipv: 1, mate: -2, nodes: 10, nps: 1, time: 0, hashfull: 0, pv: [] }), '5 -100002 0 10 ');
+  // Pondering: the expected reply first, in parentheses (the line then reads from the GUI's board).
+  assert.equal(formatThinking({ depth: 7, seldepth: 9, multipv: 1, cp: 20, nodes: 500, nps: 1, time: 50, hashfull: 0, pv: ['b8c6', 'f1b5'] }, 'g1f3'), '7 20 5 500 (g1f3) b8c6 f1b5');
 });
 
 test('bk without a book says so in the protocol form; hint gives the reply the last search expected', () => {

@@ -560,7 +560,8 @@ export class XboardServer {
     this.host.go(
       { fen: this.startFen, moves, limits },
       (info) => {
-        if (this.search?.id === id && (this.post || this.search.kind === 'analyze')) this.send(formatThinking(info));
+        const s = this.search;
+        if (s?.id === id && (this.post || s.kind === 'analyze')) this.send(formatThinking(info, s.kind === 'ponder' ? s.ponderMove : undefined));
       },
       (best) => {
         this.done(id, best);
@@ -711,8 +712,14 @@ function xboardOption(p: PolicyOption): string {
   return `option="${p.name} -spin ${def} ${p.min} ${p.max}"`;
 }
 
-/** A thinking line: ply, score (cp; mates as ±100000 + moves), time (cs), nodes, pv. */
-export function formatThinking(i: WireInfo): string {
+/**
+ * A thinking line: ply, score (cp; mates as ±100000 + moves), time (cs), nodes, pv. While
+ * pondering, the search's line starts after the reply it expects, which the GUI has not seen:
+ * it goes first, in parentheses as PolyGlot shows it (CECP allows leaving it out only after a
+ * `Hint:` line), so that the line reads from the position on the GUI's board.
+ */
+export function formatThinking(i: WireInfo, ponderMove?: string): string {
   const score = i.mate !== undefined ? (i.mate > 0 ? 100000 + i.mate : -100000 + i.mate) : (i.cp ?? 0);
-  return `${i.depth} ${score} ${Math.round(i.time / 10)} ${i.nodes} ${i.pv.join(' ')}`;
+  const pv = ponderMove !== undefined ? [`(${ponderMove})`, ...i.pv] : i.pv;
+  return `${i.depth} ${score} ${Math.round(i.time / 10)} ${i.nodes} ${pv.join(' ')}`;
 }
