@@ -127,6 +127,35 @@ test('truncated and damaged zstd, bzip2 and gzip: the games before the damage, t
   }
 });
 
+test('gzip members one after another; bytes after the last member: every game before them, then an error with their offset', () => {
+  const gz = readFileSync(SAMPLE_GZ);
+  const twice = join(dir, 'twice.pgn.gz'); // cat a.gz b.gz
+  writeFileSync(twice, Buffer.concat([gz, gz]));
+  assert.deepEqual([stats([twice]).json!.games, stats(['-'], { input: readFileSync(twice) }).json!.games], [2 * whole.games, 2 * whole.games]);
+  // Zero padding at the end is skipped, as gzip -d skips it.
+  const padded = join(dir, 'padded.pgn.gz');
+  writeFileSync(padded, Buffer.concat([gz, Buffer.alloc(512)]));
+  assert.deepEqual([stats([padded]).status, stats([padded]).json!.games], [0, whole.games]);
+  // Node's gunzip lost the last ~100 games before the garbage, and stopped silently at a zero
+  // byte, dropping the member after the padding.
+  for (const [name, tail, message] of [
+    ['junk', Buffer.from('JUNK\n'), `not gzip data at offset ${gz.length}, after the end of gzip member 1 \\(incorrect header check\\): trailing garbage or a damaged member, not read`],
+    ['padded-member', Buffer.concat([Buffer.alloc(100), gz]), `more data at offset ${gz.length + 100}, after zero padding that follows gzip member 1: not read`],
+  ] as const) {
+    const file = join(dir, `${name}.pgn.gz`);
+    writeFileSync(file, Buffer.concat([gz, tail]));
+    for (const [args, input] of [
+      [[file], undefined],
+      [['-'], readFileSync(file)],
+    ] as const) {
+      const r = stats([...args], { input });
+      assert.equal(r.status, 1, r.stderr);
+      assert.deepEqual([r.json!.games, r.json!.plies.total, r.json!.errorsByKind], [whole.games, whole.plies.total, { truncated: 1 }], name);
+      assert.match(r.stderr, new RegExp(`^tabiya: cannot read the rest of ${args[0]}: gzip: ${message}$`, 'm'), name);
+    }
+  }
+});
+
 test('a missing zstd program is a clear error for files and stdin, before anything is read', { skip: !ZSTD && 'zstd not installed' }, () => {
   const file = join(dir, 'missing.pgn.zst');
   writeFileSync(file, compress(ZSTD!, ['-q', '-c'], plain.subarray(0, 20_000)));

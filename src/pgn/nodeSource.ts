@@ -4,10 +4,10 @@
  * with a count of raw bytes read for progress bars.
  */
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { detectCompression, MAGIC_BYTES, type Compression } from './compression.js';
-import { decompressionError, decompressWithProgram, requireDecompressor, type InputProgress } from './decompressProgram.js';
+import { decompressWithProgram, requireDecompressor, type InputProgress } from './decompressProgram.js';
+import { gunzipMembers } from './gunzip.js';
 import type { PgnSource } from './reader.js';
 
 export type { PgnSource } from './reader.js';
@@ -77,7 +77,7 @@ async function* decompressed(name: string, raw: Readable, progress: InputProgres
     const rest = prepend(first.value, input);
     const compression = detectCompression(first.value);
     if (compression === undefined) yield* rest;
-    else if (compression === 'gzip') yield* gunzipped(rest, progress);
+    else if (compression === 'gzip') yield* gunzipMembers(rest, progress, CHUNK);
     else yield* decompressWithProgram(compression, name, rest, progress);
   } finally {
     raw.destroy();
@@ -90,19 +90,5 @@ async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): Asyn
     const r = await rest.next();
     if (r.done) return;
     yield r.value;
-  }
-}
-
-async function* gunzipped(input: AsyncIterable<Uint8Array>, progress: InputProgress): AsyncGenerator<Uint8Array> {
-  const gunzip = createGunzip({ chunkSize: CHUNK });
-  const src = Readable.from(input, { objectMode: false });
-  src.on('error', (e) => gunzip.destroy(e));
-  src.pipe(gunzip);
-  try {
-    for await (const chunk of gunzip) yield chunk as Uint8Array;
-  } catch (e) {
-    throw (e as { code?: string }).code?.startsWith('Z_') ? decompressionError(`gzip: ${(e as Error).message}`, progress) : e;
-  } finally {
-    src.destroy();
   }
 }
