@@ -156,6 +156,21 @@ test('gzip members one after another; bytes after the last member: every game be
   }
 });
 
+test('bytes after the last bzip2 or zstd stream: every game before them, then an error', { skip: (!ZSTD || !BZIP2) && 'zstd or bzip2 not installed' }, () => {
+  for (const [ext, bytes, message] of [
+    // bzip2 itself exits 0 here, with only a warning on stderr: tabiya read on without a word.
+    ['bz2', compress(BZIP2!, ['-c'], plain), 'bzip2: trailing garbage after EOF: not read'],
+    ['zst', compress(ZSTD!, ['-q', '-c'], plain), 'zstd: unsupported format'],
+  ] as const) {
+    const file = join(dir, `junk.pgn.${ext}`);
+    writeFileSync(file, Buffer.concat([bytes, bytes, Buffer.from('JUNK\n')]));
+    const r = stats([file]);
+    assert.equal(r.status, 1, r.stderr);
+    assert.deepEqual([r.json!.games, r.json!.errorsByKind], [2 * whole.games, { truncated: 1 }], ext);
+    assert.match(r.stderr, new RegExp(`^tabiya: cannot read the rest of ${file}: ${message} \\(after all ${2 * bytes.length + 5} compressed bytes were read\\)$`, 'm'));
+  }
+});
+
 test('a missing zstd program is a clear error for files and stdin, before anything is read', { skip: !ZSTD && 'zstd not installed' }, () => {
   const file = join(dir, 'missing.pgn.zst');
   writeFileSync(file, compress(ZSTD!, ['-q', '-c'], plain.subarray(0, 20_000)));

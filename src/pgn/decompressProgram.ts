@@ -82,7 +82,8 @@ export async function* decompressWithProgram(
     const { code, error } = await exited;
     if (readError) throw readError;
     if (error) throw decompressionError(`${d.program}: ${error.message}`, progress);
-    if (code !== 0) throw decompressionError(`${d.program}: ${programMessage(stderr) || `exit status ${code}`}`, progress);
+    const failure = programFailure(code, stderr);
+    if (failure !== undefined) throw decompressionError(`${d.program}: ${failure}`, progress);
     // It read its input to the end, so the feeding is over.
     await feeding;
   } finally {
@@ -96,8 +97,22 @@ export function decompressSync(compression: Exclude<Compression, 'gzip'>, name: 
   const d = DECOMPRESSORS[compression];
   const r = spawnSync(requireDecompressor(name, compression), d.args, { input: bytes, maxBuffer: 2 ** 31 - 1 });
   if (r.error) throw new Error(`${name}: ${d.program}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${name}: ${d.program}: ${programMessage(r.stderr.toString('utf8')) || `exit status ${r.status}`}`);
+  const failure = programFailure(r.status, r.stderr.toString('utf8'));
+  if (failure !== undefined) throw new Error(`${name}: ${d.program}: ${failure}`);
   return r.stdout;
+}
+
+/**
+ * What went wrong, from the program's exit status and complaint; undefined when nothing did.
+ * bzip2 exits 0 after bytes that are not a bzip2 stream follow the last one ("trailing garbage
+ * after EOF ignored"): they may be a damaged stream whose games would be lost without a word,
+ * so they fail the input as zstd's "unsupported format" and gzip's trailing bytes do.
+ */
+function programFailure(code: number | null, stderr: string): string | undefined {
+  const message = programMessage(stderr);
+  if (code !== 0) return message || `exit status ${code}`;
+  if (/trailing garbage/.test(message)) return `${message.replace(/\s*ignored$/, '')}: not read`;
+  return undefined;
 }
 
 /**
