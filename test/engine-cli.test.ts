@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { BENCH_DEPTH, BENCH_SIGNATURE } from '../src/engine/bench.js';
 import { MAIN } from './engineProcess.js';
 
@@ -294,6 +295,28 @@ test('epd and perft --suite refuse a binary file with file:line, and a suite wit
       assert.match(r.stderr, message, args.join(' '));
       assert.ok(r.stderr.length < 2000, 'no garbage echoed back');
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('epd and perft --suite read a gzip-compressed suite as the plain one (told by its first bytes); a damaged one is refused with its name', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tabiya-epd-gz-'));
+  try {
+    const suite = join(dir, 'suite.epd.gz');
+    writeFileSync(suite, gzipSync('6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id "mate";\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20 ;D2 400\n'));
+    const epd = spawnSync(process.execPath, [MAIN, 'epd', suite, '--depth', '2', '--json', '--quiet'], { encoding: 'utf8' });
+    // Before, the gzip header's NUL byte made it "binary data, not EPD text".
+    assert.equal(epd.status, 0, epd.stderr);
+    assert.deepEqual((JSON.parse(epd.stdout) as { solved: number; total: number }).solved, 1);
+    const perft = spawnSync(process.execPath, [MAIN, 'perft', '--suite', suite, '--max-depth', '2'], { encoding: 'utf8' });
+    assert.equal(perft.status, 0, perft.stderr);
+    assert.match(perft.stdout, /2 counts checked to depth 2: 0 mismatches/);
+    const cut = join(dir, 'cut.epd.gz');
+    writeFileSync(cut, gzipSync('6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#;\n'.repeat(50)).subarray(0, 30));
+    const r = spawnSync(process.execPath, [MAIN, 'epd', cut, '--depth', '1'], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, `tabiya: ${cut}: damaged gzip data (unexpected end of file)\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,6 +17,21 @@ export function readMaybeCompressed(file: string): Buffer {
   return compression === 'gzip' ? gunzipSync(raw) : decompressSync(compression, file, raw);
 }
 
+/**
+ * A file's bytes, decompressed when needed, for a command that reads it whole; a file that
+ * cannot be read or decompressed is an Error whose message starts with the file's name.
+ */
+export function readInputFile(file: string): Buffer {
+  try {
+    return readMaybeCompressed(file);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/^Z_/.test(String((e as NodeJS.ErrnoException).code))) throw new Error(`${file}: damaged gzip data (${message})`);
+    // decompressSync and a missing program already name the file.
+    throw new Error(message.startsWith(file) ? message : `${file}: cannot read: ${ioReason(e)}`);
+  }
+}
+
 /** A file's text (UTF-8), decompressed when needed. */
 export function readTextMaybeCompressed(file: string): string {
   return readMaybeCompressed(file).toString('utf8');

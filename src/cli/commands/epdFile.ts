@@ -1,16 +1,16 @@
 /** Reading an EPD suite for `tabiya epd` and `tabiya perft --suite`: records with their line numbers. */
-import { readFileSync } from 'node:fs';
 import { notText } from '../../node/textFile.js';
 import { CliError } from '../errors.js';
-import { ioReason } from '../../book/node/atomicWrite.js';
+import { readInputFile } from '../../node/matchFiles.js';
 
 /** The records of an EPD file with their line numbers; refuses a file that is not EPD text or holds no record. */
 export function readEpdRecords(file: string): { line: number; text: string }[] {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    // Compressed suites are read as every other input is (told by their first bytes).
+    bytes = readInputFile(file);
   } catch (e) {
-    throw new CliError(`${file}: cannot read: ${ioReason(e)}`);
+    throw new CliError((e as Error).message);
   }
   const bad = notText(bytes, 'EPD text');
   if (bad) throw new CliError(`${file}:${bad.line}: ${bad.message}`, 1);
