@@ -147,6 +147,24 @@ test('tune wdl: the model fitted to real results predicts them better than guess
   }
 });
 
+test('tune wdl (and fit, loss, label: one reader) takes labelled positions compressed with zstd or bzip2, as the plain ones', () => {
+  const lines = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).subarray(0, 40_000);
+  const plain = join(dir, 'wdl.epd');
+  writeFileSync(plain, lines.subarray(0, lines.lastIndexOf(10) + 1));
+  const want = run('tune', 'wdl', plain, '--threads', '1', '--json');
+  assert.equal(want.code, 0, want.err);
+  for (const program of ['zstd', 'bzip2']) {
+    const packed = spawnSync(program, ['-c', plain]);
+    if (packed.error) continue; // not installed
+    const file = `${plain}.${program}`;
+    writeFileSync(file, packed.stdout);
+    // Before, only gzip was decompressed: "binary data (a NUL byte at byte 10), not labelled positions".
+    const r = run('tune', 'wdl', file, '--threads', '1', '--json');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, want.out, program);
+  }
+});
+
 test('tune verify: the tuned engine against the default at fixed nodes, with Elo and SPRT; bad input refused', () => {
   const params = join(dir, 'verify-params.json');
   writeFileSync(params, JSON.stringify({ material: [[90, 140], [320, 300], [350, 320], [480, 540], [990, 980]] }));

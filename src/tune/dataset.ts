@@ -4,14 +4,12 @@
  * with `#` are skipped silently; unreadable lines are skipped, counted and reported as
  * `file:line: why`.
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { createRng } from '../match/rng.js';
 import { notText } from '../node/textFile.js';
 import { addCounts, buildTraces, emptyCounts, MAX_ERRORS, type BuildCounts } from './build.js';
 import { TuneWorker } from './objective.js';
 import { TraceStore } from './traceStore.js';
-import { ioReason } from '../book/node/atomicWrite.js';
+import { readInputFile } from '../node/matchFiles.js';
 
 export interface LoadedData {
   store: TraceStore;
@@ -31,21 +29,9 @@ export interface LoadOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** The text of a file, gunzipped when it starts with the gzip magic. */
+/** The text of a file, decompressed when its first bytes say gzip, zstd or bzip2 (src/pgn/compression.ts). */
 export function readText(file: string): string {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(file);
-  } catch (e) {
-    throw new Error(`${file}: cannot read: ${ioReason(e)}`);
-  }
-  if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
-    try {
-      raw = gunzipSync(raw);
-    } catch (e) {
-      throw new Error(`${file}: broken gzip data: ${(e as Error).message}`);
-    }
-  }
+  const raw = readInputFile(file);
   // A binary file would otherwise give one "unreadable line" per newline byte it happens to hold.
   const bad = notText(raw.subarray(0, 1 << 16), 'labelled positions (EPD text)');
   if (bad) throw new Error(`${file}:${bad.line}: ${bad.message}`);
