@@ -176,6 +176,38 @@ test('isolated: two threads, stop, the next search, a mate, a bad move, missing 
   await page.close();
 });
 
+test('a search stopped or overtaken while the engine loads settles, as does a load ended by terminate()', { skip, timeout: 4 * WAIT_MS }, async () => {
+  for (const kind of ['plain', 'iso'] as const) {
+    const page = await open(kind);
+    const got = await page.evaluate(async (fen) => {
+      const settled: Record<string, unknown> = {};
+      const watch = (name: string, p: Promise<unknown>): void => void p.then((r) => (settled[name] = r), (err: Error) => (settled[name] = err.message));
+      const e = new window.BrowserEngine({ assets: 'vendor/tabiya/', threads: 2 });
+      // Each asked for before the workers have said they are ready: a page that is not isolated
+      // ends them at a stop, and an ended worker never says so.
+      watch('stopped', e.search({ fen, depth: 8 }));
+      e.stop();
+      watch('overtaken', e.search({ fen, depth: 8 }));
+      const last = await e.search({ fen, depth: 3 });
+      e.terminate(); // the next search starts the workers anew
+      watch('terminated', e.search({ fen, depth: 8 }));
+      watch('load', e.load());
+      e.terminate();
+      // A search that starts the engine anew and ends: the ones before it had every chance to settle.
+      const again = await e.search({ fen, depth: 3 });
+      e.terminate();
+      return { settled, last: last.bestMove, again: again.bestMove };
+    }, FEN);
+    const stopped = { bestMove: null, score: 0, depth: 0, nodes: 0, pv: [], stopped: true };
+    assert.deepEqual(got.settled.stopped, stopped, `${kind}: the stopped search`);
+    assert.deepEqual(got.settled.overtaken, stopped, `${kind}: the overtaken search`);
+    assert.deepEqual(got.settled.terminated, stopped, `${kind}: the search ended by terminate()`);
+    assert.equal(got.settled.load, 'BrowserEngine: ended by stop() or terminate() before the engine had loaded', kind);
+    assert.ok(got.last !== null && got.again !== null, `${kind}: the engine still searches`);
+    await page.close();
+  }
+});
+
 test('outside a browser: a clear error, not a crash', async () => {
   assert.throws(() => new BrowserEngine({ assets: 'vendor/' }), /assets "vendor\/" is not a URL/);
   const e = new BrowserEngine({ assets: 'http://127.0.0.1/vendor/' });

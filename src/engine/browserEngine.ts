@@ -138,6 +138,12 @@ export class BrowserEngine {
   private current: Pending | undefined;
   /** Counts searches and stops: a search that finds it moved on while the engine loaded was overtaken. */
   private requests = 0;
+  /**
+   * Fails the start still waiting for its workers' 'ready'. Workers ended by `stop()` (a page
+   * that is not isolated) or `terminate()` never send it, and a search awaiting that start
+   * never settled: its promise, and the one of the search or load that ended it, hung forever.
+   */
+  private cancelStart: (message: string) => void = () => {};
 
   constructor(options: BrowserEngineOptions) {
     let base: URL;
@@ -235,10 +241,7 @@ export class BrowserEngine {
       Atomics.store(this.signals, SIG_STOP, 1);
       Atomics.add(this.signals, SIG_GEN, 1);
       this.gen = Atomics.load(this.signals, SIG_GEN);
-    } else {
-      for (const w of this.workers) w.terminate();
-      this.workers = [];
-    }
+    } else this.endWorkers();
     const last = pending.last;
     pending.resolve({
       bestMove: last?.pv[0] ?? null,
@@ -254,9 +257,14 @@ export class BrowserEngine {
   /** Stops and ends the workers (they are started again by the next search). */
   terminate(): void {
     this.stop();
+    this.endWorkers();
+    this.module = undefined;
+  }
+
+  private endWorkers(): void {
     for (const w of this.workers) w.terminate();
     this.workers = [];
-    this.module = undefined;
+    this.cancelStart('BrowserEngine: ended by stop() or terminate() before the engine had loaded');
   }
 
   private start(): Promise<void> {
@@ -273,6 +281,7 @@ export class BrowserEngine {
     // afresh (a server that was down a moment is no reason to need a reload of the page).
     let fail: (message: string) => void = () => {};
     const failed = new Promise<never>((_, reject) => (fail = (message) => reject(new Error(message))));
+    this.cancelStart = fail;
     for (let index = 0; index < this.threads; index++) {
       const w = new Worker(this.urls.worker, { type: 'module' });
       workers.push(w);
