@@ -176,6 +176,37 @@ test('isolated: two threads, stop, the next search, a mate, a bad move, missing 
   await page.close();
 });
 
+test('isolated: a bad FEN rejects its search, and only that: onError hears nothing of it', { skip, timeout: 4 * WAIT_MS }, async () => {
+  const page = await open('iso');
+  const got = await page.evaluate(async () => {
+    // Every error message a worker sends, seen before the engine's own handler sees it.
+    let seen = 0;
+    let both = (): void => {};
+    const twice = new Promise<void>((resolve) => (both = resolve));
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      constructor(url: string, options: unknown) {
+        super(url, options);
+        this.addEventListener('message', (e: { data: { type: string } }) => e.data.type === 'error' && ++seen === 2 && both());
+      }
+    };
+    const e = new window.BrowserEngine({ assets: 'vendor/tabiya/', threads: 2 });
+    const engineErrors: string[] = [];
+    e.onError = (message: string) => engineErrors.push(message);
+    let rejected = '';
+    await e.search({ fen: '8/8/8/8/8/8/8/8 w - - 0 1', depth: 3 }).catch((err: Error) => (rejected = err.message));
+    await twice; // the main thread's and the helper's: both have reached the engine
+    const next = await e.search({ depth: 3 });
+    e.terminate();
+    window.Worker = PageWorker;
+    return { rejected, engineErrors, next: next.bestMove };
+  });
+  assert.match(got.rejected, /^bad FEN: .*White has 0 kings/);
+  assert.deepEqual(got.engineErrors, []);
+  assert.notEqual(got.next, null);
+  await page.close();
+});
+
 test('a search stopped or overtaken while the engine loads settles, as does a load ended by terminate()', { skip, timeout: 4 * WAIT_MS }, async () => {
   for (const kind of ['plain', 'iso'] as const) {
     const page = await open(kind);

@@ -297,7 +297,10 @@ export class BrowserEngine {
             if (msg.type === 'error') {
               const message = msg.message ?? 'engine error';
               if (!ready) return fail(message);
-              // An error in a search (a bad FEN or move) is that search's.
+              // An error in a search (a bad FEN or move) is that search's, said by the main
+              // thread; a helper reads the same position and says the same, which is no error
+              // of the engine's (`onError`).
+              if (msg.gen !== undefined && index > 0) return;
               if (msg.gen !== undefined && msg.gen === this.gen && this.current !== undefined) {
                 const pending = this.current;
                 this.current = undefined;
