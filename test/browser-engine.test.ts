@@ -3,7 +3,8 @@
  * bundled by esbuild from the installed package, the worker and the cores copied from the
  * package's exports into a directory under a sub-path, served by a plain static server with
  * and without the cross-origin isolation headers, and driven in Chromium. The search is the
- * command-line engine's, node for node (`tabiya analyse` at the same hash size).
+ * command-line engine's, node for node (`tabiya analyse` at the same hash size). Books fetched
+ * by the page are read from their bytes (`tabiya/browser`) as `tabiya book probe` reads the files.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { build } from 'esbuild';
 import { Board } from '../src/board.js';
 import { BrowserEngine, type EngineResult } from '../src/engine/browserEngine.js';
+import { makeRichBook } from '../src/book/node/richMake.js';
 
 // The page's globals, as the functions run inside the browser see them (this file compiles for Node).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -26,6 +28,7 @@ declare const window: any;
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = join(REPO, 'dist/src/cli/main.js');
+const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 const dir = mkdtempSync(join(tmpdir(), 'tabiya-embed-'));
 const SITE = join(dir, 'site');
@@ -42,7 +45,7 @@ before(async () => {
   // An app with the package installed (a link to this checkout: its package.json and dist/).
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(REPO, join(dir, 'node_modules', 'tabiya'));
-  writeFileSync(join(dir, 'page.mjs'), "import { BrowserEngine } from 'tabiya/engine';\nwindow.BrowserEngine = BrowserEngine;\n");
+  writeFileSync(join(dir, 'page.mjs'), "import { BrowserEngine } from 'tabiya/engine';\nimport { Board, book, TbkBook } from 'tabiya/browser';\nwindow.BrowserEngine = BrowserEngine;\nwindow.tabiya = { Board, book, TbkBook };\n");
   const r = await build({ entryPoints: [join(dir, 'page.mjs')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', absWorkingDir: dir });
   assert.deepEqual(r.errors, []);
   assert.doesNotMatch(r.outputFiles[0]!.text, /from ["']node:|require\(["']node:/, 'nothing of Node in the bundle');
@@ -55,6 +58,13 @@ before(async () => {
   const require = createRequire(join(dir, 'package.json'));
   for (const f of ['worker.js', 'core.wasm', 'core-shared.wasm']) copyFileSync(require.resolve(`tabiya/${f}`), join(app, 'vendor/tabiya', f));
   copyFileSync(require.resolve('tabiya/worker.js'), join(app, 'broken/worker.js')); // and forgot the cores
+  // Books the page fetches: a Polyglot and a rich book made by the command line, and a version 1 .tbk.
+  mkdirSync(join(app, 'books'));
+  for (const f of ['sample.bin', 'sample.tbk']) {
+    const made = spawnSync(process.execPath, [MAIN, 'book', 'make', SAMPLE_GZ, '--max-ply', '12', '-o', join(app, 'books', f)], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+  }
+  await makeRichBook(join(app, 'books/v1.tbk'), { inputs: [SAMPLE_GZ], maxPly: 12 });
   // A server that does not know .js: it serves the worker as bytes, which a browser refuses.
   mkdirSync(join(app, 'octet'));
   for (const f of ['worker.js', 'core.wasm']) copyFileSync(require.resolve(`tabiya/${f}`), join(app, 'octet', f));
@@ -237,6 +247,59 @@ test('a search stopped or overtaken while the engine loads settles, as does a lo
     assert.ok(got.last !== null && got.again !== null, `${kind}: the engine still searches`);
     await page.close();
   }
+});
+
+test('books fetched by the page: probed as tabiya book probe probes the files; bytes that are no such book say what they are', { skip, timeout: 4 * WAIT_MS }, async () => {
+  const page = await open('plain');
+  const lines = [[], ['e2e4', 'c7c5'], ['d2d4', 'g8f6', 'c2c4'], ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5']];
+  const got = await page.evaluate(async (lines: string[][]) => {
+    const { Board, book, TbkBook } = window.tabiya;
+    const bytes = async (url: string): Promise<ArrayBuffer> => (await fetch(url)).arrayBuffer();
+    const [bin, tbk, v1, html] = await Promise.all(['books/sample.bin', 'books/sample.tbk', 'books/v1.tbk', 'index.html'].map(bytes));
+    const polyglot = book.PolyglotReader.from(bin, 'sample.bin').value;
+    const rich = TbkBook.open(tbk, 'sample.tbk').value;
+    const probes = lines.map((moves) => {
+      const board = new Board();
+      for (const m of moves) board.push(m);
+      return {
+        bin: polyglot.moves(board).map((m: { uci: string; weight: number }) => [m.uci, m.weight]),
+        tbk: rich.probe(board).map((m: { move: number; wins: number; draws: number; losses: number }) => [board.uci(m.move), m.wins, m.draws, m.losses]),
+      };
+    });
+    const refused = (r: { ok: boolean; error?: Error }): string => (r.ok ? 'opened' : r.error!.message);
+    return {
+      probes,
+      errors: [
+        refused(TbkBook.open(html, 'book.tbk')),
+        refused(TbkBook.open(bin, 'book.tbk')),
+        refused(TbkBook.open(v1, 'v1.tbk')),
+        refused(book.PolyglotReader.from(html, 'book.bin')),
+        refused(book.PolyglotReader.from(tbk, 'book.bin')),
+      ],
+    };
+  }, lines);
+  const byMove = (a: [string, ...number[]][]): [string, ...number[]][] => [...a].sort((x, y) => (x[0] < y[0] ? -1 : 1));
+  lines.forEach((moves, i) => {
+    const probe = (file: string): { moves: { uci: string; weight: number; wins: number; draws: number; losses: number }[] } => {
+      const r = spawnSync(process.execPath, [MAIN, 'book', 'probe', join(SITE, 'app/books', file), ...(moves.length > 0 ? ['--moves', moves.join(' ')] : []), '--json'], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    };
+    const bin = probe('sample.bin').moves.map((m): [string, number] => [m.uci, m.weight]);
+    const tbk = probe('sample.tbk').moves.map((m): [string, number, number, number] => [m.uci, m.wins, m.draws, m.losses]);
+    assert.ok(bin.length > 1 && tbk.length > 1, `${moves.join(' ')}: the book has moves here`);
+    assert.deepEqual(got.probes[i]!.bin, bin, `${moves.join(' ')}: the .bin`);
+    assert.deepEqual(byMove(got.probes[i]!.tbk as [string, ...number[]][]), byMove(tbk), `${moves.join(' ')}: the .tbk`);
+  });
+  // A server's HTML page where a book was expected, a Polyglot book, a version 1 book: each named.
+  assert.deepEqual(got.errors, [
+    'book.tbk: not a .tbk book (it looks like a text file)',
+    'book.tbk: not a .tbk book (it looks like a Polyglot .bin book: the book commands pick the format by the file name, so name it .bin)',
+    'v1.tbk: a version 1 .tbk book, which this reader (version 2) cannot read: open it with RichBook.open, or make it version 2 with tabiya book upgrade',
+    'book.bin: not a Polyglot book (it looks like a text file)',
+    'book.bin: not a Polyglot book (it looks like a tabiya rich book (.tbk); the book commands pick the format by the file name, so name it .tbk)',
+  ]);
+  await page.close();
 });
 
 test('outside a browser: a clear error, not a crash', async () => {

@@ -358,8 +358,8 @@ export function entryProblem(b: Uint8Array, o: number): string | undefined {
   return undefined;
 }
 
-/** The error for a header `readHeader` refused; a file that is not a `.tbk` says what it looks like. */
-function headerError(name: string, problem: string, head: Uint8Array, size: number): BookError {
+/** The error for a header `readHeader` (or `TbkBook.open`) refused; a file that is not a `.tbk` says what it looks like. */
+export function headerError(name: string, problem: string, head: Uint8Array, size: number): BookError {
   let signature = true;
   for (let i = 0; i < TBK_MAGIC.length; i++) if (head[i] !== TBK_MAGIC.charCodeAt(i)) signature = false;
   if (!signature) {

@@ -19,7 +19,7 @@ import { err, ok, type Result } from '../../core/result.js';
 import { MAX_MOVES } from '../../core/types.js';
 import { encodeMove } from '../polyglot/format.js';
 import { BookError, positionOf, type Probed } from '../polyglot/select.js';
-import { FLAG_PARTIAL, SECTION, SUPERBLOCK, readSuperblock, type BookFields, type SectionRef, type Slot } from './container.js';
+import { FLAG_PARTIAL, SECTION, SUPERBLOCK, readSuperblock, tbkVersion, type BookFields, type SectionRef, type Slot } from './container.js';
 import { crc32, type Crc32 } from './format.js';
 import { GameReader } from './gameReader.js';
 import { BookMoves, type BookEntry } from './bookMoves.js';
@@ -27,7 +27,7 @@ import { GAME_RECORD_SIZE, IllegalMoveCode, RESULT_BLACK, RESULT_DRAW, RESULT_UN
 import { SEEK_MOVE, seekKey } from './gameSeek.js';
 import { Notes } from './notes.js';
 import { BlockIndex, BlockReader, type StoredPosition } from './positions.js';
-import { isPinned, memorySource, type ByteSource, type PinnedSource } from './reader.js';
+import { headerError, isPinned, memorySource, type ByteSource, type PinnedSource } from './reader.js';
 import { Retrieval } from './retrieval.js';
 import { cellOf, cellPasses, isOpenFilter, monthOf, ratingBand, type SplitFilter, type SplitKinds } from './splits.js';
 
@@ -127,8 +127,14 @@ export class TbkBook {
   static open(data: ByteSource | Uint8Array | ArrayBuffer, name = 'book', crc: Crc32 = (b, c) => crc32(b, c)): Result<TbkBook, BookError> {
     const inMemory = data instanceof Uint8Array || data instanceof ArrayBuffer;
     const source = inMemory ? memorySource(data) : data;
-    const sb = readSuperblock(source.read(0, SUPERBLOCK), source.size, crc);
-    if (typeof sb === 'string') return err(new BookError('ERR_TBK_HEADER', `${name}: ${sb}`));
+    const head = source.read(0, Math.min(SUPERBLOCK, source.size));
+    const sb = readSuperblock(head, source.size, crc);
+    if (typeof sb === 'string') {
+      // A page that fetched the wrong file (a server's HTML page, a Polyglot book, a gzip) or a
+      // version 1 book hears what it has, as `RichBook.open` and the command line say it.
+      if (tbkVersion(head) === 1) return err(new BookError('ERR_TBK_HEADER', `${name}: a version 1 .tbk book, which this reader (version 2) cannot read: open it with RichBook.open, or make it version 2 with tabiya book upgrade`, name, 0));
+      return err(headerError(name, sb, head, source.size));
+    }
     let book: TbkBook;
     try {
       book = new TbkBook(source, name, sb.slot, sb.which, crc);
