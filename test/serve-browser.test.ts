@@ -209,6 +209,69 @@ test('click-click moves and flip', { skip, timeout: 180_000 }, async () => {
   await closePage(page);
 });
 
+test("the browser's Back and Forward go through the positions visited, also after a reload; the board's side stays as set", { skip, timeout: 180_000 }, async () => {
+  const { page, errors } = await open('/');
+  const first = page.url();
+  const where = (): Promise<{ play: string | null; at: string | null; side: string | null; fen: string; list: string[]; cur: string | null }> =>
+    page.evaluate(() => {
+      const q = new URLSearchParams(location.search);
+      return {
+        play: q.get('play'),
+        at: q.get('at'),
+        side: q.get('orientation'),
+        fen: document.querySelector('#fen').value,
+        list: [...document.querySelectorAll('#moves .mv')].map((b: { textContent: string }) => b.textContent),
+        cur: document.querySelector('#moves .mv.cur')?.textContent ?? null,
+      };
+    });
+  /** Goes back (or forward) one entry and waits for the page to show the position of `at`. */
+  const step = async (dir: 'back' | 'forward', at: string | null): Promise<void> => {
+    await (dir === 'back' ? page.goBack() : page.goForward());
+    await page.waitForFunction((a) => new URLSearchParams(location.search).get('at') === a, { timeout: WAIT_MS }, at);
+    await page.waitForSelector('#explorer[aria-busy="false"]', { timeout: WAIT_MS });
+  };
+  const AFTER_E4 = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
+  const AFTER_C5 = 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
+  for (const [uci, play] of [['e2e4', 'e2e4'], ['c7c5', 'e2e4,c7c5'], ['g1f3', 'e2e4,c7c5,g1f3']] as const) {
+    await page.click(`#rows tr[data-uci="${uci}"]`);
+    await waitForPlay(page, play);
+  }
+  // Back is the position before, in the same line (its later moves kept, as with ←), not the
+  // page the explorer was opened from.
+  await step('back', '2');
+  assert.deepEqual(await where(), { play: 'e2e4,c7c5,g1f3', at: '2', side: null, fen: AFTER_C5, list: ['e4', 'c5', 'Nf3'], cur: 'c5' });
+  assert.deepEqual((await tableOf(page)).map((r) => [r.san, r.games]), probe('e4 c5').map((m) => [m.san, m.games]));
+  await step('back', '1');
+  assert.equal((await where()).fen, AFTER_E4);
+  await step('forward', '2');
+  assert.equal((await where()).fen, AFTER_C5);
+  // ← is a visit too; a flip is not (Back keeps the board turned).
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('at') === '1', { timeout: WAIT_MS });
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('orientation') === 'black', { timeout: WAIT_MS });
+  await step('back', '2');
+  assert.deepEqual(await where(), { play: 'e2e4,c7c5,g1f3', at: '2', side: 'black', fen: AFTER_C5, list: ['e4', 'c5', 'Nf3'], cur: 'c5' });
+  // Reloaded, the page stands where it stood, and Back still goes on through the visits.
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForSelector('#rows tr[data-uci]', { timeout: WAIT_MS });
+  assert.deepEqual(await where(), { play: 'e2e4,c7c5,g1f3', at: '2', side: 'black', fen: AFTER_C5, list: ['e4', 'c5', 'Nf3'], cur: 'c5' });
+  await step('back', '1');
+  assert.equal((await where()).fen, AFTER_E4);
+  await step('back', '0');
+  assert.equal((await where()).fen, STARTING_FEN);
+  // Another move from a position gone back to starts a new line; Back from it is that position.
+  await page.click('#rows tr[data-uci="d2d4"]');
+  await waitForPlay(page, 'd2d4');
+  await step('back', '0');
+  assert.deepEqual(await where(), { play: 'd2d4', at: '0', side: 'black', fen: STARTING_FEN, list: ['d4'], cur: null });
+  // The first entry is the page as opened: one more Back leaves the explorer.
+  await page.goBack();
+  assert.notEqual(new URL(page.url()).origin, new URL(first).origin);
+  assert.deepEqual(errors, []);
+  await closePage(page);
+});
+
 test('a broken link says so; at= must be a whole number; Ctrl and Alt keys stay the browser\'s; Copy PGN copies the line on the board', { skip, timeout: 180_000 }, async () => {
   const statusOf = (page: Page): Promise<string> => page.$eval('#status', (e) => e.textContent!.trim());
   // A move that is not legal in the link: the message stays after the table has loaded.
@@ -464,6 +527,12 @@ test('play from here: the engine answers from the book and on its clock; the gam
   await page.click('#rows tr[data-uci]');
   await page.waitForFunction(() => (new URLSearchParams(location.search).get('play') ?? '').split(',').length >= 3, { timeout: WAIT_MS });
   assert.match(await page.$eval('#clocks', (e) => e.textContent!), /^White \d:\d\d · Black \d:\d\d$/);
+  // Back during the game stays in it (the page was opened on this game's start) and says so.
+  const during = new URL(page.url()).searchParams.get('play');
+  await page.goBack();
+  await page.waitForFunction(() => /^A game is on: Resign ends it/.test(document.querySelector('#status').textContent), { timeout: WAIT_MS });
+  assert.equal(new URL(page.url()).searchParams.get('play'), during);
+  assert.equal(await page.$eval('#play', (e) => e.textContent), 'Resign');
   await page.click('#play'); // resign
   const pgn = await page.$eval('#pgn', (e) => (e as unknown as { value: string }).value);
   assert.match(pgn, /\[White "tabiya"\]/);

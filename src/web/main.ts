@@ -225,7 +225,19 @@ function goTo(n: number): void {
 }
 
 // --- URL -------------------------------------------------------------------------------------
-function saveUrl(): void {
+/**
+ * The position shown, as the browser's history tells its entries apart: the book, the start and
+ * the moves up to where the board stands. Stepping to another position (a move, ← →, a move of
+ * the list, a loaded FEN or PGN, another book) adds an entry, so the browser's Back and Forward
+ * go through the positions visited, as they go through the pages of a site; a change that keeps
+ * the position (a flip, a policy, moves the line gained beyond it) rewrites the entry in place.
+ */
+const placeOf = (): string => `${bookId}|${line.startFen}|${line.moves.slice(0, line.at).join(',')}`;
+/** No entry is added until the page has shown the position it was opened on. */
+let historyStarted = false;
+
+/** Puts the page's state in the link; `push` adds an entry to the history even for the same position. */
+function saveUrl(push = false): void {
   const p = new URLSearchParams();
   if (config.books.length > 1) p.set('book', bookId);
   if (line.startFen !== STARTING_FEN) p.set('fen', line.startFen);
@@ -236,21 +248,32 @@ function saveUrl(): void {
   // Commas may stand unescaped in a query (RFC 3986, 3.4: sub-delims): the link reads
   // play=e2e4,c7c5 as written in docs/serve.md, not play=e2e4%2Cc7c5.
   const q = p.toString().replace(/%2C/gi, ',');
-  history.replaceState(null, '', q === '' ? location.pathname : `?${q}`);
+  const place = placeOf();
+  const url = q === '' ? location.pathname : `?${q}`;
+  // A game's moves rewrite its entry: a game cannot take a move back (popstate below).
+  const known = (history.state as { place?: unknown } | null)?.place;
+  if (push || (historyStarted && game === undefined && known !== place)) history.pushState({ place }, '', url);
+  else history.replaceState({ place }, '', url);
 }
 
 /** What was wrong with the link the page was opened with: shown once the table has loaded. */
 let linkError = '';
 
-function loadUrl(): void {
+/**
+ * Reads the link: the book and the line, and with `view` the policy and the board's side too
+ * (Back and Forward leave those as the user set them last: they are not places visited).
+ */
+function loadUrl(view: boolean): void {
   const p = new URLSearchParams(location.search);
   const b = p.get('book');
   if (b !== null && config.books.some((x) => x.id === b)) bookId = b;
-  const pol = p.get('policy');
-  if (pol !== null && config.policies.includes(pol)) policy = pol;
-  // Lichess's analysis board takes the side as color=black; either name is read.
-  const side = p.get('orientation') ?? p.get('color');
-  orient(side === 'black' ? COLOR.black : COLOR.white, false);
+  if (view) {
+    const pol = p.get('policy');
+    if (pol !== null && config.policies.includes(pol)) policy = pol;
+    // Lichess's analysis board takes the side as color=black; either name is read.
+    const side = p.get('orientation') ?? p.get('color');
+    orient(side === 'black' ? COLOR.black : COLOR.white, false);
+  }
   const play = p.get('play');
   // at= is a ply: anything but a whole number (a hand-edited link) is left out.
   const at = Number(p.get('at') ?? 'x');
@@ -912,6 +935,9 @@ function startGame(): void {
   orient(game.human === 'w' ? COLOR.white : COLOR.black);
   $('play').textContent = 'Resign';
   changed(false);
+  // The game has an entry of its own in the history, which its moves rewrite: Back during the
+  // game stays on the page (popstate), even when the page was opened on this position.
+  saveUrl(true);
 }
 
 function tickClock(): void {
@@ -1047,7 +1073,7 @@ function init(): void {
   bookSel.innerHTML = config.books.map((b) => `<option value="${esc(b.id)}">${esc(b.id)}</option>`).join('');
   const polSel = $<HTMLSelectElement>('policy');
   polSel.innerHTML = config.policies.map((p) => `<option>${esc(p)}</option>`).join('');
-  loadUrl();
+  loadUrl(true);
   bookSel.value = bookId;
   polSel.value = policy;
   bookSel.onchange = () => {
@@ -1146,9 +1172,30 @@ function init(): void {
     else return;
     e.preventDefault();
   });
+  // Back and Forward: the position of the entry the browser went to.
+  window.addEventListener('popstate', () => {
+    if (game !== undefined) {
+      // A game cannot go back to a position left: its entry is put back, and the way out said.
+      saveUrl(true);
+      status('A game is on: Resign ends it, and then Back goes through the positions again.', true);
+      return;
+    }
+    const was = { fen: line.startFen, moves: [...line.moves] };
+    loadUrl(false);
+    // Back to a position on the line shown keeps the line, as ← does; the moves after it stay.
+    const here = line.moves.slice(0, line.at);
+    if (line.startFen === was.fen && was.moves.length > here.length && here.every((m, i) => was.moves[i] === m)) line.set(was.fen, was.moves, here.length);
+    bookSel.value = bookId;
+    // The entry is the browser's already: it is rewritten (the board's side and the policy as
+    // they are now), not added again.
+    historyStarted = false;
+    changed(false);
+    historyStarted = true;
+  });
   showEngine();
   showHistory();
   changed(false);
+  historyStarted = true;
 }
 
 init();
