@@ -433,9 +433,21 @@ test('the editor says what it needs: Save with nothing changed closes it, a move
   await page.waitForSelector('#rows tr[data-uci="h2h3"]', { timeout: WAIT_MS });
   assert.deepEqual(notes('d2d4 d7d5', 'h2h3'), { userValue: 20, nag: null, comment: null, forbidden: false });
 
+  // A move the server refuses: its words on the status line, and gone when the editor opens
+  // on another move (they would read as that edit's answer).
+  await page.click('#add-move');
+  await page.type('#edit-move', 'Qh5');
+  await page.type('#edit-user', '10');
+  await page.click('#edit-save');
+  await page.waitForFunction(() => /^Not saved: move: illegal move "Qh5"/.test(document.getElementById('status')?.textContent), { timeout: WAIT_MS });
+  assert.equal(await page.$eval('#status', (e) => e.classList.contains('error')), true);
+  await page.click('#edit-cancel');
+
   // The move added by hand can be removed: Remove is offered there.
   await page.click('#rows tr[data-uci="h2h3"] button.edit');
   await page.waitForSelector('#editor:not([hidden])');
+  assert.equal((await statusText()).trim(), '');
+  assert.equal(await page.$eval('#status', (e) => e.classList.contains('error')), false);
   assert.equal(await hidden('edit-remove'), false);
   await page.click('#edit-remove');
   await page.waitForFunction(() => document.querySelector('#rows tr[data-uci="h2h3"]') === null, { timeout: WAIT_MS });

@@ -564,6 +564,9 @@ function closeEditor(): void {
 
 function openEditor(i: number | undefined): void {
   const m = i === undefined ? undefined : explorer?.moves[i];
+  // A refusal of the edit before ("Not saved: …") is not this one's: it would read as the
+  // answer to a Save not yet pressed.
+  if ($('status').classList.contains('error')) status('');
   $('editor').hidden = false;
   $('edit-title').textContent = m === undefined ? 'Add a move to the book' : `Notes of ${m.san}`;
   const move = $<HTMLInputElement>('edit-move');
