@@ -209,6 +209,49 @@ test('click-click moves and flip', { skip, timeout: 180_000 }, async () => {
   await closePage(page);
 });
 
+test('a book move under the pointer, or on the row the keyboard is on, shows as an arrow on the board', { skip, timeout: 180_000 }, async () => {
+  const { page, errors } = await open('/');
+  const centre = async (sel: string): Promise<{ x: number; y: number; w: number }> => {
+    const b = (await (await page.$(sel))!.boundingBox())!;
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: b.width };
+  };
+  /** The book arrows on the board, each as the middle of its box. */
+  const arrows = (): Promise<{ x: number; y: number }[]> =>
+    page.$$eval('#board .arrow-success', (a) =>
+      a.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }),
+    );
+  /** One arrow, midway between the centres of `from` and `to`. */
+  const shows = async (from: string, to: string): Promise<void> => {
+    const [a, b] = [await centre(`#board [data-square="${from}"]`), await centre(`#board [data-square="${to}"]`)];
+    const got = await arrows();
+    assert.equal(got.length, 1, `one arrow for ${from}${to}`);
+    assert.ok(Math.abs(got[0]!.x - (a.x + b.x) / 2) < a.w / 2 && Math.abs(got[0]!.y - (a.y + b.y) / 2) < a.w / 2, `the arrow goes ${from}-${to}: ${JSON.stringify(got[0])}`);
+  };
+  await page.hover('#rows tr[data-uci="g1f3"]');
+  await page.waitForSelector('#board .arrow-success', { timeout: WAIT_MS });
+  await shows('g1', 'f3');
+  await page.hover('#rows tr[data-uci="d2d4"]');
+  await page.waitForFunction(() => document.querySelectorAll('#board .arrow-success').length === 1, { timeout: WAIT_MS });
+  await shows('d2', 'd4');
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() => document.querySelector('#board .arrow-success') === null, { timeout: WAIT_MS });
+  // Tab onto the rows: the focused row's move, and none once the focus leaves them.
+  await page.focus('#add-move');
+  await page.keyboard.down('Shift');
+  for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement?.closest('#rows') != null)); i++) await page.keyboard.press('Tab');
+  await page.keyboard.up('Shift');
+  const focused = await page.evaluate(() => document.activeElement.closest('tr').dataset.uci);
+  await page.waitForSelector('#board .arrow-success', { timeout: WAIT_MS });
+  await shows(focused.slice(0, 2), focused.slice(2, 4));
+  await page.focus('#add-move');
+  await page.waitForFunction(() => document.querySelector('#board .arrow-success') === null, { timeout: WAIT_MS });
+  assert.deepEqual(errors, []);
+  await closePage(page);
+});
+
 test("the browser's Back and Forward go through the positions visited, also after a reload; the board's side stays as set", { skip, timeout: 180_000 }, async () => {
   const { page, errors } = await open('/');
   const first = page.url();

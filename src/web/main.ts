@@ -180,6 +180,8 @@ function changed(animate = true): void {
   void board.setPosition(line.fen().split(' ')[0]!, animate);
   board.removeMarkers(MARKER_TYPE.square);
   board.removeMarkers(MARKER_TYPE.frameDanger);
+  // The table's rows are drawn anew for the new position: a move shown from the old one goes.
+  previewMove(undefined);
   if (line.at > 0) {
     const u = line.moves[line.at - 1]!;
     board.addMarker(MARKER_TYPE.square, u.slice(0, 2));
@@ -529,6 +531,19 @@ function focusRow(uci: string | undefined, edit: boolean): void {
 
 function canEdit(): boolean {
   return explorer?.editable === true && mayWrite && game === undefined;
+}
+
+/**
+ * The book move under the pointer, or on the row that has the focus, drawn on the board as an
+ * arrow (green; the engine's best move is blue), as the Lichess explorer shows the move a row
+ * would play before it is clicked.
+ */
+let previewed = '';
+function previewMove(uci: string | undefined): void {
+  if ((uci ?? '') === previewed) return;
+  previewed = uci ?? '';
+  board.removeArrows(ARROW_TYPE.default);
+  if (uci !== undefined && uci.length >= 4) board.addArrow(ARROW_TYPE.default, uci.slice(0, 2), uci.slice(2, 4));
 }
 
 function playRow(i: number): void {
@@ -891,7 +906,7 @@ function renderPvs(pos: Position): void {
   $('evaltext').textContent = scoreText(best, white);
   $('evaltext').classList.toggle('black', cpWhite < 0);
   $('evalbar').setAttribute('aria-label', `Evaluation: ${scoreText(best, white)} (White's view), depth ${best.depth}`);
-  board.removeArrows();
+  board.removeArrows(ARROW_TYPE.info);
   if (best.pv.length > 0) board.addArrow(ARROW_TYPE.info, best.pv[0]!.slice(0, 2), best.pv[0]!.slice(2, 4));
 }
 
@@ -1107,6 +1122,18 @@ function init(): void {
     const tr = t.closest('tr');
     if (tr?.dataset.i !== undefined) playRow(Number(tr.dataset.i));
   };
+  // The row under the pointer, else the one the keyboard is on (a focus the mouse gave, by a
+  // click, shows nothing once the pointer has left).
+  const keyboardRow = (): string | undefined => {
+    const a = document.activeElement;
+    return a !== null && $('rows').contains(a) && a.matches(':focus-visible') ? a.closest('tr')?.dataset.uci : undefined;
+  };
+  $('rows').onmouseover = (e) => previewMove((e.target as HTMLElement).closest('tr')?.dataset.uci);
+  $('rows').onmouseleave = () => previewMove(keyboardRow());
+  $('rows').addEventListener('focusin', () => previewMove(keyboardRow()));
+  $('rows').addEventListener('focusout', (e) => {
+    if (!$('rows').contains(e.relatedTarget as Node | null)) previewMove(undefined);
+  });
   $('rows').onkeydown = (e) => {
     const tr = (e.target as HTMLElement).closest('tr');
     // Enter or Space on the row itself, as on a button (Space would otherwise scroll the page);
