@@ -64,6 +64,12 @@ test('a page opened without the token (another account of the machine) shows the
     assert.equal(await page.$eval('#add-move', (b) => (b as unknown as { hidden: boolean }).hidden), true);
     assert.equal(await page.$eval('#import-label', (b) => (b as unknown as { hidden: boolean }).hidden), true);
     assert.match(await page.$eval('#bookinfo', (e) => e.textContent ?? ''), /read-only here: open the address tabiya serve printed to edit/);
+    // Hidden is not shown, also on a phone, where the small controls are made bigger to touch.
+    for (const width of [1300, 375]) {
+      await page.setViewport({ width, height: 800 });
+      const shown = await page.$$eval('#add-move, #undo, #redo, #import-label, #one-game, #editor', (els) => els.filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.id));
+      assert.deepEqual(shown, [], `at ${width} px`);
+    }
     // Opened with the token in the same context, it edits.
     await page.goto(server.pageUrl, { waitUntil: 'load' });
     await page.waitForSelector('#explorer.can-edit', { timeout: WAIT_MS });
