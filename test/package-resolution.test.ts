@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,4 +45,27 @@ test('every exported subpath with types is listed here and resolves its types un
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// TypeScript 5.7 made the typed arrays generic over their buffer, and declarations it infers from
+// `new Int32Array(n)` read `Int32Array<ArrayBuffer>`; TypeScript 5.6 and older reject that in a
+// user's project that checks libraries (error TS2315, "Type 'Int32Array' is not generic", with
+// skipLibCheck off, the default of `tsc` without a tsconfig). Declaring such exports with the plain
+// type keeps the typings readable by TypeScript 5.0 (README.md, "The library"); the test above runs
+// with --skipLibCheck and the repository's own TypeScript, so it cannot see this.
+test('the shipped typings name no typed array with a buffer type argument, which TypeScript before 5.7 rejects', () => {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name.endsWith('.d.ts') && !e.name.endsWith('.test.d.ts')) {
+        readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
+          if (/\b(?:Int8|Uint8|Uint8Clamped|Int16|Uint16|Int32|Uint32|Float32|Float64|BigInt64|BigUint64)Array</.test(line)) found.push(`${path.slice(REPO.length)}:${i + 1}: ${line.trim()}`);
+        });
+      }
+    }
+  };
+  walk(join(REPO, 'dist/src'));
+  assert.deepEqual(found, [], 'declare these with the plain typed-array type (`x: Int32Array = new Int32Array(n)`)');
 });

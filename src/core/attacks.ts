@@ -10,21 +10,21 @@
  * Results of set-valued functions are written to `OUT` (lo in OUT[0], hi in OUT[1]) so that
  * nothing allocates.
  */
-export const OUT = new Int32Array(2);
+export const OUT: Int32Array = new Int32Array(2);
 
-export const KNIGHT_LO = new Int32Array(64);
-export const KNIGHT_HI = new Int32Array(64);
-export const KING_LO = new Int32Array(64);
-export const KING_HI = new Int32Array(64);
+export const KNIGHT_LO: Int32Array = new Int32Array(64);
+export const KNIGHT_HI: Int32Array = new Int32Array(64);
+export const KING_LO: Int32Array = new Int32Array(64);
+export const KING_HI: Int32Array = new Int32Array(64);
 /** Squares attacked by a pawn of color c on sq, at index c * 64 + sq. */
-export const PAWN_LO = new Int32Array(128);
-export const PAWN_HI = new Int32Array(128);
+export const PAWN_LO: Int32Array = new Int32Array(128);
+export const PAWN_HI: Int32Array = new Int32Array(128);
 /** Squares strictly between two aligned squares (index a * 64 + b), else empty. */
-export const BETWEEN_LO = new Int32Array(4096);
-export const BETWEEN_HI = new Int32Array(4096);
+export const BETWEEN_LO: Int32Array = new Int32Array(4096);
+export const BETWEEN_HI: Int32Array = new Int32Array(4096);
 /** The whole line through two aligned squares (index a * 64 + b), else empty. */
-export const LINE_LO = new Int32Array(4096);
-export const LINE_HI = new Int32Array(4096);
+export const LINE_LO: Int32Array = new Int32Array(4096);
+export const LINE_HI: Int32Array = new Int32Array(4096);
 
 const DIAG_LO = new Int32Array(64);
 const DIAG_HI = new Int32Array(64);
@@ -175,10 +175,10 @@ export function queenAttacks(sq: number, occLo: number, occHi: number): void {
 }
 
 /** Rook attacks on an empty board, used to find pinning candidates. */
-export const ROOK_EMPTY_LO = new Int32Array(64);
-export const ROOK_EMPTY_HI = new Int32Array(64);
-export const BISHOP_EMPTY_LO = new Int32Array(64);
-export const BISHOP_EMPTY_HI = new Int32Array(64);
+export const ROOK_EMPTY_LO: Int32Array = new Int32Array(64);
+export const ROOK_EMPTY_HI: Int32Array = new Int32Array(64);
+export const BISHOP_EMPTY_LO: Int32Array = new Int32Array(64);
+export const BISHOP_EMPTY_HI: Int32Array = new Int32Array(64);
 for (let sq = 0; sq < 64; sq++) {
   rookAttacks(sq, 0, 0);
   ROOK_EMPTY_LO[sq] = OUT[0]!;

@@ -64,7 +64,7 @@ const QUEEN = QUEEN_;
 const ROOK = ROOK_;
 
 /** Per-node context shared by the generator and legality queries. */
-export const CTX = new Int32Array(8);
+export const CTX: Int32Array = new Int32Array(8);
 const C_CHECK_LO = 0;
 const C_CHECK_HI = 1;
 const C_PIN_LO = 2;

@@ -112,21 +112,21 @@ const SLOW = 1 << 31;
  */
 export class Position {
   /** Piece code per square (EMPTY = 0). */
-  readonly board = new Int8Array(64);
+  readonly board: Int8Array = new Int8Array(64);
   /** Bitboards by piece code; index color * 8 holds that color's occupancy. */
-  readonly bbLo = new Int32Array(16);
-  readonly bbHi = new Int32Array(16);
-  readonly kingSq = new Int8Array(2);
+  readonly bbLo: Int32Array = new Int32Array(16);
+  readonly bbHi: Int32Array = new Int32Array(16);
+  readonly kingSq: Int8Array = new Int8Array(2);
   /** Rook square of each castling right (index 0..3), NO_SQUARE when the right never existed. */
-  readonly castleRook = new Int8Array(4).fill(NO_SQUARE);
+  readonly castleRook: Int8Array = new Int8Array(4).fill(NO_SQUARE);
   /** Rights lost when a piece leaves or enters a square. */
-  readonly castleMask = new Uint8Array(64);
+  readonly castleMask: Uint8Array = new Uint8Array(64);
   /** Squares that must be empty to castle with right i (king and rook excluded). */
-  readonly castlePathLo = new Int32Array(4);
-  readonly castlePathHi = new Int32Array(4);
+  readonly castlePathLo: Int32Array = new Int32Array(4);
+  readonly castlePathHi: Int32Array = new Int32Array(4);
   /** Squares the king crosses or lands on when castling with right i. */
-  readonly castleKingPathLo = new Int32Array(4);
-  readonly castleKingPathHi = new Int32Array(4);
+  readonly castleKingPathLo: Int32Array = new Int32Array(4);
+  readonly castleKingPathHi: Int32Array = new Int32Array(4);
 
   turn = WHITE;
   castling = 0;
@@ -149,7 +149,7 @@ export class Position {
    * back), the halfmove clock, and the key before the move (keyLo, keyHi), which the search
    * also reads for repetitions: the key of the position at ply i is at `(i << 2) + 2` and `+ 3`.
    */
-  stack = new Int32Array(4 * INITIAL_STACK);
+  stack: Int32Array = new Int32Array(4 * INITIAL_STACK);
 
   get fullmoves(): number {
     return this.startFullmoves + ((this.ply + this.startTurn) >> 1);

@@ -16,14 +16,14 @@ for (let i = 0; i < 781; i++) {
 }
 
 /** Piece keys at piece * 64 + square. */
-export const Z_PIECE_LO = new Int32Array(16 * 64);
-export const Z_PIECE_HI = new Int32Array(16 * 64);
+export const Z_PIECE_LO: Int32Array = new Int32Array(16 * 64);
+export const Z_PIECE_HI: Int32Array = new Int32Array(16 * 64);
 /** Castling keys for every 4-bit rights mask (1 = white short, 2 = white long, 4 = black short, 8 = black long). */
-export const Z_CASTLE_LO = new Int32Array(16);
-export const Z_CASTLE_HI = new Int32Array(16);
+export const Z_CASTLE_LO: Int32Array = new Int32Array(16);
+export const Z_CASTLE_HI: Int32Array = new Int32Array(16);
 /** En-passant keys by file. */
-export const Z_EP_LO = new Int32Array(8);
-export const Z_EP_HI = new Int32Array(8);
+export const Z_EP_LO: Int32Array = new Int32Array(8);
+export const Z_EP_HI: Int32Array = new Int32Array(8);
 /** XORed in when White is to move. */
 export const Z_TURN_LO = R_LO[780]!;
 export const Z_TURN_HI = R_HI[780]!;
@@ -59,9 +59,9 @@ for (let f = 0; f < 8; f++) {
  * (pieces at (piece << 7) | (square << 1)), for make/unmake: one table and one index per
  * key instead of two. Piece code 0 (EMPTY) has zero keys, so XORing "no piece" is harmless.
  */
-export const Z_PIECE = new Int32Array(16 * 64 * 2);
-export const Z_CASTLE = new Int32Array(16 * 2);
-export const Z_EP = new Int32Array(8 * 2);
+export const Z_PIECE: Int32Array = new Int32Array(16 * 64 * 2);
+export const Z_CASTLE: Int32Array = new Int32Array(16 * 2);
+export const Z_EP: Int32Array = new Int32Array(8 * 2);
 for (let i = 0; i < 16 * 64; i++) {
   Z_PIECE[2 * i] = Z_PIECE_LO[i]!;
   Z_PIECE[2 * i + 1] = Z_PIECE_HI[i]!;

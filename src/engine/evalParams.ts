@@ -141,7 +141,7 @@ export const NPAIRS = pairs;
 export const GROUPS: readonly ParamGroup[] = groups;
 
 /** Weights: [mg0, eg0, mg1, eg1, ...]. Write here, then call applyWeights(). */
-export const WEIGHTS = new Int32Array(2 * NPAIRS);
+export const WEIGHTS: Int32Array = new Int32Array(2 * NPAIRS);
 /**
  * Bumped by every applyWeights: a copy of the weights elsewhere (the WebAssembly core's) is
  * stale when the version it was taken at differs.

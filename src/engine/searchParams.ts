@@ -78,7 +78,7 @@ export const SEARCH_PARAMS: readonly SearchParam[] = [
 const INDEX: ReadonlyMap<string, number> = new Map(SEARCH_PARAMS.map((s, i) => [s.name, i]));
 
 /** The values in use, by index. Write through setSearchParam (which checks and counts changes). */
-export const SEARCH_PARAM_VALUES = Int32Array.from(SEARCH_PARAMS, (s) => s.default);
+export const SEARCH_PARAM_VALUES: Int32Array = Int32Array.from(SEARCH_PARAMS, (s) => s.default);
 
 /**
  * Bumped by every change: a core's copy is stale when the version it was taken at differs.

@@ -5,9 +5,9 @@
  */
 
 /** Bytes that continue a symbol (move, result, move number): A-Z a-z 0-9 _ + # = : / - . */
-export const SYMBOL = new Uint8Array(256);
+export const SYMBOL: Uint8Array = new Uint8Array(256);
 /** Bytes of a tag name. */
-export const TAG_NAME = new Uint8Array(256);
+export const TAG_NAME: Uint8Array = new Uint8Array(256);
 for (let c = 0; c < 128; c++) {
   const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
   if (alnum || '_+#=:/-.'.includes(String.fromCharCode(c))) SYMBOL[c] = 1;

@@ -6,7 +6,7 @@
 import { TAG_NAME } from './bytes.js';
 
 /** Where the parts are, after a successful `scanTagLine`: name start/end, value start/end, end of the tag. */
-export const TAG = new Int32Array(5);
+export const TAG: Int32Array = new Int32Array(5);
 
 export const TAG_OK = 0;
 export const TAG_NO_NAME = 1;

@@ -11,7 +11,7 @@ import { EMPTY, KNIGHT, NO_SQUARE, PAWN } from '../../core/types.js';
 import { Z_CASTLE_HI, Z_CASTLE_LO, Z_EP_HI, Z_EP_LO, Z_PIECE_HI, Z_PIECE_LO, Z_TURN_HI, Z_TURN_LO } from '../../core/zobrist.js';
 
 /** Key halves after `childKey`: [low, high]. */
-export const CHILD_KEY = new Int32Array(2);
+export const CHILD_KEY: Int32Array = new Int32Array(2);
 
 /** Writes the key of the position after legal move `m` to CHILD_KEY. */
 export function childKey(pos: Position, m: number): void {

@@ -164,13 +164,13 @@ export class ReachIndex {
   /** FENs of the walk's roots: the start, then the positions no walk from the start reached. */
   readonly roots: string[];
   /** Position numbers sorted by group; group g spans order[groupStart[g] .. groupStart[g + 1]). */
-  order = new Int32Array(0);
+  order: Int32Array = new Int32Array(0);
   /** Pawn-structure groups: start in `order`, then material key and pawn bitboards of each. */
-  groupStart = new Int32Array(0);
-  groupMaterial = new Float64Array(0);
-  groupPawns = new Int32Array(0);
+  groupStart: Int32Array = new Int32Array(0);
+  groupMaterial: Float64Array = new Float64Array(0);
+  groupPawns: Int32Array = new Int32Array(0);
   /** Material groups: each spans pawn groups materialStart[m] .. materialStart[m + 1]. */
-  materialStart = new Int32Array(0);
+  materialStart: Int32Array = new Int32Array(0);
 
   private constructor(roots: string[], capacity: number) {
     this.roots = roots;

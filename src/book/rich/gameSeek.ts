@@ -20,7 +20,7 @@ const WHITE_HOME = 0xff00;
 const BLACK_HOME = 0xff0000;
 
 /** The move a successful `seekKey` found (core encoding). */
-export const SEEK_MOVE = new Int32Array(1);
+export const SEEK_MOVE: Int32Array = new Int32Array(1);
 
 /**
  * Replays the game whose `codes` move codes start at byte `o` of `b` from `pos` (its start

@@ -250,7 +250,7 @@ export function replayGame(games: GameSource, game: number, rec: GameRecord, pos
 }
 
 /** Where `nextMove` stopped: the index of the code after the move it returned (or of the illegal code). */
-export const NEXT_CODE = new Int32Array(1);
+export const NEXT_CODE: Int32Array = new Int32Array(1);
 
 /** nextMove's answers that are not moves. */
 export const NO_MORE_MOVES = -1;

@@ -31,10 +31,10 @@ export function recursLater(keysLo: Int32Array, keysHi: Int32Array, clocks: Int3
 
 /** One game's plies as they are replayed, for `recursLater` (the arrays grow with the longest game). */
 export class GamePlies {
-  keysLo = new Int32Array(256);
-  keysHi = new Int32Array(256);
-  moves = new Uint16Array(256);
-  clocks = new Int32Array(256);
+  keysLo: Int32Array = new Int32Array(256);
+  keysHi: Int32Array = new Int32Array(256);
+  moves: Uint16Array = new Uint16Array(256);
+  clocks: Int32Array = new Int32Array(256);
   count = 0;
 
   /** Records ply `count`: the position's key and halfmove clock before the move, and the move. */

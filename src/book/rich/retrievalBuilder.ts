@@ -72,14 +72,14 @@ export class RetrievalBuilder {
   private readonly shift: number;
   private readonly maxValue: number;
   private readonly firstSeed: number;
-  private readonly head = new Uint8Array(HEADER_BYTES);
+  private readonly head: Uint8Array = new Uint8Array(HEADER_BYTES);
   private readonly dir: Uint8Array;
   private readonly solver = new PartitionSolver();
   private partition = -1;
   private n = 0;
-  private hi = new Int32Array(1024);
-  private lo = new Int32Array(1024);
-  private values = new Uint32Array(1024);
+  private hi: Int32Array = new Int32Array(1024);
+  private lo: Int32Array = new Int32Array(1024);
+  private values: Uint32Array = new Uint32Array(1024);
   private keys = 0;
   private bytes = 0;
   private retries = 0;
@@ -195,7 +195,7 @@ export class RetrievalBuilder {
 }
 
 /** A partition's keys and values in arrays twice as long. */
-export function doubled(hi: Int32Array, lo: Int32Array, values: Uint32Array): [Int32Array<ArrayBuffer>, Int32Array<ArrayBuffer>, Uint32Array<ArrayBuffer>] {
+export function doubled(hi: Int32Array, lo: Int32Array, values: Uint32Array): [Int32Array, Int32Array, Uint32Array] {
   const cap = hi.length * 2;
   const h = new Int32Array(cap);
   const l = new Int32Array(cap);

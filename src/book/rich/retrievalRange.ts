@@ -37,9 +37,9 @@ export class RetrievalRange {
   private keys = 0;
   /** The partition being collected: its number, its keys and values so far. */
   private partition = -1;
-  private hi = new Int32Array(1024);
-  private lo = new Int32Array(1024);
-  private values = new Uint32Array(1024);
+  private hi: Int32Array = new Int32Array(1024);
+  private lo: Int32Array = new Int32Array(1024);
+  private values: Uint32Array = new Uint32Array(1024);
   private n = 0;
   private readonly solver = new PartitionSolver();
 

@@ -15,9 +15,9 @@
 export const ARITY = 4;
 
 /** The last mixed key: hi, lo. */
-export const MIXED = new Int32Array(2);
+export const MIXED: Int32Array = new Int32Array(2);
 /** The last located key's four slots. */
-export const SLOTS = new Int32Array(ARITY);
+export const SLOTS: Int32Array = new Int32Array(ARITY);
 
 /** MurmurHash3's 32-bit finalizer (Appleby): a bijection with full avalanche. */
 function fmix32(h: number): number {

@@ -15,25 +15,25 @@ import { meanWithOne } from './runningMean.js';
 
 export class RichTable {
   size = 0;
-  keyLo = new Int32Array(0);
-  keyHi = new Int32Array(0);
-  move = new Uint16Array(0);
-  flags = new Uint8Array(0);
-  user = new Uint8Array(0);
-  wins = new Uint32Array(0);
-  draws = new Uint32Array(0);
-  losses = new Uint32Array(0);
-  rated = new Uint32Array(0);
-  dynWins = new Uint32Array(0);
-  dynDraws = new Uint32Array(0);
-  dynLosses = new Uint32Array(0);
-  eloSum = new Float64Array(0);
-  pgN = new Uint16Array(0);
-  pgSum = new Uint16Array(0);
-  evalCp = new Int16Array(0);
-  evalN = new Uint16Array(0);
-  seq = new Uint32Array(0);
-  learn = new Uint32Array(0);
+  keyLo: Int32Array = new Int32Array(0);
+  keyHi: Int32Array = new Int32Array(0);
+  move: Uint16Array = new Uint16Array(0);
+  flags: Uint8Array = new Uint8Array(0);
+  user: Uint8Array = new Uint8Array(0);
+  wins: Uint32Array = new Uint32Array(0);
+  draws: Uint32Array = new Uint32Array(0);
+  losses: Uint32Array = new Uint32Array(0);
+  rated: Uint32Array = new Uint32Array(0);
+  dynWins: Uint32Array = new Uint32Array(0);
+  dynDraws: Uint32Array = new Uint32Array(0);
+  dynLosses: Uint32Array = new Uint32Array(0);
+  eloSum: Float64Array = new Float64Array(0);
+  pgN: Uint16Array = new Uint16Array(0);
+  pgSum: Uint16Array = new Uint16Array(0);
+  evalCp: Int16Array = new Int16Array(0);
+  evalN: Uint16Array = new Uint16Array(0);
+  seq: Uint32Array = new Uint32Array(0);
+  learn: Uint32Array = new Uint32Array(0);
   /** Next first-seen number to hand out. */
   nextSeq = 0;
 
