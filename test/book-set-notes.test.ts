@@ -42,6 +42,9 @@ test('NAG, comment and forbidden mark are set, shown by probe and kept apart fro
   assert.equal(r.stdout, `${first.san} (${first.uci}): NAG !? ($5), comment "Best by test says Fischer"\n`);
   const out = json(['book', 'set', 'g.tbk', '--move', second.san, '--forbid', '--nag', '$18']);
   assert.deepEqual([out.forbidden, out.nag, out.added, out.removed, out.games], [true, 18, false, false, second.games]);
+  // book info counts them.
+  assert.match(tabiya(['book', 'info', 'g.tbk']).stdout, /^user values +: 0 moves, 2 NAGs, 1 comment, 1 forbidden$/m);
+  assert.deepEqual((({ nags, comments, forbidden }) => [nags, comments, forbidden])(json(['book', 'info', 'g.tbk'])), [2, 1, 1]);
   const after = probe('g.tbk');
   const a = after.find((m) => m.san === first.san)!;
   const b = after.find((m) => m.san === second.san)!;

@@ -102,6 +102,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
       let user = 0;
       let learned = 0;
       let postBook = 0;
+      let nags = 0;
       let comments = 0;
       let forbidden = 0;
       let audited = 0;
@@ -109,6 +110,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
         if (n.userValue >= 0) user++;
         if (n.postBook) postBook++;
         else if (n.dynWins + n.dynDraws + n.dynLosses > 0) learned++;
+        if (n.nag !== 0) nags++;
         if (n.comment !== '') comments++;
         if (n.forbidden) forbidden++;
         if (n.audit !== undefined) audited++;
@@ -136,6 +138,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
         movesWithUserValue: user,
         movesWithLearning: learned,
         postBookMoves: postBook,
+        nags,
         comments,
         forbidden,
         audited,
@@ -150,6 +153,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
     }
   });
   const splits = (['rating', 'speed', 'month'] as const).filter((k) => info.split[k]);
+  const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
   report(opts.json, info, () =>
     [
       `${file}: .tbk version 2${info.partial ? ' (partial book: one shard of a sharded build)' : ''}, ${info.bytes} bytes, checksums ${info.checksumOk ? 'ok' : 'MISMATCH'}`,
@@ -159,7 +163,7 @@ async function infoV2(file: string, opts: RichInfoCliOptions): Promise<void> {
       `splits               : ${splits.length === 0 ? 'none' : splits.join(', ')}`,
       `polyglot export      : ${info.polyglotExport}`,
       info.games === 0 ? '' : `W/D/L                : ${info.gamesCountedOnce ? 'each game once a position, under its last move there (as the Lichess explorer)' : 'a repeated move counts each time it was played (made by an earlier version: book make counts each game once)'}`,
-      `user values          : ${info.movesWithUserValue} moves${info.comments > 0 ? `, ${info.comments} comments` : ''}${info.forbidden > 0 ? `, ${info.forbidden} forbidden` : ''}${info.audited > 0 ? `, ${info.audited} audited` : ''}`,
+      `user values          : ${info.movesWithUserValue} moves${(info.nags ?? 0) > 0 ? `, ${plural(info.nags!, 'NAG')}` : ''}${info.comments > 0 ? `, ${plural(info.comments, 'comment')}` : ''}${info.forbidden > 0 ? `, ${info.forbidden} forbidden` : ''}${info.audited > 0 ? `, ${info.audited} audited` : ''}`,
       `learning             : ${info.learnedGames} games learned, ${info.movesWithLearning} moves with results, ${info.postBookMoves} PostBook moves`,
       `sections             : ${info.sections.map((s) => `${s.name} ${s.bytes}`).join(', ')}`,
       `changes              : ${info.changes} (created ${info.created}, modified ${info.modified})`,
