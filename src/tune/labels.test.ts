@@ -38,6 +38,38 @@ test('another engine\'s evaluation as EPD ce (side to move\'s centipawns) is rea
   }
 });
 
+test('Ethereal\'s data sets: a bracketed result followed by its search\'s score, read as the line\'s ce', () => {
+  // The lines of Ethereal's published tuning sets (its tuner reads the result with strstr and the
+  // score with atoi after "] ", negated for Black to move): the score is the side to move's.
+  const B = 'r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3';
+  const cases: [string, { result: number; ce?: number }][] = [
+    [`${B} 0 12 [1.0] 35`, { result: 2, ce: -35 }],
+    [`${B} 0 12 [0.0] -120`, { result: 0, ce: 120 }],
+    ['8/8/4k3/8/8/4K3/4P3/8 w - - 0 1 [0.5] +8', { result: 1, ce: 8 }],
+    // Results spelled with more digits than the usual one.
+    [`${B} 0 12 [1.00]`, { result: 2 }],
+    [`${B} 0 12 [0.50] 0`, { result: 1, ce: 0 }],
+    [`${B} 0 12 [.5]`, { result: 1 }],
+    // An EPD ce operation is the line's evaluation, whatever follows the result.
+    [`${B} 0 12 ce 10; [0.5] 99`, { result: 1, ce: -10 }],
+  ];
+  for (const [line, want] of cases) {
+    const r = parseLabeled(line);
+    assert.ok(r.ok, line);
+    assert.deepEqual(r.value, { fen: line.includes(' 0 12 ') ? `${B} 0 12` : '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1', ...want }, line);
+  }
+  const bad: [string, RegExp][] = [
+    [`${B} 0 12 [1.0] 99999`, /the score after the result, "99999" is not a whole number/],
+    [`${B} 0 12 [1.0] 3.5`, /no result label/],
+    [`${B} 0 12 [2.0] 5`, /result "2.0" is not/],
+  ];
+  for (const [line, why] of bad) {
+    const r = parseLabeled(line);
+    assert.ok(!r.ok, line);
+    assert.match(r.error.message, why, line);
+  }
+});
+
 test('unreadable labelled lines say why', () => {
   const bad: [string, RegExp][] = [
     ['8/8/4k3/8/8/4K3/4P3/8 w - -', /no result label/],
@@ -74,6 +106,8 @@ test('withCe: the line with one ce, replaced rather than added, and read back by
     // The FEN spelling's result must stay last to be read: the ce goes before it.
     [`${B} 0 1 [1.0]`, `${B} 0 1 ce 7; [1.0]`],
     [`${B} 3 7 ce -4; [0.5]`, `${B} 3 7 ce 7; [0.5]`],
+    // Ethereal's score after the result stays, behind the ce that now wins over it.
+    [`${B} 0 1 [1.0] 35`, `${B} 0 1 ce 7; [1.0] 35`],
     // Unlabelled positions get their ce too.
     [X, `${X} ce 7;`],
   ];
@@ -81,7 +115,7 @@ test('withCe: the line with one ce, replaced rather than added, and read back by
     assert.equal(withCe(line, 7), expected, line);
     assert.equal(withCe(withCe(line, -300), 7), expected, `${line}: labelling again replaces the value`);
   }
-  for (const [line] of cases.filter(([l]) => /c9|\]$/.test(l))) {
+  for (const [line] of cases.filter(([l]) => /c9|\]( \d+)?$/.test(l))) {
     const before = parseLabeled(line);
     const after = parseLabeled(withCe(line, -31999));
     assert.ok(before.ok && after.ok, line);

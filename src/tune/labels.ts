@@ -5,7 +5,11 @@
  *     r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 c9 "1-0";   (EPD, zurichess)
  *     r1bq1rk1/p4pb1/2p4p/n2np1p1/7P/2NP4/PPP1BPP1/R1BQK1NR b KQ h3 0 1 [1.0]   (FEN, lichess-big3)
  *
- * and the first is written. Results are coded 0 (Black won), 1 (draw), 2 (White won), so the
+ * and the first is written. The bracket may be followed by a score, as in Ethereal's data sets
+ * (`... 0 1 [1.0] 35`: its search's score, in centipawns for the side to move, which Ethereal's
+ * tuner reads after the `] `); it is read as the line's `ce` would be (below). A bracketed
+ * result is a number, 0, 0.5 or 1 however written (`[1.00]`).
+ * Results are coded 0 (Black won), 1 (draw), 2 (White won), so the
  * target of the loss is code / 2. An EPD line may also carry another engine's evaluation of the
  * position as the standard `ce` operation (centipawns from the side to move's point of view;
  * Edwards, "Portable Game Notation Specification", 16.2.5):
@@ -32,7 +36,8 @@ export const RESULT_TEXT = ['0-1', '1/2-1/2', '1-0'] as const;
 
 const C9 = /\bc9\s+"([^"]*)"/;
 const CE = /(?:^|[;\s])ce\s+([^;"]*);/;
-const BRACKET = /\[\s*([0-9.]+)\s*\]\s*$/;
+/** A bracketed result at the end of the line, or followed by nothing but a score (Ethereal). */
+const BRACKET = /\[\s*([0-9.]+)\s*\](?:\s+([+-]?\d+))?\s*$/;
 
 /**
  * The line with the text of every quoted string blanked, the same length: operations are looked
@@ -47,6 +52,7 @@ function outsideStrings(line: string): string {
 export function parseLabeled(line: string): Result<Labeled, ParseError> {
   let label: string | undefined;
   let body = line;
+  let score: string | undefined;
   const ops = outsideStrings(line);
   const c9 = C9.exec(ops);
   if (c9) {
@@ -56,21 +62,26 @@ export function parseLabeled(line: string): Result<Labeled, ParseError> {
   } else {
     const b = BRACKET.exec(ops);
     if (b) {
-      label = b[1]!;
+      // The number as written, so "[1.00]" is "1.0" and a label like "[.5]" still reads.
+      label = /^(?:\d+\.?\d*|\.\d+)$/.test(b[1]!) && [0, 0.5, 1].includes(Number(b[1])) ? Number(b[1]).toFixed(1) : b[1]!;
       body = line.slice(0, b.index);
+      score = b[2];
     }
   }
-  if (label === undefined) return err(new ParseError('ERR_LABEL_MISSING', 'no result label (expected c9 "1-0"; or [1.0] at the end)'));
+  if (label === undefined) return err(new ParseError('ERR_LABEL_MISSING', 'no result label (expected c9 "1-0"; or [1.0] at the end, or followed by a score only)'));
   const result = RESULT_CODES[label.trim()];
   if (result === undefined) return err(new ParseError('ERR_LABEL_RESULT', `result "${label}" is not 1-0, 0-1 or 1/2-1/2`));
   const position = fenOfFields(body);
   if (!position.ok) return position;
   const fen = position.value;
   // A ce's operand holds no quote, so it reads the same in `ops` as in the line.
+  // A ce operation wins over a score after the bracket (`tune label` writes its ce before it).
   const ce = CE.exec(ops);
-  if (!ce) return ok({ fen, result });
-  const text = ce[1]!.trim();
-  if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 32000) return err(new ParseError('ERR_LABEL_CE', `ce "${text}" is not a whole number of centipawns within ±32000`));
+  if (!ce && score === undefined) return ok({ fen, result });
+  const text = ce ? ce[1]!.trim() : score!;
+  if (!/^[+-]?\d+$/.test(text) || Math.abs(Number(text)) > 32000) {
+    return err(new ParseError('ERR_LABEL_CE', `${ce ? 'ce' : 'the score after the result,'} "${text}" is not a whole number of centipawns within ±32000`));
+  }
   const v = Number(text);
   return ok({ fen, result, ce: fen.split(' ')[1] === 'b' ? 0 - v : v });
 }
