@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -496,31 +496,70 @@ test('tune label: Ctrl-C ends the engine and removes the temporary output', { sk
   assert.ok(!alive(searching[0]!), 'the engine is gone');
 });
 
-test('tune fit on one thread stops at once on Ctrl-C during the fit and writes nothing', { timeout: 120_000 }, async () => {
-  const lines = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 3000);
+/**
+ * `tabiya tune fit` on 3,000 shared positions, started and waited for until it says the line
+ * said just before the epochs start (its stderr so far: `err()`).
+ */
+async function fitUntilEpochs(out: string, ...args: string[]): Promise<{ child: ChildProcess; err: () => string; stdout: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
   const data = join(dir, 'fit-signal.epd');
-  writeFileSync(data, lines.join('\n') + '\n');
-  const out = join(dir, 'fit-signal.json');
-  const child = spawn(process.execPath, [MAIN, 'tune', 'fit', data, '-o', out, '--threads', '1', '--epochs', '100000000', '--max-seconds', '3600'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!existsSync(data)) writeFileSync(data, gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 3000).join('\n') + '\n');
+  const child = spawn(process.execPath, [MAIN, 'tune', 'fit', data, '-o', out, '--threads', '1', '--max-seconds', '3600', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
-  // The line said just before the epochs start.
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('close', (code, signal) => done({ code, signal })));
   await new Promise<void>((ready) =>
     child.stderr.on('data', (d: Buffer) => {
       err += d.toString();
       if (/values tuned\n/.test(err)) ready();
     }),
   );
+  return { child, err: () => err, stdout: () => stdout, exited };
+}
+
+test('tune fit on one thread stops on Ctrl-C after the epoch in progress and writes the best weights so far', { timeout: 120_000 }, async () => {
+  const data = join(dir, 'fit-signal.epd');
+  const out = join(dir, 'fit-signal.json');
+  // The line said just before the epochs start.
+  const fit = await fitUntilEpochs(out, '--epochs', '100000000', '--json');
+  const { child, exited } = fit;
   child.kill('SIGINT');
   // With one thread no epoch gave the event loop a turn: the signal waited for the whole budget
-  // (an hour here), and the parameters were written before the run ended by it. The fit ends by
-  // the signal or not at all: the kill is a hang bound, far above a loaded machine's delay.
+  // (an hour here). Then it ended the process with nothing written: a long fit was lost to a key
+  // press. The kill is a hang bound, far above a loaded machine's delay.
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const end = await exited;
   clearTimeout(timer);
-  assert.deepEqual(end, { code: null, signal: 'SIGINT' }, err);
-  assert.equal(existsSync(out), false, 'no parameters from an interrupted fit');
+  const err = fit.err();
+  const stdout = fit.stdout();
+  assert.deepEqual(end, { code: 130, signal: null }, err);
+  assert.match(err, /Interrupting the fit: the best weights so far are written/);
+  const j = JSON.parse(stdout) as { interrupted: boolean; epochs: number; bestEpoch: number; end: { validation: number } };
+  assert.equal(j.interrupted, true);
+  assert.ok(j.epochs < 100000000 && j.bestEpoch <= j.epochs);
+  // The file is the fit's best weights: a params file the engine reads, with the reported loss.
+  assert.ok(Object.keys(readParamsFile(out)).length > 0);
+  const loss = run('tune', 'loss', data, '--params', out, '--part', 'validation', '--k', String((JSON.parse(stdout) as { k: number }).k), '--threads', '1', '--json');
+  assert.equal(loss.code, 0, loss.err);
+  assert.equal((JSON.parse(loss.out) as { loss: number }).loss, j.end.validation);
   assert.deepEqual(readdirSync(dir).filter((f) => f.includes('fit-signal.json.tabiya-')), [], 'no temporary file');
+});
+
+test('tune fit: a second stop signal after Ctrl-C ends it at once, with nothing written, its status the second signal\'s', { timeout: 120_000 }, async () => {
+  const out = join(dir, 'fit-twice.json');
+  // Local search: K, the columns and each sweep run without a turn of the event loop, so both
+  // signals, sent together, are handled in the same turn. Two signals of one kind sent together
+  // may reach the process as one (a pending signal is not queued twice): SIGINT, then SIGTERM.
+  const { child, err, exited } = await fitUntilEpochs(out, '--method', 'local', '--epochs', '100000');
+  child.kill('SIGINT');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const end = await exited;
+  clearTimeout(timer);
+  // The second signal was raised again, and came back only after the weights had been written.
+  assert.deepEqual(end, { code: 143, signal: null }, err());
+  assert.equal(existsSync(out), false, 'nothing written');
+  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('fit-twice.json')), [], 'no temporary file');
 });
 
 test('tune loss is the mean squared error of the engine\'s own evaluations of the quiet positions, its integer truncations included', (t) => {

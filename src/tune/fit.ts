@@ -38,6 +38,8 @@ export interface FitOptions {
   /** Stop when the validation loss has not improved for this many epochs (0: never). */
   patience?: number;
   onEpoch?: (p: CurvePoint) => void;
+  /** Asked after every epoch: true ends the fit there, with the best weights so far (Ctrl-C). */
+  stop?: () => boolean;
 }
 
 export interface FitResult {
@@ -91,7 +93,7 @@ export async function runFit(train: Objective, validation: Objective | null, spa
       // a Ctrl-C was seen only after the whole fit, once its output had been written.
       await new Promise((wake) => setImmediate(wake));
       if (validation && opts.patience && epoch - bestEpoch >= opts.patience) return false;
-      return true;
+      return opts.stop?.() !== true;
     },
   };
   const rate = opts.rate;

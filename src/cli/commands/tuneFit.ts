@@ -6,6 +6,7 @@
 import { writeFileAtomic } from '../../book/node/atomicWrite.js';
 import { checkOutputs } from '../../node/outputs.js';
 import { startProgress } from '../../node/progress.js';
+import { exitAfterSignal, onStopSignals, sayOnStderr, signalExitCode, type StopSignal } from '../../node/stopSignals.js';
 import { splitStore } from '../../tune/dataset.js';
 import { fitK } from '../../tune/kfit.js';
 import { runFit, type CurvePoint, type FitResult } from '../../tune/fit.js';
@@ -84,6 +85,21 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
   const trainObj = await makeObjective(train, threads, start.length);
   const valObj = validation && validation.n > 0 ? await makeObjective(validation, Math.min(threads, 2), start.length) : null;
   let result: FitResult;
+  // Ctrl-C (or SIGTERM, SIGHUP) ends the fit after the epoch in progress and writes the best
+  // weights so far, as a finished fit would: an hour of fitting is not lost to a key press. A
+  // second one ends the process at once, with nothing written.
+  let stoppedBy: StopSignal | undefined;
+  const onSignal = (sig: StopSignal): void => {
+    if (stoppedBy === undefined) {
+      stoppedBy = sig;
+      sayOnStderr('\nInterrupting the fit: the best weights so far are written after this epoch (press Ctrl-C again to end now, writing nothing)\n');
+      return;
+    }
+    // Not by raising the signal again: a listener that removes temporary files may be there
+    // too, and the signal then came back only after the weights had been written.
+    exitAfterSignal(sig);
+  };
+  const offSignals = onStopSignals(onSignal);
   // Said before the bar starts: written under it, the lines were glued to its text.
   if (!opts.quiet) process.stderr.write(`${describeCounts(data.counts)}\ntraining ${train.n} positions, validation ${validation?.n ?? 0}; ${space.free.length} values tuned\n`);
   const bar = startProgress({ label: `tune fit (${method})`, total: epochs, unit: 'epochs', quiet: opts.quiet });
@@ -98,12 +114,14 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
       rate,
       patience,
       l2,
+      stop: () => stoppedBy !== undefined,
       onEpoch: (p: CurvePoint) => {
         lines.push(curveLine(p));
         bar.update(p.epoch, `train ${f6(p.train)} validation ${f6(p.validation)}`);
       },
     });
   } finally {
+    offSignals();
     bar.stop();
     await trainObj.close();
     await valObj?.close();
@@ -121,6 +139,7 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
     groups: space.groups.map((g) => g.name),
     epochs: result.epochs,
     bestEpoch: result.bestEpoch,
+    interrupted: stoppedBy !== undefined,
     seconds: Math.round(result.seconds * 10) / 10,
     threads,
     seed,
@@ -142,12 +161,14 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
       // The skipped counts, also under --quiet, which hides the lines printed while reading.
       `positions        ${train.n} training, ${validation?.n ?? 0} validation (${describeCounts(data.counts)})`,
       ...(blend.lambda > 0 ? [`targets          ${blend.lambda} x evaluation (${blend.labelled} positions, scale K ${blend.labelK!.toFixed(4)}) + ${(1 - blend.lambda).toFixed(2)} x result`] : []),
-      `method           ${method}, ${result.epochs} epochs in ${result.seconds.toFixed(1)} s on ${threads} thread(s), best epoch ${result.bestEpoch}`,
+      `method           ${method}, ${result.epochs} epochs in ${result.seconds.toFixed(1)} s on ${threads} thread(s), best epoch ${result.bestEpoch}${stoppedBy ? ` (interrupted by ${stoppedBy})` : ''}`,
       `training loss    ${f6(result.start.train)} -> ${f6(result.end.train)}${gain(result.start.train, result.end.train)}`,
       `validation loss  ${f6(result.start.validation)} -> ${f6(result.end.validation)}${gain(result.start.validation, result.end.validation)}`,
       `written          ${opts.output}${opts.plot ? `, ${opts.plot}` : ''}`,
     ].join('\n');
   }, opts.output);
+  // Written, but not the fit that was asked for: the status says which signal ended it.
+  if (stoppedBy !== undefined) process.exitCode = signalExitCode(stoppedBy);
 }
 
 function curveLine(p: CurvePoint): string {
