@@ -307,6 +307,9 @@ test('tune fit and tune loss refuse settings under which they would do nothing, 
     [['tune', 'fit', positions, '-o', out, '--max-seconds', '0'], 2, /--max-seconds: must be above 0/],
     [['tune', 'fit', positions, '-o', out, '--rate', '0'], 2, /--rate: must be above 0/],
     [['tune', 'loss', positions, '--part', 'validation', '--validation', '0'], 2, /--part validation needs a --validation share above 0/],
+    // Early stopping with no held-out loss to watch: the option did nothing, in silence.
+    [['tune', 'fit', positions, '-o', out, '--patience', '5', '--validation', '0'], 2, /--patience needs a held-out part to watch \(--validation above 0\)/],
+    [['tune', 'fit', positions, '-o', out, '--patience', '5', '--validation', '0.001', '--threads', '1'], 1, /--patience: the validation part of \S*few\.epd holds no position \(200 in all\)/],
     [['tune', 'loss', positions, '--part', 'validation', '--validation', '0.001', '--threads', '1'], 1, /the validation part of \S*few\.epd holds no position \(200 in all\)/],
     // Blending evaluations into the targets needs evaluations: without any, the fit would be the results' alone.
     [['tune', 'fit', positions, '-o', out, '--lambda', '0.5', '--threads', '1'], 1, /few\.epd: --lambda 0\.5 needs positions with another engine's evaluation \(an EPD "ce" operation\); none of the 200 positions has one/],

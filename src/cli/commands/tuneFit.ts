@@ -71,6 +71,8 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
   const fixedK = numberOption('--k', opts.k, 0.001, 100);
   const patience = intOption('--patience', opts.patience, 0) ?? 0;
   const l2 = numberOption('--l2', opts.l2, 0) ?? 0;
+  // Early stopping watches the held-out loss: without a held-out part it was ignored in silence.
+  if (patience > 0 && fraction === 0) throw new CliError('tune fit: --patience needs a held-out part to watch (--validation above 0)', 2);
   let space: ParamSpace;
   try {
     space = new ParamSpace(opts.group);
@@ -83,6 +85,10 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
   const blend = applyLambda(file, data, lambda, opts.quiet);
   const { train, validation } = fraction > 0 ? splitStore(data.store, fraction, seed, threads > 1) : { train: data.store, validation: null };
   const trainObj = await makeObjective(train, threads, start.length);
+  if (patience > 0 && validation?.n === 0) {
+    await trainObj.close();
+    throw new CliError(`tune fit: --patience: the validation part of ${file} holds no position (${data.store.n} in all): give a larger --validation share`, 1);
+  }
   const valObj = validation && validation.n > 0 ? await makeObjective(validation, Math.min(threads, 2), start.length) : null;
   let result: FitResult;
   // Ctrl-C (or SIGTERM, SIGHUP) ends the fit after the epoch in progress and writes the best
