@@ -73,6 +73,41 @@ test('a protocol-1 engine (no features) is accepted after the feature timeout', 
   assert.equal(await m.client.isReady(), undefined);
 });
 
+test('features announced after the timer (GNU Chess writes them only once it reads another command): the game set-up waits for done=1, then pings', async () => {
+  const m = mock(10);
+  await m.client.start();
+  m.sent.length = 0;
+  let ready = false;
+  const p = m.client.newGame({ fen: START, chess960: false, limits: TC }).then(() => {
+    ready = true;
+  });
+  m.feed('Chess', 'feature done=0', 'feature myname="GNU Chess" ping=1 setboard=1 time=1 usermove=1');
+  // Well past the short wait of an engine without ping: still announcing features, so not ready.
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(ready, false, 'a search must not start while the engine is still announcing features');
+  m.feed('feature variants="normal" done=1');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(m.sent.at(-1), 'ping 1', 'ping, now that the engine has said it takes it');
+  m.feed('pong 1');
+  await p;
+  assert.equal(ready, true);
+  assert.deepEqual(m.sent.slice(0, 6), ['new', 'force', 'level 0 0:10 0.1', 'post', 'easy', 'accepted done']);
+  // Moves now go out as the late features asked.
+  m.sent.length = 0;
+  void m.client.go({ fen: START, moves: ['e2e4'] }, { wtime: 10_000, btime: 10_000 });
+  assert.deepEqual(m.sent, ['usermove e2e4', 'time 1000', 'otim 1000', 'go']);
+});
+
+test('an engine closing while its late features are pending fails the game set-up', async () => {
+  const m = mock(10);
+  await m.client.start();
+  const p = m.client.newGame({ fen: START, chess960: false, limits: TC });
+  m.feed('feature done=0');
+  await new Promise((r) => setTimeout(r, 300));
+  m.client.closed('gone');
+  await assert.rejects(p, /gone/);
+});
+
 test('a game: setboard, level, go for the first move, then time/otim and the opponent move', async () => {
   const m = await started('feature ping=1 setboard=1 usermove=1 time=1');
   const fen = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';

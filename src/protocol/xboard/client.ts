@@ -73,6 +73,12 @@ export class XboardClient implements EngineClient {
   private chess960 = false;
   /** The engine is out of force mode, playing the side it moved for. */
   private playing = false;
+  /**
+   * The engine began announcing features after the handshake's timer had run out (`feature
+   * done=0` late): settled when its `done=1` comes. GNU Chess 6 writes its answer to `protover`
+   * only once it reads a further command, so its features can arrive after `new`.
+   */
+  private lateFeatures: { promise: Promise<void>; resolve(): void; reject(e: Error): void } | undefined;
   private readonly featureTimeoutMs: number;
   private readonly settleMs: number;
 
@@ -218,6 +224,7 @@ export class XboardClient implements EngineClient {
       }
       this.features.set(k, v);
       if (k === 'myname') this.engineName = v;
+      if (k === 'done' && this.state !== 'starting') this.takeLateDone(v);
       if (k === 'done' && this.state === 'starting') {
         if (v === '1') this.finishHandshake();
         else if (this.featureTimer !== undefined) {
@@ -229,12 +236,32 @@ export class XboardClient implements EngineClient {
     }
   }
 
+  /** `feature done=0` after the handshake opens a wait for the engine's `done=1`, which ends it. */
+  private takeLateDone(v: string): void {
+    if (v === '1') {
+      this.lateFeatures?.resolve();
+      this.lateFeatures = undefined;
+    } else if (this.lateFeatures === undefined) {
+      let resolve!: () => void;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      // Nothing may be waiting yet; a rejection on close must not go unhandled.
+      promise.catch(() => undefined);
+      this.lateFeatures = { promise, resolve, reject };
+    }
+  }
+
   closed(reason = 'the engine closed its connection'): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.closeReason = reason;
     if (this.featureTimer !== undefined) clearTimeout(this.featureTimer);
     const e = new EngineClosedError(reason);
+    this.lateFeatures?.reject(e);
+    this.lateFeatures = undefined;
     this.handshake?.reject(e);
     this.handshake = undefined;
     for (const w of this.pings.values()) w.reject(e);
@@ -288,8 +315,23 @@ export class XboardClient implements EngineClient {
       this.send('computer');
       this.send(`name ${game.opponent}`);
     }
-    if (this.feature('ping', '0') !== '1') return new Promise((resolve) => setTimeout(resolve, this.settleMs));
-    return this.isReady();
+    return this.settle();
+  }
+
+  /**
+   * The end of a new game's set-up: a `pong` (or, without `ping`, a short wait), and, when the
+   * engine is announcing its features late, its `done=1` (CECP: after `done=0` the GUI waits for
+   * `done=1`). A search started before would run on the engine's clock while it still writes
+   * them (GNU Chess 6 takes about 3 s over its 19 feature lines) and before `usermove` or `ping`
+   * are known.
+   */
+  private async settle(): Promise<void> {
+    if (this.feature('ping', '0') === '1') await this.isReady();
+    else await new Promise((resolve) => setTimeout(resolve, this.settleMs));
+    const late = this.lateFeatures;
+    if (late === undefined) return;
+    await late.promise;
+    if (this.feature('ping', '0') === '1') await this.isReady();
   }
 
   private setRoot(fen: string): void {
