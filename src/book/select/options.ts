@@ -111,7 +111,8 @@ function parseBool(o: PolicyOption, v: string | number | boolean): boolean {
 }
 
 function parseNumber(o: PolicyOption, v: string | number | boolean): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  // Decimal only (1e3 too): Number() alone would also read "0x10" as 16 and "0b11" as 3.
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
   const range = `${o.min}..${o.max}`;
   if (!Number.isFinite(n)) throw new PolicyError(o.name, `${o.name}: "${v}" is not a number (${range})`);
   if (!o.fractional && !Number.isInteger(n)) throw new PolicyError(o.name, `${o.name}: ${v} is not a whole number (${range})`);
