@@ -43,6 +43,15 @@ test('--memory past the machine\'s memory is refused, naming the option and the 
   assert.equal(ok.status, 0, ok.stderr);
 });
 
+test('--split naming a kind twice is refused, and no book is written', () => {
+  const out = join(dir, 'twice.tbk');
+  const r = run('book', 'make', pgn, '-o', out, '--split', 'rating,rating');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /--split: "rating" is named twice in "rating,rating"/);
+  assert.equal(existsSync(out), false);
+  assert.equal(run('book', 'make', pgn, '-o', out, '--split', 'rating,speed', '--quiet').status, 0);
+});
+
 test('number options read decimal only: 0x10 is not 16, in fractions as in integers', () => {
   for (const args of [
     ['stats', 'sprt', '--wdl', '10,20,10', '--elo1', '0x10'],

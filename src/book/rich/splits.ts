@@ -92,6 +92,8 @@ export function parseSplits(s: string): SplitKinds {
   const out = { rating: false, speed: false, month: false };
   for (const part of s.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
     if (part !== 'rating' && part !== 'speed' && part !== 'month') throw new RangeError(`--split: "${part}" is not rating, speed or month`);
+    // Named twice is a slip for another kind (rating,rating for rating,speed): say so rather than build a book without it.
+    if (out[part]) throw new RangeError(`--split: "${part}" is named twice in "${s}"`);
     out[part] = true;
   }
   // An empty list is a slip (a variable that expanded to nothing), not a request for no split.
