@@ -92,3 +92,19 @@ test("a file that cannot be read is said in plain words, without Node's error co
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('perft refuses options of the other mode instead of ignoring them', () => {
+  // `--suite X --depth 6` used to check to the default --max-depth 4 without a word.
+  for (const [args, message] of [
+    [['--suite', 'any.epd', '--depth', '6'], /--depth does not apply to --suite, which checks each position's own D1\.\.Dn counts up to --max-depth/],
+    [['--suite', 'any.epd', '--divide'], /--divide does not apply to --suite/],
+    [['--suite', 'any.epd', '--no-bulk'], /--no-bulk does not apply to --suite/],
+    [['--suite', 'any.epd', '--fen', '8/8/8/8/8/8/8/K1k5 w - - 0 1'], /--fen does not apply to --suite/],
+    [['--depth', '2', '--max-depth', '6'], /--max-depth applies to --suite only \(one position: --depth\)/],
+  ] as const) {
+    const r = run('perft', ...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stdout, '');
+  }
+});

@@ -22,7 +22,16 @@ export function registerCommands(program: Command): void {
     .option('--suite <file.epd>', 'run a perft suite (EPD with D1..Dn operations) and list every mismatch')
     .option('--max-depth <n>', 'with --suite: deepest depth to check', '4')
     .option('--json', 'print one JSON object')
-    .action(async (opts) => (await import('./commands/perft.js')).perftCommand(opts));
+    .action(async (opts, cmd: Command) => {
+      // The two modes take different options; one of the other mode would be ignored without a
+      // word (`--suite X --depth 6` checked to depth 4, not 6).
+      const given = (k: string): boolean => cmd.getOptionValueSource(k) === 'cli';
+      const suite = opts.suite !== undefined;
+      for (const [key, flag] of suite ? [['fen', '--fen'], ['depth', '--depth'], ['divide', '--divide'], ['bulk', '--no-bulk']] : [['maxDepth', '--max-depth']]) {
+        if (given(key!)) throw new CliError(suite ? `${flag} does not apply to --suite, which checks each position's own D1..Dn counts up to --max-depth` : `${flag} applies to --suite only (one position: --depth)`, 2);
+      }
+      return (await import('./commands/perft.js')).perftCommand(opts);
+    });
 
   const match = program
     .command('match')
