@@ -72,9 +72,13 @@ test('number options read decimal only: 0x10 is not 16, in fractions as in integ
 });
 
 test('an integer past 2^53 is refused, not rounded to another one', () => {
-  // 2^53 + 1 would be read as 2^53: two seeds typed differently would be the same seed.
-  const r = run('tune', 'data', pgn, '-o', join(dir, 'seed.epd'), '--seed', '9007199254740993');
+  // 2^53 + 1 would be read as 2^53: a limit typed is not the limit searched.
+  const r = run('analyse', '--nodes', '9007199254740993');
   assert.equal(r.status, 2, r.stderr);
-  assert.match(r.stderr, /option --seed: 9007199254740993 is too large \(at most 9007199254740991\)/);
-  assert.equal(existsSync(join(dir, 'seed.epd')), false);
+  assert.match(r.stderr, /option --nodes: 9007199254740993 is too large \(at most 9007199254740991\)/);
+  assert.equal(r.stdout, '');
+  // An option with a range says the range, not the largest integer.
+  const threads = run('book', 'make', pgn, '-o', join(dir, 'threads.bin'), '--threads', '99999999999999999999');
+  assert.equal(threads.status, 2, threads.stderr);
+  assert.match(threads.stderr, /option --threads: 99999999999999999999 is out of range \(1\.\.64\)/);
 });

@@ -16,9 +16,9 @@ export function intOption(name: string, value: string | undefined, min = -Infini
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim())) throw new CliError(`option ${name}: "${value}" is not an integer`, 2);
   const n = parseInt(value, 10);
+  if (n < min || n > max) throw new CliError(`option ${name}: ${Number.isSafeInteger(n) ? n : value.trim()} is out of range (${rangeText(min, max)})`, 2);
   // Past 2^53 a double no longer holds every integer: 2^53 + 1 would be read as 2^53.
   if (!Number.isSafeInteger(n)) throw new CliError(`option ${name}: ${value.trim()} is too large (at most ${Number.MAX_SAFE_INTEGER})`, 2);
-  if (n < min || n > max) throw new CliError(`option ${name}: ${n} is out of range (${rangeText(min, max)})`, 2);
   return n;
 }
 
