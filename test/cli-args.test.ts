@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parsePolicy, PolicyError } from '../src/book/select/options.js';
+import { ParamSpace } from '../src/tune/space.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
@@ -81,4 +82,17 @@ test('an integer past 2^53 is refused, not rounded to another one', () => {
   const threads = run('book', 'make', pgn, '-o', join(dir, 'threads.bin'), '--threads', '99999999999999999999');
   assert.equal(threads.status, 2, threads.stderr);
   assert.match(threads.stderr, /option --threads: 99999999999999999999 is out of range \(1\.\.64\)/);
+});
+
+test('tune fit --group naming a group twice is refused: its values would be stepped twice an epoch', () => {
+  const positions = join(dir, 'labelled.epd');
+  writeFileSync(positions, 'r1b2rk1/p5b1/1q6/3pnp2/3PpB2/1NP5/PP1QBKP1/R6R b - - c9 "1-0";\n');
+  const out = join(dir, 'params.json');
+  const r = run('tune', 'fit', positions, '-o', out, '--group', 'pst', 'material', 'pst', '--max-seconds', '1');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /tune fit: parameter group "pst" is named twice/);
+  assert.equal(existsSync(out), false);
+  // The library refuses it too: a space with a group twice listed its values twice.
+  assert.throws(() => new ParamSpace(['pst', 'pst']), /parameter group "pst" is named twice/);
+  assert.equal(new ParamSpace(['pst', 'material']).free.length, new Set(new ParamSpace(['pst', 'material']).free).size);
 });

@@ -13,8 +13,12 @@ export class ParamSpace {
   readonly hi: Float64Array;
   readonly groups: readonly ParamGroup[];
 
-  /** All groups, or the named ones (unknown names throw, listing the known ones). */
+  /** All groups, or the named ones (unknown names, and a name given twice, throw). */
   constructor(names?: readonly string[]) {
+    // A group named twice would put its values twice in `free`: the optimisers would step them
+    // twice an epoch and the L2 penalty count them twice, a different fit from naming it once.
+    const twice = names?.find((n, i) => names.indexOf(n) !== i);
+    if (twice !== undefined) throw new Error(`parameter group "${twice}" is named twice`);
     const chosen = names && names.length > 0 ? names.map((n) => findGroup(n)) : GROUPS;
     this.groups = chosen;
     this.lo = new Float64Array(2 * NPAIRS);
