@@ -88,8 +88,9 @@ test('an output that is one of the inputs (same name, symlink, hard link, stdin,
     // Text outputs are not compressed: a compressed file's name is refused rather than given to plain text.
     { args: ['tune', 'data', 'in.pgn', '-o', 'pos.epd.gz'], keep: 'in.pgn', message: /^tabiya: pos\.epd\.gz: the output is plain text, not \.gz: give a name without \.gz/m },
     { args: ['pgn', 'filter', 'in.pgn', '-o', 'games.pgn.zst'], keep: 'in.pgn', message: /^tabiya: games\.pgn\.zst: the output is plain text, not \.zst/m },
-    // A Polyglot book is binary: a text format's name is refused (book export once wrote x.pgn as a .bin).
-    { args: ['book', 'export', 'a.tbk', '-o', 'book.pgn'], keep: 'a.tbk', message: /^tabiya: book\.pgn: the output is a Polyglot book \(binary\), not \.pgn: give a name ending in \.bin/m },
+    // A Polyglot book is binary: a text format's name is refused (book export once wrote x.pgn as a
+    // .bin; -o X.pgn is now the book's tree as PGN).
+    { args: ['book', 'export', 'a.tbk', '-o', 'book.epd'], keep: 'a.tbk', message: /^tabiya: book\.epd: the output is a Polyglot book \(binary\), not \.epd: give a name ending in \.bin/m },
     { args: ['book', 'make', 'in.pgn', '-o', 'book.JSON'], keep: 'in.pgn', message: /^tabiya: book\.JSON: the output is a Polyglot book \(binary\), not \.json/m },
     { args: ['book', 'merge', 'a.bin', 'b.bin', '-o', 'book.epd'], keep: 'a.bin', message: /^tabiya: book\.epd: the output is a Polyglot book \(binary\), not \.epd/m },
     { args: ['book', 'learn', 'a.tbk', 'in.pgn', '-', '--player', 'Duda,J'], keep: 'a.tbk', stdin: 'same.tbk', message: /a\.tbk is the file on standard input/ },

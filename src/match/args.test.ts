@@ -34,6 +34,11 @@ test('mistakes are named', () => {
   assert.match(String(parseMatchArgs(['--games', 'ten'])), /--games needs an integer, got "ten"/);
   assert.match(String(parseMatchArgs(['--sprt', 'elo0'])), /--sprt: "elo0" is not key=value/);
   assert.match(String(parseMatchArgs(['--bogus'])), /unknown option "--bogus"/);
+  // cutechess-cli's -variant: standard is what tabiya plays; another is refused, saying why.
+  assert.equal(parse('--engine cmd=a --engine cmd=b -variant standard --games 2').games, 2);
+  assert.match(String(parseMatchArgs(['--engine', 'cmd=a', '--engine', 'cmd=b', '-variant', 'fischerandom'])), /--variant fischerandom: Chess960 games come from Chess960 openings/);
+  assert.match(String(parseMatchArgs(['-variant', 'atomic'])), /--variant atomic: tabiya plays standard chess/);
+  assert.match(String(parseMatchArgs(['-variant'])), /--variant needs a value/);
   assert.match(String(parseMatchArgs(['stray'])), /unexpected argument "stray"/);
   assert.match(String(parseMatchArgs(['--engine'])), /--engine needs key=value/);
   assert.match(String(parseMatchArgs(['--pgnout', 'x.pgn', 'big'])), /unknown flag "big"/);

@@ -160,6 +160,16 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs | string {
       const v = inline ?? (i < argv.length && /^-?\d+$/.test(argv[i]!) ? argv[i++] : undefined);
       if (v !== undefined && (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1e6)) return `--repeat ${v} is out of range (1..1000000)`;
       a.repeat = v === undefined ? 2 : Number(v);
+    } else if (name === 'variant') {
+      // cutechess-cli command lines often name the variant. tabiya plays standard chess, and
+      // Chess960 where an opening's FEN is a Chess960 position; it generates no start positions.
+      const v = value();
+      if (v === undefined) return '--variant needs a value (standard)';
+      if (v !== 'standard') {
+        return v === 'fischerandom' || v === 'chess960'
+          ? `--variant ${v}: Chess960 games come from Chess960 openings (--openings file=F with Chess960 FENs, Shredder-FEN or X-FEN castling); tabiya does not generate start positions`
+          : `--variant ${v}: tabiya plays standard chess (and Chess960 from Chess960 openings)`;
+      }
     } else if (name === 'pgnout') {
       const w = inline !== undefined ? [inline] : words();
       if (w.length === 0) return '--pgnout needs a file name';
