@@ -30,6 +30,28 @@ test('opening suites are read plain, gzip, zstd or bzip2, by their first bytes',
   assert.throws(() => readMaybeCompressed(cut), new RegExp(`^Error: ${cut}: zstd: `));
 });
 
+test('a gzip suite is read member after member; data after zero padding is an error naming its offset, not dropped', () => {
+  const half = EPD.slice(0, EPD.length / 2);
+  const rest = EPD.slice(EPD.length / 2);
+  const a = gzipSync(half);
+  const b = gzipSync(rest);
+  const cases: [string, Buffer][] = [
+    ['members.epd.gz', Buffer.concat([a, b])],
+    ['padded.epd.gz', Buffer.concat([a, b, Buffer.alloc(512)])],
+  ];
+  for (const [name, bytes] of cases) {
+    writeFileSync(join(dir, name), bytes);
+    assert.equal(readMaybeCompressed(join(dir, name)).toString('utf8'), EPD, name);
+  }
+  // A member after padding: gzip -d drops it with a warning, Node's gunzip said nothing.
+  const lost = join(dir, 'lost.epd.gz');
+  writeFileSync(lost, Buffer.concat([a, Buffer.alloc(100), b]));
+  assert.throws(() => readMaybeCompressed(lost), { message: `${lost}: gzip: more data at offset ${a.length + 100}, after zero padding that follows the gzip data at offset ${a.length}: not read` });
+  const junk = join(dir, 'junk.epd.gz');
+  writeFileSync(junk, Buffer.concat([a, Buffer.from('JUNK')]));
+  assert.throws(() => readMaybeCompressed(junk));
+});
+
 test('a PGN appended to starts its first game on a line of its own, after an empty line', () => {
   const game = '[Event "new"]\n[Result "*"]\n\n*\n\n';
   const cases: [string, string][] = [

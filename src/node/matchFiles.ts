@@ -14,7 +14,22 @@ export function readMaybeCompressed(file: string): Buffer {
   const raw = readFileSync(file);
   const compression = detectCompression(raw.subarray(0, MAGIC_BYTES));
   if (compression === undefined) return raw;
-  return compression === 'gzip' ? gunzipSync(raw) : decompressSync(compression, file, raw);
+  return compression === 'gzip' ? gunzipWhole(file, raw) : decompressSync(compression, file, raw);
+}
+
+/**
+ * A gzip file's bytes, every member. Node's gunzip reads member after member but stops without
+ * a word at a zero byte where the next member would start (zero padding, which `gzip -d` also
+ * skips), so a member after padding was lost; `bytesWritten` says where it stopped, and
+ * anything but zeros after that point is an error naming its offset, as the streaming reader
+ * (src/pgn/gunzip.ts) says it. Junk that is not zeros is already a zlib error.
+ */
+function gunzipWhole(file: string, raw: Buffer): Buffer {
+  const r = gunzipSync(raw, { info: true }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+  const end = r.engine.bytesWritten;
+  const more = raw.subarray(end).findIndex((b) => b !== 0);
+  if (more >= 0) throw new Error(`${file}: gzip: more data at offset ${end + more}, after zero padding that follows the gzip data at offset ${end}: not read`);
+  return r.buffer;
 }
 
 /**

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { PolyglotReader } from '../../book/polyglot/reader.js';
 import { unwrap } from '../../core/result.js';
 import { BookOpenings, OpeningList, parseEpdOpenings, parsePgnOpenings, type OpeningSource } from '../../match/openings.js';
-import { readMaybeCompressed } from '../../node/matchFiles.js';
+import { readInputFile } from '../../node/matchFiles.js';
 import { notText } from '../../node/textFile.js';
 import { STARTING_FEN, positionFromFen } from '../../notation/fen.js';
 import { CliError } from '../errors.js';
@@ -63,10 +63,10 @@ export function loadOpenings(o: ReadonlyMap<string, string>, seed: number, warn:
   const what = format === 'epd' ? 'EPD text' : 'PGN text';
   let bytes: Buffer;
   try {
-    bytes = readMaybeCompressed(file);
+    // Its messages start with the file's name and say what is wrong (damaged, cut, unreadable).
+    bytes = readInputFile(file);
   } catch (e) {
-    const zlib = /^Z_/.test(String((e as NodeJS.ErrnoException).code));
-    badData(`--openings: ${file}: ${zlib ? 'damaged gzip data' : 'cannot read'} (${(e as Error).message})`);
+    badData(`--openings: ${(e as Error).message}`);
   }
   const bad = notText(bytes, what);
   if (bad) badData(`--openings: ${file}:${bad.line}: ${bad.message}`);
