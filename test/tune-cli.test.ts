@@ -608,3 +608,16 @@ test('tune loss is the mean squared error of the engine\'s own evaluations of th
     }
   }
 });
+
+test('tune fit with nothing held out (--validation 0) shows no validation column or loss, rather than dashes', () => {
+  const lines = gunzipSync(readFileSync(new URL('tuning/pgnmentor_quiet_labeled.epd.gz', SHARED))).toString('utf8').split('\n').slice(0, 300);
+  const positions = join(dir, 'all-train.epd');
+  writeFileSync(positions, lines.join('\n') + '\n');
+  const r = run('tune', 'fit', positions, '-o', join(dir, 'all-train.json'), '--validation', '0', '--epochs', '2', '--threads', '1', '--quiet');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^epoch {3}seconds {2}train$/m);
+  assert.match(r.out, /^ {4}2 +\d+\.\d {2}\d\.\d{6}$/m);
+  assert.match(r.out, /^training loss {4}\d\.\d{6} -> \d\.\d{6}/m);
+  assert.doesNotMatch(r.out, /validation loss|-> -/);
+  assert.match(r.out, /^positions {8}300 training, 0 validation/m);
+});

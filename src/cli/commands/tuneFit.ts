@@ -160,7 +160,7 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
     const shown = lines.filter((_, i) => i % step === 0 || i === lines.length - 1);
     const gain = (a?: number, b?: number): string => (a === undefined || b === undefined ? '' : ` (${(((b - a) / a) * 100).toFixed(2)}%)`);
     return [
-      'epoch   seconds  train      validation',
+      result.start.validation === undefined ? 'epoch   seconds  train' : 'epoch   seconds  train      validation',
       ...shown,
       '',
       `K                ${result.K.toFixed(4)}`,
@@ -169,7 +169,8 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
       ...(blend.lambda > 0 ? [`targets          ${blend.lambda} x evaluation (${blend.labelled} positions, scale K ${blend.labelK!.toFixed(4)}) + ${(1 - blend.lambda).toFixed(2)} x result`] : []),
       `method           ${method}, ${result.epochs} epochs in ${result.seconds.toFixed(1)} s on ${threads} thread(s), best epoch ${result.bestEpoch}${stoppedBy ? ` (interrupted by ${stoppedBy})` : ''}`,
       `training loss    ${f6(result.start.train)} -> ${f6(result.end.train)}${gain(result.start.train, result.end.train)}`,
-      `validation loss  ${f6(result.start.validation)} -> ${f6(result.end.validation)}${gain(result.start.validation, result.end.validation)}`,
+      // With nothing held out (--validation 0) there is no validation loss to show.
+      ...(result.start.validation === undefined ? [] : [`validation loss  ${f6(result.start.validation)} -> ${f6(result.end.validation)}${gain(result.start.validation, result.end.validation)}`]),
       `written          ${opts.output}${opts.plot ? `, ${opts.plot}` : ''}`,
     ].join('\n');
   }, opts.output);
@@ -178,7 +179,7 @@ export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promis
 }
 
 function curveLine(p: CurvePoint): string {
-  return `${String(p.epoch).padStart(5)}  ${p.seconds.toFixed(1).padStart(8)}  ${f6(p.train)}   ${f6(p.validation)}`;
+  return `${String(p.epoch).padStart(5)}  ${p.seconds.toFixed(1).padStart(8)}  ${f6(p.train)}${p.validation === undefined ? '' : `   ${f6(p.validation)}`}`;
 }
 
 export interface TuneLossOptions {
