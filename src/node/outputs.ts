@@ -45,6 +45,8 @@ export interface OutputSpec {
   mode?: 'replace' | 'append' | 'update';
   /** What to suggest instead of --force when an existing file would be lost (e.g. "use book add to count more games into it"). */
   instead?: string;
+  /** The option that names it (`-o`, `--plot`), said when two outputs are one file. */
+  option?: string;
 }
 
 export interface OutputCheckOptions {
@@ -66,7 +68,7 @@ export class OutputRefused extends Error {
 /** Applies rules 1 to 5 to the outputs of one command (see the module comment). */
 export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly string[], opts: OutputCheckOptions = {}): void {
   const ins = inputs.map((path) => ({ path, id: path === '-' ? fdIdentity(0) : pathIdentity(path) }));
-  const seen: { path: string; id: string }[] = [];
+  const seen: { path: string; id: string; option?: string }[] = [];
   for (const out of outputs) {
     if (out.path === '-') {
       const id = fdIdentity(1);
@@ -93,8 +95,9 @@ export function checkOutputs(outputs: readonly OutputSpec[], inputs: readonly st
       throw new OutputRefused(`${out.path} is ${which}: write to another file${opts.sameFileHint ? ` (${opts.sameFileHint})` : ''}; nothing was written`);
     }
     const twin = seen.find((s) => s.id === id);
-    if (twin !== undefined) throw new OutputRefused(`${out.path} and ${twin.path} are the same file: give each output its own file`);
-    seen.push({ path: out.path, id });
+    const named = (o: { path: string; option?: string }): string => (o.option === undefined ? o.path : `${o.path} (${o.option})`);
+    if (twin !== undefined) throw new OutputRefused(`${named(out)} and ${named(twin)} are the same file: give each output its own file`);
+    seen.push({ path: out.path, id, option: out.option });
     // A Polyglot book is binary: under a text format's name (`book export x.tbk -o x.pgn`) it
     // would be taken for what it is not. tabiya writes no book as PGN, EPD or JSON.
     const texty = out.kind === 'polyglot' ? /\.(pgn|epd|json|txt|csv|svg)$/i.exec(out.path)?.[1] : undefined;

@@ -172,8 +172,8 @@ export async function matchCommand(argv: readonly string[]): Promise<void> {
   const sprt = sprtConfig(a, engines.length);
   if (a.resume && !a.pgnout) fail('--resume needs --pgnout (the journal lives next to the PGN)');
   const openingsFile = a.openings?.get('file');
-  const logs = [...new Set(engines.flatMap((e) => (e.stderrFile === undefined ? [] : [e.stderrFile])))].map((path) => ({ path, kind: 'text' as const, mode: 'append' as const }));
-  const files = a.pgnout ? [{ path: a.pgnout, kind: 'pgn' as const, mode: 'append' as const }, { path: `${a.pgnout}.journal`, kind: 'text' as const, mode: 'update' as const }] : [];
+  const logs = [...new Set(engines.flatMap((e) => (e.stderrFile === undefined ? [] : [e.stderrFile])))].map((path) => ({ path, kind: 'text' as const, mode: 'append' as const, option: 'stderr=' }));
+  const files = a.pgnout ? [{ path: a.pgnout, kind: 'pgn' as const, mode: 'append' as const, option: '--pgnout' }, { path: `${a.pgnout}.journal`, kind: 'text' as const, mode: 'update' as const, option: "--pgnout's journal" }] : [];
   checkOutputs([...files, ...logs], openingsFile ? [openingsFile] : []);
 
   // Resume: the journal next to the PGN says which games are done and which seed made the schedule.

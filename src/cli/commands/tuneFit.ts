@@ -55,7 +55,7 @@ const f6 = (x: number | undefined): string => (x === undefined ? '-' : x.toFixed
 export async function tuneFitCommand(file: string, opts: TuneFitOptions): Promise<void> {
   if (!opts.output) throw new CliError('tune fit: -o/--output FILE is required', 2);
   checkOutputs(
-    [{ path: opts.output, kind: 'text' }, ...(opts.plot ? [{ path: opts.plot, kind: 'text' as const }] : [])],
+    [{ path: opts.output, kind: 'text', option: '-o' }, ...(opts.plot ? [{ path: opts.plot, kind: 'text' as const, option: '--plot' }] : [])],
     [file, ...(opts.params ? [opts.params] : [])],
     { force: opts.force },
   );

@@ -130,7 +130,7 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const clock = clockKeys(opts);
   const spec = engineSpec(opts.engine, clock.keys);
   checkOutputs(
-    [{ path: opts.output, kind: 'text' }, ...(opts.pgnout !== undefined ? [{ path: opts.pgnout, kind: 'pgn' as const, mode: 'append' as const }] : [])],
+    [{ path: opts.output, kind: 'text', option: '-o' }, ...(opts.pgnout !== undefined ? [{ path: opts.pgnout, kind: 'pgn' as const, mode: 'append' as const, option: '--pgnout' }] : [])],
     [opts.openings],
     { force: opts.force || opts.resume },
   );
