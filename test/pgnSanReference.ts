@@ -127,9 +127,10 @@ export function referenceSanToMove(pos: Position, text: string): number {
     // A pawn captures only when its file is given ("dxe5"): "e5" and "xe5" are not dxe5.
     if (mt === PAWN && fromFile < 0 && (from & 7) !== (m & 7)) continue;
     if (kind === CASTLING) {
-      // King takes own rook, or (standard chess) the king's destination as in "e1g1" / "Kg1".
+      // King takes own rook, or the king's destination as in "e1g1" / "Kg1" (in Chess960 only a
+      // two-square king move, which cannot be an ordinary one).
       const kTo = (from & 56) + ((m & 63) > from ? 6 : 2);
-      if ((m & 63) !== to && (pos.chess960 || kTo !== to)) continue;
+      if ((m & 63) !== to && (kTo !== to || (pos.chess960 && Math.abs(to - from) !== 2))) continue;
     } else if ((m & 63) !== to) continue;
     if (kind === PROMOTION) {
       if (((m >>> 12) & 3) + 2 !== promo) continue;

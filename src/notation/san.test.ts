@@ -114,3 +114,11 @@ test('a pawn capture needs its file: "e5" and "xe5" are not dxe5 (python-chess a
   assert.ok(!parseSan(ep, 'd6').ok);
   for (const s of ['exd6', 'ed6', 'exd6 e.p.', 'e5d6']) assert.equal(makeUci(unwrap(parseSan(ep, s))), 'e5d6', s);
 });
+
+test('Chess960: a two-square king move is castling in SAN too, a one-square one is not', () => {
+  const fen = 'br2kr2/pppppppp/8/8/8/8/PPPPPPPP/BR2KR2 w BFbf - 0 1';
+  assert.ok(unwrap(positionFromFen(fen)).chess960);
+  for (const s of ['Kc1', 'e1c1', 'Ke1c1', 'Kxb1', 'O-O-O']) assert.equal(uciOf(fen, s), 'e1b1', s);
+  for (const s of ['Kg1', 'e1g1', 'Kxf1', 'O-O']) assert.equal(uciOf(fen, s), 'e1f1', s);
+  assert.equal(uciOf(fen, 'Kd1'), 'e1d1');
+});

@@ -389,9 +389,10 @@ function resolveByGeneration(pos: Position, type: number, fromFile: number, from
     const mt = pos.board[from]! & 7;
     if (type !== 0 && mt !== type) continue;
     if (kind === CASTLING) {
-      // King takes own rook, or (standard chess) the king's destination as in "e1g1" / "Kg1".
+      // King takes own rook, or the king's destination as in "e1g1" / "Kg1": in Chess960 only
+      // a two-square king move, which cannot be an ordinary one (as in parseUci).
       const kTo = (from & 56) + ((m & 63) > from ? 6 : 2);
-      if ((m & 63) !== to && (pos.chess960 || kTo !== to)) continue;
+      if ((m & 63) !== to && (kTo !== to || (pos.chess960 && Math.abs(to - from) !== 2))) continue;
     } else if ((m & 63) !== to) continue;
     if (kind === PROMOTION) {
       if (((m >>> 12) & 3) + 2 !== promo) continue;

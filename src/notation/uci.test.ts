@@ -31,3 +31,23 @@ test('castling takes no promotion letter (found by fuzzing: "e1g1q" was read as 
   }
   assert.ok(parseUci(pos, 'e1c1').ok);
 });
+
+test('Chess960: the king moving two squares is castling, as python-chess and chessops read it', () => {
+  // Black's right with the rook on b8 makes this Chess960; White's castling still reads as e1c1.
+  const mixed = unwrap(positionFromFen('1r2k1r1/8/8/8/8/8/8/R3K2R w KQkq - 0 1'));
+  assert.ok(mixed.chess960);
+  assert.equal(makeUci(unwrap(parseUci(mixed, 'e1c1')), true), 'e1a1');
+  mixed.play(unwrap(parseUci(mixed, 'a1a2')));
+  assert.equal(makeUci(unwrap(parseUci(mixed, 'e8c8')), true), 'e8b8');
+  // Chess960 positions with the king on e1 and the rooks on c1 and f1.
+  for (const [fen, text, uci] of [
+    ['b1r1krq1/pppppppp/8/8/8/8/PPPPPPPP/B1R1KRQ1 w CFcf - 0 1', 'e1c1', 'e1c1'],
+    ['b1r1krq1/pppppppp/8/8/8/8/PPPPPPPP/B1R1KR2 w CFcf - 0 1', 'e1g1', 'e1f1'],
+  ] as const) {
+    const pos = unwrap(positionFromFen(fen));
+    assert.equal(makeUci(unwrap(parseUci(pos, text)), true), uci, text);
+  }
+  // One step is an ordinary king move, not castling (king on b1, castling to c1).
+  const b1 = unwrap(positionFromFen('1k6/8/8/8/8/8/8/RK2R3 w EA - 0 1'));
+  assert.equal(makeUci(unwrap(parseUci(b1, 'b1c1')), true), 'b1c1');
+});

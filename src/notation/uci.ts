@@ -1,6 +1,7 @@
 /**
  * UCI move strings. Standard chess writes castling as the king's two-square move (e1g1);
- * Chess960 (UCI_Chess960) writes king takes own rook (e1h1). Both are accepted on input.
+ * Chess960 (UCI_Chess960) writes king takes own rook (e1h1). Both are accepted on input (in
+ * Chess960 the king's destination only when it is two squares away: a king step is a king move).
  */
 import { generateLegal } from '../core/movegen.js';
 import { CASTLING, KIND_MASK, MOVE_NULL, PROMOTION } from '../core/move.js';
@@ -46,8 +47,11 @@ export function parseUci(pos: Position, text: string): Result<number, UciError> 
     if (((m >>> 6) & 63) !== from) continue;
     const kind = m & KIND_MASK;
     if (kind === CASTLING) {
+      // King takes rook, or the king's destination: always in standard chess, and in Chess960
+      // when the king moves two squares (from the e-file), which no other king move does, as
+      // python-chess and chessops read "e1g1" there. A one-square step (b1c1) stays a king move.
       const kTo = (from & 56) + ((m & 63) > from ? 6 : 2);
-      if (promo === 0 && ((m & 63) === to || (!pos.chess960 && kTo === to))) return ok(m);
+      if (promo === 0 && ((m & 63) === to || (kTo === to && (!pos.chess960 || Math.abs(to - from) === 2)))) return ok(m);
       continue;
     }
     if ((m & 63) !== to) continue;
