@@ -79,4 +79,9 @@ test('EPD-style four-field FEN gets default counters', () => {
   const r = unwrap(parseFen('8/8/8/8/8/8/8/K6k w - -'));
   assert.equal(r.halfmoves, 0);
   assert.equal(r.fullmoves, 1);
+  // Every field after the board may be left out, as python-chess and chessops allow: "w - - 0 1".
+  for (const fen of ['4k3/8/8/8/8/8/8/4K2R', '4k3/8/8/8/8/8/8/4K2R w', '4k3/8/8/8/8/8/8/4K2R w K', '4k3/8/8/8/8/8/8/4K2R w K -']) {
+    const want = fen.split(' ').length > 2 ? '4k3/8/8/8/8/8/8/4K2R w K - 0 1' : '4k3/8/8/8/8/8/8/4K2R w - - 0 1';
+    assert.equal(makeFen(unwrap(positionFromFen(fen))), want, fen);
+  }
 });

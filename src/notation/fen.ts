@@ -1,7 +1,7 @@
 /**
  * FEN (and Shredder-FEN / X-FEN castling for Chess960): `parseFen` → Setup, `makeFen` ← Position.
  *
- * Parsing is lenient where real files are (missing move counters, as in EPD) and precise where
+ * Parsing is lenient where real files are (missing fields, as in EPD) and precise where
  * it fails: every error names the field and what is wrong.
  */
 import { generateLegal } from '../core/movegen.js';
@@ -29,7 +29,10 @@ export class FenError extends ParseError {
 
 const fail = (code: string, field: FenField, message: string): { ok: false; error: FenError } => err(new FenError(code, message, field));
 
-/** Parses a FEN (4 to 6 fields) into an unchecked Setup. */
+/**
+ * Parses a FEN (1 to 6 fields; the missing ones are `w - - 0 1`, as python-chess and chessops
+ * take them) into an unchecked Setup.
+ */
 export function parseFen(fen: string): Result<Setup, FenError> {
   // A FEN from untyped code (a form field not filled in, a JSON key missing) is said to be what it is.
   if (typeof fen !== 'string') return fail('ERR_FEN', 'fen', `a FEN is a string, not ${typeName(fen)}`);
