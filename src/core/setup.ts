@@ -55,7 +55,10 @@ export function setupPosition(setup: Setup, into?: Position): Result<Position, S
   pos.startFullmoves = Math.max(1, setup.fullmoves);
 
   // Castling rights whose rook is not where it must be are dropped, as chessops, python-chess
-  // and Polyglot do: "KQkq" after the rooks have moved is common in hand-written FEN.
+  // and Polyglot do: "KQkq" after the rooks have moved is common in hand-written FEN. Of two
+  // rights on one side ("FH"), the outermost rook's is kept whatever the order of the letters,
+  // as chessops and python-chess keep it.
+  const rookOf = [-1, -1, -1, -1];
   for (const rookSq of setup.castlingRooks) {
     const p = setup.board[rookSq]!;
     if ((p & 7) !== ROOK) continue;
@@ -65,9 +68,10 @@ export function setupPosition(setup: Setup, into?: Position): Result<Position, S
     if (rookSq >> 3 !== backRank || ksq >> 3 !== backRank) continue;
     const side = (rookSq & 7) > (ksq & 7) ? 0 : 1;
     const i = color * 2 + side;
-    if (pos.castling & (1 << i)) continue;
-    pos.addCastlingRight(i, rookSq);
+    const old = rookOf[i]!;
+    if (old < 0 || (side === 0 ? rookSq > old : rookSq < old)) rookOf[i] = rookSq;
   }
+  for (let i = 0; i < 4; i++) if (rookOf[i]! >= 0) pos.addCastlingRight(i, rookOf[i]!);
 
   // The side not to move must not be in check.
   const occLo = pos.bbLo[0]! | pos.bbLo[8]!;

@@ -37,6 +37,13 @@ test('Shredder-FEN, X-FEN and KQkq castling are read; Shredder output on request
   assert.equal(makeFen(xfen), '1r2k1rr/8/8/8/8/8/8/1R2K1RR w Gg - 0 1');
   // Rights without their rook are dropped, as in chessops and python-chess.
   assert.equal(makeFen(unwrap(positionFromFen('4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1'))), '4k3/8/8/8/8/8/8/4K2R w K - 0 1');
+  // Two rights on one side: the outermost rook keeps it, whatever the order of the letters.
+  for (const rights of ['FH', 'HF', 'KF', 'FK']) {
+    assert.equal(makeFen(unwrap(positionFromFen(`4k3/8/8/8/8/8/8/4KR1R w ${rights} - 0 1`))), '4k3/8/8/8/8/8/8/4KR1R w K - 0 1', rights);
+  }
+  for (const rights of ['CQ', 'QC', 'AC', 'CA']) {
+    assert.equal(makeFen(unwrap(positionFromFen(`4k3/8/8/8/8/8/8/R1R1K3 w ${rights} - 0 1`))), '4k3/8/8/8/8/8/8/R1R1K3 w Q - 0 1', rights);
+  }
 });
 
 test('errors name the field and what is wrong', () => {
