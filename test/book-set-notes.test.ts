@@ -141,6 +141,47 @@ test('notes set from the command line go out in the explorer PGN export and read
   assert.deepEqual(pick(probe('h.tbk', 'd4'), 'Nf6'), [1, 'Indian', false, 75]);
 });
 
+test('a transposition is exported once, the other move order referring to it, so an edit made there reads back', () => {
+  assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 't.tbk', '--quiet']).code, 0);
+  // Black meets 1.d4 and 1.c4 with ...Nf6 and ...e6: 1.d4 Nf6 2.c4 and 1.c4 Nf6 2.d4 are one position.
+  for (const [moves, move, ...extra] of [
+    ['d4', 'Nf6'],
+    ['c4', 'Nf6'],
+    ['c4 Nf6', 'd4'],
+    ['d4 Nf6 c4', 'e6', '--comment', 'solid'],
+  ]) {
+    const r = tabiya(['book', 'set', 't.tbk', '--moves', moves!, '--move', move!, '--value', '100', ...extra]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const r = tabiya(['book', 'export', 't.tbk', '-o', 't.pgn', '--side', 'black', '--depth', '6']);
+  assert.equal(r.code, 0, r.stderr);
+  const pgn = readFileSync(join(tmp, 't.pgn'), 'utf8');
+  const flat = pgn.replace(/\s+/g, ' ');
+  // The moves after the position are written once; the other way there says where they are.
+  assert.equal(flat.split('{[%tabiya value=100] solid}').length - 1, 1, flat);
+  assert.match(flat, /\{transposes to 1\.(d4 Nf6 2\.c4|c4 Nf6 2\.d4)\}/);
+  // The reference is no note: the export read back with --replace changes nothing, also as pgn-extract rewrites it.
+  const extract = spawnSync('/usr/games/pgn-extract', ['-s', join(tmp, 't.pgn')], { encoding: 'utf8' });
+  assert.equal(extract.status, 0, extract.stderr);
+  writeFileSync(join(tmp, 't-x.pgn'), extract.stdout);
+  const notes = (book: string): unknown[] => ['', 'd4', 'c4', 'c4 Nf6', 'd4 Nf6', 'd4 Nf6 c4'].map((m) => probe(book, m || undefined).map((x) => [x.san, x.nag, x.comment, x.forbidden, x.userValue]));
+  for (const file of ['t.pgn', 't-x.pgn']) {
+    assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 'u.tbk', '--quiet', '--force']).code, 0);
+    const a = tabiya(['book', 'annotate', 'u.tbk', file, '--notes', '--replace']);
+    assert.equal(a.code, 0, a.stderr);
+    assert.deepEqual(notes('u.tbk'), notes('t.tbk'), file);
+  }
+  // A comment edited where the PGN has it is the comment read back (two copies: only the last counted).
+  writeFileSync(join(tmp, 't-edit.pgn'), pgn.replace('] solid}', '] rock solid}'));
+  assert.equal(tabiya(['book', 'annotate', 't.tbk', 't-edit.pgn', '--notes']).code, 0);
+  assert.equal(probe('t.tbk', 'c4 Nf6 d4').find((m) => m.san === 'e6')!.comment, 'rock solid');
+  // A comment of the user's that only looks like a reference stays a note.
+  json(['book', 'set', 't.tbk', '--moves', 'c4', '--move', 'Nf6', '--comment', 'transposes to 1.d4 Nf6 often']);
+  assert.equal(tabiya(['book', 'export', 't.tbk', '-o', 't2.pgn', '--side', 'black', '--depth', '6']).code, 0);
+  assert.equal(tabiya(['book', 'annotate', 'u.tbk', 't2.pgn', '--notes', '--replace']).code, 0);
+  assert.equal(probe('u.tbk', 'c4').find((m) => m.san === 'Nf6')!.comment, 'transposes to 1.d4 Nf6 often');
+});
+
 test('book export of a tree: a repertoire as PGN and as a .bin an engine plays, from a .tbk or a .bin; whole-book options refused', () => {
   assert.equal(made.code, 0, made.stderr);
   json(['book', 'set', 'g.tbk', '--moves', 'e4 c5', '--move', 'c3', '--value', '100']);

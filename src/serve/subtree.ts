@@ -5,9 +5,10 @@
  * moves set to 0 ("never play") last, to a depth and a node budget so a request stays bounded. Written as one PGN game whose variations are the alternatives
  * (Recursive Annotation Variations, PGN standard 8.2.5) tagged with the main line's opening
  * (ECO and Opening), each line's opening written where it changes, or as the Polyglot entries
- * of the positions on the way.
+ * of the positions on the way. A position reached again by another move order (a transposition)
+ * is followed once: where it comes again the move says which line goes on from it (pgnNotes.ts).
  */
-import { noteCommand } from '../book/rich/pgnNotes.js';
+import { noteCommand, transpositionText } from '../book/rich/pgnNotes.js';
 import type { Position } from '../core/position.js';
 import { encodeMove } from '../book/polyglot/format.js';
 import { encodeBook, type EntryInput } from '../book/polyglot/writer.js';
@@ -23,6 +24,8 @@ export interface TreeNode {
   move: number;
   facts: MoveFacts;
   children: TreeNode[];
+  /** The position after the move was followed already, by these moves from the tree's root: its children are there. */
+  transposes?: number[];
 }
 
 export interface Subtree {
@@ -48,11 +51,19 @@ type MovesOf = (pos: Position, policy: BookPolicyConfig) => Promise<MoveFacts[]>
 export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPolicyConfig, depth: number, budget: number, side?: number): Promise<Subtree> {
   const out: Subtree = { fen: makeFen(pos), roots: [], nodes: 0, truncated: false, entries: [], ...(side === undefined ? {} : { side }) };
   const seen = new Set<string>();
+  // The positions followed so far, with the plies left below them and the way there: one reached
+  // again by another move order (1.d4 Nf6 2.c4 e6 and 1.c4 Nf6 2.d4 e6) is not written out twice.
+  // Two copies of its moves would double the tree and give each move two places to edit, of which
+  // reading the PGN back keeps only the last; ChessBase's and Scid's trees, kept by position, show
+  // it once too.
+  const followedAt = new Map<string, { depth: number; line: number[] }>();
+  const line: number[] = [];
   const walk = async (d: number): Promise<TreeNode[]> => {
     if (d === 0) return [];
     const here = await moves(pos, policy);
     const followed = pos.turn === side ? repertoireChoice(exportOrder(here)) : exportOrder(here);
     const key = `${pos.keyHi >>> 0}:${pos.keyLo >>> 0}`;
+    if (followed.length > 0) followedAt.set(key, { depth: d, line: [...line] });
     if (!seen.has(key)) {
       seen.add(key);
       // Heaviest first within a position, as make-book writes them; at the repertoire's side,
@@ -68,9 +79,14 @@ export async function walkSubtree(moves: MovesOf, pos: Position, policy: BookPol
       }
       out.nodes++;
       pos.play(m.move);
-      const children = await walk(d - 1);
+      // Followed already at least as deep: the move says where it goes on. (Followed less deep,
+      // as when the first way there was longer, it is followed again, to the depth asked for.)
+      const there = d > 1 ? followedAt.get(`${pos.keyHi >>> 0}:${pos.keyLo >>> 0}`) : undefined;
+      line.push(m.move);
+      const children = there !== undefined && there.depth >= d - 1 ? [] : await walk(d - 1);
+      line.pop();
       pos.undo();
-      nodes.push({ move: m.move, facts: m, children });
+      nodes.push({ move: m.move, facts: m, children, ...(there !== undefined && there.depth >= d - 1 ? { transposes: there.line } : {}) });
     }
     return nodes;
   };
@@ -123,7 +139,7 @@ export function subtreePgn(tree: Subtree, pos: Position, book: string, openings?
   // position, the way to the exported position included (`atRoot`).
   const opening = openings === undefined ? undefined : mainLineOpening(tree.roots, pos, openings.index, openings.atRoot);
   if (opening !== undefined) tags.push(['ECO', opening.eco], ['Opening', opening.name]);
-  const moves = line(pos, tree.roots, openings === undefined ? undefined : { index: openings.index, current: openings.index.of(pos) });
+  const moves = line(pos, tree.roots, pos.clone(), openings === undefined ? undefined : { index: openings.index, current: openings.index.of(pos) });
   const game: PgnGame = { tags, moves, result: '*' };
   const about: string[] = [];
   if (tree.side !== undefined) about.push(`${tree.side === 0 ? 'White' : 'Black'} repertoire: ${tree.side === 0 ? "White's" : "Black's"} chosen moves (or the book's first where none is chosen), every book reply of the opponent`);
@@ -154,7 +170,7 @@ interface Naming {
 }
 
 /** The book moves as PGN nodes: the first of each position continues the line, the others are its variations. */
-function line(pos: Position, nodes: readonly TreeNode[], naming: Naming | undefined): PgnNode[] {
+function line(pos: Position, nodes: readonly TreeNode[], root: Position, naming: Naming | undefined): PgnNode[] {
   if (nodes.length === 0) return [];
   /** The move as a PGN node, and the naming in effect after it. */
   const node = (n: TreeNode): [PgnNode, Naming | undefined] => {
@@ -176,6 +192,7 @@ function line(pos: Position, nodes: readonly TreeNode[], naming: Naming | undefi
     if (n.facts.nag !== null) out.nags = [n.facts.nag];
     const text = [noteCommand(n.facts.userValue, n.facts.forbidden), n.facts.comment ?? ''].filter((t) => t !== '').join(' ');
     if (text !== '') comments.push(text);
+    if (n.transposes !== undefined) comments.push(transpositionText(root, n.transposes));
     if (comments.length > 0) out.comments = comments;
     return [out, after];
   };
@@ -184,12 +201,12 @@ function line(pos: Position, nodes: readonly TreeNode[], naming: Naming | undefi
   for (const alt of nodes.slice(1)) {
     const [first, then] = node(alt);
     pos.play(alt.move);
-    variations.push([first, ...line(pos, alt.children, then)]);
+    variations.push([first, ...line(pos, alt.children, root, then)]);
     pos.undo();
   }
   if (variations.length > 0) main.variations = variations;
   pos.play(nodes[0]!.move);
-  const rest = line(pos, nodes[0]!.children, next);
+  const rest = line(pos, nodes[0]!.children, root, next);
   pos.undo();
   return [main, ...rest];
 }

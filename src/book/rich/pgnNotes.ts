@@ -12,6 +12,13 @@
  * would write it, for the name it is, not for a note: a round trip does not turn names into the
  * book's comments.
  *
+ * A position the tree reaches by two move orders is written out once: where the export reaches it
+ * again, the move ends with a comment naming the line that continues it, `{transposes to 1.d4
+ * Nf6 2.c4}`, as a printed repertoire or a Chessable course says so rather than print the same
+ * moves twice (two copies of one move would be two places to edit it, and only the last would
+ * count on reading back). The visitor takes such a comment, where its line reaches the same
+ * position from the game's start, for the reference it is, not for a note.
+ *
  * Unlike Terra's annotate (annotate.ts: main line only, a NAG sets the user value), a NAG here is
  * the move's NAG and nothing more; only the command sets a value, so an exported book reads back
  * as it was. A move with no annotation is left as the book has it, unless the reader is asked for
@@ -20,6 +27,7 @@
  */
 import type { Position } from '../../core/position.js';
 import type { PgnGameError } from '../../pgn/visitor.js';
+import { playMoveList } from '../../notation/moveList.js';
 import { makeSan } from '../../notation/san.js';
 import { openingText, type Opening, type OpeningIndex } from '../../serve/openings.js';
 import { LinesVisitor } from './annotate.js';
@@ -73,6 +81,33 @@ export function readNoteCommand(comment: string): { value?: number; forbidden?: 
   return out;
 }
 
+/** The comment that refers a transposition to the line (moves from `root`) where its continuation is written. */
+export function transpositionText(root: Position, line: readonly number[]): string {
+  const p = root.clone();
+  const out: string[] = [];
+  for (const m of line) {
+    const san = makeSan(p, m);
+    out.push(p.turn === 0 ? `${p.fullmoves}.${san}` : out.length === 0 ? `${p.fullmoves}...${san}` : san);
+    p.play(m);
+  }
+  return `transposes to ${out.join(' ')}`;
+}
+
+const TRANSPOSES = /(?:^|\s)transposes to ([^{}]+)$/;
+
+/**
+ * `flat` (blanks collapsed) without the export's transposition reference at its end: only one
+ * whose line, played from `root`, reaches the position `after` the move (a comment of the user's
+ * that reads "transposes to the Catalan" is a note).
+ */
+function withoutTransposition(flat: string, root: Position | undefined, after: { hi: number; lo: number } | undefined): string {
+  const m = TRANSPOSES.exec(flat);
+  if (m === null || root === undefined || after === undefined) return flat;
+  const p = root.clone();
+  if (!playMoveList(p, m[1]!).ok || p.keyHi >>> 0 !== after.hi || p.keyLo >>> 0 !== after.lo) return flat;
+  return flat.slice(0, m.index).trim();
+}
+
 /** A NAG that judges the move itself (PGN standard 10: $1..$9), not the position or anything else. */
 function isMoveAssessment(nag: number): boolean {
   return nag >= 1 && nag <= 9;
@@ -110,6 +145,9 @@ export class PgnNotesVisitor extends LinesVisitor {
   private before: (Opening | undefined)[] = [];
   /** At each depth, the opening name the export writes at the move just read, until a comment is taken for it. */
   private named: (string | undefined)[] = [];
+  /** The game's start, and at each depth the position after the move just read: a transposition's line is checked against them. */
+  private root: Position | undefined;
+  private after: ({ hi: number; lo: number } | undefined)[] = [];
 
   /**
    * `openings`: the names the export writes (without them every comment is a note);
@@ -129,9 +167,11 @@ export class PgnNotesVisitor extends LinesVisitor {
     this.current = [];
     this.before = [];
     this.named = [];
+    this.after = [];
   }
 
   endTags(pos: Position): void {
+    this.root = pos.clone();
     // The export starts from its position's own name (subtree.ts), whatever the way there.
     this.current[0] = this.openings?.of(pos);
   }
@@ -166,9 +206,9 @@ export class PgnNotesVisitor extends LinesVisitor {
   private name(pos: Position, m: number, depth: number): void {
     this.before[depth] = this.current[depth];
     this.named[depth] = undefined;
-    if (this.openings === undefined) return;
     pos.play(m);
-    const renamed = this.openings.renamed(pos, this.current[depth]);
+    this.after[depth] = { hi: pos.keyHi >>> 0, lo: pos.keyLo >>> 0 };
+    const renamed = this.openings?.renamed(pos, this.current[depth]);
     pos.undo();
     if (renamed === undefined) return;
     this.named[depth] = openingText(renamed);
@@ -198,6 +238,9 @@ export class PgnNotesVisitor extends LinesVisitor {
         this.named[depth] = undefined;
       }
     }
+    // The export's reference to where a transposed position goes on (its last comment at the
+    // move, or the end of one a program joined).
+    if (text.includes('transposes to')) text = withoutTransposition(text.replace(/\s+/g, ' ').trim(), this.root, this.after[depth]);
     const c = readNoteCommand(text);
     if (c.value !== undefined) n.value = c.value;
     if (c.forbidden !== undefined) n.forbidden = c.forbidden;
