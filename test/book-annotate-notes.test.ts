@@ -187,8 +187,9 @@ test('--notes --replace: a move of the PGN gets exactly the notes it gives there
   assert.match(without.stderr, /--replace replaces the notes that --notes reads/);
   const r2 = cli('book', 'annotate', book, second, '--notes', '--replace', '--json');
   assert.equal(r2.status, 0, r2.stderr);
-  const j = JSON.parse(r2.stdout) as { moves: number; added: number; cleared: number; kept: string[] };
-  assert.deepEqual([j.moves, j.added, j.cleared, j.kept], [3, 0, 2, ['Ke2 in game 1']]);
+  const j = JSON.parse(r2.stdout) as { moves: number; added: number; cleared: number; reduced: number; kept: string[] };
+  // All notes went from 2.Nf3 and 2.Nc3; 1.e4 and 1...c5 lost their comments and keep a value, a NAG.
+  assert.deepEqual([j.moves, j.added, j.cleared, j.reduced, j.kept], [3, 0, 2, 2, ['Ke2 in game 1']]);
   assert.match(r2.stderr, /1 move that no game played kept its notes, though the PGN gives none: .*\(Ke2 in game 1\)/);
   assert.deepEqual(notesOf(book), [note('e4', 100, 0, '', false), note('e4 c5', -1, 1, '', false), note('e4 c5 Ke2', -1, 0, 'my own idea', false), note('e4 c5 Nf3 d6', -1, 2, 'now the main line', false), note('d4', 50, 0, "queen's pawn", false)].sort());
 

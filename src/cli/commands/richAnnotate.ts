@@ -117,6 +117,9 @@ async function annotateNotes(file: string, pgns: string[], opts: RichAnnotateCli
       (book) => {
         let added = 0;
         let cleared = 0;
+        // Moves that lost some of their notes and keep others (a comment deleted, the value kept):
+        // the summary says so, or a deletion made in the other program would pass unmentioned.
+        let reduced = 0;
         const kept: string[] = [];
         for (const n of visitor.notes.values()) {
           const entry = book.movesOf(n.keyHi, n.keyLo).find((e) => e.move === n.move);
@@ -132,7 +135,7 @@ async function annotateNotes(file: string, pgns: string[], opts: RichAnnotateCli
           }
           if (entry === undefined) added++;
           const note = book.notes.edit(n.keyHi, n.keyLo, n.move, n.black);
-          const before = replace && hasUserNotes(note);
+          const before = replace && hasUserNotes(note) ? { ...note } : undefined;
           if (n.value !== undefined) {
             note.userValue = n.value;
             note.postBook = false;
@@ -140,9 +143,10 @@ async function annotateNotes(file: string, pgns: string[], opts: RichAnnotateCli
           if (n.forbidden !== undefined || replace) note.forbidden = n.forbidden ?? false;
           if (n.nag !== undefined || replace) note.nag = n.nag ?? 0;
           if (n.comment !== undefined || replace) note.comment = n.comment ?? '';
-          if (before && !hasUserNotes(note)) cleared++;
+          if (before !== undefined && !hasUserNotes(note)) cleared++;
+          else if (before !== undefined && lostNote(before, note)) reduced++;
         }
-        return { result: { added, cleared, kept } };
+        return { result: { added, cleared, reduced, kept } };
       },
       { verify: true },
     ),
@@ -151,8 +155,13 @@ async function annotateNotes(file: string, pgns: string[], opts: RichAnnotateCli
     const names = r.kept.slice(0, 10).join(', ') + (r.kept.length > 10 ? `, and ${r.kept.length - 10} more` : '');
     process.stderr.write(`tabiya: book annotate: ${r.kept.length} move${r.kept.length === 1 ? '' : 's'} that no game played kept ${r.kept.length === 1 ? 'its' : 'their'} notes, though the PGN gives none: the book holds such a move only through its notes (${names}); set a user value or comment on it, or remove it in the explorer\n`);
   }
-  const value = { book: file, inputs: pgns, lines: s.lines, moves: s.moves, added: r.added, ...(replace ? { cleared: r.cleared, kept: r.kept } : {}), skippedLines: s.skipped, skipped: job.skipped };
-  report(opts.json, value, () => `${s.lines} lines: notes on ${s.moves} moves (${r.added} added to the book)${replace ? `; notes cleared from ${r.cleared} moves` : ''}${s.skipped > 0 ? `; ${s.skipped} broken lines skipped` : ''}`);
+  const value = { book: file, inputs: pgns, lines: s.lines, moves: s.moves, added: r.added, ...(replace ? { cleared: r.cleared, reduced: r.reduced, kept: r.kept } : {}), skippedLines: s.skipped, skipped: job.skipped };
+  report(opts.json, value, () => `${s.lines} lines: notes on ${s.moves} moves (${r.added} added to the book)${replace ? `; notes cleared from ${r.cleared} moves${r.reduced > 0 ? `, in part from ${r.reduced} more` : ''}` : ''}${s.skipped > 0 ? `; ${s.skipped} broken lines skipped` : ''}`);
+}
+
+/** Whether `after` lacks a note `before` had (user value, forbidden mark, NAG, comment). */
+function lostNote(before: Note, after: Note): boolean {
+  return (before.userValue >= 0 && after.userValue < 0) || (before.forbidden && !after.forbidden) || (before.nag !== 0 && after.nag === 0) || (before.comment !== '' && after.comment === '');
 }
 
 /** Whether a move has notes a PGN carries (user value, forbidden mark, NAG, comment). */
