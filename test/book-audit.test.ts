@@ -179,7 +179,7 @@ test('--mark forbids the flagged moves: probe shows the verdicts and the engine 
   assert.ok(reference, 'the audit ran');
   const r = json([...AUDIT, '--journal', 'full.audit', '--mark', '--quiet']);
   assert.equal(r.searched, 0, 'the journal answers for every position');
-  assert.deepEqual(r.marked, { marked: r.movesChecked, forbidden: 2 });
+  assert.deepEqual(r.marked, { marked: r.movesChecked, forbidden: 2, chosen: [] });
   const nxe5 = (reference.flagged as Flagged[])[0]!;
   const probe = json(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']);
   const [row] = probe.moves as { uci: string; forbidden: boolean; probability: number; audit: { loss: number; best: string; refutation: string[] } }[];
@@ -214,12 +214,30 @@ test('--mark forbids the flagged moves: probe shows the verdicts and the engine 
   await served.close();
   for (let i = 0; i < 2; i++) {
     const again = json([...AUDIT, '--journal', 'full.audit', '--mark', '--quiet']);
-    assert.deepEqual(again.marked, { marked: r.movesChecked, forbidden: 3 });
+    assert.deepEqual(again.marked, { marked: r.movesChecked, forbidden: 3, chosen: [] });
     const rows = json(['book', 'probe', 'traps.tbk', '--moves', 'e4 e5 Nf3 Nc6']).moves as { san: string; forbidden: boolean; audit: { loss: number } | null }[];
     const row = rows.find((m) => m.san === soundMove.san)!;
     assert.equal(row.forbidden, true, `${soundMove.san} stays forbidden (mark ${i + 1})`);
     assert.ok(row.audit !== null && row.audit.loss <= 100);
   }
+});
+
+test('--mark leaves a flagged move the user chose (a user value above 0) playable, and names it', () => {
+  assert.ok(reference, 'the audit ran');
+  // A repertoire that plays the trap on purpose: 4.Nxe5 set to 100, as book set or the explorer does.
+  copyFileSync(PLAIN, join(tmp, 'chosen.tbk'));
+  const set = tabiya(['book', 'set', 'chosen.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4', '--move', 'Nxe5', '--value', '100']);
+  assert.equal(set.code, 0, set.stderr);
+  const r = tabiya(['book', 'audit', 'chosen.tbk', '--depth', '13', '--journal', 'chosen.audit', '--mark', '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^note: 1 flagged move with a user value above 0 \(chosen\) left playable: 1\.e4 e5 2\.Nf3 Nc6 3\.Bc4 Nd4 4\.Nxe5; tabiya book set chosen\.tbk .* --forbid forbids one$/m);
+  assert.match(r.stdout, /^marked: \d+ verdicts written into the book, 1 moves forbidden/m);
+  const [row] = json(['book', 'probe', 'chosen.tbk', '--moves', 'e4 e5 Nf3 Nc6 Bc4 Nd4']).moves as { uci: string; forbidden: boolean; userValue: number; audit: { loss: number } | null }[];
+  // The verdict is kept and shown; the choice stands.
+  assert.deepEqual([row!.uci, row!.forbidden, row!.userValue], ['f3e5', false, 100]);
+  assert.ok(row!.audit !== null && row!.audit.loss > 100);
+  const again = json(['book', 'audit', 'chosen.tbk', '--depth', '13', '--journal', 'chosen.audit', '--mark', '--quiet']);
+  assert.deepEqual(again.marked, { marked: again.movesChecked, forbidden: 1, chosen: ['1.e4 e5 2.Nf3 Nc6 3.Bc4 Nd4 4.Nxe5'] });
 });
 
 function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: Error }): T {

@@ -268,12 +268,13 @@ export async function runAudit(path: string, format: '.bin' | '.tbk', opts: Audi
  * the margin, so a forbidden move recorded within `margin` was forbidden by hand. Returns the
  * moves forbidden.
  */
-export function markBook(path: string, moves: readonly AuditedMove[], margin: number): { marked: number; forbidden: number } {
+export function markBook(path: string, moves: readonly AuditedMove[], margin: number): { marked: number; forbidden: number; chosen: AuditedMove[] } {
   return changeNotes(
     path,
     (book) => {
       let marked = 0;
       let forbidden = 0;
+      const chosen: AuditedMove[] = [];
       for (const a of moves) {
         const pos = startPosition(a.position.fen);
         const m = parseUci(pos, a.uci);
@@ -287,12 +288,18 @@ export function markBook(path: string, moves: readonly AuditedMove[], margin: nu
           note.evalCp = Math.max(-32768, Math.min(32767, a.score));
           note.evalCount = 1;
         }
-        if (a.flagged) note.forbidden = true;
+        // A move the user chose (a user value above 0: a repertoire's move) is not forbidden by
+        // the audit: the choice stands, as a user value stops learning (Terra), and the caller
+        // names it with its verdict; forbidding it would take it out of the repertoire's export
+        // and the engine's play without a word. `book set --forbid` forbids it.
+        if (a.flagged && note.userValue > 0) {
+          if (!note.forbidden) chosen.push(a);
+        } else if (a.flagged) note.forbidden = true;
         else if (auditForbade) note.forbidden = false;
         marked++;
         if (note.forbidden) forbidden++;
       }
-      return { result: { marked, forbidden } };
+      return { result: { marked, forbidden, chosen } };
     },
     { verify: true },
   );

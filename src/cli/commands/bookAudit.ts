@@ -129,7 +129,12 @@ export async function bookAuditCommand(file: string, opts: BookAuditCliOptions):
     }
   });
   if (opts.mark) await whenUnlocked(file);
-  const marked = opts.mark ? await bookErrors(() => markBook(file, result.moves, margin)) : undefined;
+  const mark = opts.mark ? await bookErrors(() => markBook(file, result.moves, margin)) : undefined;
+  const marked = mark === undefined ? undefined : { marked: mark.marked, forbidden: mark.forbidden, chosen: mark.chosen.map((m) => flaggedRow(m).line) };
+  if (marked !== undefined && marked.chosen.length > 0 && !opts.json) {
+    const n = marked.chosen.length;
+    process.stderr.write(`note: ${n} flagged move${n === 1 ? '' : 's'} with a user value above 0 (chosen) left playable: ${marked.chosen.slice(0, 10).join(', ')}${n > 10 ? `, and ${n - 10} more` : ''}; tabiya book set ${file} --moves … --move … --forbid forbids one\n`);
+  }
   const flagged = result.moves.filter((m) => m.flagged).map((m) => flaggedRow(m));
   const value = {
     book: file,
@@ -183,7 +188,7 @@ function at(fen: string): Position {
 
 const pawns = (cp: number): string => (cp / 100).toFixed(2);
 
-function humanReport(v: { flagged: ReturnType<typeof flaggedRow>[]; margin: number; depth?: number; nodes?: number; journal: string; marked: { marked: number; forbidden: number } | null; recovered: number | null; unreached: number | null }, r: AuditResult): string {
+function humanReport(v: { flagged: ReturnType<typeof flaggedRow>[]; margin: number; depth?: number; nodes?: number; journal: string; marked: { marked: number; forbidden: number; chosen: string[] } | null; recovered: number | null; unreached: number | null }, r: AuditResult): string {
   const lines: string[] = [];
   if (v.flagged.length > 0) {
     const rows = v.flagged.map((f) => {
