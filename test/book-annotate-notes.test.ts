@@ -134,6 +134,16 @@ function readNotes(pgn: string, openings?: OpeningIndex): Map<string, { nag?: nu
   return named;
 }
 
+test('--notes: the export\'s reference to a transposition is no note, wrapped anywhere; one that reaches another position is', () => {
+  const notes = readNotes(
+    // The writer wraps at 79 columns, between "transposes" and "to" as well.
+    '[Event "tree"]\n\n1. d4 (1. c4 Nf6 2. d4 {transposes\nto 1.d4\nNf6 2.c4}) (1. e4 {transposes to 1.d4}) 1... Nf6 2. c4 {main} *\n',
+  );
+  assert.deepEqual(notes.get('d4 Nf6 c4'), { comment: 'main' });
+  assert.deepEqual(notes.get('e4'), { comment: 'transposes to 1.d4' });
+  assert.equal([...notes.values()].filter((n) => n.comment !== undefined).length, 2, JSON.stringify([...notes]));
+});
+
 test('--notes: a move assessment is the move NAG wherever it stands, and a comment after a null move is not the move before it', () => {
   const notes = readNotes(
     '[Event "odd"]\n\n1. c4 $14 $5 e5 $146 $2 (1... e6 $13) *\n\n' +

@@ -239,8 +239,8 @@ export class PgnNotesVisitor extends LinesVisitor {
       }
     }
     // The export's reference to where a transposed position goes on (its last comment at the
-    // move, or the end of one a program joined).
-    if (text.includes('transposes to')) text = withoutTransposition(text.replace(/\s+/g, ' ').trim(), this.root, this.after[depth]);
+    // move, or the end of one a program joined), wrapped anywhere by the writer.
+    if (/transposes\s+to\s/.test(text)) text = withoutTransposition(text.replace(/\s+/g, ' ').trim(), this.root, this.after[depth]);
     const c = readNoteCommand(text);
     if (c.value !== undefined) n.value = c.value;
     if (c.forbidden !== undefined) n.forbidden = c.forbidden;
