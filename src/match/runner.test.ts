@@ -1,12 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fakeSpawner, fakeSpec, type FakeScript } from '../../test/matchHelpers/fakeEngine.js';
+import type { EngineSpec } from './engineSpec.js';
 import type { GameRecord } from './game.js';
 import { DEFAULT_TIMEOUTS } from './player.js';
 import { EngineStartError, runMatch, startEngines, type MatchPlan } from './runner.js';
 import { buildSchedule, type ScheduledGame } from './schedule.js';
 
-const FAST = { ...DEFAULT_TIMEOUTS, startupMs: 200, readyMs: 200, stopWaitMs: 50, graceMs: 20, quitMs: 50 };
+// The match's own limits: none of them may expire in a test on a correct engine, however loaded
+// the machine; a test that wants one to expire shortens that one where only a misbehaving engine meets it.
+const TIMEOUTS = DEFAULT_TIMEOUTS;
+/** A start-up limit short enough to wait out three times over in a test. */
+const SHORT_STARTUP = { ...TIMEOUTS, startupMs: 200 };
 
 function plan(names: string[], over: Partial<MatchPlan> & { games?: number; repeat?: number } = {}): MatchPlan {
   const repeat = over.repeat ?? 2;
@@ -17,7 +22,7 @@ function plan(names: string[], over: Partial<MatchPlan> & { games?: number; repe
     concurrency: 2,
     waitMs: 0,
     recover: true,
-    timeouts: FAST,
+    timeouts: TIMEOUTS,
     repeat,
     ...over,
   };
@@ -75,11 +80,30 @@ test('without recovery a crash lets the games in progress finish, and starts no 
 });
 
 test('an engine that never finishes its handshake is a start-up error: no game is played, the other engine is shut down', async () => {
-  const spawn = fakeSpawner({ B: { mute: true } });
+  // A is spawned as B is given up on, so the short limit cannot catch A however slow the machine:
+  // A's uciok is queued before the timers that expire B's limit are looked at again.
+  let bGivenUp!: () => void;
+  const bKilled = new Promise<void>((resolve) => (bGivenUp = resolve));
+  const fakes = fakeSpawner({ B: { mute: true } });
+  const spawn = Object.assign(
+    async (spec: EngineSpec) => {
+      if (spec.name === 'A') await bKilled;
+      const t = await fakes(spec);
+      if (spec.name === 'B') {
+        const kill = t.kill.bind(t);
+        t.kill = () => {
+          kill();
+          bGivenUp();
+        };
+      }
+      return t;
+    },
+    { spawned: fakes.spawned },
+  );
   const ended: GameRecord[] = [];
   const started: number[] = [];
   await assert.rejects(
-    runMatch(plan(['A', 'B'], { games: 10, concurrency: 1 }), spawn, { onGameStart: (g) => void started.push(g.number), onGameEnd: (r) => void ended.push(r) }),
+    runMatch(plan(['A', 'B'], { games: 10, concurrency: 1, timeouts: SHORT_STARTUP }), spawn, { onGameStart: (g) => void started.push(g.number), onGameEnd: (r) => void ended.push(r) }),
     (e: unknown) => {
       assert.ok(e instanceof EngineStartError);
       assert.deepEqual(e.failures.map((f) => f.engine), ['B']);
@@ -97,7 +121,10 @@ test('an engine that cannot be restarted mid-match loses its games, and the matc
   // The first process crashes in its first search; every later one never answers "uci".
   const spawn = fakeSpawner({ B: (): FakeScript => (launches++ === 0 ? { go: () => ({ do: 'crash' }) } : { mute: true }) });
   const ended: GameRecord[] = [];
-  const out = await runMatch(plan(['A', 'B'], { games: 10, concurrency: 1 }), spawn, { onGameEnd: (r) => void ended.push(r) });
+  // The first processes start under the match's own limits; only the restarts meet the short one.
+  const p = plan(['A', 'B'], { games: 10, concurrency: 1, timeouts: SHORT_STARTUP });
+  p.started = await startEngines(p.engines, p.schedule, spawn, TIMEOUTS);
+  const out = await runMatch(p, spawn, { onGameEnd: (r) => void ended.push(r) });
   assert.equal(out.stopped, 'fault');
   assert.deepEqual(ended.map((r) => r.termination), ['abandoned', 'stalled connection', 'stalled connection']);
   for (const r of ended) assert.equal(r.result, r.white === 'B' ? '0-1' : '1-0');
@@ -107,7 +134,7 @@ test('an engine that cannot be restarted mid-match loses its games, and the matc
 test('engines started ahead by startEngines are the first pool: no extra process', async () => {
   const spawn = fakeSpawner({});
   const p = plan(['A', 'B'], { games: 2, concurrency: 1 });
-  p.started = await startEngines(p.engines, p.schedule, spawn, FAST);
+  p.started = await startEngines(p.engines, p.schedule, spawn, TIMEOUTS);
   assert.equal(spawn.spawned.length, 2);
   const out = await runMatch(p, spawn);
   assert.equal(out.board.games, 2);
@@ -127,9 +154,14 @@ test('an interrupt stops the match; unfinished games are not counted', async () 
   const spawn = fakeSpawner({ A: { go: () => ({ do: 'delay', ms: 3 }) } });
   const ac = new AbortController();
   const ended: GameRecord[] = [];
-  setTimeout(() => ac.abort(), 80);
-  const out = await runMatch(plan(['A', 'B'], { games: 100 }), spawn, { onGameEnd: (r) => void ended.push(r) }, ac.signal);
+  // The interrupt comes as the first game ends, while the other game of the two in flight is being played.
+  const onGameEnd = (r: GameRecord): void => {
+    ended.push(r);
+    ac.abort();
+  };
+  const out = await runMatch(plan(['A', 'B'], { games: 100 }), spawn, { onGameEnd }, ac.signal);
   assert.equal(out.stopped, 'interrupted');
+  assert.ok(ended.length >= 1 && ended.length <= 2, `${ended.length} games ended`);
   assert.equal(out.board.games, ended.length);
   assert.ok(ended.every((r) => r.result !== '*'));
   assert.ok(spawn.spawned.every((s) => !s.t.alive));
