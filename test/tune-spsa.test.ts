@@ -249,7 +249,8 @@ test('tune spsa: an option the engine lacks, one that is not a number, a bad ran
 
 test('tune spsa: without --engine it tunes tabiya itself, whose search parameters `uci --tunable` lists', () => {
   const out = join(dir, 'tabiya.json');
-  const r = run('--param', 'rfpMargin', '--param', 'lmrBase=80,40,160,10,0.01', '--pairs', '4', '--nodes', '500', '--concurrency', '2', '--openings', SUITE, '-o', out, '--json');
+  // tabiya compiles its WebAssembly as it starts, which a loaded machine can take past the default 10 s.
+  const r = run('--param', 'rfpMargin', '--param', 'lmrBase=80,40,160,10,0.01', '--pairs', '4', '--nodes', '500', '--concurrency', '2', '--openings', SUITE, '-o', out, '--json', '--startup-ms', '600000');
   assert.equal(r.code, 0, r.err);
   assert.doesNotMatch(r.err, /warning/);
   const j = JSON.parse(r.out) as { engine: string; finished: number; values: Record<string, number> };
@@ -259,6 +260,15 @@ test('tune spsa: without --engine it tunes tabiya itself, whose search parameter
   const s = JSON.parse(readFileSync(out, 'utf8')) as { identity: { params: { name: string; start: number; min: number; max: number; cEnd: number }[] } };
   // rfpMargin's start and range are the engine's option: 75, 30..150, C a twentieth of the range.
   assert.deepEqual(s.identity.params.map((p) => [p.name, p.start, p.min, p.max, p.cEnd]), [['rfpMargin', 75, 30, 150, 6], ['lmrBase', 80, 40, 160, 10]]);
+});
+
+test('--startup-ms is how long an engine may take to answer "uci", as in tabiya match', () => {
+  const out = join(dir, 'mute.json');
+  const r = run('--engine', 'name=Mute', 'cmd=node', `arg=${join(FIXTURES, 'nouciok.mjs')}`, '--param', 'Skill Level', '--pairs', '2', '--nodes', '100', '--openings', SUITE, '-o', out, '--startup-ms', '300');
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.err, /^tabiya: tune spsa: Mute: no answer to "uci" \(uciok\) within 300 ms/m);
+  assert.equal(existsSync(out), false);
+  assert.match(run('--param', 'x', '--openings', SUITE, '-o', out, '--startup-ms', '0').err, /--startup-ms: 0 is out of range/);
 });
 
 test('--json gives each parameter\'s start and the option words of a verification match, as the text does (docs/tuning.md)', () => {

@@ -557,6 +557,7 @@ export function registerCommands(program: Command): void {
     .option('--gamma <x>', 'decay of the perturbation (Spall)', '0.101')
     .option('--a-ratio <x>', 'stability constant A as a share of --pairs', '0.1')
     .option('--maxmoves <n>', 'a game is drawn after n moves of each side (as match -maxmoves)')
+    .option('--startup-ms <ms>', 'how long an engine may take to finish its handshake (uciok), as match --startup-ms (default 10000)')
     .option('--pgnout <file>', 'append every game to this PGN file (with --resume: cut back to the last pair the state counts)')
     .option('--resume', 'continue the run saved in --output')
     .option('--status', 'show the run saved in --output (values, how far each moved, results) and exit')

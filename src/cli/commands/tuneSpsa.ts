@@ -52,6 +52,7 @@ export interface TuneSpsaOptions {
   gamma?: string;
   aRatio?: string;
   maxmoves?: string;
+  startupMs?: string;
   pgnout?: string;
   resume?: boolean;
   status?: boolean;
@@ -120,6 +121,10 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   const concurrency = intOption('--concurrency', opts.concurrency, 1, 64) ?? 1;
   const seed = intOption('--seed', opts.seed, 0, 2 ** 32 - 1) ?? 1;
   const maxMoves = intOption('--maxmoves', opts.maxmoves, 1, 100_000);
+  // A loaded machine can take longer than the default to start an engine (tabiya compiles its
+  // WebAssembly first); nothing else of the run depends on it, so a resumed run may change it.
+  const startupMs = intOption('--startup-ms', opts.startupMs, 1, 3_600_000);
+  const timeouts = startupMs === undefined ? DEFAULT_TIMEOUTS : { ...DEFAULT_TIMEOUTS, startupMs };
   const pairs = intOption('--pairs', opts.pairs, 1, 100_000_000) ?? 1000;
   const schedule: SpsaSchedule = {
     pairs,
@@ -159,7 +164,7 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
   // The parameters: each must be a spin option the engine lists, or nothing would be tuned.
   let probe: { name: string; options: ReadonlyMap<string, EngineOption> };
   try {
-    probe = await engineOptions(spec, spawnEngine, DEFAULT_TIMEOUTS);
+    probe = await engineOptions(spec, spawnEngine, timeouts);
   } catch (e) {
     throw e instanceof EngineFault ? new CliError(`tune spsa: ${e.message}`, 1) : e;
   }
@@ -258,7 +263,7 @@ async function runSpsaCommand(opts: TuneSpsaOptions): Promise<void> {
     outcome = await runSpsa({
       spec,
       spawn: spawnEngine,
-      timeouts: DEFAULT_TIMEOUTS,
+      timeouts,
       openings,
       rules: maxMoves !== undefined ? { maxMoves } : {},
       spsa,
