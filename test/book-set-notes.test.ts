@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,10 @@ import { buildApp } from '../src/serve/app.js';
 import { ServedBook } from '../src/serve/library.js';
 import { loadAssets, loadOpenings } from '../src/serve/server.js';
 import { cliIn } from './support/cli.js';
+import { openAnyRichBook } from '../src/book/node/openTbk.js';
+import { positionOf } from '../src/cli/commands/bookProbe.js';
+import { makeSan } from '../src/notation/san.js';
+import type { BookEntry } from '../src/book/rich/tbkBook.js';
 
 const SAMPLE_GZ = fileURLToPath(new URL('../../../shared/data/games/pgnmentor_players_sample2000.pgn.gz', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'tabiya-set-'));
@@ -31,6 +35,24 @@ const probe = (book: string, moves?: string): Row[] => json(['book', 'probe', bo
 const games = gunzipSync(readFileSync(SAMPLE_GZ)).toString('latin1').split(/\n(?=\[Event )/).slice(0, 300).join('\n');
 writeFileSync(join(tmp, 'g.pgn'), games);
 const made = tabiya(['book', 'make', 'g.pgn', '-o', 'g.tbk', '--quiet']);
+// A copy as made, for tests that need a book without the others' notes (a copy, not a rebuild).
+if (made.code === 0) copyFileSync(join(tmp, 'g.tbk'), join(tmp, 'pristine.tbk'));
+const fresh = (name: string): void => copyFileSync(join(tmp, 'pristine.tbk'), join(tmp, name));
+
+/** Each book move's notes, read in process (the CLI's probe is tested above; this compares books). */
+function notesAt(book: string, moves?: string): unknown[] {
+  const pos = positionOf(undefined, moves);
+  const b = openAnyRichBook(join(tmp, book));
+  try {
+    return b
+      .probe(pos)
+      .map((m) => m as BookEntry)
+      .map((m) => [makeSan(pos, m.move), m.nag || null, m.comment || null, m.forbidden ?? false, m.userValue < 0 ? null : m.userValue])
+      .sort();
+  } finally {
+    b.close();
+  }
+}
 
 test('NAG, comment and forbidden mark are set, shown by probe and kept apart from the user value', () => {
   assert.equal(made.code, 0, made.stderr);
@@ -127,22 +149,16 @@ test('notes set from the command line go out in the explorer PGN export and read
   assert.match(read, /1\.\.\. Nf6 \$1 \{ ?A45 Indian Defense ?\} \{ ?\[%tabiya value=75\] Indian ?\}/);
   assert.match(read, /1\.\.\. f5 \{ ?A80 Dutch Defense ?\} \{ ?\[%tabiya forbidden\] too loose ?\}/);
   // A fresh book of the same games gets the notes only through that PGN.
-  assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 'h.tbk', '--quiet']).code, 0);
+  fresh('h.tbk');
   writeFileSync(join(tmp, 'tree.pgn'), pgn);
   const annotated = tabiya(['book', 'annotate', 'h.tbk', 'tree.pgn', '--notes']);
   assert.equal(annotated.code, 0, annotated.stderr);
-  const pick = (rows: Row[], san: string): unknown[] => {
-    const m = rows.find((r) => r.san === san)!;
-    return [m.nag, m.comment, m.forbidden, m.userValue];
-  };
-  for (const [moves, san] of [['d4', 'Nf6'], ['d4', 'f5'], ['d4 Nf6', 'c4']] as const) {
-    assert.deepEqual(pick(probe('h.tbk', moves), san), pick(probe('g.tbk', moves), san), `${moves} ${san}`);
-  }
-  assert.deepEqual(pick(probe('h.tbk', 'd4'), 'Nf6'), [1, 'Indian', false, 75]);
+  for (const moves of ['d4', 'd4 Nf6']) assert.deepEqual(notesAt('h.tbk', moves), notesAt('g.tbk', moves), moves);
+  assert.deepEqual(notesAt('h.tbk', 'd4').find((m) => (m as unknown[])[0] === 'Nf6'), ['Nf6', 1, 'Indian', false, 75]);
 });
 
 test('a transposition is exported once, the other move order referring to it, so an edit made there reads back', () => {
-  assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 't.tbk', '--quiet']).code, 0);
+  fresh('t.tbk');
   // Black meets 1.d4 and 1.c4 with ...Nf6 and ...e6: 1.d4 Nf6 2.c4 and 1.c4 Nf6 2.d4 are one position.
   for (const [moves, move, ...extra] of [
     ['d4', 'Nf6'],
@@ -164,9 +180,9 @@ test('a transposition is exported once, the other move order referring to it, so
   const extract = spawnSync('/usr/games/pgn-extract', ['-s', join(tmp, 't.pgn')], { encoding: 'utf8' });
   assert.equal(extract.status, 0, extract.stderr);
   writeFileSync(join(tmp, 't-x.pgn'), extract.stdout);
-  const notes = (book: string): unknown[] => ['', 'd4', 'c4', 'c4 Nf6', 'd4 Nf6', 'd4 Nf6 c4'].map((m) => probe(book, m || undefined).map((x) => [x.san, x.nag, x.comment, x.forbidden, x.userValue]));
+  const notes = (book: string): unknown[] => ['', 'd4', 'c4', 'c4 Nf6', 'd4 Nf6', 'd4 Nf6 c4'].map((m) => notesAt(book, m || undefined));
   for (const file of ['t.pgn', 't-x.pgn']) {
-    assert.equal(tabiya(['book', 'make', 'g.pgn', '-o', 'u.tbk', '--quiet', '--force']).code, 0);
+    fresh('u.tbk');
     const a = tabiya(['book', 'annotate', 'u.tbk', file, '--notes', '--replace']);
     assert.equal(a.code, 0, a.stderr);
     assert.deepEqual(notes('u.tbk'), notes('t.tbk'), file);

@@ -9,7 +9,9 @@ import type { Opening } from './openings.js';
 import { DEFAULT_TIMEOUTS, EnginePlayer, type Timeouts } from './player.js';
 import type { TimeControl } from './tc.js';
 
-const FAST: Timeouts = { ...DEFAULT_TIMEOUTS, startupMs: 500, readyMs: 500, stopWaitMs: 50, graceMs: 20 };
+// The fakes answer at once: start-up and isready keep the match's own limits, which a loaded
+// machine cannot miss; only the waits these tests are about are short.
+const FAST: Timeouts = { ...DEFAULT_TIMEOUTS, stopWaitMs: 50, graceMs: 20 };
 const START: Opening = { fen: STARTING_FEN, moves: [], source: 'test' };
 
 async function game(
@@ -143,8 +145,17 @@ test('maxmoves: a draw after 2N engine plies', async () => {
 
 test('an aborted game ends as * and the engines stay usable', async () => {
   const ac = new AbortController();
-  setTimeout(() => ac.abort(), 30);
-  const { rec, w, b } = await game({ go: () => ({ do: 'delay', ms: 5 }) }, { go: () => ({ do: 'delay', ms: 5 }) }, { signal: ac.signal });
+  // Aborted as White's third search starts (an event, not a timer a loaded machine may let the game outrun).
+  const { rec, w, b } = await game(
+    {
+      go: (n) => {
+        if (n === 3) ac.abort();
+        return { do: 'delay', ms: 5 };
+      },
+    },
+    { go: () => ({ do: 'delay', ms: 5 }) },
+    { signal: ac.signal },
+  );
   assert.equal(rec.result, '*');
   assert.equal(rec.reason, 'Game interrupted');
   assert.equal(w.dead || b.dead, false);
